@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Image views (NPP style): the view never owns its pixels. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CM_DEPTH_8 = 8,               /* uint8_t samples                          */
+  CM_DEPTH_16 = 16              /* uint16_t samples, host byte order        */
+} cm_depth;
+
+/* A single-channel (planar) image of width x height samples. Row y starts at
+ * (uint8_t *) data + y * pitch. pitch >= width * bytes-per-sample. The same
+ * struct describes host and device memory; functions say which they take. */
+typedef struct
+{
+  void *data;
+  size_t pitch;                 /* bytes between row starts */
+  int width;
+  int height;
+  cm_depth depth;
+} cm_image;
+
+/* Interleaved image with `channels` samples per pixel (4 for RGBA-like
+ * formats). Used only to split into / merge from planar cm_images. */
+typedef struct
+{
+  void *data;
+  size_t pitch;
+  int width;
+  int height;
+  cm_depth depth;
+  int channels;
+} cm_image_packed;
+
+static inline int
+cm_depth_bytes (cm_depth d)
+{
+  return d == CM_DEPTH_16 ? 2 : 1;
+}
+
+static inline uint32_t
+cm_depth_max (cm_depth d)
+{
+  return d == CM_DEPTH_16 ? 65535u : 255u;
+}
+
+#ifdef __cplusplus
+}
+#endif

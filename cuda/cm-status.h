@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Status values returned by every core function. No core function prints,
+ * exits or aborts: callers turn these into their own errors. */
+#pragma once
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CM_OK = 0,
+  CM_ERR_INVALID_ARG = 1,      /* NULL pointer, bad size, bad enum value   */
+  CM_ERR_UNSUPPORTED = 2,      /* valid request this build/backend can't do */
+  CM_ERR_NO_MEMORY = 3,        /* host allocation failed                    */
+  CM_ERR_NO_CUDA = 4,          /* built without the CUDA toolkit            */
+  CM_ERR_NO_DEVICE = 5,        /* no usable CUDA device / driver            */
+  CM_ERR_PARSE = 6,            /* malformed string (e.g. custom mask)       */
+  /* CUDA runtime errors: CM_ERR_CUDA_BASE + cudaError_t value */
+  CM_ERR_CUDA_BASE = 1000
+} cm_status;
+
+/* Human-readable text for a status; for CUDA errors the CUDA runtime's own
+ * error string ("out of memory", ...). Never NULL, static storage. */
+const char *cm_status_string (cm_status status);
+
+/* TRUE when the status wraps a CUDA runtime error */
+#define CM_STATUS_IS_CUDA(s) ((int) (s) >= CM_ERR_CUDA_BASE)
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal to cuda/: the single-pass kernels that morph.cu composes into
+ * operations. A "pass" computes, for every pixel x of a device image,
+ *
+ *     out(x) = min (is_min) or max (!is_min) over s in S of f_b(x + s)
+ *
+ * where S is a set of offsets given exactly as they must be applied (the
+ * plan reflects the SE for dilations) and f_b is f extended by the border
+ * rule: REPLICATE / REFLECT / MIRROR map the index (cm_border_map), CONSTANT
+ * uses `border_value`. NEUTRAL never reaches a pass: the plan turns it into
+ * CONSTANT with the neutral value (max for min-passes, 0 for max-passes).
+ * src and dst never overlap. All launches are asynchronous on `stream`. */
+#pragma once
+
+#include <cuda_runtime.h>
+#include "cm-status.h"
+#include "cm-image.h"
+#include "cm-border.h"
+#include "se.h"
+
+/* ---- van Herk / Gil-Werman 1-D passes (morph-vhgw.cu) -------------------
+ * S = { k * (dir_x, dir_y) : k = first .. first + len - 1 }, len >= 1,
+ * direction one of (1,0) horizontal, (0,1) vertical, (1,1) and (1,-1)
+ * diagonals. O(1) comparisons per pixel whatever len. */
+typedef struct
+{
+  int dir_x, dir_y;
+  int first, len;
+} cm_segment;
+
+cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,
+    const cm_segment * seg, int is_min, cm_border_mode border,
+    uint32_t border_value, void *scratch, size_t scratch_size,
+    cudaStream_t stream);
+/* Device scratch bytes cm_vhgw_pass needs for this image and segment
+ * (0 when none). The plan allocates it once. */
+size_t cm_vhgw_scratch_size (int width, int height, cm_depth depth,
+    const cm_segment * seg);
+
+/* ---- general SE by runs (morph-runs.cu) ---------------------------------
+ * Exact for any offset set: decomposed into row or column runs, each run's
+ * extreme taken from a sparse table (min of two overlapping power-of-two
+ * windows), tiled through shared memory when the SE's box fits, else from a
+ * table in global memory. Built once per plan. */
+typedef struct cm_runs_pass cm_runs_pass;
+
+/* se: offsets as they must be applied (already reflected for dilations). */
+cm_status cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se,
+    int width, int height, cm_depth depth);
+cudaError_t cm_runs_pass_run (cm_runs_pass * pass, const cm_image * src,
+    const cm_image * dst, int is_min, cm_border_mode border,
+    uint32_t border_value, cudaStream_t stream);
+void cm_runs_pass_free (cm_runs_pass * pass);
+/* short description for cm_morph_plan_algorithm, e.g. "runs-rows-shared" */
+const char *cm_runs_pass_describe (const cm_runs_pass * pass);
+
+/* ---- element-wise helpers (morph.cu) ------------------------------------ */
+/* dst = max(a - b, 0) */
+cudaError_t cm_subtract_sat (const cm_image * a, const cm_image * b,
+    const cm_image * dst, cudaStream_t stream);
+/* dst = min (is_min) / max of a and b */
+cudaError_t cm_combine (const cm_image * a, const cm_image * b,
+    const cm_image * dst, int is_min, cudaStream_t stream);
+
+/* CUDA error -> status */
+static inline cm_status
+cm_status_from_cuda (cudaError_t e)
+{
+  return e == cudaSuccess ? CM_OK : (cm_status) (CM_ERR_CUDA_BASE + (int) e);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Built instead of the .cu files when the CUDA toolkit is absent: every
+ * device entry point reports CM_ERR_NO_CUDA so callers fall back to the CPU
+ * reference. */
+#include <stdio.h>
+#include "device.h"
+#include "morph.h"
+#include "planes.h"
+
+const char *cm_cuda_error_text (int cuda_error);
+
+const char *
+cm_cuda_error_text (int cuda_error)
+{
+  (void) cuda_error;
+  return "CUDA error (this build has no CUDA support)";
+}
+
+int
+cm_have_cuda (void)
+{
+  return 0;
+}
+
+int
+cm_device_count (void)
+{
+  return 0;
+}
+
+cm_status
+cm_device_set (int device_id)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_device_name (int device_id, char *buf, size_t size)
+{
+  if (buf && size)
+    snprintf (buf, size, "none");
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_stream_new (cm_stream * out)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_stream_free (cm_stream stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_stream_sync (cm_stream stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_device_image_alloc (cm_image * img, int width, int height, cm_depth depth)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_device_packed_alloc (cm_image_packed * img, int width, int height,
+    cm_depth depth, int channels)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+void
+cm_device_free (void *ptr)
+{
+}
+
+cm_status
+cm_host_alloc_pinned (void **out, size_t size)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+void
+cm_host_free_pinned (void *ptr)
+{
+}
+
+cm_status
+cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
+    size_t src_pitch, size_t width_bytes, int height, cm_copy_kind kind,
+    cm_stream stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
+    int width, int height, cm_depth depth)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+void
+cm_morph_plan_free (cm_morph_plan * plan)
+{
+}
+
+const char *
+cm_morph_plan_algorithm (const cm_morph_plan * plan)
+{
+  return "none";
+}
+
+cm_status
+cm_extract_channel_cuda (const cm_image_packed * src, int channel,
+    const cm_image * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_insert_channel_cuda (const cm_image * src, int channel,
+    const cm_image_packed * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Interleaved <-> planar conversion for multi-channel frames (RGBA ...):
+ * the filters work on one channel at a time. CPU versions in planes-ref.c,
+ * CUDA versions in planes.cu. */
+#pragma once
+
+#include "cm-status.h"
+#include "cm-image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Copy channel `channel` of src into the planar image dst (same size). */
+cm_status cm_extract_channel_ref (const cm_image_packed * src, int channel,
+    const cm_image * dst);
+/* Write planar src into channel `channel` of dst. */
+cm_status cm_insert_channel_ref (const cm_image * src, int channel,
+    const cm_image_packed * dst);
+
+/* Device versions, asynchronous on stream. */
+cm_status cm_extract_channel_cuda (const cm_image_packed * src, int channel,
+    const cm_image * dst, void *stream);
+cm_status cm_insert_channel_cuda (const cm_image * src, int channel,
+    const cm_image_packed * dst, void *stream);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "test-util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+test_rng_seed (test_rng * r, uint64_t seed)
+{
+  r->s = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+  if (r->s == 0)
+    r->s = 1;
+}
+
+uint32_t
+test_rng_next (test_rng * r)
+{
+  /* xorshift64* */
+  uint64_t x = r->s;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  r->s = x;
+  return (uint32_t) ((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+uint32_t
+test_rng_below (test_rng * r, uint32_t n)
+{
+  return n ? (uint32_t) (((uint64_t) test_rng_next (r) * n) >> 32) : 0;
+}
+
+cm_image
+test_image_new (int width, int height, cm_depth depth, int extra_pitch)
+{
+  cm_image img;
+  size_t size;
+
+  img.width = width;
+  img.height = height;
+  img.depth = depth;
+  img.pitch = (size_t) width * cm_depth_bytes (depth) + (size_t) extra_pitch;
+  size = img.pitch * (size_t) (height > 0 ? height : 1);
+  img.data = malloc (size ? size : 1);
+  if (img.data)
+    memset (img.data, 0xA5, size);
+  return img;
+}
+
+void
+test_image_free (cm_image * img)
+{
+  free (img->data);
+  img->data = NULL;
+}
+
+uint32_t
+test_image_get (const cm_image * img, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
+  if (img->depth == CM_DEPTH_16)
+    return ((const uint16_t *) row)[x];
+  return row[x];
+}
+
+void
+test_image_set (const cm_image * img, int x, int y, uint32_t v)
+{
+  uint8_t *row = (uint8_t *) img->data + (size_t) y * img->pitch;
+  if (img->depth == CM_DEPTH_16)
+    ((uint16_t *) row)[x] = (uint16_t) v;
+  else
+    row[x] = (uint8_t) v;
+}
+
+void
+test_image_fill_random (cm_image * img, test_rng * r)
+{
+  uint32_t range = cm_depth_max (img->depth) + 1;
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++)
+      test_image_set (img, x, y, test_rng_below (r, range));
+}
+
+void
+test_image_fill_levels (cm_image * img, test_rng * r, int levels)
+{
+  uint32_t max = cm_depth_max (img->depth);
+  if (levels < 2)
+    levels = 2;
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++)
+      test_image_set (img, x, y,
+          test_rng_below (r, (uint32_t) levels) * max / (uint32_t) (levels - 1));
+}
+
+void
+test_image_fill (cm_image * img, uint32_t v)
+{
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++)
+      test_image_set (img, x, y, v);
+}
+
+int
+test_image_equal (const cm_image * got, const cm_image * expected,
+    const char *what)
+{
+  if (got->width != expected->width || got->height != expected->height ||
+      got->depth != expected->depth) {
+    fprintf (stderr, "%s: size/depth differ: %dx%d/%d vs %dx%d/%d\n", what,
+        got->width, got->height, got->depth, expected->width,
+        expected->height, expected->depth);
+    return 0;
+  }
+  for (int y = 0; y < got->height; y++)
+    for (int x = 0; x < got->width; x++) {
+      uint32_t g = test_image_get (got, x, y);
+      uint32_t e = test_image_get (expected, x, y);
+      if (g != e) {
+        fprintf (stderr, "%s: first mismatch at (%d, %d) of %dx%d: got %u "
+            "expected %u\n", what, x, y, got->width, got->height, g, e);
+        return 0;
+      }
+    }
+  return 1;
+}

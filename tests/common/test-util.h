@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared by the core and GPU test programs: seeded random images,
+ * host image allocation with padded pitch, exact comparison that reports
+ * the first mismatch. No GStreamer, no CUDA. */
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+#include "cm-image.h"
+
+/* Exit code that meson reports as SKIP */
+#define TEST_SKIP 77
+
+typedef struct
+{
+  uint64_t s;
+} test_rng;
+
+void test_rng_seed (test_rng * r, uint64_t seed);
+uint32_t test_rng_next (test_rng * r);
+/* uniform in [0, n) */
+uint32_t test_rng_below (test_rng * r, uint32_t n);
+
+/* Host image with pitch = width * bpp + extra_pitch bytes (padding filled
+ * with 0xA5 so that reads of padding show up as wrong results). */
+cm_image test_image_new (int width, int height, cm_depth depth,
+    int extra_pitch);
+void test_image_free (cm_image * img);
+
+/* Fill with uniform random samples in [0, 2^depth). */
+void test_image_fill_random (cm_image * img, test_rng * r);
+/* Fill with random samples from a few levels (exercises ties). */
+void test_image_fill_levels (cm_image * img, test_rng * r, int levels);
+/* Fill every sample (not the padding) with v. */
+void test_image_fill (cm_image * img, uint32_t v);
+
+uint32_t test_image_get (const cm_image * img, int x, int y);
+void test_image_set (const cm_image * img, int x, int y, uint32_t v);
+
+/* 1 when equal over width x height; else prints "<what>: first mismatch
+ * at (x, y): got G expected E" to stderr and returns 0. */
+int test_image_equal (const cm_image * got, const cm_image * expected,
+    const char *what);
