@@ -58,8 +58,11 @@ uint32_t
 test_image_get (const cm_image * img, int x, int y)
 {
   const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
-  if (img->depth == CM_DEPTH_16)
-    return ((const uint16_t *) row)[x];
+  if (img->depth == CM_DEPTH_16) {
+    uint16_t v;                 /* memcpy: odd pitches are tested too */
+    memcpy (&v, row + 2 * (size_t) x, 2);
+    return v;
+  }
   return row[x];
 }
 
@@ -67,9 +70,10 @@ void
 test_image_set (const cm_image * img, int x, int y, uint32_t v)
 {
   uint8_t *row = (uint8_t *) img->data + (size_t) y * img->pitch;
-  if (img->depth == CM_DEPTH_16)
-    ((uint16_t *) row)[x] = (uint16_t) v;
-  else
+  if (img->depth == CM_DEPTH_16) {
+    uint16_t s = (uint16_t) v;
+    memcpy (row + 2 * (size_t) x, &s, 2);
+  } else
     row[x] = (uint8_t) v;
 }
 

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Interleaved <-> planar channel copies on the CPU: every channel of 1..4
+ * channel images (8 and 16-bit, padded pitches) extracted and inserted back,
+ * other channels and padding untouched. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "planes.h"
+#include "test-util.h"
+
+static int failures;
+static int checks;
+
+#define FAIL(...) do { \
+    fprintf (stderr, __VA_ARGS__); \
+    fputc ('\n', stderr); \
+    failures++; \
+  } while (0)
+
+static cm_image_packed
+packed_new (int w, int h, cm_depth depth, int channels, int extra)
+{
+  cm_image_packed p;
+  size_t size;
+
+  p.width = w;
+  p.height = h;
+  p.depth = depth;
+  p.channels = channels;
+  p.pitch = (size_t) w * channels * cm_depth_bytes (depth) + extra;
+  size = p.pitch * h;
+  p.data = malloc (size);
+  memset (p.data, 0xA5, size);
+  return p;
+}
+
+static uint32_t
+packed_get (const cm_image_packed * p, int x, int y, int c)
+{
+  const uint8_t *s = (const uint8_t *) p->data + (size_t) y * p->pitch +
+      ((size_t) x * p->channels + c) * cm_depth_bytes (p->depth);
+  uint16_t v;
+
+  if (p->depth == CM_DEPTH_8)
+    return s[0];
+  memcpy (&v, s, 2);
+  return v;
+}
+
+static void
+packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
+{
+  uint8_t *s = (uint8_t *) p->data + (size_t) y * p->pitch +
+      ((size_t) x * p->channels + c) * cm_depth_bytes (p->depth);
+  uint16_t w = (uint16_t) v;
+
+  if (p->depth == CM_DEPTH_8)
+    s[0] = (uint8_t) v;
+  else
+    memcpy (s, &w, 2);
+}
+
+/* Whole buffers, padding included, are byte-identical */
+static int
+packed_same_bytes (const cm_image_packed * a, const cm_image_packed * b)
+{
+  return a->pitch == b->pitch &&
+      memcmp (a->data, b->data, a->pitch * a->height) == 0;
+}
+
+static void
+check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
+    uint64_t seed)
+{
+  char name[128];
+  test_rng rng;
+  cm_image_packed src = packed_new (w, h, depth, channels, extra);
+  cm_image_packed dst = packed_new (w, h, depth, channels, extra);
+  cm_image_packed single = packed_new (w, h, depth, channels, extra);
+  uint32_t range = cm_depth_max (depth) + 1;
+
+  snprintf (name, sizeof (name), "%dx%d depth=%d channels=%d pitch+%d", w, h,
+      (int) depth, channels, extra);
+  test_rng_seed (&rng, seed);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int c = 0; c < channels; c++) {
+        packed_set (&src, x, y, c, test_rng_below (&rng, range));
+        /* dst and single start from other values, padding stays 0xA5 */
+        packed_set (&dst, x, y, c, 0);
+        packed_set (&single, x, y, c, 1);
+      }
+
+  for (int c = 0; c < channels; c++) {
+    cm_image plane = test_image_new (w, h, depth, extra + 1);
+    cm_image_packed before = packed_new (w, h, depth, channels, extra);
+    cm_status st;
+
+    checks++;
+    st = cm_extract_channel_ref (&src, c, &plane);
+    if (st != CM_OK) {
+      FAIL ("%s: extract channel %d returned %d", name, c, (int) st);
+      goto next;
+    }
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        if (test_image_get (&plane, x, y) != packed_get (&src, x, y, c)) {
+          FAIL ("%s: extract channel %d: first mismatch at (%d,%d)", name, c,
+              x, y);
+          goto next;
+        }
+    for (int y = 0; y < h; y++) {
+      const uint8_t *row = (const uint8_t *) plane.data + y * plane.pitch;
+      for (size_t i = (size_t) w * cm_depth_bytes (depth); i < plane.pitch;
+          i++)
+        if (row[i] != 0xA5) {
+          FAIL ("%s: extract channel %d wrote padding", name, c);
+          goto next;
+        }
+    }
+
+    /* inserting into `single` changes exactly channel c */
+    memcpy (before.data, single.data, single.pitch * h);
+    checks++;
+    st = cm_insert_channel_ref (&plane, c, &single);
+    if (st != CM_OK) {
+      FAIL ("%s: insert channel %d returned %d", name, c, (int) st);
+      goto next;
+    }
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int k = 0; k < channels; k++) {
+          uint32_t want = k == c ? packed_get (&src, x, y, k) :
+              packed_get (&before, x, y, k);
+          if (packed_get (&single, x, y, k) != want) {
+            FAIL ("%s: insert channel %d: first mismatch at (%d,%d) "
+                "channel %d", name, c, x, y, k);
+            goto next;
+          }
+        }
+    /* and rebuild dst channel by channel */
+    cm_insert_channel_ref (&plane, c, &dst);
+    /* restore single for the next channel */
+    memcpy (single.data, before.data, single.pitch * h);
+  next:
+    test_image_free (&plane);
+    free (before.data);
+  }
+
+  checks++;
+  if (!packed_same_bytes (&dst, &src))
+    FAIL ("%s: round trip differs (samples or padding)", name);
+  free (src.data);
+  free (dst.data);
+  free (single.data);
+}
+
+static void
+check_bad_args (void)
+{
+  cm_image_packed p = packed_new (4, 3, CM_DEPTH_8, 4, 0);
+  cm_image plane = test_image_new (4, 3, CM_DEPTH_8, 0);
+  cm_image_packed q;
+  cm_image r;
+
+  checks++;
+  if (cm_extract_channel_ref (&p, 3, &plane) != CM_OK ||
+      cm_insert_channel_ref (&plane, 0, &p) != CM_OK)
+    FAIL ("planes: valid arguments refused");
+
+#define BAD(call, what) do { \
+    checks++; \
+    if ((call) != CM_ERR_INVALID_ARG) \
+      FAIL ("planes: %s accepted", what); \
+  } while (0)
+
+  BAD (cm_extract_channel_ref (NULL, 0, &plane), "NULL src");
+  BAD (cm_extract_channel_ref (&p, 0, NULL), "NULL dst");
+  BAD (cm_insert_channel_ref (NULL, 0, &p), "NULL plane");
+  BAD (cm_extract_channel_ref (&p, 4, &plane), "channel 4 of 4");
+  BAD (cm_extract_channel_ref (&p, -1, &plane), "channel -1");
+  BAD (cm_insert_channel_ref (&plane, 4, &p), "insert channel 4 of 4");
+  q = p;
+  q.channels = 5;
+  BAD (cm_extract_channel_ref (&q, 0, &plane), "5 channels");
+  q.channels = 0;
+  BAD (cm_extract_channel_ref (&q, 0, &plane), "0 channels");
+  r = plane;
+  r.width = 3;
+  BAD (cm_extract_channel_ref (&p, 0, &r), "width mismatch");
+  r = plane;
+  r.height = 2;
+  BAD (cm_insert_channel_ref (&r, 0, &p), "height mismatch");
+  r = plane;
+  r.depth = CM_DEPTH_16;
+  BAD (cm_extract_channel_ref (&p, 0, &r), "depth mismatch");
+  q = p;
+  q.pitch = 15;
+  BAD (cm_extract_channel_ref (&q, 0, &plane), "packed pitch too small");
+  r = plane;
+  r.pitch = 3;
+  BAD (cm_insert_channel_ref (&r, 0, &p), "plane pitch too small");
+  r = plane;
+  r.data = NULL;
+  BAD (cm_extract_channel_ref (&p, 0, &r), "NULL plane data");
+#undef BAD
+
+  free (p.data);
+  test_image_free (&plane);
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { {1, 1}, {7, 1}, {1, 5}, {13, 11},
+  {64, 9}
+  };
+  static const cm_depth depths[] = { CM_DEPTH_8, CM_DEPTH_16 };
+  static const int extras[] = { 0, 3, 8 };
+  uint64_t seed = 1;
+
+  for (size_t s = 0; s < sizeof (sizes) / sizeof (sizes[0]); s++)
+    for (int d = 0; d < 2; d++)
+      for (int ch = 1; ch <= 4; ch++)
+        for (int e = 0; e < 3; e++)
+          check_round_trip (sizes[s][0], sizes[s][1], depths[d], ch,
+              extras[e], seed++);
+  check_bad_args ();
+
+  if (failures) {
+    fprintf (stderr, "test-planes: %d of %d checks failed\n", failures,
+        checks);
+    return 1;
+  }
+  printf ("test-planes: %d checks passed\n", checks);
+  return 0;
+}
