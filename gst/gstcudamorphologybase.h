@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Abstract base class of the cudamorphology video filters.
+ *
+ * It owns everything that is not the filter itself: the backend choice
+ * (CUDA device or CPU reference), the element's CUDA stream, caps (same
+ * caps on both pads), per-caps resident buffers, the upload/download of
+ * frames, the split of RGB(A) frames into channels and the copy of chroma
+ * and alpha. A subclass only says how to filter one single-channel plane. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "cm-status.h"
+#include "cm-image.h"
+#include "gstcudamorphologyenums.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_MORPHOLOGY_BASE (gst_cuda_morphology_base_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
+    GST, CUDA_MORPHOLOGY_BASE, GstBaseTransform);
+
+/* Formats of the pad templates; every one is processed at full frame size:
+ * the luma plane of the YUV formats, the only plane of GRAY, each colour
+ * channel of the RGB formats. */
+#define GST_CUDA_MORPHOLOGY_BASE_FORMATS \
+  "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA, BGRA, RGBx, BGRx }"
+
+/**
+ * GstCudaMorphologyBaseClass:
+ * @parent_class: the parent class
+ * @debug_category: (nullable): the subclass's debug category; errors of the
+ *     data path are logged there as well (set it in class_init)
+ * @configure: build the filter for frames of @info on the chosen backend
+ *     (plans, structuring elements, ...), freeing what an earlier call
+ *     built. Called from set_caps, and again before the next frame after
+ *     gst_cuda_morphology_base_mark_dirty(). The properties are to be read
+ *     under the object lock here. With @use_cuda the element's device is
+ *     current. Every plane later given to @process_plane has the size
+ *     GST_VIDEO_INFO_WIDTH x GST_VIDEO_INFO_HEIGHT of @info and the depth
+ *     gst_cuda_morphology_base_info_depth (@info). On failure post a
+ *     GST_ELEMENT_ERROR (gst_cuda_morphology_base_post_status_error()) and
+ *     return %FALSE.
+ * @process_plane: filter @src into @dst (same size and depth, never
+ *     overlapping). With @use_cuda both are device images and @stream is the
+ *     element's cudaStream_t: queue the work on it and return without
+ *     synchronising. Without, both are host images (pitches may be padded)
+ *     and @stream is %NULL. Return the core status; the base class turns a
+ *     failure into an element error.
+ * @release: (nullable): free what @configure built; called from stop()
+ *     with the device current. A subclass frees what may be left in its
+ *     own finalize.
+ *
+ * Subclasses implement @configure and @process_plane.
+ */
+struct _GstCudaMorphologyBaseClass
+{
+  GstBaseTransformClass parent_class;
+
+  GstDebugCategory *debug_category;
+
+  gboolean (*configure) (GstCudaMorphologyBase * self,
+      const GstVideoInfo * info, gboolean use_cuda);
+  cm_status (*process_plane) (GstCudaMorphologyBase * self,
+      const cm_image * src, const cm_image * dst, gboolean use_cuda,
+      void *stream);
+  void (*release) (GstCudaMorphologyBase * self);
+
+  /*< private >*/
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+void gst_cuda_morphology_base_mark_dirty (GstCudaMorphologyBase * self);
+
+gboolean gst_cuda_morphology_base_is_cuda (GstCudaMorphologyBase * self);
+
+gint gst_cuda_morphology_base_get_device_id (GstCudaMorphologyBase * self);
+
+void gst_cuda_morphology_base_post_status_error (GstCudaMorphologyBase * self,
+    cm_status status, const gchar * what);
+
+cm_depth gst_cuda_morphology_base_info_depth (const GstVideoInfo * info);
+
+G_END_DECLS

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamorphologyenums.h"
+
+#include "cm-border.h"
+#include "morph.h"
+#include "se.h"
+
+/* The GEnums are cast to the core enums: keep the values in step. */
+G_STATIC_ASSERT ((int) GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL ==
+    (int) CM_BORDER_NEUTRAL);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPHOLOGY_BORDER_CONSTANT ==
+    (int) CM_BORDER_CONSTANT);
+G_STATIC_ASSERT (CM_BORDER_MODE_COUNT == 5);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_ERODE == (int) CM_MORPH_ERODE);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_GRADIENT ==
+    (int) CM_MORPH_GRADIENT);
+G_STATIC_ASSERT (CM_MORPH_OP_COUNT == 7);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_RECT == (int) CM_SHAPE_RECT);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_LINE == (int) CM_SHAPE_LINE);
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_CUSTOM == (int) CM_SHAPE_CUSTOM);
+G_STATIC_ASSERT (CM_SHAPE_COUNT == 7);
+
+GType
+gst_cuda_morphology_backend_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_MORPHOLOGY_BACKEND_AUTO,
+        "CUDA when a device is usable, else the CPU reference", "auto"},
+    {GST_CUDA_MORPHOLOGY_BACKEND_CUDA,
+        "CUDA only (fail without a usable device)", "cuda"},
+    {GST_CUDA_MORPHOLOGY_BACKEND_CPU, "CPU reference implementation", "cpu"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaMorphologyBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+GType
+gst_cuda_morphology_border_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL,
+        "Outside pixels never win (max for erosion, 0 for dilation)",
+        "neutral"},
+    {GST_CUDA_MORPHOLOGY_BORDER_REPLICATE,
+        "Edge pixel repeated (aaa|abc|ccc)", "replicate"},
+    {GST_CUDA_MORPHOLOGY_BORDER_REFLECT,
+        "Reflected, edge pixel repeated (cba|abc|cba)", "reflect"},
+    {GST_CUDA_MORPHOLOGY_BORDER_MIRROR,
+        "Mirrored, edge pixel not repeated (dcb|abcd|cba)", "mirror"},
+    {GST_CUDA_MORPHOLOGY_BORDER_CONSTANT,
+        "Constant value (border-value) outside the frame", "constant"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaMorphologyBorder", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+GType
+gst_cuda_morph_operation_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_MORPH_OPERATION_ERODE, "Erosion (minimum over the element)",
+        "erode"},
+    {GST_CUDA_MORPH_OPERATION_DILATE, "Dilation (maximum over the element)",
+        "dilate"},
+    {GST_CUDA_MORPH_OPERATION_OPEN, "Opening (erosions, then dilations)",
+        "open"},
+    {GST_CUDA_MORPH_OPERATION_CLOSE, "Closing (dilations, then erosions)",
+        "close"},
+    {GST_CUDA_MORPH_OPERATION_TOPHAT,
+        "White top-hat (image minus opening): small bright details",
+        "tophat"},
+    {GST_CUDA_MORPH_OPERATION_BLACKHAT,
+        "Black top-hat (closing minus image): small dark details",
+        "blackhat"},
+    {GST_CUDA_MORPH_OPERATION_GRADIENT,
+        "Morphological gradient (dilation minus erosion): edges",
+        "gradient"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaMorphOperation", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+GType
+gst_cuda_morph_shape_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_MORPH_SHAPE_RECT, "Rectangle of width x height", "rect"},
+    {GST_CUDA_MORPH_SHAPE_CROSS,
+        "Cross: centre row and column of width x height", "cross"},
+    {GST_CUDA_MORPH_SHAPE_DIAMOND, "Diamond |dx|+|dy| <= radius", "diamond"},
+    {GST_CUDA_MORPH_SHAPE_DISK, "Exact disk dx^2+dy^2 <= radius^2", "disk"},
+    {GST_CUDA_MORPH_SHAPE_OCTAGON,
+        "Octagon: |dx|,|dy| <= radius, |dx|+|dy| <= radius + radius/2",
+        "octagon"},
+    {GST_CUDA_MORPH_SHAPE_LINE, "Line of length pixels at angle degrees",
+        "line"},
+    {GST_CUDA_MORPH_SHAPE_CUSTOM, "Custom 0/1 mask (mask property)",
+        "custom"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaMorphShape", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Registered GEnums shared by the cudamorphology elements. The numeric
+ * values equal the matching core enums (cm_border_mode, cm_morph_op,
+ * cm_shape) so that they convert with a cast. */
+#pragma once
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+/**
+ * GstCudaMorphologyBackend:
+ * @GST_CUDA_MORPHOLOGY_BACKEND_AUTO: CUDA when a device is usable,
+ *     otherwise the CPU reference (with one warning on the bus)
+ * @GST_CUDA_MORPHOLOGY_BACKEND_CUDA: CUDA only; fail to start without a
+ *     usable device
+ * @GST_CUDA_MORPHOLOGY_BACKEND_CPU: the CPU reference implementation
+ *
+ * Where the element computes its frames.
+ */
+typedef enum
+{
+  GST_CUDA_MORPHOLOGY_BACKEND_AUTO = 0,
+  GST_CUDA_MORPHOLOGY_BACKEND_CUDA = 1,
+  GST_CUDA_MORPHOLOGY_BACKEND_CPU = 2
+} GstCudaMorphologyBackend;
+
+/**
+ * GstCudaMorphologyBorder:
+ * @GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL: pixels outside the image never win
+ *     (maximum for erosions, 0 for dilations)
+ * @GST_CUDA_MORPHOLOGY_BORDER_REPLICATE: edge pixel repeated (aaa|abc|ccc)
+ * @GST_CUDA_MORPHOLOGY_BORDER_REFLECT: reflection including the edge pixel
+ *     (cba|abc|cba)
+ * @GST_CUDA_MORPHOLOGY_BORDER_MIRROR: reflection without the edge pixel
+ *     (dcb|abcd|cba)
+ * @GST_CUDA_MORPHOLOGY_BORDER_CONSTANT: a constant value outside the image
+ *
+ * How samples outside the frame are defined.
+ */
+typedef enum
+{
+  GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL = 0,
+  GST_CUDA_MORPHOLOGY_BORDER_REPLICATE = 1,
+  GST_CUDA_MORPHOLOGY_BORDER_REFLECT = 2,
+  GST_CUDA_MORPHOLOGY_BORDER_MIRROR = 3,
+  GST_CUDA_MORPHOLOGY_BORDER_CONSTANT = 4
+} GstCudaMorphologyBorder;
+
+/**
+ * GstCudaMorphOperation:
+ * @GST_CUDA_MORPH_OPERATION_ERODE: erosion (minimum over the element)
+ * @GST_CUDA_MORPH_OPERATION_DILATE: dilation (maximum over the element)
+ * @GST_CUDA_MORPH_OPERATION_OPEN: erosions followed by dilations
+ * @GST_CUDA_MORPH_OPERATION_CLOSE: dilations followed by erosions
+ * @GST_CUDA_MORPH_OPERATION_TOPHAT: white top-hat, image minus opening
+ * @GST_CUDA_MORPH_OPERATION_BLACKHAT: black top-hat, closing minus image
+ * @GST_CUDA_MORPH_OPERATION_GRADIENT: dilation minus erosion
+ *
+ * The grey-level morphology operation of cudamorph.
+ */
+typedef enum
+{
+  GST_CUDA_MORPH_OPERATION_ERODE = 0,
+  GST_CUDA_MORPH_OPERATION_DILATE = 1,
+  GST_CUDA_MORPH_OPERATION_OPEN = 2,
+  GST_CUDA_MORPH_OPERATION_CLOSE = 3,
+  GST_CUDA_MORPH_OPERATION_TOPHAT = 4,
+  GST_CUDA_MORPH_OPERATION_BLACKHAT = 5,
+  GST_CUDA_MORPH_OPERATION_GRADIENT = 6
+} GstCudaMorphOperation;
+
+/**
+ * GstCudaMorphShape:
+ * @GST_CUDA_MORPH_SHAPE_RECT: width x height rectangle
+ * @GST_CUDA_MORPH_SHAPE_CROSS: centre row and centre column of width x height
+ * @GST_CUDA_MORPH_SHAPE_DIAMOND: |dx| + |dy| <= radius
+ * @GST_CUDA_MORPH_SHAPE_DISK: dx^2 + dy^2 <= radius^2 (exact)
+ * @GST_CUDA_MORPH_SHAPE_OCTAGON: square of radius/2 dilated by a diamond
+ * @GST_CUDA_MORPH_SHAPE_LINE: line of length pixels at angle degrees
+ * @GST_CUDA_MORPH_SHAPE_CUSTOM: the mask property
+ *
+ * The structuring element shape of cudamorph.
+ */
+typedef enum
+{
+  GST_CUDA_MORPH_SHAPE_RECT = 0,
+  GST_CUDA_MORPH_SHAPE_CROSS = 1,
+  GST_CUDA_MORPH_SHAPE_DIAMOND = 2,
+  GST_CUDA_MORPH_SHAPE_DISK = 3,
+  GST_CUDA_MORPH_SHAPE_OCTAGON = 4,
+  GST_CUDA_MORPH_SHAPE_LINE = 5,
+  GST_CUDA_MORPH_SHAPE_CUSTOM = 6
+} GstCudaMorphShape;
+
+#define GST_TYPE_CUDA_MORPHOLOGY_BACKEND \
+  (gst_cuda_morphology_backend_get_type ())
+GType gst_cuda_morphology_backend_get_type (void);
+
+#define GST_TYPE_CUDA_MORPHOLOGY_BORDER \
+  (gst_cuda_morphology_border_get_type ())
+GType gst_cuda_morphology_border_get_type (void);
+
+#define GST_TYPE_CUDA_MORPH_OPERATION (gst_cuda_morph_operation_get_type ())
+GType gst_cuda_morph_operation_get_type (void);
+
+#define GST_TYPE_CUDA_MORPH_SHAPE (gst_cuda_morph_shape_get_type ())
+GType gst_cuda_morph_shape_get_type (void);
+
+G_END_DECLS
