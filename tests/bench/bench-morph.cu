@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bench-morph: throughput of the CUDA morphology plans (cm_morph_plan_run)
+ * on random frames, with NVIDIA NPP's general erosion/dilation timed side
+ * by side where the build found NPP (CM_HAVE_NPP).
+ *
+ *   bench-morph [--width W] [--height H] [--depth 8|16] [--runs N]
+ *               [--warmup K] [--filter SUBSTRING] [--csv FILE]
+ *               [--border neutral|replicate|reflect|mirror|constant]
+ *               [--npp-max-mask N] [--device ID]
+ *
+ * Every figure is the median of N (>= 20) runs, each timed with a pair of
+ * CUDA events on one stream after K warm-up runs. Gpx/s is
+ * width * height / time. NPP's erode/dilate read the mask's whole window
+ * and do no border handling: it gets a source with a margin of the mask's
+ * reach on every side and an ROI of exactly width x height, so it is timed
+ * on the same pixel count. It is the general masked filter (no rectangle
+ * fast path) and its dilation does not reflect the mask, which changes
+ * nothing for the symmetric masks timed here except the lines' direction.
+ * This is a benchmark, not a test: it is not registered with meson test. */
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "morph.h"
+#include "se.h"
+
+#if defined(CM_HAVE_NPP) && CM_HAVE_NPP
+#include <nppcore.h>
+#include <nppi_morphological_operations.h>
+#define BENCH_NPP 1
+#else
+#define BENCH_NPP 0
+#endif
+
+#define CK(expr) bench_check ((expr), #expr, __FILE__, __LINE__)
+
+static void
+bench_check (cudaError_t e, const char *what, const char *file, int line)
+{
+  if (e != cudaSuccess) {
+    fprintf (stderr, "%s:%d: %s: %s\n", file, line, what,
+        cudaGetErrorString (e));
+    exit (1);
+  }
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+struct bench_opts
+{
+  int width = 3840, height = 2160;
+  cm_depth depth = CM_DEPTH_8;
+  int runs = 30, warmup = 5;
+  const char *filter = NULL;
+  const char *csv = NULL;
+  cm_border_mode border = CM_BORDER_NEUTRAL;
+  long npp_max_mask = 4096;
+  int device = 0;
+};
+
+static void
+usage (const char *argv0)
+{
+  fprintf (stderr,
+      "usage: %s [--width W] [--height H] [--depth 8|16] [--runs N]\n"
+      "          [--warmup K] [--filter SUBSTRING] [--csv FILE]\n"
+      "          [--border neutral|replicate|reflect|mirror|constant]\n"
+      "          [--npp-max-mask N] [--device ID]\n"
+      "  --runs N          timed runs per case, median reported (>= 20)\n"
+      "  --npp-max-mask N  time NPP only for masks of <= N pixels\n"
+      "                    (NPP's cost grows with the mask area)\n", argv0);
+}
+
+static int
+parse_border (const char *s, cm_border_mode * out)
+{
+  static const char *names[] = { "neutral", "replicate", "reflect",
+    "mirror", "constant"
+  };
+  for (int i = 0; i < CM_BORDER_MODE_COUNT; i++)
+    if (!strcmp (s, names[i])) {
+      *out = (cm_border_mode) i;
+      return 1;
+    }
+  return 0;
+}
+
+static int
+parse_opts (int argc, char **argv, bench_opts * o)
+{
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
+      usage (argv[0]);
+      exit (0);
+    }
+    if (!v) {
+      fprintf (stderr, "%s: missing value\n", a);
+      return 0;
+    }
+    i++;
+    if (!strcmp (a, "--width"))
+      o->width = atoi (v);
+    else if (!strcmp (a, "--height"))
+      o->height = atoi (v);
+    else if (!strcmp (a, "--depth")) {
+      int d = atoi (v);
+      if (d != 8 && d != 16) {
+        fprintf (stderr, "--depth must be 8 or 16\n");
+        return 0;
+      }
+      o->depth = d == 16 ? CM_DEPTH_16 : CM_DEPTH_8;
+    } else if (!strcmp (a, "--runs"))
+      o->runs = atoi (v);
+    else if (!strcmp (a, "--warmup"))
+      o->warmup = atoi (v);
+    else if (!strcmp (a, "--filter"))
+      o->filter = v;
+    else if (!strcmp (a, "--csv"))
+      o->csv = v;
+    else if (!strcmp (a, "--border")) {
+      if (!parse_border (v, &o->border)) {
+        fprintf (stderr, "unknown border '%s'\n", v);
+        return 0;
+      }
+    } else if (!strcmp (a, "--npp-max-mask"))
+      o->npp_max_mask = atol (v);
+    else if (!strcmp (a, "--device"))
+      o->device = atoi (v);
+    else {
+      fprintf (stderr, "unknown option '%s'\n", a);
+      return 0;
+    }
+  }
+  if (o->width < 1 || o->height < 1) {
+    fprintf (stderr, "bad size\n");
+    return 0;
+  }
+  if (o->runs < 20) {
+    fprintf (stderr, "--runs raised to 20 (median of at least 20 runs)\n");
+    o->runs = 20;
+  }
+  if (o->warmup < 1)
+    o->warmup = 1;
+  return 1;
+}
+
+/* ---- cases -------------------------------------------------------------- */
+
+struct bench_case
+{
+  char name[64];
+  cm_morph_op op;
+  cm_se *se;
+};
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t
+rng_next (void)
+{
+  /* splitmix64 */
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (uint32_t) ((z ^ (z >> 31)) >> 32);
+}
+
+static void
+add_case (std::vector<bench_case> &v, cm_morph_op op, cm_status st,
+    cm_se * se, const char *fmt_name)
+{
+  bench_case c;
+  if (st != CM_OK || !se) {
+    fprintf (stderr, "cannot build SE for '%s': %s\n", fmt_name,
+        cm_status_string (st));
+    return;
+  }
+  snprintf (c.name, sizeof (c.name), "%s %s", cm_morph_op_name (op),
+      fmt_name);
+  c.op = op;
+  c.se = se;
+  v.push_back (c);
+}
+
+static std::vector<bench_case>
+make_cases (void)
+{
+  std::vector<bench_case> v;
+  char n[48];
+  cm_se *se;
+  cm_status st;
+
+  static const int rects[] = { 3, 15, 31, 63, 127, 255 };
+  for (int op = CM_MORPH_ERODE; op <= CM_MORPH_DILATE; op++)
+    for (int s : rects) {
+      snprintf (n, sizeof (n), "rect %dx%d", s, s);
+      st = cm_se_new_rect (&se, s, s);
+      add_case (v, (cm_morph_op) op, st, se, n);
+    }
+  for (int op = CM_MORPH_OPEN; op <= CM_MORPH_CLOSE; op++)
+    for (int s : { 15, 63 }) {
+      snprintf (n, sizeof (n), "rect %dx%d", s, s);
+      st = cm_se_new_rect (&se, s, s);
+      add_case (v, (cm_morph_op) op, st, se, n);
+    }
+  for (int a : { 0, 45, 90, 135 }) {
+    snprintf (n, sizeof (n), "line 127@%d", a);
+    st = cm_se_new_line (&se, 127, a);
+    add_case (v, CM_MORPH_ERODE, st, se, n);
+  }
+  for (int len : { 31, 63, 127 })
+    for (int a : { 10, 30, 60, 80 }) {
+      snprintf (n, sizeof (n), "line %d@%d", len, a);
+      st = cm_se_new_line (&se, len, a);
+      add_case (v, CM_MORPH_ERODE, st, se, n);
+    }
+  for (int r : { 3, 7, 15, 31 }) {
+    snprintf (n, sizeof (n), "disk r%d", r);
+    st = cm_se_new_disk (&se, r);
+    add_case (v, CM_MORPH_ERODE, st, se, n);
+  }
+  st = cm_se_new_diamond (&se, 7);
+  add_case (v, CM_MORPH_ERODE, st, se, "diamond r7");
+  st = cm_se_new_octagon (&se, 7);
+  add_case (v, CM_MORPH_ERODE, st, se, "octagon r7");
+  st = cm_se_new_cross (&se, 31, 31);
+  add_case (v, CM_MORPH_ERODE, st, se, "cross 31x31");
+  {
+    /* 15 x 15 random mask, about half set, origin set, fixed seed */
+    char mask[15 * 16 + 1];
+    int k = 0;
+    for (int r = 0; r < 15; r++) {
+      for (int c = 0; c < 15; c++)
+        mask[k++] = (r == 7 && c == 7) || (rng_next () & 1) ? '1' : '0';
+      mask[k++] = r < 14 ? ';' : '\0';
+    }
+    st = cm_se_new_custom (&se, mask);
+    add_case (v, CM_MORPH_ERODE, st, se, "custom 15x15");
+  }
+  st = cm_se_new_line (&se, 31, 30);
+  add_case (v, CM_MORPH_TOPHAT, st, se, "line 31@30");
+  return v;
+}
+
+/* ---- timing ------------------------------------------------------------- */
+
+struct bench_timer
+{
+  cudaStream_t stream;
+  cudaEvent_t start, stop;
+};
+
+/* Median of `runs` timings (ms) of fn after `warmup` untimed calls; < 0
+ * when fn fails. */
+template <typename F>
+static double
+time_median (bench_timer & t, int warmup, int runs, F fn)
+{
+  std::vector<float> ms;
+  for (int i = 0; i < warmup; i++)
+    if (!fn ())
+      return -1;
+  CK (cudaStreamSynchronize (t.stream));
+  for (int i = 0; i < runs; i++) {
+    float e;
+    CK (cudaEventRecord (t.start, t.stream));
+    if (!fn ())
+      return -1;
+    CK (cudaEventRecord (t.stop, t.stream));
+    CK (cudaEventSynchronize (t.stop));
+    CK (cudaEventElapsedTime (&e, t.start, t.stop));
+    ms.push_back (e);
+  }
+  std::sort (ms.begin (), ms.end ());
+  size_t n = ms.size ();
+  return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+}
+
+static void
+fill_random (void *dev, size_t pitch, int width, int height, cm_depth depth)
+{
+  const int bps = cm_depth_bytes (depth);
+  const uint32_t vmax = cm_depth_max (depth);
+  size_t row = (size_t) width * bps;
+  std::vector<uint8_t> host (row * height);
+  for (size_t i = 0; i < (size_t) width * height; i++) {
+    uint32_t v = 1 + rng_next () % vmax;        /* never zero */
+    if (bps == 1)
+      host[i] = (uint8_t) v;
+    else {
+      uint16_t s = (uint16_t) v;
+      memcpy (&host[2 * i], &s, 2);
+    }
+  }
+  CK (cudaMemcpy2D (dev, pitch, host.data (), row, row, height,
+          cudaMemcpyHostToDevice));
+}
+
+/* ---- NPP ---------------------------------------------------------------- */
+
+#if BENCH_NPP
+struct bench_npp
+{
+  NppStreamContext ctx;
+  void *src_base;               /* frame plus a margin of the mask size */
+  size_t src_pitch;
+  int margin_x, margin_y;
+  void *dst;
+  size_t dst_pitch;
+};
+
+static void
+npp_setup (bench_npp * n, const bench_opts * o, cudaStream_t stream,
+    int margin_x, int margin_y)
+{
+  cudaDeviceProp prop;
+  int dev;
+  unsigned flags = 0;
+  memset (n, 0, sizeof (*n));
+  CK (cudaGetDevice (&dev));
+  CK (cudaGetDeviceProperties (&prop, dev));
+  CK (cudaStreamGetFlags (stream, &flags));
+  n->ctx.hStream = stream;
+  n->ctx.nCudaDeviceId = dev;
+  n->ctx.nMultiProcessorCount = prop.multiProcessorCount;
+  n->ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  n->ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  n->ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  n->ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  n->ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  n->ctx.nStreamFlags = flags;
+  n->margin_x = margin_x;
+  n->margin_y = margin_y;
+  const int bps = cm_depth_bytes (o->depth);
+  int sw = o->width + 2 * margin_x, sh = o->height + 2 * margin_y;
+  CK (cudaMallocPitch (&n->src_base, &n->src_pitch, (size_t) sw * bps, sh));
+  fill_random (n->src_base, n->src_pitch, sw, sh, o->depth);
+  CK (cudaMallocPitch (&n->dst, &n->dst_pitch, (size_t) o->width * bps,
+          o->height));
+}
+
+static void
+npp_teardown (bench_npp * n)
+{
+  cudaFree (n->src_base);
+  cudaFree (n->dst);
+}
+
+/* Median ms of NPP's erode/dilate with the SE's mask; < 0 if NPP failed. */
+static double
+npp_time (bench_npp * n, bench_timer & t, const bench_opts * o,
+    const cm_se * se, int dilate)
+{
+  Npp8u *mask = NULL;
+  size_t msize = (size_t) se->width * se->height;
+  CK (cudaMalloc ((void **) &mask, msize));
+  CK (cudaMemcpy (mask, se->mask, msize, cudaMemcpyHostToDevice));
+  const int bps = cm_depth_bytes (o->depth);
+  /* ROI origin at the margin: the mask's window stays inside the source */
+  const uint8_t *src = (const uint8_t *) n->src_base
+      + (size_t) n->margin_y * n->src_pitch + (size_t) n->margin_x * bps;
+  NppiSize roi = { o->width, o->height };
+  NppiSize msz = { se->width, se->height };
+  NppiPoint anchor = { se->origin_x, se->origin_y };
+  NppStatus last = NPP_SUCCESS;
+  auto fn = [&]() {
+    NppStatus s;
+    if (o->depth == CM_DEPTH_8)
+      s = dilate ? nppiDilate_8u_C1R_Ctx ((const Npp8u *) src,
+          (Npp32s) n->src_pitch, (Npp8u *) n->dst, (Npp32s) n->dst_pitch,
+          roi, mask, msz, anchor, n->ctx)
+          : nppiErode_8u_C1R_Ctx ((const Npp8u *) src, (Npp32s) n->src_pitch,
+          (Npp8u *) n->dst, (Npp32s) n->dst_pitch, roi, mask, msz, anchor,
+          n->ctx);
+    else
+      s = dilate ? nppiDilate_16u_C1R_Ctx ((const Npp16u *) src,
+          (Npp32s) n->src_pitch, (Npp16u *) n->dst, (Npp32s) n->dst_pitch,
+          roi, mask, msz, anchor, n->ctx)
+          : nppiErode_16u_C1R_Ctx ((const Npp16u *) src,
+          (Npp32s) n->src_pitch, (Npp16u *) n->dst, (Npp32s) n->dst_pitch,
+          roi, mask, msz, anchor, n->ctx);
+    last = s;
+    return s >= NPP_SUCCESS;    /* warnings are > 0 */
+  };
+  double ms = time_median (t, o->warmup, o->runs, fn);
+  if (ms < 0)
+    fprintf (stderr, "NPP failed with status %d\n", (int) last);
+  CK (cudaStreamSynchronize (t.stream));
+  cudaFree (mask);
+  return ms;
+}
+#endif
+
+/* ---- main --------------------------------------------------------------- */
+
+int
+main (int argc, char **argv)
+{
+  bench_opts o;
+  if (!parse_opts (argc, argv, &o)) {
+    usage (argv[0]);
+    return 2;
+  }
+
+  int ndev = 0;
+  if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev < 1) {
+    fprintf (stderr, "no CUDA device\n");
+    return 77;
+  }
+  CK (cudaSetDevice (o.device));
+
+  cudaDeviceProp prop;
+  int drv = 0, rt = 0;
+  CK (cudaGetDeviceProperties (&prop, o.device));
+  CK (cudaDriverGetVersion (&drv));
+  CK (cudaRuntimeGetVersion (&rt));
+  printf ("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major,
+      prop.minor, prop.multiProcessorCount);
+  printf ("driver CUDA version: %d.%d, runtime: %d.%d\n", drv / 1000,
+      (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
+#if BENCH_NPP
+  {
+    const NppLibraryVersion *nv = nppGetLibVersion ();
+    if (nv)
+      printf ("NPP: %d.%d.%d\n", nv->major, nv->minor, nv->build);
+  }
+#else
+  printf ("NPP: not built in (tests/bench/meson.build did not find it)\n");
+#endif
+  printf ("frame: %dx%d, %d-bit random (never 0), border %d, median of %d "
+      "runs after %d warm-up\n", o.width, o.height, (int) o.depth,
+      (int) o.border, o.runs, o.warmup);
+
+  bench_timer t;
+  CK (cudaStreamCreateWithFlags (&t.stream, cudaStreamNonBlocking));
+  CK (cudaEventCreate (&t.start));
+  CK (cudaEventCreate (&t.stop));
+
+  const int bps = cm_depth_bytes (o.depth);
+  cm_image src, dst;
+  memset (&src, 0, sizeof (src));
+  memset (&dst, 0, sizeof (dst));
+  src.width = dst.width = o.width;
+  src.height = dst.height = o.height;
+  src.depth = dst.depth = o.depth;
+  CK (cudaMallocPitch (&src.data, &src.pitch, (size_t) o.width * bps,
+          o.height));
+  CK (cudaMallocPitch (&dst.data, &dst.pitch, (size_t) o.width * bps,
+          o.height));
+  fill_random (src.data, src.pitch, o.width, o.height, o.depth);
+
+  const double mpx = (double) o.width * o.height / 1e6;
+  double copy_ms = time_median (t, o.warmup, o.runs, [&]() {
+        return cudaMemcpy2DAsync (dst.data, dst.pitch, src.data, src.pitch,
+            (size_t) o.width * bps, o.height, cudaMemcpyDeviceToDevice,
+            t.stream) == cudaSuccess;
+      });
+  printf ("copy floor (cudaMemcpy2DAsync D2D): %.4f ms, %.1f Gpx/s, "
+      "%.0f GB/s read+write\n", copy_ms, mpx / copy_ms,
+      2.0 * mpx * bps / copy_ms);
+
+  FILE *csv = NULL;
+  if (o.csv) {
+    csv = fopen (o.csv, "w");
+    if (!csv) {
+      perror (o.csv);
+      return 1;
+    }
+    fprintf (csv, "device,width,height,depth,border,case,algorithm,ms,"
+        "gpx_s,npp_ms,npp_gpx_s\n");
+    fprintf (csv, "\"%s\",%d,%d,%d,%d,\"copy D2D\",\"cudaMemcpy2DAsync\","
+        "%.5f,%.2f,,\n", prop.name, o.width, o.height, (int) o.depth,
+        (int) o.border, copy_ms, mpx / copy_ms);
+  }
+
+  std::vector<bench_case> cases = make_cases ();
+
+#if BENCH_NPP
+  /* one source with a margin large enough for every mask that NPP times */
+  int mx = 0, my = 0;
+  for (auto &c : cases)
+    if ((c.op == CM_MORPH_ERODE || c.op == CM_MORPH_DILATE)
+        && c.se->count <= o.npp_max_mask) {
+      mx = std::max (mx, c.se->width);
+      my = std::max (my, c.se->height);
+    }
+  bench_npp npp;
+  npp_setup (&npp, &o, t.stream, mx, my);
+  printf ("NPP: nppiErode/nppiDilate_%s_C1R_Ctx on an ROI of %dx%d (the "
+      "same pixel count) inside a source with a %d x %d margin, masks up to "
+      "%ld pixels (--npp-max-mask)\n", o.depth == CM_DEPTH_8 ? "8u" : "16u",
+      o.width, o.height, mx, my, o.npp_max_mask);
+#endif
+
+  printf ("\n%-24s %-22s %10s %9s %10s %9s\n", "case", "algorithm", "ms",
+      "Gpx/s", "NPP ms", "NPP Gpx/s");
+  int failures = 0;
+  for (auto &c : cases) {
+    if (o.filter && !strstr (c.name, o.filter))
+      continue;
+    cm_morph_desc desc;
+    memset (&desc, 0, sizeof (desc));
+    desc.op = c.op;
+    desc.se = c.se;
+    desc.iterations = 1;
+    desc.border = o.border;
+    desc.border_value = 0;
+    cm_morph_plan *plan = NULL;
+    cm_status st = cm_morph_plan_new (&plan, &desc, o.width, o.height,
+        o.depth);
+    if (st != CM_OK) {
+      printf ("%-24s plan failed: %s\n", c.name, cm_status_string (st));
+      failures++;
+      continue;
+    }
+    cm_status run_st = CM_OK;
+    double ms = time_median (t, o.warmup, o.runs, [&]() {
+          run_st = cm_morph_plan_run (plan, &src, &dst, t.stream);
+          return run_st == CM_OK;
+        });
+    const char *algo = cm_morph_plan_algorithm (plan);
+    if (ms < 0) {
+      printf ("%-24s %-22s run failed: %s\n", c.name, algo,
+          cm_status_string (run_st));
+      failures++;
+      cm_morph_plan_free (plan);
+      continue;
+    }
+
+    char npp_ms[32] = "-", npp_gpx[32] = "-";
+    double nms = -1;
+#if BENCH_NPP
+    if (c.op == CM_MORPH_ERODE || c.op == CM_MORPH_DILATE) {
+      if (c.se->count <= o.npp_max_mask) {
+        nms = npp_time (&npp, t, &o, c.se, c.op == CM_MORPH_DILATE);
+        if (nms >= 0) {
+          snprintf (npp_ms, sizeof (npp_ms), "%.4f", nms);
+          snprintf (npp_gpx, sizeof (npp_gpx), "%.1f", mpx / nms);
+        } else
+          snprintf (npp_ms, sizeof (npp_ms), "failed");
+      } else
+        snprintf (npp_ms, sizeof (npp_ms), "skipped");
+    }
+#endif
+    printf ("%-24s %-22s %10.4f %9.1f %10s %9s\n", c.name, algo, ms,
+        mpx / ms, npp_ms, npp_gpx);
+    fflush (stdout);
+    if (csv) {
+      fprintf (csv, "\"%s\",%d,%d,%d,%d,\"%s\",\"%s\",%.5f,%.2f,", prop.name,
+          o.width, o.height, (int) o.depth, (int) o.border, c.name, algo, ms,
+          mpx / ms);
+      if (nms >= 0)
+        fprintf (csv, "%.5f,%.2f\n", nms, mpx / nms);
+      else
+        fprintf (csv, ",\n");
+    }
+    cm_morph_plan_free (plan);
+  }
+#if BENCH_NPP
+  npp_teardown (&npp);
+  printf ("\nNPP columns: general masked filter, ROI %dx%d inside a padded "
+      "source (no border handling); '-' = NPP has no such operation, "
+      "'skipped' = mask larger than --npp-max-mask.\n", o.width, o.height);
+#endif
+
+  if (csv)
+    fclose (csv);
+  for (auto &c : cases)
+    cm_se_free (c.se);
+  cudaFree (src.data);
+  cudaFree (dst.data);
+  cudaEventDestroy (t.start);
+  cudaEventDestroy (t.stop);
+  cudaStreamDestroy (t.stream);
+  return failures ? 1 : 0;
+}
