@@ -1,1 +1,235 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Devices, streams, pitched device images, pinned host memory and async
+ * copies: thin wrappers over the CUDA runtime (device.h). Nothing here
+ * prints or aborts; a machine without a driver simply has no device.
+ * A failed runtime call is followed by cudaGetLastError () so that its
+ * error does not surface later as the error of an unrelated launch. */
+#include <stdio.h>
+#include <string.h>
+#include <cuda_runtime.h>
+
+#include "device.h"
+#include "morph-passes.h"
+
+/* status of a runtime call, clearing the runtime's last error */
+static cm_status
+status_of (cudaError_t e)
+{
+  if (e != cudaSuccess)
+    (void) cudaGetLastError ();
+  return cm_status_from_cuda (e);
+}
+
+extern "C" const char *cm_cuda_error_text (int cuda_error);
+
+extern "C" const char *
+cm_cuda_error_text (int cuda_error)
+{
+  return cudaGetErrorString ((cudaError_t) cuda_error);
+}
+
+extern "C" int
+cm_have_cuda (void)
+{
+  return 1;
+}
+
+extern "C" int
+cm_device_count (void)
+{
+  int n = 0;
+
+  if (cudaGetDeviceCount (&n) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return 0;
+  }
+  return n > 0 ? n : 0;
+}
+
+static int
+resolve_device (int device_id)
+{
+  return device_id < 0 ? 0 : device_id;
+}
+
+extern "C" cm_status
+cm_device_set (int device_id)
+{
+  int id = resolve_device (device_id);
+
+  if (id >= cm_device_count ())
+    return CM_ERR_NO_DEVICE;
+  return status_of (cudaSetDevice (id));
+}
+
+extern "C" cm_status
+cm_device_name (int device_id, char *buf, size_t size)
+{
+  cudaDeviceProp prop;
+  int id = resolve_device (device_id);
+  cm_status st;
+
+  if (!buf || size == 0)
+    return CM_ERR_INVALID_ARG;
+  if (id >= cm_device_count ()) {
+    snprintf (buf, size, "none");
+    return CM_ERR_NO_DEVICE;
+  }
+  st = status_of (cudaGetDeviceProperties (&prop, id));
+  if (st != CM_OK) {
+    snprintf (buf, size, "unknown");
+    return st;
+  }
+  prop.name[sizeof (prop.name) - 1] = '\0';
+  snprintf (buf, size, "%s", prop.name);
+  return CM_OK;
+}
+
+extern "C" cm_status
+cm_stream_new (cm_stream * out)
+{
+  cudaStream_t s = NULL;
+  cm_status st;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  st = status_of (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  if (st == CM_OK)
+    *out = (cm_stream) s;
+  return st;
+}
+
+extern "C" cm_status
+cm_stream_free (cm_stream stream)
+{
+  if (!stream)
+    return CM_OK;               /* the default stream is not ours */
+  return status_of (cudaStreamDestroy ((cudaStream_t) stream));
+}
+
+extern "C" cm_status
+cm_stream_sync (cm_stream stream)
+{
+  return status_of (cudaStreamSynchronize ((cudaStream_t) stream));
+}
+
+static int
+depth_ok (cm_depth depth)
+{
+  return depth == CM_DEPTH_8 || depth == CM_DEPTH_16;
+}
+
+static cm_status
+alloc_pitched (void **data, size_t *pitch, size_t width_bytes, int height)
+{
+  void *p = NULL;
+  size_t pt = 0;
+  cm_status st;
+
+  st = status_of (cudaMallocPitch (&p, &pt, width_bytes, (size_t) height));
+  if (st != CM_OK)
+    return st;
+  *data = p;
+  *pitch = pt;
+  return CM_OK;
+}
+
+extern "C" cm_status
+cm_device_image_alloc (cm_image * img, int width, int height, cm_depth depth)
+{
+  if (!img)
+    return CM_ERR_INVALID_ARG;
+  img->data = NULL;
+  img->pitch = 0;
+  if (width < 1 || height < 1 || !depth_ok (depth))
+    return CM_ERR_INVALID_ARG;
+  img->width = width;
+  img->height = height;
+  img->depth = depth;
+  return alloc_pitched (&img->data, &img->pitch,
+      (size_t) width * cm_depth_bytes (depth), height);
+}
+
+extern "C" cm_status
+cm_device_packed_alloc (cm_image_packed * img, int width, int height,
+    cm_depth depth, int channels)
+{
+  if (!img)
+    return CM_ERR_INVALID_ARG;
+  img->data = NULL;
+  img->pitch = 0;
+  if (width < 1 || height < 1 || !depth_ok (depth) || channels < 1 ||
+      channels > 4)
+    return CM_ERR_INVALID_ARG;
+  img->width = width;
+  img->height = height;
+  img->depth = depth;
+  img->channels = channels;
+  return alloc_pitched (&img->data, &img->pitch,
+      (size_t) width * (size_t) channels * cm_depth_bytes (depth), height);
+}
+
+extern "C" void
+cm_device_free (void *ptr)
+{
+  if (ptr)
+    (void) status_of (cudaFree (ptr));
+}
+
+extern "C" cm_status
+cm_host_alloc_pinned (void **out, size_t size)
+{
+  void *p = NULL;
+  cm_status st;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (size == 0)
+    return CM_ERR_INVALID_ARG;
+  st = status_of (cudaMallocHost (&p, size));
+  if (st == CM_OK)
+    *out = p;
+  return st;
+}
+
+extern "C" void
+cm_host_free_pinned (void *ptr)
+{
+  if (ptr)
+    (void) status_of (cudaFreeHost (ptr));
+}
+
+extern "C" cm_status
+cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
+    size_t src_pitch, size_t width_bytes, int height, cm_copy_kind kind,
+    cm_stream stream)
+{
+  cudaMemcpyKind k;
+
+  switch (kind) {
+    case CM_COPY_H2D:
+      k = cudaMemcpyHostToDevice;
+      break;
+    case CM_COPY_D2H:
+      k = cudaMemcpyDeviceToHost;
+      break;
+    case CM_COPY_D2D:
+      k = cudaMemcpyDeviceToDevice;
+      break;
+    case CM_COPY_H2H:
+      k = cudaMemcpyHostToHost;
+      break;
+    default:
+      return CM_ERR_INVALID_ARG;
+  }
+  if (height < 0)
+    return CM_ERR_INVALID_ARG;
+  if (height == 0 || width_bytes == 0)
+    return CM_OK;
+  if (!dst || !src || dst_pitch < width_bytes || src_pitch < width_bytes)
+    return CM_ERR_INVALID_ARG;
+  return status_of (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch,
+          width_bytes, (size_t) height, k, (cudaStream_t) stream));
+}

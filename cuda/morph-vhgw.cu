@@ -1,1 +1,744 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* 1-D min/max filters along a segment of a line by the van Herk /
+ * Gil-Werman algorithm (M. van Herk, Pattern Recognition Letters 13(7),
+ * 1992; J. Gil and M. Werman, IEEE PAMI 15(5), 1993), GPU layout after
+ * Thurley and Danell, LTU-CUDA (paper 004): one thread runs the vHGW
+ * recurrences sequentially along its own line, so no window needs
+ * communication between threads, and threads of a warp own neighbouring
+ * lines so that their memory accesses coalesce.
+ *
+ * Window of length L starting at t: the thread owns C consecutive windows
+ * t0 .. t0+C-1 (C a power of two <= L, a template parameter). With the
+ * split point P = t0 + C every window contains [t0+i, P) and [P, t0+i+L),
+ * so out(t0+i) = op (R[i], A[i]) with R the suffix extremes of [t0, P)
+ * (kept in registers) and A the running prefix extreme from P on. That is
+ * C + L - 1 reads and about as many operations for C outputs: O(1) in L per
+ * output for L <= C, and the thread's reads of its neighbours' samples come
+ * from shared memory.
+ *
+ * Three kernels:
+ *  - vertical (0,1): a block stages a strip of 64 columns by
+ *    tile + L - 1 rows in shared memory (coalesced row loads, border rule
+ *    applied once per staged row); a lane owns a pair of columns packed as
+ *    two 16-bit halves (8-bit samples widened) and uses __vminu2/__vmaxu2,
+ *    one instruction on sm_90 (VIMNMX.U16x2), for two pixels;
+ *  - horizontal (1,0): the same on a transposed tile: the block stages
+ *    64 rows by tile + L - 1 columns, each shared word holding the samples
+ *    of two rows at one column, computes like the vertical kernel and
+ *    writes its result through a second shared tile so that both global
+ *    reads and writes run along rows;
+ *  - lines (diagonals (1,1) and (1,-1), and the fall-back of the two above
+ *    when their tile does not fit in shared memory): a lane owns one line,
+ *    lanes of a warp neighbouring lines, samples read from global memory
+ *    (consecutive lanes read consecutive columns of one row), with a fast
+ *    path when the thread's whole window range lies inside the image.
+ *
+ * Border samples follow cm_border_map (cm-border.h) through one device
+ * helper; a diagonal sample maps x and y independently and is the constant
+ * when either lies outside. */
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "morph-passes.h"
+
+#define LANES 32                /* threads along x of every block          */
+#define WARPS 8                 /* threads along y of every block          */
+#define HT_ROWS (2 * LANES)     /* rows of a horizontal tile               */
+#define HT_STRIDE (LANES + 1)   /* words per column of a horizontal tile   */
+
+/* ---- border rule ------------------------------------------------------ */
+
+/* Device twin of cm_border_map: index-map rules only. */
+static __device__ __forceinline__ int
+border_map (int mode, int i, int n)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (n == 1)
+    return 0;
+  if (mode == CM_BORDER_REPLICATE)
+    return i < 0 ? 0 : n - 1;
+  if (mode == CM_BORDER_REFLECT) {
+    int period = 2 * n;
+    int m = i % period;
+    if (m < 0)
+      m += period;
+    return m < n ? m : period - 1 - m;
+  }
+  /* CM_BORDER_MIRROR */
+  int period = 2 * n - 2;
+  int m = i % period;
+  if (m < 0)
+    m += period;
+  return m < n ? m : period - m;
+}
+
+/* ---- min / max on one sample or on two 16-bit halves ------------------ */
+
+struct op_min2
+{
+  static constexpr uint32_t identity = 0xffffffffu;
+  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
+  {
+    return __vminu2 (a, b);
+  }
+};
+
+struct op_max2
+{
+  static constexpr uint32_t identity = 0u;
+  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
+  {
+    return __vmaxu2 (a, b);
+  }
+};
+
+struct op_min1
+{
+  static constexpr uint32_t identity = 0xffffffffu;
+  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
+  {
+    return min (a, b);
+  }
+};
+
+struct op_max1
+{
+  static constexpr uint32_t identity = 0u;
+  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
+  {
+    return max (a, b);
+  }
+};
+
+/* ---- the vHGW chunk ------------------------------------------------------
+ * rd (t), t = 0 .. C + len - 2: the samples from the first window's start.
+ * em (i, v): output of the window starting at t = i, i = 0 .. C-1.
+ * Requires C <= len. */
+template <int C, class Op, class Rd, class Em>
+static __device__ __forceinline__ void
+vhgw_chunk (const Rd & rd, int len, Em & em)
+{
+  uint32_t r[C];
+  uint32_t acc = Op::identity;
+
+  r[C - 1] = rd (C - 1);
+#pragma unroll
+  for (int i = C - 2; i >= 0; i--)
+    r[i] = Op::apply (rd (i), r[i + 1]);
+  /* prefix of [C, len - 1): shared by all windows of the chunk */
+#pragma unroll 8
+  for (int t = C; t < len - 1; t++)
+    acc = Op::apply (acc, rd (t));
+#pragma unroll
+  for (int i = 0; i < C; i++) {
+    if (i + len - 1 >= C)
+      acc = Op::apply (acc, rd (i + len - 1));
+    em (i, Op::apply (r[i], acc));
+  }
+}
+
+/* shared tile column: sample t at p[t * S] */
+template <int S>
+struct tile_reader
+{
+  const uint32_t *p;
+  __device__ __forceinline__ uint32_t operator () (int t) const
+  {
+    return p[t * S];
+  }
+};
+
+/* ---- pairs of samples as two 16-bit halves ------------------------------ */
+
+/* Samples x, x+1 (x even) of a row as the two halves of a word. FULL: both
+ * exist and the row allows one 2-byte (8-bit) or 4-byte (16-bit) access
+ * at even x; else sample by sample, a missing x+1 giving 0. */
+template <typename Pix, bool FULL>
+static __device__ __forceinline__ uint32_t
+load_pair (const uint8_t * row, int x, int width)
+{
+  const Pix *r = (const Pix *) row;
+
+  if (FULL) {
+    if (sizeof (Pix) == 1)
+      return __byte_perm (*(const uint16_t *) (row + x), 0, 0x4140);
+    return *(const uint32_t *) (r + x);
+  }
+  return (uint32_t) r[x] | (x + 1 < width ? (uint32_t) r[x + 1] << 16 : 0u);
+}
+
+template <typename Pix, bool FULL>
+static __device__ __forceinline__ void
+store_pair (uint8_t * row, int x, int width, uint32_t v)
+{
+  Pix *r = (Pix *) row;
+
+  if (FULL) {
+    if (sizeof (Pix) == 1)
+      *(uint16_t *) (row + x) = (uint16_t) __byte_perm (v, 0, 0x0020);
+    else
+      *(uint32_t *) (r + x) = v;
+    return;
+  }
+  r[x] = (Pix) v;
+  if (x + 1 < width)
+    r[x + 1] = (Pix) (v >> 16);
+}
+
+/* Everything a kernel needs to know about the pass */
+struct pass_args
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  size_t spitch, dpitch;
+  int width, height;
+  int first, len;               /* window in the kernel's walk coordinate */
+  int tile;                     /* outputs per block along the walk       */
+  int border;                   /* REPLICATE, REFLECT, MIRROR, CONSTANT   */
+  uint32_t cval;                /* constant sample                        */
+  int src_aligned, dst_aligned; /* rows allow pair accesses (load_pair)  */
+  /* lines kernel only */
+  int sigma;                    /* x = e + sigma * b (0, 1, -1)           */
+  int trans;                    /* walk along x, lines are rows           */
+  int e_min, e_count;           /* lines                                  */
+};
+
+/* ---- vertical kernel ------------------------------------------------------
+ * grid.x: strips of 2 * LANES columns, grid.y: a.tile output rows.
+ * Shared: (rows rounded up to C + len - 1) x LANES words. */
+
+template <typename Pix, bool FULL>
+struct v_emitter
+{
+  uint8_t *dst;
+  size_t pitch;
+  int x, y, width, height;
+  __device__ __forceinline__ void operator () (int i, uint32_t v)
+  {
+    if (y + i < height)
+      store_pair<Pix, FULL> (dst + (size_t) (y + i) * pitch, x, width, v);
+  }
+};
+
+/* rows t = lo + warp, lo + warp + WARPS, ... < hi of the vertical tile */
+template <typename Pix, bool FULL>
+static __device__ __forceinline__ void
+v_load_rows (uint32_t * tile, const pass_args & a, int ys, int lo, int hi,
+    int x)
+{
+#pragma unroll 4
+  for (int t = lo + (int) threadIdx.y; t < hi; t += WARPS)
+    tile[t * LANES + threadIdx.x] =
+        load_pair<Pix, FULL> (a.src + (size_t) (ys + t) * a.spitch, x,
+        a.width);
+}
+
+/* the chunks of the vertical tile owned by this warp */
+template <typename Pix, int C, class Op, bool FULL>
+static __device__ __forceinline__ void
+v_chunks (const uint32_t * tile, const pass_args & a, int chunks, int x,
+    int y0)
+{
+  for (int q = threadIdx.y; q < chunks; q += WARPS) {
+    tile_reader<LANES> rd = { tile + q * C * LANES + threadIdx.x };
+    v_emitter<Pix, FULL> em = { a.dst, a.dpitch, x, y0 + q * C, a.width,
+      a.height
+    };
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  }
+}
+
+template <typename Pix, int C, class Op>
+static __global__ void __launch_bounds__ (LANES * WARPS)
+vhgw_v_kernel (const __grid_constant__ pass_args a)
+{
+  extern __shared__ uint32_t tile[];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int x = 2 * ((int) blockIdx.x * LANES + lane);
+  const int y0 = (int) blockIdx.y * a.tile;
+  const int rows = min (a.tile, a.height - y0);
+  const int chunks = (rows + C - 1) / C;
+  const int n = chunks * C + a.len - 1;
+  const uint32_t cword = a.cval | a.cval << 16;
+
+  /* rows inside the image: plain loads, unrolled so that each thread has
+   * several in flight; rows outside: the border rule */
+  const int ys = y0 + a.first;
+  const int t0 = min (max (-ys, 0), n);
+  const int t1 = max (min (a.height - ys, n), t0);
+  if (x < a.width) {
+    if (a.src_aligned && x + 1 < a.width)
+      v_load_rows<Pix, true> (tile, a, ys, t0, t1, x);
+    else
+      v_load_rows<Pix, false> (tile, a, ys, t0, t1, x);
+  }
+  for (int part = 0; part < 2; part++) {
+    const int lo = part ? t1 : 0, hi = part ? n : t0;
+    for (int t = lo + warp; t < hi; t += WARPS) {
+      uint32_t w = cword;
+      if (x < a.width && a.border != CM_BORDER_CONSTANT)
+        w = load_pair<Pix, false> (a.src + (size_t) border_map (a.border,
+                ys + t, a.height) * a.spitch, x, a.width);
+      tile[t * LANES + lane] = w;
+    }
+  }
+  __syncthreads ();
+  if (x >= a.width)
+    return;                     /* no barrier below */
+  if (a.dst_aligned && x + 1 < a.width)
+    v_chunks<Pix, C, Op, true> (tile, a, chunks, x, y0);
+  else
+    v_chunks<Pix, C, Op, false> (tile, a, chunks, x, y0);
+}
+
+/* ---- horizontal kernel ----------------------------------------------------
+ * grid.x: a.tile output columns, grid.y: HT_ROWS rows. Shared: the input
+ * tile (columns rounded up to C + len - 1) x HT_STRIDE words, then the
+ * output tile a.tile x HT_STRIDE words. Word (t, g) holds rows 2g and
+ * 2g+1 of column t; a warp loads and stores along rows (consecutive lanes,
+ * consecutive columns), the stride of HT_STRIDE words keeping its shared
+ * accesses on distinct banks. */
+
+struct h_emitter
+{
+  uint32_t *p;
+  __device__ __forceinline__ void operator () (int i, uint32_t v)
+  {
+    p[i * HT_STRIDE] = v;
+  }
+};
+
+template <typename Pix, int C, class Op>
+static __global__ void __launch_bounds__ (LANES * WARPS)
+vhgw_h_kernel (const __grid_constant__ pass_args a)
+{
+  extern __shared__ uint32_t smem[];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int x0 = (int) blockIdx.x * a.tile;
+  const int y0 = (int) blockIdx.y * HT_ROWS;
+  const int cols = min (a.tile, a.width - x0);
+  const int rows = min (HT_ROWS, a.height - y0);
+  const int chunks = (cols + C - 1) / C;
+  const int groups = (rows + 1) / 2;
+  const int n = chunks * C + a.len - 1;
+  const uint32_t cword = a.cval | a.cval << 16;
+  uint32_t *tile = smem;
+  uint32_t *out = smem + (size_t) (a.tile + a.len - 1) * HT_STRIDE;
+
+  /* word (t, g): rows 2g and 2g+1 (the same row again past the last row)
+   * of column x0 + first + t; the border rule once per column, then the
+   * (up to 4) independent row pairs of this warp */
+  for (int t = lane; t < n; t += LANES) {
+    int sx = x0 + a.first + t;
+    const bool cst = a.border == CM_BORDER_CONSTANT &&
+        (sx < 0 || sx >= a.width);
+    sx = cst ? 0 : border_map (a.border, sx, a.width);
+#pragma unroll 4
+    for (int g = warp; g < groups; g += WARPS) {
+      const uint8_t *r0 = a.src + (size_t) (y0 + 2 * g) * a.spitch;
+      const uint8_t *r1 = 2 * g + 1 < rows ? r0 + a.spitch : r0;
+      uint32_t w = (uint32_t) ((const Pix *) r0)[sx] |
+          (uint32_t) ((const Pix *) r1)[sx] << 16;
+      tile[t * HT_STRIDE + g] = cst ? cword : w;
+    }
+  }
+  __syncthreads ();
+  for (int q = warp; q < chunks; q += WARPS) {
+    tile_reader<HT_STRIDE> rd = { tile + q * C * HT_STRIDE + lane };
+    h_emitter em = { out + q * C * HT_STRIDE + lane };
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  }
+  __syncthreads ();
+  for (int g = warp; g < groups; g += WARPS) {
+    Pix *r0 = (Pix *) (a.dst + (size_t) (y0 + 2 * g) * a.dpitch) + x0;
+    Pix *r1 = (Pix *) ((uint8_t *) r0 + a.dpitch);
+    const bool both = 2 * g + 1 < rows;
+    for (int o = lane; o < cols; o += LANES) {
+      uint32_t w = out[o * HT_STRIDE + g];
+      r0[o] = (Pix) w;
+      if (both)
+        r1[o] = (Pix) (w >> 16);
+    }
+  }
+}
+
+/* ---- lines kernel ---------------------------------------------------------
+ * Line e, walk coordinate b: pixel (e + sigma b, b), or (b, e) when trans.
+ * Output b reads b + first .. b + first + len - 1. grid.x: LANES lines,
+ * grid.y: WARPS chunks of C outputs. */
+
+template <typename Pix>
+struct line_reader_fast
+{
+  const uint8_t *p;
+  ptrdiff_t step;
+  __device__ __forceinline__ uint32_t operator () (int t) const
+  {
+    return *(const Pix *) (p + t * step);
+  }
+};
+
+/* sample (x, y) outside the image: kept out of line, the unrolled chunk
+ * would otherwise inline the border rule at every one of its reads */
+template <typename Pix>
+static __device__ __noinline__ uint32_t
+line_sample_outside (const pass_args * a, int x, int y)
+{
+  if (a->border == CM_BORDER_CONSTANT)
+    return a->cval;
+  x = border_map (a->border, x, a->width);
+  y = border_map (a->border, y, a->height);
+  return ((const Pix *) (a->src + (size_t) y * a->spitch))[x];
+}
+
+template <typename Pix>
+struct line_reader
+{
+  const pass_args *a;
+  int e, b;
+  __device__ __forceinline__ uint32_t operator () (int t) const
+  {
+    int bb = b + t;
+    int x = a->trans ? bb : e + a->sigma * bb;
+    int y = a->trans ? e : bb;
+    if (x < 0 || x >= a->width || y < 0 || y >= a->height)
+      return line_sample_outside<Pix> (a, x, y);
+    return ((const Pix *) (a->src + (size_t) y * a->spitch))[x];
+  }
+};
+
+template <typename Pix>
+struct line_emitter
+{
+  const pass_args *a;
+  int e, b, lo, hi;
+  __device__ __forceinline__ void operator () (int i, uint32_t v)
+  {
+    int bb = b + i;
+    if (bb < lo || bb > hi)
+      return;
+    int x = a->trans ? bb : e + a->sigma * bb;
+    int y = a->trans ? e : bb;
+    ((Pix *) (a->dst + (size_t) y * a->dpitch))[x] = (Pix) v;
+  }
+};
+
+template <typename Pix, int C, class Op>
+static __global__ void __launch_bounds__ (LANES * WARPS)
+vhgw_line_kernel (const __grid_constant__ pass_args a)
+{
+  const int li = (int) blockIdx.x * LANES + (int) threadIdx.x;
+  const int b0 = ((int) blockIdx.y * WARPS + (int) threadIdx.y) * C;
+  const int e = a.e_min + li;
+  int lo, hi;                   /* outputs of line e: b in [lo, hi] */
+
+  if (li >= a.e_count)
+    return;
+  if (a.trans) {
+    lo = 0;
+    hi = a.width - 1;
+  } else if (a.sigma > 0) {
+    lo = max (0, -e);
+    hi = min (a.height - 1, a.width - 1 - e);
+  } else if (a.sigma < 0) {
+    lo = max (0, e - a.width + 1);
+    hi = min (a.height - 1, e);
+  } else {
+    lo = 0;
+    hi = a.height - 1;
+  }
+  lo = max (lo, b0);
+  hi = min (hi, b0 + C - 1);
+  if (lo > hi)
+    return;
+
+  line_emitter<Pix> em = { &a, e, b0, lo, hi };
+  /* samples b0 + first .. b1: all inside the image? */
+  const int bs = b0 + a.first, b1 = bs + C + a.len - 2;
+  bool inside;
+  if (a.trans)
+    inside = bs >= 0 && b1 < a.width;
+  else {
+    int xs = e + a.sigma * bs, x1 = e + a.sigma * b1;
+    inside = bs >= 0 && b1 < a.height && min (xs, x1) >= 0 &&
+        max (xs, x1) < a.width;
+  }
+  if (inside) {
+    line_reader_fast<Pix> rd;
+    if (a.trans) {
+      rd.p = a.src + (size_t) e * a.spitch + (size_t) bs * sizeof (Pix);
+      rd.step = (ptrdiff_t) sizeof (Pix);
+    } else {
+      rd.p = a.src + (size_t) bs * a.spitch +
+          (ptrdiff_t) (e + a.sigma * bs) * (ptrdiff_t) sizeof (Pix);
+      rd.step = (ptrdiff_t) a.spitch + a.sigma * (ptrdiff_t) sizeof (Pix);
+    }
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  } else {
+    line_reader<Pix> rd = { &a, e, bs };
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  }
+}
+
+/* ---- host side ------------------------------------------------------------ */
+
+/* largest power of two <= min (len, cmax) */
+static int
+chunk_for (int len, int cmax)
+{
+  int c = 1;
+  while (c * 2 <= len && c * 2 <= cmax)
+    c *= 2;
+  return c;
+}
+
+static int
+round_up (int v, int m)
+{
+  return (v + m - 1) / m * m;
+}
+
+typedef void (*pass_kernel) (const pass_args);
+
+/* Kernel for (kind, depth, C, min/max); kind 0 vertical, 1 horizontal,
+ * 2 lines. */
+template <typename Pix, int C, class Op2, class Op1>
+static pass_kernel
+kernel_for_c (int kind)
+{
+  switch (kind) {
+    case 0:
+      return vhgw_v_kernel<Pix, C, Op2>;
+    case 1:
+      return vhgw_h_kernel<Pix, C, Op2>;
+    default:
+      /* the line kernel runs with C <= 32 (registers) */
+      return vhgw_line_kernel<Pix, (C < 32 ? C : 32), Op1>;
+  }
+}
+
+template <typename Pix, class Op2, class Op1>
+static pass_kernel
+kernel_for_depth (int kind, int c)
+{
+  switch (c) {
+    case 1:
+      return kernel_for_c<Pix, 1, Op2, Op1> (kind);
+    case 2:
+      return kernel_for_c<Pix, 2, Op2, Op1> (kind);
+    case 4:
+      return kernel_for_c<Pix, 4, Op2, Op1> (kind);
+    case 8:
+      return kernel_for_c<Pix, 8, Op2, Op1> (kind);
+    case 16:
+      return kernel_for_c<Pix, 16, Op2, Op1> (kind);
+    case 32:
+      return kernel_for_c<Pix, 32, Op2, Op1> (kind);
+    default:
+      return kernel_for_c<Pix, 64, Op2, Op1> (kind);
+  }
+}
+
+static pass_kernel
+kernel_for (int kind, cm_depth depth, int is_min, int c)
+{
+  if (depth == CM_DEPTH_16)
+    return is_min ? kernel_for_depth<uint16_t, op_min2, op_min1> (kind, c)
+        : kernel_for_depth<uint16_t, op_max2, op_max1> (kind, c);
+  return is_min ? kernel_for_depth<uint8_t, op_min2, op_min1> (kind, c)
+      : kernel_for_depth<uint8_t, op_max2, op_max1> (kind, c);
+}
+
+/* Tile kernels: outputs per block along the walk and shared bytes, or 0
+ * when even the smallest tile does not fit. */
+static int
+tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
+{
+  int tile = c >= 32 ? 8 * c : 128;
+  size_t b = 0;
+
+  if (tile > round_up (extent, c))
+    tile = round_up (extent, c);
+  for (;;) {
+    if (kind == 0)
+      b = (size_t) (tile + len - 1) * LANES * 4;
+    else
+      b = (size_t) (2 * tile + len - 1) * HT_STRIDE * 4;
+    if (b <= (size_t) smem_max)
+      break;
+    if (tile <= c)
+      return 0;
+    tile = tile / 2 / c * c;
+    if (tile < c)
+      tile = c;
+  }
+  *bytes = b;
+  return tile;
+}
+
+/* Test hook for tests/gpu (not part of the API, not thread-safe): caps the
+ * shared memory of the tile kernels so that the smaller tiles and the line
+ * fall-back of devices with less shared memory run on any GPU. 0: the
+ * device's limit. */
+static int tile_limit;
+
+extern "C" void cm_vhgw_set_tile_limit (int bytes);
+
+extern "C" void
+cm_vhgw_set_tile_limit (int bytes)
+{
+  tile_limit = bytes > 0 ? bytes : 0;
+}
+
+static int
+image_ok (const cm_image * img)
+{
+  return img && img->data && img->width >= 1 && img->height >= 1 &&
+      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
+      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth) &&
+      (img->depth == CM_DEPTH_8 ||
+      (((uintptr_t) img->data | img->pitch) & 1) == 0);
+}
+
+static int
+pair_aligned (const cm_image * img)
+{
+  uintptr_t a = (uintptr_t) img->data | (uintptr_t) img->pitch;
+  return img->depth == CM_DEPTH_16 ? (a & 3) == 0 : (a & 1) == 0;
+}
+
+size_t
+cm_vhgw_scratch_size (int width, int height, cm_depth depth,
+    const cm_segment * seg)
+{
+  (void) width;
+  (void) height;
+  (void) depth;
+  (void) seg;
+  return 0;                     /* every kernel works in shared memory */
+}
+
+cudaError_t
+cm_vhgw_pass (const cm_image * src, const cm_image * dst,
+    const cm_segment * seg, int is_min, cm_border_mode border,
+    uint32_t border_value, void *scratch, size_t scratch_size,
+    cudaStream_t stream)
+{
+  pass_args a;
+  pass_kernel k;
+  dim3 block (LANES, WARPS), grid;
+  size_t smem = 0;
+  int kind, c, dev, smem_max;
+  uint32_t maxv;
+  cudaError_t e;
+
+  (void) scratch;
+  (void) scratch_size;
+  if (!image_ok (src) || !image_ok (dst) || !seg)
+    return cudaErrorInvalidValue;
+  if (src->width != dst->width || src->height != dst->height ||
+      src->depth != dst->depth)
+    return cudaErrorInvalidValue;
+  if (seg->len < 1 || seg->len > (1 << 20))
+    return cudaErrorInvalidValue;
+  if ((int) border < 0 || (int) border >= CM_BORDER_MODE_COUNT)
+    return cudaErrorInvalidValue;
+
+  maxv = cm_depth_max (src->depth);
+  if (border == CM_BORDER_NEUTRAL) {
+    border = CM_BORDER_CONSTANT;
+    border_value = is_min ? maxv : 0;
+  }
+
+  a.src = (const uint8_t *) src->data;
+  a.dst = (uint8_t *) dst->data;
+  a.spitch = src->pitch;
+  a.dpitch = dst->pitch;
+  a.width = src->width;
+  a.height = src->height;
+  a.first = seg->first;
+  a.len = seg->len;
+  a.tile = 0;
+  a.border = (int) border;
+  a.cval = border_value < maxv ? border_value : maxv;
+  a.src_aligned = pair_aligned (src);
+  a.dst_aligned = pair_aligned (dst);
+  a.sigma = 0;
+  a.trans = 0;
+  a.e_min = 0;
+  a.e_count = 0;
+
+  e = cudaGetDevice (&dev);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute (&smem_max,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (e != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return e;
+  }
+  if (tile_limit > 0 && tile_limit < smem_max)
+    smem_max = tile_limit;
+
+  if (seg->dir_x == 0 && seg->dir_y == 1)
+    kind = 0;
+  else if (seg->dir_x == 1 && seg->dir_y == 0)
+    kind = 1;
+  else if (seg->dir_x == 1 && (seg->dir_y == 1 || seg->dir_y == -1))
+    kind = 2;
+  else
+    return cudaErrorInvalidValue;
+
+  if (kind == 0) {
+    c = chunk_for (a.len, 64);
+    a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
+    if (a.tile > 0) {
+      grid = dim3 ((unsigned) ((a.width + 2 * LANES - 1) / (2 * LANES)),
+          (unsigned) ((a.height + a.tile - 1) / a.tile));
+    } else {
+      kind = 2;                 /* lines along y: one per column */
+      a.e_count = a.width;
+    }
+  } else if (kind == 1) {
+    c = chunk_for (a.len, 32);
+    a.tile = tile_plan (1, c, a.len, a.width, smem_max, &smem);
+    if (a.tile > 0) {
+      grid = dim3 ((unsigned) ((a.width + a.tile - 1) / a.tile),
+          (unsigned) ((a.height + HT_ROWS - 1) / HT_ROWS));
+    } else {
+      kind = 2;                 /* lines along x: one per row */
+      a.trans = 1;
+      a.e_count = a.height;
+    }
+  } else {
+    a.sigma = seg->dir_y;
+    if (a.sigma > 0) {
+      /* (x + k, y + k): e = x - y, b' = y + k */
+      a.e_min = -(a.height - 1);
+    } else {
+      /* (x + k, y - k): e = x + y, b' = y - k */
+      a.first = -(seg->first + seg->len - 1);
+      a.e_min = 0;
+    }
+    a.e_count = a.width + a.height - 1;
+  }
+  if (kind == 2) {
+    int walk = a.trans ? a.width : a.height;
+    c = chunk_for (a.len, 32);
+    grid = dim3 ((unsigned) ((a.e_count + LANES - 1) / LANES),
+        (unsigned) (((walk + c - 1) / c + WARPS - 1) / WARPS));
+    smem = 0;
+  }
+  if (grid.y > 65535u)
+    return cudaErrorInvalidValue;
+
+  k = kernel_for (kind, src->depth, is_min, c);
+  if (smem > 48 * 1024) {
+    e = cudaFuncSetAttribute ((const void *) k,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+    if (e != cudaSuccess)
+      return e;
+  }
+  k <<< grid, block, smem, stream >>> (a);
+  return cudaGetLastError ();
+}

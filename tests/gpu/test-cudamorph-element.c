@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudamorph on the CUDA backend against the same element on the CPU
+ * backend, bit for bit, for every format, operations and shapes that take
+ * each GPU algorithm, padded strides, a size change and property changes
+ * while PLAYING. Exits 77 (meson: SKIP) when no CUDA device is usable. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/cudamorph-harness.h"
+#include "device.h"
+
+#define DEF_MASK "010;111;010"
+
+/* A CPU and a CUDA element fed the same frames. */
+typedef struct
+{
+  GstElement *cpu, *cuda;
+  GstHarness *hcpu, *hcuda;
+  GstBus *bus;                  /* of the CUDA element */
+} Pair;
+
+static void
+pair_init_on_device (Pair * pair, const MorphParams * p, int device_id)
+{
+  pair->cpu = morph_element_new ("cpu", p);
+  pair->cuda = morph_element_new ("cuda", p);
+  g_object_set (pair->cuda, "cuda-device-id", device_id, NULL);
+  pair->bus = gst_bus_new ();
+  gst_element_set_bus (pair->cuda, pair->bus);
+  pair->hcpu = morph_harness_new (pair->cpu);
+  pair->hcuda = morph_harness_new (pair->cuda);
+}
+
+static void
+pair_init (Pair * pair, const MorphParams * p)
+{
+  pair_init_on_device (pair, p, -1);
+}
+
+static guint
+pop_messages (GstBus * bus, GstMessageType type)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus, type)) != NULL) {
+    GError *err = NULL;
+
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    n++;
+  }
+  return n;
+}
+
+static void
+pair_clear (Pair * pair)
+{
+  gst_harness_teardown (pair->hcuda);
+  gst_harness_teardown (pair->hcpu);
+  fail_unless_equals_int (pop_messages (pair->bus,
+          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
+  gst_element_set_bus (pair->cuda, NULL);
+  gst_object_unref (pair->bus);
+  gst_object_unref (pair->cuda);
+  gst_object_unref (pair->cpu);
+}
+
+static void
+pair_set_caps (Pair * pair, const char *format, int width, int height,
+    GstVideoInfo * info)
+{
+  morph_harness_set_caps (pair->hcpu, format, width, height, info);
+  morph_harness_set_caps (pair->hcuda, format, width, height, info);
+}
+
+/* both elements set from @p while PLAYING */
+static void
+pair_apply (Pair * pair, const MorphParams * p)
+{
+  morph_params_apply (pair->cpu, p);
+  morph_params_apply (pair->cuda, p);
+}
+
+static void
+pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  GstBuffer *out_cpu, *out_cuda;
+  gchar *desc = morph_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
+      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
+      seed);
+
+  out_cuda = gst_harness_push_and_pull (pair->hcuda, gst_buffer_ref (in));
+  fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
+      what);
+  out_cpu = gst_harness_push_and_pull (pair->hcpu, gst_buffer_ref (in));
+  fail_unless (out_cpu != NULL, "%s: no output from the CPU element", what);
+
+  /* the CPU element equals the reference (tests/check): bit for bit */
+  fail_unless (morph_frames_equal (out_cuda, out_cpu, info, what),
+      "%s: CUDA and CPU outputs differ", what);
+
+  gst_buffer_unref (out_cpu);
+  gst_buffer_unref (out_cuda);
+  gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
+}
+
+static const MorphParams format_params[] = {
+  {CM_MORPH_OPEN, CM_SHAPE_RECT, 5, 3, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_DILATE, CM_SHAPE_DISK, 3, 3, 4, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REPLICATE, 0},
+  {CM_MORPH_GRADIENT, CM_SHAPE_LINE, 3, 3, 1, 17, 30, DEF_MASK, 1,
+      CM_BORDER_MIRROR, 0},
+  {CM_MORPH_CLOSE, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0, "110;011;001", 2,
+      CM_BORDER_CONSTANT, 77},
+  {CM_MORPH_TOPHAT, CM_SHAPE_CROSS, 7, 5, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REFLECT, 0},
+};
+
+static const struct
+{
+  int width, height;
+} sizes[] = {
+  {37, 23}, {1, 1}, {1, 9}, {9, 1}, {640, 480}, {1921, 31},
+};
+
+GST_START_TEST (test_formats)
+{
+  guint64 seed = 1;
+
+  for (int f = 0; f < MORPH_N_FORMATS; f++) {
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      for (int extra = 0; extra <= 8; extra += 8) {
+        const MorphParams *p =
+            &format_params[(f + s) % G_N_ELEMENTS (format_params)];
+        Pair pair;
+        GstVideoInfo info;
+
+        pair_init (&pair, p);
+        pair_set_caps (&pair, morph_format (f), sizes[s].width,
+            sizes[s].height, &info);
+        pair_push_and_compare (&pair, &info, p, seed++, extra, "formats");
+        pair_push_and_compare (&pair, &info, p, seed++, extra, "formats");
+        pair_clear (&pair);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* each GPU algorithm: vHGW rectangles and 0/45/90/135 degree lines, runs
+ * for disks, diamonds, octagons, crosses, other lines and custom masks */
+static const MorphParams shape_params[] = {
+  {CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_DILATE, CM_SHAPE_RECT, 31, 1, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REPLICATE, 0},
+  {CM_MORPH_OPEN, CM_SHAPE_RECT, 1, 45, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REFLECT, 0},
+  {CM_MORPH_CLOSE, CM_SHAPE_RECT, 64, 40, 1, 15, 0, DEF_MASK, 2,
+      CM_BORDER_MIRROR, 0},
+  {CM_MORPH_ERODE, CM_SHAPE_LINE, 3, 3, 1, 41, 45, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_DILATE, CM_SHAPE_LINE, 3, 3, 1, 40, 90, DEF_MASK, 1,
+      CM_BORDER_CONSTANT, 9},
+  {CM_MORPH_OPEN, CM_SHAPE_LINE, 3, 3, 1, 41, 135, DEF_MASK, 1,
+      CM_BORDER_REFLECT, 0},
+  {CM_MORPH_OPEN, CM_SHAPE_LINE, 3, 3, 1, 41, 70, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_CLOSE, CM_SHAPE_LINE, 3, 3, 1, 24, -20, DEF_MASK, 1,
+      CM_BORDER_MIRROR, 0},
+  {CM_MORPH_ERODE, CM_SHAPE_DISK, 3, 3, 15, 15, 0, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_TOPHAT, CM_SHAPE_DISK, 3, 3, 40, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REPLICATE, 0},
+  {CM_MORPH_BLACKHAT, CM_SHAPE_DIAMOND, 3, 3, 6, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REFLECT, 0},
+  {CM_MORPH_GRADIENT, CM_SHAPE_OCTAGON, 3, 3, 7, 15, 0, DEF_MASK, 1,
+      CM_BORDER_CONSTANT, 1000},
+  {CM_MORPH_ERODE, CM_SHAPE_CROSS, 9, 5, 1, 15, 0, DEF_MASK, 3,
+      CM_BORDER_MIRROR, 0},
+  {CM_MORPH_DILATE, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0,
+      "00100;01110;11011;01110;00100", 1, CM_BORDER_NEUTRAL, 0},
+  {CM_MORPH_ERODE, CM_SHAPE_RECT, 301, 201, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REFLECT, 0},
+};
+
+GST_START_TEST (test_shapes)
+{
+  static const char *const formats[] = { "GRAY8", "GRAY16_LE" };
+  guint64 seed = 1000;
+
+  for (guint i = 0; i < G_N_ELEMENTS (shape_params); i++) {
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+      Pair pair;
+      GstVideoInfo info;
+
+      pair_init (&pair, &shape_params[i]);
+      pair_set_caps (&pair, formats[f], 203, 117, &info);
+      pair_push_and_compare (&pair, &info, &shape_params[i], seed++, 0,
+          "shapes");
+      if (f == 0) {
+        pair_set_caps (&pair, formats[f], 1280, 720, &info);
+        pair_push_and_compare (&pair, &info, &shape_params[i], seed++, 0,
+            "shapes");
+      }
+      pair_clear (&pair);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_size_change)
+{
+  static const struct
+  {
+    const char *format;
+    int width, height;
+  } steps[] = {
+    {"GRAY8", 640, 480}, {"GRAY8", 37, 23}, {"NV12", 1280, 720},
+    {"RGBA", 333, 111}, {"GRAY16_LE", 1, 1}, {"I420", 640, 480},
+  };
+  MorphParams p = { CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 6, 15, 0, DEF_MASK,
+    1, CM_BORDER_MIRROR, 0
+  };
+  Pair pair;
+
+  pair_init (&pair, &p);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    GstVideoInfo info;
+
+    pair_set_caps (&pair, steps[i].format, steps[i].width, steps[i].height,
+        &info);
+    pair_push_and_compare (&pair, &info, &p, 100 + i, 0, "size change");
+    pair_push_and_compare (&pair, &info, &p, 200 + i, 8, "size change");
+  }
+  pair_clear (&pair);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_change_playing)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstVideoInfo info;
+  Pair pair;
+
+  pair_init (&pair, &p);
+  pair_set_caps (&pair, "Y444", 320, 240, &info);
+  pair_push_and_compare (&pair, &info, &p, 1, 0, "defaults");
+
+  p.op = CM_MORPH_DILATE;
+  p.shape = CM_SHAPE_LINE;
+  p.length = 31;
+  p.angle = 45;
+  pair_apply (&pair, &p);
+  pair_push_and_compare (&pair, &info, &p, 2, 0, "line 45");
+
+  p.angle = 100;
+  p.border = CM_BORDER_CONSTANT;
+  p.border_value = 128;
+  pair_apply (&pair, &p);
+  pair_push_and_compare (&pair, &info, &p, 3, 0, "line 100");
+
+  p.op = CM_MORPH_GRADIENT;
+  p.shape = CM_SHAPE_DISK;
+  p.radius = 9;
+  p.iterations = 2;
+  pair_apply (&pair, &p);
+  pair_push_and_compare (&pair, &info, &p, 4, 0, "disk 9");
+
+  /* property and size change before the same frame */
+  p.op = CM_MORPH_BLACKHAT;
+  pair_apply (&pair, &p);
+  pair_set_caps (&pair, "BGRA", 640, 360, &info);
+  pair_push_and_compare (&pair, &info, &p, 5, 0, "blackhat, new size");
+
+  pair_clear (&pair);
+}
+
+GST_END_TEST;
+
+/* cuda-device-id: the last device works, one past it fails to start */
+GST_START_TEST (test_device_id)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  int n = cm_device_count ();
+  GstElement *e;
+  GstBus *bus;
+  GstVideoInfo info;
+  Pair pair;
+
+  pair_init_on_device (&pair, &p, n - 1);
+  pair_set_caps (&pair, "GRAY8", 97, 45, &info);
+  pair_push_and_compare (&pair, &info, &p, 9, 0, "last device");
+  pair_clear (&pair);
+
+  e = morph_element_new ("cuda", &p);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "cuda-device-id", n, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR), 1);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+
+  /* backend=auto with a device: no warning */
+  e = morph_element_new ("auto", &p);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (pop_messages (bus,
+          GST_MESSAGE_WARNING | GST_MESSAGE_ERROR), 0);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudamorph_element_suite (void)
+{
+  Suite *s = suite_create ("cudamorph-element");
+  TCase *tc = tcase_create ("cuda-vs-cpu");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_shapes);
+  tcase_add_test (tc, test_size_change);
+  tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_device_id);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  Suite *s;
+
+  /* before gst_check_init: no device, no test (meson shows SKIP) */
+  if (cm_device_count () == 0) {
+    printf ("no usable CUDA device: skipping\n");
+    return TEST_SKIP;
+  }
+
+  /* CUDA was initialised above: a forked child could not use it */
+  g_setenv ("CK_FORK", "no", TRUE);
+
+  gst_check_init (&argc, &argv);
+  s = cudamorph_element_suite ();
+  return gst_check_run_suite (s, "cudamorph-element", __FILE__);
+}
