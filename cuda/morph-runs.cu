@@ -32,8 +32,10 @@
  * (border mapping happens once, in the fill kernel) and a gather kernel
  * reads the windows with __ldg.
  *
- * Lookups are uploaded once per plan; a run launches 1 kernel (shared) or
- * kmax + 2 kernels (global), with no allocation and no synchronisation. */
+ * Lookups are uploaded (and the global table zeroed) once per plan, and
+ * waited for before cm_runs_pass_new returns; a run launches 1 kernel
+ * (shared) or kmax + 2 kernels (global), with no allocation and no
+ * synchronisation. */
 
 #include <cuda_runtime.h>
 #include <limits.h>
@@ -1281,8 +1283,17 @@ cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se, int width,
     /* zero once: words past the region are read (never used) by the
      * unaligned window loads */
     if (e == cudaSuccess)
-      e = cudaMemset (p->d_tab, 0, bytes);
+      e = cudaMemsetAsync (p->d_tab, 0, bytes, 0);
   }
+  /* The lookup upload and the table zeroing above go to the default
+   * stream, which is not ordered with the caller's streams (non-blocking
+   * ones, as cm_stream_new makes): cudaMemset returns before it has run,
+   * and a pageable cudaMemcpy may return before its transfer has landed.
+   * Left pending, the memset could land after the first run's fill kernel
+   * and zero the table under the gather (results of 0). Wait for both
+   * here, so that a run on any stream finds them done. */
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize (0);
   if (e != cudaSuccess) {
     cm_runs_pass_free (p);
     return cm_status_from_cuda (e);
