@@ -139,3 +139,89 @@ cm_insert_channel_cuda (const cm_image * src, int channel,
 {
   return CM_ERR_NO_CUDA;
 }
+
+/* ---- median plans (median.h) ---- */
+#include "median.h"
+
+cm_status
+cm_median_plan_new (cm_median_plan ** out, const cm_median_desc * desc,
+    int width, int height, cm_depth depth)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_median_plan_run (cm_median_plan * plan, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_median_plan_run_luma (cm_median_plan * plan,
+    const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
+    int g_idx, int b_idx, int a_idx, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+void
+cm_median_plan_free (cm_median_plan * plan)
+{
+}
+
+const char *
+cm_median_plan_algorithm (const cm_median_plan * plan)
+{
+  return "none";
+}
+
+/* ---- linspectrum.h plans ------------------------------------------------ */
+#include "linspectrum.h"
+
+cm_status
+cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
+    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
+    const cm_image * sup, const cm_image * orient, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+const uint64_t *
+cm_linspectrum_plan_spectrum (const cm_linspectrum_plan * plan)
+{
+  return NULL;
+}
+
+const uint64_t *
+cm_linspectrum_plan_spectrum_device (const cm_linspectrum_plan * plan)
+{
+  return NULL;
+}
+
+int
+cm_linspectrum_plan_count (const cm_linspectrum_plan * plan)
+{
+  return 0;
+}
+
+const char *
+cm_linspectrum_plan_describe (const cm_linspectrum_plan * plan)
+{
+  return "none";
+}
+
+void
+cm_linspectrum_plan_free (cm_linspectrum_plan * plan)
+{
+}

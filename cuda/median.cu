@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CUDA plans of the median / rank filters (median.h): argument checks,
+ * algorithm choice and launches, plus the luminance-based colour median
+ * of Szántó & Fehér (paper 001, section 4):
+ *
+ *  1. the luminance plane Y = (77 r + 150 g + 29 b) >> 8 (one kernel);
+ *  2. Y* = rank k of Y over the window, by the plan's own grey algorithm
+ *     (networks, median-net*.cu: paper 001 section 3.3 and Adams 2021;
+ *     or sliding histograms, median-hist.cu: paper 001 section 3.6 and
+ *     Perreault & Hébert 2007);
+ *  3. per output, the winner: with `less` window samples below Y*, the
+ *     (k - less)-th sample equal to Y* in window raster order (the order
+ *     of the key (Y, window index) of median.h), whose colour is copied
+ *     ("complete search" of the paper, two passes over the window).
+ *
+ * Algorithm choice (CM_MEDIAN_AUTO): a single sample is a copy; square
+ * windows of side up to MED_AUTO_NET_SIDE_8 (8-bit) / _16 (16-bit) at the
+ * median, minimum or maximum rank use the shared-work selection networks;
+ * other windows of up to MED_AUTO_SORT_N_8 / _16 samples one sorting
+ * network per output; everything else the sliding histograms. The limits
+ * are estimates of the crossovers (instruction counts), to be tuned on
+ * measurements (tests/bench/bench-median). */
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+
+#include "median.h"
+#include "median-impl.cuh"
+
+#define MED_AUTO_NET_SIDE_8 9
+#define MED_AUTO_NET_SIDE_16 11
+#define MED_AUTO_SORT_N_8 16
+#define MED_AUTO_SORT_N_16 32
+
+enum med_alg
+{
+  MED_ALG_COPY,
+  MED_ALG_NET_TILE,
+  MED_ALG_NET_SORT,
+  MED_ALG_HIST
+};
+
+struct cm_median_plan
+{
+  cm_median_desc desc;
+  int width, height;
+  cm_depth depth;
+  int n, k;
+  enum med_alg alg;
+  int side, variant;            /* MED_ALG_NET_TILE                       */
+  int nmax;                     /* MED_ALG_NET_SORT                       */
+  struct med_hist_config hist;  /* MED_ALG_HIST                           */
+  const char *name;
+  /* luma scratch: luminance and its rank plane (plan depth) */
+  void *yplane, *ystar;
+  size_t ypitch, yspitch;
+};
+
+/* status of a runtime call, clearing the runtime's last error */
+static cm_status
+med_status (cudaError_t e)
+{
+  if (e == cudaSuccess)
+    return CM_OK;
+  (void) cudaGetLastError ();
+  return (cm_status) (CM_ERR_CUDA_BASE + (int) e);
+}
+
+/* ---- algorithm choice --------------------------------------------------- */
+
+int
+med_net_tile_available (int side)
+{
+  return side == 3 || side == 5 || side == 7 || side == 9 || side == 11;
+}
+
+cudaError_t
+med_net_tile_launch (int side, int variant, const med_args *a,
+    cudaStream_t stream)
+{
+  switch (side) {
+    case 3:
+      return med_net3_launch (variant, a, stream);
+    case 5:
+      return med_net5_launch (variant, a, stream);
+    case 7:
+      return med_net7_launch (variant, a, stream);
+    case 9:
+      return med_net9_launch (variant, a, stream);
+    case 11:
+      return med_net11_launch (variant, a, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+static const char *
+tile_name (int side, int variant)
+{
+  static const char *names[5][3] = {
+    {"network-3x3-min", "network-3x3", "network-3x3-max"},
+    {"network-5x5-min", "network-5x5", "network-5x5-max"},
+    {"network-7x7-min", "network-7x7", "network-7x7-max"},
+    {"network-9x9-min", "network-9x9", "network-9x9-max"},
+    {"network-11x11-min", "network-11x11", "network-11x11-max"},
+  };
+  return names[(side - 3) / 2][variant];
+}
+
+static const char *
+sort_name (int nmax)
+{
+  return nmax == 16 ? "network-sort-16" : nmax == 32 ? "network-sort-32" :
+      "network-sort-64";
+}
+
+static cm_status
+choose (cm_median_plan *p)
+{
+  const cm_median_desc *d = &p->desc;
+  const int is16 = p->depth == CM_DEPTH_16;
+  int variant = -1, tile_ok, nmax;
+
+  if (p->n == 1) {
+    p->alg = MED_ALG_COPY;
+    p->name = "copy";
+    return CM_OK;
+  }
+  if (p->k == 0)
+    variant = MED_NET_MIN;
+  else if (p->k == p->n - 1)
+    variant = MED_NET_MAX;
+  else if (p->k == (p->n - 1) / 2)
+    variant = MED_NET_MEDIAN;
+  tile_ok = variant >= 0 && d->window_w == d->window_h &&
+      med_net_tile_available (d->window_w);
+  nmax = med_net_sort_size (p->n);
+
+  switch (d->algorithm) {
+    case CM_MEDIAN_NETWORK:
+      if (tile_ok)
+        goto tile;
+      if (nmax)
+        goto sort;
+      return CM_ERR_UNSUPPORTED;
+    case CM_MEDIAN_HISTOGRAM:
+      goto hist;
+    default:
+      if (tile_ok && d->window_w <= (is16 ? MED_AUTO_NET_SIDE_16 :
+              MED_AUTO_NET_SIDE_8))
+        goto tile;
+      if (nmax && p->n <= (is16 ? MED_AUTO_SORT_N_16 : MED_AUTO_SORT_N_8))
+        goto sort;
+      goto hist;
+  }
+
+tile:
+  p->alg = MED_ALG_NET_TILE;
+  p->side = d->window_w;
+  p->variant = variant;
+  p->name = tile_name (p->side, variant);
+  return CM_OK;
+sort:
+  p->alg = MED_ALG_NET_SORT;
+  p->nmax = nmax;
+  p->name = sort_name (nmax);
+  return CM_OK;
+hist:
+  p->alg = MED_ALG_HIST;
+  p->name = is16 ? "histogram-16" : "histogram-8";
+  return CM_OK;
+}
+
+/* med_args of the plan for src -> dst (planes of the plan's size) */
+static med_args
+plan_args (const cm_median_plan *p, const void *src, size_t spitch,
+    void *dst, size_t dpitch)
+{
+  med_args a;
+  uint32_t maxv = cm_depth_max (p->depth);
+
+  memset (&a, 0, sizeof (a));
+  a.src = (const uint8_t *) src;
+  a.dst = (uint8_t *) dst;
+  a.src_pitch = spitch;
+  a.dst_pitch = dpitch;
+  a.width = p->width;
+  a.height = p->height;
+  a.bpp = cm_depth_bytes (p->depth);
+  a.border = p->desc.border == CM_BORDER_NEUTRAL ? CM_BORDER_REPLICATE :
+      (int) p->desc.border;
+  a.cval = p->desc.border_value < maxv ? p->desc.border_value : maxv;
+  a.k = p->k;
+  a.ww = p->desc.window_w;
+  a.wh = p->desc.window_h;
+  a.dst_aligned4 = ((uintptr_t) dst % 4 == 0) && (dpitch % 4 == 0);
+  return a;
+}
+
+/* ---- plans ---------------------------------------------------------------- */
+
+extern "C" cm_status
+cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
+    int width, int height, cm_depth depth)
+{
+  cm_median_plan *p;
+  cm_status st;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (cm_median_desc_check (desc) != CM_OK || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+    return CM_ERR_INVALID_ARG;
+
+  p = (cm_median_plan *) calloc (1, sizeof (*p));
+  if (!p)
+    return CM_ERR_NO_MEMORY;
+  p->desc = *desc;
+  p->width = width;
+  p->height = height;
+  p->depth = depth;
+  p->n = desc->window_w * desc->window_h;
+  p->k = cm_median_rank (desc);
+
+  st = choose (p);
+  if (st == CM_OK && p->alg == MED_ALG_HIST) {
+    med_args a = plan_args (p, NULL, 0, NULL, 0);
+    st = med_status (med_hist_configure (&a, &p->hist));
+  }
+  if (st == CM_OK && (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)) {
+    size_t row = (size_t) width * cm_depth_bytes (depth);
+    st = med_status (cudaMallocPitch (&p->yplane, &p->ypitch, row,
+            (size_t) height));
+    if (st == CM_OK)
+      st = med_status (cudaMallocPitch (&p->ystar, &p->yspitch, row,
+              (size_t) height));
+  }
+  if (st != CM_OK) {
+    cm_median_plan_free (p);
+    return st;
+  }
+  *out = p;
+  return CM_OK;
+}
+
+extern "C" void
+cm_median_plan_free (cm_median_plan *plan)
+{
+  if (!plan)
+    return;
+  if (plan->yplane)
+    (void) med_status (cudaFree (plan->yplane));
+  if (plan->ystar)
+    (void) med_status (cudaFree (plan->ystar));
+  free (plan);
+}
+
+extern "C" const char *
+cm_median_plan_algorithm (const cm_median_plan *plan)
+{
+  return plan ? plan->name : "none";
+}
+
+/* Grey rank filter of the plan between device planes */
+static cm_status
+run_plane (const cm_median_plan *p, const void *src, size_t spitch,
+    void *dst, size_t dpitch, cudaStream_t stream)
+{
+  med_args a = plan_args (p, src, spitch, dst, dpitch);
+
+  switch (p->alg) {
+    case MED_ALG_COPY:
+      return med_status (cudaMemcpy2DAsync (dst, dpitch, src, spitch,
+              (size_t) p->width * a.bpp, (size_t) p->height,
+              cudaMemcpyDeviceToDevice, stream));
+    case MED_ALG_NET_TILE:
+      return med_status (med_net_tile_launch (p->side, p->variant, &a,
+              stream));
+    case MED_ALG_NET_SORT:
+      return med_status (med_net_sort_launch (p->nmax, &a, stream));
+    default:
+      return med_status (med_hist_launch (&a, &p->hist, stream));
+  }
+}
+
+static int
+ranges_overlap (const void *a, size_t alen, const void *b, size_t blen)
+{
+  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
+  return a0 < b0 + blen && b0 < a0 + alen;
+}
+
+/* a device image of the plan's size and depth, pitch and data aligned to
+ * the sample */
+static int
+plane_ok (const cm_median_plan *p, const cm_image *img)
+{
+  const size_t bpp = (size_t) cm_depth_bytes (p->depth);
+
+  return img && img->data && img->width == p->width &&
+      img->height == p->height && img->depth == p->depth &&
+      img->pitch >= (size_t) p->width * bpp && img->pitch % bpp == 0 &&
+      (uintptr_t) img->data % bpp == 0;
+}
+
+extern "C" cm_status
+cm_median_plan_run (cm_median_plan *plan, const cm_image *src,
+    const cm_image *dst, void *stream)
+{
+  size_t row;
+
+  if (!plan || !plane_ok (plan, src) || !plane_ok (plan, dst))
+    return CM_ERR_INVALID_ARG;
+  row = (size_t) plan->width * cm_depth_bytes (plan->depth);
+  if (ranges_overlap (src->data, (size_t) (plan->height - 1) * src->pitch +
+          row, dst->data, (size_t) (plan->height - 1) * dst->pitch + row))
+    return CM_ERR_INVALID_ARG;
+  return run_plane (plan, src->data, src->pitch, dst->data, dst->pitch,
+      (cudaStream_t) stream);
+}
+
+/* ---- luma mode ------------------------------------------------------------ */
+
+struct med_luma_args
+{
+  const uint8_t *src;           /* interleaved source                     */
+  uint8_t *dst;
+  size_t src_pitch, dst_pitch;
+  const uint8_t *y, *ystar;     /* luminance and its rank-k planes        */
+  size_t ypitch, yspitch;
+  int width, height, bpp, ch;
+  int r, g, b, alpha;
+  int border;
+  uint32_t cval;
+  int k, ww, wh;
+};
+
+static __device__ __forceinline__ uint32_t
+med_channel (const uint8_t *row, int x, int ch, int c, int bpp)
+{
+  return med_load (row, x * ch + c, bpp);
+}
+
+__global__ void
+med_luma_y_kernel (med_luma_args l)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (x >= l.width || y >= l.height)
+    return;
+  const uint8_t *row = l.src + (size_t) y * l.src_pitch;
+  uint32_t r = med_channel (row, x, l.ch, l.r, l.bpp);
+  uint32_t g = med_channel (row, x, l.ch, l.g, l.bpp);
+  uint32_t b = med_channel (row, x, l.ch, l.b, l.bpp);
+  med_store ((uint8_t *) l.y + (size_t) y * l.ypitch, x, l.bpp,
+      (77u * r + 150u * g + 29u * b) >> 8);
+}
+
+/* Luminance of the window sample at virtual (vx, vy) */
+static __device__ __forceinline__ uint32_t
+med_luma_at (const med_luma_args &l, int vx, int vy)
+{
+  return med_fetch (l.y, l.ypitch, l.width, l.height, l.bpp, l.border,
+      l.cval, vx, vy);
+}
+
+__global__ void
+med_luma_pick_kernel (med_luma_args l)
+{
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int rx = l.ww / 2, ry = l.wh / 2;
+
+  if (x >= l.width || y >= l.height)
+    return;
+  const uint32_t ys = med_load (l.ystar + (size_t) y * l.yspitch, x, l.bpp);
+
+  /* samples below Y* */
+  int less = 0;
+  for (int dy = -ry; dy <= ry; dy++)
+    for (int dx = -rx; dx <= rx; dx++)
+      less += med_luma_at (l, x + dx, y + dy) < ys;
+
+  /* the (k - less)-th sample equal to Y*, raster order */
+  int want = l.k - less, wx = 0, wy = 0;
+  for (int dy = -ry; dy <= ry && want >= 0; dy++)
+    for (int dx = -rx; dx <= rx; dx++)
+      if (med_luma_at (l, x + dx, y + dy) == ys && want-- == 0) {
+        wx = x + dx;
+        wy = y + dy;
+        break;
+      }
+
+  const int mx = med_border_index (l.border, wx, l.width);
+  const int my = med_border_index (l.border, wy, l.height);
+  const uint8_t *wrow = (mx | my) < 0 ? NULL :
+      l.src + (size_t) my * l.src_pitch;
+  const uint8_t *crow = l.src + (size_t) y * l.src_pitch;
+  uint8_t *drow = l.dst + (size_t) y * l.dst_pitch;
+  for (int c = 0; c < l.ch; c++) {
+    uint32_t v;
+    if (c == l.alpha)
+      v = med_channel (crow, x, l.ch, c, l.bpp);
+    else if (!wrow)
+      v = l.cval;
+    else
+      v = med_channel (wrow, mx, l.ch, c, l.bpp);
+    med_store (drow, x * l.ch + c, l.bpp, v);
+  }
+}
+
+static int
+channels_ok (int ch, int r, int g, int b, int a)
+{
+  if (r < 0 || g < 0 || b < 0 || r >= ch || g >= ch || b >= ch)
+    return 0;
+  if (r == g || r == b || g == b)
+    return 0;
+  if (a == -1)
+    return 1;
+  return a >= 0 && a < ch && a != r && a != g && a != b;
+}
+
+static int
+packed_ok (const cm_median_plan *p, const cm_image_packed *img)
+{
+  const size_t bpp = (size_t) cm_depth_bytes (p->depth);
+
+  return img && img->data && img->width == p->width &&
+      img->height == p->height && img->depth == p->depth &&
+      img->channels >= 3 && img->channels <= 4 &&
+      img->pitch >= (size_t) p->width * img->channels * bpp &&
+      img->pitch % bpp == 0 && (uintptr_t) img->data % bpp == 0;
+}
+
+extern "C" cm_status
+cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
+    const cm_image_packed *dst, int r_idx, int g_idx, int b_idx, int a_idx,
+    void *stream)
+{
+  cudaStream_t s = (cudaStream_t) stream;
+  med_luma_args l;
+  size_t row;
+  cm_status st;
+
+  if (!plan || !packed_ok (plan, src) || !packed_ok (plan, dst) ||
+      src->channels != dst->channels)
+    return CM_ERR_INVALID_ARG;
+  if (!channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
+    return CM_ERR_INVALID_ARG;
+  row = (size_t) plan->width * src->channels * cm_depth_bytes (plan->depth);
+  if (ranges_overlap (src->data, (size_t) (plan->height - 1) * src->pitch +
+          row, dst->data, (size_t) (plan->height - 1) * dst->pitch + row))
+    return CM_ERR_INVALID_ARG;
+  if (!plan->yplane || !plan->ystar)
+    return CM_ERR_INVALID_ARG;  /* plan made without CM_MEDIAN_PLAN_LUMA */
+
+  if (plan->alg == MED_ALG_COPY)        /* the winner is the centre */
+    return med_status (cudaMemcpy2DAsync (dst->data, dst->pitch, src->data,
+            src->pitch, row, (size_t) plan->height, cudaMemcpyDeviceToDevice,
+            s));
+
+  memset (&l, 0, sizeof (l));
+  l.src = (const uint8_t *) src->data;
+  l.dst = (uint8_t *) dst->data;
+  l.src_pitch = src->pitch;
+  l.dst_pitch = dst->pitch;
+  l.y = (const uint8_t *) plan->yplane;
+  l.ystar = (const uint8_t *) plan->ystar;
+  l.ypitch = plan->ypitch;
+  l.yspitch = plan->yspitch;
+  l.width = plan->width;
+  l.height = plan->height;
+  l.bpp = cm_depth_bytes (plan->depth);
+  l.ch = src->channels;
+  l.r = r_idx;
+  l.g = g_idx;
+  l.b = b_idx;
+  l.alpha = a_idx;
+  {
+    med_args a = plan_args (plan, NULL, 0, NULL, 0);
+    l.border = a.border;
+    l.cval = a.cval;
+  }
+  l.k = plan->k;
+  l.ww = plan->desc.window_w;
+  l.wh = plan->desc.window_h;
+
+  dim3 block (32, 8);
+  dim3 grid ((unsigned) ((plan->width + 31) / 32),
+      (unsigned) ((plan->height + 7) / 8));
+  med_luma_y_kernel<<<grid, block, 0, s>>> (l);
+  st = med_status (cudaGetLastError ());
+  if (st != CM_OK)
+    return st;
+  st = run_plane (plan, plan->yplane, plan->ypitch, plan->ystar,
+      plan->yspitch, s);
+  if (st != CM_OK)
+    return st;
+  med_luma_pick_kernel<<<grid, block, 0, s>>> (l);
+  return med_status (cudaGetLastError ());
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Benchmark of the linear spectrum plan (linspectrum.h; paper 000, Karas
+ * et al., Table 2 and Figs. 9-10): device time of cm_linspectrum_plan_run
+ * (memsets, transposition, the stream kernel, the supremum finalisation
+ * and the spectrum download, all on one stream) with CUDA events, after
+ * warm-up, median of 25 runs.
+ *
+ *  - 640x640, 1920x1080, 3840x2160 random 8-bit images, lengths 11, 41,
+ *    101, 251, 180 orientations (0..180 step 1): spectrum only, and with
+ *    supremum + orientation images;
+ *  - one opening at 30 degrees (a single orientation), in Gpx/s;
+ *  - the CPU reference on 640x640, length 41, 180 orientations, once
+ *    (the paper's Table 2 row "D15/D47": 640x640, 180 angles), and the
+ *    GPU spectrum checked against it.
+ *
+ * Usage: bench-linspectrum [--csv FILE] [--quick] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <algorithm>
+#include <vector>
+#include <cuda_runtime.h>
+
+#include "device.h"
+#include "linspectrum.h"
+
+#define RUNS 25
+#define WARMUP 3
+
+static FILE *csv;
+static char device_name[256];
+
+#define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+      fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+          cudaGetErrorString (e_)); exit (1); } } while (0)
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static void
+fill_random (uint8_t * p, size_t n, uint64_t seed)
+{
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+
+  for (size_t i = 0; i < n; i++) {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    p[i] = (uint8_t) ((s * 0x2545F4914F6CDD1Dull) >> 56);
+  }
+}
+
+typedef struct
+{
+  double median_ms, min_ms;
+  char plan[128];
+  int ok;
+} timing;
+
+/* median device time of plan_run for desc on the device image src */
+static timing
+time_plan (const cm_linspectrum_desc * d, const cm_image * src,
+    cudaStream_t s, uint64_t * spectrum_out)
+{
+  timing t;
+  cm_linspectrum_plan *plan = NULL;
+  cm_image sup = {}, ori = {};
+  cudaEvent_t e0, e1;
+  std::vector < float >ms;
+  cm_status st;
+
+  memset (&t, 0, sizeof (t));
+  st = cm_linspectrum_plan_new (&plan, d, src->width, src->height,
+      src->depth);
+  if (st != CM_OK) {
+    fprintf (stderr, "plan_new: %s\n", cm_status_string (st));
+    return t;
+  }
+  snprintf (t.plan, sizeof (t.plan), "%s",
+      cm_linspectrum_plan_describe (plan));
+  if (d->want_supremum)
+    cm_device_image_alloc (&sup, src->width, src->height, src->depth);
+  if (d->want_orientation)
+    cm_device_image_alloc (&ori, src->width, src->height, CM_DEPTH_16);
+  CUDA_OK (cudaEventCreate (&e0));
+  CUDA_OK (cudaEventCreate (&e1));
+  for (int r = 0; r < WARMUP + RUNS; r++) {
+    float m = 0;
+
+    CUDA_OK (cudaEventRecord (e0, s));
+    st = cm_linspectrum_plan_run (plan, src, &sup, &ori, s);
+    CUDA_OK (cudaEventRecord (e1, s));
+    CUDA_OK (cudaEventSynchronize (e1));
+    if (st != CM_OK) {
+      fprintf (stderr, "plan_run: %s\n", cm_status_string (st));
+      goto out;
+    }
+    CUDA_OK (cudaEventElapsedTime (&m, e0, e1));
+    if (r >= WARMUP)
+      ms.push_back (m);
+  }
+  std::sort (ms.begin (), ms.end ());
+  t.median_ms = ms[ms.size () / 2];
+  t.min_ms = ms[0];
+  t.ok = 1;
+  if (spectrum_out)
+    memcpy (spectrum_out, cm_linspectrum_plan_spectrum (plan),
+        sizeof (uint64_t) * cm_linspectrum_plan_count (plan));
+out:
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  if (sup.data)
+    cm_device_free (sup.data);
+  if (ori.data)
+    cm_device_free (ori.data);
+  cm_linspectrum_plan_free (plan);
+  return t;
+}
+
+static void
+report (const char *what, int w, int h, int L, int n, const char *outputs,
+    const timing * t, double gpx)
+{
+  printf ("%-16s %4dx%-4d L=%-3d n=%-3d %-12s %9.3f ms (min %8.3f) "
+      "%8.1f Gpx/s  [%s]\n", what, w, h, L, n, outputs, t->median_ms,
+      t->min_ms, gpx, t->plan);
+  if (csv)
+    fprintf (csv, "\"%s\",%s,%d,%d,%d,%d,%s,%.4f,%.4f,%.2f,\"%s\"\n",
+        device_name, what, w, h, L, n, outputs, t->median_ms, t->min_ms,
+        gpx, t->plan);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
+  static const int lengths[] = { 11, 41, 101, 251 };
+  int quick = 0;
+  cudaStream_t s;
+
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--csv") && i + 1 < argc) {
+      csv = fopen (argv[++i], "w");
+      if (!csv) {
+        perror (argv[i]);
+        return 1;
+      }
+    } else if (!strcmp (argv[i], "--quick"))
+      quick = 1;
+    else {
+      fprintf (stderr, "usage: %s [--csv FILE] [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (cm_device_count () == 0) {
+    fprintf (stderr, "no CUDA device\n");
+    return 77;
+  }
+  cm_device_set (-1);
+  cm_device_name (-1, device_name, sizeof (device_name));
+  printf ("device: %s\n", device_name);
+  if (csv)
+    fprintf (csv, "device,case,width,height,length,orientations,outputs,"
+        "median_ms,min_ms,gpx_per_s,plan\n");
+  CUDA_OK (cudaStreamCreate (&s));
+
+  for (int si = 0; si < 3; si++) {
+    int w = sizes[si][0], h = sizes[si][1];
+    size_t npix = (size_t) w * h;
+    uint8_t *host = (uint8_t *) malloc (npix);
+    cm_image src = {};
+
+    fill_random (host, npix, 42 + si);
+    if (cm_device_image_alloc (&src, w, h, CM_DEPTH_8) != CM_OK) {
+      fprintf (stderr, "device_image_alloc %dx%d failed\n", w, h);
+      return 1;
+    }
+    CUDA_OK (cudaMemcpy2D (src.data, src.pitch, host, (size_t) w, (size_t) w,
+            (size_t) h, cudaMemcpyHostToDevice));
+
+    for (int li = 0; li < 4; li++) {
+      int L = lengths[li];
+
+      if (quick && L != 41)
+        continue;
+      for (int want = 0; want < 2; want++) {
+        cm_linspectrum_desc d = { L, 0, 180, 1, CM_MORPH_OPEN, want, want };
+        timing t = time_plan (&d, &src, s, NULL);
+
+        if (t.ok)
+          report ("spectrum-180", w, h, L, 180,
+              want ? "sup+orient" : "spectrum", &t,
+              (double) npix * 180 / (t.median_ms * 1e6));
+      }
+      {
+        cm_linspectrum_desc d = { L, 30, 30.5, 1, CM_MORPH_OPEN, 0, 0 };
+        timing t = time_plan (&d, &src, s, NULL);
+
+        if (t.ok)
+          report ("opening-30deg", w, h, L, 1, "spectrum", &t,
+              (double) npix / (t.median_ms * 1e6));
+      }
+    }
+
+    if (si == 0) {
+      /* paper 000 Table 2: 640x640, 180 orientations; CPU reference once */
+      cm_linspectrum_desc d = { 41, 0, 180, 1, CM_MORPH_OPEN, 0, 0 };
+      cm_image hsrc = { host, (size_t) w, w, h, CM_DEPTH_8 };
+      uint64_t cpu[180], gpu[180];
+      double t0 = now_s (), cpu_ms;
+      timing t;
+
+      cm_linspectrum_ref (&d, &hsrc, cpu, NULL, NULL);
+      cpu_ms = (now_s () - t0) * 1e3;
+      t = time_plan (&d, &src, s, gpu);
+      printf ("table2 640x640 L=41 180 orientations: CPU reference %.1f ms, "
+          "GPU %.3f ms, speed-up %.0fx, spectra %s\n", cpu_ms, t.median_ms,
+          cpu_ms / t.median_ms,
+          t.ok && !memcmp (cpu, gpu, sizeof (cpu)) ? "equal" : "DIFFER");
+      if (csv)
+        fprintf (csv, "\"%s\",cpu-reference,%d,%d,41,180,spectrum,%.4f,"
+            "%.4f,%.4f,\"cm_linspectrum_ref\"\n", device_name, w, h, cpu_ms,
+            cpu_ms, (double) npix * 180 / (cpu_ms * 1e6));
+    }
+    cm_device_free (src.data);
+    free (host);
+  }
+  cudaStreamDestroy (s);
+  if (csv)
+    fclose (csv);
+  return 0;
+}

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cm_median_ref and cm_median_luma_ref against deliberately naive twins
+ * written here from median.h: every window is gathered into an array with
+ * the border rule applied by folding the index one reflection at a time,
+ * sorted with qsort, and the sample of rank k taken. Plus: percentile 0 and
+ * 100 equal erosion and dilation by the rectangle (cm_morph_ref_rank_
+ * extreme), NEUTRAL equals REPLICATE, luma outputs are colours of the
+ * window, and argument checks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "median.h"
+#include "morph.h"
+#include "se.h"
+#include "test-util.h"
+
+static int failures;
+static int checks;
+
+#define FAIL(...) do { \
+    fprintf (stderr, __VA_ARGS__); \
+    fputc ('\n', stderr); \
+    failures++; \
+  } while (0)
+
+#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
+
+static const char *border_names[CM_BORDER_MODE_COUNT] = {
+  "neutral", "replicate", "reflect", "mirror", "constant"
+};
+
+/* ---------------------------------------------------------------------- */
+/* Naive twins */
+
+/* Fold an index into [0, n) one reflection at a time; -1 = outside
+ * (CONSTANT). NEUTRAL is REPLICATE for a median. */
+static int
+fold (cm_border_mode mode, int i, int n)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (mode == CM_BORDER_CONSTANT)
+    return -1;
+  if (mode == CM_BORDER_REPLICATE || mode == CM_BORDER_NEUTRAL)
+    return i < 0 ? 0 : n - 1;
+  if (n == 1)
+    return 0;
+  while (i < 0 || i >= n) {
+    if (mode == CM_BORDER_REFLECT)      /* ... b a | a b ... */
+      i = i < 0 ? -1 - i : 2 * n - 1 - i;
+    else                        /* mirror: ... c b | a b c ... */
+      i = i < 0 ? -i : 2 * n - 2 - i;
+  }
+  return i;
+}
+
+static int
+cmp_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return x < y ? -1 : x > y;
+}
+
+static int
+naive_rank (double p, int n)
+{
+  return (int) floor (p / 100.0 * (double) (n - 1) + 0.5);
+}
+
+static uint32_t
+clamp_value (uint32_t v, cm_depth d)
+{
+  return v < cm_depth_max (d) ? v : cm_depth_max (d);
+}
+
+static void
+naive_median (const cm_median_desc * d, const cm_image * src,
+    const cm_image * dst)
+{
+  int rx = d->window_w / 2, ry = d->window_h / 2;
+  int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
+  uint32_t *win = malloc (sizeof (uint32_t) * (size_t) n);
+  uint32_t cval = clamp_value (d->border_value, src->depth);
+
+  for (int y = 0; y < src->height; y++) {
+    for (int x = 0; x < src->width; x++) {
+      int m = 0;
+      for (int dy = -ry; dy <= ry; dy++) {
+        for (int dx = -rx; dx <= rx; dx++) {
+          int sx = fold (d->border, x + dx, src->width);
+          int sy = fold (d->border, y + dy, src->height);
+          win[m++] = (sx < 0 || sy < 0) ? cval : test_image_get (src, sx, sy);
+        }
+      }
+      qsort (win, (size_t) n, sizeof (uint32_t), cmp_u32);
+      test_image_set (dst, x, y, win[k]);
+    }
+  }
+  free (win);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Packed images for the luma mode */
+
+static cm_image_packed
+packed_new (int w, int h, cm_depth depth, int channels, int extra)
+{
+  cm_image_packed p;
+  size_t size;
+
+  p.width = w;
+  p.height = h;
+  p.depth = depth;
+  p.channels = channels;
+  p.pitch = (size_t) w * channels * cm_depth_bytes (depth) + (size_t) extra;
+  size = p.pitch * (size_t) h;
+  p.data = malloc (size);
+  memset (p.data, 0xA5, size);
+  return p;
+}
+
+static uint32_t
+packed_get (const cm_image_packed * p, int x, int y, int c)
+{
+  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  if (p->depth == CM_DEPTH_16) {
+    uint16_t v;
+    memcpy (&v, row + 2 * i, 2);
+    return v;
+  }
+  return row[i];
+}
+
+static void
+packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
+{
+  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  if (p->depth == CM_DEPTH_16) {
+    uint16_t s = (uint16_t) v;
+    memcpy (row + 2 * i, &s, 2);
+  } else
+    row[i] = (uint8_t) v;
+}
+
+/* A few colours (so that luminances tie often) or random ones */
+static void
+packed_fill (const cm_image_packed * p, test_rng * r, int palette)
+{
+  uint32_t maxv = cm_depth_max (p->depth);
+  uint32_t pal[6][4];
+
+  for (int i = 0; i < 6; i++)
+    for (int c = 0; c < 4; c++)
+      pal[i][c] = test_rng_below (r, maxv + 1);
+  /* two colours of equal luminance: permutations with equal weights are
+   * rare, so make one of grey and its exact twin */
+  for (int c = 0; c < 4; c++)
+    pal[1][c] = pal[0][c];
+  pal[1][3] = pal[0][3] ^ 1;    /* differs only in the 4th channel */
+  for (int y = 0; y < p->height; y++)
+    for (int x = 0; x < p->width; x++) {
+      int i = (int) test_rng_below (r, 6);
+      for (int c = 0; c < p->channels; c++)
+        packed_set (p, x, y, c, palette ? pal[i][c] :
+            test_rng_below (r, maxv + 1));
+    }
+}
+
+typedef struct
+{
+  uint32_t y;
+  int idx;
+  int sx, sy;                   /* source pixel, -1 = constant */
+} lkey;
+
+static int
+cmp_lkey (const void *a, const void *b)
+{
+  const lkey *x = a, *y = b;
+  if (x->y != y->y)
+    return x->y < y->y ? -1 : 1;
+  return x->idx - y->idx;
+}
+
+static uint32_t
+luma_of (const cm_image_packed * p, int x, int y, int ri, int gi, int bi)
+{
+  return (77u * packed_get (p, x, y, ri) + 150u * packed_get (p, x, y, gi) +
+      29u * packed_get (p, x, y, bi)) >> 8;
+}
+
+static void
+naive_luma (const cm_median_desc * d, const cm_image_packed * src,
+    const cm_image_packed * dst, int ri, int gi, int bi, int ai)
+{
+  int rx = d->window_w / 2, ry = d->window_h / 2;
+  int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
+  lkey *win = malloc (sizeof (lkey) * (size_t) n);
+  uint32_t cval = clamp_value (d->border_value, src->depth);
+
+  for (int y = 0; y < src->height; y++) {
+    for (int x = 0; x < src->width; x++) {
+      int m = 0;
+      for (int dy = -ry; dy <= ry; dy++) {
+        for (int dx = -rx; dx <= rx; dx++) {
+          lkey *e = &win[m];
+          e->sx = fold (d->border, x + dx, src->width);
+          e->sy = fold (d->border, y + dy, src->height);
+          e->idx = m++;
+          if (e->sx < 0 || e->sy < 0) {
+            e->sx = e->sy = -1;
+            e->y = cval;
+          } else
+            e->y = luma_of (src, e->sx, e->sy, ri, gi, bi);
+        }
+      }
+      qsort (win, (size_t) n, sizeof (lkey), cmp_lkey);
+      for (int c = 0; c < src->channels; c++) {
+        uint32_t v;
+        if (c == ai)
+          v = packed_get (src, x, y, c);
+        else if (win[k].sx < 0)
+          v = cval;
+        else
+          v = packed_get (src, win[k].sx, win[k].sy, c);
+        packed_set (dst, x, y, c, v);
+      }
+    }
+  }
+  free (win);
+}
+
+/* ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  int w, h;
+} size2;
+
+static const size2 sizes[] = {
+  {1, 1}, {1, 17}, {17, 1}, {3, 2}, {13, 11}, {31, 23}
+};
+
+static const size2 windows[] = {
+  {1, 1}, {3, 3}, {5, 3}, {3, 5}, {7, 7}, {1, 7}, {15, 15}
+};
+
+static const double percentiles[] = { 0, 25, 50, 90, 100 };
+
+static int
+images_equal_exact (const cm_image * a, const cm_image * b, const char *what)
+{
+  checks++;
+  if (!test_image_equal (a, b, what)) {
+    failures++;
+    return 0;
+  }
+  return 1;
+}
+
+static void
+test_against_naive (void)
+{
+  test_rng rng;
+
+  test_rng_seed (&rng, 11);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    for (int si = 0; si < N_OF (sizes); si++) {
+      for (int fill = 0; fill < 2; fill++) {
+        /* odd extra pitch on 16-bit images exercises unaligned rows */
+        cm_image src = test_image_new (sizes[si].w, sizes[si].h, depth,
+            si % 2 ? 3 : 0);
+        if (fill)
+          test_image_fill_levels (&src, &rng, 3);
+        else
+          test_image_fill_random (&src, &rng);
+        for (int wi = 0; wi < N_OF (windows); wi++) {
+          for (int pi = 0; pi < N_OF (percentiles); pi++) {
+            for (int b = 0; b < CM_BORDER_MODE_COUNT; b++) {
+              cm_median_desc d = { windows[wi].w, windows[wi].h,
+                percentiles[pi], (cm_border_mode) b, 0, CM_MEDIAN_AUTO, 0
+              };
+              cm_image got = test_image_new (src.width, src.height, depth,
+                  5);
+              cm_image exp = test_image_new (src.width, src.height, depth,
+                  0);
+              char what[160];
+              cm_status st;
+
+              d.border_value = (uint32_t) test_rng_below (&rng,
+                  cm_depth_max (depth) + 1) + (b == CM_BORDER_CONSTANT &&
+                  pi == 2 ? 70000u : 0u);       /* also > max: clamped */
+              snprintf (what, sizeof (what), "median %dx%d win %dx%d p%g "
+                  "%s depth %d fill %d", src.width, src.height, d.window_w,
+                  d.window_h, d.percentile, border_names[b], depth, fill);
+              st = cm_median_ref (&d, &src, &got);
+              if (st != CM_OK)
+                FAIL ("%s: status %d", what, st);
+              naive_median (&d, &src, &exp);
+              images_equal_exact (&got, &exp, what);
+              test_image_free (&got);
+              test_image_free (&exp);
+            }
+          }
+        }
+        test_image_free (&src);
+      }
+    }
+  }
+}
+
+/* p = 0 / 100 are erosion / dilation by the rectangle */
+static void
+test_extremes (void)
+{
+  test_rng rng;
+  static const size2 wins[] = { {3, 3}, {5, 3}, {1, 9}, {7, 7}, {15, 15} };
+  static const cm_border_mode borders[] = {
+    CM_BORDER_REPLICATE, CM_BORDER_REFLECT, CM_BORDER_MIRROR,
+    CM_BORDER_CONSTANT
+  };
+
+  test_rng_seed (&rng, 12);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    for (int si = 0; si < N_OF (sizes); si++) {
+      cm_image src = test_image_new (sizes[si].w, sizes[si].h, depth, 1);
+      test_image_fill_random (&src, &rng);
+      for (int wi = 0; wi < N_OF (wins); wi++) {
+        cm_se *se = NULL;
+        if (cm_se_new_rect (&se, wins[wi].w, wins[wi].h) != CM_OK) {
+          FAIL ("cm_se_new_rect %dx%d", wins[wi].w, wins[wi].h);
+          continue;
+        }
+        for (int bi = 0; bi < N_OF (borders); bi++) {
+          for (int is_min = 0; is_min < 2; is_min++) {
+            cm_median_desc d = { wins[wi].w, wins[wi].h, is_min ? 0 : 100,
+              borders[bi], 77, CM_MEDIAN_AUTO, 0
+            };
+            cm_image got = test_image_new (src.width, src.height, depth, 0);
+            cm_image exp = test_image_new (src.width, src.height, depth, 0);
+            char what[160];
+
+            snprintf (what, sizeof (what), "%s vs p%g %dx%d win %dx%d %s "
+                "depth %d", is_min ? "erosion" : "dilation", d.percentile,
+                src.width, src.height, d.window_w, d.window_h,
+                border_names[borders[bi]], depth);
+            if (cm_median_ref (&d, &src, &got) != CM_OK ||
+                cm_morph_ref_rank_extreme (se, is_min, borders[bi], 77, &src,
+                    &exp) != CM_OK)
+              FAIL ("%s: status", what);
+            else
+              images_equal_exact (&got, &exp, what);
+            test_image_free (&got);
+            test_image_free (&exp);
+          }
+        }
+        cm_se_free (se);
+      }
+      test_image_free (&src);
+    }
+  }
+}
+
+/* NEUTRAL behaves exactly as REPLICATE */
+static void
+test_neutral (void)
+{
+  test_rng rng;
+  cm_image src = test_image_new (9, 5, CM_DEPTH_8, 0);
+  cm_image a = test_image_new (9, 5, CM_DEPTH_8, 0);
+  cm_image b = test_image_new (9, 5, CM_DEPTH_8, 0);
+  cm_median_desc d = { 7, 7, 50, CM_BORDER_NEUTRAL, 0, CM_MEDIAN_AUTO, 0 };
+
+  test_rng_seed (&rng, 13);
+  test_image_fill_random (&src, &rng);
+  cm_median_ref (&d, &src, &a);
+  d.border = CM_BORDER_REPLICATE;
+  cm_median_ref (&d, &src, &b);
+  images_equal_exact (&a, &b, "neutral == replicate");
+  test_image_free (&src);
+  test_image_free (&a);
+  test_image_free (&b);
+}
+
+static void
+test_rank (void)
+{
+  static const struct
+  {
+    int w, h;
+    double p;
+    int k;
+  } cases[] = {
+    {3, 3, 50, 4}, {3, 3, 0, 0}, {3, 3, 100, 8}, {3, 3, 25, 2},
+    {3, 3, 90, 7}, {5, 5, 10, 2}, {5, 5, 50, 12}, {1, 1, 37, 0},
+    {3, 1, 25, 1}, {15, 15, 50, 112}, {5, 3, 10, 1}, {63, 63, 100, 3968},
+  };
+
+  for (int i = 0; i < N_OF (cases); i++) {
+    cm_median_desc d = { cases[i].w, cases[i].h, cases[i].p,
+      CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO, 0
+    };
+    int k = cm_median_rank (&d);
+    checks++;
+    if (k != cases[i].k)
+      FAIL ("rank %dx%d p%g: got %d expected %d", cases[i].w, cases[i].h,
+          cases[i].p, k, cases[i].k);
+  }
+}
+
+/* Every output colour is the colour of a window pixel (or the constant);
+ * alpha comes from the centre */
+static void
+check_luma_colours (const cm_median_desc * d, const cm_image_packed * src,
+    const cm_image_packed * out, int ri, int gi, int bi, int ai,
+    const char *what)
+{
+  int rx = d->window_w / 2, ry = d->window_h / 2;
+  uint32_t cval = clamp_value (d->border_value, src->depth);
+
+  checks++;
+  for (int y = 0; y < src->height; y++) {
+    for (int x = 0; x < src->width; x++) {
+      int ok = 0;
+      for (int dy = -ry; dy <= ry && !ok; dy++) {
+        for (int dx = -rx; dx <= rx && !ok; dx++) {
+          int sx = fold (d->border, x + dx, src->width);
+          int sy = fold (d->border, y + dy, src->height);
+          int same = 1;
+          for (int c = 0; c < src->channels; c++) {
+            uint32_t v = sx < 0 || sy < 0 ? cval : packed_get (src, sx, sy,
+                c);
+            if (c == ai)
+              continue;
+            same &= packed_get (out, x, y, c) == v;
+          }
+          ok = same;
+        }
+      }
+      if (ai >= 0 && packed_get (out, x, y, ai) != packed_get (src, x, y,
+              ai))
+        ok = 0;
+      if (!ok) {
+        FAIL ("%s: output (%d, %d) is not a window colour", what, x, y);
+        return;
+      }
+    }
+  }
+}
+
+static int
+packed_equal (const cm_image_packed * a, const cm_image_packed * b,
+    const char *what)
+{
+  checks++;
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < a->width; x++)
+      for (int c = 0; c < a->channels; c++)
+        if (packed_get (a, x, y, c) != packed_get (b, x, y, c)) {
+          FAIL ("%s: first mismatch at (%d, %d) channel %d: got %u "
+              "expected %u", what, x, y, c, packed_get (a, x, y, c),
+              packed_get (b, x, y, c));
+          return 0;
+        }
+  return 1;
+}
+
+static void
+test_luma (void)
+{
+  static const struct
+  {
+    int ch, r, g, b, a;
+    const char *name;
+  } layouts[] = {
+    {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, 3, "BGRA"},
+    {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
+  };
+  static const size2 lsizes[] = { {1, 1}, {1, 9}, {9, 1}, {2, 3}, {13, 11} };
+  static const size2 lwins[] = { {1, 1}, {3, 3}, {5, 3}, {7, 7} };
+  test_rng rng;
+
+  test_rng_seed (&rng, 14);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    for (int li = 0; li < N_OF (layouts); li++) {
+      for (int si = 0; si < N_OF (lsizes); si++) {
+        for (int fill = 0; fill < 2; fill++) {
+          cm_image_packed src = packed_new (lsizes[si].w, lsizes[si].h,
+              depth, layouts[li].ch, si % 2 ? 3 : 0);
+          packed_fill (&src, &rng, fill);
+          for (int wi = 0; wi < N_OF (lwins); wi++) {
+            for (int pi = 0; pi < N_OF (percentiles); pi++) {
+              for (int b = 1; b < CM_BORDER_MODE_COUNT; b++) {
+                cm_median_desc d = { lwins[wi].w, lwins[wi].h,
+                  percentiles[pi], (cm_border_mode) b, 0, CM_MEDIAN_AUTO, 0
+                };
+                cm_image_packed got = packed_new (src.width, src.height,
+                    depth, src.channels, 2);
+                cm_image_packed exp = packed_new (src.width, src.height,
+                    depth, src.channels, 0);
+                char what[160];
+                cm_status st;
+
+                d.border_value = test_rng_below (&rng,
+                    cm_depth_max (depth) + 1);
+                snprintf (what, sizeof (what), "luma %s %dx%d win %dx%d "
+                    "p%g %s depth %d fill %d", layouts[li].name, src.width,
+                    src.height, d.window_w, d.window_h, d.percentile,
+                    border_names[b], depth, fill);
+                st = cm_median_luma_ref (&d, &src, &got, layouts[li].r,
+                    layouts[li].g, layouts[li].b, layouts[li].a);
+                if (st != CM_OK)
+                  FAIL ("%s: status %d", what, st);
+                naive_luma (&d, &src, &exp, layouts[li].r, layouts[li].g,
+                    layouts[li].b, layouts[li].a);
+                packed_equal (&got, &exp, what);
+                check_luma_colours (&d, &src, &got, layouts[li].r,
+                    layouts[li].g, layouts[li].b, layouts[li].a, what);
+                free (got.data);
+                free (exp.data);
+              }
+            }
+          }
+          free (src.data);
+        }
+      }
+    }
+  }
+}
+
+static void
+expect_invalid (cm_status st, const char *what)
+{
+  checks++;
+  if (st != CM_ERR_INVALID_ARG)
+    FAIL ("%s: expected CM_ERR_INVALID_ARG, got %d", what, st);
+}
+
+static void
+test_invalid (void)
+{
+  cm_image a = test_image_new (8, 8, CM_DEPTH_8, 0);
+  cm_image b = test_image_new (8, 8, CM_DEPTH_8, 0);
+  cm_image c16 = test_image_new (8, 8, CM_DEPTH_16, 0);
+  cm_image small = test_image_new (7, 8, CM_DEPTH_8, 0);
+  cm_image_packed pa = packed_new (4, 4, CM_DEPTH_8, 4, 0);
+  cm_image_packed pb = packed_new (4, 4, CM_DEPTH_8, 4, 0);
+  cm_image_packed p2 = packed_new (4, 4, CM_DEPTH_8, 2, 0);
+  cm_median_desc good = { 3, 3, 50, CM_BORDER_REPLICATE, 0,
+    CM_MEDIAN_AUTO, 0
+  };
+  cm_median_desc d;
+  cm_image bad;
+
+  checks++;
+  if (cm_median_ref (&good, &a, &b) != CM_OK)
+    FAIL ("valid call rejected");
+  expect_invalid (cm_median_ref (NULL, &a, &b), "NULL desc");
+  expect_invalid (cm_median_ref (&good, NULL, &b), "NULL src");
+  expect_invalid (cm_median_ref (&good, &a, NULL), "NULL dst");
+  d = good;
+  d.window_w = 4;
+  expect_invalid (cm_median_ref (&d, &a, &b), "even width");
+  d = good;
+  d.window_h = 0;
+  expect_invalid (cm_median_ref (&d, &a, &b), "zero height");
+  d = good;
+  d.window_w = -3;
+  expect_invalid (cm_median_ref (&d, &a, &b), "negative width");
+  d = good;
+  d.window_w = CM_MEDIAN_MAX_WINDOW + 2;
+  expect_invalid (cm_median_ref (&d, &a, &b), "too wide");
+  d = good;
+  d.percentile = NAN;
+  expect_invalid (cm_median_ref (&d, &a, &b), "NaN percentile");
+  d.percentile = -0.5;
+  expect_invalid (cm_median_ref (&d, &a, &b), "negative percentile");
+  d.percentile = 100.5;
+  expect_invalid (cm_median_ref (&d, &a, &b), "percentile > 100");
+  d.percentile = INFINITY;
+  expect_invalid (cm_median_ref (&d, &a, &b), "infinite percentile");
+  d = good;
+  d.border = (cm_border_mode) 9;
+  expect_invalid (cm_median_ref (&d, &a, &b), "bad border");
+  d = good;
+  d.algorithm = (cm_median_algorithm) 7;
+  expect_invalid (cm_median_ref (&d, &a, &b), "bad algorithm");
+  d = good;
+  d.plan_flags = 0x10;
+  expect_invalid (cm_median_ref (&d, &a, &b), "bad flags");
+  expect_invalid (cm_median_ref (&good, &a, &c16), "depth mismatch");
+  expect_invalid (cm_median_ref (&good, &a, &small), "size mismatch");
+  expect_invalid (cm_median_ref (&good, &a, &a), "in place");
+  bad = a;
+  bad.pitch = 7;
+  expect_invalid (cm_median_ref (&good, &bad, &b), "pitch < width");
+  bad = a;
+  bad.depth = (cm_depth) 12;
+  expect_invalid (cm_median_ref (&good, &bad, &b), "bad depth");
+  bad = b;
+  bad.data = (uint8_t *) a.data + 8;
+  bad.height = 2;
+  {
+    cm_image a2 = a;
+    a2.height = 2;
+    expect_invalid (cm_median_ref (&good, &a2, &bad), "overlap");
+  }
+  checks++;
+  if (cm_median_rank (NULL) != -1)
+    FAIL ("rank of NULL desc");
+
+  checks++;
+  if (cm_median_luma_ref (&good, &pa, &pb, 0, 1, 2, 3) != CM_OK)
+    FAIL ("valid luma call rejected");
+  expect_invalid (cm_median_luma_ref (&good, &pa, &pb, 0, 0, 2, 3),
+      "luma r == g");
+  expect_invalid (cm_median_luma_ref (&good, &pa, &pb, 0, 1, 4, 3),
+      "luma b out of range");
+  expect_invalid (cm_median_luma_ref (&good, &pa, &pb, 0, 1, 2, 2),
+      "luma a == b");
+  expect_invalid (cm_median_luma_ref (&good, &pa, &pb, 0, 1, 2, -2),
+      "luma a = -2");
+  expect_invalid (cm_median_luma_ref (&good, &pa, &pa, 0, 1, 2, 3),
+      "luma in place");
+  expect_invalid (cm_median_luma_ref (&good, &p2, &p2, 0, 1, 2, -1),
+      "luma 2 channels");
+  expect_invalid (cm_median_luma_ref (NULL, &pa, &pb, 0, 1, 2, 3),
+      "luma NULL desc");
+
+  test_image_free (&a);
+  test_image_free (&b);
+  test_image_free (&c16);
+  test_image_free (&small);
+  free (pa.data);
+  free (pb.data);
+  free (p2.data);
+}
+
+int
+main (void)
+{
+  test_rank ();
+  test_invalid ();
+  test_neutral ();
+  test_against_naive ();
+  test_extremes ();
+  test_luma ();
+  printf ("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* GPU linear spectrum == CPU reference (cm_linspectrum_ref), bit for bit:
+ * the uint64 spectrum exactly, the supremum/infimum and orientation images
+ * over the whole image.
+ *
+ * Table: image sizes 1x1 .. 640x480, lengths 1, 2, 11, 41, 251 (longer
+ * than most of the images), orientation sets 0..180 step 1, -10..10 step
+ * 0.25, 0..180 step 7.5 and two single orientations (30 and 100 degrees:
+ * few lines, so the plan splits them into zones), OPEN and CLOSE, 8 and
+ * 16 bits, seeded random or few-level images (ties). Each case runs the
+ * plan twice with different outputs wanted (supremum + orientation,
+ * spectrum only, one of the two images), cycling through device layouts
+ * (the allocator's pitch, a doubled pitch, a one-sample offset). Output
+ * allocations are pre-filled with noise and read back whole, so writes
+ * outside the views are caught; the source must come back unchanged.
+ * Plus: long segments (1, 2 and 4 warps per block), reusing a plan,
+ * the device copy of the spectrum, CM_ERR_UNSUPPORTED and argument checks.
+ *
+ * Exit 77 (meson SKIP) without a CUDA device; one line per failing check on
+ * stderr (case, plan description, first mismatch), "N passed, M failed" at
+ * the end, exit 1 on any failure. CM_TEST_VERBOSE=1 prints every case;
+ * CM_TEST_MAX_PIXELS=n skips larger images. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "linspectrum.h"
+#include "test-util.h"
+
+static int n_pass, n_fail, verbose;
+static long max_pixels;
+static cm_stream stream;
+
+#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
+    fputc ('\n', stderr); n_fail++; } while (0)
+
+#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
+
+/* ---- device images with a layout ----------------------------------------
+ * 0: cm_device_image_alloc's own pitch; 1: every other row of a twice as
+ * tall allocation; 2: one sample in from the left of a two samples wider
+ * allocation. The whole allocation is pre-filled with noise. */
+#define LAYOUTS 3
+
+typedef struct
+{
+  cm_image alloc;               /* device allocation                      */
+  cm_image view;                /* what the plan gets                     */
+  cm_image noise;               /* host copy of the allocation's fill     */
+} dimg;
+
+static int
+dimg_new (dimg * d, int layout, int w, int h, cm_depth depth, test_rng * r)
+{
+  int aw = layout == 2 ? w + 2 : w, ah = layout == 1 ? 2 * h : h;
+  cm_status st;
+
+  memset (d, 0, sizeof (*d));
+  st = cm_device_image_alloc (&d->alloc, aw, ah, depth);
+  if (st != CM_OK) {
+    FAIL ("cm_device_image_alloc %dx%d: %s", aw, ah, cm_status_string (st));
+    return 0;
+  }
+  d->view = d->alloc;
+  d->view.width = w;
+  d->view.height = h;
+  if (layout == 1)
+    d->view.pitch = 2 * d->alloc.pitch;
+  else if (layout == 2)
+    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
+  d->noise = test_image_new (aw, ah, depth, 0);
+  test_image_fill_random (&d->noise, r);
+  st = cm_copy_2d_async (d->alloc.data, d->alloc.pitch, d->noise.data,
+      d->noise.pitch, (size_t) aw * cm_depth_bytes (depth), ah, CM_COPY_H2D,
+      stream);
+  if (st != CM_OK) {
+    FAIL ("upload of noise: %s", cm_status_string (st));
+    return 0;
+  }
+  return 1;
+}
+
+static void
+dimg_free (dimg * d)
+{
+  if (d->alloc.data)
+    cm_device_free (d->alloc.data);
+  test_image_free (&d->noise);
+  memset (d, 0, sizeof (*d));
+}
+
+/* upload host (view-sized) into the view */
+static int
+dimg_upload (const dimg * d, const cm_image * host)
+{
+  cm_status st = cm_copy_2d_async (d->view.data, d->view.pitch, host->data,
+      host->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
+      host->height, CM_COPY_H2D, stream);
+
+  if (st != CM_OK)
+    FAIL ("upload: %s", cm_status_string (st));
+  return st == CM_OK;
+}
+
+/* Download the whole allocation; the view goes to host (view-sized), and
+ * every sample outside the view must still hold the noise. */
+static int
+dimg_download_check (const dimg * d, const cm_image * host, const char *what)
+{
+  int bpp = cm_depth_bytes (d->alloc.depth), ok = 1;
+  cm_image all = test_image_new (d->alloc.width, d->alloc.height,
+      d->alloc.depth, 0);
+  uint8_t *inside = calloc ((size_t) d->alloc.width * d->alloc.height, 1);
+  cm_status st;
+
+  st = cm_copy_2d_async (all.data, all.pitch, d->alloc.data, d->alloc.pitch,
+      (size_t) d->alloc.width * bpp, d->alloc.height, CM_COPY_D2H, stream);
+  if (st == CM_OK)
+    st = cm_stream_sync (stream);
+  if (st != CM_OK) {
+    FAIL ("%s: download: %s", what, cm_status_string (st));
+    ok = 0;
+    goto out;
+  }
+  for (int y = 0; y < host->height; y++) {
+    for (int x = 0; x < host->width; x++) {
+      size_t off = (size_t) ((uint8_t *) d->view.data -
+          (uint8_t *) d->alloc.data) + (size_t) y * d->view.pitch +
+          (size_t) x * bpp;
+      int ay = (int) (off / d->alloc.pitch);
+      int ax = (int) ((off % d->alloc.pitch) / bpp);
+
+      inside[(size_t) ay * d->alloc.width + ax] = 1;
+      test_image_set (host, x, y, test_image_get (&all, ax, ay));
+    }
+  }
+  for (int y = 0; y < all.height && ok; y++) {
+    for (int x = 0; x < all.width; x++) {
+      if (!inside[(size_t) y * all.width + x] &&
+          test_image_get (&all, x, y) != test_image_get (&d->noise, x, y)) {
+        FAIL ("%s: wrote outside the view at allocation (%d, %d): %u, "
+            "noise was %u", what, x, y, test_image_get (&all, x, y),
+            test_image_get (&d->noise, x, y));
+        ok = 0;
+        break;
+      }
+    }
+  }
+out:
+  free (inside);
+  test_image_free (&all);
+  return ok;
+}
+
+/* ---- one case ------------------------------------------------------------ */
+
+typedef struct
+{
+  double a0, a1, step;
+} angle_set;
+
+static const char *
+op_name (cm_morph_op op)
+{
+  return op == CM_MORPH_CLOSE ? "close" : "open";
+}
+
+/* which outputs run k of a case wants: 0 both images, 1 spectrum only,
+ * 2 supremum only, 3 orientation only */
+static void
+wanted (int variant, int *ws, int *wo)
+{
+  *ws = variant == 0 || variant == 2;
+  *wo = variant == 0 || variant == 3;
+}
+
+static int
+compare_spectrum (const uint64_t * got, const uint64_t * exp, int n,
+    const cm_linspectrum_desc * d, const char *what, const char *plan_desc)
+{
+  for (int i = 0; i < n; i++) {
+    if (got[i] != exp[i]) {
+      int bad = 0;
+
+      for (int j = i; j < n; j++)
+        bad += got[j] != exp[j];
+      FAIL ("%s [%s]: spectrum[%d] (angle %.4f) = %llu, expected %llu "
+          "(diff %lld; %d of %d orientations differ)", what, plan_desc, i,
+          cm_linspectrum_angle (d, i), (unsigned long long) got[i],
+          (unsigned long long) exp[i], (long long) (got[i] - exp[i]), bad, n);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Plan, run and compare. ref_spec/ref_sup/ref_ori: the reference (sup and
+ * ori for every pixel). Returns 1 when everything matched. */
+static int
+run_gpu (const cm_linspectrum_desc * dref, const cm_image * src,
+    const dimg * dsrc, const uint64_t * ref_spec, const cm_image * ref_sup,
+    const cm_image * ref_ori, int variant, int layout, int runs,
+    test_rng * rng, const char *name)
+{
+  cm_linspectrum_desc d = *dref;
+  cm_linspectrum_plan *plan = NULL;
+  int w = src->width, h = src->height, n = cm_linspectrum_count_angles (&d);
+  int ok = 1, ws, wo;
+  dimg dsup, dori;
+  cm_image hsup = test_image_new (w, h, src->depth, 0);
+  cm_image hori = test_image_new (w, h, CM_DEPTH_16, 0);
+  char what[300];
+  cm_status st;
+
+  memset (&dsup, 0, sizeof (dsup));
+  memset (&dori, 0, sizeof (dori));
+  wanted (variant, &ws, &wo);
+  d.want_supremum = ws;
+  d.want_orientation = wo;
+  snprintf (what, sizeof (what), "%s want=%s%s layout %d", name,
+      ws ? "sup" : "", wo ? "+orient" : "", layout);
+
+  st = cm_linspectrum_plan_new (&plan, &d, w, h, src->depth);
+  if (st != CM_OK) {
+    FAIL ("%s: cm_linspectrum_plan_new: %s", what, cm_status_string (st));
+    ok = 0;
+    goto out;
+  }
+  if (cm_linspectrum_plan_count (plan) != n) {
+    FAIL ("%s: plan count %d, expected %d", what,
+        cm_linspectrum_plan_count (plan), n);
+    ok = 0;
+  }
+  if ((ws && !dimg_new (&dsup, layout, w, h, src->depth, rng)) ||
+      (wo && !dimg_new (&dori, (layout + 1) % LAYOUTS, w, h, CM_DEPTH_16,
+              rng))) {
+    ok = 0;
+    goto out;
+  }
+
+  for (int r = 0; r < runs && ok; r++) {
+    const uint64_t *hs;
+
+    st = cm_linspectrum_plan_run (plan, &dsrc->view, ws ? &dsup.view : NULL,
+        wo ? &dori.view : NULL, stream);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK) {
+      FAIL ("%s [%s]: run %d: %s", what, cm_linspectrum_plan_describe (plan),
+          r, cm_status_string (st));
+      ok = 0;
+      break;
+    }
+    hs = cm_linspectrum_plan_spectrum (plan);
+    if (!hs) {
+      FAIL ("%s: no host spectrum", what);
+      ok = 0;
+      break;
+    }
+    ok &= compare_spectrum (hs, ref_spec, n, &d, what,
+        cm_linspectrum_plan_describe (plan));
+  }
+  if (ok) {
+    /* the device copy of the spectrum is the same */
+    uint64_t *dev = calloc ((size_t) n, sizeof (uint64_t));
+
+    st = cm_copy_2d_async (dev, sizeof (uint64_t) * n,
+        cm_linspectrum_plan_spectrum_device (plan), sizeof (uint64_t) * n,
+        sizeof (uint64_t) * n, 1, CM_COPY_D2H, stream);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK || memcmp (dev, ref_spec, sizeof (uint64_t) * n) != 0) {
+      FAIL ("%s: device spectrum differs (%s)", what, cm_status_string (st));
+      ok = 0;
+    }
+    free (dev);
+  }
+  if (ok && ws) {
+    char w2[340];
+
+    snprintf (w2, sizeof (w2), "%s [%s] supremum", what,
+        cm_linspectrum_plan_describe (plan));
+    if (!dimg_download_check (&dsup, &hsup, w2))
+      ok = 0;
+    else if (!test_image_equal (&hsup, ref_sup, w2)) {
+      n_fail++;
+      ok = 0;
+    }
+  }
+  if (ok && wo) {
+    char w2[340];
+
+    snprintf (w2, sizeof (w2), "%s [%s] orientation", what,
+        cm_linspectrum_plan_describe (plan));
+    if (!dimg_download_check (&dori, &hori, w2))
+      ok = 0;
+    else if (!test_image_equal (&hori, ref_ori, w2)) {
+      n_fail++;
+      ok = 0;
+    }
+  }
+  if (ok && verbose)
+    printf ("ok %s [%s]\n", what, cm_linspectrum_plan_describe (plan));
+out:
+  cm_linspectrum_plan_free (plan);
+  dimg_free (&dsup);
+  dimg_free (&dori);
+  test_image_free (&hsup);
+  test_image_free (&hori);
+  return ok;
+}
+
+/* Reference once, then the GPU with two output variants. */
+static void
+check_case (int w, int h, cm_depth depth, int L, const angle_set * as,
+    cm_morph_op op, int levels, int case_no, uint64_t seed)
+{
+  cm_linspectrum_desc d = { L, as->a0, as->a1, as->step, op, 1, 1 };
+  int n = cm_linspectrum_count_angles (&d);
+  int layout = case_no % LAYOUTS;
+  cm_image src = test_image_new (w, h, depth, 0);
+  cm_image back = test_image_new (w, h, depth, 0);
+  cm_image rsup = test_image_new (w, h, depth, 0);
+  cm_image rori = test_image_new (w, h, CM_DEPTH_16, 0);
+  uint64_t *rspec = calloc ((size_t) (n > 0 ? n : 1), sizeof (uint64_t));
+  dimg dsrc;
+  test_rng rng;
+  char name[200];
+  cm_status st;
+  int ok = 1;
+
+  memset (&dsrc, 0, sizeof (dsrc));
+  snprintf (name, sizeof (name), "%dx%d/%d L=%d %g..%g step %g (%d) %s%s",
+      w, h, depth, L, as->a0, as->a1, as->step, n, op_name (op),
+      levels ? " few-levels" : "");
+  test_rng_seed (&rng, seed);
+  if (levels)
+    test_image_fill_levels (&src, &rng, levels);
+  else
+    test_image_fill_random (&src, &rng);
+  test_image_set (&src, w / 2, h / 2, cm_depth_max (depth));  /* never 0 */
+
+  st = cm_linspectrum_ref (&d, &src, rspec, &rsup, &rori);
+  if (st != CM_OK) {
+    FAIL ("%s: cm_linspectrum_ref: %s", name, cm_status_string (st));
+    ok = 0;
+    goto out;
+  }
+  if (!dimg_new (&dsrc, (layout + 2) % LAYOUTS, w, h, depth, &rng) ||
+      !dimg_upload (&dsrc, &src)) {
+    ok = 0;
+    goto out;
+  }
+  /* both images, then one of the other variants; re-run the plan on the
+   * first cases (its scratch must be reset by every run) */
+  ok &= run_gpu (&d, &src, &dsrc, rspec, &rsup, &rori, 0, layout,
+      case_no < 40 ? 2 : 1, &rng, name);
+  ok &= run_gpu (&d, &src, &dsrc, rspec, &rsup, &rori, 1 + case_no % 3,
+      (layout + 1) % LAYOUTS, 1, &rng, name);
+  if (ok) {
+    dimg_download_check (&dsrc, &back, name);
+    if (!test_image_equal (&back, &src, "source changed")) {
+      FAIL ("%s: the source was modified", name);
+      ok = 0;
+    }
+  }
+out:
+  if (ok)
+    n_pass++;
+  dimg_free (&dsrc);
+  test_image_free (&src);
+  test_image_free (&back);
+  test_image_free (&rsup);
+  test_image_free (&rori);
+  free (rspec);
+}
+
+static void
+test_table (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 9}, {9, 1}, {37, 23}, {257, 131}, {640, 480}
+  };
+  static const int lengths[] = { 1, 2, 11, 41, 251 };
+  static const angle_set sets[] = {
+    {0, 180, 1}, {-10, 10, 0.25}, {0, 180, 7.5}, {30, 31, 1}, {100, 101, 1}
+  };
+  int case_no = 0;
+  uint64_t seed = 1000;
+
+  for (int si = 0; si < N_OF (sizes); si++) {
+    if (max_pixels > 0 && (long) sizes[si][0] * sizes[si][1] > max_pixels)
+      continue;
+    for (int li = 0; li < N_OF (lengths); li++)
+      for (int ai = 0; ai < N_OF (sets); ai++)
+        for (int op = 0; op < 2; op++)
+          for (int di = 0; di < 2; di++, case_no++, seed++)
+            check_case (sizes[si][0], sizes[si][1],
+                di ? CM_DEPTH_16 : CM_DEPTH_8, lengths[li], &sets[ai],
+                op ? CM_MORPH_CLOSE : CM_MORPH_OPEN,
+                (case_no % 4 == 3) ? 3 : 0, case_no, seed);
+  }
+}
+
+/* long segments: fewer warps per block, more shared memory per warp */
+static void
+test_long (void)
+{
+  static const struct
+  {
+    int w, h, L;
+    cm_depth depth;
+  } rows[] = {
+    {37, 23, 1500, CM_DEPTH_16}, {37, 23, 1500, CM_DEPTH_8},
+    {90, 61, 1023, CM_DEPTH_8}, {61, 90, 401, CM_DEPTH_16}
+  };
+  static const angle_set sets[] = { {0, 180, 7.5}, {-10, 10, 0.25} };
+  int case_no = 1000;
+
+  for (int i = 0; i < N_OF (rows); i++) {
+    cm_linspectrum_desc d = { rows[i].L, 0, 180, 7.5, CM_MORPH_OPEN, 1, 1 };
+    cm_linspectrum_plan *plan = NULL;
+    cm_status st = cm_linspectrum_plan_new (&plan, &d, rows[i].w, rows[i].h,
+        rows[i].depth);
+
+    /* 2 * L * 32 samples per warp: 1 (16-bit L = 1500), 2 or 4 warps per
+     * block on an H100/H200; smaller devices may refuse some */
+    if (st == CM_ERR_UNSUPPORTED) {
+      printf ("long segments L=%d/%d: not supported by this device, "
+          "skipped\n", rows[i].L, rows[i].depth);
+      continue;
+    }
+    if (verbose && st == CM_OK)
+      printf ("long segments L=%d/%d: %s\n", rows[i].L, rows[i].depth,
+          cm_linspectrum_plan_describe (plan));
+    cm_linspectrum_plan_free (plan);
+    for (int op = 0; op < 2; op++)
+      check_case (rows[i].w, rows[i].h, rows[i].depth, rows[i].L,
+          &sets[(i + op) % 2], op ? CM_MORPH_CLOSE : CM_MORPH_OPEN, 0,
+          case_no++, 5000 + (uint64_t) i * 2 + op);
+  }
+}
+
+static void
+check_status (cm_status got, cm_status exp, const char *what)
+{
+  if (got != exp)
+    FAIL ("%s: status %d (%s), expected %d", what, (int) got,
+        cm_status_string (got), (int) exp);
+  else
+    n_pass++;
+}
+
+static void
+test_args (void)
+{
+  cm_linspectrum_desc d = { 11, 0, 180, 1, CM_MORPH_OPEN, 1, 1 };
+  cm_linspectrum_plan *plan = NULL;
+  cm_image img = { 0 }, img16 = { 0 }, odd = { 0 }, small = { 0 };
+  cm_status st;
+
+  check_status (cm_linspectrum_plan_new (NULL, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new NULL out");
+  check_status (cm_linspectrum_plan_new (&plan, NULL, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new NULL desc");
+  check_status (cm_linspectrum_plan_new (&plan, &d, 0, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new width 0");
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8,
+          CM_LINSPECTRUM_MAX_SIZE + 1, CM_DEPTH_8), CM_ERR_INVALID_ARG,
+      "plan_new height too large");
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8, 8, (cm_depth) 12),
+      CM_ERR_INVALID_ARG, "plan_new depth 12");
+  d.length = 0;
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new length 0");
+  d.length = 11;
+  d.angle_step = 0;
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new step 0");
+  d.angle_step = 1;
+  d.op = CM_MORPH_GRADIENT;
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "plan_new op gradient");
+  d.op = CM_MORPH_OPEN;
+  /* a FIFO that no multiprocessor can hold */
+  d.length = CM_LINSPECTRUM_MAX_LENGTH;
+  check_status (cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_16),
+      CM_ERR_UNSUPPORTED, "plan_new 16-bit length 4095");
+  if (plan)
+    FAIL ("plan_new: *out not NULL after a failure");
+  d.length = 11;
+
+  st = cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_8);
+  if (st != CM_OK) {
+    FAIL ("plan_new 8x8: %s", cm_status_string (st));
+    return;
+  }
+  if (cm_device_image_alloc (&img, 8, 8, CM_DEPTH_8) != CM_OK ||
+      cm_device_image_alloc (&img16, 8, 8, CM_DEPTH_16) != CM_OK ||
+      cm_device_image_alloc (&small, 7, 8, CM_DEPTH_8) != CM_OK) {
+    FAIL ("device_image_alloc");
+    goto out;
+  }
+  check_status (cm_linspectrum_plan_run (NULL, &img, &img, &img16, stream),
+      CM_ERR_INVALID_ARG, "run NULL plan");
+  check_status (cm_linspectrum_plan_run (plan, NULL, &img, &img16, stream),
+      CM_ERR_INVALID_ARG, "run NULL src");
+  check_status (cm_linspectrum_plan_run (plan, &small, &img, &img16, stream),
+      CM_ERR_INVALID_ARG, "run src of another size");
+  check_status (cm_linspectrum_plan_run (plan, &img16, &img, &img16, stream),
+      CM_ERR_INVALID_ARG, "run src of another depth");
+  check_status (cm_linspectrum_plan_run (plan, &img, NULL, &img16, stream),
+      CM_ERR_INVALID_ARG, "run wanted supremum NULL");
+  check_status (cm_linspectrum_plan_run (plan, &img, &img, NULL, stream),
+      CM_ERR_INVALID_ARG, "run wanted orientation NULL");
+  check_status (cm_linspectrum_plan_run (plan, &img, &img, &img, stream),
+      CM_ERR_INVALID_ARG, "run 8-bit orientation");
+  check_status (cm_linspectrum_plan_run (plan, &img, &img16, &img16, stream),
+      CM_ERR_INVALID_ARG, "run 16-bit supremum of an 8-bit plan");
+  check_status (cm_linspectrum_plan_run (plan, &img, &small, &img16, stream),
+      CM_ERR_INVALID_ARG, "run supremum of another size");
+  odd = img16;
+  odd.data = (uint8_t *) img16.data + 1;  /* never dereferenced */
+  check_status (cm_linspectrum_plan_run (plan, &img, &img, &odd, stream),
+      CM_ERR_INVALID_ARG, "run odd 16-bit address");
+  check_status (cm_linspectrum_plan_run (plan, &img, &img, &img16, stream),
+      CM_OK, "run good");
+  check_status (cm_stream_sync (stream), CM_OK, "sync");
+out:
+  cm_linspectrum_plan_free (plan);
+  cm_linspectrum_plan_free (NULL);
+  if (img.data)
+    cm_device_free (img.data);
+  if (img16.data)
+    cm_device_free (img16.data);
+  if (small.data)
+    cm_device_free (small.data);
+  if (cm_linspectrum_plan_count (NULL) != 0 ||
+      cm_linspectrum_plan_spectrum (NULL) != NULL)
+    FAIL ("NULL plan accessors");
+}
+
+int
+main (void)
+{
+  cm_status st;
+
+  if (cm_device_count () == 0) {
+    printf ("no CUDA device: skipped\n");
+    return TEST_SKIP;
+  }
+  verbose = getenv ("CM_TEST_VERBOSE") != NULL;
+  if (getenv ("CM_TEST_MAX_PIXELS"))
+    max_pixels = atol (getenv ("CM_TEST_MAX_PIXELS"));
+  st = cm_device_set (-1);
+  if (st == CM_OK)
+    st = cm_stream_new (&stream);
+  if (st != CM_OK) {
+    fprintf (stderr, "device setup: %s\n", cm_status_string (st));
+    return 1;
+  }
+  {
+    char name[256];
+    cm_device_name (-1, name, sizeof (name));
+    printf ("device: %s\n", name);
+  }
+
+  test_args ();
+  test_long ();
+  test_table ();
+
+  cm_stream_free (stream);
+  printf ("%d passed, %d failed\n", n_pass, n_fail);
+  return n_fail ? 1 : 0;
+}

@@ -1,0 +1,805 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* GPU median / rank filters == CPU reference (cm_median_ref,
+ * cm_median_luma_ref), bit for bit over the whole image.
+ *
+ * Table: depth (8, 16) x image size (1x1 .. 640x480) x window (1 .. 63,
+ * rectangles) x percentile (0, 10, 50, 90, 100) x border x algorithm
+ * (auto, network, histogram), on seeded random images, few-level images
+ * (ties) and the histograms' worst cases (every sample in the last bin,
+ * every sample in one coarse bin). Large windows on the largest image are
+ * thinned (fewer percentiles and borders). Destinations are device views
+ * with an offset into a larger, noise-filled allocation (also doubled
+ * pitches and rows not 4-byte aligned); the whole allocation is read back,
+ * so writes outside the view are caught. A forced network may refuse
+ * (CM_ERR_UNSUPPORTED) only outside its documented limits. Luma mode on
+ * RGBA / BGRx / RGB images, 8 and 16 bits. Argument checks.
+ *
+ * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
+ * stderr, "N passed, M failed" at the end, exit 1 on any failure.
+ * CM_TEST_VERBOSE=1 prints every case and the algorithm it ran;
+ * CM_TEST_MAX_PIXELS=n skips the images of more than n pixels. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "median.h"
+#include "test-util.h"
+
+static int n_pass, n_fail, n_unsupported, verbose;
+static long max_pixels = 1L << 40;      /* CM_TEST_MAX_PIXELS */
+static cm_stream stream;
+
+#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
+    fputc ('\n', stderr); n_fail++; } while (0)
+
+#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
+
+static const char *
+border_name (cm_border_mode b)
+{
+  static const char *names[] = { "neutral", "replicate", "reflect", "mirror",
+    "constant"
+  };
+  return (int) b >= 0 && (int) b < CM_BORDER_MODE_COUNT ? names[b] : "?";
+}
+
+/* ---- device views with a guard band ---------------------------------------
+ * layout 0: the allocation itself (allocator pitch); 1: a view one sample
+ * and one row into an allocation 4 samples wider and 2 rows taller (8-bit
+ * rows not 4-byte aligned); 2: every other row of a taller allocation
+ * (doubled pitch) starting at column 2. */
+#define LAYOUTS 3
+
+typedef struct
+{
+  cm_image alloc;               /* device allocation            */
+  cm_image view;                /* what the plan sees           */
+} dev_image;
+
+static cm_status
+dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
+{
+  int aw = layout == 0 ? w : w + 4, ah = layout == 0 ? h : layout == 1 ?
+      h + 2 : 2 * h + 1;
+  cm_status st = cm_device_image_alloc (&d->alloc, aw, ah, depth);
+  size_t bpp = (size_t) cm_depth_bytes (depth);
+
+  if (st != CM_OK)
+    return st;
+  d->view = d->alloc;
+  d->view.width = w;
+  d->view.height = h;
+  if (layout == 1)
+    d->view.data = (uint8_t *) d->alloc.data + d->alloc.pitch + bpp;
+  else if (layout == 2) {
+    d->view.data = (uint8_t *) d->alloc.data + 2 * bpp;
+    d->view.pitch = 2 * d->alloc.pitch;
+  }
+  return CM_OK;
+}
+
+static void
+dev_image_free (dev_image * d)
+{
+  cm_device_free (d->alloc.data);
+  d->alloc.data = NULL;
+}
+
+static cm_status
+upload (const cm_image * dev, const cm_image * host)
+{
+  cm_status st = cm_copy_2d_async (dev->data, dev->pitch, host->data,
+      host->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
+      host->height, CM_COPY_H2D, stream);
+  return st == CM_OK ? cm_stream_sync (stream) : st;
+}
+
+static cm_status
+download (const cm_image * host, const cm_image * dev)
+{
+  cm_status st = cm_copy_2d_async (host->data, host->pitch, dev->data,
+      dev->pitch, (size_t) dev->width * cm_depth_bytes (dev->depth),
+      dev->height, CM_COPY_D2H, stream);
+  return st == CM_OK ? cm_stream_sync (stream) : st;
+}
+
+/* host image shaped like a device allocation */
+static cm_image
+host_like (const cm_image * dev)
+{
+  return test_image_new (dev->width, dev->height, dev->depth, 0);
+}
+
+/* noise in the whole allocation, so that stray writes show */
+static int
+fill_noise (const dev_image * d, test_rng * r)
+{
+  cm_image h = host_like (&d->alloc);
+  int ok;
+
+  test_image_fill_random (&h, r);
+  ok = upload (&d->alloc, &h) == CM_OK;
+  test_image_free (&h);
+  return ok;
+}
+
+/* Compare the view against expected and the guard band against the noise
+ * that was there; prints the first difference. */
+static int
+check_dst (const dev_image * d, const cm_image * noise, const cm_image * exp,
+    const char *what)
+{
+  cm_image got = host_like (&d->alloc);
+  size_t bpp = (size_t) cm_depth_bytes (d->alloc.depth);
+  size_t off = (size_t) ((const uint8_t *) d->view.data -
+      (const uint8_t *) d->alloc.data);
+  int vx0 = (int) ((off % d->alloc.pitch) / bpp);
+  int vy0 = (int) (off / d->alloc.pitch);
+  int step = (int) (d->view.pitch / d->alloc.pitch);
+  int ok = 1;
+  cm_status st = download (&got, &d->alloc);
+
+  if (st != CM_OK) {
+    FAIL ("%s: download: %s", what, cm_status_string (st));
+    test_image_free (&got);
+    return 0;
+  }
+  for (int y = 0; y < got.height && ok; y++) {
+    for (int x = 0; x < got.width; x++) {
+      int in_view = x >= vx0 && x < vx0 + exp->width && y >= vy0 &&
+          (y - vy0) % step == 0 && (y - vy0) / step < exp->height;
+      uint32_t g = test_image_get (&got, x, y);
+      uint32_t e = in_view ? test_image_get (exp, x - vx0, (y - vy0) / step)
+          : test_image_get (noise, x, y);
+      if (g != e) {
+        if (in_view)
+          FAIL ("%s: first mismatch at (%d, %d) of %dx%d: got %u expected "
+              "%u", what, x - vx0, (y - vy0) / step, exp->width, exp->height,
+              g, e);
+        else
+          FAIL ("%s: write outside the destination at allocation (%d, %d)",
+              what, x, y);
+        ok = 0;
+        break;
+      }
+    }
+  }
+  test_image_free (&got);
+  return ok;
+}
+
+/* ---- grey cases ----------------------------------------------------------- */
+
+typedef struct
+{
+  int w, h;
+} size2;
+
+static const size2 sizes[] = {
+  {1, 1}, {1, 9}, {9, 1}, {5, 4}, {37, 23}, {640, 480}
+};
+
+static const size2 windows[] = {
+  {1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {11, 11}, {15, 15}, {21, 21},
+  {31, 31}, {63, 63}, {3, 7}, {15, 5}, {5, 3}, {1, 5}, {9, 1}
+};
+
+static const double percentiles[] = { 0, 10, 50, 90, 100 };
+
+static const cm_border_mode borders[] = {
+  CM_BORDER_REPLICATE, CM_BORDER_REFLECT, CM_BORDER_MIRROR,
+  CM_BORDER_CONSTANT, CM_BORDER_NEUTRAL
+};
+
+static const cm_median_algorithm algorithms[] = {
+  CM_MEDIAN_AUTO, CM_MEDIAN_NETWORK, CM_MEDIAN_HISTOGRAM
+};
+
+/* Does a forced network accept this window and rank (median.h)? */
+static int
+network_supports (int ww, int wh, int k)
+{
+  int n = ww * wh;
+  if (n <= CM_MEDIAN_NETWORK_MAX_N)
+    return 1;
+  return ww == wh && ww <= 11 && (k == 0 || k == n - 1 || k == (n - 1) / 2);
+}
+
+/* Destinations of one image size: a device view per layout, and the
+ * noise every case starts from */
+typedef struct
+{
+  dev_image d[LAYOUTS];
+  cm_image noise[LAYOUTS];
+  int ok;
+} dst_set;
+
+static void
+dst_set_new (dst_set * s, int w, int h, cm_depth depth, test_rng * rng)
+{
+  memset (s, 0, sizeof (*s));
+  s->ok = 1;
+  for (int l = 0; l < LAYOUTS; l++) {
+    if (dev_image_new (&s->d[l], w, h, depth, l) != CM_OK) {
+      s->ok = 0;
+      continue;
+    }
+    s->noise[l] = host_like (&s->d[l].alloc);
+    test_image_fill_random (&s->noise[l], rng);
+  }
+}
+
+static void
+dst_set_free (dst_set * s)
+{
+  for (int l = 0; l < LAYOUTS; l++) {
+    if (s->d[l].alloc.data)
+      dev_image_free (&s->d[l]);
+    if (s->noise[l].data)
+      test_image_free (&s->noise[l]);
+  }
+}
+
+/* Run one plan on dsrc into the noise-filled destination of `layout` and
+ * compare with exp. */
+static void
+run_case (const cm_median_desc * d, const dev_image * dsrc,
+    const cm_image * exp, dst_set * dst, int layout, const char *what0)
+{
+  char what[256];
+  cm_median_plan *plan = NULL;
+  const dev_image *ddst = &dst->d[layout];
+  cm_status st;
+  int k = cm_median_rank (d);
+
+  snprintf (what, sizeof (what), "%s alg %s layout %d", what0,
+      cm_median_algorithm_name (d->algorithm), layout);
+  st = cm_median_plan_new (&plan, d, exp->width, exp->height, exp->depth);
+  if (st == CM_ERR_UNSUPPORTED && d->algorithm == CM_MEDIAN_NETWORK &&
+      !network_supports (d->window_w, d->window_h, k)) {
+    n_unsupported++;
+    if (verbose)
+      printf ("%s: unsupported (as documented)\n", what);
+    return;
+  }
+  if (st != CM_OK) {
+    FAIL ("%s: cm_median_plan_new: %s", what, cm_status_string (st));
+    return;
+  }
+  if (d->algorithm == CM_MEDIAN_NETWORK &&
+      strncmp (cm_median_plan_algorithm (plan), "network", 7) &&
+      strcmp (cm_median_plan_algorithm (plan), "copy")) {
+    FAIL ("%s: forced network runs %s", what,
+        cm_median_plan_algorithm (plan));
+  }
+  if (d->algorithm == CM_MEDIAN_HISTOGRAM &&
+      strncmp (cm_median_plan_algorithm (plan), "histogram", 9) &&
+      strcmp (cm_median_plan_algorithm (plan), "copy")) {
+    FAIL ("%s: forced histogram runs %s", what,
+        cm_median_plan_algorithm (plan));
+  }
+  if (verbose)
+    printf ("%s: %s\n", what, cm_median_plan_algorithm (plan));
+  if (!dst->ok || upload (&ddst->alloc, &dst->noise[layout]) != CM_OK) {
+    FAIL ("%s: destination allocation / upload", what);
+  } else {
+    st = cm_median_plan_run (plan, &dsrc->view, &ddst->view, stream);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK)
+      FAIL ("%s: run (%s): %s", what, cm_median_plan_algorithm (plan),
+          cm_status_string (st));
+    else if (check_dst (ddst, &dst->noise[layout], exp, what))
+      n_pass++;
+    else
+      fprintf (stderr, "      (algorithm %s)\n",
+          cm_median_plan_algorithm (plan));
+  }
+  cm_median_plan_free (plan);
+}
+
+/* Thin the table where the reference gets slow: big windows on the big
+ * image get a few percentiles and borders only. */
+static int
+thinned (const size2 * s, const size2 * w, int pi, int bi)
+{
+  if ((long) s->w * s->h < 100000)
+    return 0;
+  if (w->w * w->h >= 200)
+    return !(pi == 2 || (pi == 0 && bi == 0) || (pi == 4 && bi == 3)) ||
+        bi == 4;
+  return bi == 4 && pi != 2;
+}
+
+static void
+test_grey (void)
+{
+  test_rng rng;
+
+  test_rng_seed (&rng, 2024);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    for (int si = 0; si < N_OF (sizes); si++) {
+      const size2 *sz = &sizes[si];
+      if ((long) sz->w * sz->h > max_pixels)
+        continue;
+      for (int fill = 0; fill < 2; fill++) {
+        cm_image src = test_image_new (sz->w, sz->h, depth, 3);
+        dev_image dsrc;
+        dst_set dst;
+        int layout = (si + fill + di) % LAYOUTS;
+
+        if (fill)
+          test_image_fill_levels (&src, &rng, 4);
+        else
+          test_image_fill_random (&src, &rng);
+        if (dev_image_new (&dsrc, sz->w, sz->h, depth, (layout + 1) %
+                LAYOUTS) != CM_OK || !fill_noise (&dsrc, &rng) ||
+            upload (&dsrc.view, &src) != CM_OK) {
+          FAIL ("grey %dx%d: source upload", sz->w, sz->h);
+          test_image_free (&src);
+          continue;
+        }
+        dst_set_new (&dst, sz->w, sz->h, depth, &rng);
+        for (int wi = 0; wi < N_OF (windows); wi++) {
+          for (int pi = 0; pi < N_OF (percentiles); pi++) {
+            for (int bi = 0; bi < N_OF (borders); bi++) {
+              cm_median_desc d = { windows[wi].w, windows[wi].h,
+                percentiles[pi], borders[bi], 0, CM_MEDIAN_AUTO, 0
+              };
+              cm_image exp;
+              char what[160];
+
+              if (thinned (sz, &windows[wi], pi, bi))
+                continue;
+              /* the few-level image: the median rank and a subset only */
+              if (fill && (pi != 2 || bi > 1) && sz->w * sz->h > 100)
+                continue;
+              d.border_value = depth == CM_DEPTH_16 ? 40000 : 77;
+              if (bi == 3 && pi == 1)
+                d.border_value = 1u << 20;      /* clamped to the maximum */
+              snprintf (what, sizeof (what), "grey %dx%d depth %d fill %d "
+                  "win %dx%d p%g %s", sz->w, sz->h, depth, fill, d.window_w,
+                  d.window_h, d.percentile, border_name (d.border));
+              exp = test_image_new (sz->w, sz->h, depth, 0);
+              if (cm_median_ref (&d, &src, &exp) != CM_OK) {
+                FAIL ("%s: reference failed", what);
+                test_image_free (&exp);
+                continue;
+              }
+              for (int ai = 0; ai < N_OF (algorithms); ai++) {
+                d.algorithm = algorithms[ai];
+                run_case (&d, &dsrc, &exp, &dst, (wi + pi + ai) % LAYOUTS,
+                    what);
+              }
+              test_image_free (&exp);
+            }
+          }
+        }
+        dst_set_free (&dst);
+        dev_image_free (&dsrc);
+        test_image_free (&src);
+      }
+    }
+  }
+}
+
+/* Histogram worst cases: every sample in the last bin (255 / 65535), every
+ * sample in one coarse bin, and the same plus a few outliers. */
+static void
+test_worst_cases (void)
+{
+  static const size2 wsizes[] = { {37, 23}, {300, 200} };
+  static const int sides[] = { 3, 9, 15, 31, 63 };
+  static const double ps[] = { 0, 50, 90, 100 };
+  test_rng rng;
+
+  test_rng_seed (&rng, 77);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    uint32_t maxv = cm_depth_max (depth);
+    for (int si = 0; si < N_OF (wsizes); si++) {
+      if ((long) wsizes[si].w * wsizes[si].h > max_pixels)
+        continue;
+      for (int kind = 0; kind < 4; kind++) {
+        cm_image src = test_image_new (wsizes[si].w, wsizes[si].h, depth, 0);
+        dev_image dsrc;
+        dst_set dst;
+
+        for (int y = 0; y < src.height; y++) {
+          for (int x = 0; x < src.width; x++) {
+            uint32_t v = maxv;  /* kind 0: all in the last bin */
+            if (kind == 1)      /* one coarse bin, the last */
+              v = maxv - test_rng_below (&rng, depth == CM_DEPTH_8 ? 16 :
+                  256);
+            else if (kind == 2) /* one coarse bin in the middle */
+              v = (depth == CM_DEPTH_8 ? 0x90 : 0x9100) +
+                  test_rng_below (&rng, depth == CM_DEPTH_8 ? 16 : 256);
+            else if (kind == 3) /* one 4096-wide bin plus outliers */
+              v = test_rng_below (&rng, 50) == 0 ? test_rng_below (&rng,
+                  maxv + 1) : (depth == CM_DEPTH_8 ? 0x20 : 0x2000) +
+                  test_rng_below (&rng, depth == CM_DEPTH_8 ? 16 : 4096);
+            test_image_set (&src, x, y, v);
+          }
+        }
+        if (dev_image_new (&dsrc, src.width, src.height, depth, 0) != CM_OK
+            || upload (&dsrc.view, &src) != CM_OK) {
+          FAIL ("worst case: source upload");
+          test_image_free (&src);
+          continue;
+        }
+        dst_set_new (&dst, src.width, src.height, depth, &rng);
+        for (int wi = 0; wi < N_OF (sides); wi++) {
+          for (int pi = 0; pi < N_OF (ps); pi++) {
+            for (int bi = 0; bi < 4; bi += 3) {
+              cm_median_desc d = { sides[wi], sides[wi], ps[pi], borders[bi],
+                maxv, CM_MEDIAN_AUTO, 0
+              };
+              cm_image exp = test_image_new (src.width, src.height, depth,
+                  0);
+              char what[160];
+
+              if (si == 1 && sides[wi] >= 31 && pi != 1)
+                continue;
+              snprintf (what, sizeof (what), "worst %d %dx%d depth %d win "
+                  "%d p%g %s", kind, src.width, src.height, depth, sides[wi],
+                  d.percentile, border_name (d.border));
+              cm_median_ref (&d, &src, &exp);
+              d.algorithm = CM_MEDIAN_HISTOGRAM;
+              run_case (&d, &dsrc, &exp, &dst, pi % LAYOUTS, what);
+              d.algorithm = CM_MEDIAN_AUTO;
+              run_case (&d, &dsrc, &exp, &dst, (pi + 1) % LAYOUTS, what);
+              test_image_free (&exp);
+            }
+          }
+        }
+        dst_set_free (&dst);
+        dev_image_free (&dsrc);
+        test_image_free (&src);
+      }
+    }
+  }
+}
+
+/* ---- luma mode ------------------------------------------------------------ */
+
+static cm_image_packed
+host_packed_new (int w, int h, cm_depth depth, int ch)
+{
+  cm_image_packed p;
+
+  p.width = w;
+  p.height = h;
+  p.depth = depth;
+  p.channels = ch;
+  p.pitch = (size_t) w * ch * cm_depth_bytes (depth);
+  p.data = calloc (p.pitch * (size_t) h, 1);
+  return p;
+}
+
+static void
+packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
+{
+  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  if (p->depth == CM_DEPTH_16) {
+    uint16_t s = (uint16_t) v;
+    memcpy (row + 2 * i, &s, 2);
+  } else
+    row[i] = (uint8_t) v;
+}
+
+static uint32_t
+packed_get (const cm_image_packed * p, int x, int y, int c)
+{
+  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  if (p->depth == CM_DEPTH_16) {
+    uint16_t v;
+    memcpy (&v, row + 2 * i, 2);
+    return v;
+  }
+  return row[i];
+}
+
+static cm_status
+packed_copy (void *dst, size_t dpitch, const void *src, size_t spitch,
+    const cm_image_packed * shape, cm_copy_kind kind)
+{
+  cm_status st = cm_copy_2d_async (dst, dpitch, src, spitch,
+      (size_t) shape->width * shape->channels * cm_depth_bytes (shape->depth),
+      shape->height, kind, stream);
+  return st == CM_OK ? cm_stream_sync (stream) : st;
+}
+
+static void
+test_luma (void)
+{
+  static const struct
+  {
+    int ch, r, g, b, a;
+    const char *name;
+  } layouts[] = {
+    {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
+  };
+  static const size2 lsizes[] = { {1, 1}, {9, 1}, {37, 23}, {160, 120} };
+  static const size2 lwins[] = { {1, 1}, {3, 3}, {5, 3}, {9, 9}, {15, 15} };
+  static const double lps[] = { 0, 50, 90 };
+  test_rng rng;
+
+  test_rng_seed (&rng, 4242);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    uint32_t maxv = cm_depth_max (depth);
+    for (int li = 0; li < N_OF (layouts); li++) {
+      for (int si = 0; si < N_OF (lsizes); si++) {
+        const int w = lsizes[si].w, h = lsizes[si].h, ch = layouts[li].ch;
+        if ((long) w * h > max_pixels)
+          continue;
+        cm_image_packed src = host_packed_new (w, h, depth, ch);
+        cm_image_packed exp = host_packed_new (w, h, depth, ch);
+        cm_image_packed got = host_packed_new (w, h, depth, ch);
+        cm_image_packed dsrc, ddst;
+        uint32_t pal[5][4];
+
+        /* a small palette with two colours of equal luminance (ties) */
+        for (int i = 0; i < 5; i++)
+          for (int c = 0; c < 4; c++)
+            pal[i][c] = test_rng_below (&rng, maxv + 1);
+        memcpy (pal[1], pal[0], sizeof (pal[0]));
+        pal[1][3] ^= 1;
+        for (int y = 0; y < h; y++)
+          for (int x = 0; x < w; x++) {
+            int i = (int) test_rng_below (&rng, 6);
+            for (int c = 0; c < ch; c++)
+              packed_set (&src, x, y, c, i < 5 ? pal[i][c] :
+                  test_rng_below (&rng, maxv + 1));
+          }
+        if (cm_device_packed_alloc (&dsrc, w, h, depth, ch) != CM_OK ||
+            cm_device_packed_alloc (&ddst, w, h, depth, ch) != CM_OK ||
+            packed_copy (dsrc.data, dsrc.pitch, src.data, src.pitch, &src,
+                CM_COPY_H2D) != CM_OK) {
+          FAIL ("luma: device allocation / upload");
+          goto next;
+        }
+        for (int wi = 0; wi < N_OF (lwins); wi++) {
+          for (int pi = 0; pi < N_OF (lps); pi++) {
+            for (int bi = 0; bi < 4; bi++) {
+              cm_median_desc d = { lwins[wi].w, lwins[wi].h, lps[pi],
+                borders[bi], maxv / 3, CM_MEDIAN_AUTO, CM_MEDIAN_PLAN_LUMA
+              };
+              char what[200];
+
+              if (w * h > 10000 && bi != 1 && pi != 1)
+                continue;
+              snprintf (what, sizeof (what), "luma %s %dx%d depth %d win "
+                  "%dx%d p%g %s", layouts[li].name, w, h, depth, d.window_w,
+                  d.window_h, d.percentile, border_name (d.border));
+              if (cm_median_luma_ref (&d, &src, &exp, layouts[li].r,
+                      layouts[li].g, layouts[li].b, layouts[li].a) != CM_OK) {
+                FAIL ("%s: reference failed", what);
+                continue;
+              }
+              for (int ai = 0; ai < N_OF (algorithms); ai++) {
+                cm_median_plan *plan = NULL;
+                cm_status st;
+                int bad = 0;
+
+                d.algorithm = algorithms[ai];
+                st = cm_median_plan_new (&plan, &d, w, h, depth);
+                if (st == CM_ERR_UNSUPPORTED &&
+                    d.algorithm == CM_MEDIAN_NETWORK &&
+                    !network_supports (d.window_w, d.window_h,
+                        cm_median_rank (&d))) {
+                  n_unsupported++;
+                  continue;
+                }
+                if (st != CM_OK) {
+                  FAIL ("%s alg %s: plan: %s", what,
+                      cm_median_algorithm_name (d.algorithm),
+                      cm_status_string (st));
+                  continue;
+                }
+                memset (got.data, 0x5A, got.pitch * (size_t) h);
+                packed_copy (ddst.data, ddst.pitch, got.data, got.pitch,
+                    &got, CM_COPY_H2D);
+                st = cm_median_plan_run_luma (plan, &dsrc, &ddst,
+                    layouts[li].r, layouts[li].g, layouts[li].b,
+                    layouts[li].a, stream);
+                if (st == CM_OK)
+                  st = cm_stream_sync (stream);
+                if (st == CM_OK)
+                  st = packed_copy (got.data, got.pitch, ddst.data,
+                      ddst.pitch, &got, CM_COPY_D2H);
+                if (st != CM_OK) {
+                  FAIL ("%s alg %s (%s): run: %s", what,
+                      cm_median_algorithm_name (d.algorithm),
+                      cm_median_plan_algorithm (plan),
+                      cm_status_string (st));
+                  cm_median_plan_free (plan);
+                  continue;
+                }
+                for (int y = 0; y < h && !bad; y++)
+                  for (int x = 0; x < w && !bad; x++)
+                    for (int c = 0; c < ch; c++)
+                      if (packed_get (&got, x, y, c) !=
+                          packed_get (&exp, x, y, c)) {
+                        FAIL ("%s alg %s (%s): first mismatch at (%d, %d) "
+                            "channel %d: got %u expected %u", what,
+                            cm_median_algorithm_name (d.algorithm),
+                            cm_median_plan_algorithm (plan), x, y, c,
+                            packed_get (&got, x, y, c),
+                            packed_get (&exp, x, y, c));
+                        bad = 1;
+                        break;
+                      }
+                if (!bad)
+                  n_pass++;
+                if (verbose)
+                  printf ("%s alg %s: %s\n", what,
+                      cm_median_algorithm_name (d.algorithm),
+                      cm_median_plan_algorithm (plan));
+                cm_median_plan_free (plan);
+              }
+            }
+          }
+        }
+      next:
+        cm_device_free (dsrc.data);
+        cm_device_free (ddst.data);
+        free (src.data);
+        free (exp.data);
+        free (got.data);
+      }
+    }
+  }
+}
+
+/* ---- argument checks ------------------------------------------------------ */
+
+static void
+expect (cm_status got, cm_status want, const char *what)
+{
+  if (got != want)
+    FAIL ("args: %s: got %s, expected %s", what, cm_status_string (got),
+        cm_status_string (want));
+  else
+    n_pass++;
+}
+
+static void
+test_args (void)
+{
+  cm_median_desc good = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
+    0
+  };
+  cm_median_desc d;
+  cm_median_plan *plan = NULL;
+  cm_image a, b, c16, odd;
+  cm_image_packed pa, pb;
+
+  expect (cm_median_plan_new (NULL, &good, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "NULL out");
+  expect (cm_median_plan_new (&plan, NULL, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "NULL desc");
+  d = good;
+  d.window_w = 4;
+  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "even window");
+  d = good;
+  d.percentile = NAN;
+  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "NaN percentile");
+  d = good;
+  d.percentile = 101;
+  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "percentile 101");
+  d = good;
+  d.algorithm = (cm_median_algorithm) 5;
+  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "bad algorithm");
+  expect (cm_median_plan_new (&plan, &good, 0, 8, CM_DEPTH_8),
+      CM_ERR_INVALID_ARG, "zero width");
+  expect (cm_median_plan_new (&plan, &good, 8, 8, (cm_depth) 12),
+      CM_ERR_INVALID_ARG, "bad depth");
+  d = good;
+  d.window_w = d.window_h = 15;
+  d.percentile = 10;
+  d.algorithm = CM_MEDIAN_NETWORK;
+  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+      CM_ERR_UNSUPPORTED, "network 15x15 p10");
+  if (plan)
+    FAIL ("args: failed plan_new left a plan");
+
+  if (cm_median_plan_new (&plan, &good, 8, 8, CM_DEPTH_16) != CM_OK) {
+    FAIL ("args: valid plan refused");
+    return;
+  }
+  cm_device_image_alloc (&a, 8, 8, CM_DEPTH_16);
+  cm_device_image_alloc (&b, 8, 8, CM_DEPTH_16);
+  cm_device_image_alloc (&c16, 9, 8, CM_DEPTH_16);
+  expect (cm_median_plan_run (plan, &a, &b, stream), CM_OK, "valid run");
+  expect (cm_stream_sync (stream), CM_OK, "valid run sync");
+  expect (cm_median_plan_run (NULL, &a, &b, stream), CM_ERR_INVALID_ARG,
+      "NULL plan");
+  expect (cm_median_plan_run (plan, NULL, &b, stream), CM_ERR_INVALID_ARG,
+      "NULL src");
+  expect (cm_median_plan_run (plan, &a, &c16, stream), CM_ERR_INVALID_ARG,
+      "size mismatch");
+  expect (cm_median_plan_run (plan, &a, &a, stream), CM_ERR_INVALID_ARG,
+      "in place");
+  odd = b;
+  odd.pitch = b.pitch - 1;
+  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
+      "pitch not a multiple of the sample");
+  odd = b;
+  odd.data = (uint8_t *) b.data + 1;
+  odd.width = 7;
+  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
+      "odd address, other width");
+  odd = b;
+  odd.depth = CM_DEPTH_8;
+  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
+      "depth mismatch");
+  cm_device_packed_alloc (&pa, 8, 8, CM_DEPTH_16, 4);
+  cm_device_packed_alloc (&pb, 8, 8, CM_DEPTH_16, 4);
+  expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 3, stream),
+      CM_ERR_INVALID_ARG, "luma run of a plan without CM_MEDIAN_PLAN_LUMA");
+  cm_median_plan_free (plan);
+  plan = NULL;
+  d = good;
+  d.plan_flags = CM_MEDIAN_PLAN_LUMA;
+  if (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_16) == CM_OK) {
+    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 3, stream),
+        CM_OK, "valid luma run");
+    expect (cm_stream_sync (stream), CM_OK, "valid luma run sync");
+    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 1, 3, stream),
+        CM_ERR_INVALID_ARG, "luma g == b");
+    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 4, stream),
+        CM_ERR_INVALID_ARG, "luma alpha out of range");
+    expect (cm_median_plan_run_luma (plan, &pa, &pa, 0, 1, 2, 3, stream),
+        CM_ERR_INVALID_ARG, "luma in place");
+  } else
+    FAIL ("args: valid luma plan refused");
+  cm_median_plan_free (plan);
+  cm_median_plan_free (NULL);
+  cm_device_free (a.data);
+  cm_device_free (b.data);
+  cm_device_free (c16.data);
+  cm_device_free (pa.data);
+  cm_device_free (pb.data);
+}
+
+int
+main (void)
+{
+  const char *v = getenv ("CM_TEST_VERBOSE");
+  const char *mp = getenv ("CM_TEST_MAX_PIXELS");
+  char name[256];
+
+  if (cm_device_count () == 0) {
+    printf ("no CUDA device: skipped\n");
+    return TEST_SKIP;
+  }
+  verbose = v && atoi (v) > 0;
+  if (mp && atol (mp) > 0)
+    max_pixels = atol (mp);
+  if (cm_device_set (-1) != CM_OK || cm_stream_new (&stream) != CM_OK) {
+    fprintf (stderr, "cannot set up the device\n");
+    return 1;
+  }
+  cm_device_name (-1, name, sizeof (name));
+  printf ("device: %s\n", name);
+
+  test_args ();
+  test_grey ();
+  test_worst_cases ();
+  test_luma ();
+
+  cm_stream_free (stream);
+  printf ("%d passed, %d failed (%d forced-network cases unsupported as "
+      "documented)\n", n_pass, n_fail, n_unsupported);
+  return n_fail ? 1 : 0;
+}
