@@ -663,6 +663,11 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   if (e == cudaSuccess && p->sup && p->any_shallow)
     e = cudaMalloc ((void **) &p->d_words1,
         sizeof (uint32_t) * (size_t) width * height);
+  /* A pageable cudaMemcpy may return before its DMA has landed, and runs
+   * go to non-blocking streams that do not wait for the legacy default
+   * stream: finish the uploads here, once per plan. */
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize (0);
   lin_layout_clear (&lay);
   if (e != cudaSuccess) {
     st = lin_status (e);
