@@ -5,6 +5,14 @@
 
 #include <stdint.h>
 
+/* The same index map serves the CPU reference and the kernels: compiled by
+ * nvcc it is also a device function, so there is one definition to test. */
+#ifdef __CUDACC__
+#define CM_BORDER_HD __host__ __device__
+#else
+#define CM_BORDER_HD
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,7 +32,7 @@ typedef enum
 /* Map an out-of-range index i into [0, n) for the index-map rules, repeating
  * the reflection as often as needed (images smaller than the reach of the
  * structuring element). Undefined for NEUTRAL/CONSTANT. n >= 1. */
-static inline int
+static inline CM_BORDER_HD int
 cm_border_map (cm_border_mode mode, int i, int n)
 {
   if (i >= 0 && i < n)

@@ -130,35 +130,13 @@ struct runs_level
 
 /* ---- device helpers --------------------------------------------------- */
 
-/* Twin of cm_border_map (cm-border.h) for the index-map rules, including
- * repeated reflection on images smaller than the SE's reach. */
+/* cm_border_map (cm-border.h) is host and device code: one definition for
+ * the reference and the kernels, repeated reflection on tiny images included.
+ * Only the index-map rules reach it. */
 RUNS_HD int
 runs_border_map (int mode, int i, int n)
 {
-  if (i >= 0 && i < n)
-    return i;
-  if (n == 1)
-    return 0;
-  switch (mode) {
-    case CM_BORDER_REPLICATE:
-      return i < 0 ? 0 : n - 1;
-    case CM_BORDER_REFLECT:{
-      int period = 2 * n;
-      int m = i % period;
-      if (m < 0)
-        m += period;
-      return m < n ? m : period - 1 - m;
-    }
-    case CM_BORDER_MIRROR:{
-      int period = 2 * n - 2;
-      int m = i % period;
-      if (m < 0)
-        m += period;
-      return m < n ? m : period - m;
-    }
-    default:
-      return 0;                 /* never reached: keeps accesses in bounds */
-  }
+  return cm_border_map ((cm_border_mode) mode, i, n);
 }
 
 template <typename T>

@@ -12,9 +12,11 @@
  * split point P = t0 + C every window contains [t0+i, P) and [P, t0+i+L),
  * so out(t0+i) = op (R[i], A[i]) with R the suffix extremes of [t0, P)
  * (kept in registers) and A the running prefix extreme from P on. That is
- * C + L - 1 reads and about as many operations for C outputs: O(1) in L per
- * output for L <= C, and the thread's reads of its neighbours' samples come
- * from shared memory.
+ * C + L - 1 reads and about as many operations for C outputs, i.e.
+ * 1 + (L - 1) / C per output with C = the largest power of two <= L up to
+ * 64 (vertical) or 32 (horizontal, lines): at most 3 for L <= 64, 5 and 9
+ * for L = 255; the reads of samples that belong to neighbouring threads
+ * come from shared memory (or L1 for the line kernel).
  *
  * Three kernels:
  *  - vertical (0,1): a block stages a strip of 64 columns by
@@ -48,29 +50,12 @@
 
 /* ---- border rule ------------------------------------------------------ */
 
-/* Device twin of cm_border_map: index-map rules only. */
+/* cm_border_map (cm-border.h) is host and device code: the kernels use the
+ * reference's own definition. Index-map rules only. */
 static __device__ __forceinline__ int
 border_map (int mode, int i, int n)
 {
-  if (i >= 0 && i < n)
-    return i;
-  if (n == 1)
-    return 0;
-  if (mode == CM_BORDER_REPLICATE)
-    return i < 0 ? 0 : n - 1;
-  if (mode == CM_BORDER_REFLECT) {
-    int period = 2 * n;
-    int m = i % period;
-    if (m < 0)
-      m += period;
-    return m < n ? m : period - 1 - m;
-  }
-  /* CM_BORDER_MIRROR */
-  int period = 2 * n - 2;
-  int m = i % period;
-  if (m < 0)
-    m += period;
-  return m < n ? m : period - m;
+  return cm_border_map ((cm_border_mode) mode, i, n);
 }
 
 /* ---- min / max on one sample or on two 16-bit halves ------------------ */
@@ -481,7 +466,7 @@ vhgw_line_kernel (const __grid_constant__ pass_args a)
   }
 }
 
-/* ---- host side ------------------------------------------------------------ */
+/* ---- host side ---------------------------------------------------------- */
 
 /* largest power of two <= min (len, cmax) */
 static int
