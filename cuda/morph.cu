@@ -296,7 +296,7 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
   return 0;
 }
 
-/* ---- plan ---------------------------------------------------------------- */
+/* ---- plan --------------------------------------------------------------- */
 
 void
 cm_morph_plan_free (cm_morph_plan * plan)

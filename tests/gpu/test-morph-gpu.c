@@ -117,7 +117,7 @@ fill_input (cm_image * img, test_rng * r, int levels)
     test_image_set (img, 0, 0, cm_depth_max (img->depth));
 }
 
-/* ---- structuring elements ------------------------------------------------- */
+/* ---- structuring elements ----------------------------------------------- */
 
 typedef struct
 {
@@ -193,7 +193,7 @@ build_shapes (void)
   SHAPE ("custom 63x63 random", cm_se_new_custom (&se_, custom), NULL);
 }
 
-/* ---- one morphology case -------------------------------------------------- */
+/* ---- one morphology case ------------------------------------------------ */
 
 typedef struct
 {
@@ -369,7 +369,7 @@ out:
   test_image_free (&hdst_exp);
 }
 
-/* ---- the table -------------------------------------------------------------- */
+/* ---- the table ---------------------------------------------------------- */
 
 typedef struct
 {
@@ -529,7 +529,7 @@ check_algorithms (void)
   }
 }
 
-/* ---- argument checks ------------------------------------------------------ */
+/* ---- argument checks ---------------------------------------------------- */
 
 static void
 expect_status (const char *what, cm_status got, cm_status expected)
@@ -610,7 +610,7 @@ check_arguments (void)
     FAIL ("cm_status_string of a CUDA error gives no CUDA text");
 }
 
-/* ---- planes --------------------------------------------------------------- */
+/* ---- planes ------------------------------------------------------------- */
 
 static cm_image
 packed_as_image (const cm_image_packed * p)
