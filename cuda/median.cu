@@ -377,21 +377,42 @@ med_luma_pick_kernel (med_luma_args l)
     return;
   const uint32_t ys = med_load (l.ystar + (size_t) y * l.yspitch, x, l.bpp);
 
-  /* samples below Y* */
-  int less = 0;
-  for (int dy = -ry; dy <= ry; dy++)
-    for (int dx = -rx; dx <= rx; dx++)
-      less += med_luma_at (l, x + dx, y + dy) < ys;
+  const bool inside = x - rx >= 0 && x + rx < l.width && y - ry >= 0 &&
+      y + ry < l.height;
+  int less = 0, want, wx = x, wy = y;
 
-  /* the (k - less)-th sample equal to Y*, raster order */
-  int want = l.k - less, wx = 0, wy = 0;
-  for (int dy = -ry; dy <= ry && want >= 0; dy++)
-    for (int dx = -rx; dx <= rx; dx++)
-      if (med_luma_at (l, x + dx, y + dy) == ys && want-- == 0) {
-        wx = x + dx;
-        wy = y + dy;
-        break;
-      }
+  if (inside) {
+    /* samples below Y*, then the (k - less)-th equal to Y* in raster
+     * order, straight from the rows */
+    for (int dy = -ry; dy <= ry; dy++) {
+      const uint8_t *row = l.y + (size_t) (y + dy) * l.ypitch;
+      for (int dx = -rx; dx <= rx; dx++)
+        less += med_load (row, x + dx, l.bpp) < ys;
+    }
+    want = l.k - less;
+    for (int dy = -ry; dy <= ry && want >= 0; dy++) {
+      const uint8_t *row = l.y + (size_t) (y + dy) * l.ypitch;
+      for (int dx = -rx; dx <= rx; dx++)
+        if (med_load (row, x + dx, l.bpp) == ys && want-- == 0) {
+          wx = x + dx;
+          wy = y + dy;
+          break;
+        }
+    }
+  } else {
+    /* the same through the border rule */
+    for (int dy = -ry; dy <= ry; dy++)
+      for (int dx = -rx; dx <= rx; dx++)
+        less += med_luma_at (l, x + dx, y + dy) < ys;
+    want = l.k - less;
+    for (int dy = -ry; dy <= ry && want >= 0; dy++)
+      for (int dx = -rx; dx <= rx; dx++)
+        if (med_luma_at (l, x + dx, y + dy) == ys && want-- == 0) {
+          wx = x + dx;
+          wy = y + dy;
+          break;
+        }
+  }
 
   const int mx = med_border_index (l.border, wx, l.width);
   const int my = med_border_index (l.border, wy, l.height);
