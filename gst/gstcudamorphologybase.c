@@ -11,7 +11,9 @@
  * * GRAY8 and GRAY16_LE: the only plane.
  * * I420, NV12, Y444: the luma plane; chroma is copied unchanged.
  * * RGBA, BGRA, RGBx, BGRx: each colour channel on its own; alpha (or the
- *   padding byte) is copied from the input.
+ *   padding byte) is copied from the input. A subclass that implements
+ *   process_packed (and says so with wants_packed) gets the whole
+ *   interleaved frame instead and writes every channel itself.
  *
  * Both pads have the same caps. The backend is chosen in start(): CUDA on
  * one stream per element, or the CPU reference implementation of the core.
@@ -823,6 +825,19 @@ gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
 
 /* ---- data path ---------------------------------------------------------- */
 
+/* TRUE when the current RGB(A) frame goes whole to process_packed () */
+static gboolean
+gst_cuda_morphology_base_use_packed (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (priv->layout != LAYOUT_PACKED || klass->process_packed == NULL)
+    return FALSE;
+  return klass->wants_packed == NULL || klass->wants_packed (self,
+      &priv->info);
+}
+
 static cm_status
 gst_cuda_morphology_base_process_cpu (GstCudaMorphologyBase * self,
     GstVideoFrame * in, GstVideoFrame * out)
@@ -852,6 +867,10 @@ gst_cuda_morphology_base_process_cpu (GstCudaMorphologyBase * self,
         priv->pixel_channels);
     cm_image_packed dst = packed_view (out, width, height, priv->depth,
         priv->pixel_channels);
+
+    /* the subclass takes the whole frame */
+    if (gst_cuda_morphology_base_use_packed (self))
+      return klass->process_packed (self, &src, &dst, FALSE, NULL);
 
     /* alpha / padding byte */
     if (!gst_video_frame_copy_plane (out, in, 0))
@@ -939,6 +958,16 @@ gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
       if (!gst_video_frame_copy_plane (out, in, p))
         status = CM_ERR_INVALID_ARG;
     }
+  } else if (gst_cuda_morphology_base_use_packed (self)) {
+    /* the subclass takes the whole frame */
+    status = gst_cuda_morphology_base_upload (self, in,
+        priv->dev_packed_in.data, priv->dev_packed_in.pitch);
+    if (status == CM_OK)
+      status = klass->process_packed (self, &priv->dev_packed_in,
+          &priv->dev_packed_out, TRUE, priv->stream);
+    if (status == CM_OK)
+      status = gst_cuda_morphology_base_download (self,
+          priv->dev_packed_out.data, priv->dev_packed_out.pitch);
   } else {
     status = gst_cuda_morphology_base_upload (self, in,
         priv->dev_packed_in.data, priv->dev_packed_in.pitch);

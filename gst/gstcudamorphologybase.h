@@ -52,8 +52,19 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
  * @release: (nullable): free what @configure built; called from stop()
  *     with the device current. A subclass frees what may be left in its
  *     own finalize.
+ * @wants_packed: (nullable): for the packed RGB(A) formats, whether the
+ *     next frame goes whole to @process_packed instead of channel by
+ *     channel to @process_plane. Called from the streaming thread before
+ *     every RGB(A) frame, after @configure; %NULL means %TRUE when
+ *     @process_packed is set.
+ * @process_packed: (nullable): filter a whole interleaved RGB(A) frame
+ *     @src into @dst (same size, depth and channel count, never
+ *     overlapping), all channels included (nothing is copied by the base
+ *     class). Same contract as @process_plane otherwise.
  *
- * Subclasses implement @configure and @process_plane.
+ * Subclasses implement @configure and @process_plane, and may implement
+ * @process_packed (with @wants_packed) for filters that need every
+ * channel of a pixel at once.
  */
 struct _GstCudaMorphologyBaseClass
 {
@@ -67,9 +78,14 @@ struct _GstCudaMorphologyBaseClass
       const cm_image * src, const cm_image * dst, gboolean use_cuda,
       void *stream);
   void (*release) (GstCudaMorphologyBase * self);
+  gboolean (*wants_packed) (GstCudaMorphologyBase * self,
+      const GstVideoInfo * info);
+  cm_status (*process_packed) (GstCudaMorphologyBase * self,
+      const cm_image_packed * src, const cm_image_packed * dst,
+      gboolean use_cuda, void *stream);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING];
+  gpointer _gst_reserved[GST_PADDING - 2];
 };
 
 void gst_cuda_morphology_base_mark_dirty (GstCudaMorphologyBase * self);

@@ -11,6 +11,7 @@
 #include <gst/gst.h>
 
 #include "gstcudamorph.h"
+#include "gstcudamedian.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -18,6 +19,8 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);
+
+  ret |= GST_ELEMENT_REGISTER (cudamedian, plugin);
 
   return ret;
 }

@@ -1,0 +1,527 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-cudamedian
+ * @title: cudamedian
+ * @short_description: Median and percentile (rank) filter on the GPU
+ *
+ * cudamedian replaces every pixel by the sample of a given rank among the
+ * #GstCudaMedian:width x #GstCudaMedian:height pixels of the window
+ * centred on it: the median for #GstCudaMedian:percentile = 50, the
+ * minimum (an erosion by the rectangle) for 0, the maximum (a dilation)
+ * for 100. The rank is k = floor (p / 100 * (N - 1) + 1/2) of the N window
+ * samples sorted in ascending order. Both window sides are odd; the window
+ * may be larger than the frame, pixels outside it being defined by
+ * #GstCudaMedian:border.
+ *
+ * GRAY8 and GRAY16_LE frames are filtered as they are; for I420, NV12 and
+ * Y444 the luma plane is filtered and chroma passes unchanged. RGBA, BGRA,
+ * RGBx and BGRx are filtered as #GstCudaMedian:color-mode says:
+ *
+ * * luma (default): the colour median of Szántó and Fehér (paper 001,
+ *   section 4). Every pixel gets the luminance Y = (77 R + 150 G + 29 B)
+ *   >> 8; window pixels are ordered by (Y, raster position in the window)
+ *   and the output takes the R, G and B of the pixel of the selected rank.
+ *   The output therefore only contains colours present in the window (or
+ *   the border colour with border=constant). Alpha is copied from the
+ *   input pixel; the padding byte of RGBx and BGRx comes with the winner.
+ * * channels: each colour channel is filtered on its own and alpha is
+ *   copied; cheaper, but it may create colours that were not in the input.
+ *
+ * On the CUDA backend the plan picks the algorithm after paper 001
+ * (#GstCudaMedian:algorithm = auto; the choice is logged at INFO level in
+ * the cudamedian debug category):
+ *
+ * * small windows: sorting networks, one per output for windows of at most
+ *   64 pixels, and pruned selection networks sharing work between
+ *   neighbouring windows for square windows of side 3 to 11 at the
+ *   minimum, median and maximum ranks;
+ * * large windows: sliding histograms (8-bit, and a two-level histogram
+ *   for 16-bit samples), whose cost per pixel grows with the window side
+ *   rather than with its area.
+ *
+ * The CPU backend is the reference implementation written as the
+ * definition; both give the same result bit for bit, borders included.
+ * Properties can be changed while PLAYING: the filter is rebuilt before
+ * the next frame.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=100 pattern=snow ! \
+ *     video/x-raw,format=GRAY8,width=640,height=480 ! \
+ *     cudamedian size=5 ! videoconvert ! autovideosink
+ * ]| Removes salt-and-pepper noise with a 5x5 median.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=10 pattern=ball ! \
+ *     video/x-raw,format=RGBA,width=320,height=240 ! \
+ *     cudamedian size=7 color-mode=luma ! \
+ *     videoconvert ! pngenc ! multifilesink location=median-%05d.png
+ * ]| Writes ten frames filtered with the 7x7 colour median (no new colours)
+ * to PNG files.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=I420 ! \
+ *     cudamedian width=31 height=3 percentile=90 border=reflect ! \
+ *     videoconvert ! autovideosink
+ * ]| A 90th-percentile filter of the luma over a wide 31x3 window.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "gstcudamedian.h"
+
+#include "median.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
+#define GST_CAT_DEFAULT gst_cuda_median_debug
+
+#define DEFAULT_SIZE 3
+#define DEFAULT_PERCENTILE 50.0
+#define DEFAULT_BORDER GST_CUDA_MORPHOLOGY_BORDER_REPLICATE
+#define DEFAULT_BORDER_VALUE 0
+#define DEFAULT_COLOR_MODE GST_CUDA_MEDIAN_COLOR_MODE_LUMA
+#define DEFAULT_ALGORITHM GST_CUDA_MEDIAN_ALGORITHM_AUTO
+
+enum
+{
+  PROP_0,
+  PROP_SIZE,
+  PROP_WIDTH,
+  PROP_HEIGHT,
+  PROP_PERCENTILE,
+  PROP_BORDER,
+  PROP_BORDER_VALUE,
+  PROP_COLOR_MODE,
+  PROP_ALGORITHM,
+};
+
+typedef struct
+{
+  gint width;
+  gint height;
+  gdouble percentile;
+  GstCudaMorphologyBorder border;
+  guint border_value;
+  GstCudaMedianColorMode color_mode;
+  GstCudaMedianAlgorithm algorithm;
+} GstCudaMedianSettings;
+
+struct _GstCudaMedian
+{
+  GstCudaMorphologyBase parent;
+
+  /* properties, protected by the object lock */
+  GstCudaMedianSettings settings;
+
+  /* built by configure (), used by the process functions: streaming
+   * thread */
+  gboolean configured;
+  cm_median_desc desc;
+  cm_median_plan *plan;
+  gboolean luma;                /* RGB(A) frames whole, in luma mode */
+  gint r_idx, g_idx, b_idx, a_idx;
+};
+
+#define gst_cuda_median_parent_class parent_class
+G_DEFINE_TYPE_WITH_CODE (GstCudaMedian, gst_cuda_median,
+    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
+        "CUDA median and percentile filter"));
+
+GST_ELEMENT_REGISTER_DEFINE (cudamedian, "cudamedian", GST_RANK_NONE,
+    GST_TYPE_CUDA_MEDIAN);
+
+static void gst_cuda_median_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_median_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_cuda_median_finalize (GObject * object);
+
+static gboolean gst_cuda_median_configure (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info, gboolean use_cuda);
+static cm_status gst_cuda_median_process_plane (GstCudaMorphologyBase *
+    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
+    void *stream);
+static gboolean gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info);
+static cm_status gst_cuda_median_process_packed (GstCudaMorphologyBase *
+    base, const cm_image_packed * src, const cm_image_packed * dst,
+    gboolean use_cuda, void *stream);
+static void gst_cuda_median_release (GstCudaMorphologyBase * base);
+
+#define PARAM_FLAGS \
+  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+
+static void
+gst_cuda_median_class_init (GstCudaMedianClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCudaMorphologyBaseClass *base_class =
+      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_median_set_property;
+  gobject_class->get_property = gst_cuda_median_get_property;
+  gobject_class->finalize = gst_cuda_median_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size",
+          "Side in pixels of a square window (odd); sets width and height. "
+          "Reads back the width. An even size is refused and the previous "
+          "window kept",
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_WIDTH,
+      g_param_spec_int ("width", "Width",
+          "Width in pixels of the window (odd, centred on the pixel); an "
+          "even width is refused and the previous one kept",
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_HEIGHT,
+      g_param_spec_int ("height", "Height",
+          "Height in pixels of the window (odd, centred on the pixel); an "
+          "even height is refused and the previous one kept",
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_PERCENTILE,
+      g_param_spec_double ("percentile", "Percentile",
+          "Rank of the output among the N window samples sorted in "
+          "ascending order, as a percentage: rank floor (p / 100 * (N - 1) "
+          "+ 1/2); 50 = median, 0 = minimum (erosion), 100 = maximum "
+          "(dilation)",
+          0.0, 100.0, DEFAULT_PERCENTILE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "Value of the pixels outside the frame: replicate (edge pixel "
+          "repeated), reflect (reflection with the edge pixel repeated), "
+          "mirror (edge pixel not repeated), constant (border-value); "
+          "neutral has no meaning for a median and behaves as replicate",
+          GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
+      g_param_spec_uint ("border-value", "Border value",
+          "Sample value outside the frame for border=constant, clamped to "
+          "the largest sample of the format (255 for 8-bit formats, 65535 "
+          "for GRAY16_LE); in luma mode the outside pixel is grey "
+          "(value, value, value)",
+          0, G_MAXUINT16, DEFAULT_BORDER_VALUE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_COLOR_MODE,
+      g_param_spec_enum ("color-mode", "Colour mode",
+          "How RGB(A) frames are filtered: luma = the whole pixel of the "
+          "window whose luminance has the rank (no new colours); channels "
+          "= each colour channel independently. Grey and YUV formats "
+          "ignore it",
+          GST_TYPE_CUDA_MEDIAN_COLOR_MODE, DEFAULT_COLOR_MODE, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ALGORITHM,
+      g_param_spec_enum ("algorithm", "Algorithm",
+          "CUDA algorithm: auto = chosen from the window, depth and rank; "
+          "network = sorting networks (windows of at most 64 pixels, or "
+          "square windows of side 3 to 11 at percentile 0, 50 or 100; "
+          "other windows fail with an error); histogram = sliding "
+          "histograms (any window). Same output whatever the choice; the "
+          "CPU backend ignores it",
+          GST_TYPE_CUDA_MEDIAN_ALGORITHM, DEFAULT_ALGORITHM, PARAM_FLAGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA median", "Filter/Effect/Video",
+      "Median and percentile (rank) filter over rectangular windows, with "
+      "a luminance-based colour median that creates no new colours, on "
+      "CUDA or the CPU", "gst-cuda-morphology developers");
+
+  base_class->debug_category = gst_cuda_median_debug;
+  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_median_configure);
+  base_class->process_plane =
+      GST_DEBUG_FUNCPTR (gst_cuda_median_process_plane);
+  base_class->wants_packed =
+      GST_DEBUG_FUNCPTR (gst_cuda_median_wants_packed);
+  base_class->process_packed =
+      GST_DEBUG_FUNCPTR (gst_cuda_median_process_packed);
+  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_median_release);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_COLOR_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_ALGORITHM, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BORDER, 0);
+}
+
+static void
+gst_cuda_median_init (GstCudaMedian * self)
+{
+  GstCudaMedianSettings *s = &self->settings;
+
+  s->width = DEFAULT_SIZE;
+  s->height = DEFAULT_SIZE;
+  s->percentile = DEFAULT_PERCENTILE;
+  s->border = DEFAULT_BORDER;
+  s->border_value = DEFAULT_BORDER_VALUE;
+  s->color_mode = DEFAULT_COLOR_MODE;
+  s->algorithm = DEFAULT_ALGORITHM;
+}
+
+/* Returns TRUE when @v is an odd window side; warns otherwise. */
+static gboolean
+gst_cuda_median_check_side (GstCudaMedian * self, const gchar * name,
+    gint v)
+{
+  if (v % 2 == 1)
+    return TRUE;
+  g_warning ("%s: %s %d is even; the window needs a centre pixel, so its "
+      "sides must be odd; keeping the previous value", GST_OBJECT_NAME (self),
+      name, v);
+  return FALSE;
+}
+
+static void
+gst_cuda_median_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+  GstCudaMedianSettings *s = &self->settings;
+
+  switch (prop_id) {
+    case PROP_SIZE:{
+      gint v = g_value_get_int (value);
+
+      if (!gst_cuda_median_check_side (self, "size", v))
+        return;
+      GST_OBJECT_LOCK (self);
+      s->width = v;
+      s->height = v;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_WIDTH:{
+      gint v = g_value_get_int (value);
+
+      if (!gst_cuda_median_check_side (self, "width", v))
+        return;
+      GST_OBJECT_LOCK (self);
+      s->width = v;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_HEIGHT:{
+      gint v = g_value_get_int (value);
+
+      if (!gst_cuda_median_check_side (self, "height", v))
+        return;
+      GST_OBJECT_LOCK (self);
+      s->height = v;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_PERCENTILE:{
+      gdouble p = g_value_get_double (value);
+
+      if (isnan (p)) {
+        g_warning ("%s: percentile NaN is not a number; keeping the "
+            "previous percentile", GST_OBJECT_NAME (self));
+        return;
+      }
+      GST_OBJECT_LOCK (self);
+      s->percentile = p;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_BORDER:
+      GST_OBJECT_LOCK (self);
+      s->border = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_BORDER_VALUE:
+      GST_OBJECT_LOCK (self);
+      s->border_value = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_COLOR_MODE:
+      GST_OBJECT_LOCK (self);
+      s->color_mode = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_ALGORITHM:
+      GST_OBJECT_LOCK (self);
+      s->algorithm = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+  }
+
+  /* rebuild the filter before the next frame */
+  gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+}
+
+static void
+gst_cuda_median_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+  GstCudaMedianSettings *s = &self->settings;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+    case PROP_WIDTH:
+      g_value_set_int (value, s->width);
+      break;
+    case PROP_HEIGHT:
+      g_value_set_int (value, s->height);
+      break;
+    case PROP_PERCENTILE:
+      g_value_set_double (value, s->percentile);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, s->border);
+      break;
+    case PROP_BORDER_VALUE:
+      g_value_set_uint (value, s->border_value);
+      break;
+    case PROP_COLOR_MODE:
+      g_value_set_enum (value, s->color_mode);
+      break;
+    case PROP_ALGORITHM:
+      g_value_set_enum (value, s->algorithm);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_median_release (GstCudaMorphologyBase * base)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
+
+  g_clear_pointer (&self->plan, cm_median_plan_free);
+  self->configured = FALSE;
+}
+
+static gboolean
+gst_cuda_median_configure (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info, gboolean use_cuda)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
+  GstCudaMedianSettings s;
+  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  gint width = GST_VIDEO_INFO_WIDTH (info);
+  gint height = GST_VIDEO_INFO_HEIGHT (info);
+  gboolean luma;
+  cm_median_plan *plan = NULL;
+  cm_median_desc desc;
+  cm_status status;
+
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+
+  luma = GST_VIDEO_INFO_IS_RGB (info) &&
+      s.color_mode == GST_CUDA_MEDIAN_COLOR_MODE_LUMA;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.window_w = s.width;
+  desc.window_h = s.height;
+  desc.percentile = s.percentile;
+  desc.border = (cm_border_mode) s.border;
+  desc.border_value = MIN (s.border_value, cm_depth_max (depth));
+  desc.algorithm = (cm_median_algorithm) s.algorithm;
+  desc.plan_flags = luma ? CM_MEDIAN_PLAN_LUMA : 0;
+
+  status = cm_median_desc_check (&desc);
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (base, status,
+        "Invalid median window or percentile");
+    return FALSE;
+  }
+
+  if (use_cuda) {
+    status = cm_median_plan_new (&plan, &desc, width, height, depth);
+    if (status != CM_OK) {
+      gst_cuda_morphology_base_post_status_error (base, status,
+          "Failed to build the CUDA median plan");
+      return FALSE;
+    }
+  }
+
+  gst_cuda_median_release (base);
+  self->desc = desc;
+  self->plan = plan;
+  self->luma = luma;
+  if (luma) {
+    self->r_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+    self->g_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+    self->b_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+    self->a_idx = GST_VIDEO_INFO_HAS_ALPHA (info) ?
+        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1;
+  }
+  self->configured = TRUE;
+
+  GST_INFO_OBJECT (self, "%dx%d window, percentile %g (rank %d), border %d "
+      "(value %u), %s, %dx%d %d-bit on %s: %s", desc.window_w,
+      desc.window_h, desc.percentile, cm_median_rank (&desc),
+      (gint) desc.border, desc.border_value,
+      luma ? "luma colour median" : "per channel", width, height,
+      (gint) depth, use_cuda ? "CUDA" : "CPU",
+      plan ? cm_median_plan_algorithm (plan) : "reference");
+
+  return TRUE;
+}
+
+static cm_status
+gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
+    const cm_image * src, const cm_image * dst, gboolean use_cuda,
+    void *stream)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
+
+  if (!self->configured)
+    return CM_ERR_INVALID_ARG;
+  if (use_cuda) {
+    if (self->plan == NULL)
+      return CM_ERR_INVALID_ARG;
+    return cm_median_plan_run (self->plan, src, dst, stream);
+  }
+  return cm_median_ref (&self->desc, src, dst);
+}
+
+static gboolean
+gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info)
+{
+  return GST_CUDA_MEDIAN (base)->luma;
+}
+
+static cm_status
+gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
+    const cm_image_packed * src, const cm_image_packed * dst,
+    gboolean use_cuda, void *stream)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
+
+  if (!self->configured || !self->luma)
+    return CM_ERR_INVALID_ARG;
+  if (use_cuda) {
+    if (self->plan == NULL)
+      return CM_ERR_INVALID_ARG;
+    return cm_median_plan_run_luma (self->plan, src, dst, self->r_idx,
+        self->g_idx, self->b_idx, self->a_idx, stream);
+  }
+  return cm_median_luma_ref (&self->desc, src, dst, self->r_idx,
+      self->g_idx, self->b_idx, self->a_idx);
+}
+
+static void
+gst_cuda_median_finalize (GObject * object)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
+
+  gst_cuda_median_release (GST_CUDA_MORPHOLOGY_BASE (self));
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}

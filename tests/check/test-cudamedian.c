@@ -1,0 +1,555 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudamedian element tests on the CPU backend (GstHarness, CK_FORK=no):
+ * every template format at odd sizes (1x1 included) against the core's
+ * CPU reference, per channel and in luma mode, rectangular windows,
+ * percentiles 0 and 100 against erosion and dilation by the rectangle, no
+ * new colours in luma mode, property changes while PLAYING and refused
+ * property values. */
+#include <math.h>
+#include <string.h>
+
+#include "cudamorph-harness.h"
+#include "median.h"
+
+typedef struct
+{
+  int width, height;
+  double percentile;
+  cm_border_mode border;
+  unsigned border_value;
+  gboolean luma;                /* color-mode=luma, else channels */
+} MedianParams;
+
+#define REP CM_BORDER_REPLICATE
+#define REF CM_BORDER_REFLECT
+#define MIR CM_BORDER_MIRROR
+#define CON CM_BORDER_CONSTANT
+#define NEU CM_BORDER_NEUTRAL
+
+static GstElement *
+median_element_new (const MedianParams * p)
+{
+  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
+
+  fail_unless (e != NULL, "cannot create cudamedian: is GST_PLUGIN_PATH set "
+      "to the build's gst/ directory?");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
+  if (p) {
+    gst_util_set_object_arg (G_OBJECT (e), "border",
+        morph_border_nick (p->border));
+    gst_util_set_object_arg (G_OBJECT (e), "color-mode",
+        p->luma ? "luma" : "channels");
+    g_object_set (e, "width", p->width, "height", p->height, "percentile",
+        p->percentile, "border-value", p->border_value, NULL);
+  }
+  return e;
+}
+
+static void
+median_desc (const MedianParams * p, cm_depth depth, cm_median_desc * desc)
+{
+  memset (desc, 0, sizeof (*desc));
+  desc->window_w = p->width;
+  desc->window_h = p->height;
+  desc->percentile = p->percentile;
+  desc->border = p->border;
+  desc->border_value = MIN (p->border_value, cm_depth_max (depth));
+}
+
+static gboolean
+bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
+    gsize row_bytes, int rows, const char *what)
+{
+  for (int y = 0; y < rows; y++) {
+    for (gsize x = 0; x < row_bytes; x++) {
+      if (a[y * as + x] != b[y * bs + x]) {
+        fprintf (stderr, "%s: row %d byte %" G_GSIZE_FORMAT ": got %u, "
+            "expected %u\n", what, y, x, a[y * as + x], b[y * bs + x]);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+/* TRUE when @outbuf is @inbuf filtered as @p says. */
+static gboolean
+median_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const MedianParams * p, const char *what)
+{
+  GstVideoFrame in, out;
+  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
+      CM_DEPTH_16 : CM_DEPTH_8;
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  cm_median_desc desc;
+  gboolean ok = TRUE;
+  gchar *label;
+
+  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
+      "%s: output buffer does not match the caps", what);
+  median_desc (p, depth, &desc);
+
+  if (GST_VIDEO_INFO_IS_RGB (info) && p->luma) {
+    int ps = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+    cm_image_packed src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, CM_DEPTH_8, ps
+    };
+    gsize pitch = (gsize) w * ps;
+    guint8 *exp = g_malloc (pitch * h);
+    cm_image_packed dst = { exp, pitch, w, h, CM_DEPTH_8, ps };
+    int a = GST_VIDEO_INFO_HAS_ALPHA (info) ?
+        (int) GST_VIDEO_INFO_COMP_POFFSET (info, 3) : -1;
+
+    fail_unless (cm_median_luma_ref (&desc, &src, &dst,
+            GST_VIDEO_INFO_COMP_POFFSET (info, 0),
+            GST_VIDEO_INFO_COMP_POFFSET (info, 1),
+            GST_VIDEO_INFO_COMP_POFFSET (info, 2), a) == CM_OK);
+    label = g_strdup_printf ("%s: luma", what);
+    ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), exp, pitch, pitch, h, label);
+    g_free (label);
+    g_free (exp);
+  } else if (GST_VIDEO_INFO_IS_RGB (info)) {
+    int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+
+    for (int b = 0; b < pstride && ok; b++) {
+      gboolean colour = FALSE;
+      cm_image src = morph_extract_byte (&in, b);
+      cm_image got = morph_extract_byte (&out, b);
+
+      for (int c = 0; c < 3; c++)
+        colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
+      if (colour) {
+        cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
+
+        fail_unless (cm_median_ref (&desc, &src, &exp) == CM_OK);
+        label = g_strdup_printf ("%s: colour byte %d", what, b);
+        ok = test_image_equal (&got, &exp, label);
+        g_free (label);
+        test_image_free (&exp);
+      } else {
+        label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
+        ok = test_image_equal (&got, &src, label);
+        g_free (label);
+      }
+      test_image_free (&src);
+      test_image_free (&got);
+    }
+  } else {
+    cm_image src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, depth
+    };
+    cm_image got = { GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, h, depth
+    };
+    cm_image exp = test_image_new (w, h, depth, 0);
+
+    fail_unless (cm_median_ref (&desc, &src, &exp) == CM_OK);
+    label = g_strdup_printf ("%s: plane 0", what);
+    ok = test_image_equal (&got, &exp, label);
+    g_free (label);
+    test_image_free (&exp);
+
+    for (guint pl = 1; ok && pl < GST_VIDEO_FRAME_N_PLANES (&in); pl++) {
+      gsize row_bytes;
+      int rows;
+
+      morph_plane_extent (&in, pl, &row_bytes, &rows);
+      label = g_strdup_printf ("%s: chroma plane %u", what, pl);
+      ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, pl),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&out, pl),
+          GST_VIDEO_FRAME_PLANE_DATA (&in, pl),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&in, pl), row_bytes, rows, label);
+      g_free (label);
+    }
+  }
+
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return ok;
+}
+
+static void
+push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MedianParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  GstBuffer *out;
+  gchar *what = g_strdup_printf ("%s %s %dx%d%s, window %dx%d p=%g "
+      "border=%s(%u) %s, seed %" G_GUINT64_FORMAT, ctx,
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "",
+      p->width, p->height, p->percentile, morph_border_nick (p->border),
+      p->border_value, p->luma ? "luma" : "channels", seed);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s: no output buffer", what);
+  fail_unless (median_check_output (in, out, info, p, what),
+      "%s: output differs from the reference", what);
+
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_free (what);
+}
+
+static const MedianParams format_params[] = {
+  {3, 3, 50, REP, 0, TRUE},
+  {5, 5, 50, REF, 0, FALSE},
+  {1, 1, 50, REP, 0, TRUE},
+  {7, 3, 25, MIR, 0, TRUE},
+  {3, 5, 80, CON, 77, FALSE},
+  {9, 9, 50, NEU, 0, TRUE},
+  {5, 1, 50, CON, 300, TRUE},
+};
+
+static const struct
+{
+  int width, height;
+} odd_sizes[] = {
+  {37, 23}, {1, 1}, {1, 9}, {9, 1}, {2, 3},
+};
+
+/* every template format at odd sizes, default and padded strides, both
+ * colour modes */
+GST_START_TEST (test_formats_odd_sizes)
+{
+  guint64 seed = 1;
+
+  for (int f = 0; f < MORPH_N_FORMATS; f++) {
+    for (guint s = 0; s < G_N_ELEMENTS (odd_sizes); s++) {
+      for (int extra = 0; extra <= 8; extra += 8) {
+        MedianParams p =
+            format_params[(f + s + extra) % G_N_ELEMENTS (format_params)];
+        GstElement *e;
+        GstHarness *h;
+        GstVideoInfo info;
+
+        for (int mode = 0; mode < 2; mode++) {
+          p.luma = mode == 0;
+          e = median_element_new (&p);
+          h = morph_harness_new (e);
+          morph_harness_set_caps (h, morph_format (f), odd_sizes[s].width,
+              odd_sizes[s].height, &info);
+          /* two frames: the per-caps buffers are reused */
+          push_and_check (h, &info, &p, seed++, extra, "formats");
+          push_and_check (h, &info, &p, seed++, extra, "formats");
+          gst_harness_teardown (h);
+          gst_object_unref (e);
+        }
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* rectangular windows, windows larger than the frame, percentiles */
+GST_START_TEST (test_windows)
+{
+  static const MedianParams params[] = {
+    {1, 7, 50, REP, 0, FALSE},
+    {7, 1, 50, REF, 0, FALSE},
+    {11, 3, 50, MIR, 0, FALSE},
+    {3, 15, 10, CON, 1000, FALSE},
+    {21, 21, 50, REP, 0, FALSE},
+    {61, 41, 70, REF, 0, FALSE},
+    {5, 7, 33.3, MIR, 0, TRUE},
+    {15, 3, 50, CON, 128, TRUE},
+  };
+  static const char *const formats[] = { "GRAY8", "GRAY16_LE", "BGRA" };
+  guint64 seed = 500;
+
+  for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstElement *e = median_element_new (&params[i]);
+      GstHarness *h = morph_harness_new (e);
+      GstVideoInfo info;
+
+      morph_harness_set_caps (h, formats[f], 33, 19, &info);
+      push_and_check (h, &info, &params[i], seed++, 0, "windows");
+      gst_harness_teardown (h);
+      gst_object_unref (e);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* percentile 0 = erosion and 100 = dilation by the rectangle (neutral
+ * behaves as replicate for a median) */
+GST_START_TEST (test_percentile_extremes)
+{
+  static const cm_border_mode borders[] = { NEU, REP, REF, MIR, CON };
+  static const char *const formats[] = { "GRAY8", "GRAY16_LE", "I420" };
+  guint64 seed = 900;
+
+  for (guint b = 0; b < G_N_ELEMENTS (borders); b++) {
+    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+      for (int extreme = 0; extreme <= 100; extreme += 100) {
+        MedianParams p = { 5, 3, extreme, borders[b], 99, FALSE };
+        GstElement *e = median_element_new (&p);
+        GstHarness *h = morph_harness_new (e);
+        GstVideoInfo info;
+        GstVideoFrame in, out;
+        GstBuffer *inbuf, *outbuf;
+        cm_depth depth;
+        cm_image src, got, exp;
+        cm_se *se = NULL;
+        int w = 23, ht = 17;
+
+        morph_harness_set_caps (h, formats[f], w, ht, &info);
+        depth = GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
+            CM_DEPTH_16 : CM_DEPTH_8;
+        inbuf = morph_make_input (&info, seed++, 0);
+        outbuf = gst_harness_push_and_pull (h, gst_buffer_ref (inbuf));
+        fail_unless (outbuf != NULL);
+        fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
+        fail_unless (gst_video_frame_map (&out, &info, outbuf,
+                GST_MAP_READ));
+        src = (cm_image) {
+        GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
+              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, ht, depth};
+        got = (cm_image) {
+        GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
+              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, ht, depth};
+        exp = test_image_new (w, ht, depth, 0);
+        fail_unless (cm_se_new_rect (&se, 5, 3) == CM_OK);
+        fail_unless (cm_morph_ref_rank_extreme (se, extreme == 0,
+                borders[b] == NEU ? REP : borders[b], 99, &src,
+                &exp) == CM_OK);
+        fail_unless (test_image_equal (&got, &exp, "percentile extreme"),
+            "%s percentile %d border %s differs from the %s", formats[f],
+            extreme, morph_border_nick (borders[b]),
+            extreme == 0 ? "erosion" : "dilation");
+        cm_se_free (se);
+        test_image_free (&exp);
+        gst_video_frame_unmap (&out);
+        gst_video_frame_unmap (&in);
+        gst_buffer_unref (outbuf);
+        gst_buffer_unref (inbuf);
+        gst_harness_teardown (h);
+        gst_object_unref (e);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* luma mode: every output colour (R, G, B) is in the input window */
+GST_START_TEST (test_luma_no_new_colours)
+{
+  static const char *const formats[] = { "RGBA", "BGRx" };
+  static const double percentiles[] = { 0, 30, 50, 100 };
+  guint64 seed = 1300;
+
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (guint q = 0; q < G_N_ELEMENTS (percentiles); q++) {
+      MedianParams p = { 5, 3, percentiles[q], MIR, 0, TRUE };
+      GstElement *e = median_element_new (&p);
+      GstHarness *h = morph_harness_new (e);
+      GstVideoInfo info;
+      GstVideoFrame in, out;
+      GstBuffer *inbuf, *outbuf;
+      int w = 19, ht = 13, ps, ri, gi, bi;
+      const guint8 *id, *od;
+      gsize is, os;
+
+      morph_harness_set_caps (h, formats[f], w, ht, &info);
+      inbuf = morph_make_input (&info, seed++, 0);
+      outbuf = gst_harness_push_and_pull (h, gst_buffer_ref (inbuf));
+      fail_unless (outbuf != NULL);
+      fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&out, &info, outbuf, GST_MAP_READ));
+      ps = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
+      ri = GST_VIDEO_INFO_COMP_POFFSET (&info, 0);
+      gi = GST_VIDEO_INFO_COMP_POFFSET (&info, 1);
+      bi = GST_VIDEO_INFO_COMP_POFFSET (&info, 2);
+      id = GST_VIDEO_FRAME_PLANE_DATA (&in, 0);
+      od = GST_VIDEO_FRAME_PLANE_DATA (&out, 0);
+      is = GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0);
+      os = GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0);
+      for (int y = 0; y < ht; y++) {
+        for (int x = 0; x < w; x++) {
+          const guint8 *o = od + y * os + x * ps;
+          gboolean found = FALSE;
+
+          for (int dy = -1; dy <= 1 && !found; dy++) {
+            for (int dx = -2; dx <= 2 && !found; dx++) {
+              int sy = cm_border_map (MIR, y + dy, ht);
+              int sx = cm_border_map (MIR, x + dx, w);
+              const guint8 *s = id + sy * is + sx * ps;
+
+              found = s[ri] == o[ri] && s[gi] == o[gi] && s[bi] == o[bi];
+            }
+          }
+          fail_unless (found, "%s p=%g: colour (%u,%u,%u) at (%d,%d) is "
+              "not in its window", formats[f], percentiles[q], o[ri], o[gi],
+              o[bi], x, y);
+        }
+      }
+      gst_video_frame_unmap (&out);
+      gst_video_frame_unmap (&in);
+      gst_buffer_unref (outbuf);
+      gst_buffer_unref (inbuf);
+      gst_harness_teardown (h);
+      gst_object_unref (e);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_change_playing)
+{
+  MedianParams p = { 3, 3, 50, REP, 0, TRUE };
+  GstElement *e = median_element_new (NULL);
+  GstHarness *h = morph_harness_new (e);
+  GstVideoInfo info;
+  GstState state;
+  gint v;
+
+  morph_harness_set_caps (h, "RGBA", 37, 23, &info);
+  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  push_and_check (h, &info, &p, 1, 0, "defaults");
+
+  p.width = p.height = 7;
+  g_object_set (e, "size", 7, NULL);
+  g_object_get (e, "width", &v, NULL);
+  fail_unless_equals_int (v, 7);
+  g_object_get (e, "height", &v, NULL);
+  fail_unless_equals_int (v, 7);
+  push_and_check (h, &info, &p, 2, 0, "size 7");
+
+  p.luma = FALSE;
+  gst_util_set_object_arg (G_OBJECT (e), "color-mode", "channels");
+  push_and_check (h, &info, &p, 3, 0, "channels");
+
+  p.width = 9;
+  p.height = 3;
+  p.percentile = 75;
+  p.border = CON;
+  p.border_value = 200;
+  p.luma = TRUE;
+  g_object_set (e, "width", 9, "height", 3, "percentile", 75.0,
+      "border-value", 200, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "border", "constant");
+  gst_util_set_object_arg (G_OBJECT (e), "color-mode", "luma");
+  push_and_check (h, &info, &p, 4, 0, "9x3 p75 constant luma");
+
+  gst_util_set_object_arg (G_OBJECT (e), "algorithm", "histogram");
+  push_and_check (h, &info, &p, 5, 0, "algorithm histogram");
+
+  /* with a caps change */
+  p.percentile = 0;
+  g_object_set (e, "percentile", 0.0, NULL);
+  morph_harness_set_caps (h, "NV12", 19, 7, &info);
+  push_and_check (h, &info, &p, 6, 0, "after caps change");
+
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* even sides, NaN and out-of-range values leave the old value */
+GST_START_TEST (test_invalid_values)
+{
+  MedianParams p = { 5, 3, 40, REP, 0, TRUE };
+  GstElement *e = median_element_new (NULL);
+  GstHarness *h;
+  GstVideoInfo info;
+  gdouble d;
+  gint v;
+  guint u;
+
+  g_object_set (e, "size", 5, "height", 3, "percentile", 40.0, NULL);
+  ASSERT_WARNING (g_object_set (e, "size", 4, NULL));
+  ASSERT_WARNING (g_object_set (e, "width", 6, NULL));
+  ASSERT_WARNING (g_object_set (e, "height", 2, NULL));
+  ASSERT_WARNING (g_object_set (e, "size", 0, NULL));
+  ASSERT_WARNING (g_object_set (e, "width", CM_MEDIAN_MAX_WINDOW + 2, NULL));
+  ASSERT_WARNING (g_object_set (e, "height", -1, NULL));
+  g_object_get (e, "width", &v, NULL);
+  fail_unless_equals_int (v, 5);
+  g_object_get (e, "height", &v, NULL);
+  fail_unless_equals_int (v, 3);
+
+  ASSERT_WARNING (g_object_set (e, "percentile", (gdouble) NAN, NULL));
+  ASSERT_WARNING (g_object_set (e, "percentile", 100.5, NULL));
+  ASSERT_WARNING (g_object_set (e, "percentile", -1.0, NULL));
+  g_object_get (e, "percentile", &d, NULL);
+  fail_unless_equals_float (d, 40.0);
+
+  ASSERT_WARNING (g_object_set (e, "border-value", 65536, NULL));
+  g_object_get (e, "border-value", &u, NULL);
+  fail_unless_equals_int (u, 0);
+
+  /* the element still works with the values it kept */
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, "BGRx", 21, 11, &info);
+  push_and_check (h, &info, &p, 77, 0, "after refused values");
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* defaults and documentation of the properties */
+GST_START_TEST (test_inspect)
+{
+  static const char *const props[] = { "size", "width", "height",
+    "percentile", "border", "border-value", "color-mode", "algorithm",
+    "backend", "cuda-device-id"
+  };
+  GstElement *e = median_element_new (NULL);
+  gint v;
+  gdouble d;
+
+  for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        props[i]);
+
+    fail_unless (ps != NULL, "no property %s", props[i]);
+    fail_unless (strlen (g_param_spec_get_blurb (ps)) > 20,
+        "property %s has no real description", props[i]);
+    if (!g_str_equal (props[i], "backend") &&
+        !g_str_equal (props[i], "cuda-device-id"))
+      fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING,
+          "property %s not mutable in PLAYING", props[i]);
+  }
+  g_object_get (e, "size", &v, "percentile", &d, NULL);
+  fail_unless_equals_int (v, 3);
+  fail_unless_equals_float (d, 50.0);
+  g_object_get (e, "border", &v, NULL);
+  fail_unless_equals_int (v, REP);
+  g_object_get (e, "color-mode", &v, NULL);
+  fail_unless_equals_int (v, 0);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudamedian_suite (void)
+{
+  Suite *s = suite_create ("cudamedian");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_inspect);
+  tcase_add_test (tc, test_formats_odd_sizes);
+  tcase_add_test (tc, test_windows);
+  tcase_add_test (tc, test_percentile_extremes);
+  tcase_add_test (tc, test_luma_no_new_colours);
+  tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_invalid_values);
+
+  return s;
+}
+
+GST_CHECK_MAIN (cudamedian);

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudamedian on the CUDA backend against the same element on the CPU
+ * backend, bit for bit: every format, both colour modes, square and
+ * rectangular windows for the network and histogram algorithms, several
+ * percentiles and borders, padded strides and property changes while
+ * PLAYING. Exits 77 (meson: SKIP) when no CUDA device is usable. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../check/cudamorph-harness.h"
+#include "device.h"
+
+typedef struct
+{
+  int width, height;
+  double percentile;
+  const char *border;
+  unsigned border_value;
+  const char *color_mode;
+  const char *algorithm;
+} MedianParams;
+
+static void
+median_apply (GstElement * e, const MedianParams * p)
+{
+  gst_util_set_object_arg (G_OBJECT (e), "border", p->border);
+  gst_util_set_object_arg (G_OBJECT (e), "color-mode", p->color_mode);
+  gst_util_set_object_arg (G_OBJECT (e), "algorithm", p->algorithm);
+  g_object_set (e, "width", p->width, "height", p->height, "percentile",
+      p->percentile, "border-value", p->border_value, NULL);
+}
+
+static GstElement *
+median_element_new (const char *backend, const MedianParams * p)
+{
+  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
+
+  fail_unless (e != NULL, "cannot create cudamedian: is GST_PLUGIN_PATH set "
+      "to the build's gst/ directory?");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  median_apply (e, p);
+  return e;
+}
+
+static guint
+pop_errors (GstBus * bus)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else
+      gst_message_parse_warning (msg, &err, NULL);
+    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    n++;
+  }
+  return n;
+}
+
+/* one CPU and one CUDA element fed the same frames of @format */
+static void
+compare (const MedianParams * p, const char *format, int width, int height,
+    guint64 seed, int extra_stride, const MedianParams * p2)
+{
+  GstElement *cpu = median_element_new ("cpu", p);
+  GstElement *cuda = median_element_new ("cuda", p);
+  GstBus *bus = gst_bus_new ();
+  GstHarness *hcpu, *hcuda;
+  GstVideoInfo info;
+  int n_frames = p2 ? 2 : 1;
+
+  gst_element_set_bus (cuda, bus);
+  hcpu = morph_harness_new (cpu);
+  hcuda = morph_harness_new (cuda);
+  morph_harness_set_caps (hcpu, format, width, height, &info);
+  morph_harness_set_caps (hcuda, format, width, height, &info);
+
+  for (int i = 0; i < n_frames; i++) {
+    const MedianParams *q = i == 0 ? p : p2;
+    GstBuffer *in = morph_make_input (&info, seed + i, extra_stride);
+    GstBuffer *out_cpu, *out_cuda;
+    gchar *what = g_strdup_printf ("%s %dx%d%s, window %dx%d p=%g "
+        "border=%s(%u) %s %s, seed %" G_GUINT64_FORMAT, format, width,
+        height, extra_stride ? " padded" : "", q->width, q->height,
+        q->percentile, q->border, q->border_value, q->color_mode,
+        q->algorithm, seed + i);
+
+    if (i > 0) {
+      median_apply (cpu, q);
+      median_apply (cuda, q);
+    }
+    out_cuda = gst_harness_push_and_pull (hcuda, gst_buffer_ref (in));
+    fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
+        what);
+    out_cpu = gst_harness_push_and_pull (hcpu, gst_buffer_ref (in));
+    fail_unless (out_cpu != NULL, "%s: no output from the CPU element",
+        what);
+    fail_unless (morph_frames_equal (out_cuda, out_cpu, &info, what),
+        "%s: CUDA and CPU outputs differ", what);
+    gst_buffer_unref (out_cpu);
+    gst_buffer_unref (out_cuda);
+    gst_buffer_unref (in);
+    g_free (what);
+  }
+
+  gst_harness_teardown (hcuda);
+  gst_harness_teardown (hcpu);
+  fail_unless_equals_int (pop_errors (bus), 0);
+  gst_element_set_bus (cuda, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (cuda);
+  gst_object_unref (cpu);
+}
+
+static const MedianParams params[] = {
+  {3, 3, 50, "replicate", 0, "luma", "auto"},
+  {3, 3, 50, "replicate", 0, "channels", "network"},
+  {5, 5, 0, "reflect", 0, "channels", "network"},
+  {7, 7, 100, "mirror", 0, "luma", "auto"},
+  {11, 11, 50, "constant", 40, "channels", "network"},
+  {9, 5, 30, "constant", 200, "luma", "network"},
+  {1, 1, 50, "replicate", 0, "luma", "auto"},
+  {15, 15, 50, "replicate", 0, "channels", "auto"},
+  {31, 7, 75, "reflect", 0, "luma", "histogram"},
+  {3, 3, 50, "neutral", 0, "channels", "histogram"},
+  {41, 41, 10, "mirror", 0, "channels", "histogram"},
+};
+
+GST_START_TEST (test_formats)
+{
+  guint64 seed = 1;
+
+  for (int f = 0; f < MORPH_N_FORMATS; f++) {
+    for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
+      compare (&params[i], morph_format (f), 67, 41, seed, 0, NULL);
+      seed += 2;
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sizes_and_strides)
+{
+  static const struct
+  {
+    int w, h;
+  } sizes[] = { {1, 1}, {2, 3}, {9, 1}, {1, 9}, {640, 480}, {333, 97} };
+  guint64 seed = 1000;
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    for (int extra = 0; extra <= 8; extra += 8) {
+      compare (&params[s % G_N_ELEMENTS (params)], "RGBA", sizes[s].w,
+          sizes[s].h, seed++, extra, NULL);
+      compare (&params[(s + 3) % G_N_ELEMENTS (params)], "GRAY16_LE",
+          sizes[s].w, sizes[s].h, seed++, extra, NULL);
+      compare (&params[(s + 5) % G_N_ELEMENTS (params)], "NV12",
+          sizes[s].w, sizes[s].h, seed++, extra, NULL);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_change_playing)
+{
+  compare (&params[0], "BGRA", 97, 45, 2000, 0, &params[8]);
+  compare (&params[8], "BGRx", 97, 45, 2010, 0, &params[1]);
+  compare (&params[3], "GRAY8", 97, 45, 2020, 0, &params[10]);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudamedian_element_suite (void)
+{
+  Suite *s = suite_create ("cudamedian-element");
+  TCase *tc = tcase_create ("cuda-vs-cpu");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_formats);
+  tcase_add_test (tc, test_sizes_and_strides);
+  tcase_add_test (tc, test_property_change_playing);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  Suite *s;
+
+  /* before gst_check_init: no device, no test (meson shows SKIP) */
+  if (cm_device_count () == 0) {
+    printf ("no usable CUDA device: skipping\n");
+    return TEST_SKIP;
+  }
+
+  /* CUDA was initialised above: a forked child could not use it */
+  g_setenv ("CK_FORK", "no", TRUE);
+
+  gst_check_init (&argc, &argv);
+  s = cudamedian_element_suite ();
+  return gst_check_run_suite (s, "cudamedian-element", __FILE__);
+}
