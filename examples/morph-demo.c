@@ -129,8 +129,11 @@ run_case (const DemoCase * c, const guint8 * img, const char *outdir)
         GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
       /* backend=auto says once when it falls back to the CPU */
+      static gboolean noted;
       gst_message_parse_warning (msg, &err, NULL);
-      g_print ("  note: %s\n", err->message);
+      if (!noted)
+        g_print ("  note: %s\n", err->message);
+      noted = TRUE;
       g_clear_error (&err);
       gst_message_unref (msg);
       continue;
