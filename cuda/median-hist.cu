@@ -2,54 +2,88 @@
 /* Median / rank filter of any window by sliding histograms: the
  * hierarchical histogram of Szántó & Fehér (paper 001, section 3.6: a
  * coarse histogram of the high bits, the rank searched over the coarse
- * level then over the fine bins of one coarse bin; per-thread histograms
- * in shared memory laid out so that every thread's bins sit in one bank)
+ * level then over the fine bins of one coarse bin; histograms in shared
+ * memory laid out so that the lanes of a warp hit different banks)
  * combined with the sliding window of Huang and of Perreault & Hébert
- * ("Median filtering in constant time", IEEE TIP 16(9), 2007): a thread
- * owns one output column over a segment of rows and slides its window
- * down, removing the row that leaves and adding the row that enters, so
- * an output costs 2 * window_w histogram updates plus a search of at most
- * 16 + 16 bins, whatever the window height.
+ * ("Median filtering in constant time", IEEE TIP 16(9), 2007): the window
+ * of an output column slides down, losing the row that leaves and gaining
+ * the row that enters, so an output costs 2 * window_w histogram updates
+ * plus a search, whatever the window height.
  *
- *  - 8-bit: coarse level 16 bins (value >> 4), fine level 256 bins.
- *  - 16-bit: coarse 16 bins (value >> 12) and 256 bins (value >> 8), both
- *    sliding, which give the high byte h of the answer and the rank left
- *    inside it; the low byte comes from a fine histogram (256 + 16 bins)
- *    of the window samples whose high byte is a tracked value t. The
- *    slides keep it up to date for t; when the answer's high byte changes
- *    (h != t) it is rebuilt from the window (O(N), rare on natural images:
- *    neighbouring medians are close). The worst case, a rebuild at every
- *    output, stays exact.
+ * 8-bit (med_hist8_kernel): one thread per output column over a segment
+ * of rows, with its own coarse (16 bins, value >> 4) and fine (256 bins)
+ * histograms; 16-bit counters, two bins a word, thread t of a block of T
+ * owning words t, t + T, ... (the 32 lanes of a warp always touch 32
+ * different banks, whatever their data, and no word is shared).
  *
- * Counters are 16 bits (N <= 255 x 255 < 65536), two bins a 32-bit word;
- * thread t of a block of T threads owns words t, t + T, t + 2T, ... so the
- * 32 lanes of a warp always touch 32 different banks whatever their data,
- * and no word is shared between threads. Samples are read from global
- * memory (L1-cached, consecutive lanes read consecutive columns) through
- * the border helper; interior columns skip the index mapping. */
+ * 16-bit (med_hist16_kernel): per-thread histograms of 16-bit data cost too
+ * much shared memory, so one warp owns one output column and shares one
+ * histogram: 256 bins of the high byte, and the 256 bins of the low byte
+ * for a band of MED_BAND consecutive high bytes around the last answer.
+ * The lanes split the 2 * window_w updates (shared-memory atomics) and
+ * search 256 bins together (each lane 8 bins, a warp prefix sum, the lane
+ * holding rank k finishes). When the answer's high byte leaves the band,
+ * the band is re-centred and its fine bins rebuilt from the window
+ * (window_w * window_h / 32 samples a lane): rare on natural images and on
+ * large windows of noise, whose median moves slowly.
+ *
+ * Samples are read from global memory through the read-only path in
+ * unrolled chunks, so that a thread has a chunk of loads in flight (the
+ * first version, one dependent load at a time, was load-latency bound on
+ * an H100); the border rule comes from the border helper, and windows
+ * wholly inside the image skip the column mapping. */
+#include <limits.h>
+
 #include "median-impl.cuh"
 
-/* 1: update counters with shared-memory atomics whose result is unused
- * (no load-to-use dependency between the updates of a thread);
- * 0: plain read-modify-write. Both are exact (each word has one owner). */
+/* 8-bit counter updates: 1 = shared-memory atomics whose result is unused
+ * (no load-to-use dependency between the updates of a thread), 0 = plain
+ * read-modify-write. Both are exact (each word has one owner). */
 #ifndef MED_HIST_ATOMIC
 #define MED_HIST_ATOMIC 1
 #endif
 
-/* words of one thread's histograms */
-#define MED_HIST_WORDS_8 (8 + 128)
-#define MED_HIST_WORDS_16 (8 + 128 + 128 + 8)
+#define MED_CHUNK 8             /* loads in flight a thread and row    */
+#define MED_HIST8_WORDS (8 + 128)       /* a thread's words, 8-bit     */
+#define MED_BAND 8              /* 16-bit: high bytes with fine bins  */
+#define MED_HIST16_WARPS 4      /* 16-bit: warps (columns) a block    */
+#define MED_HIST16_WORDS (128 + MED_BAND * 128) /* a warp's words     */
 
-/* Per-thread view of the histograms: h[w * T] is word w of the thread. */
-struct med_hist_view
+/* ---- samples ------------------------------------------------------------ */
+
+template <int BITS>
+static __device__ __forceinline__ uint32_t
+med_ldg (const uint8_t *row, int x)
 {
-  uint32_t *l0;                 /* 16 coarse bins                      */
-  uint32_t *l1;                 /* 256 bins                            */
-  uint32_t *f;                  /* 16-bit: 256 fine bins of byte t     */
-  uint32_t *fc;                 /* 16-bit: 16 bins of the fine nibble  */
-  int T;
-  uint32_t track;               /* 16-bit: tracked high byte, or ~0    */
-};
+  if (BITS == 8)
+    return __ldg (row + x);
+  return __ldg ((const unsigned short *) row + x);
+}
+
+/* Sample j (0 .. ww-1: column x0 + j) of the mapped row `row` */
+template <int BITS>
+static __device__ __forceinline__ uint32_t
+med_row_sample (const med_args &a, const uint8_t *row, int x0, int j,
+    bool inside)
+{
+  if (inside)
+    return med_ldg<BITS> (row, x0 + j);
+  const int mx = med_border_index (a.border, x0 + j, a.width);
+  return mx < 0 ? a.cval : med_ldg<BITS> (row, mx);
+}
+
+/* The window row at virtual row vy, or NULL for a CONSTANT row outside
+ * the image */
+static __device__ __forceinline__ const uint8_t *
+med_row_ptr (const med_args &a, int vy)
+{
+  const int my = med_border_index (a.border, vy, a.height);
+  return my < 0 ? NULL : a.src + (size_t) my * a.src_pitch;
+}
+
+/* ======================================================================== */
+/* 8-bit: a thread per output column                                        */
+/* ======================================================================== */
 
 /* bin += c (c may be negative; a counter never goes below 0, so the
  * two's complement addition never borrows from the other half) */
@@ -65,44 +99,68 @@ med_bump (uint32_t *h, int T, uint32_t bin, int c)
 #endif
 }
 
-template <int BITS>
-static __device__ __forceinline__ void
-med_count (med_hist_view &h, uint32_t v, int c)
+struct med_hist8
 {
-  if (BITS == 8) {
-    med_bump (h.l0, h.T, v >> 4, c);
-    med_bump (h.l1, h.T, v, c);
+  uint32_t *l0;                 /* 16 coarse bins (8 words, stride T) */
+  uint32_t *l1;                 /* 256 bins (128 words, stride T)     */
+  int T;
+};
+
+static __device__ __forceinline__ void
+med_count8 (med_hist8 &h, uint32_t v, int c)
+{
+  med_bump (h.l0, h.T, v >> 4, c);
+  med_bump (h.l1, h.T, v, c);
+}
+
+/* Chunk j0 .. j0 + MED_CHUNK - 1 of a window row (0 past the window) */
+static __device__ __forceinline__ void
+med_chunk8 (uint32_t *v, const med_args &a, const uint8_t *row, int x0,
+    int j0, bool inside)
+{
+  if (inside) {
+#pragma unroll
+    for (int j = 0; j < MED_CHUNK; j++)
+      v[j] = j0 + j < a.ww ? med_ldg<8> (row, x0 + j0 + j) : 0;
   } else {
-    med_bump (h.l0, h.T, v >> 12, c);
-    med_bump (h.l1, h.T, v >> 8, c);
-    if ((v >> 8) == h.track) {
-      med_bump (h.f, h.T, v & 255u, c);
-      med_bump (h.fc, h.T, (v >> 4) & 15u, c);
-    }
+#pragma unroll
+    for (int j = 0; j < MED_CHUNK; j++)
+      v[j] = j0 + j < a.ww ? med_row_sample<8> (a, row, x0, j0 + j, false) :
+          0;
   }
 }
 
-/* Count (c = 1) or uncount (c = -1) the window samples of virtual row vy
- * at columns x - rx .. x + rx. */
-template <int BITS>
+/* Uncount the window samples of virtual row vy_out and count those of
+ * vy_in (either may be INT_MIN: no row), columns x - rx .. x + rx. */
 static __device__ __forceinline__ void
-med_row (med_hist_view &h, const med_args &a, int vy, int x, int c)
+med_rows8 (med_hist8 &h, const med_args &a, int vy_out, int vy_in, int x)
 {
-  const int rx = a.ww / 2;
-  const int my = med_border_index (a.border, vy, a.height);
+  const int rx = a.ww / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+  const bool has_out = vy_out != INT_MIN, has_in = vy_in != INT_MIN;
+  const uint8_t *ro = has_out ? med_row_ptr (a, vy_out) : NULL;
+  const uint8_t *ri = has_in ? med_row_ptr (a, vy_in) : NULL;
 
-  if (my < 0) {                 /* CONSTANT row outside */
-    med_count<BITS> (h, a.cval, c * a.ww);
+  if (has_out && !ro)           /* whole CONSTANT rows at once */
+    med_count8 (h, a.cval, -a.ww);
+  if (has_in && !ri)
+    med_count8 (h, a.cval, a.ww);
+  if (!ro && !ri)
     return;
-  }
-  const uint8_t *row = a.src + (size_t) my * a.src_pitch;
-  if (x - rx >= 0 && x + rx < a.width) {
-    for (int dx = -rx; dx <= rx; dx++)
-      med_count<BITS> (h, med_load (row, x + dx, a.bpp), c);
-  } else {
-    for (int dx = -rx; dx <= rx; dx++) {
-      int mx = med_border_index (a.border, x + dx, a.width);
-      med_count<BITS> (h, mx < 0 ? a.cval : med_load (row, mx, a.bpp), c);
+  for (int j0 = 0; j0 < a.ww; j0 += MED_CHUNK) {
+    uint32_t vo[MED_CHUNK], vi[MED_CHUNK];
+    if (ro)
+      med_chunk8 (vo, a, ro, x0, j0, inside);
+    if (ri)
+      med_chunk8 (vi, a, ri, x0, j0, inside);
+#pragma unroll
+    for (int j = 0; j < MED_CHUNK; j++) {
+      if (j0 + j < a.ww) {
+        if (ro)
+          med_count8 (h, vo[j], -1);
+        if (ri)
+          med_count8 (h, vi[j], 1);
+      }
     }
   }
 }
@@ -126,46 +184,10 @@ med_search16 (const uint32_t *h, int T, int k, int &acc)
   return 15;                    /* not reached with consistent counts */
 }
 
-/* 16-bit: rebuild the fine histograms for high byte hb from the window of
- * (x, y) */
-static __device__ void
-med_rebuild (med_hist_view &h, const med_args &a, int x, int y, uint32_t hb)
-{
-  const int rx = a.ww / 2, ry = a.wh / 2;
-
-#pragma unroll 4
-  for (int i = 0; i < 128; i++)
-    h.f[i * h.T] = 0;
-#pragma unroll 1
-  for (int i = 0; i < 8; i++)
-    h.fc[i * h.T] = 0;
-  h.track = hb;
-  for (int dy = -ry; dy <= ry; dy++) {
-    const int my = med_border_index (a.border, y + dy, a.height);
-    if (my < 0) {
-      if ((a.cval >> 8) == hb) {
-        med_bump (h.f, h.T, a.cval & 255u, a.ww);
-        med_bump (h.fc, h.T, (a.cval >> 4) & 15u, a.ww);
-      }
-      continue;
-    }
-    const uint8_t *row = a.src + (size_t) my * a.src_pitch;
-    for (int dx = -rx; dx <= rx; dx++) {
-      int mx = med_border_index (a.border, x + dx, a.width);
-      uint32_t v = mx < 0 ? a.cval : med_load (row, mx, a.bpp);
-      if ((v >> 8) == hb) {
-        med_bump (h.f, h.T, v & 255u, 1);
-        med_bump (h.fc, h.T, (v >> 4) & 15u, 1);
-      }
-    }
-  }
-}
-
 /* Block: T threads = T consecutive columns; blockIdx.y: a segment of
  * seg_rows rows. No block-wide synchronisation. */
-template <int BITS>
 __global__ void
-med_hist_kernel (med_args a, int seg_rows)
+med_hist8_kernel (med_args a, int seg_rows)
 {
   extern __shared__ uint32_t med_hsmem[];
   const int T = blockDim.x;
@@ -173,60 +195,246 @@ med_hist_kernel (med_args a, int seg_rows)
   const int ys = blockIdx.y * seg_rows;
   const int ye = min (ys + seg_rows, a.height);
   const int ry = a.wh / 2;
-  const int words = BITS == 8 ? MED_HIST_WORDS_8 : MED_HIST_WORDS_16;
-  med_hist_view h;
+  med_hist8 h;
 
   if (x >= a.width)
     return;
   h.T = T;
   h.l0 = med_hsmem + threadIdx.x;
   h.l1 = h.l0 + 8 * T;
-  h.f = h.l1 + 128 * T;
-  h.fc = h.f + 128 * T;
-  h.track = 0xffffffffu;
 #pragma unroll 4
-  for (int i = 0; i < words; i++)
+  for (int i = 0; i < MED_HIST8_WORDS; i++)
     h.l0[i * T] = 0;
 
   for (int dy = -ry; dy <= ry; dy++)
-    med_row<BITS> (h, a, ys + dy, x, 1);
+    med_rows8 (h, a, INT_MIN, ys + dy, x);
 
   for (int y = ys; y < ye; y++) {
     int acc = 0;
-    uint32_t v;
     uint32_t c0 = med_search16 (h.l0, T, a.k, acc);
     uint32_t c1 = med_search16 (h.l1 + c0 * 8 * T, T, a.k, acc);
-    if (BITS == 8)
-      v = c0 * 16 + c1;
-    else {
-      uint32_t hb = c0 * 16 + c1;
-      if (hb != h.track)
-        med_rebuild (h, a, x, y, hb);
-      uint32_t f0 = med_search16 (h.fc, T, a.k, acc);
-      uint32_t f1 = med_search16 (h.f + f0 * 8 * T, T, a.k, acc);
-      v = hb << 8 | f0 << 4 | f1;
+    a.dst[(size_t) y * a.dst_pitch + x] = (uint8_t) (c0 * 16 + c1);
+    if (y + 1 < ye)
+      med_rows8 (h, a, y - ry, y + ry + 1, x);
+  }
+}
+
+/* ======================================================================== */
+/* 16-bit: a warp per output column                                         */
+/* ======================================================================== */
+
+#define MED_FULL 0xffffffffu
+
+struct med_hist16
+{
+  uint32_t *l1;                 /* 256 bins of the high byte (128 words)  */
+  uint32_t *f;                  /* MED_BAND x 256 bins of the low byte of
+                                   high bytes t0 .. t0 + MED_BAND - 1     */
+  uint32_t t0;                  /* warp-uniform; huge: no band yet        */
+};
+
+/* bin += c in a histogram of 16-bit counters, two a word (atomics: the
+ * lanes of a warp share the histogram) */
+static __device__ __forceinline__ void
+med_add16 (uint32_t *h, uint32_t bin, int c)
+{
+  atomicAdd (h + (bin >> 1), (uint32_t) c << ((bin & 1) * 16));
+}
+
+static __device__ __forceinline__ void
+med_count16 (med_hist16 &h, uint32_t v, int c)
+{
+  const uint32_t hb = v >> 8, b = hb - h.t0;
+
+  med_add16 (h.l1, hb, c);
+  if (b < MED_BAND)
+    med_add16 (h.f + b * 128, v & 255u, c);
+}
+
+/* The warp's lanes take window columns lane, lane + 32, ...: uncount row
+ * vy_out, count row vy_in (either may be INT_MIN). Warp-uniform
+ * arguments; the caller synchronises the warp before reading counts. */
+static __device__ void
+med_rows16 (med_hist16 &h, const med_args &a, int vy_out, int vy_in, int x)
+{
+  const int lane = threadIdx.x & 31;
+  const int rx = a.ww / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+  const bool has_out = vy_out != INT_MIN, has_in = vy_in != INT_MIN;
+  const uint8_t *ro = has_out ? med_row_ptr (a, vy_out) : NULL;
+  const uint8_t *ri = has_in ? med_row_ptr (a, vy_in) : NULL;
+
+  if (lane == 0) {              /* whole CONSTANT rows at once */
+    if (has_out && !ro)
+      med_count16 (h, a.cval, -a.ww);
+    if (has_in && !ri)
+      med_count16 (h, a.cval, a.ww);
+  }
+  for (int j0 = 0; j0 < a.ww; j0 += 64) {
+    uint32_t vo[2], vi[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      const int j = j0 + lane + 32 * i;
+      vo[i] = ro && j < a.ww ? med_row_sample<16> (a, ro, x0, j, inside) : 0;
+      vi[i] = ri && j < a.ww ? med_row_sample<16> (a, ri, x0, j, inside) : 0;
     }
-    med_store (a.dst + (size_t) y * a.dst_pitch, x, a.bpp, v);
-    if (y + 1 < ye) {
-      med_row<BITS> (h, a, y - ry, x, -1);
-      med_row<BITS> (h, a, y + ry + 1, x, 1);
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+      if (j0 + lane + 32 * i < a.ww) {
+        if (ro)
+          med_count16 (h, vo[i], -1);
+        if (ri)
+          med_count16 (h, vi[i], 1);
+      }
     }
   }
 }
 
-static int
-med_hist_words (int bpp)
+/* The bin (0..255) holding rank k of the 256 bins at p (128 words, 16-byte
+ * aligned), given acc samples below bin 0; acc becomes the count below the
+ * returned bin. Whole warp, warp-uniform result. The bins hold more than
+ * k - acc samples. */
+static __device__ __forceinline__ uint32_t
+med_search256 (const uint32_t *p, int k, int &acc)
 {
-  return bpp == 1 ? MED_HIST_WORDS_8 : MED_HIST_WORDS_16;
+  const int lane = threadIdx.x & 31;
+  const uint4 w = ((const uint4 *) p)[lane];
+  const uint32_t ws[4] = { w.x, w.y, w.z, w.w };
+  int c[8], s = 0;
+
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    c[2 * i] = (int) (ws[i] & 0xffffu);
+    c[2 * i + 1] = (int) (ws[i] >> 16);
+  }
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+    s += c[i];
+  int incl = s;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    int n = __shfl_up_sync (MED_FULL, incl, off);
+    if (lane >= off)
+      incl += n;
+  }
+  /* the first lane whose bins reach past rank k */
+  const unsigned m = __ballot_sync (MED_FULL, acc + incl > k);
+  const int owner = m ? __ffs (m) - 1 : 31;
+  int cum = acc + incl - s, bin = 7, below = cum;
+  bool found = false;
+#pragma unroll
+  for (int i = 0; i < 8; i++) {
+    if (!found && cum + c[i] > k) {
+      found = true;
+      bin = i;
+      below = cum;
+    }
+    cum += c[i];
+  }
+  bin = __shfl_sync (MED_FULL, 8 * lane + bin, owner);
+  acc = __shfl_sync (MED_FULL, below, owner);
+  return (uint32_t) bin;
 }
+
+/* Re-centre the band on high byte hb and count the window of (x, y)
+ * into it. Whole warp. */
+static __device__ void
+med_band16 (med_hist16 &h, const med_args &a, int x, int y, uint32_t hb)
+{
+  const int lane = threadIdx.x & 31;
+  const int rx = a.ww / 2, ry = a.wh / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+  int t0 = (int) hb - MED_BAND / 2;
+
+  if (t0 < 0)
+    t0 = 0;
+  if (t0 > 256 - MED_BAND)
+    t0 = 256 - MED_BAND;
+  h.t0 = (uint32_t) t0;
+  __syncwarp ();                /* earlier reads of the band are done */
+  for (int i = lane; i < MED_BAND * 128 / 4; i += 32)
+    ((uint4 *) h.f)[i] = make_uint4 (0, 0, 0, 0);
+  __syncwarp ();
+  for (int dy = -ry; dy <= ry; dy++) {
+    const uint8_t *row = med_row_ptr (a, y + dy);
+    if (!row) {
+      if (lane == 0 && (a.cval >> 8) - h.t0 < MED_BAND)
+        med_add16 (h.f + ((a.cval >> 8) - h.t0) * 128, a.cval & 255u, a.ww);
+      continue;
+    }
+    for (int j0 = 0; j0 < a.ww; j0 += 64) {
+      uint32_t v[2];
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int j = j0 + lane + 32 * i;
+        v[i] = j < a.ww ? med_row_sample<16> (a, row, x0, j, inside) :
+            0xffffffffu;
+      }
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const uint32_t b = (v[i] >> 8) - h.t0;
+        if (v[i] != 0xffffffffu && b < MED_BAND)
+          med_add16 (h.f + b * 128, v[i] & 255u, 1);
+      }
+    }
+  }
+  __syncwarp ();
+}
+
+/* Block: MED_HIST16_WARPS warps, warp w the output column
+ * blockIdx.x * MED_HIST16_WARPS + w; blockIdx.y: a segment of seg_rows
+ * rows. No block-wide synchronisation. */
+__global__ void __launch_bounds__ (32 * MED_HIST16_WARPS)
+med_hist16_kernel (med_args a, int seg_rows)
+{
+  extern __shared__ uint32_t med_hsmem[];
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int x = blockIdx.x * MED_HIST16_WARPS + warp;
+  const int ys = blockIdx.y * seg_rows;
+  const int ye = min (ys + seg_rows, a.height);
+  const int ry = a.wh / 2;
+  med_hist16 h;
+
+  if (x >= a.width)             /* warp-uniform */
+    return;
+  h.l1 = med_hsmem + warp * MED_HIST16_WORDS;
+  h.f = h.l1 + 128;
+  h.t0 = 0x80000000u;           /* no band: nothing counted into f */
+  for (int i = lane; i < MED_HIST16_WORDS / 4; i += 32)
+    ((uint4 *) h.l1)[i] = make_uint4 (0, 0, 0, 0);
+  __syncwarp ();
+
+  for (int dy = -ry; dy <= ry; dy++)
+    med_rows16 (h, a, INT_MIN, ys + dy, x);
+  __syncwarp ();
+
+  for (int y = ys; y < ye; y++) {
+    int acc = 0;
+    const uint32_t hb = med_search256 (h.l1, a.k, acc);
+    if (hb - h.t0 >= MED_BAND)
+      med_band16 (h, a, x, y, hb);
+    const uint32_t lb = med_search256 (h.f + (hb - h.t0) * 128, a.k, acc);
+    if (lane == 0)
+      ((uint16_t *) (a.dst + (size_t) y * a.dst_pitch))[x] =
+          (uint16_t) (hb << 8 | lb);
+    if (y + 1 < ye) {
+      __syncwarp ();            /* searches done before the counts move */
+      med_rows16 (h, a, y - ry, y + ry + 1, x);
+      __syncwarp ();
+    }
+  }
+}
+
+/* ======================================================================== */
+/* Configuration and launch                                                 */
+/* ======================================================================== */
 
 cudaError_t
 med_hist_configure (const med_args *a, struct med_hist_config *cfg)
 {
   int dev = 0, sms = 0, optin = 0, per_sm = 0;
+  int columns_per_block, blocks_per_sm, resident, segs, rows;
   cudaError_t e;
-  size_t per_thread = (size_t) med_hist_words (a->bpp) * 4;
-  int T, resident, segs, width_threads, rows;
 
   e = cudaGetDevice (&dev);
   if (e == cudaSuccess)
@@ -240,24 +448,30 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
   if (e != cudaSuccess)
     return e;
 
-  T = 64;
-  if (per_thread * T > (size_t) optin)
-    T = 32;
-  if (per_thread * T > (size_t) optin)
+  if (a->bpp == 1) {
+    cfg->threads = 64;
+    cfg->smem = (size_t) MED_HIST8_WORDS * 4 * cfg->threads;
+    columns_per_block = cfg->threads;
+  } else {
+    cfg->threads = 32 * MED_HIST16_WARPS;
+    cfg->smem = (size_t) MED_HIST16_WORDS * 4 * MED_HIST16_WARPS;
+    columns_per_block = MED_HIST16_WARPS;
+  }
+  if (cfg->smem > (size_t) optin)
     return cudaErrorInvalidConfiguration;
-  cfg->threads = T;
-  cfg->smem = per_thread * T;
 
-  /* Enough segments for about two waves of resident threads; a segment
-   * costs an initial window (window_h rows) besides its slides, so keep it
-   * at least half a window high. */
-  resident = (int) ((size_t) per_sm / (cfg->smem + 1024)) * T;
-  if (resident > 2048)
-    resident = 2048;
-  if (resident < T)
-    resident = T;
-  width_threads = (a->width + T - 1) / T * T;
-  segs = (2 * resident * sms + width_threads - 1) / width_threads;
+  /* Enough segments for about two waves of resident blocks; a segment
+   * costs an initial window besides its slides, so keep it at least half
+   * a window high. */
+  blocks_per_sm = (int) ((size_t) per_sm / (cfg->smem + 1024));
+  if (blocks_per_sm > 2048 / cfg->threads)
+    blocks_per_sm = 2048 / cfg->threads;
+  if (blocks_per_sm < 1)
+    blocks_per_sm = 1;
+  resident = blocks_per_sm * sms;
+  segs = (2 * resident * columns_per_block + a->width - 1) /
+      ((a->width + columns_per_block - 1) / columns_per_block *
+      columns_per_block);
   if (segs < 1)
     segs = 1;
   rows = (a->height + segs - 1) / segs;
@@ -271,10 +485,10 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
 
   if (cfg->smem > 48 * 1024) {
     if (a->bpp == 1)
-      e = cudaFuncSetAttribute (med_hist_kernel<8>,
+      e = cudaFuncSetAttribute (med_hist8_kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
     else
-      e = cudaFuncSetAttribute (med_hist_kernel<16>,
+      e = cudaFuncSetAttribute (med_hist16_kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
   }
   return e;
@@ -284,15 +498,16 @@ cudaError_t
 med_hist_launch (const med_args *a, const struct med_hist_config *cfg,
     cudaStream_t stream)
 {
-  dim3 grid ((unsigned) ((a->width + cfg->threads - 1) / cfg->threads),
+  const int cpb = a->bpp == 1 ? cfg->threads : MED_HIST16_WARPS;
+  dim3 grid ((unsigned) ((a->width + cpb - 1) / cpb),
       (unsigned) ((a->height + cfg->seg_rows - 1) / cfg->seg_rows));
   dim3 block ((unsigned) cfg->threads);
 
   if (a->bpp == 1)
-    med_hist_kernel<8><<<grid, block, cfg->smem, stream>>> (*a,
+    med_hist8_kernel<<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
   else
-    med_hist_kernel<16><<<grid, block, cfg->smem, stream>>> (*a,
+    med_hist16_kernel<<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
   return cudaGetLastError ();
 }

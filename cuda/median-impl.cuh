@@ -28,6 +28,7 @@ struct med_args
   int k;                        /* rank, 0 .. N-1                          */
   int ww, wh;                   /* window, odd                             */
   int dst_aligned4;             /* dst data and pitch multiples of 4       */
+  int src_aligned4;             /* src data and pitch multiples of 4       */
 };
 
 /* ---- border rule (device twin of cm_border_map) --------------------------
@@ -90,8 +91,8 @@ med_store (uint8_t * row, int x, int bpp, uint32_t v)
 
 /* ---- selection networks (median-net*.cu) ---------------------------------
  * Pruned selection networks shared by the windows of a thread, for square
- * windows of side 3, 5, 7, 9, 11 and the ranks 0 (variant 0), (N-1)/2
- * (variant 1) and N-1 (variant 2). */
+ * windows of side 3, 5, 7, 9, 11, 13, 15 and the ranks 0 (variant 0),
+ * (N-1)/2 (variant 1) and N-1 (variant 2). */
 enum
 {
   MED_NET_MIN = 0,
@@ -111,6 +112,10 @@ cudaError_t med_net7_launch (int variant, const med_args * a,
 cudaError_t med_net9_launch (int variant, const med_args * a,
     cudaStream_t stream);
 cudaError_t med_net11_launch (int variant, const med_args * a,
+    cudaStream_t stream);
+cudaError_t med_net13_launch (int variant, const med_args * a,
+    cudaStream_t stream);
+cudaError_t med_net15_launch (int variant, const med_args * a,
     cudaStream_t stream);
 
 /* One full sorting network of nmax (16, 32 or 64) inputs per output,

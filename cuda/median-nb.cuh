@@ -15,7 +15,7 @@ enum : int { K_LO = 0, K_HI = 1, K_IN = 2, K_MIN = 3, K_MAX = 4 };
 /* program op kinds (the top 2 bits of an encoded op) */
 enum : uint32_t { OP_LOAD = 0, OP_MIN = 1, OP_MAX = 2 };
 
-constexpr int ML = 128;         /* longest list: N <= 121 (11 x 11) */
+constexpr int ML = 256;         /* longest list: N <= 225 (15 x 15) */
 
 struct node
 {

@@ -38,7 +38,7 @@
  * every operand is a compile-time register. Rank 0 and rank N-1 reduce to
  * min / max trees of shared column extremes. Operations per output pair
  * (two samples): 3x3 18, 5x5 65, 7x7 145, 9x9 269 (TX = 16), 11x11 470
- * (TX = 8); minimum / maximum 4 to 26. The builder is exact by
+ * (TX = 8), 13x13 986, 15x15 1411 (TX = 4); minimum / maximum 4 to 30. The builder is exact by
  * construction and was checked against sorting on random and 0/1 inputs.
  *
  * Data layout. Each 32-bit register holds two samples (two 16-bit halves:
@@ -189,7 +189,10 @@ med_outputs (uint32_t *out, const uint32_t *v, std::index_sequence<I...>)
 /* ---- tile load ------------------------------------------------------------
  * tile[r * S + c], r < R, c < C: the samples (gx0 + c, gy0 + r) (low half)
  * and (gx0 + c, gy0 + 32 + r) (high half) of the border-extended source.
- * NT threads. */
+ * NT threads. Three paths: tiles inside the image with 4-byte aligned rows
+ * read whole 32-bit words (4 or 2 samples) of the top and bottom rows and
+ * split them with byte permutes; other tiles inside the image read sample
+ * by sample; tiles reaching outside go through the border helper. */
 template <int NT>
 static __device__ __forceinline__ void
 med_tile_load (uint32_t *tile, const med_args &a, int gx0, int gy0, int R,
@@ -198,8 +201,38 @@ med_tile_load (uint32_t *tile, const med_args &a, int gx0, int gy0, int R,
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
   const bool inside = gx0 >= 0 && gy0 >= 0 && gx0 + C <= a.width &&
       gy0 + 32 + R <= a.height;
+  const int per = 4 / a.bpp;    /* samples a word */
+  const int lead = inside ? gx0 % per : 0;      /* samples before gx0 */
+  const int cw = (lead + C + per - 1) / per;    /* words a tile row   */
 
-  if (inside) {
+  if (inside && a.src_aligned4 && gx0 - lead + cw * per <= a.width) {
+    const uint8_t *src = a.src + (size_t) gy0 * a.src_pitch +
+        (size_t) (gx0 - lead) * a.bpp;
+    const size_t half = (size_t) 8 * a.src_pitch;      /* 32 rows, words */
+    for (int i = tid; i < R * cw; i += NT) {
+      const int r = i / cw, q = i - r * cw;
+      const uint32_t *p = (const uint32_t *) (src + (size_t) r *
+          a.src_pitch) + q;
+      const uint32_t t = __ldg (p), b = __ldg (p + half);
+      uint32_t *row = tile + r * S;
+      const int c = q * per - lead;     /* tile column of the word's first */
+      if (per == 4) {
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+          /* [t_j, b_j, ., .] then [t_j, 0, b_j, 0] */
+          uint32_t w = __byte_perm (__byte_perm (t, b, j | (4 + j) << 4),
+              0, 0x5140);
+          if (c + j >= 0 && c + j < C)
+            row[c + j] = w;
+        }
+      } else {
+        if (c >= 0)
+          row[c] = __byte_perm (t, b, 0x5410);
+        if (c + 1 < C)
+          row[c + 1] = __byte_perm (t, b, 0x7632);
+      }
+    }
+  } else if (inside) {
     const uint8_t *src = a.src + (size_t) gy0 * a.src_pitch;
     const size_t half = (size_t) 32 * a.src_pitch;
     for (int i = tid; i < R * C; i += NT) {

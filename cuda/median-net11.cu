@@ -10,5 +10,5 @@
 cudaError_t
 med_net11_launch (int variant, const med_args *a, cudaStream_t stream)
 {
-  return med_net_square<11, 8, 8192> (variant, a, stream);
+  return med_net_square<11, 8, 6144> (variant, a, stream);
 }

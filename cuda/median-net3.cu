@@ -10,5 +10,5 @@
 cudaError_t
 med_net3_launch (int variant, const med_args *a, cudaStream_t stream)
 {
-  return med_net_square<3, 16, 2048> (variant, a, stream);
+  return med_net_square<3, 16, 1024> (variant, a, stream);
 }

@@ -10,5 +10,5 @@
 cudaError_t
 med_net7_launch (int variant, const med_args *a, cudaStream_t stream)
 {
-  return med_net_square<7, 16, 8192> (variant, a, stream);
+  return med_net_square<7, 16, 4096> (variant, a, stream);
 }

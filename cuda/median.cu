@@ -18,8 +18,10 @@
  * median, minimum or maximum rank use the shared-work selection networks;
  * other windows of up to MED_AUTO_SORT_N_8 / _16 samples one sorting
  * network per output; everything else the sliding histograms. The limits
- * are estimates of the crossovers (instruction counts), to be tuned on
- * measurements (tests/bench/bench-median). */
+ * follow the first H100 measurements (tests/bench/bench-median, 3840x2160:
+ * network-11x11 at 50 Gpx/s against 12.8 for the first sliding-histogram
+ * version at 8 bits) and the instruction counts of the 13x13 and 15x15
+ * networks; re-measure when a kernel changes. */
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
@@ -27,8 +29,8 @@
 #include "median.h"
 #include "median-impl.cuh"
 
-#define MED_AUTO_NET_SIDE_8 9
-#define MED_AUTO_NET_SIDE_16 11
+#define MED_AUTO_NET_SIDE_8 15
+#define MED_AUTO_NET_SIDE_16 15
 #define MED_AUTO_SORT_N_8 16
 #define MED_AUTO_SORT_N_16 32
 
@@ -71,7 +73,7 @@ med_status (cudaError_t e)
 int
 med_net_tile_available (int side)
 {
-  return side == 3 || side == 5 || side == 7 || side == 9 || side == 11;
+  return side >= 3 && side <= 15 && side % 2 == 1;
 }
 
 cudaError_t
@@ -89,6 +91,10 @@ med_net_tile_launch (int side, int variant, const med_args *a,
       return med_net9_launch (variant, a, stream);
     case 11:
       return med_net11_launch (variant, a, stream);
+    case 13:
+      return med_net13_launch (variant, a, stream);
+    case 15:
+      return med_net15_launch (variant, a, stream);
     default:
       return cudaErrorInvalidValue;
   }
@@ -97,12 +103,14 @@ med_net_tile_launch (int side, int variant, const med_args *a,
 static const char *
 tile_name (int side, int variant)
 {
-  static const char *names[5][3] = {
+  static const char *names[7][3] = {
     {"network-3x3-min", "network-3x3", "network-3x3-max"},
     {"network-5x5-min", "network-5x5", "network-5x5-max"},
     {"network-7x7-min", "network-7x7", "network-7x7-max"},
     {"network-9x9-min", "network-9x9", "network-9x9-max"},
     {"network-11x11-min", "network-11x11", "network-11x11-max"},
+    {"network-13x13-min", "network-13x13", "network-13x13-max"},
+    {"network-15x15-min", "network-15x15", "network-15x15-max"},
   };
   return names[(side - 3) / 2][variant];
 }
@@ -194,6 +202,7 @@ plan_args (const cm_median_plan *p, const void *src, size_t spitch,
   a.ww = p->desc.window_w;
   a.wh = p->desc.window_h;
   a.dst_aligned4 = ((uintptr_t) dst % 4 == 0) && (dpitch % 4 == 0);
+  a.src_aligned4 = ((uintptr_t) src % 4 == 0) && (spitch % 4 == 0);
   return a;
 }
 

@@ -69,9 +69,9 @@ typedef enum
  * CM_ERR_UNSUPPORTED outside them):
  *  - any window of N <= CM_MEDIAN_NETWORK_MAX_N samples at any rank
  *    (one sorting network per output);
- *  - square windows of side 3, 5, 7, 9 and 11 at rank 0, the median rank
- *    (N - 1) / 2 and rank N - 1 (pruned selection networks that share
- *    work between neighbouring windows). */
+ *  - square windows of side 3, 5, 7, 9, 11, 13 and 15 at rank 0, the
+ *    median rank (N - 1) / 2 and rank N - 1 (pruned selection networks
+ *    that share work between neighbouring windows). */
 #define CM_MEDIAN_NETWORK_MAX_N 64
 
 /* Plan flags (cm_median_desc.plan_flags) */
