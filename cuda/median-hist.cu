@@ -27,6 +27,21 @@
  * (window_w * window_h / 32 samples a lane): rare on natural images and on
  * large windows of noise, whose median moves slowly.
  *
+ * Where the 16-bit time goes (H100, 3840x2160 random, first version: 6.5
+ * ms at 21x21, 31x31 and 63x63 alike): on noise the answer's high byte
+ * leaves the band at a large fraction of the outputs (the median of 961
+ * uniform samples has a standard deviation of about 4 high bytes), and a
+ * band rebuild read the window one row at a time, each row's loads waited
+ * for before the next were issued: window_h global-load latencies per
+ * rebuild, roughly proportional to N times the rebuild rate, which falls
+ * as the window grows, hence the flat time. The second version
+ * (med_hist16_kernel<true>) reads a rebuild's rows MED_ROWS16 at a time
+ * (one latency a chunk instead of one a row), builds the initial window
+ * the same way, and issues the loads of the next slide before the
+ * searches of the current output, so that their latency hides behind the
+ * searches' shuffle chains. The first version stays selectable
+ * (median.cu, CM_MEDIAN_KERNELS=old) for side-by-side timing.
+ *
  * Samples are read from global memory through the read-only path in
  * unrolled chunks, so that a thread has a chunk of loads in flight (the
  * first version, one dependent load at a time, was load-latency bound on
@@ -48,6 +63,15 @@
 #define MED_BAND 8              /* 16-bit: high bytes with fine bins  */
 #define MED_HIST16_WARPS 4      /* 16-bit: warps (columns) a block    */
 #define MED_HIST16_WORDS (128 + MED_BAND * 128) /* a warp's words     */
+#define MED_ROWS16 8            /* 16-bit: window rows loaded at once  */
+/* 16-bit blocks an SM: the 11 that shared memory allows on sm_80 / sm_90
+ * (at most 46 registers); sm_75 holds 1024 threads, 8 blocks */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define MED_HIST16_MINB 8
+#else
+#define MED_HIST16_MINB 11
+#endif
+#define MED_NONE 0xffffffffu    /* no sample                           */
 
 /* ---- samples ------------------------------------------------------------ */
 
@@ -381,10 +405,159 @@ med_band16 (med_hist16 &h, const med_args &a, int x, int y, uint32_t hb)
   __syncwarp ();
 }
 
+/* ---- second version: batched loads ------------------------------------- */
+
+/* Count the window rows vy0 .. vy0 + n - 1 of column x (samples x - rx ..
+ * x + rx, lanes taking columns lane, lane + 32, ...), MED_ROWS16 rows'
+ * loads in flight at once: into both levels (L1: the initial window; the
+ * band is empty then) or into the band only (a rebuild). Whole warp. */
+template <bool L1>
+static __device__ void
+med_window16 (med_hist16 &h, const med_args &a, int x, int vy0, int n)
+{
+  const int lane = threadIdx.x & 31;
+  const int rx = a.ww / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+
+  for (int j0 = 0; j0 < a.ww; j0 += 64) {
+    for (int r0 = 0; r0 < n; r0 += MED_ROWS16) {
+      uint32_t v[MED_ROWS16][2];
+      bool crow[MED_ROWS16];
+#pragma unroll
+      for (int r = 0; r < MED_ROWS16; r++) {
+        const uint8_t *row = r0 + r < n ? med_row_ptr (a, vy0 + r0 + r) :
+            NULL;
+        crow[r] = r0 + r < n && !row;
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+          const int j = j0 + lane + 32 * i;
+          v[r][i] = row && j < a.ww ? med_row_sample<16> (a, row, x0, j,
+              inside) : MED_NONE;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < MED_ROWS16; r++) {
+        /* a whole CONSTANT row: its window_w samples at once */
+        const uint32_t cv = crow[r] && lane == 0 && j0 == 0 ? a.cval :
+            MED_NONE;
+#pragma unroll
+        for (int i = 0; i < 3; i++) {
+          const uint32_t s = i < 2 ? v[r][i] : cv;
+          const int c = i < 2 ? 1 : a.ww;
+          if (s == MED_NONE)
+            continue;
+          if (L1)
+            med_count16 (h, s, c);
+          else if ((s >> 8) - h.t0 < MED_BAND)
+            med_add16 (h.f + ((s >> 8) - h.t0) * 128, s & 255u, c);
+        }
+      }
+    }
+  }
+}
+
+/* Re-centre the band on high byte hb and count the window of (x, y)
+ * into it (med_band16 with batched loads). Whole warp. */
+static __device__ void
+med_band16_v2 (med_hist16 &h, const med_args &a, int x, int y, uint32_t hb)
+{
+  const int lane = threadIdx.x & 31;
+  int t0 = (int) hb - MED_BAND / 2;
+
+  if (t0 < 0)
+    t0 = 0;
+  if (t0 > 256 - MED_BAND)
+    t0 = 256 - MED_BAND;
+  h.t0 = (uint32_t) t0;
+  __syncwarp ();                /* earlier reads of the band are done */
+  for (int i = lane; i < MED_BAND * 128 / 4; i += 32)
+    ((uint4 *) h.f)[i] = make_uint4 (0, 0, 0, 0);
+  __syncwarp ();
+  med_window16<false> (h, a, x, y - a.wh / 2, a.wh);
+  __syncwarp ();
+}
+
+/* The samples of one slide (row vy_out leaves, vy_in enters), loaded
+ * ahead of their use: the first 64 window columns (lanes' columns lane,
+ * lane + 32); wider windows read the rest when the slide is applied. */
+struct med_slide16
+{
+  uint32_t vo[2], vi[2];        /* MED_NONE: no sample                   */
+  bool co, ci;                  /* the row is a whole CONSTANT row       */
+};
+
+static __device__ __forceinline__ void
+med_slide16_load (med_slide16 &s, const med_args &a, int vy_out, int vy_in,
+    int x)
+{
+  const int lane = threadIdx.x & 31;
+  const int rx = a.ww / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+  const uint8_t *ro = med_row_ptr (a, vy_out);
+  const uint8_t *ri = med_row_ptr (a, vy_in);
+
+  s.co = !ro;
+  s.ci = !ri;
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    const int j = lane + 32 * i;
+    s.vo[i] = ro && j < a.ww ? med_row_sample<16> (a, ro, x0, j, inside) :
+        MED_NONE;
+    s.vi[i] = ri && j < a.ww ? med_row_sample<16> (a, ri, x0, j, inside) :
+        MED_NONE;
+  }
+}
+
+static __device__ __forceinline__ void
+med_slide16_apply (med_hist16 &h, const med_args &a, const med_slide16 &s,
+    int vy_out, int vy_in, int x)
+{
+  const int lane = threadIdx.x & 31;
+  const int rx = a.ww / 2, x0 = x - rx;
+  const bool inside = x0 >= 0 && x + rx < a.width;
+
+  if (lane == 0) {
+    if (s.co)
+      med_count16 (h, a.cval, -a.ww);
+    if (s.ci)
+      med_count16 (h, a.cval, a.ww);
+  }
+#pragma unroll
+  for (int i = 0; i < 2; i++) {
+    if (s.vo[i] != MED_NONE)
+      med_count16 (h, s.vo[i], -1);
+    if (s.vi[i] != MED_NONE)
+      med_count16 (h, s.vi[i], 1);
+  }
+  if (a.ww > 64) {
+    const uint8_t *ro = s.co ? NULL : med_row_ptr (a, vy_out);
+    const uint8_t *ri = s.ci ? NULL : med_row_ptr (a, vy_in);
+    for (int j0 = 64; j0 < a.ww; j0 += 64) {
+      uint32_t vo[2], vi[2];
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        const int j = j0 + lane + 32 * i;
+        vo[i] = ro && j < a.ww ? med_row_sample<16> (a, ro, x0, j, inside) :
+            MED_NONE;
+        vi[i] = ri && j < a.ww ? med_row_sample<16> (a, ri, x0, j, inside) :
+            MED_NONE;
+      }
+#pragma unroll
+      for (int i = 0; i < 2; i++) {
+        if (vo[i] != MED_NONE)
+          med_count16 (h, vo[i], -1);
+        if (vi[i] != MED_NONE)
+          med_count16 (h, vi[i], 1);
+      }
+    }
+  }
+}
+
 /* Block: MED_HIST16_WARPS warps, warp w the output column
  * blockIdx.x * MED_HIST16_WARPS + w; blockIdx.y: a segment of seg_rows
  * rows. No block-wide synchronisation. */
-__global__ void __launch_bounds__ (32 * MED_HIST16_WARPS)
+template <bool V2>
+__global__ void __launch_bounds__ (32 * MED_HIST16_WARPS, MED_HIST16_MINB)
 med_hist16_kernel (med_args a, int seg_rows)
 {
   extern __shared__ uint32_t med_hsmem[];
@@ -404,22 +577,35 @@ med_hist16_kernel (med_args a, int seg_rows)
     ((uint4 *) h.l1)[i] = make_uint4 (0, 0, 0, 0);
   __syncwarp ();
 
-  for (int dy = -ry; dy <= ry; dy++)
-    med_rows16 (h, a, INT_MIN, ys + dy, x);
+  if (V2)
+    med_window16<true> (h, a, x, ys - ry, a.wh);
+  else
+    for (int dy = -ry; dy <= ry; dy++)
+      med_rows16 (h, a, INT_MIN, ys + dy, x);
   __syncwarp ();
 
   for (int y = ys; y < ye; y++) {
     int acc = 0;
+    med_slide16 nx;
+    if (V2 && y + 1 < ye)       /* next slide's loads, ahead */
+      med_slide16_load (nx, a, y - ry, y + ry + 1, x);
     const uint32_t hb = med_search256 (h.l1, a.k, acc);
-    if (hb - h.t0 >= MED_BAND)
-      med_band16 (h, a, x, y, hb);
+    if (hb - h.t0 >= MED_BAND) {
+      if (V2)
+        med_band16_v2 (h, a, x, y, hb);
+      else
+        med_band16 (h, a, x, y, hb);
+    }
     const uint32_t lb = med_search256 (h.f + (hb - h.t0) * 128, a.k, acc);
     if (lane == 0)
       ((uint16_t *) (a.dst + (size_t) y * a.dst_pitch))[x] =
           (uint16_t) (hb << 8 | lb);
     if (y + 1 < ye) {
       __syncwarp ();            /* searches done before the counts move */
-      med_rows16 (h, a, y - ry, y + ry + 1, x);
+      if (V2)
+        med_slide16_apply (h, a, nx, y - ry, y + ry + 1, x);
+      else
+        med_rows16 (h, a, y - ry, y + ry + 1, x);
       __syncwarp ();
     }
   }
@@ -488,7 +674,8 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
       e = cudaFuncSetAttribute (med_hist8_kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
     else
-      e = cudaFuncSetAttribute (med_hist16_kernel,
+      e = cudaFuncSetAttribute (cfg->legacy ? med_hist16_kernel<false> :
+          med_hist16_kernel<true>,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
   }
   return e;
@@ -506,8 +693,11 @@ med_hist_launch (const med_args *a, const struct med_hist_config *cfg,
   if (a->bpp == 1)
     med_hist8_kernel<<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
+  else if (cfg->legacy)
+    med_hist16_kernel<false><<<grid, block, cfg->smem, stream>>> (*a,
+        cfg->seg_rows);
   else
-    med_hist16_kernel<<<grid, block, cfg->smem, stream>>> (*a,
+    med_hist16_kernel<true><<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
   return cudaGetLastError ();
 }

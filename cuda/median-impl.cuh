@@ -118,6 +118,13 @@ cudaError_t med_net13_launch (int variant, const med_args * a,
 cudaError_t med_net15_launch (int variant, const med_args * a,
     cudaStream_t stream);
 
+/* 3 x 3 variants as a streaming kernel (median-stream3.cu): 16-byte
+ * strips, a thread walking down rows. Needs 16-byte aligned data and
+ * pitches (med_s3_supported); cudaErrorInvalidValue otherwise. */
+int med_s3_supported (const med_args * a);
+cudaError_t med_s3_launch (int variant, const med_args * a,
+    cudaStream_t stream);
+
 /* One full sorting network of nmax (16, 32 or 64) inputs per output,
  * window padded with the maximum, any window of N <= nmax, rank a->k. */
 int med_net_sort_size (int n);  /* bucket for N, 0 if N > 64 */
@@ -130,6 +137,7 @@ struct med_hist_config
   int threads;                  /* block size, multiple of 32              */
   int seg_rows;                 /* output rows per thread                  */
   size_t smem;                  /* dynamic shared memory bytes             */
+  int legacy;                   /* 16-bit: the first kernel (set by caller) */
 };
 
 /* Block size, rows per thread and shared memory for this device (the

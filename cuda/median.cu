@@ -21,7 +21,14 @@
  * follow the first H100 measurements (tests/bench/bench-median, 3840x2160:
  * network-11x11 at 50 Gpx/s against 12.8 for the first sliding-histogram
  * version at 8 bits) and the instruction counts of the 13x13 and 15x15
- * networks; re-measure when a kernel changes. */
+ * networks; re-measure when a kernel changes.
+ *
+ * The 3 x 3 median, minimum and maximum stream (median-stream3.cu), with
+ * the shared-memory network of median-net3.cu as the fallback for rows
+ * that are not 16-byte aligned. CM_MEDIAN_KERNELS=old in the environment
+ * when a plan is made selects the previous kernels instead (3 x 3 network,
+ * first 16-bit sliding histogram), so that one benchmark run can time
+ * both (tests/bench/bench-median --compare-old). */
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
@@ -38,6 +45,7 @@ enum med_alg
 {
   MED_ALG_COPY,
   MED_ALG_NET_TILE,
+  MED_ALG_STREAM3,
   MED_ALG_NET_SORT,
   MED_ALG_HIST
 };
@@ -51,6 +59,8 @@ struct cm_median_plan
   enum med_alg alg;
   int side, variant;            /* MED_ALG_NET_TILE                       */
   int nmax;                     /* MED_ALG_NET_SORT                       */
+  int legacy;                   /* CM_MEDIAN_KERNELS=old                  */
+  int hist16_v2;                /* CM_MEDIAN_KERNELS=hist16-v2            */
   struct med_hist_config hist;  /* MED_ALG_HIST                           */
   const char *name;
   /* luma scratch: luminance and its rank plane (plan depth) */
@@ -167,6 +177,13 @@ tile:
   p->side = d->window_w;
   p->variant = variant;
   p->name = tile_name (p->side, variant);
+  if (p->side == 3 && !p->legacy) {
+    static const char *names[3] = { "network-3x3-min-stream",
+      "network-3x3-stream", "network-3x3-max-stream"
+    };
+    p->alg = MED_ALG_STREAM3;
+    p->name = names[variant];
+  }
   return CM_OK;
 sort:
   p->alg = MED_ALG_NET_SORT;
@@ -175,7 +192,8 @@ sort:
   return CM_OK;
 hist:
   p->alg = MED_ALG_HIST;
-  p->name = is16 ? "histogram-16" : "histogram-8";
+  p->name = is16 ? (p->hist16_v2 ? "histogram-16-v2" : "histogram-16") :
+      "histogram-8";
   return CM_OK;
 }
 
@@ -231,10 +249,19 @@ cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
   p->depth = depth;
   p->n = desc->window_w * desc->window_h;
   p->k = cm_median_rank (desc);
+  {
+    const char *kern = getenv ("CM_MEDIAN_KERNELS");
+    p->legacy = kern && !strcmp (kern, "old");
+    /* the batched-row 16-bit histogram kernel measured 10-25% slower than
+     * the first one on an H100 (2026-11-22): the first stays the default,
+     * the other is kept for timing with CM_MEDIAN_KERNELS=hist16-v2 */
+    p->hist16_v2 = kern && !strcmp (kern, "hist16-v2");
+  }
 
   st = choose (p);
   if (st == CM_OK && p->alg == MED_ALG_HIST) {
     med_args a = plan_args (p, NULL, 0, NULL, 0);
+    p->hist.legacy = !p->hist16_v2;
     st = med_status (med_hist_configure (&a, &p->hist));
   }
   if (st == CM_OK && (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)) {
@@ -286,6 +313,10 @@ run_plane (const cm_median_plan *p, const void *src, size_t spitch,
     case MED_ALG_NET_TILE:
       return med_status (med_net_tile_launch (p->side, p->variant, &a,
               stream));
+    case MED_ALG_STREAM3:
+      if (med_s3_supported (&a))
+        return med_status (med_s3_launch (p->variant, &a, stream));
+      return med_status (med_net_tile_launch (3, p->variant, &a, stream));
     case MED_ALG_NET_SORT:
       return med_status (med_net_sort_launch (p->nmax, &a, stream));
     default:

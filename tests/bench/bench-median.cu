@@ -9,6 +9,13 @@
  *                [--algorithm auto|network|histogram|all]
  *                [--border replicate|reflect|mirror|constant]
  *                [--npp-max-window N] [--csv FILE] [--device ID]
+ *                [--compare-old 0|1]
+ *
+ * --compare-old 1 also times, next to each plan, the plan made with
+ * CM_MEDIAN_KERNELS=old (the previous kernels: the 3 x 3 shared-memory
+ * network instead of the 3 x 3 stream, the first 16-bit sliding
+ * histogram), in rows whose requested algorithm ends in "-old"; cases
+ * where both choose the same kernel get no extra row.
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
  * CUDA events on one stream after K warm-up runs; Gpx/s is width * height /
@@ -73,6 +80,7 @@ struct bench_opts
   int npp_max_window = 31;
   const char *csv = NULL;
   int device = 0;
+  int compare_old = 0;
 };
 
 static void
@@ -84,10 +92,13 @@ usage (const char *argv0)
       "          [--algorithm auto|network|histogram|all]\n"
       "          [--border replicate|reflect|mirror|constant]\n"
       "          [--npp-max-window N] [--csv FILE] [--device ID]\n"
+      "          [--compare-old 0|1]\n"
       "  --runs N             timed runs per case, median reported (>= 20)\n"
       "  --algorithm all      auto, network and histogram (a forced\n"
       "                       network may be unsupported: reported as such)\n"
-      "  --npp-max-window N   time NPP only for windows of side <= N\n",
+      "  --npp-max-window N   time NPP only for windows of side <= N\n"
+      "  --compare-old 1      also time the previous kernels\n"
+      "                       (CM_MEDIAN_KERNELS=old), rows \"...-old\"\n",
       argv0);
 }
 
@@ -183,6 +194,8 @@ parse_opts (int argc, char **argv, bench_opts * o)
       o->csv = v;
     else if (!strcmp (a, "--device"))
       o->device = atoi (v);
+    else if (!strcmp (a, "--compare-old"))
+      o->compare_old = atoi (v) != 0;
     else {
       fprintf (stderr, "unknown option '%s'\n", a);
       return 0;
@@ -425,7 +438,7 @@ main (int argc, char **argv)
         margin, o.npp_max_window);
 #endif
 
-    printf ("%-7s %-10s %-18s %10s %9s %10s %9s %6s %9s\n", "window",
+    printf ("%-7s %-13s %-22s %10s %9s %10s %9s %6s %9s\n", "window",
         "requested", "algorithm", "ms", "Gpx/s", "NPP ms", "NPP Gpx/s",
         "runs", "npp ==");
     for (int w : o.windows) {
@@ -484,7 +497,10 @@ main (int argc, char **argv)
       } else if (w > 1)
         snprintf (npp_ms, sizeof (npp_ms), "skipped");
 #endif
-      for (int ai = 0; ai < o.nalgorithms; ai++) {
+      for (int ri = 0; ri < o.nalgorithms * (1 + o.compare_old); ri++) {
+        const int ai = ri / (1 + o.compare_old);
+        const int old = ri % (1 + o.compare_old);
+        static char new_algo[64];
         cm_median_desc d;
         memset (&d, 0, sizeof (d));
         d.window_w = d.window_h = w;
@@ -492,13 +508,30 @@ main (int argc, char **argv)
         d.border = o.border;
         d.border_value = 0;
         d.algorithm = (cm_median_algorithm) o.algorithms[ai];
-        const char *req = cm_median_algorithm_name (d.algorithm);
+        char req[32];
         char wname[16];
+        snprintf (req, sizeof (req), "%s%s",
+            cm_median_algorithm_name (d.algorithm), old ? "-old" : "");
         snprintf (wname, sizeof (wname), "%dx%d", w, w);
 
         cm_median_plan *plan = NULL;
+        if (old)
+          setenv ("CM_MEDIAN_KERNELS", "old", 1);
+        else
+          unsetenv ("CM_MEDIAN_KERNELS");
         cm_status st = cm_median_plan_new (&plan, &d, o.width, o.height,
             depth);
+        unsetenv ("CM_MEDIAN_KERNELS");
+        if (!old)
+          new_algo[0] = 0;
+        if (st == CM_OK && old &&
+            !strcmp (cm_median_plan_algorithm (plan), new_algo)) {
+          cm_median_plan_free (plan);   /* the same kernel: no row */
+          continue;
+        }
+        if (st == CM_OK && !old)
+          snprintf (new_algo, sizeof (new_algo), "%s",
+              cm_median_plan_algorithm (plan));
         if (st == CM_ERR_UNSUPPORTED) {
           printf ("%-7s %-10s %-18s (not supported by this algorithm)\n",
               wname, req, "-");
@@ -542,9 +575,9 @@ main (int argc, char **argv)
         char mm[24] = "-";
         if (mismatches >= 0)
           snprintf (mm, sizeof (mm), "%ld", mismatches);
-        printf ("%-7s %-10s %-18s %10.4f %9.1f %10s %9s %6s %9s\n", wname,
-            req, algo, ms, mpx / ms, ai == 0 ? npp_ms : "",
-            ai == 0 ? npp_gpx : "", ai == 0 ? npp_runs : "", mm);
+        printf ("%-7s %-13s %-22s %10.4f %9.1f %10s %9s %6s %9s\n", wname,
+            req, algo, ms, mpx / ms, ri == 0 ? npp_ms : "",
+            ri == 0 ? npp_gpx : "", ri == 0 ? npp_runs : "", mm);
         fflush (stdout);
         if (csv) {
           fprintf (csv, "\"%s\",%d,%d,%d,%d,%g,%d,%s,%s,%.5f,%.3f,",

@@ -12,7 +12,9 @@
  * pitches and rows not 4-byte aligned); the whole allocation is read back,
  * so writes outside the view are caught. A forced network may refuse
  * (CM_ERR_UNSUPPORTED) only outside its documented limits. Luma mode on
- * RGBA / BGRx / RGB images, 8 and 16 bits. Argument checks.
+ * RGBA / BGRx / RGB images, 8 and 16 bits. Argument checks. Edge cases
+ * of particular kernels (the 3 x 3 stream, the 16-bit histograms), also
+ * with the previous kernels (CM_MEDIAN_KERNELS=old).
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
  * stderr, "N passed, M failed" at the end, exit 1 on any failure.
@@ -49,8 +51,10 @@ border_name (cm_border_mode b)
  * layout 0: the allocation itself (allocator pitch); 1: a view one sample
  * and one row into an allocation 4 samples wider and 2 rows taller (8-bit
  * rows not 4-byte aligned); 2: every other row of a taller allocation
- * (doubled pitch) starting at column 2. */
-#define LAYOUTS 3
+ * (doubled pitch) starting at column 2; 3: a view 16 bytes and one row
+ * into an allocation 32 bytes wider and 2 rows taller (16-byte aligned
+ * rows, as the 3 x 3 streaming kernel needs, inside a guard band). */
+#define LAYOUTS 4
 
 typedef struct
 {
@@ -61,8 +65,9 @@ typedef struct
 static cm_status
 dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
 {
-  int aw = layout == 0 ? w : w + 4, ah = layout == 0 ? h : layout == 1 ?
-      h + 2 : 2 * h + 1;
+  int aw = layout == 0 ? w : layout == 3 ? w + 32 / cm_depth_bytes (depth) :
+      w + 4;
+  int ah = layout == 0 ? h : layout == 2 ? 2 * h + 1 : h + 2;
   cm_status st = cm_device_image_alloc (&d->alloc, aw, ah, depth);
   size_t bpp = (size_t) cm_depth_bytes (depth);
 
@@ -76,7 +81,8 @@ dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
   else if (layout == 2) {
     d->view.data = (uint8_t *) d->alloc.data + 2 * bpp;
     d->view.pitch = 2 * d->alloc.pitch;
-  }
+  } else if (layout == 3)
+    d->view.data = (uint8_t *) d->alloc.data + d->alloc.pitch + 16;
   return CM_OK;
 }
 
@@ -463,6 +469,163 @@ test_worst_cases (void)
   }
 }
 
+/* ---- kernel-specific cases ------------------------------------------------
+ * The 3 x 3 streaming kernel (16-byte strips, 8 rows a thread): widths
+ * around multiples of the strip (16 8-bit / 8 16-bit samples) and of a
+ * warp's 32 strips, heights around multiples of 8 and 32 rows, 1 x N and
+ * N x 1, every border, ranks 0 / median / N-1 (and p10, a sorting
+ * network), aligned views (the stream) and unaligned ones (its fallback).
+ * Then the same 3 x 3 cases and a few 16-bit sliding-histogram cases with
+ * CM_MEDIAN_KERNELS=old (the previous kernels, kept for comparison). */
+/* 0: the default kernels; 1: CM_MEDIAN_KERNELS=old; 2: =hist16-v2 (the
+ * batched-row 16-bit histogram, not the default but still selectable) */
+static void
+set_old_kernels (int old)
+{
+  if (old == 1)
+    setenv ("CM_MEDIAN_KERNELS", "old", 1);
+  else if (old == 2)
+    setenv ("CM_MEDIAN_KERNELS", "hist16-v2", 1);
+  else
+    unsetenv ("CM_MEDIAN_KERNELS");
+}
+
+static void
+test_kernels (void)
+{
+  static const size2 ssizes[] = {
+    {1, 1}, {1, 40}, {40, 1}, {2, 2}, {7, 3}, {8, 9}, {15, 8}, {16, 7},
+    {17, 16}, {24, 17}, {31, 33}, {32, 31}, {33, 40}, {255, 9}, {256, 41},
+    {257, 65}, {511, 3}, {513, 34}, {1000, 71}
+  };
+  static const double sps[] = { 0, 10, 50, 100 };
+  static const size2 hwins[] = { {17, 17}, {21, 21}, {31, 31}, {65, 9},
+    {9, 71}
+  };
+  test_rng rng;
+
+  test_rng_seed (&rng, 333);
+  for (int old = 0; old < 3; old++) {
+    set_old_kernels (old);
+    for (int di = 0; di < 2; di++) {
+      cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+      for (int si = 0; si < N_OF (ssizes); si++) {
+        const size2 *sz = &ssizes[si];
+        if ((long) sz->w * sz->h > max_pixels)
+          continue;
+        for (int sl = 0; sl < 2; sl++) {
+          /* source layouts: aligned (3) and not (1) */
+          const int slayout = sl ? 1 : 3;
+          cm_image src = test_image_new (sz->w, sz->h, depth, 0);
+          dev_image dsrc;
+          dst_set dst;
+
+          if (si % 3 == 2)
+            test_image_fill_levels (&src, &rng, 3);
+          else
+            test_image_fill_random (&src, &rng);
+          if (dev_image_new (&dsrc, sz->w, sz->h, depth, slayout) != CM_OK
+              || !fill_noise (&dsrc, &rng) ||
+              upload (&dsrc.view, &src) != CM_OK) {
+            FAIL ("kernels %dx%d: source upload", sz->w, sz->h);
+            test_image_free (&src);
+            continue;
+          }
+          dst_set_new (&dst, sz->w, sz->h, depth, &rng);
+          for (int pi = 0; pi < N_OF (sps); pi++) {
+            for (int bi = 0; bi < N_OF (borders); bi++) {
+              cm_median_desc d = { 3, 3, sps[pi], borders[bi],
+                depth == CM_DEPTH_16 ? 51234 : 201, CM_MEDIAN_AUTO, 0
+              };
+              cm_image exp = test_image_new (sz->w, sz->h, depth, 0);
+              char what[200];
+
+              snprintf (what, sizeof (what), "kernels%s %dx%d depth %d "
+                  "src layout %d win 3x3 p%g %s", old == 1 ? " (old)" : old == 2 ? " (hist16-v2)" : "",
+                  sz->w, sz->h, depth, slayout, d.percentile,
+                  border_name (d.border));
+              if (cm_median_ref (&d, &src, &exp) != CM_OK) {
+                FAIL ("%s: reference failed", what);
+                test_image_free (&exp);
+                continue;
+              }
+              /* aligned destinations (0, 3) with the aligned source, an
+               * unaligned one (1) with the other */
+              for (int dl = 0; dl < 2; dl++) {
+                d.algorithm = dl ? CM_MEDIAN_NETWORK : CM_MEDIAN_AUTO;
+                run_case (&d, &dsrc, &exp, &dst, sl ? 1 : dl ? 3 : 0,
+                    what);
+              }
+              test_image_free (&exp);
+            }
+          }
+          /* 16-bit sliding histograms, first and second version */
+          if (depth == CM_DEPTH_16 && sz->w * sz->h >= 200 &&
+              sz->w * sz->h <= 40000 && sl == 0) {
+            for (int wi = 0; wi < N_OF (hwins); wi++) {
+              for (int bi = 0; bi < 4; bi += 3) {
+                cm_median_desc d = { hwins[wi].w, hwins[wi].h,
+                  wi == 3 ? 90 : 50, borders[bi], 1000,
+                  CM_MEDIAN_HISTOGRAM, 0
+                };
+                cm_image exp = test_image_new (sz->w, sz->h, depth, 0);
+                char what[200];
+
+                snprintf (what, sizeof (what), "kernels%s %dx%d depth 16 "
+                    "win %dx%d p%g %s", old == 1 ? " (old)" : old == 2 ? " (hist16-v2)" : "", sz->w, sz->h,
+                    d.window_w, d.window_h, d.percentile,
+                    border_name (d.border));
+                cm_median_ref (&d, &src, &exp);
+                run_case (&d, &dsrc, &exp, &dst, wi % LAYOUTS, what);
+                test_image_free (&exp);
+              }
+            }
+          }
+          dst_set_free (&dst);
+          dev_image_free (&dsrc);
+          test_image_free (&src);
+        }
+      }
+    }
+  }
+  set_old_kernels (0);
+}
+
+/* The plan names say which kernel runs: the stream for 3 x 3 at the three
+ * shared-work ranks, the old network with CM_MEDIAN_KERNELS=old. */
+static void
+test_kernel_names (void)
+{
+  static const struct
+  {
+    double p;
+    int old;
+    const char *name;
+  } cases[] = {
+    {50, 0, "network-3x3-stream"}, {0, 0, "network-3x3-min-stream"},
+    {100, 0, "network-3x3-max-stream"}, {50, 1, "network-3x3"},
+    {0, 1, "network-3x3-min"},
+  };
+
+  for (int i = 0; i < N_OF (cases); i++) {
+    cm_median_desc d = { 3, 3, cases[i].p, CM_BORDER_REPLICATE, 0,
+      CM_MEDIAN_AUTO, 0
+    };
+    cm_median_plan *plan = NULL;
+
+    set_old_kernels (cases[i].old);
+    if (cm_median_plan_new (&plan, &d, 64, 64, CM_DEPTH_8) != CM_OK)
+      FAIL ("names: plan p%g", cases[i].p);
+    else if (strcmp (cm_median_plan_algorithm (plan), cases[i].name))
+      FAIL ("names: p%g old %d runs %s, expected %s", cases[i].p,
+          cases[i].old, cm_median_plan_algorithm (plan), cases[i].name);
+    else
+      n_pass++;
+    cm_median_plan_free (plan);
+  }
+  set_old_kernels (0);
+}
+
 /* ---- luma mode ------------------------------------------------------------ */
 
 static cm_image_packed
@@ -794,6 +957,8 @@ main (void)
   printf ("device: %s\n", name);
 
   test_args ();
+  test_kernel_names ();
+  test_kernels ();
   test_grey ();
   test_worst_cases ();
   test_luma ();
