@@ -97,7 +97,7 @@ lin_layout_clear (lin_layout * lay)
  * cost more than the zone). */
 static cm_status
 lin_layout_build (lin_layout * lay, const cm_linspectrum_desc * desc,
-    int width, int height, long target_warps)
+    int width, int height, long target_warps, int force_zlen)
 {
   long groups_total = 0;
   int maxspan = width > height ? width : height;
@@ -163,6 +163,8 @@ lin_layout_build (lin_layout * lay, const cm_linspectrum_desc * desc,
     if (z < maxspan)
       lay->zlen = (int) z;
   }
+  if (force_zlen > 0)
+    lay->zlen = force_zlen < maxspan ? force_zlen : maxspan;
   lay->max_items = 0;
   for (int i = 0; i < lay->n; i++) {
     lin_orient *o = &lay->orient[i];
@@ -239,98 +241,143 @@ struct lin_no_sink
   }
 };
 
-/* The stream of one lane: line `line` of an orientation in the frame of
- * `src` (rows = positions), samples q0 .. qlast, outputs p >= zone_p.
- * be, bd: the lane's two FIFOs of L samples, element i at i * bstride.
- * Returns the lane's part of the spectrum; sink.emit (p, opening) for the
- * supremum. */
+/* The stream of one lane: the line whose run is [first, last] (empty when
+ * first > last), sample q at column cbase + csign * e(q) of row q of src;
+ * samples q0 .. qlast of the item, outputs p >= zone start. be, bd: the
+ * lane's two FIFOs of L + 1 samples, element i at i * bstride. Returns the
+ * lane's part of the spectrum; sink.emit (p, opening) for the supremum.
+ *
+ * Speed (issue 4). The stream walks the FIFO blocks of L samples in
+ * chunks of LIN_CHUNK steps that never cross a block end, so that the
+ * chunk's FIFO reads (the previous block's suffixes at j + 1 .. j + C,
+ * not written before step j + 1) can all be issued before its first step
+ * and the next chunk's input is fetched while this one is computed; the
+ * backward pass is batched the same way. Before, every step waited for its
+ * two shared-memory reads and every block end for L dependent read/write
+ * pairs, so the kernel needed ~32 resident warps per multiprocessor to
+ * hide latency; at L = 251 the FIFOs (16 KB per warp) leave room for 12
+ * and the time rose by 55..62 %. With the chunked stream one warp keeps
+ * ~3 x LIN_CHUNK independent loads in flight, which should make 12 warps
+ * enough (expected: L = 251 within the tail cost, (run + L) / run, of
+ * L = 11; about 1.1-1.2 at 4K). The per-step bookkeeping is also smaller:
+ * the lane's run comes from two binary searches on e () instead of being
+ * tracked, a sentinel at index L (M in be, 0 in bd) and a neutral fill at
+ * the start replace the edge selects, and the closing's M - v is v ^ M.
+ * The arithmetic of every step is that of the definition: the results do
+ * not change by a bit. */
+template <typename T>
+static __host__ __device__ __forceinline__ void
+lin_fetch (uint32_t * g, const uint8_t * src, size_t pitch, const int *e,
+    int cbase, int csign, int first, int last, int qmax, int qs,
+    uint32_t M, uint32_t inv)
+{
+LIN_UNROLL
+  for (int k = 0; k < LIN_CHUNK; k++) {
+    const int q = qs + k;
+    uint32_t v = M;
+
+    if (q >= first && q <= last && q <= qmax) {
+      const T *row = (const T *) (src + (size_t) q * pitch);
+      v = (uint32_t) LIN_LDG (row + (cbase + csign * LIN_LDG (e + q))) ^ inv;
+    }
+    g[k] = v;
+  }
+}
+
 template <typename T, typename Sink>
 static __host__ __device__ __forceinline__ uint32_t
-lin_stream (const uint8_t * src, size_t pitch, int ext, int span,
-    const int *e, int line, int flip, const lin_range & r, int L, int o,
-    uint32_t M, int invert, T * be, T * bd, int bstride, Sink & sink)
+lin_stream (const uint8_t * src, size_t pitch, const int *e, int cbase,
+    int csign, int first, int last, const lin_range & r, int L, int o,
+    uint32_t M, uint32_t inv, T * be, T * bd, int bstride, Sink & sink)
 {
-  uint32_t pe = M, pd = 0, eprev = 0, sum = 0;
-  int first_in = INT_MAX, last_in = INT_MIN;
-  int j = 0, first_blk = 1;
+  /* an erosion's window [q - L + 1, q] has its origin at q - L + 1 + o:
+   * outside the run it must not win the dilation */
+  const int alo = first + (L - 1 - o), ahi = last + (L - 1 - o);
+  const int pmin = max (r.p, first);
+  uint32_t eprev = 0, sum = 0;
+  uint32_t gn[LIN_CHUNK];
 
-  for (int qb = r.q0; qb <= r.qlast; qb += LIN_CHUNK) {
-    uint32_t g[LIN_CHUNK];
-    int ins[LIN_CHUNK];
+  /* no block before the first: its suffixes are neutral (and the sentinel
+   * at L stays so) */
+  for (int i = 0; i <= L; i++) {
+    be[i * bstride] = (T) M;
+    bd[i * bstride] = (T) 0;
+  }
+  lin_fetch<T> (gn, src, pitch, e, cbase, csign, first, last, r.qlast, r.q0,
+      M, inv);
 
-    /* fetch ahead: independent loads, issued together */
+  for (int qb = r.q0; qb <= r.qlast; qb += L) {
+    const int nb = min (L, r.qlast - qb + 1);   /* steps of this block */
+    uint32_t pe = M, pd = 0;
+
+    for (int jc = 0; jc < nb; jc += LIN_CHUNK) {
+      uint32_t g[LIN_CHUNK], sv[LIN_CHUNK], sw[LIN_CHUNK];
+
 LIN_UNROLL
-    for (int k = 0; k < LIN_CHUNK; k++) {
-      int q = qb + k;
-      int qc = q < span ? q : span - 1;
-      int u = line - LIN_LDG (e + qc);
-      int in = q < span && (unsigned) u < (unsigned) ext;
-      uint32_t v = M;
+      for (int k = 0; k < LIN_CHUNK; k++) {
+        const int i = min (jc + k + 1, L);
 
-      if (in) {
-        const T *row = (const T *) (src + (size_t) q * pitch);
-        v = LIN_LDG (row + (flip ? ext - 1 - u : u));
-        if (invert)
-          v = M - v;
+        g[k] = gn[k];
+        sv[k] = be[i * bstride];
+        sw[k] = bd[i * bstride];
       }
-      g[k] = v;
-      ins[k] = in;
+      /* the next chunk: in this block, or the first of the next */
+      lin_fetch<T> (gn, src, pitch, e, cbase, csign, first, last, r.qlast,
+          jc + LIN_CHUNK < nb ? qb + jc + LIN_CHUNK : qb + L, M, inv);
+
+LIN_UNROLL
+      for (int k = 0; k < LIN_CHUNK; k++) {
+        const int j = jc + k, q = qb + j, p = q - L;
+
+        if (j >= nb)
+          break;
+        /* stage 1: erosion of the window [q - L + 1, q] */
+        pe = min (pe, g[k]);
+        be[j * bstride] = (T) g[k];
+        const uint32_t ero = min (sv[k], pe);
+        /* stage 2: dilation over the erosions up to the previous step */
+        pd = max (pd, eprev);
+        bd[j * bstride] = (T) eprev;
+        const uint32_t dil = max (sw[k], pd);
+
+        if (p >= pmin && p <= last) {
+          sum += dil ^ inv;
+          sink.emit (p, dil);
+        }
+        eprev = q >= alo && q <= ahi ? ero : 0u;
+      }
     }
 
+    if (nb == L) {
+      /* block complete: suffix extremes in place (backward pass) */
+      uint32_t s1 = M, s2 = 0;
+
+      for (int ib = L - 1; ib >= 0; ib -= LIN_CHUNK) {
+        uint32_t x[LIN_CHUNK], y[LIN_CHUNK];
+
 LIN_UNROLL
-    for (int k = 0; k < LIN_CHUNK; k++) {
-      const int q = qb + k;
+        for (int k = 0; k < LIN_CHUNK; k++) {
+          const int i = max (ib - k, 0);
 
-      if (q > r.qlast)
-        break;
-      if (ins[k]) {
-        if (first_in > q)
-          first_in = q;
-        last_in = q;
-      }
-      /* stage 1: erosion of the window [q - L + 1, q] */
-      const int edge = first_blk || j == L - 1;
-      const int jn = min (j + 1, L - 1);
-      uint32_t sv = be[jn * bstride];
-      pe = min (pe, g[k]);
-      be[j * bstride] = (T) g[k];
-      const uint32_t ero = min (edge ? M : sv, pe);
-      /* stage 2: dilation over the erosions up to the previous step */
-      uint32_t sw = bd[jn * bstride];
-      pd = max (pd, eprev);
-      bd[j * bstride] = (T) eprev;
-      const uint32_t dil = max (edge ? 0u : sw, pd);
-      const int p = q - L;
+          x[k] = be[i * bstride];
+          y[k] = bd[i * bstride];
+        }
+LIN_UNROLL
+        for (int k = 0; k < LIN_CHUNK; k++) {
+          const int i = ib - k;
 
-      if (p >= r.p && p >= first_in && p <= last_in) {
-        sum += invert ? M - dil : dil;
-        sink.emit (p, dil);
-      }
-      /* the erosion's window [q - L + 1, q] has its origin at
-       * q - L + 1 + o: outside the run it must not win the dilation */
-      const int a = q - L + 1 + o;
-      eprev = (a >= first_in && a <= last_in) ? ero : 0u;
-
-      if (++j == L) {
-        /* block complete: suffix extremes in place (backward pass) */
-        uint32_t s1 = be[(L - 1) * bstride], s2 = bd[(L - 1) * bstride];
-
-        for (int i = L - 2; i >= 0; i--) {
-          s1 = min (s1, (uint32_t) be[i * bstride]);
+          if (i < 0)
+            break;
+          s1 = min (s1, x[k]);
           be[i * bstride] = (T) s1;
-          s2 = max (s2, (uint32_t) bd[i * bstride]);
+          s2 = max (s2, y[k]);
           bd[i * bstride] = (T) s2;
         }
-        j = 0;
-        first_blk = 0;
-        pe = M;
-        pd = 0;
       }
     }
   }
   return sum;
 }
-
 /* ---- kernels ------------------------------------------------------------ */
 
 typedef struct
@@ -368,8 +415,11 @@ struct lin_word_sink
   }
 };
 
+/* 8 blocks of 128: at most 64 registers (sm_90: 63-64, no spills), 32
+ * resident warps; without the bound the supremum variant took 96 and
+ * fell to 20 warps */
 template <typename T, bool SUP>
-static __global__ void __launch_bounds__ (LIN_MAX_WPB * LIN_WARP)
+static __global__ void __launch_bounds__ (LIN_MAX_WPB * LIN_WARP, 8)
 lin_kernel (lin_args a)
 {
   extern __shared__ __align__ (16) unsigned char lin_smem[];
@@ -389,20 +439,26 @@ lin_kernel (lin_args a)
   const int g = item % ngroups, z = item / ngroups;
   const int la = g * LIN_WARP, lb = min (la + LIN_WARP - 1, nlines - 1);
 
-  /* union of the lines' runs: first position of the first line (lane 0),
-   * last position of the last line (lane 1) */
-  int bound = lin_lower_bound (e, span, lane == 1 ? lb + 1 : la - ext + 1);
-  const int u0 = __shfl_sync (LIN_FULL, bound, 0);
-  const int u1 = __shfl_sync (LIN_FULL, bound, 1) - 1;
+  /* the lane's run [first, last] (e non-decreasing: u = line - e(q) is in
+   * [0, ext) on one interval of q); the union of the warp's runs goes
+   * from the first line's first position to the last line's last */
+  const int line = la + lane;
+  const int first = lin_lower_bound (e, span, line - ext + 1);
+  const int last = lin_lower_bound (e, span, line + 1) - 1;
+  const int u0 = __shfl_sync (LIN_FULL, first, 0);
+  const int u1 = __shfl_sync (LIN_FULL, last, lb - la);
   lin_range r;
 
   if (!lin_item_range (z, a.zlen, span, a.L, u0, u1, &r))
     return;
 
-  T *be = (T *) lin_smem + (size_t) warp * 2 * a.L * LIN_WARP + lane;
-  T *bd = be + (size_t) a.L * LIN_WARP;
+  T *be = (T *) lin_smem + (size_t) warp * 2 * (a.L + 1) * LIN_WARP + lane;
+  T *bd = be + (size_t) (a.L + 1) * LIN_WARP;
   const uint8_t *src = s ? a.src1 : a.src0;
   const size_t pitch = s ? a.pitch1 : a.pitch0;
+  /* column of the line at position q: u = line - e(q), or ext - 1 - u */
+  const int cbase = flip ? ext - 1 - line : line, csign = flip ? 1 : -1;
+  const uint32_t inv = a.invert ? a.maxv : 0u;
   uint32_t sum;
 
   if (SUP) {
@@ -411,16 +467,16 @@ lin_kernel (lin_args a)
     sink.words = s ? a.words1 : a.words0;
     sink.e = e;
     sink.ext = ext;
-    sink.line = la + lane;
+    sink.line = line;
     sink.flip = flip;
     sink.tag = 0xFFFFu - (uint32_t) oi;
-    sum = lin_stream<T> (src, pitch, ext, span, e, la + lane, flip, r, a.L,
-        a.o, a.maxv, a.invert, be, bd, LIN_WARP, sink);
+    sum = lin_stream<T> (src, pitch, e, cbase, csign, first, last, r, a.L,
+        a.o, a.maxv, inv, be, bd, LIN_WARP, sink);
   } else {
     lin_no_sink sink;
 
-    sum = lin_stream<T> (src, pitch, ext, span, e, la + lane, flip, r, a.L,
-        a.o, a.maxv, a.invert, be, bd, LIN_WARP, sink);
+    sum = lin_stream<T> (src, pitch, e, cbase, csign, first, last, r, a.L,
+        a.o, a.maxv, inv, be, bd, LIN_WARP, sink);
   }
 
   unsigned long long v = sum;
@@ -519,6 +575,23 @@ struct cm_linspectrum_plan
   char describe[128];
 };
 
+/* Test and tuning switches, read at plan creation: CM_LINSPECTRUM_WPB=1|2|4
+ * forces the warps per block, CM_LINSPECTRUM_ZLEN=n the zone length in
+ * positions (e.g. 40 splits every line into many zones, so that the zone
+ * overlap code runs on every size). def when unset or not a positive
+ * number. */
+static int
+lin_env_int (const char *name, int def)
+{
+  const char *v = getenv (name);
+  long x;
+
+  if (!v || !*v)
+    return def;
+  x = strtol (v, NULL, 10);
+  return x > 0 && x <= INT_MAX ? (int) x : def;
+}
+
 /* runtime status, clearing the runtime's last error */
 static cm_status
 lin_status (cudaError_t e)
@@ -562,7 +635,7 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   lin_layout lay;
   cm_status st;
   cudaError_t e;
-  int dev, sms = 0, optin = 0, nb = 0, bpp;
+  int dev, sms = 0, optin = 0, nb = 0, bpp, env_wpb;
   size_t per_warp;
   const void *kfn;
 
@@ -595,32 +668,52 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   p->depth = depth;
   p->sup = desc->want_supremum || desc->want_orientation;
 
-  /* two FIFOs of L samples per lane, 32 lanes per warp */
+  /* two FIFOs of L + 1 samples per lane (sentinel at L), 32 lanes per
+   * warp */
   bpp = cm_depth_bytes (depth);
-  per_warp = (size_t) 2 * desc->length * LIN_WARP * bpp;
+  per_warp = (size_t) 2 * (desc->length + 1) * LIN_WARP * bpp;
   if (per_warp > (size_t) optin) {
     free (p);
     return CM_ERR_UNSUPPORTED;
   }
-  p->wpb = LIN_MAX_WPB;
-  while (p->wpb > 1 && (size_t) p->wpb * per_warp > (size_t) optin)
-    p->wpb /= 2;
-  p->smem = (size_t) p->wpb * per_warp;
-
+  /* The dynamic shared memory limit is a property of the kernel, not of
+   * the launch: set it to the device's maximum once, so that plans of
+   * different lengths never lower it under each other. */
   kfn = lin_kernel_ptr (depth, p->sup);
   e = cudaFuncSetAttribute (kfn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      (int) p->smem);
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nb, kfn,
-        p->wpb * LIN_WARP, p->smem);
+      optin);
   if (e != cudaSuccess) {
     free (p);
     return lin_status (e);
   }
-  if (nb < 1) {
+  /* warps per block: the most resident warps per multiprocessor, the
+   * larger block on ties (at L = 251, 8-bit, 2 warps per block fit 14
+   * warps where 4 fit 12: each block also costs 1 KB of reserve) */
+  env_wpb = lin_env_int ("CM_LINSPECTRUM_WPB", 0);
+  p->wpb = 0;
+  for (int w = 1; w <= LIN_MAX_WPB; w *= 2) {
+    int nbw = 0;
+
+    if (env_wpb > 0 && w != env_wpb)
+      continue;
+    if ((size_t) w * per_warp > (size_t) optin)
+      break;
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nbw, kfn,
+        w * LIN_WARP, (size_t) w * per_warp);
+    if (e != cudaSuccess) {
+      free (p);
+      return lin_status (e);
+    }
+    if (nbw >= 1 && nbw * w >= nb * p->wpb) {
+      p->wpb = w;
+      nb = nbw;
+    }
+  }
+  if (p->wpb < 1) {
     free (p);
     return CM_ERR_UNSUPPORTED;
   }
+  p->smem = (size_t) p->wpb * per_warp;
 
   /* zones: aim at 16 warps per multiprocessor at most (the stream is
    * issue-bound beyond that; more zones only add overlap) */
@@ -628,7 +721,8 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
     long resident = (long) nb * p->wpb * sms;
     long target = resident < 16L * sms ? resident : 16L * sms;
 
-    st = lin_layout_build (&lay, desc, width, height, target);
+    st = lin_layout_build (&lay, desc, width, height, target,
+        lin_env_int ("CM_LINSPECTRUM_ZLEN", 0));
     if (st != CM_OK) {
       free (p);
       return st;
