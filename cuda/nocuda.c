@@ -225,3 +225,28 @@ void
 cm_linspectrum_plan_free (cm_linspectrum_plan * plan)
 {
 }
+
+/* ---- orientation-rgba.h plans ------------------------------------------- */
+#include "orientation-rgba.h"
+
+cm_status
+cm_orientation_rgba_plan_new (cm_orientation_rgba_plan ** out,
+    const cm_linspectrum_desc * desc)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_orientation_rgba_plan_run (cm_orientation_rgba_plan * plan,
+    const cm_image * sup, const cm_image * orient,
+    const cm_image_packed * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+void
+cm_orientation_rgba_plan_free (cm_orientation_rgba_plan * plan)
+{
+}

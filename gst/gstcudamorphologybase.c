@@ -15,12 +15,17 @@
  *   process_packed (and says so with wants_packed) gets the whole
  *   interleaved frame instead and writes every channel itself.
  *
- * Both pads have the same caps. The backend is chosen in start(): CUDA on
- * one stream per element, or the CPU reference implementation of the core.
+ * Both pads have the same caps, except for subclasses that implement
+ * process_convert: they may output a packed 8-bit RGB format (RGBA, ...)
+ * of the same size from the GRAY and YUV formats, and choose those caps in
+ * their own transform_caps. A subclass that puts the element in
+ * passthrough gets each frame in analyse_plane and the buffer leaves
+ * untouched (analysers). The backend is chosen in start(): CUDA on one
+ * stream per element, or the CPU reference implementation of the core.
  * Device buffers and pinned staging memory are allocated in set_caps() and
  * reused for every frame. On CUDA a frame is copied into pinned staging,
  * uploaded, filtered, downloaded, and the stream is synchronised once,
- * before the output buffer leaves the element.
+ * before the output buffer leaves the element (and before frame_done).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -72,6 +77,10 @@ typedef struct
   /* per caps, streaming thread */
   gboolean configured;
   GstVideoInfo info;
+  GstVideoInfo out_info;
+  gboolean convert;             /* output format != input: process_convert */
+  gint out_channels;            /* samples per pixel of the converted frame */
+  gsize out_row_bytes;          /* bytes of one row of output plane 0 */
   FrameLayout layout;
   cm_depth depth;
   gint pixel_channels;          /* samples per pixel of plane 0 */
@@ -90,7 +99,8 @@ typedef struct
   cm_image_packed dev_packed_out;
   guint8 *staging_in;           /* pinned copy of plane 0 */
   guint8 *staging_out;
-  gsize staging_pitch;
+  gsize staging_pitch;          /* of staging_in */
+  gsize staging_out_pitch;
 } GstCudaMorphologyBasePrivate;
 
 #define gst_cuda_morphology_base_parent_class parent_class
@@ -124,6 +134,8 @@ static gboolean gst_cuda_morphology_base_transform_meta (GstBaseTransform *
     trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstFlowReturn gst_cuda_morphology_base_transform (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn gst_cuda_morphology_base_transform_ip (GstBaseTransform *
+    trans, GstBuffer * buf);
 
 static void
 gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
@@ -191,6 +203,10 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform_meta);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform);
+  /* only called in passthrough (analysers): always_in_place stays FALSE
+   * because transform is set, so filters never see it */
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BASE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BACKEND, 0);
@@ -205,6 +221,7 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->active_device_id = DEFAULT_CUDA_DEVICE_ID;
   gst_video_info_init (&priv->info);
+  gst_video_info_init (&priv->out_info);
 }
 
 static void
@@ -267,6 +284,19 @@ cm_depth
 gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
 {
   return GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
+}
+
+/**
+ * gst_cuda_morphology_base_get_output_info:
+ * @self: the element
+ *
+ * Returns: the negotiated output video info (the input info unless the
+ *     subclass converts); valid in configure and the data path
+ */
+const GstVideoInfo *
+gst_cuda_morphology_base_get_output_info (GstCudaMorphologyBase * self)
+{
+  return &GET_PRIV (self)->out_info;
 }
 
 /**
@@ -436,11 +466,11 @@ gst_cuda_morphology_base_free_caps_state (GstCudaMorphologyBase * self)
   priv->configured = FALSE;
 }
 
-/* Allocates what every frame of @info needs; nothing is allocated per
- * frame afterwards. */
+/* Allocates what every frame of @info (output: @out_info) needs; nothing
+ * is allocated per frame afterwards. */
 static cm_status
 gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
-    const GstVideoInfo * info)
+    const GstVideoInfo * info, const GstVideoInfo * out_info)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   gint width = GST_VIDEO_INFO_WIDTH (info);
@@ -449,6 +479,9 @@ gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
   gint i;
 
   priv->info = *info;
+  priv->out_info = *out_info;
+  priv->convert = GST_VIDEO_INFO_FORMAT (info) !=
+      GST_VIDEO_INFO_FORMAT (out_info);
   priv->depth = gst_cuda_morphology_base_info_depth (info);
 
   if (GST_VIDEO_INFO_IS_RGB (info)) {
@@ -469,6 +502,14 @@ gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
   }
   priv->row_bytes = (gsize) width * priv->pixel_channels *
       cm_depth_bytes (priv->depth);
+  if (priv->convert) {
+    /* packed 8-bit output (checked in set_caps) */
+    priv->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0);
+    priv->out_row_bytes = (gsize) width * priv->out_channels;
+  } else {
+    priv->out_channels = priv->pixel_channels;
+    priv->out_row_bytes = priv->row_bytes;
+  }
 
   GST_DEBUG_OBJECT (self, "%s %dx%d, %s, %d-bit, %d channel(s) processed",
       GST_VIDEO_INFO_NAME (info), width, height,
@@ -494,14 +535,19 @@ gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
       status = cm_device_packed_alloc (&priv->dev_packed_out, width, height,
           priv->depth, priv->pixel_channels);
   }
+  /* the converted frame */
+  if (status == CM_OK && priv->convert)
+    status = cm_device_packed_alloc (&priv->dev_packed_out, width, height,
+        CM_DEPTH_8, priv->out_channels);
 
   priv->staging_pitch = GST_ROUND_UP_N (priv->row_bytes, ROW_ALIGN);
+  priv->staging_out_pitch = GST_ROUND_UP_N (priv->out_row_bytes, ROW_ALIGN);
   if (status == CM_OK)
     status = cm_host_alloc_pinned ((void **) &priv->staging_in,
         priv->staging_pitch * height);
   if (status == CM_OK)
     status = cm_host_alloc_pinned ((void **) &priv->staging_out,
-        priv->staging_pitch * height);
+        priv->staging_out_pitch * height);
 
   return status;
 }
@@ -646,12 +692,22 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
         GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-  if (GST_VIDEO_INFO_FORMAT (&in_info) != GST_VIDEO_INFO_FORMAT (&out_info)
-      || GST_VIDEO_INFO_WIDTH (&in_info) != GST_VIDEO_INFO_WIDTH (&out_info)
+  if (GST_VIDEO_INFO_WIDTH (&in_info) != GST_VIDEO_INFO_WIDTH (&out_info)
       || GST_VIDEO_INFO_HEIGHT (&in_info) !=
       GST_VIDEO_INFO_HEIGHT (&out_info)) {
-    GST_ERROR_OBJECT (self, "input and output caps differ: %" GST_PTR_FORMAT
+    GST_ERROR_OBJECT (self, "input and output sizes differ: %" GST_PTR_FORMAT
         " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* another output format: only a packed 8-bit RGB frame made by the
+   * subclass from a planar input */
+  if (GST_VIDEO_INFO_FORMAT (&in_info) != GST_VIDEO_INFO_FORMAT (&out_info)
+      && (klass->process_convert == NULL || GST_VIDEO_INFO_IS_RGB (&in_info)
+          || !GST_VIDEO_INFO_IS_RGB (&out_info)
+          || GST_VIDEO_INFO_N_PLANES (&out_info) != 1
+          || GST_VIDEO_INFO_COMP_DEPTH (&out_info, 0) != 8)) {
+    GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
+        GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
 
@@ -667,7 +723,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   }
 
   gst_cuda_morphology_base_free_caps_state (self);
-  status = gst_cuda_morphology_base_alloc_caps_state (self, &in_info);
+  status = gst_cuda_morphology_base_alloc_caps_state (self, &in_info,
+      &out_info);
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
         priv->use_cuda ? "Failed to allocate device and pinned host buffers"
@@ -716,9 +773,10 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
   GstStructure *config;
   guint size;
 
-  /* passthrough: the query went downstream */
+  /* passthrough (analysers): buffers go downstream as they come, so
+   * downstream answers */
   if (decide_query == NULL)
-    return TRUE;
+    return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
@@ -850,7 +908,13 @@ gst_cuda_morphology_base_process_cpu (GstCudaMorphologyBase * self,
   guint p;
   gint c;
 
-  if (priv->layout == LAYOUT_PLANAR) {
+  if (priv->convert) {
+    cm_image src = plane_view (in, 0, width, height, priv->depth);
+    cm_image_packed dst = packed_view (out, width, height, CM_DEPTH_8,
+        priv->out_channels);
+
+    return klass->process_convert (self, &src, &dst, FALSE, NULL);
+  } else if (priv->layout == LAYOUT_PLANAR) {
     cm_image src = plane_view (in, 0, width, height, priv->depth);
     cm_image dst = plane_view (out, 0, width, height, priv->depth);
 
@@ -917,9 +981,9 @@ gst_cuda_morphology_base_download (GstCudaMorphologyBase * self,
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
-  return cm_copy_2d_async (priv->staging_out, priv->staging_pitch, dev_data,
-      dev_pitch, priv->row_bytes, GST_VIDEO_INFO_HEIGHT (&priv->info),
-      CM_COPY_D2H, priv->stream);
+  return cm_copy_2d_async (priv->staging_out, priv->staging_out_pitch,
+      dev_data, dev_pitch, priv->out_row_bytes,
+      GST_VIDEO_INFO_HEIGHT (&priv->info), CM_COPY_D2H, priv->stream);
 }
 
 static void
@@ -930,7 +994,7 @@ gst_cuda_morphology_base_finish_download (GstCudaMorphologyBase * self,
 
   copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), priv->staging_out,
-      priv->staging_pitch, priv->row_bytes,
+      priv->staging_out_pitch, priv->out_row_bytes,
       GST_VIDEO_INFO_HEIGHT (&priv->info));
 }
 
@@ -944,7 +1008,16 @@ gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
   guint p;
   gint c;
 
-  if (priv->layout == LAYOUT_PLANAR) {
+  if (priv->convert) {
+    status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
+        priv->dev_in.pitch);
+    if (status == CM_OK)
+      status = klass->process_convert (self, &priv->dev_in,
+          &priv->dev_packed_out, TRUE, priv->stream);
+    if (status == CM_OK)
+      status = gst_cuda_morphology_base_download (self,
+          priv->dev_packed_out.data, priv->dev_packed_out.pitch);
+  } else if (priv->layout == LAYOUT_PLANAR) {
     status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
         priv->dev_in.pitch);
     if (status == CM_OK)
@@ -1005,14 +1078,13 @@ gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
   return status;
 }
 
+/* What every frame starts with: caps, the device, pending property
+ * changes. */
 static GstFlowReturn
-gst_cuda_morphology_base_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf)
+gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstVideoFrame in_frame, out_frame;
   cm_status status;
 
   if (G_UNLIKELY (!priv->configured)) {
@@ -1039,13 +1111,114 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
       return GST_FLOW_ERROR;
     }
   }
+  return GST_FLOW_OK;
+}
+
+/* The frame's work is done: let the subclass read its results. */
+static GstFlowReturn
+gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
+    cm_status status, GstBuffer * inbuf)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (self, status,
+        priv->use_cuda ? "Failed to process a frame on the CUDA device" :
+        "Failed to process a frame on the CPU");
+    return GST_FLOW_ERROR;
+  }
+  if (klass->frame_done)
+    return klass->frame_done (self, inbuf);
+  return GST_FLOW_OK;
+}
+
+/* Analysis only: the plane goes to analyse_plane (), the buffer is not
+ * written. */
+static cm_status
+gst_cuda_morphology_base_analyse (GstCudaMorphologyBase * self,
+    GstVideoFrame * in)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  cm_status status, sync_status;
+
+  if (priv->layout != LAYOUT_PLANAR || priv->convert)
+    return CM_ERR_UNSUPPORTED;
+
+  if (!priv->use_cuda) {
+    cm_image src = plane_view (in, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
+        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth);
+
+    return klass->analyse_plane (self, &src, FALSE, NULL);
+  }
+
+  status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
+      priv->dev_in.pitch);
+  if (status == CM_OK)
+    status = klass->analyse_plane (self, &priv->dev_in, TRUE, priv->stream);
+  /* the one synchronisation of the frame, also after a failure so that no
+   * queued copy still uses the staging memory */
+  sync_status = cm_stream_sync (priv->stream);
+  return status == CM_OK ? sync_status : status;
+}
+
+/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
+ * look at the frame, the buffer is pushed as it came. */
+static GstFlowReturn
+gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstVideoFrame frame;
+  GstFlowReturn ret;
+  cm_status status;
+
+  ret = gst_cuda_morphology_base_begin_frame (self);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (klass->analyse_plane == NULL)
+    return GST_FLOW_OK;
+
+  if (!gst_video_frame_map (&frame, &priv->info, buf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
+        ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
+    return GST_FLOW_ERROR;
+  }
+  status = gst_cuda_morphology_base_analyse (self, &frame);
+  gst_video_frame_unmap (&frame);
+
+  return gst_cuda_morphology_base_end_frame (self, status, buf);
+}
+
+static GstFlowReturn
+gst_cuda_morphology_base_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstVideoFrame in_frame, out_frame;
+  GstFlowReturn ret;
+  cm_status status;
+
+  /* passthrough was switched on between the buffer allocation and the
+   * transform: the output is the input, analyse it */
+  if (G_UNLIKELY (inbuf == outbuf))
+    return gst_cuda_morphology_base_transform_ip (trans, inbuf);
+
+  ret = gst_cuda_morphology_base_begin_frame (self);
+  if (ret != GST_FLOW_OK)
+    return ret;
 
   if (!gst_video_frame_map (&in_frame, &priv->info, inbuf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", inbuf));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&out_frame, &priv->info, outbuf, GST_MAP_WRITE)) {
+  if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
+          GST_MAP_WRITE)) {
     gst_video_frame_unmap (&in_frame);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Failed to map the output frame"),
@@ -1063,14 +1236,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
 
-  if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (self, status,
-        priv->use_cuda ? "Failed to process a frame on the CUDA device" :
-        "Failed to process a frame on the CPU");
-    return GST_FLOW_ERROR;
-  }
-
-  return GST_FLOW_OK;
+  return gst_cuda_morphology_base_end_frame (self, status, inbuf);
 }
 
 static void

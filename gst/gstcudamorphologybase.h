@@ -3,9 +3,12 @@
  *
  * It owns everything that is not the filter itself: the backend choice
  * (CUDA device or CPU reference), the element's CUDA stream, caps (same
- * caps on both pads), per-caps resident buffers, the upload/download of
- * frames, the split of RGB(A) frames into channels and the copy of chroma
- * and alpha. A subclass only says how to filter one single-channel plane. */
+ * caps on both pads unless the subclass converts), per-caps resident
+ * buffers, the upload/download of frames, the split of RGB(A) frames into
+ * channels and the copy of chroma and alpha. A subclass only says how to
+ * filter one single-channel plane; analysers may also look at frames
+ * without changing them (passthrough) or convert the plane into another
+ * packed output format. */
 #pragma once
 
 #include <gst/gst.h>
@@ -62,9 +65,33 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
  *     overlapping), all channels included (nothing is copied by the base
  *     class). Same contract as @process_plane otherwise.
  *
+ * @analyse_plane: (nullable): analysis-only frames. While the subclass
+ *     keeps the element in passthrough (gst_base_transform_set_passthrough(),
+ *     same caps on both pads) every buffer is pushed untouched and the
+ *     processed plane of its frame is given here (GRAY and YUV formats;
+ *     the luma plane). With @use_cuda @src is a device copy and @stream the
+ *     element's stream: queue the work and return; the base class
+ *     synchronises the stream once, then calls @frame_done. Without, @src
+ *     is the mapped host plane (read only).
+ * @process_convert: (nullable): frames whose output format differs from
+ *     the input format: filter @src, the processed plane of the input (GRAY
+ *     and YUV formats), into @dst, the whole packed 8-bit frame of the
+ *     output format (e.g. RGBA, @dst->channels samples per pixel), writing
+ *     every byte of every pixel. Same memory contract as @process_plane.
+ *     A subclass that implements it chooses the output caps itself
+ *     (#GstBaseTransformClass.transform_caps and fixate_caps); the base
+ *     class accepts a packed 8-bit RGB output of the input's size and
+ *     otherwise requires the same format on both pads.
+ * @frame_done: (nullable): called once per frame after its work is
+ *     complete (after the stream synchronisation on CUDA, results in host
+ *     memory readable), whatever the mode, with the input buffer (for its
+ *     timestamps). The place to post per-frame messages. Return
+ *     %GST_FLOW_OK, or an error after posting an element error.
+ *
  * Subclasses implement @configure and @process_plane, and may implement
  * @process_packed (with @wants_packed) for filters that need every
- * channel of a pixel at once.
+ * channel of a pixel at once. Analysers add @analyse_plane, @frame_done
+ * and possibly @process_convert.
  */
 struct _GstCudaMorphologyBaseClass
 {
@@ -83,9 +110,16 @@ struct _GstCudaMorphologyBaseClass
   cm_status (*process_packed) (GstCudaMorphologyBase * self,
       const cm_image_packed * src, const cm_image_packed * dst,
       gboolean use_cuda, void *stream);
+  cm_status (*analyse_plane) (GstCudaMorphologyBase * self,
+      const cm_image * src, gboolean use_cuda, void *stream);
+  cm_status (*process_convert) (GstCudaMorphologyBase * self,
+      const cm_image * src, const cm_image_packed * dst, gboolean use_cuda,
+      void *stream);
+  GstFlowReturn (*frame_done) (GstCudaMorphologyBase * self,
+      GstBuffer * inbuf);
 
   /*< private >*/
-  gpointer _gst_reserved[GST_PADDING - 2];
+  gpointer _gst_reserved[GST_PADDING];
 };
 
 void gst_cuda_morphology_base_mark_dirty (GstCudaMorphologyBase * self);
@@ -98,5 +132,8 @@ void gst_cuda_morphology_base_post_status_error (GstCudaMorphologyBase * self,
     cm_status status, const gchar * what);
 
 cm_depth gst_cuda_morphology_base_info_depth (const GstVideoInfo * info);
+
+const GstVideoInfo *gst_cuda_morphology_base_get_output_info
+    (GstCudaMorphologyBase * self);
 
 G_END_DECLS

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CPU reference of the orientation colouring (orientation-rgba.h), written
+ * as the definition there, and the hue table that the CUDA plan uploads. */
+#include "orientation-rgba.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+cm_status
+cm_orientation_hue_table (const cm_linspectrum_desc * desc, uint16_t * hue,
+    int n)
+{
+  if (!hue || cm_linspectrum_desc_check (desc) != CM_OK ||
+      n != cm_linspectrum_count_angles (desc))
+    return CM_ERR_INVALID_ARG;
+
+  for (int i = 0; i < n; i++) {
+    double a = fmod (2.0 * cm_linspectrum_angle (desc, i), 360.0);
+    long h;
+
+    if (a < 0.0)
+      a += 360.0;
+    h = lround (a * (double) CM_ORIENTATION_HUE_STEPS / 360.0);
+    if (h >= CM_ORIENTATION_HUE_STEPS)
+      h = 0;
+    hue[i] = (uint16_t) h;
+  }
+  return CM_OK;
+}
+
+static uint32_t
+sample (const cm_image * img, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
+  uint16_t v;
+
+  if (img->depth == CM_DEPTH_8)
+    return row[x];
+  memcpy (&v, row + 2 * (size_t) x, 2);
+  return v;
+}
+
+static int
+view_ok (const cm_image * img)
+{
+  return img && img->data && img->width >= 1 && img->height >= 1 &&
+      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
+      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
+}
+
+cm_status
+cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
+    const cm_image * sup, const cm_image * orient,
+    const cm_image_packed * dst)
+{
+  uint16_t *hue;
+  uint32_t m;
+  int n, close;
+
+  if (cm_linspectrum_desc_check (desc) != CM_OK)
+    return CM_ERR_INVALID_ARG;
+  if (!view_ok (sup) || !view_ok (orient) || orient->depth != CM_DEPTH_16 ||
+      orient->width != sup->width || orient->height != sup->height)
+    return CM_ERR_INVALID_ARG;
+  if (!dst || !dst->data || dst->depth != CM_DEPTH_8 || dst->channels != 4 ||
+      dst->width != sup->width || dst->height != sup->height ||
+      dst->pitch < (size_t) dst->width * 4)
+    return CM_ERR_INVALID_ARG;
+
+  n = cm_linspectrum_count_angles (desc);
+  hue = malloc (sizeof (uint16_t) * (size_t) n);
+  if (!hue)
+    return CM_ERR_NO_MEMORY;
+  cm_orientation_hue_table (desc, hue, n);
+  close = desc->op == CM_MORPH_CLOSE;
+  m = cm_depth_max (sup->depth);
+
+  for (int y = 0; y < sup->height; y++) {
+    uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch;
+
+    for (int x = 0; x < sup->width; x++) {
+      uint32_t s = sample (sup, x, y);
+      uint32_t i = sample (orient, x, y);
+      uint32_t u = close ? m - s : s;
+      uint32_t v = (u * 255u + m / 2u) / m;
+      uint32_t h = hue[i < (uint32_t) n ? i : (uint32_t) n - 1];
+      uint32_t f = h % 256u;
+      uint32_t t = (v * f + 128u) / 256u;
+      uint32_t q = v - t;
+      uint32_t r, g, b;
+
+      switch (h / 256u) {
+        case 0:
+          r = v, g = t, b = 0;
+          break;
+        case 1:
+          r = q, g = v, b = 0;
+          break;
+        case 2:
+          r = 0, g = v, b = t;
+          break;
+        case 3:
+          r = 0, g = q, b = v;
+          break;
+        case 4:
+          r = t, g = 0, b = v;
+          break;
+        default:
+          r = v, g = 0, b = q;
+          break;
+      }
+      out[4 * x + 0] = (uint8_t) r;
+      out[4 * x + 1] = (uint8_t) g;
+      out[4 * x + 2] = (uint8_t) b;
+      out[4 * x + 3] = 255;
+    }
+  }
+  free (hue);
+  return CM_OK;
+}

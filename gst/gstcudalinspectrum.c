@@ -1,0 +1,992 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-cudalinspectrum
+ * @title: cudalinspectrum
+ * @short_description: Linear openings in many orientations: angular
+ *     spectrum, dominant orientation, supremum and orientation images
+ *
+ * cudalinspectrum filters every frame with openings (or closings) by line
+ * segments of #GstCudaLinSpectrum:length pixels at every orientation
+ * alpha = #GstCudaLinSpectrum:angle-min + i * #GstCudaLinSpectrum:angle-step
+ * below #GstCudaLinSpectrum:angle-max (degrees, counter-clockwise from the
+ * +x axis, image y pointing down), after Karas et al. (paper 000: GPU
+ * linear openings at arbitrary angle, eqs. 3 and 6). The segments are the
+ * length consecutive pixels of the digital scan line of each orientation
+ * through a pixel, cut at the frame border; docs/design.md and
+ * cuda/linspectrum.h define them exactly.
+ *
+ * An opening by a line keeps the bright structures that contain a segment
+ * of that orientation and length: the sum sigma (alpha) of the opened
+ * image, the angular spectrum, is largest at the orientation of bright
+ * lines, ridges or texture. #GstCudaLinSpectrum:operation = close does the
+ * same for dark structures: the spectrum of closings is smallest at the
+ * orientation of dark lines, such as the text lines of a scanned page
+ * (its skew) or cracks.
+ *
+ * Every frame (or every #GstCudaLinSpectrum:interval frames) the element
+ * posts an element message (when #GstCudaLinSpectrum:post-messages is
+ * %TRUE) with the spectrum and its dominant orientation, and pushes, as
+ * #GstCudaLinSpectrum:output says:
+ *
+ * * passthrough (default): the frame unchanged (an analyser);
+ * * supremum: the frame with its luma (GRAY: its only plane) replaced by
+ *   the largest opening over all orientations (for closings: the smallest
+ *   closing), chroma copied;
+ * * orientation: an RGBA frame of the same size: hue = twice the
+ *   orientation of the winning line (so 0 and 180 degrees meet: red is
+ *   horizontal, green 60 degrees, blue 120 degrees), brightness = its
+ *   strength (the supremum, or for closings how dark the infimum is),
+ *   full saturation, alpha 255. The colours are integer arithmetic
+ *   (cuda/orientation-rgba.h), identical on both backends.
+ *
+ * Input formats are GRAY8, GRAY16_LE and the luma plane of I420, NV12 and
+ * Y444. Changing #GstCudaLinSpectrum:output while PLAYING renegotiates the
+ * output caps; every other property is applied from the next frame on.
+ * The CUDA backend computes every orientation in one kernel launch and
+ * reduces the spectrum on the device; the CPU backend is the reference
+ * implementation, and both give the same numbers bit for bit.
+ *
+ * ## Messages
+ *
+ * The element message is a #GstStructure named "cudalinspectrum":
+ *
+ * * `timestamp` (G_TYPE_UINT64): the buffer's PTS, GST_CLOCK_TIME_NONE
+ *   when unknown (likewise for the next three)
+ * * `stream-time` (G_TYPE_UINT64): the stream time of the PTS
+ * * `running-time` (G_TYPE_UINT64): the running time of the PTS
+ * * `duration` (G_TYPE_UINT64): the buffer's duration
+ * * `length` (G_TYPE_UINT): the segment length in pixels
+ * * `operation` (G_TYPE_STRING): "open" or "close"
+ * * `angles` (GstValueArray of G_TYPE_DOUBLE): the orientations alpha_i
+ *   in degrees
+ * * `spectrum` (GstValueArray of G_TYPE_DOUBLE): sigma (alpha_i) divided
+ *   by the number of pixels, i.e. the mean of the opened (closed) image,
+ *   in sample units (0 .. 255, or 0 .. 65535 for GRAY16_LE)
+ * * `dominant-angle` (G_TYPE_DOUBLE): the orientation of the largest
+ *   spectrum value (smallest for closings), refined below the step by a
+ *   parabola through its neighbours (wrapping around when the angles
+ *   cover 180 degrees), in degrees
+ * * `dominant-value` (G_TYPE_DOUBLE): the spectrum at that orientation,
+ *   normalised like `spectrum`
+ *
+ * The spectrum is the one of the frame the message is posted for.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m videotestsrc num-buffers=3 pattern=zone-plate \
+ *     kx2=20 ky2=20 ! video/x-raw,format=GRAY8,width=320,height=240 ! \
+ *     cudalinspectrum length=21 angle-step=5 ! fakesink
+ * ]| Prints the spectrum of 36 orientations of three frames.
+ * |[
+ * gst-launch-1.0 -m filesrc location=page.png ! pngdec ! videoconvert ! \
+ *     video/x-raw,format=GRAY8 ! imagefreeze num-buffers=1 ! \
+ *     cudalinspectrum operation=close length=250 angle-min=-10 \
+ *     angle-max=10 angle-step=0.25 ! fakesink
+ * ]| The skew of a scanned page: dominant-angle of the closings by lines
+ * longer than a word, every quarter degree between -10 and 10.
+ * |[
+ * gst-launch-1.0 videotestsrc pattern=zone-plate kx2=20 ky2=20 ! \
+ *     video/x-raw,format=I420,width=640,height=480 ! \
+ *     cudalinspectrum output=orientation length=15 angle-step=7.5 \
+ *     post-messages=false ! videoconvert ! autovideosink
+ * ]| Shows the orientation map in colour.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include "gstcudalinspectrum.h"
+
+#include "device.h"
+#include "linspectrum.h"
+#include "orientation-rgba.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_lin_spectrum_debug);
+#define GST_CAT_DEFAULT gst_cuda_lin_spectrum_debug
+
+#define DEFAULT_LENGTH 41
+#define DEFAULT_ANGLE_MIN 0.0
+#define DEFAULT_ANGLE_MAX 180.0
+#define DEFAULT_ANGLE_STEP 1.0
+#define DEFAULT_OPERATION GST_CUDA_LIN_SPECTRUM_OPERATION_OPEN
+#define DEFAULT_OUTPUT GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_INTERVAL 1
+
+/* range of angle-min and angle-max: orientations repeat every 180 degrees */
+#define ANGLE_LIMIT 360.0
+
+#define IN_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444 }"
+#define OUT_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA }"
+
+enum
+{
+  PROP_0,
+  PROP_LENGTH,
+  PROP_ANGLE_MIN,
+  PROP_ANGLE_MAX,
+  PROP_ANGLE_STEP,
+  PROP_OPERATION,
+  PROP_OUTPUT,
+  PROP_POST_MESSAGES,
+  PROP_INTERVAL,
+};
+
+typedef struct
+{
+  guint length;
+  gdouble angle_min;
+  gdouble angle_max;
+  gdouble angle_step;
+  GstCudaLinSpectrumOperation operation;
+  GstCudaLinSpectrumOutput output;
+  gboolean post_messages;
+  guint interval;
+} GstCudaLinSpectrumSettings;
+
+struct _GstCudaLinSpectrum
+{
+  GstCudaMorphologyBase parent;
+
+  /* properties, protected by the object lock */
+  GstCudaLinSpectrumSettings settings;
+
+  /* streaming thread: the output applied to the element (passthrough flag
+   * and the mode below), taken from the property before each buffer */
+  GstCudaLinSpectrumOutput output_applied;
+  /* what the frames get: output_applied, unless the negotiated caps do
+   * not match it yet (an RGBA output is always the orientation map) */
+  GstCudaLinSpectrumOutput mode;
+  gboolean rgba_caps;           /* negotiated output is RGBA */
+  guint frames_to_post;         /* frames before the next message */
+
+  /* built by configure (), streaming thread */
+  gboolean configured;
+  gboolean use_cuda;
+  cm_linspectrum_desc desc;
+  gint n_angles;
+  gint width, height;
+  cm_depth depth;
+  guint64 *spectrum;            /* CPU backend: the last frame's spectrum */
+  cm_image host_sup, host_orient;       /* CPU backend, orientation mode */
+  cm_linspectrum_plan *plan;    /* CUDA backend */
+  cm_orientation_rgba_plan *rgba_plan;  /* CUDA backend, orientation mode */
+  cm_image dev_sup, dev_orient;
+};
+
+#define gst_cuda_lin_spectrum_parent_class parent_class
+G_DEFINE_TYPE_WITH_CODE (GstCudaLinSpectrum, gst_cuda_lin_spectrum,
+    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_lin_spectrum_debug, "cudalinspectrum",
+        0, "CUDA linear openings in many orientations"));
+
+GST_ELEMENT_REGISTER_DEFINE (cudalinspectrum, "cudalinspectrum",
+    GST_RANK_NONE, GST_TYPE_CUDA_LIN_SPECTRUM);
+
+static void gst_cuda_lin_spectrum_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+static void gst_cuda_lin_spectrum_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+static void gst_cuda_lin_spectrum_finalize (GObject * object);
+
+static GstCaps *gst_cuda_lin_spectrum_transform_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+static gboolean gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+static void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+
+static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info, gboolean use_cuda);
+static void gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base);
+static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase *
+    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
+    void *stream);
+static cm_status gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase *
+    base, const cm_image * src, gboolean use_cuda, void *stream);
+static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase
+    * base, const cm_image * src, const cm_image_packed * dst,
+    gboolean use_cuda, void *stream);
+static GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase
+    * base, GstBuffer * inbuf);
+
+#define PARAM_FLAGS \
+  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+
+static void
+gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaMorphologyBaseClass *base_class =
+      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCaps *caps;
+
+  gobject_class->set_property = gst_cuda_lin_spectrum_set_property;
+  gobject_class->get_property = gst_cuda_lin_spectrum_get_property;
+  gobject_class->finalize = gst_cuda_lin_spectrum_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_LENGTH,
+      g_param_spec_uint ("length", "Length",
+          "Length in pixels of the line segments: structures shorter than "
+          "this in an orientation are removed by the opening (closing) in "
+          "that orientation",
+          1, CM_LINSPECTRUM_MAX_LENGTH, DEFAULT_LENGTH, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ANGLE_MIN,
+      g_param_spec_double ("angle-min", "Minimum angle",
+          "First orientation in degrees (counter-clockwise from the +x "
+          "axis, 0 = horizontal, 90 = vertical). The three angle "
+          "properties are checked together: a value that leaves angle-max "
+          "<= angle-min, or more than 4096 orientations, is refused and "
+          "the previous one kept (set angle-max first to move the range "
+          "up, and the range before a small step)",
+          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MIN, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ANGLE_MAX,
+      g_param_spec_double ("angle-max", "Maximum angle",
+          "End of the orientations in degrees, exclusive: the orientations "
+          "are angle-min + i * angle-step below angle-max (0 to 180 by 1 "
+          "gives 180 orientations, 180 itself being 0 again). Must be "
+          "larger than angle-min",
+          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MAX, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ANGLE_STEP,
+      g_param_spec_double ("angle-step", "Angle step",
+          "Degrees between orientations, > 0; sub-degree steps such as 0.25 "
+          "work. At most 4096 orientations",
+          0.0, ANGLE_LIMIT, DEFAULT_ANGLE_STEP, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_OPERATION,
+      g_param_spec_enum ("operation", "Operation",
+          "open = openings by lines, bright linear structures (spectrum "
+          "largest along them); close = closings by lines, dark linear "
+          "structures such as text lines and cracks (spectrum smallest "
+          "along them)",
+          GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, DEFAULT_OPERATION,
+          PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output",
+          "What is pushed downstream: passthrough = the frames unchanged "
+          "(results in messages only); supremum = luma replaced by the "
+          "largest opening over all orientations (smallest closing), "
+          "chroma copied; orientation = an RGBA picture of the winning "
+          "orientation (hue) and its strength (brightness). A change while "
+          "PLAYING renegotiates the caps",
+          GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT, DEFAULT_OUTPUT, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post an element message named \"cudalinspectrum\" with the "
+          "angles, the normalised spectrum and the dominant angle and "
+          "value (every interval frames)",
+          DEFAULT_POST_MESSAGES, PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_INTERVAL,
+      g_param_spec_uint ("interval", "Interval",
+          "Post a message for one frame in every interval frames: the "
+          "first frame after the start, a caps change or a change of the "
+          "analysis properties, then every interval-th frame; the message "
+          "carries the spectrum of that frame",
+          1, G_MAXUINT, DEFAULT_INTERVAL, PARAM_FLAGS));
+
+  /* replace the base class's templates: no RGB input, RGBA output */
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (IN_FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (OUT_FORMATS));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA linear spectrum", "Filter/Analyzer/Video",
+      "Openings or closings by line segments in many orientations: angular "
+      "spectrum and dominant orientation in messages, supremum or "
+      "orientation images, on CUDA or the CPU",
+      "gst-cuda-morphology developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform_caps);
+  trans_class->fixate_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_fixate_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_set_caps);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_before_transform);
+
+  base_class->debug_category = gst_cuda_lin_spectrum_debug;
+  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_configure);
+  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_release);
+  base_class->process_plane =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_plane);
+  base_class->analyse_plane =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_analyse_plane);
+  base_class->process_convert =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_convert);
+  base_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_frame_done);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT, 0);
+}
+
+static void
+gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
+{
+  GstCudaLinSpectrumSettings *s = &self->settings;
+
+  s->length = DEFAULT_LENGTH;
+  s->angle_min = DEFAULT_ANGLE_MIN;
+  s->angle_max = DEFAULT_ANGLE_MAX;
+  s->angle_step = DEFAULT_ANGLE_STEP;
+  s->operation = DEFAULT_OPERATION;
+  s->output = DEFAULT_OUTPUT;
+  s->post_messages = DEFAULT_POST_MESSAGES;
+  s->interval = DEFAULT_INTERVAL;
+
+  self->output_applied = DEFAULT_OUTPUT;
+  self->mode = DEFAULT_OUTPUT;
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+}
+
+static void
+settings_to_desc (const GstCudaLinSpectrumSettings * s,
+    cm_linspectrum_desc * desc)
+{
+  memset (desc, 0, sizeof (*desc));
+  desc->length = (int) s->length;
+  desc->angle_min = s->angle_min;
+  desc->angle_max = s->angle_max;
+  desc->angle_step = s->angle_step;
+  desc->op = (cm_morph_op) s->operation;
+}
+
+/* TRUE when the angles of @s are a valid set of orientations; otherwise
+ * warns, naming @name = @v, and returns FALSE. */
+static gboolean
+gst_cuda_lin_spectrum_check_angles (GstCudaLinSpectrum * self,
+    const GstCudaLinSpectrumSettings * s, const gchar * name, gdouble v)
+{
+  cm_linspectrum_desc desc;
+  const gchar *why;
+
+  settings_to_desc (s, &desc);
+  if (cm_linspectrum_desc_check (&desc) == CM_OK)
+    return TRUE;
+
+  if (!isfinite (v))
+    why = "it is not a finite number";
+  else if (!(s->angle_step > 0.0))
+    why = "angle-step must be larger than 0";
+  else if (!(s->angle_max > s->angle_min))
+    why = "angle-max must be larger than angle-min";
+  else
+    why = "it would give more than " G_STRINGIFY (CM_LINSPECTRUM_MAX_ANGLES)
+        " orientations";
+  g_warning ("%s: refusing %s = %g (angle-min %g, angle-max %g, angle-step "
+      "%g): %s; keeping the previous value", GST_OBJECT_NAME (self), name, v,
+      s->angle_min, s->angle_max, s->angle_step, why);
+  return FALSE;
+}
+
+static void
+gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (object);
+  GstCudaLinSpectrumSettings *s = &self->settings;
+  gboolean rebuild = TRUE;
+
+  switch (prop_id) {
+    case PROP_LENGTH:
+      GST_OBJECT_LOCK (self);
+      s->length = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_ANGLE_MIN:
+    case PROP_ANGLE_MAX:
+    case PROP_ANGLE_STEP:{
+      gdouble v = g_value_get_double (value);
+      GstCudaLinSpectrumSettings cand;
+      gboolean ok;
+
+      GST_OBJECT_LOCK (self);
+      cand = *s;
+      if (prop_id == PROP_ANGLE_MIN)
+        cand.angle_min = v;
+      else if (prop_id == PROP_ANGLE_MAX)
+        cand.angle_max = v;
+      else
+        cand.angle_step = v;
+      GST_OBJECT_UNLOCK (self);
+
+      ok = gst_cuda_lin_spectrum_check_angles (self, &cand, pspec->name, v);
+      if (!ok)
+        return;
+      GST_OBJECT_LOCK (self);
+      s->angle_min = cand.angle_min;
+      s->angle_max = cand.angle_max;
+      s->angle_step = cand.angle_step;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_OPERATION:
+      GST_OBJECT_LOCK (self);
+      s->operation = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_OUTPUT:{
+      GstCudaLinSpectrumOutput output = g_value_get_enum (value);
+      gboolean changed;
+
+      GST_OBJECT_LOCK (self);
+      changed = s->output != output;
+      s->output = output;
+      GST_OBJECT_UNLOCK (self);
+      /* new output caps (RGBA or not) and/or a new passthrough state:
+       * renegotiate before the next buffer; the streaming thread applies
+       * the passthrough flag itself (before_transform) */
+      if (changed)
+        gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+      break;
+    }
+    case PROP_POST_MESSAGES:
+      GST_OBJECT_LOCK (self);
+      s->post_messages = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      rebuild = FALSE;
+      break;
+    case PROP_INTERVAL:
+      GST_OBJECT_LOCK (self);
+      s->interval = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      rebuild = FALSE;
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+  }
+
+  /* rebuild the plans before the next frame */
+  if (rebuild)
+    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+}
+
+static void
+gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (object);
+  GstCudaLinSpectrumSettings *s = &self->settings;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LENGTH:
+      g_value_set_uint (value, s->length);
+      break;
+    case PROP_ANGLE_MIN:
+      g_value_set_double (value, s->angle_min);
+      break;
+    case PROP_ANGLE_MAX:
+      g_value_set_double (value, s->angle_max);
+      break;
+    case PROP_ANGLE_STEP:
+      g_value_set_double (value, s->angle_step);
+      break;
+    case PROP_OPERATION:
+      g_value_set_enum (value, s->operation);
+      break;
+    case PROP_OUTPUT:
+      g_value_set_enum (value, s->output);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, s->post_messages);
+      break;
+    case PROP_INTERVAL:
+      g_value_set_uint (value, s->interval);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- caps --------------------------------------------------------------- */
+
+/* the part of @caps in system memory with one of the formats of @templ */
+static GstCaps *
+caps_with_formats (GstCaps * caps, const gchar * templ)
+{
+  GstCaps *t = gst_caps_from_string (templ);
+  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
+
+  gst_caps_unref (t);
+  return res;
+}
+
+/* @caps with every structure's format set to @formats and the fields that
+ * belong to the old colour model removed */
+static GstCaps *
+caps_set_format (GstCaps * caps, const gchar * formats)
+{
+  GstCaps *fmt = gst_caps_from_string (formats);
+  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
+          0), "format");
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set_value (st, "format", format);
+    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
+    res = gst_caps_merge_structure_full (res, st,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  gst_caps_unref (fmt);
+  return res;
+}
+
+#define IN_CAPS "video/x-raw, format = (string) " IN_FORMATS
+#define RGBA_CAPS "video/x-raw, format = (string) RGBA"
+
+/* Same caps, except with output=orientation: RGBA of the same size and
+ * framerate on the source pad for any of the input formats. */
+static GstCaps *
+gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+  GstCudaLinSpectrumOutput output;
+  GstCaps *res, *tmp;
+
+  GST_OBJECT_LOCK (self);
+  output = self->settings.output;
+  GST_OBJECT_UNLOCK (self);
+
+  if (output != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) {
+    res = caps_with_formats (caps, IN_CAPS);
+  } else if (direction == GST_PAD_SINK) {
+    tmp = caps_with_formats (caps, IN_CAPS);
+    res = caps_set_format (tmp, RGBA_CAPS);
+    gst_caps_unref (tmp);
+  } else {
+    tmp = caps_with_formats (caps, RGBA_CAPS);
+    res = caps_set_format (tmp, IN_CAPS);
+    gst_caps_unref (tmp);
+  }
+
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+
+  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+/* Size, framerate and pixel aspect ratio follow the other pad (they are
+ * equal on both pads); the format is the first one left. */
+static GstCaps *
+gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  const GstStructure *from = gst_caps_get_structure (caps, 0);
+  GstStructure *to;
+  gint v, n, d;
+
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  to = gst_caps_get_structure (othercaps, 0);
+
+  if (gst_structure_get_int (from, "width", &v))
+    gst_structure_fixate_field_nearest_int (to, "width", v);
+  if (gst_structure_get_int (from, "height", &v))
+    gst_structure_fixate_field_nearest_int (to, "height", v);
+  if (gst_structure_get_fraction (from, "framerate", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
+  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
+        d);
+
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* ---- output mode -------------------------------------------------------- */
+
+/* The frames' mode for the applied output and the negotiated caps: an
+ * RGBA output is the orientation map whatever the property says (a
+ * renegotiation is pending), and output=orientation on same caps leaves
+ * the frames unchanged until it is renegotiated. */
+static GstCudaLinSpectrumOutput
+gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
+{
+  if (self->rgba_caps)
+    return GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  if (self->output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
+    return GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM;
+  return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
+}
+
+/* Streaming thread, before a buffer is allocated: takes the output
+ * property and sets the passthrough flag that goes with it. Doing it here
+ * rather than in set_property keeps the flag, the buffer allocation and
+ * the mode of one buffer consistent. */
+static void
+gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
+{
+  GstCudaLinSpectrumOutput mode;
+
+  GST_OBJECT_LOCK (self);
+  self->output_applied = self->settings.output;
+  GST_OBJECT_UNLOCK (self);
+
+  mode = gst_cuda_lin_spectrum_mode (self);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+  if (mode != self->mode)
+    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+}
+
+static void
+gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
+}
+
+static gboolean
+gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+  GstVideoInfo out_info;
+
+  if (!gst_video_info_from_caps (&out_info, outcaps))
+    return FALSE;
+  self->rgba_caps = GST_VIDEO_INFO_FORMAT (&out_info) ==
+      GST_VIDEO_FORMAT_RGBA;
+  /* before the allocation that follows set_caps */
+  gst_cuda_lin_spectrum_apply_output (self);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->set_caps (trans, incaps,
+      outcaps);
+}
+
+/* ---- plans -------------------------------------------------------------- */
+
+static void
+gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+
+  g_clear_pointer (&self->spectrum, g_free);
+  g_clear_pointer (&self->host_sup.data, g_free);
+  g_clear_pointer (&self->host_orient.data, g_free);
+  g_clear_pointer (&self->plan, cm_linspectrum_plan_free);
+  g_clear_pointer (&self->rgba_plan, cm_orientation_rgba_plan_free);
+  g_clear_pointer (&self->dev_sup.data, cm_device_free);
+  g_clear_pointer (&self->dev_orient.data, cm_device_free);
+  self->configured = FALSE;
+}
+
+static gboolean
+host_image_new (cm_image * img, gint width, gint height, cm_depth depth)
+{
+  img->width = width;
+  img->height = height;
+  img->depth = depth;
+  img->pitch = (gsize) width * cm_depth_bytes (depth);
+  img->data = g_try_malloc (img->pitch * height);
+  return img->data != NULL;
+}
+
+static gboolean
+gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
+    const GstVideoInfo * info, gboolean use_cuda)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  const GstVideoInfo *out_info =
+      gst_cuda_morphology_base_get_output_info (base);
+  GstCudaLinSpectrumSettings s;
+  GstCudaLinSpectrumOutput mode;
+  cm_linspectrum_desc desc;
+  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  gint width = GST_VIDEO_INFO_WIDTH (info);
+  gint height = GST_VIDEO_INFO_HEIGHT (info);
+  cm_status status;
+  gint n;
+
+  GST_OBJECT_LOCK (self);
+  s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+
+  self->rgba_caps = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA;
+  mode = gst_cuda_lin_spectrum_mode (self);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+
+  settings_to_desc (&s, &desc);
+  desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
+  desc.want_orientation = mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  status = cm_linspectrum_desc_check (&desc);
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (base, status,
+        "Invalid length or orientations");
+    return FALSE;
+  }
+  n = cm_linspectrum_count_angles (&desc);
+
+  gst_cuda_lin_spectrum_release (base);
+  self->desc = desc;
+  self->n_angles = n;
+  self->mode = mode;
+  self->use_cuda = use_cuda;
+  self->width = width;
+  self->height = height;
+  self->depth = depth;
+  /* the first frame after a change is reported */
+  self->frames_to_post = 0;
+
+  if (use_cuda) {
+    status = cm_linspectrum_plan_new (&self->plan, &desc, width, height,
+        depth);
+    if (status == CM_OK && desc.want_orientation)
+      status = cm_orientation_rgba_plan_new (&self->rgba_plan, &desc);
+    if (status == CM_OK && desc.want_orientation)
+      status = cm_device_image_alloc (&self->dev_sup, width, height, depth);
+    if (status == CM_OK && desc.want_orientation)
+      status = cm_device_image_alloc (&self->dev_orient, width, height,
+          CM_DEPTH_16);
+  } else {
+    status = CM_OK;
+    self->spectrum = g_try_new0 (guint64, n);
+    if (self->spectrum == NULL ||
+        (desc.want_orientation && (!host_image_new (&self->host_sup, width,
+                    height, depth) || !host_image_new (&self->host_orient,
+                    width, height, CM_DEPTH_16))))
+      status = CM_ERR_NO_MEMORY;
+  }
+  if (status != CM_OK) {
+    gst_cuda_lin_spectrum_release (base);
+    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+        "Failed to build the CUDA linear spectrum plan" :
+        "Failed to allocate the linear spectrum buffers");
+    return FALSE;
+  }
+  self->configured = TRUE;
+
+  GST_INFO_OBJECT (self, "%s by lines of %d px, %d orientations %g..%g step "
+      "%g, output %s, %dx%d %d-bit on %s: %s",
+      desc.op == CM_MORPH_CLOSE ? "closings" : "openings", desc.length, n,
+      desc.angle_min, desc.angle_max, desc.angle_step,
+      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ? "orientation" :
+      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM ? "supremum" :
+      "passthrough", width, height, (gint) depth, use_cuda ? "CUDA" : "CPU",
+      self->plan ? cm_linspectrum_plan_describe (self->plan) : "reference");
+  return TRUE;
+}
+
+/* ---- frames ------------------------------------------------------------- */
+
+/* The spectrum (and sup/orient when not NULL) of @src. */
+static cm_status
+gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
+    const cm_image * sup, const cm_image * orient, void *stream)
+{
+  if (!self->configured)
+    return CM_ERR_INVALID_ARG;
+  if (self->use_cuda)
+    return cm_linspectrum_plan_run (self->plan, src, sup, orient, stream);
+  return cm_linspectrum_ref (&self->desc, src, self->spectrum, sup, orient);
+}
+
+static cm_status
+gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase * base,
+    const cm_image * src, gboolean use_cuda, void *stream)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+
+  /* a plan built for another mode expects its images */
+  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH)
+    return CM_ERR_INVALID_ARG;
+  return gst_cuda_lin_spectrum_run (self, src, NULL, NULL, stream);
+}
+
+static cm_status
+gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase * base,
+    const cm_image * src, const cm_image * dst, gboolean use_cuda,
+    void *stream)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  cm_status status;
+
+  switch (self->mode) {
+    case GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM:
+      return gst_cuda_lin_spectrum_run (self, src, dst, NULL, stream);
+    case GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH:
+      /* a frame that was not passed through (passthrough is being switched
+       * on): analysed and copied */
+      status = gst_cuda_lin_spectrum_run (self, src, NULL, NULL, stream);
+      if (status != CM_OK)
+        return status;
+      if (use_cuda)
+        return cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
+            (size_t) src->width * cm_depth_bytes (src->depth), src->height,
+            CM_COPY_D2D, stream);
+      for (gint y = 0; y < src->height; y++)
+        memcpy ((guint8 *) dst->data + y * dst->pitch,
+            (const guint8 *) src->data + y * src->pitch,
+            (gsize) src->width * cm_depth_bytes (src->depth));
+      return CM_OK;
+    default:
+      /* the orientation map goes through process_convert */
+      return CM_ERR_INVALID_ARG;
+  }
+}
+
+static cm_status
+gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
+    const cm_image * src, const cm_image_packed * dst, gboolean use_cuda,
+    void *stream)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  cm_status status;
+
+  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
+    return CM_ERR_INVALID_ARG;
+  if (use_cuda) {
+    status = gst_cuda_lin_spectrum_run (self, src, &self->dev_sup,
+        &self->dev_orient, stream);
+    if (status == CM_OK)
+      status = cm_orientation_rgba_plan_run (self->rgba_plan, &self->dev_sup,
+          &self->dev_orient, dst, stream);
+    return status;
+  }
+  status = gst_cuda_lin_spectrum_run (self, src, &self->host_sup,
+      &self->host_orient, NULL);
+  if (status == CM_OK)
+    status = cm_orientation_rgba_ref (&self->desc, &self->host_sup,
+        &self->host_orient, dst);
+  return status;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+static void
+array_append_double (GValue * array, gdouble d)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_set_double (&v, d);
+  gst_value_array_append_and_take_value (array, &v);
+}
+
+static GstMessage *
+gst_cuda_lin_spectrum_message_new (GstCudaLinSpectrum * self,
+    GstBuffer * inbuf, const guint64 * spectrum)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClockTime ts = GST_BUFFER_PTS (inbuf);
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  gdouble npix = (gdouble) self->width * (gdouble) self->height;
+  gdouble angle = 0.0, value = 0.0;
+  GValue angles = G_VALUE_INIT, values = G_VALUE_INIT;
+  GstStructure *s;
+  gint i;
+
+  /* as the level element does */
+  if (GST_CLOCK_TIME_IS_VALID (ts) && trans->segment.format ==
+      GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, ts);
+    running_time = gst_segment_to_running_time (&trans->segment,
+        GST_FORMAT_TIME, ts);
+  }
+
+  cm_linspectrum_dominant (&self->desc, spectrum, self->n_angles, &angle,
+      &value);
+
+  g_value_init (&angles, GST_TYPE_ARRAY);
+  g_value_init (&values, GST_TYPE_ARRAY);
+  for (i = 0; i < self->n_angles; i++) {
+    array_append_double (&angles, cm_linspectrum_angle (&self->desc, i));
+    array_append_double (&values, (gdouble) spectrum[i] / npix);
+  }
+
+  s = gst_structure_new ("cudalinspectrum",
+      "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (inbuf),
+      "length", G_TYPE_UINT, (guint) self->desc.length,
+      "operation", G_TYPE_STRING,
+      self->desc.op == CM_MORPH_CLOSE ? "close" : "open", NULL);
+  gst_structure_take_value (s, "angles", &angles);
+  gst_structure_take_value (s, "spectrum", &values);
+  gst_structure_set (s, "dominant-angle", G_TYPE_DOUBLE, angle,
+      "dominant-value", G_TYPE_DOUBLE, value / npix, NULL);
+
+  return gst_message_new_element (GST_OBJECT (self), s);
+}
+
+static GstFlowReturn
+gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
+    GstBuffer * inbuf)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  const guint64 *spectrum;
+  gboolean post;
+  guint interval;
+
+  GST_OBJECT_LOCK (self);
+  post = self->settings.post_messages;
+  interval = self->settings.interval;
+  GST_OBJECT_UNLOCK (self);
+
+  /* a smaller interval applies at once */
+  if (self->frames_to_post >= interval)
+    self->frames_to_post = interval - 1;
+  if (self->frames_to_post > 0) {
+    self->frames_to_post--;
+    return GST_FLOW_OK;
+  }
+  self->frames_to_post = interval - 1;
+  if (!post)
+    return GST_FLOW_OK;
+
+  /* the stream was synchronised: the pinned copy is up to date */
+  spectrum = self->use_cuda ? cm_linspectrum_plan_spectrum (self->plan) :
+      self->spectrum;
+  if (spectrum == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("no spectrum after a frame"));
+    return GST_FLOW_ERROR;
+  }
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_cuda_lin_spectrum_message_new (self, inbuf, spectrum));
+  return GST_FLOW_OK;
+}
+
+static void
+gst_cuda_lin_spectrum_finalize (GObject * object)
+{
+  gst_cuda_lin_spectrum_release (GST_CUDA_MORPHOLOGY_BASE (object));
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudalinspectrumenums.h"
+
+#include "morph.h"
+
+/* GstCudaLinSpectrumOperation is cast to cm_morph_op */
+G_STATIC_ASSERT ((int) GST_CUDA_LIN_SPECTRUM_OPERATION_OPEN ==
+    (int) CM_MORPH_OPEN);
+G_STATIC_ASSERT ((int) GST_CUDA_LIN_SPECTRUM_OPERATION_CLOSE ==
+    (int) CM_MORPH_CLOSE);
+
+GType
+gst_cuda_lin_spectrum_operation_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_LIN_SPECTRUM_OPERATION_OPEN,
+        "Openings by lines: bright linear structures", "open"},
+    {GST_CUDA_LIN_SPECTRUM_OPERATION_CLOSE,
+        "Closings by lines: dark linear structures", "close"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaLinSpectrumOperation", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+GType
+gst_cuda_lin_spectrum_output_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH,
+        "Frames unchanged, results in messages only", "passthrough"},
+    {GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM,
+        "Luma replaced by the supremum of the openings (infimum of the "
+          "closings)", "supremum"},
+    {GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION,
+        "RGBA orientation map: hue = orientation, brightness = strength",
+          "orientation"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaLinSpectrumOutput", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
