@@ -12,7 +12,8 @@
  *    orientations (ties: smallest index);
  *  - applications: parallel lines at a known angle (OPEN) and a rotated
  *    page of staff lines (CLOSE, L = 250, -10..10 step 0.25, paper 000
- *    section 6.1.3) give their angle back through cm_linspectrum_dominant;
+ *    section 6.1.3), both from tests/common/synthetic-lines.c, give their
+ *    angle back through cm_linspectrum_dominant;
  *  - the parabola refinement on synthetic spectra, orientation counts and
  *    argument checks. */
 #include <math.h>
@@ -23,6 +24,7 @@
 #include "linspectrum.h"
 #include "morph.h"
 #include "se.h"
+#include "synthetic-lines.h"
 #include "test-util.h"
 
 #ifndef M_PI
@@ -217,25 +219,6 @@ test_brute (void)
 /* ---------------------------------------------------------------------- */
 /* 0, 90, 45, 135 degrees == the 2-D operation by the straight segment */
 
-/* diagonal segment: offsets (t, -t) (up = 1, 45 degrees) or (t, t),
- * t = -o .. L - 1 - o, origin at t = 0 */
-static cm_se *
-diagonal_se (int L, int up)
-{
-  int o = L / 2;
-  uint8_t *mask = calloc ((size_t) L * L, 1);
-  cm_se *se = NULL;
-
-  for (int t = -o; t <= L - 1 - o; t++) {
-    int c = t + o, r = up ? (L - 1 - o) - t : t + o;
-    mask[r * L + c] = 1;
-  }
-  if (cm_se_new_from_mask (&se, mask, L, L, o, up ? L - 1 - o : o) != CM_OK)
-    se = NULL;
-  free (mask);
-  return se;
-}
-
 static void
 test_straight (void)
 {
@@ -243,8 +226,9 @@ test_straight (void)
   {40, 33}
   };
   static const int lengths[] = { 1, 2, 3, 4, 6, 7, 10, 15, 41, 64 };
-  /* angle, which SE: 0 rect L x 1, 1 rect 1 x L, 2 diagonal up, 3 down,
-   * 4 cm_se_new_line (odd L only) */
+  /* angle, which SE: 0 rect L x 1, 1 rect 1 x L, 2 diagonal up, 3 down
+   * (synth_segment_se at 45, 135), 4 cm_se_new_line (odd L only),
+   * 5 synth_segment_se at 0 or 90 (the GPU test's segments) */
   static const struct
   {
     double angle;
@@ -252,7 +236,7 @@ test_straight (void)
   } cases[] = {
     {0, 0}, {180, 0}, {-180, 0}, {360, 0}, {90, 1}, {-90, 1}, {270, 1},
     {45, 2}, {225, 2}, {-135, 2}, {135, 3}, {-45, 3}, {315, 3},
-    {45, 4}, {135, 4}, {0, 4}, {90, 4}
+    {45, 4}, {135, 4}, {0, 4}, {90, 4}, {0, 5}, {180, 5}, {90, 5}
   };
   uint64_t seed = 100;
 
@@ -282,12 +266,15 @@ test_straight (void)
               break;
             case 2:
             case 3:
-              se = diagonal_se (L, cases[ci].kind == 2);
+              se = synth_segment_se (L, cases[ci].kind == 2 ? 45 : 135);
               break;
-            default:
+            case 4:
               if (!(L & 1))
                 continue;
               cm_se_new_line (&se, L, cases[ci].angle);
+              break;
+            default:
+              se = synth_segment_se (L, (int) fmod (cases[ci].angle, 180));
               break;
           }
           if (!se) {
@@ -437,17 +424,6 @@ test_combined (void)
 /* ---------------------------------------------------------------------- */
 /* applications */
 
-/* distance of (x, y) to the line through (cx, cy) of direction theta
- * (degrees, counter-clockwise with y down: direction (cos, -sin)) */
-static double
-line_distance (double x, double y, double cx, double cy, double theta)
-{
-  double t = theta * M_PI / 180.0;
-
-  /* normal (sin, cos) */
-  return (x - cx) * sin (t) + (y - cy) * cos (t);
-}
-
 /* bright parallel lines (Gaussian profile) every 11 pixels on a dark noisy
  * background, found with OPEN, L = 101, over 0..180 step 1. Angles near
  * multiples of 45 degrees are left out: there the scan lines of the
@@ -459,28 +435,15 @@ test_parallel_lines (void)
   static const double thetas[] = { 30.0, 72.4, 121.3, 163.8, 58.7, 101.1,
     4.6
   };
-  test_rng rng;
-
-  test_rng_seed (&rng, 77);
   for (int ti = 0; ti < N_OF (thetas); ti++) {
     int w = 200, h = 200;
-    double theta = thetas[ti], period = 11.0, angle, value, err;
+    double theta = thetas[ti], angle, value, err;
     cm_image img = test_image_new (w, h, CM_DEPTH_8, 0);
     cm_linspectrum_desc d = { 101, 0, 180, 1, CM_MORPH_OPEN, 0, 0 };
     int n = cm_linspectrum_count_angles (&d);
     uint64_t *spec = calloc ((size_t) n, sizeof (uint64_t));
 
-    for (int y = 0; y < h; y++) {
-      for (int x = 0; x < w; x++) {
-        double dist = line_distance (x, y, w / 2.0, h / 2.0, theta);
-        double m = fmod (fabs (dist), period);
-        double dd = m < period / 2 ? m : period - m;
-        double v = 30.0 + 200.0 * exp (-dd * dd / (2 * 1.2 * 1.2));
-
-        v += (double) test_rng_below (&rng, 20);
-        test_image_set (&img, x, y, (uint32_t) (v > 255 ? 255 : v));
-      }
-    }
+    synth_parallel_lines (&img, theta, 11.0, 77 + (uint64_t) ti);
     checks++;
     if (cm_linspectrum_ref (&d, &img, spec, NULL, NULL) != CM_OK ||
         cm_linspectrum_dominant (&d, spec, n, &angle, &value) != CM_OK) {
@@ -500,55 +463,22 @@ test_parallel_lines (void)
   }
 }
 
-/* a white 800 x 600 page with dark staves (5 lines 8 px apart, 1 px plus
- * anti-aliasing) and dark note heads, rotated by theta about its centre;
- * CLOSE with L = 250 over -10..10 step 0.25. Skews below about 0.6
- * degrees are left out: there the exactly horizontal scan lines of 0
- * degrees keep long stretches of a thin, almost horizontal line and pull
- * the estimate towards 0 (by up to 0.3 degrees for 1-2 px lines) */
+/* an 800 x 600 page of staves rotated by theta (synth_staff_page), CLOSE
+ * with L = 250 over -10..10 step 0.25 (paper 000 section 6.1.3) */
 static void
 test_music_sheet (void)
 {
   static const double thetas[] = { 3.3, -7.6, 1.3, -2.45, 9.1 };
-  test_rng rng;
 
-  test_rng_seed (&rng, 91);
   for (int ti = 0; ti < N_OF (thetas); ti++) {
     int w = 800, h = 600;
     double theta = thetas[ti], angle, value, err;
-    double t = theta * M_PI / 180.0, cx = w / 2.0, cy = h / 2.0;
     cm_image img = test_image_new (w, h, CM_DEPTH_8, 0);
     cm_linspectrum_desc d = { 250, -10, 10, 0.25, CM_MORPH_CLOSE, 0, 0 };
     int n = cm_linspectrum_count_angles (&d);
     uint64_t *spec = calloc ((size_t) n, sizeof (uint64_t));
 
-    for (int y = 0; y < h; y++) {
-      for (int x = 0; x < w; x++) {
-        /* page coordinates (u along the staff, v down the page) of the
-         * pixel: rotate back by theta */
-        double dx = x - cx, dy = y - cy;
-        double u = dx * cos (t) - dy * sin (t) + cx;
-        double v = dx * sin (t) + dy * cos (t) + cy;
-        double ink = 0.0;
-
-        if (u > 40 && u < w - 40 && v > 30 && v < h - 30) {
-          double sv = fmod (v - 30, 70.0);     /* staves every 70 px */
-
-          for (int l = 0; l < 5; l++) {
-            double dl = fabs (sv - (8.0 + 8.0 * l));
-            if (dl < 1.2)
-              ink = fmax (ink, 1.0 - fmax (0.0, dl - 0.5));
-          }
-          /* note heads: 7 x 5 blobs on some lines */
-          double nu = fmod (u, 37.0), nl = fmod (sv, 12.0);
-          if (((int) (u / 37.0) % 3) != 1 && nu > 15 && nu < 22 &&
-              nl > 3 && nl < 8)
-            ink = 1.0;
-        }
-        test_image_set (&img, x, y, (uint32_t) (250.0 - 230.0 * ink
-                - (double) test_rng_below (&rng, 12)));
-      }
-    }
+    synth_staff_page (&img, theta, 91 + (uint64_t) ti);
     checks++;
     if (cm_linspectrum_ref (&d, &img, spec, NULL, NULL) != CM_OK ||
         cm_linspectrum_dominant (&d, spec, n, &angle, &value) != CM_OK) {
