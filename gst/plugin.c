@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The cudamorphology plugin: GPU mathematical morphology.
  *
- * Registering the elements touches no CUDA API, so the plugin loads (and
- * gst-inspect-1.0 works) on a machine without an NVIDIA driver; the
+ * Registering the elements touches no CUDA API (with gstreamer-cuda,
+ * plugin_init only tries to load the driver library), so the plugin loads
+ * (and gst-inspect-1.0 works) on a machine without an NVIDIA driver; the
  * elements choose their backend when they start. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -12,15 +13,27 @@
 
 #include "gstcudamorph.h"
 #include "gstcudamedian.h"
+#include "gstcudalinspectrum.h"
+#ifdef HAVE_GST_CUDA
+#include "gstcudamorphologymemory.h"
+#endif
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
+#ifdef HAVE_GST_CUDA
+  /* loads libcuda once when present and keeps the result; without a
+   * driver the elements work in system memory only */
+  gst_cuda_morphology_memory_init ();
+#endif
+
   ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);
 
   ret |= GST_ELEMENT_REGISTER (cudamedian, plugin);
+
+  ret |= GST_ELEMENT_REGISTER (cudalinspectrum, plugin);
 
   return ret;
 }
