@@ -21,21 +21,47 @@
 /* ---- van Herk / Gil-Werman 1-D passes (morph-vhgw.cu) -------------------
  * S = { k * (dir_x, dir_y) : k = first .. first + len - 1 }, len >= 1,
  * direction one of (1,0) horizontal, (0,1) vertical, (1,1) and (1,-1)
- * diagonals. O(1) comparisons per pixel whatever len. */
+ * diagonals (a vertical pass on the sheared image). O(1) comparisons per
+ * pixel whatever len. */
 typedef struct
 {
   int dir_x, dir_y;
   int first, len;
+  int legacy;                   /* diagonals: the per-lane line kernel
+                                   instead of the sheared tile (kept for
+                                   comparisons, CM_MORPH_FORCE=legacy)    */
+  int tile;                     /* vertical and diagonal passes: rows per
+                                   block, 0: the default (CM_VHGW_TILE)   */
 } cm_segment;
 
 cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     const cm_segment * seg, int is_min, cm_border_mode border,
     uint32_t border_value, void *scratch, size_t scratch_size,
     cudaStream_t stream);
+/* The test hook's cap on shared memory per block (0: none) */
+int cm_vhgw_tile_limit (void);
 /* Device scratch bytes cm_vhgw_pass needs for this image and segment
  * (0 when none). The plan allocates it once. */
 size_t cm_vhgw_scratch_size (int width, int height, cm_depth depth,
     const cm_segment * seg);
+
+/* ---- full rectangles in one launch (morph-rect2d.cu) ---------------------
+ * S = { (dx, dy) : x <= dx < x + w, y <= dy < y + h }: the horizontal and
+ * vertical vHGW recurrences on one shared-memory tile, no intermediate
+ * image. cm_rect2d_supported says whether the tile of a w x h rectangle
+ * fits in the current device's shared memory (else the pass refuses). */
+typedef struct
+{
+  int x, y, w, h;
+} cm_rect;
+
+int cm_rect2d_supported (int w, int h, cm_depth depth);
+/* Staged input samples per output sample of the tile, x 100 (the halo's
+ * cost), 0 when no tile fits */
+int cm_rect2d_staged_percent (int w, int h, cm_depth depth);
+cudaError_t cm_rect2d_pass (const cm_image * src, const cm_image * dst,
+    const cm_rect * rect, int is_min, cm_border_mode border,
+    uint32_t border_value, cudaStream_t stream);
 
 /* ---- general SE by runs (morph-runs.cu) ---------------------------------
  * Exact for any offset set: decomposed into row or column runs, each run's

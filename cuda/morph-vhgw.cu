@@ -29,8 +29,12 @@
  *    of two rows at one column, computes like the vertical kernel and
  *    writes its result through a second shared tile so that both global
  *    reads and writes run along rows;
- *  - lines (diagonals (1,1) and (1,-1), and the fall-back of the two above
- *    when their tile does not fit in shared memory): a lane owns one line,
+ *  - sheared vertical (diagonals (1,1) and (1,-1)): the vertical kernel on
+ *    the image sheared so that each diagonal is a column; staged rows and
+ *    stored rows stay runs of one image row;
+ *  - lines (the fall-back of the three above when their tile does not fit
+ *    in shared memory, and the diagonals' former path, kept for
+ *    comparisons): a lane owns one line,
  *    lanes of a warp neighbouring lines, samples read from global memory
  *    (consecutive lanes read consecutive columns of one row), with a fast
  *    path when the thread's whole window range lies inside the image.
@@ -42,6 +46,7 @@
 #include <cuda_runtime.h>
 
 #include "morph-passes.h"
+#include "morph-vhgw.cuh"
 
 #define LANES 32                /* threads along x of every block          */
 #define WARPS 8                 /* threads along y of every block          */
@@ -56,71 +61,6 @@ static __device__ __forceinline__ int
 border_map (int mode, int i, int n)
 {
   return cm_border_map ((cm_border_mode) mode, i, n);
-}
-
-/* ---- min / max on one sample or on two 16-bit halves ------------------ */
-
-struct op_min2
-{
-  static constexpr uint32_t identity = 0xffffffffu;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return __vminu2 (a, b);
-  }
-};
-
-struct op_max2
-{
-  static constexpr uint32_t identity = 0u;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return __vmaxu2 (a, b);
-  }
-};
-
-struct op_min1
-{
-  static constexpr uint32_t identity = 0xffffffffu;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return min (a, b);
-  }
-};
-
-struct op_max1
-{
-  static constexpr uint32_t identity = 0u;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return max (a, b);
-  }
-};
-
-/* ---- the vHGW chunk ------------------------------------------------------
- * rd (t), t = 0 .. C + len - 2: the samples from the first window's start.
- * em (i, v): output of the window starting at t = i, i = 0 .. C-1.
- * Requires C <= len. */
-template <int C, class Op, class Rd, class Em>
-static __device__ __forceinline__ void
-vhgw_chunk (const Rd & rd, int len, Em & em)
-{
-  uint32_t r[C];
-  uint32_t acc = Op::identity;
-
-  r[C - 1] = rd (C - 1);
-#pragma unroll
-  for (int i = C - 2; i >= 0; i--)
-    r[i] = Op::apply (rd (i), r[i + 1]);
-  /* prefix of [C, len - 1): shared by all windows of the chunk */
-#pragma unroll 8
-  for (int t = C; t < len - 1; t++)
-    acc = Op::apply (acc, rd (t));
-#pragma unroll
-  for (int i = 0; i < C; i++) {
-    if (i + len - 1 >= C)
-      acc = Op::apply (acc, rd (i + len - 1));
-    em (i, Op::apply (r[i], acc));
-  }
 }
 
 /* shared tile column: sample t at p[t * S] */
@@ -186,7 +126,7 @@ struct pass_args
   /* lines kernel only */
   int sigma;                    /* x = e + sigma * b (0, 1, -1)           */
   int trans;                    /* walk along x, lines are rows           */
-  int e_min, e_count;           /* lines                                  */
+  int e_min, e_count;           /* lines; sheared: columns e              */
 };
 
 /* ---- vertical kernel ------------------------------------------------------
@@ -275,6 +215,102 @@ vhgw_v_kernel (const __grid_constant__ pass_args a)
     v_chunks<Pix, C, Op, true> (tile, a, chunks, x, y0);
   else
     v_chunks<Pix, C, Op, false> (tile, a, chunks, x, y0);
+}
+
+/* ---- sheared vertical kernel (diagonals) ---------------------------------
+ * The diagonal (1, sigma) through pixel (x, y) is the column e = x - sigma
+ * y of the sheared image g (e, Y) = f (e + sigma Y, Y), and the diagonal
+ * segment a vertical one (a.first already in rows): the vertical kernel
+ * runs on g. Lanes own pairs of neighbouring e, so that every staged row
+ * and every stored row is a run of neighbouring pixels of one image row:
+ * coalesced, unlike the line kernel's per-lane walks. The tile holds
+ * g (e, ys + t); a sample outside the image takes the border rule on x and
+ * y independently, as the line kernel does. grid.x: strips of 2 * LANES
+ * columns e from a.e_min; grid.y: a.tile rows. Blocks whose pixels all
+ * lie outside the image (the sheared frame is a parallelogram) leave at
+ * once. */
+
+template <typename Pix>
+static __device__ __forceinline__ uint32_t
+sheared_sample (const pass_args & a, const uint8_t * row, int x)
+{
+  if (x < 0 || x >= a.width) {
+    if (a.border == CM_BORDER_CONSTANT)
+      return a.cval;
+    x = border_map (a.border, x, a.width);
+  }
+  return ((const Pix *) row)[x];
+}
+
+template <typename Pix>
+struct vs_emitter
+{
+  uint8_t *dst;
+  size_t pitch;
+  int e, y, sigma, width, height;
+  __device__ __forceinline__ void operator () (int i, uint32_t v)
+  {
+    const int yy = y + i, x = e + sigma * yy;
+    if (yy >= height)
+      return;
+    Pix *r = (Pix *) (dst + (size_t) yy * pitch);
+    if (x >= 0 && x < width)
+      r[x] = (Pix) v;
+    if (x + 1 >= 0 && x + 1 < width)
+      r[x + 1] = (Pix) (v >> 16);
+  }
+};
+
+template <typename Pix, int C, class Op>
+static __global__ void __launch_bounds__ (LANES * WARPS)
+vhgw_vs_kernel (const __grid_constant__ pass_args a)
+{
+  extern __shared__ uint32_t tile[];
+  const int lane = threadIdx.x, warp = threadIdx.y;
+  const int eb = a.e_min + 2 * (int) blockIdx.x * LANES;
+  const int e = eb + 2 * lane;
+  const int y0 = (int) blockIdx.y * a.tile;
+  const int rows = min (a.tile, a.height - y0);
+  const int chunks = (rows + C - 1) / C;
+  const int n = chunks * C + a.len - 1;
+  const int ys = y0 + a.first;
+
+  /* pixels of this block: x from e + sigma y over the strip and the rows */
+  {
+    const int ya = a.sigma > 0 ? y0 : y0 + rows - 1;
+    const int yb = a.sigma > 0 ? y0 + rows - 1 : y0;
+    if (eb + a.sigma * ya >= a.width ||
+        eb + 2 * LANES - 1 + a.sigma * yb < 0)
+      return;                   /* the whole block, before any barrier */
+  }
+  for (int t = warp; t < n; t += WARPS) {
+    int y = ys + t;
+    uint32_t w;
+
+    if ((y < 0 || y >= a.height) && a.border == CM_BORDER_CONSTANT)
+      w = a.cval | a.cval << 16;
+    else {
+      const int x = e + a.sigma * y;
+      if (y < 0 || y >= a.height)
+        y = border_map (a.border, y, a.height);
+      const uint8_t *row = a.src + (size_t) y * a.spitch;
+      if (x >= 0 && x + 1 < a.width)
+        w = (uint32_t) ((const Pix *) row)[x] |
+            (uint32_t) ((const Pix *) row)[x + 1] << 16;
+      else
+        w = sheared_sample<Pix> (a, row, x) |
+            sheared_sample<Pix> (a, row, x + 1) << 16;
+    }
+    tile[t * LANES + lane] = w;
+  }
+  __syncthreads ();
+  for (int q = warp; q < chunks; q += WARPS) {
+    tile_reader<LANES> rd = { tile + q * C * LANES + lane };
+    vs_emitter<Pix> em = { a.dst, a.dpitch, e, y0 + q * C, a.sigma,
+      a.width, a.height
+    };
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  }
 }
 
 /* ---- horizontal kernel ----------------------------------------------------
@@ -487,7 +523,7 @@ round_up (int v, int m)
 typedef void (*pass_kernel) (const pass_args);
 
 /* Kernel for (kind, depth, C, min/max); kind 0 vertical, 1 horizontal,
- * 2 lines. */
+ * 2 lines, 3 sheared vertical (diagonals). */
 template <typename Pix, int C, class Op2, class Op1>
 static pass_kernel
 kernel_for_c (int kind)
@@ -497,6 +533,8 @@ kernel_for_c (int kind)
       return vhgw_v_kernel<Pix, C, Op2>;
     case 1:
       return vhgw_h_kernel<Pix, C, Op2>;
+    case 3:
+      return vhgw_vs_kernel<Pix, C, Op2>;
     default:
       /* the line kernel runs with C <= 32 (registers) */
       return vhgw_line_kernel<Pix, (C < 32 ? C : 32), Op1>;
@@ -562,10 +600,31 @@ tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
   return tile;
 }
 
+/* The vertical tile kernels' rows per block from the plan (seg->tile,
+ * CM_VHGW_TILE, for tuning runs) when it fits, rounded up to C; else the
+ * default tile. */
+static int
+tile_override (const cm_segment * seg, int c, int len, int extent,
+    int smem_max, int tile, size_t *bytes)
+{
+  int t = round_up (seg->tile, c);
+  size_t b;
+
+  if (seg->tile <= 0)
+    return tile;
+  if (t > round_up (extent, c))
+    t = round_up (extent, c);
+  b = (size_t) (t + len - 1) * LANES * 4;
+  if (b > (size_t) smem_max)
+    return tile;
+  *bytes = b;
+  return t;
+}
+
 /* Test hook for tests/gpu (not part of the API, not thread-safe): caps the
- * shared memory of the tile kernels so that the smaller tiles and the line
- * fall-back of devices with less shared memory run on any GPU. 0: the
- * device's limit. */
+ * shared memory of the tile kernels (and of morph-rect2d.cu) so that the
+ * smaller tiles and the fall-backs of devices with less shared memory run
+ * on any GPU. 0: the device's limit. */
 static int tile_limit;
 
 extern "C" void cm_vhgw_set_tile_limit (int bytes);
@@ -574,6 +633,12 @@ extern "C" void
 cm_vhgw_set_tile_limit (int bytes)
 {
   tile_limit = bytes > 0 ? bytes : 0;
+}
+
+int
+cm_vhgw_tile_limit (void)
+{
+  return tile_limit;
 }
 
 static int
@@ -677,6 +742,9 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   if (kind == 0) {
     c = chunk_for (a.len, 64);
     a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
+    if (a.tile > 0)
+      a.tile = tile_override (seg, c, a.len, a.height, smem_max, a.tile,
+          &smem);
     if (a.tile > 0) {
       grid = dim3 ((unsigned) ((a.width + 2 * LANES - 1) / (2 * LANES)),
           (unsigned) ((a.height + a.tile - 1) / a.tile));
@@ -706,6 +774,18 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
       a.e_min = 0;
     }
     a.e_count = a.width + a.height - 1;
+    if (!seg->legacy) {
+      c = chunk_for (a.len, 64);
+      a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
+      if (a.tile > 0)
+        a.tile = tile_override (seg, c, a.len, a.height, smem_max, a.tile,
+            &smem);
+      if (a.tile > 0) {
+        kind = 3;
+        grid = dim3 ((unsigned) ((a.e_count + 2 * LANES - 1) / (2 * LANES)),
+            (unsigned) ((a.height + a.tile - 1) / a.tile));
+      }
+    }
   }
   if (kind == 2) {
     int walk = a.trans ? a.width : a.height;

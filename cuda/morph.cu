@@ -3,23 +3,38 @@
  * section 4 composed from single passes (morph-passes.h).
  *
  * The plan reads the structuring element's mask and picks:
- *  - a full rectangle: a horizontal then a vertical van Herk / Gil-Werman
- *    pass (van Herk 1992, Gil & Werman 1993; separable as in paper 004).
- *    Exact for every border rule: the index maps act per axis, so the
- *    vertical pass's out-of-range rows are the mapped rows of the
- *    horizontal result, and a constant border is constant along every row
- *    and column, so a row outside yields the constant whatever the
- *    horizontal extent;
- *  - one contiguous row or column: a single vHGW pass;
+ *  - a full rectangle up to 256 x 256 (tall tiles for large ones) or a
+ *    row up to 256 long: both van Herk / Gil-Werman recurrences on one
+ *    shared-memory tile in a single launch (morph-rect2d.cu), exact by
+ *    construction;
+ *  - a larger full rectangle: a horizontal then a vertical van Herk /
+ *    Gil-Werman pass (van Herk 1992, Gil & Werman 1993; separable as in
+ *    paper 004), the horizontal one (rows up to 256) by the same
+ *    single-launch kernel with h = 1. Exact for every border rule: the
+ *    index maps act per axis, so the vertical pass's out-of-range rows
+ *    are the mapped rows of the horizontal result, and a constant border
+ *    is constant along every row and column, so a row outside yields the
+ *    constant whatever the horizontal extent;
+ *  - one contiguous row longer than 256 or column: a single vHGW pass;
  *  - a contiguous diagonal or anti-diagonal through the origin: one
- *    diagonal vHGW pass;
+ *    diagonal vHGW pass (a vertical pass on the sheared image);
  *  - a row and a column through the origin (a cross): the min/max of a
  *    horizontal and a vertical pass (the extreme over a union of sets);
  *  - anything else: the general runs pass (morph-runs.cu).
  * Erosion by B is the min-pass over the offsets B, dilation the max-pass
  * over -B. NEUTRAL borders become CONSTANT with the identity of the pass.
  * All device memory is allocated when the plan is built; running it only
- * queues kernels on the stream. */
+ * queues kernels on the stream.
+ *
+ * CM_MORPH_FORCE (read when a plan is built, for benchmarks and tests):
+ * "legacy" takes the former paths: full rectangles by one pass per axis,
+ * diagonals by the per-lane line kernel; "separable" keeps rectangles
+ * with two sides > 1 on the separable passes (rows by the single-launch
+ * kernel); "rect2d" sends every full rectangle whose tile fits to the
+ * single-launch kernel; unset or anything else: the choice above.
+ * CM_VHGW_TILE=N: rows per block of the vertical and diagonal passes
+ * (rounded up to their chunk; for tuning the tile against the number of
+ * SMs). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +42,14 @@
 
 #include "morph.h"
 #include "morph-passes.h"
+#include "median.h"
 
 typedef enum
 {
   ALGO_SEGMENTS,                /* 1 or 2 vHGW passes in sequence         */
+  ALGO_RECT2D,                  /* full rectangle, one launch             */
   ALGO_CROSS,                   /* min/max of 2 vHGW passes               */
+  ALGO_RANK3,                   /* centred 3 x 3: median-stream3 min/max  */
   ALGO_RUNS                     /* morph-runs.cu                          */
 } plan_algo;
 
@@ -50,7 +68,10 @@ struct cm_morph_plan
   plan_algo algo;
   int nseg;
   cm_segment ero[2], dil[2];
+  cm_rect rect_ero, rect_dil;
+  int row_rect2d;               /* SEGMENTS: ero[0]/dil[0] by rect2d      */
   cm_runs_pass *runs_ero, *runs_dil;
+  cm_median_plan *rank_min, *rank_max;  /* ALGO_RANK3                     */
   cm_image tmp[TMP_COUNT];
   void *scratch;
   size_t scratch_size;
@@ -253,7 +274,60 @@ segment (int dir_x, int dir_y, int first, int len)
   s.dir_y = dir_y;
   s.first = first;
   s.len = len;
+  s.legacy = 0;
+  s.tile = 0;
   return s;
+}
+
+enum
+{ FORCE_AUTO, FORCE_LEGACY, FORCE_SEPARABLE, FORCE_RECT2D };
+
+static int
+force_mode (void)
+{
+  const char *force = getenv ("CM_MORPH_FORCE");
+
+  if (force && strcmp (force, "legacy") == 0)
+    return FORCE_LEGACY;
+  if (force && strcmp (force, "separable") == 0)
+    return FORCE_SEPARABLE;
+  if (force && strcmp (force, "rect2d") == 0)
+    return FORCE_RECT2D;
+  return FORCE_AUTO;
+}
+
+/* A full w x h rectangle: the single-launch kernel? Automatic while its
+ * 2-D halo (staged and filtered once per tile) costs less than the
+ * separable form's second launch and intermediate frame: sides up to 256
+ * and at most 8 staged samples per output (8-bit 255 x 255: tall tiles,
+ * 7.4; 16-bit 255 x 255 does not qualify); else the separable passes,
+ * whose cost does not grow with the other side. A row has a horizontal
+ * halo only. Columns stay on the vertical pass, which already reads each
+ * sample once. */
+static int
+rect2d_wanted (int w, int h, cm_depth depth)
+{
+  const int force = force_mode ();
+  int want;
+
+  if (force == FORCE_LEGACY)
+    return 0;
+  if (force == FORCE_RECT2D)
+    return cm_rect2d_supported (w, h, depth);
+  /* Measured on an H100 (3840x2160 8-bit, bench-morph --compare,
+   * 2026-11-22): the single-launch kernel beats the two vHGW passes only up
+   * to 7x7 (268 against 247 Gpx/s at 3x3), and loses from 15x15 on (230
+   * against 246 at 15x15, 68 against 155 at 127x127) and on rows (270
+   * against 379 for a line of 31 at 0 degrees): its per-output shared
+   * reads grow with the size while vHGW's do not. So it is the default
+   * for small rectangles only; rows and the separable route take it when
+   * forced. */
+  if (h == 1)
+    want = force == FORCE_SEPARABLE && w <= 256;
+  else
+    want = force != FORCE_SEPARABLE && w > 1 && w <= 7 && h <= 7;
+  return want && cm_rect2d_staged_percent (w, h, depth) <= 800 &&
+      cm_rect2d_supported (w, h, depth);
 }
 
 /* Segments of the erosion from the mask; 0 when the runs pass is needed */
@@ -262,6 +336,29 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
 {
   int w = m->x1 - m->x0 + 1, h = m->y1 - m->y0 + 1;
 
+  /* The centred 3 x 3 square is the rank-0 / rank-8 filter of a 3 x 3
+   * window: the median's streaming kernel (median-stream3.cu) does it in
+   * one pass at about the speed of a frame copy (0.019 ms at 3840x2160
+   * 8-bit on an H100, against 0.031 for rect2d and 0.024 for NPP's 3 x 3
+   * erosion). It is symmetric, so the dilation uses the same window. */
+  if (m->count == 9 && w == 3 && h == 3 && m->x0 == -1 && m->y0 == -1 &&
+      force_mode () == FORCE_AUTO) {
+    p->algo = ALGO_RANK3;
+    p->name = "rank3-stream";
+    return 1;
+  }
+  if (m->count == w * h && rect2d_wanted (w, h, p->depth)) {
+    p->algo = ALGO_RECT2D;
+    p->rect_ero.x = m->x0;
+    p->rect_ero.y = m->y0;
+    p->rect_ero.w = w;
+    p->rect_ero.h = h;
+    p->rect_dil = p->rect_ero;
+    p->rect_dil.x = -(m->x0 + w - 1);
+    p->rect_dil.y = -(m->y0 + h - 1);
+    p->name = "rect2d";
+    return 1;
+  }
   if (m->count == w * h) {
     int need_h = !(w == 1 && m->x0 == 0), need_v = !(h == 1 && m->y0 == 0);
 
@@ -273,6 +370,12 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
       p->ero[p->nseg++] = segment (0, 1, m->y0, h);
     p->name = p->nseg == 2 ? "vhgw-separable" : need_v ? "vhgw-column"
         : "vhgw-row";
+    /* the horizontal pass of a large rectangle on the single-launch
+     * kernel as a row (word loads and stores, no transposed tile) */
+    if (p->nseg == 2 && w > 1 && rect2d_wanted (w, 1, p->depth)) {
+      p->row_rect2d = 1;
+      p->name = "rect2d-row+vhgw-column";
+    }
     return 1;
   }
   if ((m->on_diag || m->on_anti) && m->count == w) {
@@ -280,7 +383,8 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
     p->algo = ALGO_SEGMENTS;
     p->nseg = 1;
     p->ero[0] = segment (1, m->on_diag ? 1 : -1, m->x0, w);
-    p->name = "vhgw-diagonal";
+    p->ero[0].legacy = force_mode () == FORCE_LEGACY;
+    p->name = p->ero[0].legacy ? "vhgw-diagonal-lanes" : "vhgw-diagonal";
     return 1;
   }
   if (m->on_axes && m->row_n > 0 && m->col_n > 0 &&
@@ -312,6 +416,10 @@ cm_morph_plan_free (cm_morph_plan * plan)
     cm_runs_pass_free (plan->runs_ero);
   if (plan->runs_dil)
     cm_runs_pass_free (plan->runs_dil);
+  if (plan->rank_min)
+    cm_median_plan_free (plan->rank_min);
+  if (plan->rank_max)
+    cm_median_plan_free (plan->rank_max);
   if (plan->se)
     cm_se_free (plan->se);
   if (plan->se_refl)
@@ -378,10 +486,16 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
   }
 
   mask_scan (p->se, &m);
-  if (choose_segments (p, &m)) {
+  if (!choose_segments (p, &m))
+    p->algo = ALGO_RUNS;
+  if (p->algo == ALGO_SEGMENTS || p->algo == ALGO_CROSS) {
+    const char *vtile = getenv ("CM_VHGW_TILE");
+
     for (int i = 0; i < p->nseg; i++) {
       size_t s;
 
+      if (vtile && p->ero[i].dir_y != 0)
+        p->ero[i].tile = atoi (vtile);
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
       s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);
@@ -392,8 +506,21 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
       if (st != CM_OK)
         return st;
     }
-  } else {
-    p->algo = ALGO_RUNS;
+  } else if (p->algo == ALGO_RANK3) {
+    /* border as the passes get it: NEUTRAL already became CONSTANT with
+     * the min-pass and max-pass values */
+    cm_median_desc md = { 3, 3, 0.0, p->border, p->bval_min,
+      CM_MEDIAN_AUTO, 0
+    };
+    if (need_ero && (st = cm_median_plan_new (&p->rank_min, &md, p->width,
+                p->height, p->depth)) != CM_OK)
+      return st;
+    md.percentile = 100.0;
+    md.border_value = p->bval_max;
+    if (need_dil && (st = cm_median_plan_new (&p->rank_max, &md, p->width,
+                p->height, p->depth)) != CM_OK)
+      return st;
+  } else if (p->algo == ALGO_RUNS) {
     if (need_ero) {
       st = cm_runs_pass_new (&p->runs_ero, p->se, p->width, p->height,
           p->depth);
@@ -480,12 +607,29 @@ basic (cm_morph_plan * p, int erode, const cm_image * in,
   cudaError_t e;
 
   switch (p->algo) {
+    case ALGO_RECT2D:
+      return cm_rect2d_pass (in, out, erode ? &p->rect_ero : &p->rect_dil,
+          erode, p->border, bv, s);
+    case ALGO_RANK3:
+      /* the median plan keeps the CUDA error text in its status; the
+       * runtime's last error still holds the code */
+      if (cm_median_plan_run (erode ? p->rank_min : p->rank_max, in, out,
+              s) != CM_OK) {
+        e = cudaGetLastError ();
+        return e != cudaSuccess ? e : cudaErrorLaunchFailure;
+      }
+      return cudaSuccess;
     case ALGO_SEGMENTS:
       if (p->nseg == 1)
         return cm_vhgw_pass (in, out, &seg[0], erode, p->border, bv,
             p->scratch, p->scratch_size, s);
-      e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, p->scratch,
-          p->scratch_size, s);
+      if (p->row_rect2d) {
+        cm_rect row = { seg[0].first, 0, seg[0].len, 1 };
+        e = cm_rect2d_pass (in, ta, &row, erode, p->border, bv, s);
+      } else {
+        e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, p->scratch,
+            p->scratch_size, s);
+      }
       if (e != cudaSuccess)
         return e;
       return cm_vhgw_pass (ta, out, &seg[1], erode, p->border, bv,

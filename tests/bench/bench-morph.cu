@@ -6,7 +6,7 @@
  *   bench-morph [--width W] [--height H] [--depth 8|16] [--runs N]
  *               [--warmup K] [--filter SUBSTRING] [--csv FILE]
  *               [--border neutral|replicate|reflect|mirror|constant]
- *               [--npp-max-mask N] [--device ID]
+ *               [--npp-max-mask N] [--device ID] [--compare]
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
  * CUDA events on one stream after K warm-up runs. Gpx/s is
@@ -16,6 +16,14 @@
  * on the same pixel count. It is the general masked filter (no rectangle
  * fast path) and its dilation does not reflect the mask, which changes
  * nothing for the symmetric masks timed here except the lines' direction.
+ * --compare adds, under every case whose plan takes a new path, a row
+ * "(legacy)" timed on the path the plan took before it (CM_MORPH_FORCE=
+ * legacy, cuda/morph.cu): separable passes for rectangles, the per-lane
+ * line kernel for diagonals; a row "(separable)" where CM_MORPH_FORCE=
+ * separable (single-launch rows, then the vertical pass) differs; and
+ * under rectangles the automatic choice leaves elsewhere, a row
+ * "(rect2d)" on the single-launch kernel (CM_MORPH_FORCE=rect2d).
+ * CM_MORPH_FORCE set by the caller applies to every plan instead.
  * This is a benchmark, not a test: it is not registered with meson test. */
 
 #include <cuda_runtime.h>
@@ -62,6 +70,7 @@ struct bench_opts
   cm_border_mode border = CM_BORDER_NEUTRAL;
   long npp_max_mask = 4096;
   int device = 0;
+  int compare = 0;
 };
 
 static void
@@ -71,8 +80,11 @@ usage (const char *argv0)
       "usage: %s [--width W] [--height H] [--depth 8|16] [--runs N]\n"
       "          [--warmup K] [--filter SUBSTRING] [--csv FILE]\n"
       "          [--border neutral|replicate|reflect|mirror|constant]\n"
-      "          [--npp-max-mask N] [--device ID]\n"
+      "          [--npp-max-mask N] [--device ID] [--compare]\n"
       "  --runs N          timed runs per case, median reported (>= 20)\n"
+      "  --compare         also time the former path (CM_MORPH_FORCE=legacy)\n"
+      "                    of every case whose plan takes a new one, and\n"
+      "                    rectangles forced onto rect2d\n"
       "  --npp-max-mask N  time NPP only for masks of <= N pixels\n"
       "                    (NPP's cost grows with the mask area)\n", argv0);
 }
@@ -100,6 +112,10 @@ parse_opts (int argc, char **argv, bench_opts * o)
     if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
       usage (argv[0]);
       exit (0);
+    }
+    if (!strcmp (a, "--compare")) {
+      o->compare = 1;
+      continue;
     }
     if (!v) {
       fprintf (stderr, "%s: missing value\n", a);
@@ -198,7 +214,7 @@ make_cases (void)
   cm_se *se;
   cm_status st;
 
-  static const int rects[] = { 3, 15, 31, 63, 127, 255 };
+  static const int rects[] = { 3, 5, 7, 15, 31, 63, 127, 255 };
   for (int op = CM_MORPH_ERODE; op <= CM_MORPH_DILATE; op++)
     for (int s : rects) {
       snprintf (n, sizeof (n), "rect %dx%d", s, s);
@@ -206,16 +222,17 @@ make_cases (void)
       add_case (v, (cm_morph_op) op, st, se, n);
     }
   for (int op = CM_MORPH_OPEN; op <= CM_MORPH_CLOSE; op++)
-    for (int s : { 15, 63 }) {
+    for (int s : { 3, 15, 31, 63 }) {
       snprintf (n, sizeof (n), "rect %dx%d", s, s);
       st = cm_se_new_rect (&se, s, s);
       add_case (v, (cm_morph_op) op, st, se, n);
     }
-  for (int a : { 0, 45, 90, 135 }) {
-    snprintf (n, sizeof (n), "line 127@%d", a);
-    st = cm_se_new_line (&se, 127, a);
-    add_case (v, CM_MORPH_ERODE, st, se, n);
-  }
+  for (int len : { 31, 127 })
+    for (int a : { 0, 45, 90, 135 }) {
+      snprintf (n, sizeof (n), "line %d@%d", len, a);
+      st = cm_se_new_line (&se, len, a);
+      add_case (v, CM_MORPH_ERODE, st, se, n);
+    }
   for (int len : { 31, 63, 127 })
     for (int a : { 10, 30, 60, 80 }) {
       snprintf (n, sizeof (n), "line %d@%d", len, a);
@@ -526,7 +543,8 @@ main (int argc, char **argv)
           run_st = cm_morph_plan_run (plan, &src, &dst, t.stream);
           return run_st == CM_OK;
         });
-    const char *algo = cm_morph_plan_algorithm (plan);
+    char algo[64];
+    snprintf (algo, sizeof (algo), "%s", cm_morph_plan_algorithm (plan));
     if (ms < 0) {
       printf ("%-24s %-22s run failed: %s\n", c.name, algo,
           cm_status_string (run_st));
@@ -563,6 +581,44 @@ main (int argc, char **argv)
         fprintf (csv, ",\n");
     }
     cm_morph_plan_free (plan);
+    for (const char *mode : { "legacy", "separable", "rect2d" }) {
+      /* the same case on the former path, and on the single-launch
+       * rectangle kernel, where the plan's choice differs */
+      if (!o.compare || getenv ("CM_MORPH_FORCE"))
+        break;
+      setenv ("CM_MORPH_FORCE", mode, 1);
+      st = cm_morph_plan_new (&plan, &desc, o.width, o.height, o.depth);
+      unsetenv ("CM_MORPH_FORCE");
+      if (st != CM_OK) {
+        printf ("%-24s %s plan failed: %s\n", c.name, mode,
+            cm_status_string (st));
+        failures++;
+        continue;
+      }
+      const char *lalgo = cm_morph_plan_algorithm (plan);
+      if (strcmp (lalgo, algo) != 0 && (strcmp (mode, "rect2d") != 0 ||
+              strncmp (lalgo, "rect2d", 6) == 0)) {
+        char lname[80];
+        snprintf (lname, sizeof (lname), "%s (%s)", c.name, mode);
+        ms = time_median (t, o.warmup, o.runs, [&]() {
+              run_st = cm_morph_plan_run (plan, &src, &dst, t.stream);
+              return run_st == CM_OK;
+            });
+        if (ms < 0) {
+          printf ("%-24s %-22s run failed: %s\n", lname, lalgo,
+              cm_status_string (run_st));
+          failures++;
+        } else {
+          printf ("%-24s %-22s %10.4f %9.1f %10s %9s\n", lname, lalgo, ms,
+              mpx / ms, "-", "-");
+          if (csv)
+            fprintf (csv, "\"%s\",%d,%d,%d,%d,\"%s\",\"%s\",%.5f,%.2f,,\n",
+                prop.name, o.width, o.height, (int) o.depth, (int) o.border,
+                lname, lalgo, ms, mpx / ms);
+        }
+      }
+      cm_morph_plan_free (plan);
+    }
   }
 #if BENCH_NPP
   npp_teardown (&npp);

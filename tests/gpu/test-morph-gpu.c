@@ -126,7 +126,7 @@ typedef struct
   const char *expect_algo;      /* NULL: not checked */
 } shape;
 
-#define MAX_SHAPES 32
+#define MAX_SHAPES 48
 static shape shapes[MAX_SHAPES];
 static int n_shapes;
 
@@ -155,14 +155,23 @@ build_shapes (void)
   test_rng r;
   int k = 0;
 
-  SHAPE ("rect 3x3", cm_se_new_rect (&se_, 3, 3), "vhgw-separable");
+  SHAPE ("rect 3x3", cm_se_new_rect (&se_, 3, 3), "rank3-stream");
   SHAPE ("rect 15x15", cm_se_new_rect (&se_, 15, 15), "vhgw-separable");
   SHAPE ("rect 63x1", cm_se_new_rect (&se_, 63, 1), "vhgw-row");
   SHAPE ("rect 1x63", cm_se_new_rect (&se_, 1, 63), "vhgw-column");
   SHAPE ("rect 255x255", cm_se_new_rect (&se_, 255, 255), "vhgw-separable");
-  SHAPE ("rect 4x6", cm_se_new_rect (&se_, 4, 6), "vhgw-separable");
+  SHAPE ("rect 3x300", cm_se_new_rect (&se_, 3, 300), "vhgw-separable");
+  SHAPE ("rect 4x6", cm_se_new_rect (&se_, 4, 6), "rect2d");
+  SHAPE ("rect 2x2", cm_se_new_rect (&se_, 2, 2), "rect2d");
+  SHAPE ("custom 3x3 off-centre", cm_se_new_custom (&se_,
+          "1110;1110;1110;0000"), "rect2d");
+  SHAPE ("rect 33x17", cm_se_new_rect (&se_, 33, 17), "vhgw-separable");
+  SHAPE ("rect 64x64", cm_se_new_rect (&se_, 64, 64), "vhgw-separable");
+  SHAPE ("rect 65x3", cm_se_new_rect (&se_, 65, 3), "vhgw-separable");
   SHAPE ("rect 1x1", cm_se_new_rect (&se_, 1, 1), NULL);
   SHAPE ("rect 200x1", cm_se_new_rect (&se_, 200, 1), "vhgw-row");
+  SHAPE ("rect 300x1", cm_se_new_rect (&se_, 300, 1), "vhgw-row");
+  SHAPE ("rect 257x5", cm_se_new_rect (&se_, 257, 5), "vhgw-separable");
   SHAPE ("rect 1x200", cm_se_new_rect (&se_, 1, 200), "vhgw-column");
   SHAPE ("cross 7x5", cm_se_new_cross (&se_, 7, 5), "vhgw-cross");
   SHAPE ("diamond 3", cm_se_new_diamond (&se_, 3), NULL);
@@ -171,11 +180,14 @@ build_shapes (void)
   SHAPE ("disk 15", cm_se_new_disk (&se_, 15), NULL);
   SHAPE ("octagon 5", cm_se_new_octagon (&se_, 5), NULL);
   SHAPE ("line 41@0", cm_se_new_line (&se_, 41, 0.0), "vhgw-row");
+  SHAPE ("line 40@0", cm_se_new_line (&se_, 40, 0.0), "vhgw-row");
+  SHAPE ("line 128@0", cm_se_new_line (&se_, 128, 0.0), "vhgw-row");
   SHAPE ("line 41@90", cm_se_new_line (&se_, 41, 90.0), "vhgw-column");
   SHAPE ("line 41@45", cm_se_new_line (&se_, 41, 45.0), "vhgw-diagonal");
   SHAPE ("line 41@135", cm_se_new_line (&se_, 41, 135.0), "vhgw-diagonal");
   SHAPE ("line 40@135", cm_se_new_line (&se_, 40, 135.0), "vhgw-diagonal");
   SHAPE ("line 200@45", cm_se_new_line (&se_, 200, 45.0), "vhgw-diagonal");
+  SHAPE ("line 40@45", cm_se_new_line (&se_, 40, 45.0), "vhgw-diagonal");
   SHAPE ("line 31@30", cm_se_new_line (&se_, 31, 30.0), NULL);
   SHAPE ("line 31@70", cm_se_new_line (&se_, 31, 70.0), NULL);
   SHAPE ("line 127@10", cm_se_new_line (&se_, 127, 10.0), NULL);
@@ -466,8 +478,27 @@ run_table (void)
   }
 }
 
-/* The tile kernels with smaller tiles and the line kernel on rows and
- * columns (taken on devices with less shared memory) */
+static int
+expects (const shape * s, const char *algo)
+{
+  return s->expect_algo && strcmp (s->expect_algo, algo) == 0;
+}
+
+/* CM_MORPH_FORCE for the plans built from now on (NULL: unset) */
+static void
+force_paths (const char *mode)
+{
+  if (mode)
+    setenv ("CM_MORPH_FORCE", mode, 1);
+  else
+    unsetenv ("CM_MORPH_FORCE");
+}
+
+/* The tile kernels with smaller tiles and the line kernel on rows,
+ * columns and diagonals (taken on devices with less shared memory); the
+ * rectangles of the single-launch kernel with smaller tiles (20000) or
+ * on the separable passes (1: no tile fits), and on the separable passes
+ * with either limit (CM_MORPH_FORCE=legacy) */
 static void
 run_tile_limits (void)
 {
@@ -480,16 +511,85 @@ run_tile_limits (void)
     cm_vhgw_set_tile_limit (limits[li]);
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
+      const int modes = expects (s, "rect2d") ||
+          expects (s, "rank3-stream") ||
+          expects (s, "rect2d-row+vhgw-column") ? 2 : 1;
 
-      if (!s->expect_algo || strcmp (s->expect_algo, "vhgw-diagonal") == 0)
+      if (!s->expect_algo)
         continue;
-      for (int si = 0; si < 5; si++) {
+      for (int mode = 0; mode < modes; mode++) {
+        force_paths (mode ? "legacy" : NULL);
+        for (int si = 0; si < 5; si++) {
+          for (int k = 0; k < 20; k++) {
+            static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE };
+            morph_case c;
+
+            fill_case (&c, s, lsizes[si], ops[k % 2], k / 2 % 5, k / 10, 1);
+            if (case_cost (&c) > 2.0e8)
+              continue;
+            case_counter++;
+            run_morph_case (&c);
+          }
+        }
+      }
+    }
+  }
+  force_paths (NULL);
+  cm_vhgw_set_tile_limit (0);
+}
+
+/* The paths the automatic choice does not take for a shape:
+ * CM_MORPH_FORCE=rect2d on every full rectangle (columns, rows and
+ * rectangles beyond the automatic sizes), CM_MORPH_FORCE=legacy on the
+ * shapes whose automatic path is new (the separable passes, the
+ * diagonals' line kernel), the vertical and diagonal passes with the tile
+ * of CM_VHGW_TILE (72 rows, rounded up to the chunk), and
+ * CM_MORPH_FORCE=separable on the rectangles of the single-launch kernel
+ * (rows of it, then the vertical pass). Every border and depth,
+ * iterations 1 and 2, frames smaller than the SE and not multiples of the
+ * tiles. */
+static void
+run_forced_paths (void)
+{
+  static const size2 fsizes[] = { {1, 1}, {3, 2}, {9, 1}, {1, 9},
+    {37, 23}, {257, 131}, {300, 70}, {70, 300}
+  };
+  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
+    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
+  };
+
+  for (int mode = 0; mode < 4; mode++) {
+    force_paths (mode == 0 ? "rect2d" : mode == 1 ? "legacy" : mode == 3 ?
+        "separable" : NULL);
+    if (mode == 2)
+      setenv ("CM_VHGW_TILE", "72", 1);
+    for (int hi = 0; hi < n_shapes; hi++) {
+      const shape *s = &shapes[hi];
+      const int vertical = expects (s, "vhgw-column") ||
+          expects (s, "vhgw-diagonal") || expects (s, "vhgw-separable") ||
+          expects (s, "vhgw-cross") || expects (s, "rect2d-row+vhgw-column");
+      const int rect = expects (s, "rect2d") || expects (s, "vhgw-row") ||
+          expects (s, "rank3-stream") ||
+          expects (s, "vhgw-column") || expects (s, "vhgw-separable") ||
+          expects (s, "rect2d-row+vhgw-column");
+      const int fresh = expects (s, "rect2d") ||
+          expects (s, "rank3-stream") ||
+          expects (s, "rect2d-row+vhgw-column") ||
+          expects (s, "vhgw-diagonal");
+
+      if (mode == 0 ? !rect : mode == 1 ? !fresh : mode == 2 ? !vertical
+          : !(expects (s, "rect2d") || expects (s, "vhgw-separable") ||
+              expects (s, "rank3-stream") ||
+              expects (s, "vhgw-row")))
+        continue;
+      for (int si = 0; si < (int) (sizeof (fsizes) / sizeof (fsizes[0]));
+          si++) {
         for (int k = 0; k < 20; k++) {
-          static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE };
           morph_case c;
 
-          fill_case (&c, s, lsizes[si], ops[k % 2], k / 2 % 5, k / 10, 1);
-          if (case_cost (&c) > 2.0e8)
+          fill_case (&c, s, fsizes[si], ops[k % 5], k % 5 == 4 ? 0 : k / 4,
+              (k + si) % 2, 1 + (k % 7 == 3));
+          if (case_cost (&c) > 1.0e8)
             continue;
           case_counter++;
           run_morph_case (&c);
@@ -497,7 +597,8 @@ run_tile_limits (void)
       }
     }
   }
-  cm_vhgw_set_tile_limit (0);
+  force_paths (NULL);
+  unsetenv ("CM_VHGW_TILE");
 }
 
 /* ---- algorithm selection ------------------------------------------------ */
@@ -753,6 +854,7 @@ main (void)
     build_shapes ();
     run_table ();
     run_tile_limits ();
+    run_forced_paths ();
     printf ("%d cases, %.3g reference samples, %.1f s\n", n_pass, dry_cost,
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
@@ -778,6 +880,7 @@ main (void)
   run_planes ();
   run_table ();
   run_tile_limits ();
+  run_forced_paths ();
 
   for (int i = 0; i < n_shapes; i++)
     cm_se_free (shapes[i].se);
