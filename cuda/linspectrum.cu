@@ -178,18 +178,10 @@ lin_layout_build (lin_layout * lay, const cm_linspectrum_desc * desc,
   return CM_OK;
 }
 
-/* ---- the per-lane stream (host and device) ----------------------------- */
-
-#ifdef __CUDA_ARCH__
-#define LIN_LDG(p) __ldg (p)
-#define LIN_UNROLL _Pragma ("unroll")
-#else
-#define LIN_LDG(p) (*(p))
-#define LIN_UNROLL
-#endif
+/* ---- the per-lane stream (device) -------------------------------------- */
 
 /* first q in [0, n) with e[q] >= v, n if none (e non-decreasing) */
-static __host__ __device__ __forceinline__ int
+static __device__ __forceinline__ int
 lin_lower_bound (const int *e, int n, int v)
 {
   int lo = 0, hi = n;
@@ -197,7 +189,7 @@ lin_lower_bound (const int *e, int n, int v)
   while (lo < hi) {
     int mid = (lo + hi) >> 1;
 
-    if (LIN_LDG (e + mid) < v)
+    if (__ldg (e + mid) < v)
       lo = mid + 1;
     else
       hi = mid;
@@ -207,7 +199,8 @@ lin_lower_bound (const int *e, int n, int v)
 
 /* What one warp item streams, from the union [u0, u1] of the positions
  * its lines have inside the image: outputs p in [pstart, plast] of zone z,
- * samples q in [q0, qlast]. 0 when the item has nothing to do. */
+ * samples q in [q0, qlast]. 0 when the item has nothing to do. The host
+ * (lin_single_items) uses the same rule to list the items. */
 typedef struct
 {
   int p, pend, q0, qlast;
@@ -220,23 +213,89 @@ lin_item_range (int z, int zlen, int span, int L, int u0, int u1,
   int pstart, plast;
 
   r->p = z * zlen;
-  r->pend = min (r->p + zlen, span) - 1;
-  pstart = max (r->p, u0);
-  plast = min (r->pend, u1);
+  r->pend = (r->p + zlen < span ? r->p + zlen : span) - 1;
+  pstart = r->p > u0 ? r->p : u0;
+  plast = r->pend < u1 ? r->pend : u1;
   if (pstart > plast)
     return 0;
   /* from L - 1 before the zone (the windows reaching into it), or from
    * the first position any line of the warp has inside the image: all
    * samples before it are neutral, so the stream is exact from there */
-  r->q0 = max (r->p - (L - 1), u0);
+  r->q0 = r->p - (L - 1) > u0 ? r->p - (L - 1) : u0;
   /* the opening of p is out L steps after sample p */
   r->qlast = plast + L;
   return 1;
 }
 
+/* The chunk sequence of a stream: blocks of L steps from q0, each walked
+ * in chunks of LIN_CHUNK steps that never cross a block end. (b, j): the
+ * chunk starting at b + j; advance to the next one. */
+static __device__ __forceinline__ void
+lin_next_chunk (int &b, int &j, int L, int qlast)
+{
+  const int nb = min (L, qlast - b + 1);
+
+  j += LIN_CHUNK;
+  if (j >= nb) {
+    b += L;
+    j = 0;
+  }
+}
+
+/* The e () window of the chunk starting at qs, one load per lane: lanes
+ * 0-7 (and 16-23) hold e (qs + i), the sample columns; lanes 8-15 (24-31)
+ * e (qs + i - L), the output columns (the opening of p = q - L comes out
+ * at step q). Indices are clamped into the table: outside a run the value
+ * is never used. */
+static __device__ __forceinline__ int
+lin_ewin (const int *e, int espan, int qs, int L)
+{
+  const int i = (int) threadIdx.x & 15;
+  int q = (i < 8 ? qs : qs - L) + (i & 7);
+
+  q = min (max (q, 0), espan - 1);
+  return __ldg (e + q);
+}
+
+/* Samples qs .. qs + LIN_CHUNK - 1 of the lane's line (M outside its run
+ * [first, first + nrun)): column cbase + csign * e(q) of row q, e from the
+ * window ew. Branch-free address arithmetic and no dependent load: the
+ * loads of a chunk are all in flight together. */
+template <typename T>
+static __device__ __forceinline__ void
+lin_fetch (uint32_t * g, const uint8_t * src, size_t pitch, int ew,
+    int cbase, int csign, int first, int nrun, int qs, uint32_t M,
+    uint32_t inv)
+{
+#pragma unroll
+  for (int k = 0; k < LIN_CHUNK; k++) {
+    const int ek = __shfl_sync (LIN_FULL, ew, k);
+    /* one wide multiply per sample: cheaper in registers than 8 hoisted
+     * 64-bit row offsets */
+    const T *row = (const T *) (src + (size_t) (unsigned) (qs + k) *
+        (unsigned) pitch);
+    uint32_t v = M;
+
+    if ((unsigned) (qs + k - first) < (unsigned) nrun)
+      v = (uint32_t) __ldg (row + (cbase + csign * ek)) ^ inv;
+    g[k] = v;
+  }
+}
+
+/* Sinks: what happens to the opening dil of position p (the closing's
+ * is dil ^ inv). pre (ew, qs): the chunk starting at qs is the next one
+ * (ew: its window); advance (): a chunk starts; step (k, p, dil, ok, ew):
+ * step k of the current chunk (window ew), ok when p is a pixel of the
+ * lane's run in the zone. Every lane calls them (shuffles inside). */
 struct lin_no_sink
 {
-  __host__ __device__ __forceinline__ void emit (int, uint32_t)
+  __device__ __forceinline__ void pre (int, int)
+  {
+  }
+  __device__ __forceinline__ void advance ()
+  {
+  }
+  __device__ __forceinline__ void step (int, int, uint32_t, bool, int)
   {
   }
 };
@@ -244,67 +303,58 @@ struct lin_no_sink
 /* The stream of one lane: the line whose run is [first, last] (empty when
  * first > last), sample q at column cbase + csign * e(q) of row q of src;
  * samples q0 .. qlast of the item, outputs p >= zone start. be, bd: the
- * lane's two FIFOs of L + 1 samples, element i at i * bstride. Returns the
- * lane's part of the spectrum; sink.emit (p, opening) for the supremum.
+ * lane's two FIFOs of L + 1 samples, element i at i * LIN_WARP. Returns
+ * the lane's part of the spectrum; the sink gets every opening.
  *
  * Speed (issue 4). The stream walks the FIFO blocks of L samples in
  * chunks of LIN_CHUNK steps that never cross a block end, so that the
  * chunk's FIFO reads (the previous block's suffixes at j + 1 .. j + C,
  * not written before step j + 1) can all be issued before its first step
  * and the next chunk's input is fetched while this one is computed; the
- * backward pass is batched the same way. Before, every step waited for its
- * two shared-memory reads and every block end for L dependent read/write
- * pairs, so the kernel needed ~32 resident warps per multiprocessor to
- * hide latency; at L = 251 the FIFOs (16 KB per warp) leave room for 12
- * and the time rose by 55..62 %. With the chunked stream one warp keeps
- * ~3 x LIN_CHUNK independent loads in flight, which should make 12 warps
- * enough (expected: L = 251 within the tail cost, (run + L) / run, of
- * L = 11; about 1.1-1.2 at 4K). The per-step bookkeeping is also smaller:
- * the lane's run comes from two binary searches on e () instead of being
- * tracked, a sentinel at index L (M in be, 0 in bd) and a neutral fill at
- * the start replace the edge selects, and the closing's M - v is v ^ M.
- * The arithmetic of every step is that of the definition: the results do
- * not change by a bit. */
-template <typename T>
-static __host__ __device__ __forceinline__ void
-lin_fetch (uint32_t * g, const uint8_t * src, size_t pitch, const int *e,
-    int cbase, int csign, int first, int last, int qmax, int qs,
-    uint32_t M, uint32_t inv)
-{
-LIN_UNROLL
-  for (int k = 0; k < LIN_CHUNK; k++) {
-    const int q = qs + k;
-    uint32_t v = M;
-
-    if (q >= first && q <= last && q <= qmax) {
-      const T *row = (const T *) (src + (size_t) q * pitch);
-      v = (uint32_t) LIN_LDG (row + (cbase + csign * LIN_LDG (e + q))) ^ inv;
-    }
-    g[k] = v;
-  }
-}
-
+ * backward pass is batched the same way. A sentinel at index L (M in be,
+ * 0 in bd) and a neutral fill at the start replace the edge selects, and
+ * the closing's M - v is v ^ M.
+ *
+ * Run 3 (helper C2): the fetch of the previous version loaded e(q) and
+ * then the sample at the column it gives, eight times per chunk; the
+ * warp stalled on each e () load (an L2 hit: the table entry is read once
+ * per item), ~8 latencies per chunk, which is why one opening at 4K ran
+ * at 200-350 cycles per step with 10-16 warps per SM. Now one load per
+ * lane fetches the e () window of a chunk two chunks ahead (sample and
+ * output columns), the sample addresses come from shuffles, and the loads
+ * carry no branch. Expected: the single-orientation kernel ~2x faster per
+ * step; the 180-orientation kernel, which hid the latency with 32 warps,
+ * gains the ~10 fewer instructions per step (64-bit multiplies and the e
+ * loads of the fetch), ~10-20 %. The arithmetic of every step is that of
+ * the definition: the results do not change by a bit. */
 template <typename T, typename Sink>
-static __host__ __device__ __forceinline__ uint32_t
-lin_stream (const uint8_t * src, size_t pitch, const int *e, int cbase,
-    int csign, int first, int last, const lin_range & r, int L, int o,
-    uint32_t M, uint32_t inv, T * be, T * bd, int bstride, Sink & sink)
+static __device__ __forceinline__ uint32_t
+lin_stream (const uint8_t * src, size_t pitch, const int *e, int espan,
+    int cbase, int csign, int first, int last, const lin_range & r, int L,
+    int o, uint32_t M, uint32_t inv, T * be, T * bd, Sink & sink)
 {
   /* an erosion's window [q - L + 1, q] has its origin at q - L + 1 + o:
    * outside the run it must not win the dilation */
   const int alo = first + (L - 1 - o), ahi = last + (L - 1 - o);
   const int pmin = max (r.p, first);
+  const int nrun = max (last - first + 1, 0);
   uint32_t eprev = 0, sum = 0;
   uint32_t gn[LIN_CHUNK];
+  int fb = r.q0, fj = 0;        /* the fetch cursor: one chunk ahead     */
+  int ew0, ew1;                 /* windows of this chunk and the next    */
 
   /* no block before the first: its suffixes are neutral (and the sentinel
    * at L stays so) */
   for (int i = 0; i <= L; i++) {
-    be[i * bstride] = (T) M;
-    bd[i * bstride] = (T) 0;
+    be[i * LIN_WARP] = (T) M;
+    bd[i * LIN_WARP] = (T) 0;
   }
-  lin_fetch<T> (gn, src, pitch, e, cbase, csign, first, last, r.qlast, r.q0,
-      M, inv);
+  ew0 = lin_ewin (e, espan, r.q0, L);
+  lin_fetch<T> (gn, src, pitch, ew0, cbase, csign, first, nrun, r.q0, M,
+      inv);
+  sink.pre (ew0, r.q0);
+  lin_next_chunk (fb, fj, L, r.qlast);
+  ew1 = lin_ewin (e, espan, fb + fj, L);
 
   for (int qb = r.q0; qb <= r.qlast; qb += L) {
     const int nb = min (L, r.qlast - qb + 1);   /* steps of this block */
@@ -312,20 +362,25 @@ lin_stream (const uint8_t * src, size_t pitch, const int *e, int cbase,
 
     for (int jc = 0; jc < nb; jc += LIN_CHUNK) {
       uint32_t g[LIN_CHUNK], sv[LIN_CHUNK], sw[LIN_CHUNK];
+      const int qn = fb + fj;   /* the next chunk */
+      int ew2;
 
-LIN_UNROLL
+#pragma unroll
       for (int k = 0; k < LIN_CHUNK; k++) {
         const int i = min (jc + k + 1, L);
 
         g[k] = gn[k];
-        sv[k] = be[i * bstride];
-        sw[k] = bd[i * bstride];
+        sv[k] = be[i * LIN_WARP];
+        sw[k] = bd[i * LIN_WARP];
       }
-      /* the next chunk: in this block, or the first of the next */
-      lin_fetch<T> (gn, src, pitch, e, cbase, csign, first, last, r.qlast,
-          jc + LIN_CHUNK < nb ? qb + jc + LIN_CHUNK : qb + L, M, inv);
+      sink.advance ();
+      lin_fetch<T> (gn, src, pitch, ew1, cbase, csign, first, nrun, qn, M,
+          inv);
+      sink.pre (ew1, qn);
+      lin_next_chunk (fb, fj, L, r.qlast);
+      ew2 = lin_ewin (e, espan, fb + fj, L);
 
-LIN_UNROLL
+#pragma unroll
       for (int k = 0; k < LIN_CHUNK; k++) {
         const int j = jc + k, q = qb + j, p = q - L;
 
@@ -333,19 +388,20 @@ LIN_UNROLL
           break;
         /* stage 1: erosion of the window [q - L + 1, q] */
         pe = min (pe, g[k]);
-        be[j * bstride] = (T) g[k];
+        be[j * LIN_WARP] = (T) g[k];
         const uint32_t ero = min (sv[k], pe);
         /* stage 2: dilation over the erosions up to the previous step */
         pd = max (pd, eprev);
-        bd[j * bstride] = (T) eprev;
+        bd[j * LIN_WARP] = (T) eprev;
         const uint32_t dil = max (sw[k], pd);
+        const bool ok = p >= pmin && p <= last;
 
-        if (p >= pmin && p <= last) {
-          sum += dil ^ inv;
-          sink.emit (p, dil);
-        }
+        sum += ok ? dil ^ inv : 0u;
+        sink.step (k, p, dil, ok, ew0);
         eprev = q >= alo && q <= ahi ? ero : 0u;
       }
+      ew0 = ew1;
+      ew1 = ew2;
     }
 
     if (nb == L) {
@@ -355,29 +411,30 @@ LIN_UNROLL
       for (int ib = L - 1; ib >= 0; ib -= LIN_CHUNK) {
         uint32_t x[LIN_CHUNK], y[LIN_CHUNK];
 
-LIN_UNROLL
+#pragma unroll
         for (int k = 0; k < LIN_CHUNK; k++) {
           const int i = max (ib - k, 0);
 
-          x[k] = be[i * bstride];
-          y[k] = bd[i * bstride];
+          x[k] = be[i * LIN_WARP];
+          y[k] = bd[i * LIN_WARP];
         }
-LIN_UNROLL
+#pragma unroll
         for (int k = 0; k < LIN_CHUNK; k++) {
           const int i = ib - k;
 
           if (i < 0)
             break;
           s1 = min (s1, x[k]);
-          be[i * bstride] = (T) s1;
+          be[i * LIN_WARP] = (T) s1;
           s2 = max (s2, y[k]);
-          bd[i * bstride] = (T) s2;
+          bd[i * LIN_WARP] = (T) s2;
         }
       }
     }
   }
   return sum;
 }
+
 /* ---- kernels ------------------------------------------------------------ */
 
 typedef struct
@@ -395,31 +452,130 @@ typedef struct
 
 /* Supremum/orientation candidate: (opening << 16) | (0xFFFF - index), so
  * that atomicMax keeps the largest opening and, among equal ones, the
- * smallest index. The plain read first skips most atomics: words only
- * grow, so a stale value is a lower bound. */
+ * smallest index. A plain read first skips most atomics: words only
+ * grow, so a stale value is a lower bound. The word of position p is at
+ * p * ext + column (the column formula of the samples). */
 struct lin_word_sink
 {
   uint32_t *words;
-  const int *e;
-  int ext, line, flip;
+  int ext, cbase, csign;
   uint32_t tag;
 
-  __device__ __forceinline__ void emit (int p, uint32_t v)
+  __device__ __forceinline__ void pre (int, int)
   {
-    int u = line - __ldg (e + p);
-    uint32_t *w = words + (size_t) p * ext + (flip ? ext - 1 - u : u);
-    uint32_t packed = (v << 16) | tag;
+  }
+  __device__ __forceinline__ void advance ()
+  {
+  }
+  __device__ __forceinline__ void step (int k, int p, uint32_t v, bool ok,
+      int ew)
+  {
+    const int ep = __shfl_sync (LIN_FULL, ew, 8 + k);
 
-    if (packed > __ldcg (w))
-      atomicMax (w, packed);
+    if (ok) {
+      uint32_t *w = words + (size_t) (unsigned) p * (unsigned) ext +
+          (cbase + csign * ep);
+      const uint32_t packed = (v << 16) | tag;
+
+      if (packed > __ldcg (w))
+        atomicMax (w, packed);
+    }
   }
 };
 
+/* The same with the plain reads of a chunk issued one chunk ahead, with
+ * the sample loads (CM_LINSPECTRUM_SUPPF, default on).
+ *
+ * Why (issue 4, sup+orient x1.65 at L = 251): every output step of the
+ * sink above waits for its read (the word arrays, 2 x 4 bytes per pixel,
+ * do not stay in L2: ~6 GB of reads per 4K run of 180 orientations come
+ * from DRAM), one read in flight per warp. The spectrum-only kernel hides
+ * its latencies within the chunk, so it stays flat when L = 251 leaves 14
+ * resident warps per SM instead of 32; this sink did not, and its time
+ * grew with 32 / 14. Here a warp has a chunk's 8 reads in flight and a
+ * chunk of time to wait for them. A stale read is still a lower bound
+ * (the skip stays exact). Expected: L = 251 at ~L = 11 + 10 % (4K: from
+ * 13.8 to ~8-9 ms), and L = 11 about as before. Costs 16 registers. */
+struct lin_word_sink_pf
+{
+  uint32_t *words;
+  int ext, cbase, csign, pmin, last, L;
+  uint32_t tag;
+  uint32_t cur[LIN_CHUNK], nxt[LIN_CHUNK];
+
+  __device__ __forceinline__ void pre (int ew, int qs)
+  {
+#pragma unroll
+    for (int k = 0; k < LIN_CHUNK; k++) {
+      const int ep = __shfl_sync (LIN_FULL, ew, 8 + k);
+      const int p = qs + k - L;
+      uint32_t v = 0xFFFFFFFFu;
+
+      if (p >= pmin && p <= last)
+        v = __ldcg (words + (size_t) (unsigned) p * (unsigned) ext +
+          (cbase + csign * ep));
+      nxt[k] = v;
+    }
+  }
+  __device__ __forceinline__ void advance ()
+  {
+#pragma unroll
+    for (int k = 0; k < LIN_CHUNK; k++)
+      cur[k] = nxt[k];
+  }
+  __device__ __forceinline__ void step (int k, int p, uint32_t v, bool ok,
+      int ew)
+  {
+    const int ep = __shfl_sync (LIN_FULL, ew, 8 + k);
+    const uint32_t packed = (v << 16) | tag;
+
+    if (ok && packed > cur[k])
+      atomicMax (words + (size_t) (unsigned) p * (unsigned) ext +
+          (cbase + csign * ep), packed);
+  }
+};
+
+/* One orientation: the opening itself, stored in the frame of the
+ * samples (row p, the sample column): the output image for steep lines,
+ * a transposed scratch image for shallow ones. Plain byte/short stores;
+ * the 32 lanes of a warp write 32 neighbouring samples of one row. */
+template <typename T>
+struct lin_store_sink
+{
+  uint8_t *dst;
+  size_t pitch;
+  int cbase, csign;
+  uint32_t inv;
+
+  __device__ __forceinline__ void pre (int, int)
+  {
+  }
+  __device__ __forceinline__ void advance ()
+  {
+  }
+  __device__ __forceinline__ void step (int k, int p, uint32_t v, bool ok,
+      int ew)
+  {
+    const int ep = __shfl_sync (LIN_FULL, ew, 8 + k);
+
+    if (ok)
+      ((T *) (dst + (size_t) (unsigned) p * (unsigned) pitch))[cbase +
+            csign * ep] = (T) (v ^ inv);
+  }
+};
+
+#define LIN_MODE_SPECTRUM 0
+#define LIN_MODE_WORDS 1        /* supremum words, read at each step      */
+#define LIN_MODE_WORDS_PF 2     /* supremum words, reads one chunk ahead  */
+
 /* 8 blocks of 128: at most 64 registers (sm_90: 63-64, no spills), 32
  * resident warps; without the bound the supremum variant took 96 and
- * fell to 20 warps */
-template <typename T, bool SUP>
-static __global__ void __launch_bounds__ (LIN_MAX_WPB * LIN_WARP, 8)
+ * fell to 20 warps. The prefetching supremum variant needs its 16 more
+ * registers: 5 blocks of 128 (96 registers, 20 warps; it spilled at 80),
+ * and it needs warps less than the others. */
+template <typename T, int MODE>
+static __global__ void
+__launch_bounds__ (LIN_MAX_WPB * LIN_WARP, MODE == LIN_MODE_WORDS_PF ? 5 : 8)
 lin_kernel (lin_args a)
 {
   extern __shared__ __align__ (16) unsigned char lin_smem[];
@@ -461,22 +617,34 @@ lin_kernel (lin_args a)
   const uint32_t inv = a.invert ? a.maxv : 0u;
   uint32_t sum;
 
-  if (SUP) {
+  if (MODE == LIN_MODE_WORDS_PF) {
+    lin_word_sink_pf sink;
+
+    sink.words = s ? a.words1 : a.words0;
+    sink.ext = ext;
+    sink.cbase = cbase;
+    sink.csign = csign;
+    sink.pmin = max (r.p, first);
+    sink.last = last;
+    sink.L = a.L;
+    sink.tag = 0xFFFFu - (uint32_t) oi;
+    sum = lin_stream<T> (src, pitch, e, span, cbase, csign, first, last, r,
+        a.L, a.o, a.maxv, inv, be, bd, sink);
+  } else if (MODE == LIN_MODE_WORDS) {
     lin_word_sink sink;
 
     sink.words = s ? a.words1 : a.words0;
-    sink.e = e;
     sink.ext = ext;
-    sink.line = line;
-    sink.flip = flip;
+    sink.cbase = cbase;
+    sink.csign = csign;
     sink.tag = 0xFFFFu - (uint32_t) oi;
-    sum = lin_stream<T> (src, pitch, e, cbase, csign, first, last, r, a.L,
-        a.o, a.maxv, inv, be, bd, LIN_WARP, sink);
+    sum = lin_stream<T> (src, pitch, e, span, cbase, csign, first, last, r,
+        a.L, a.o, a.maxv, inv, be, bd, sink);
   } else {
     lin_no_sink sink;
 
-    sum = lin_stream<T> (src, pitch, e, cbase, csign, first, last, r, a.L,
-        a.o, a.maxv, inv, be, bd, LIN_WARP, sink);
+    sum = lin_stream<T> (src, pitch, e, span, cbase, csign, first, last, r,
+        a.L, a.o, a.maxv, inv, be, bd, sink);
   }
 
   unsigned long long v = sum;
@@ -484,6 +652,93 @@ lin_kernel (lin_args a)
     v += __shfl_down_sync (LIN_FULL, v, off);
   if (lane == 0 && v)
     atomicAdd (a.spectrum + oi, v);
+}
+
+/* ---- one orientation ------------------------------------------------------
+ * A plan of one orientation (one opening; its supremum is the opened
+ * image and its orientation image is 0) takes its own path
+ * (CM_LINSPECTRUM_SINGLE, default on):
+ *  - the opening is stored directly (lin_store_sink), in the frame of the
+ *    samples: into the output image for steep lines, for shallow lines
+ *    into a transposed scratch image that one tiled transposition brings
+ *    back. No packed words, no memset of 2 x 4 bytes per pixel, no
+ *    atomics, no finalisation, and the orientation image is a memset;
+ *  - the host lists the warp items that have work (a group of 32 lines
+ *    and a zone meeting their runs) and each line's run [first, last]:
+ *    no empty warps (at 45 degrees 60 % of the (group, zone) grid of the
+ *    general kernel is empty, at 30 degrees ~45 %), no binary searches;
+ *  - the zone length is chosen from those items and the orientation's own
+ *    span, for CM_LINSPECTRUM_TARGET (default 16) warps per SM.
+ * Expected at 3840x2160, L = 41 (H100): 90 deg ~35-45 us, shallow angles
+ * ~45-60 us (the transpositions cost ~2 x 6 us), i.e. 140-240 Gpx/s with
+ * the image written, against 28-47 before. */
+typedef struct
+{
+  const uint8_t *src;           /* the frame: input or transposed input  */
+  size_t pitch;
+  uint8_t *dst;                 /* the frame of the output, or NULL      */
+  size_t dpitch;
+  const int *e;
+  const int2 *items;            /* (group, zone)                         */
+  const int2 *lines;            /* (first, last) per line                */
+  unsigned long long *spectrum;
+  int nitems, nlines, span, ext, flip;
+  int L, o, zlen, invert;
+  uint32_t maxv;
+} lin_sargs;
+
+/* 6 blocks of 128: 80 registers (the store sink spills at 64), up to 24
+ * warps per SM, more than the zones aim at */
+template <typename T, bool STORE>
+static __global__ void __launch_bounds__ (LIN_MAX_WPB * LIN_WARP, 6)
+lin_single_kernel (lin_sargs a)
+{
+  extern __shared__ __align__ (16) unsigned char lin_smem[];
+  const int warp = (int) (threadIdx.x >> 5), lane = (int) (threadIdx.x & 31);
+  const int item = (int) blockIdx.x * (int) (blockDim.x >> 5) + warp;
+
+  if (item >= a.nitems)
+    return;                     /* whole warps only: no block barrier below */
+
+  const int2 it = __ldg (a.items + item);
+  const int la = it.x * LIN_WARP, lb = min (la + LIN_WARP - 1, a.nlines - 1);
+  const int line = la + lane;
+  const int2 run = line < a.nlines ? __ldg (a.lines + line) : make_int2 (1, 0);
+  const int u0 = __shfl_sync (LIN_FULL, run.x, 0);
+  const int u1 = __shfl_sync (LIN_FULL, run.y, lb - la);
+  lin_range r;
+
+  if (!lin_item_range (it.y, a.zlen, a.span, a.L, u0, u1, &r))
+    return;
+
+  T *be = (T *) lin_smem + (size_t) warp * 2 * (a.L + 1) * LIN_WARP + lane;
+  T *bd = be + (size_t) (a.L + 1) * LIN_WARP;
+  const int cbase = a.flip ? a.ext - 1 - line : line, csign = a.flip ? 1 : -1;
+  const uint32_t inv = a.invert ? a.maxv : 0u;
+  uint32_t sum;
+
+  if (STORE) {
+    lin_store_sink<T> sink;
+
+    sink.dst = a.dst;
+    sink.pitch = a.dpitch;
+    sink.cbase = cbase;
+    sink.csign = csign;
+    sink.inv = inv;
+    sum = lin_stream<T> (a.src, a.pitch, a.e, a.span, cbase, csign, run.x,
+        run.y, r, a.L, a.o, a.maxv, inv, be, bd, sink);
+  } else {
+    lin_no_sink sink;
+
+    sum = lin_stream<T> (a.src, a.pitch, a.e, a.span, cbase, csign, run.x,
+        run.y, r, a.L, a.o, a.maxv, inv, be, bd, sink);
+  }
+
+  unsigned long long v = sum;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync (LIN_FULL, v, off);
+  if (lane == 0 && v)
+    atomicAdd (a.spectrum, v);
 }
 
 #define LIN_TILE 32
@@ -562,6 +817,7 @@ struct cm_linspectrum_plan
   int n, width, height;
   cm_depth depth;
   int sup;                      /* supremum or orientation wanted         */
+  int mode;                     /* LIN_MODE_* of the general kernel       */
   int any_shallow, any_steep;
   int wpb, zlen, max_items;
   size_t smem;
@@ -572,24 +828,35 @@ struct cm_linspectrum_plan
   uint8_t *d_tsrc;              /* transposed input (shallow)             */
   size_t tpitch;
   uint32_t *d_words0, *d_words1;
-  char describe[128];
+  /* one orientation (single): */
+  int single, s_nitems, s_nlines, s_span, s_ext, s_flip;
+  int2 *d_items, *d_lines;
+  uint8_t *d_tdst;              /* transposed opening (shallow, sup)      */
+  size_t tdpitch;
+  char describe[160];
 };
 
 /* Test and tuning switches, read at plan creation: CM_LINSPECTRUM_WPB=1|2|4
  * forces the warps per block, CM_LINSPECTRUM_ZLEN=n the zone length in
  * positions (e.g. 40 splits every line into many zones, so that the zone
- * overlap code runs on every size). def when unset or not a positive
- * number. */
+ * overlap code runs on every size), CM_LINSPECTRUM_SINGLE=0 sends one
+ * orientation through the general kernel (packed words and finalisation)
+ * instead of its own path, CM_LINSPECTRUM_SUPPF=0 makes the general
+ * supremum kernel read its words at each step (the previous sink),
+ * CM_LINSPECTRUM_TARGET=n the warps per SM that the one-orientation path
+ * aims at when it chooses its zones (default 16). def when unset or not a
+ * non-negative number. */
 static int
 lin_env_int (const char *name, int def)
 {
   const char *v = getenv (name);
+  char *end;
   long x;
 
   if (!v || !*v)
     return def;
-  x = strtol (v, NULL, 10);
-  return x > 0 && x <= INT_MAX ? (int) x : def;
+  x = strtol (v, &end, 10);
+  return end != v && x >= 0 && x <= INT_MAX ? (int) x : def;
 }
 
 /* runtime status, clearing the runtime's last error */
@@ -602,13 +869,29 @@ lin_status (cudaError_t e)
 }
 
 static const void *
-lin_kernel_ptr (cm_depth depth, int sup)
+lin_kernel_ptr (cm_depth depth, int mode)
 {
   if (depth == CM_DEPTH_16)
-    return sup ? (const void *) lin_kernel<uint16_t, true>
-        : (const void *) lin_kernel<uint16_t, false>;
-  return sup ? (const void *) lin_kernel<uint8_t, true>
-      : (const void *) lin_kernel<uint8_t, false>;
+    return mode == LIN_MODE_WORDS_PF ?
+        (const void *) lin_kernel<uint16_t, LIN_MODE_WORDS_PF>
+        : mode == LIN_MODE_WORDS ?
+        (const void *) lin_kernel<uint16_t, LIN_MODE_WORDS>
+        : (const void *) lin_kernel<uint16_t, LIN_MODE_SPECTRUM>;
+  return mode == LIN_MODE_WORDS_PF ?
+      (const void *) lin_kernel<uint8_t, LIN_MODE_WORDS_PF>
+      : mode == LIN_MODE_WORDS ?
+      (const void *) lin_kernel<uint8_t, LIN_MODE_WORDS>
+      : (const void *) lin_kernel<uint8_t, LIN_MODE_SPECTRUM>;
+}
+
+static const void *
+lin_single_ptr (cm_depth depth, int store)
+{
+  if (depth == CM_DEPTH_16)
+    return store ? (const void *) lin_single_kernel<uint16_t, true>
+        : (const void *) lin_single_kernel<uint16_t, false>;
+  return store ? (const void *) lin_single_kernel<uint8_t, true>
+      : (const void *) lin_single_kernel<uint8_t, false>;
 }
 
 extern "C" void
@@ -623,8 +906,122 @@ cm_linspectrum_plan_free (cm_linspectrum_plan * plan)
   cudaFree (plan->d_tsrc);
   cudaFree (plan->d_words0);
   cudaFree (plan->d_words1);
+  cudaFree (plan->d_items);
+  cudaFree (plan->d_lines);
+  cudaFree (plan->d_tdst);
   (void) cudaGetLastError ();
   free (plan);
+}
+
+/* The host tables of the one-orientation path, from the layout's e ():
+ * each line's run (first, last) (first > last: none) and the (group,
+ * zone) items with work, for zones of *zlen positions. The zone length:
+ * the longest (>= 2 L, >= 32) whose items reach target warps, or
+ * force_zlen. */
+static cm_status
+lin_single_tables (const lin_layout * lay, int target, int force_zlen,
+    int2 ** lines_out, int2 ** items_out, int *nitems_out, int *zlen_out)
+{
+  const lin_orient *o = &lay->orient[0];
+  const int *e = lay->etab + o->etab;
+  const int span = o->src ? lay->width : lay->height;
+  const int ext = o->src ? lay->height : lay->width;
+  const int L = lay->length, ng = o->ngroups;
+  int2 *lines = (int2 *) malloc (sizeof (int2) * (size_t) o->nlines);
+  int2 *items = NULL;
+  int *gu0 = (int *) malloc (sizeof (int) * (size_t) ng);
+  int *gu1 = (int *) malloc (sizeof (int) * (size_t) ng);
+  int zlen, zmin, n = 0;
+
+  if (!lines || !gu0 || !gu1)
+    goto fail;
+  /* run of line l: e(q) in (l - ext, l], found by lower bounds on the
+   * non-decreasing e (the binary searches of the general kernel) */
+  for (int l = 0; l < o->nlines; l++) {
+    int v[2] = { l - ext + 1, l + 1 }, b[2];
+
+    for (int t = 0; t < 2; t++) {
+      int lo = 0, hi = span;
+
+      while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+
+        if (e[mid] < v[t])
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      b[t] = lo;
+    }
+    lines[l].x = b[0];
+    lines[l].y = b[1] - 1;
+  }
+  for (int gi = 0; gi < ng; gi++) {
+    int la = gi * LIN_WARP, lb = la + LIN_WARP - 1;
+
+    if (lb > o->nlines - 1)
+      lb = o->nlines - 1;
+    gu0[gi] = lines[la].x;
+    gu1[gi] = lines[lb].y;
+  }
+
+  /* zones: items (z) = sum over groups of the zones that meet [u0, u1] */
+  zmin = 2 * L > 32 ? 2 * L : 32;
+  if (force_zlen > 0)
+    zlen = force_zlen < span ? force_zlen : span;
+  else {
+    int lo = zmin < span ? zmin : span, hi = span;
+
+    /* largest z in [lo, hi] with items (z) >= target (items falls with z,
+     * near enough monotonically for a bisection) */
+    while (lo < hi) {
+      int mid = lo + (hi - lo + 1) / 2;
+      long cnt = 0;
+
+      for (int gi = 0; gi < ng; gi++)
+        if (gu0[gi] <= gu1[gi])
+          cnt += gu1[gi] / mid - gu0[gi] / mid + 1;
+      if (cnt >= target)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    zlen = lo;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    n = 0;
+    for (int gi = 0; gi < ng; gi++) {
+      if (gu0[gi] > gu1[gi])
+        continue;
+      for (int z = gu0[gi] / zlen; z <= gu1[gi] / zlen; z++) {
+        lin_range r;
+
+        if (!lin_item_range (z, zlen, span, L, gu0[gi], gu1[gi], &r))
+          continue;
+        if (pass)
+          items[n] = make_int2 (gi, z);
+        n++;
+      }
+    }
+    if (!pass) {
+      items = (int2 *) malloc (sizeof (int2) * (size_t) (n > 0 ? n : 1));
+      if (!items)
+        goto fail;
+    }
+  }
+  free (gu0);
+  free (gu1);
+  *lines_out = lines;
+  *items_out = items;
+  *nitems_out = n;
+  *zlen_out = zlen;
+  return CM_OK;
+fail:
+  free (lines);
+  free (items);
+  free (gu0);
+  free (gu1);
+  return CM_ERR_NO_MEMORY;
 }
 
 extern "C" cm_status
@@ -638,6 +1035,7 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   int dev, sms = 0, optin = 0, nb = 0, bpp, env_wpb;
   size_t per_warp;
   const void *kfn;
+  int2 *h_lines = NULL, *h_items = NULL;
 
   if (!out)
     return CM_ERR_INVALID_ARG;
@@ -667,6 +1065,16 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   p->height = height;
   p->depth = depth;
   p->sup = desc->want_supremum || desc->want_orientation;
+  p->single = cm_linspectrum_count_angles (desc) == 1 &&
+      lin_env_int ("CM_LINSPECTRUM_SINGLE", 1) != 0;
+  /* The sink with reads ahead needs 96 registers: measured on an H100
+   * (3840x2160, 180 orientations, 2026-11-22) it is 15-19% slower than the
+   * plain sink up to L = 101 (8.59 against 7.32 ms at L = 41) and 21%
+   * faster at L = 251 (10.8 against 13.8 ms), where the FIFOs already
+   * limit the resident warps. CM_LINSPECTRUM_SUPPF=0/1 forces either. */
+  p->mode = !p->sup ? LIN_MODE_SPECTRUM :
+      lin_env_int ("CM_LINSPECTRUM_SUPPF", desc->length > 128) ?
+      LIN_MODE_WORDS_PF : LIN_MODE_WORDS;
 
   /* two FIFOs of L + 1 samples per lane (sentinel at L), 32 lanes per
    * warp */
@@ -679,7 +1087,8 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   /* The dynamic shared memory limit is a property of the kernel, not of
    * the launch: set it to the device's maximum once, so that plans of
    * different lengths never lower it under each other. */
-  kfn = lin_kernel_ptr (depth, p->sup);
+  kfn = p->single ? lin_single_ptr (depth, desc->want_supremum)
+      : lin_kernel_ptr (depth, p->mode);
   e = cudaFuncSetAttribute (kfn, cudaFuncAttributeMaxDynamicSharedMemorySize,
       optin);
   if (e != cudaSuccess) {
@@ -727,6 +1136,25 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
       free (p);
       return st;
     }
+    if (p->single) {
+      long t1 = (long) lin_env_int ("CM_LINSPECTRUM_TARGET", 16) * sms;
+
+      if (t1 > resident)
+        t1 = resident;
+      st = lin_single_tables (&lay, (int) (t1 > 1 ? t1 : 1),
+          lin_env_int ("CM_LINSPECTRUM_ZLEN", 0), &h_lines, &h_items,
+          &p->s_nitems, &lay.zlen);
+      if (st != CM_OK) {
+        lin_layout_clear (&lay);
+        free (p);
+        return st;
+      }
+      p->s_nlines = lay.orient[0].nlines;
+      p->s_span = lay.orient[0].src ? width : height;
+      p->s_ext = lay.orient[0].src ? height : width;
+      p->s_flip = lay.orient[0].flip;
+      lay.max_items = p->s_nitems;
+    }
   }
   p->n = lay.n;
   p->any_shallow = lay.any_shallow;
@@ -751,29 +1179,57 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
   if (e == cudaSuccess && p->any_shallow)
     e = cudaMallocPitch ((void **) &p->d_tsrc, &p->tpitch,
         (size_t) height * bpp, (size_t) width);
-  if (e == cudaSuccess && p->sup && p->any_steep)
-    e = cudaMalloc ((void **) &p->d_words0,
-        sizeof (uint32_t) * (size_t) width * height);
-  if (e == cudaSuccess && p->sup && p->any_shallow)
-    e = cudaMalloc ((void **) &p->d_words1,
-        sizeof (uint32_t) * (size_t) width * height);
+  if (p->single) {
+    if (e == cudaSuccess)
+      e = cudaMalloc ((void **) &p->d_lines, sizeof (int2) * p->s_nlines);
+    if (e == cudaSuccess)
+      e = cudaMemcpy (p->d_lines, h_lines, sizeof (int2) * p->s_nlines,
+          cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+      e = cudaMalloc ((void **) &p->d_items,
+          sizeof (int2) * (p->s_nitems > 0 ? p->s_nitems : 1));
+    if (e == cudaSuccess && p->s_nitems > 0)
+      e = cudaMemcpy (p->d_items, h_items, sizeof (int2) * p->s_nitems,
+          cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && p->any_shallow && desc->want_supremum)
+      e = cudaMallocPitch ((void **) &p->d_tdst, &p->tdpitch,
+          (size_t) height * bpp, (size_t) width);
+  } else {
+    if (e == cudaSuccess && p->sup && p->any_steep)
+      e = cudaMalloc ((void **) &p->d_words0,
+          sizeof (uint32_t) * (size_t) width * height);
+    if (e == cudaSuccess && p->sup && p->any_shallow)
+      e = cudaMalloc ((void **) &p->d_words1,
+          sizeof (uint32_t) * (size_t) width * height);
+  }
   /* A pageable cudaMemcpy may return before its DMA has landed, and runs
    * go to non-blocking streams that do not wait for the legacy default
    * stream: finish the uploads here, once per plan. */
   if (e == cudaSuccess)
     e = cudaStreamSynchronize (0);
   lin_layout_clear (&lay);
+  free (h_lines);
+  free (h_items);
   if (e != cudaSuccess) {
     st = lin_status (e);
     cm_linspectrum_plan_free (p);
     return st;
   }
   memset (p->h_spec, 0, sizeof (uint64_t) * p->n);
-  snprintf (p->describe, sizeof (p->describe),
-      "stream wpb=%d smem=%zu zlen=%d items=%d %s%s%s%s", p->wpb, p->smem,
-      p->zlen, p->max_items, p->any_shallow ? "shallow" : "",
-      p->any_shallow && p->any_steep ? "+" : "",
-      p->any_steep ? "steep" : "", p->sup ? " sup" : "");
+  if (p->single)
+    snprintf (p->describe, sizeof (p->describe),
+        "single wpb=%d smem=%zu zlen=%d items=%d %s%s%s", p->wpb, p->smem,
+        p->zlen, p->s_nitems, p->any_shallow ? "shallow" : "steep",
+        desc->want_supremum ? " store" : "",
+        desc->want_orientation ? " orient0" : "");
+  else
+    snprintf (p->describe, sizeof (p->describe),
+        "stream wpb=%d smem=%zu zlen=%d items=%d %s%s%s%s", p->wpb, p->smem,
+        p->zlen, p->max_items, p->any_shallow ? "shallow" : "",
+        p->any_shallow && p->any_steep ? "+" : "",
+        p->any_steep ? "steep" : "",
+        p->mode == LIN_MODE_WORDS_PF ? " sup" :
+        p->mode == LIN_MODE_WORDS ? " sup-nopf" : "");
   *out = p;
   return CM_OK;
 }
@@ -788,6 +1244,90 @@ lin_view_ok (const cm_image * img, int w, int h, cm_depth depth)
       (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
 }
 
+/* dst (h columns, w rows) = transpose of src (w x h), on stream s */
+static cudaError_t
+lin_transpose (int sixteen, const uint8_t * src, size_t spitch,
+    uint8_t * dst, size_t dpitch, int w, int h, cudaStream_t s)
+{
+  dim3 tblk (LIN_TILE, LIN_TROWS);
+  dim3 tgrid ((unsigned) ((w + LIN_TILE - 1) / LIN_TILE),
+      (unsigned) ((h + LIN_TILE - 1) / LIN_TILE));
+
+  if (sixteen)
+    lin_transpose_kernel<uint16_t> <<< tgrid, tblk, 0, s >>> (src, spitch,
+        dst, dpitch, w, h);
+  else
+    lin_transpose_kernel<uint8_t> <<< tgrid, tblk, 0, s >>> (src, spitch,
+        dst, dpitch, w, h);
+  return cudaGetLastError ();
+}
+
+/* one orientation: spectrum, the opening stored directly, orientation 0 */
+static cm_status
+lin_run_single (cm_linspectrum_plan * plan, const cm_image * src,
+    const cm_image * sup, const cm_image * orient, cudaStream_t s)
+{
+  const int w = plan->width, h = plan->height;
+  const int sixteen = plan->depth == CM_DEPTH_16;
+  const int store = plan->desc.want_supremum;
+  cudaError_t e = cudaSuccess;
+  lin_sargs a;
+
+  memset (&a, 0, sizeof (a));
+  if (plan->any_shallow) {
+    a.src = plan->d_tsrc;
+    a.pitch = plan->tpitch;
+    a.dst = store ? plan->d_tdst : NULL;
+    a.dpitch = plan->tdpitch;
+  } else {
+    a.src = (const uint8_t *) src->data;
+    a.pitch = src->pitch;
+    a.dst = store ? (uint8_t *) sup->data : NULL;
+    a.dpitch = store ? sup->pitch : 0;
+  }
+  a.e = plan->d_etab;
+  a.items = plan->d_items;
+  a.lines = plan->d_lines;
+  a.spectrum = plan->d_spec;
+  a.nitems = plan->s_nitems;
+  a.nlines = plan->s_nlines;
+  a.span = plan->s_span;
+  a.ext = plan->s_ext;
+  a.flip = plan->s_flip;
+  a.L = plan->desc.length;
+  a.o = plan->desc.length / 2;
+  a.zlen = plan->zlen;
+  a.invert = plan->desc.op == CM_MORPH_CLOSE;
+  a.maxv = cm_depth_max (plan->depth);
+
+  if (plan->any_shallow)
+    e = lin_transpose (sixteen, (const uint8_t *) src->data, src->pitch,
+        plan->d_tsrc, plan->tpitch, w, h, s);
+  if (e == cudaSuccess && plan->s_nitems > 0) {
+    dim3 blk ((unsigned) (plan->wpb * LIN_WARP));
+    dim3 grid ((unsigned) ((plan->s_nitems + plan->wpb - 1) / plan->wpb));
+
+    if (sixteen && store)
+      lin_single_kernel<uint16_t, true> <<< grid, blk, plan->smem, s >>> (a);
+    else if (sixteen)
+      lin_single_kernel<uint16_t, false> <<< grid, blk, plan->smem, s >>> (a);
+    else if (store)
+      lin_single_kernel<uint8_t, true> <<< grid, blk, plan->smem, s >>> (a);
+    else
+      lin_single_kernel<uint8_t, false> <<< grid, blk, plan->smem, s >>> (a);
+    e = cudaGetLastError ();
+  }
+  /* the transposed opening back: [x][y] (h wide, w tall) -> sup */
+  if (e == cudaSuccess && store && plan->any_shallow)
+    e = lin_transpose (sixteen, plan->d_tdst, plan->tdpitch,
+        (uint8_t *) sup->data, sup->pitch, h, w, s);
+  /* one orientation: its index, 0, is the orientation of every pixel */
+  if (e == cudaSuccess && plan->desc.want_orientation)
+    e = cudaMemset2DAsync (orient->data, orient->pitch, 0,
+        (size_t) w * sizeof (uint16_t), (size_t) h, s);
+  return lin_status (e);
+}
+
 extern "C" cm_status
 cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     const cm_image * sup, const cm_image * orient, void *stream)
@@ -796,6 +1336,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
   const int w = plan ? plan->width : 0, h = plan ? plan->height : 0;
   const int sup16 = plan && plan->depth == CM_DEPTH_16;
   cudaError_t e;
+  cm_status st;
   lin_args a;
   dim3 tblk (LIN_TILE, LIN_TROWS);
   dim3 tgrid ((unsigned) ((w + LIN_TILE - 1) / LIN_TILE),
@@ -811,28 +1352,25 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
 
   e = cudaMemsetAsync (plan->d_spec, 0,
       sizeof (unsigned long long) * plan->n, s);
-  if (e == cudaSuccess && plan->d_words0)
+  if (e != cudaSuccess)
+    return lin_status (e);
+  if (plan->single) {
+    st = lin_run_single (plan, src, sup, orient, s);
+    if (st != CM_OK)
+      return st;
+    goto download;
+  }
+  if (plan->d_words0)
     e = cudaMemsetAsync (plan->d_words0, 0,
         sizeof (uint32_t) * (size_t) w * h, s);
   if (e == cudaSuccess && plan->d_words1)
     e = cudaMemsetAsync (plan->d_words1, 0,
         sizeof (uint32_t) * (size_t) w * h, s);
+  if (e == cudaSuccess && plan->any_shallow)
+    e = lin_transpose (sup16, (const uint8_t *) src->data, src->pitch,
+        plan->d_tsrc, plan->tpitch, w, h, s);
   if (e != cudaSuccess)
     return lin_status (e);
-
-  if (plan->any_shallow) {
-    if (sup16)
-      lin_transpose_kernel<uint16_t> <<< tgrid, tblk, 0, s >>>
-          ((const uint8_t *) src->data, src->pitch, plan->d_tsrc,
-          plan->tpitch, w, h);
-    else
-      lin_transpose_kernel<uint8_t> <<< tgrid, tblk, 0, s >>>
-          ((const uint8_t *) src->data, src->pitch, plan->d_tsrc,
-          plan->tpitch, w, h);
-    e = cudaGetLastError ();
-    if (e != cudaSuccess)
-      return lin_status (e);
-  }
 
   memset (&a, 0, sizeof (a));
   a.src0 = (const uint8_t *) src->data;
@@ -856,14 +1394,27 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     dim3 grid ((unsigned) ((plan->max_items + plan->wpb - 1) / plan->wpb),
         (unsigned) plan->n);
 
-    if (sup16 && plan->sup)
-      lin_kernel<uint16_t, true> <<< grid, blk, plan->smem, s >>> (a);
-    else if (sup16)
-      lin_kernel<uint16_t, false> <<< grid, blk, plan->smem, s >>> (a);
-    else if (plan->sup)
-      lin_kernel<uint8_t, true> <<< grid, blk, plan->smem, s >>> (a);
-    else
-      lin_kernel<uint8_t, false> <<< grid, blk, plan->smem, s >>> (a);
+    if (sup16) {
+      if (plan->mode == LIN_MODE_WORDS_PF)
+        lin_kernel<uint16_t, LIN_MODE_WORDS_PF> <<< grid, blk, plan->smem,
+            s >>> (a);
+      else if (plan->mode == LIN_MODE_WORDS)
+        lin_kernel<uint16_t, LIN_MODE_WORDS> <<< grid, blk, plan->smem,
+            s >>> (a);
+      else
+        lin_kernel<uint16_t, LIN_MODE_SPECTRUM> <<< grid, blk, plan->smem,
+            s >>> (a);
+    } else {
+      if (plan->mode == LIN_MODE_WORDS_PF)
+        lin_kernel<uint8_t, LIN_MODE_WORDS_PF> <<< grid, blk, plan->smem,
+            s >>> (a);
+      else if (plan->mode == LIN_MODE_WORDS)
+        lin_kernel<uint8_t, LIN_MODE_WORDS> <<< grid, blk, plan->smem,
+            s >>> (a);
+      else
+        lin_kernel<uint8_t, LIN_MODE_SPECTRUM> <<< grid, blk, plan->smem,
+            s >>> (a);
+    }
     e = cudaGetLastError ();
     if (e != cudaSuccess)
       return lin_status (e);
@@ -889,6 +1440,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
       return lin_status (e);
   }
 
+download:
   e = cudaMemcpyAsync (plan->h_spec, plan->d_spec,
       sizeof (uint64_t) * plan->n, cudaMemcpyDeviceToHost, s);
   return lin_status (e);

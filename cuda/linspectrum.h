@@ -148,9 +148,13 @@ cm_status cm_linspectrum_dominant (const cm_linspectrum_desc * desc,
  * every device buffer it needs (scan-line tables, spectrum, a transposed
  * copy of the input for the shallow orientations, supremum/orientation
  * accumulators when wanted) and a pinned host copy of the spectrum.
+ * A descriptor of one orientation (one opening) has its own path: the
+ * opened image is written directly (no accumulators) and the orientation
+ * image, when wanted, is 0 (CM_LINSPECTRUM_SINGLE=0 at plan creation
+ * sends it through the general kernel, for comparisons).
  * Returns CM_ERR_UNSUPPORTED when one warp's line buffers
- * (2 * length * 32 samples) exceed the device's shared memory per block,
- * CM_ERR_INVALID_ARG for sizes outside 1..CM_LINSPECTRUM_MAX_SIZE. */
+ * (2 * (length + 1) * 32 samples) exceed the device's shared memory per
+ * block, CM_ERR_INVALID_ARG for sizes outside 1..CM_LINSPECTRUM_MAX_SIZE. */
 typedef struct cm_linspectrum_plan cm_linspectrum_plan;
 
 cm_status cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
@@ -177,8 +181,9 @@ const uint64_t *cm_linspectrum_plan_spectrum_device (const
 int cm_linspectrum_plan_count (const cm_linspectrum_plan * plan);
 
 /* How the plan runs, for logs, benchmarks and test diagnostics, e.g.
- * "stream wpb=4 smem=10496 zlen=640 items=29 shallow+steep sup" (stored
- * in the plan, valid until it is freed). */
+ * "stream wpb=4 smem=10496 zlen=640 items=29 shallow+steep sup" or
+ * "single wpb=4 smem=10752 zlen=137 items=2101 shallow store" (stored in
+ * the plan, valid until it is freed). */
 const char *cm_linspectrum_plan_describe (const cm_linspectrum_plan * plan);
 
 void cm_linspectrum_plan_free (cm_linspectrum_plan * plan);

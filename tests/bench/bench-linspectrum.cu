@@ -10,10 +10,14 @@
  *    supremum + orientation images;
  *    with the ratio of each time to the L = 11 time of the same size and
  *    outputs (column vs_L11: issue 4 wants <= 1.3 up to L = 251);
+ *    and the supremum + orientation rows again with
+ *    CM_LINSPECTRUM_SUPPF=0 ("sup+ori-nopf": the supremum sink that reads
+ *    its word at each step, the one before run 3);
  *  - one opening (a single orientation) at 0, 30, 45, 60, 90 and 120
  *    degrees, L = 41 (all lengths at 30 degrees), spectrum only and with
  *    the supremum image (= the opened image), in Gpx/s (target >= 100 at
- *    3840x2160);
+ *    3840x2160), by the one-orientation path ("opening-Xdeg") and by the
+ *    general kernel (CM_LINSPECTRUM_SINGLE=0, "opening-Xdeg-gen");
  *  - the CPU reference on 640x640, length 41, 180 orientations, once
  *    (the paper's Table 2 row "D15/D47": 640x640, 180 angles), and the
  *    GPU spectrum checked against it.
@@ -154,16 +158,25 @@ bench_opening (double deg, int L, const cm_image * src, cudaStream_t s)
   size_t npix = (size_t) src->width * src->height;
   char what[32];
 
-  snprintf (what, sizeof (what), "opening-%gdeg", deg);
-  for (int want = 0; want < 2; want++) {
-    cm_linspectrum_desc d = { L, deg, deg + 0.5, 1, CM_MORPH_OPEN, want, 0 };
-    timing t = time_plan (&d, src, s, NULL);
+  /* the one-orientation path, then the general kernel (the plan reads
+   * CM_LINSPECTRUM_SINGLE when it is created) */
+  for (int single = 1; single >= 0; single--) {
+    snprintf (what, sizeof (what), "opening-%gdeg%s", deg,
+        single ? "" : "-gen");
+    setenv ("CM_LINSPECTRUM_SINGLE", single ? "1" : "0", 1);
+    for (int want = 0; want < 2; want++) {
+      cm_linspectrum_desc d = { L, deg, deg + 0.5, 1, CM_MORPH_OPEN, want,
+        0
+      };
+      timing t = time_plan (&d, src, s, NULL);
 
-    if (t.ok)
-      report (what, src->width, src->height, L, 1,
-          want ? "supremum" : "spectrum", &t,
-          (double) npix / (t.median_ms * 1e6), 0);
+      if (t.ok)
+        report (what, src->width, src->height, L, 1,
+            want ? "supremum" : "spectrum", &t,
+            (double) npix / (t.median_ms * 1e6), 0);
+    }
   }
+  unsetenv ("CM_LINSPECTRUM_SINGLE");
 }
 
 int
@@ -215,7 +228,7 @@ main (int argc, char **argv)
             (size_t) h, cudaMemcpyHostToDevice));
 
     {
-      double base[2] = { 0, 0 };
+      double base[3] = { 0, 0, 0 };
 
       for (int li = 0; li < 4; li++) {
         int L = lengths[li];
@@ -234,6 +247,21 @@ main (int argc, char **argv)
               want ? "sup+orient" : "spectrum", &t,
               (double) npix * 180 / (t.median_ms * 1e6),
               base[want] > 0 ? t.median_ms / base[want] : 0);
+        }
+        {
+          /* the supremum sink without its reads ahead (the previous one) */
+          cm_linspectrum_desc d = { L, 0, 180, 1, CM_MORPH_OPEN, 1, 1 };
+          timing t;
+
+          setenv ("CM_LINSPECTRUM_SUPPF", "0", 1);
+          t = time_plan (&d, &src, s, NULL);
+          unsetenv ("CM_LINSPECTRUM_SUPPF");
+          if (L == 11)
+            base[2] = t.median_ms;
+          if (t.ok)
+            report ("spectrum-180", w, h, L, 180, "sup+ori-nopf", &t,
+                (double) npix * 180 / (t.median_ms * 1e6),
+                base[2] > 0 ? t.median_ms / base[2] : 0);
         }
         bench_opening (30, L, &src, s);
       }

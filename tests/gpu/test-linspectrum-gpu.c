@@ -13,6 +13,8 @@
  * (the allocator's pitch, a doubled pitch, a one-sample offset). Output
  * allocations are pre-filled with noise and read back whole, so writes
  * outside the views are caught; the source must come back unchanged.
+ * One orientation (its own path): 16 angles x 7 sizes up to 1023x769 x
+ * lengths 1..251, every output variant.
  * Plus: long segments (1, 2 and 4 warps per block), reusing a plan,
  * the device copy of the spectrum, CM_ERR_UNSUPPORTED and argument checks.
  *
@@ -457,6 +459,43 @@ test_long (void)
   }
 }
 
+/* ---- one orientation ------------------------------------------------------
+ * Plans of one orientation take their own path (linspectrum.cu: the
+ * opening stored directly, transposed back for shallow lines, orientation
+ * image 0, host-listed items; CM_LINSPECTRUM_SINGLE=0 turns it off): many
+ * angles, both line kinds and slope signs, angles on the shallow/steep
+ * boundary, odd sizes, short and long segments, 8 and 16 bits, OPEN and
+ * CLOSE, every output variant (check_case), against cm_linspectrum_ref. */
+static void
+test_single (void)
+{
+  static const double angles[] = { 0, 7.3, 30, 44.9, 45, 45.1, 60, 89.5, 90,
+    100, 134.9, 135, 150, 179.2, -30, 200
+  };
+  static const int sizes[][2] = { {1, 1}, {3, 50}, {61, 7}, {37, 23},
+  {257, 131}, {640, 480}, {1023, 769}
+  };
+  static const int lengths[] = { 1, 2, 11, 41, 251 };
+  int case_no = 2000;
+
+  for (int si = 0; si < N_OF (sizes); si++) {
+    if (max_pixels > 0 && (long) sizes[si][0] * sizes[si][1] > max_pixels)
+      continue;
+    for (int ai = 0; ai < N_OF (angles); ai++) {
+      angle_set as = { angles[ai], angles[ai] + 0.5, 1 };
+      /* every length on the small sizes, two on the large ones */
+      for (int li = 0; li < N_OF (lengths); li++, case_no++) {
+        if (si >= 5 && li != (ai % 3) + 2)
+          continue;
+        check_case (sizes[si][0], sizes[si][1],
+            (case_no & 1) ? CM_DEPTH_16 : CM_DEPTH_8, lengths[li], &as,
+            (case_no & 2) ? CM_MORPH_CLOSE : CM_MORPH_OPEN,
+            (case_no % 5 == 4) ? 3 : 0, case_no, 20000 + (uint64_t) case_no);
+      }
+    }
+  }
+}
+
 /* ---- cudamorph's 2-D operation at 0, 45, 90 and 135 degrees --------------
  * linspectrum.h: at these angles the scan-line opening is the 2-D opening
  * by the straight segment with the neutral border, and the closing the 2-D
@@ -874,6 +913,7 @@ main (void)
   test_args ();
   test_long ();
   test_table ();
+  test_single ();
   test_vs_morph ();
   test_parallel_lines ();
   test_staff_page ();
