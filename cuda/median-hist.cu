@@ -39,8 +39,11 @@
  * (one latency a chunk instead of one a row), builds the initial window
  * the same way, and issues the loads of the next slide before the
  * searches of the current output, so that their latency hides behind the
- * searches' shuffle chains. The first version stays selectable
- * (median.cu, CM_MEDIAN_KERNELS=old) for side-by-side timing.
+ * searches' shuffle chains. It measured 10-25% slower than the first
+ * (2026-11-22), which was the default until the third version
+ * (median-hist16.cu: the coarse level tracked instead of searched, a
+ * cheaper fine search); both stay selectable (median.cu,
+ * CM_MEDIAN_KERNELS=old or hist16-v1, hist16-v2) for side-by-side timing.
  *
  * Samples are read from global memory through the read-only path in
  * unrolled chunks, so that a thread has a chunk of loads in flight (the
@@ -634,6 +637,8 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
   if (e != cudaSuccess)
     return e;
 
+  if (a->bpp == 2 && cfg->kernel16 == MED_H16_WALK)
+    return med_h16w_configure (a, cfg);
   if (a->bpp == 1) {
     cfg->threads = 64;
     cfg->smem = (size_t) MED_HIST8_WORDS * 4 * cfg->threads;
@@ -674,8 +679,8 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
       e = cudaFuncSetAttribute (med_hist8_kernel,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
     else
-      e = cudaFuncSetAttribute (cfg->legacy ? med_hist16_kernel<false> :
-          med_hist16_kernel<true>,
+      e = cudaFuncSetAttribute (cfg->kernel16 == MED_H16_V1 ?
+          med_hist16_kernel<false> : med_hist16_kernel<true>,
           cudaFuncAttributeMaxDynamicSharedMemorySize, (int) cfg->smem);
   }
   return e;
@@ -685,6 +690,9 @@ cudaError_t
 med_hist_launch (const med_args *a, const struct med_hist_config *cfg,
     cudaStream_t stream)
 {
+  if (a->bpp == 2 && cfg->kernel16 == MED_H16_WALK)
+    return med_h16w_launch (a, cfg, stream);
+
   const int cpb = a->bpp == 1 ? cfg->threads : MED_HIST16_WARPS;
   dim3 grid ((unsigned) ((a->width + cpb - 1) / cpb),
       (unsigned) ((a->height + cfg->seg_rows - 1) / cfg->seg_rows));
@@ -693,7 +701,7 @@ med_hist_launch (const med_args *a, const struct med_hist_config *cfg,
   if (a->bpp == 1)
     med_hist8_kernel<<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
-  else if (cfg->legacy)
+  else if (cfg->kernel16 == MED_H16_V1)
     med_hist16_kernel<false><<<grid, block, cfg->smem, stream>>> (*a,
         cfg->seg_rows);
   else

@@ -28,7 +28,13 @@
  * that are not 16-byte aligned. CM_MEDIAN_KERNELS=old in the environment
  * when a plan is made selects the previous kernels instead (3 x 3 network,
  * first 16-bit sliding histogram), so that one benchmark run can time
- * both (tests/bench/bench-median --compare-old). */
+ * both (tests/bench/bench-median --compare-old). The 16-bit sliding
+ * histogram can also be picked alone: CM_MEDIAN_KERNELS=hist16-v1 (the
+ * first), hist16-v2 (batched rows), hist16-walk (the default: tracked
+ * coarse level, band of 8 high bytes) or hist16-walk-b16 (band of 16);
+ * bench-median --variants times several in one run. The default is the
+ * walk kernel on its predicted instruction count, before any measurement:
+ * re-check it against hist16-v1 on the GPU host. */
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
@@ -60,7 +66,7 @@ struct cm_median_plan
   int side, variant;            /* MED_ALG_NET_TILE                       */
   int nmax;                     /* MED_ALG_NET_SORT                       */
   int legacy;                   /* CM_MEDIAN_KERNELS=old                  */
-  int hist16_v2;                /* CM_MEDIAN_KERNELS=hist16-v2            */
+  int kernel16, band16;         /* 16-bit histogram: MED_H16_*, band      */
   struct med_hist_config hist;  /* MED_ALG_HIST                           */
   const char *name;
   /* luma scratch: luminance and its rank plane (plan depth) */
@@ -192,8 +198,9 @@ sort:
   return CM_OK;
 hist:
   p->alg = MED_ALG_HIST;
-  p->name = is16 ? (p->hist16_v2 ? "histogram-16-v2" : "histogram-16") :
-      "histogram-8";
+  p->name = !is16 ? "histogram-8" : p->kernel16 == MED_H16_V1 ?
+      "histogram-16" : p->kernel16 == MED_H16_V2 ? "histogram-16-v2" :
+      p->band16 == 16 ? "histogram-16-walk-b16" : "histogram-16-walk";
   return CM_OK;
 }
 
@@ -252,16 +259,25 @@ cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
   {
     const char *kern = getenv ("CM_MEDIAN_KERNELS");
     p->legacy = kern && !strcmp (kern, "old");
-    /* the batched-row 16-bit histogram kernel measured 10-25% slower than
-     * the first one on an H100 (2026-11-22): the first stays the default,
-     * the other is kept for timing with CM_MEDIAN_KERNELS=hist16-v2 */
-    p->hist16_v2 = kern && !strcmp (kern, "hist16-v2");
+    /* 16-bit sliding histogram: the walk kernel (median-hist16.cu) by
+     * default; the first kernel with "old" or "hist16-v1"; the batched-row
+     * one (10-25% slower than the first on an H100, 2026-11-22) with
+     * "hist16-v2" */
+    p->kernel16 = MED_H16_WALK;
+    p->band16 = 8;
+    if (kern && (!strcmp (kern, "old") || !strcmp (kern, "hist16-v1")))
+      p->kernel16 = MED_H16_V1;
+    else if (kern && !strcmp (kern, "hist16-v2"))
+      p->kernel16 = MED_H16_V2;
+    else if (kern && !strcmp (kern, "hist16-walk-b16"))
+      p->band16 = 16;
   }
 
   st = choose (p);
   if (st == CM_OK && p->alg == MED_ALG_HIST) {
     med_args a = plan_args (p, NULL, 0, NULL, 0);
-    p->hist.legacy = !p->hist16_v2;
+    p->hist.kernel16 = p->kernel16;
+    p->hist.band16 = p->band16;
     st = med_status (med_hist_configure (&a, &p->hist));
   }
   if (st == CM_OK && (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)) {

@@ -9,8 +9,13 @@
  *                [--algorithm auto|network|histogram|all]
  *                [--border replicate|reflect|mirror|constant]
  *                [--npp-max-window N] [--csv FILE] [--device ID]
- *                [--compare-old 0|1]
+ *                [--compare-old 0|1] [--variants K1,K2,...]
  *
+ * --variants hist16-v1,hist16-walk-b16 also times, next to each plan, the
+ * plans made with CM_MEDIAN_KERNELS set to each of those values (see
+ * cuda/median.cu: old, hist16-v1, hist16-v2, hist16-walk,
+ * hist16-walk-b16), in rows whose requested algorithm ends in "-K"; a
+ * variant that chooses the same kernel as the default gets no row.
  * --compare-old 1 also times, next to each plan, the plan made with
  * CM_MEDIAN_KERNELS=old (the previous kernels: the 3 x 3 shared-memory
  * network instead of the 3 x 3 stream, the first 16-bit sliding
@@ -40,6 +45,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "median.h"
@@ -81,6 +87,7 @@ struct bench_opts
   const char *csv = NULL;
   int device = 0;
   int compare_old = 0;
+  std::vector<std::string> variants;    /* CM_MEDIAN_KERNELS values */
 };
 
 static void
@@ -92,13 +99,15 @@ usage (const char *argv0)
       "          [--algorithm auto|network|histogram|all]\n"
       "          [--border replicate|reflect|mirror|constant]\n"
       "          [--npp-max-window N] [--csv FILE] [--device ID]\n"
-      "          [--compare-old 0|1]\n"
+      "          [--compare-old 0|1] [--variants K1,K2,...]\n"
       "  --runs N             timed runs per case, median reported (>= 20)\n"
       "  --algorithm all      auto, network and histogram (a forced\n"
       "                       network may be unsupported: reported as such)\n"
       "  --npp-max-window N   time NPP only for windows of side <= N\n"
       "  --compare-old 1      also time the previous kernels\n"
-      "                       (CM_MEDIAN_KERNELS=old), rows \"...-old\"\n",
+      "                       (CM_MEDIAN_KERNELS=old), rows \"...-old\"\n"
+      "  --variants K1,K2     also time CM_MEDIAN_KERNELS=K1, K2, ...\n"
+      "                       (e.g. hist16-v1,hist16-v2,hist16-walk-b16)\n",
       argv0);
 }
 
@@ -196,6 +205,18 @@ parse_opts (int argc, char **argv, bench_opts * o)
       o->device = atoi (v);
     else if (!strcmp (a, "--compare-old"))
       o->compare_old = atoi (v) != 0;
+    else if (!strcmp (a, "--variants")) {
+      o->variants.clear ();
+      for (const char *p = v; *p;) {
+        const char *e = strchr (p, ',');
+        std::string k = e ? std::string (p, e - p) : std::string (p);
+        if (!k.empty ())
+          o->variants.push_back (k);
+        if (!e)
+          break;
+        p = e + 1;
+      }
+    }
     else {
       fprintf (stderr, "unknown option '%s'\n", a);
       return 0;
@@ -438,7 +459,7 @@ main (int argc, char **argv)
         margin, o.npp_max_window);
 #endif
 
-    printf ("%-7s %-13s %-22s %10s %9s %10s %9s %6s %9s\n", "window",
+    printf ("%-7s %-21s %-22s %10s %9s %10s %9s %6s %9s\n", "window",
         "requested", "algorithm", "ms", "Gpx/s", "NPP ms", "NPP Gpx/s",
         "runs", "npp ==");
     for (int w : o.windows) {
@@ -497,9 +518,16 @@ main (int argc, char **argv)
       } else if (w > 1)
         snprintf (npp_ms, sizeof (npp_ms), "skipped");
 #endif
-      for (int ri = 0; ri < o.nalgorithms * (1 + o.compare_old); ri++) {
-        const int ai = ri / (1 + o.compare_old);
-        const int old = ri % (1 + o.compare_old);
+      /* rows of one algorithm: the default kernels, then "old", then the
+       * variants (CM_MEDIAN_KERNELS values) */
+      std::vector<std::string> kernels (1, std::string ());
+      if (o.compare_old)
+        kernels.push_back ("old");
+      kernels.insert (kernels.end (), o.variants.begin (), o.variants.end ());
+      const int nk = (int) kernels.size ();
+      for (int ri = 0; ri < o.nalgorithms * nk; ri++) {
+        const int ai = ri / nk;
+        const int old = ri % nk;        /* 0: the default kernels */
         static char new_algo[64];
         cm_median_desc d;
         memset (&d, 0, sizeof (d));
@@ -508,15 +536,16 @@ main (int argc, char **argv)
         d.border = o.border;
         d.border_value = 0;
         d.algorithm = (cm_median_algorithm) o.algorithms[ai];
-        char req[32];
+        char req[48];
         char wname[16];
-        snprintf (req, sizeof (req), "%s%s",
-            cm_median_algorithm_name (d.algorithm), old ? "-old" : "");
+        snprintf (req, sizeof (req), "%s%s%s",
+            cm_median_algorithm_name (d.algorithm), old ? "-" : "",
+            kernels[old].c_str ());
         snprintf (wname, sizeof (wname), "%dx%d", w, w);
 
         cm_median_plan *plan = NULL;
         if (old)
-          setenv ("CM_MEDIAN_KERNELS", "old", 1);
+          setenv ("CM_MEDIAN_KERNELS", kernels[old].c_str (), 1);
         else
           unsetenv ("CM_MEDIAN_KERNELS");
         cm_status st = cm_median_plan_new (&plan, &d, o.width, o.height,
@@ -575,7 +604,7 @@ main (int argc, char **argv)
         char mm[24] = "-";
         if (mismatches >= 0)
           snprintf (mm, sizeof (mm), "%ld", mismatches);
-        printf ("%-7s %-13s %-22s %10.4f %9.1f %10s %9s %6s %9s\n", wname,
+        printf ("%-7s %-21s %-22s %10.4f %9.1f %10s %9s %6s %9s\n", wname,
             req, algo, ms, mpx / ms, ri == 0 ? npp_ms : "",
             ri == 0 ? npp_gpx : "", ri == 0 ? npp_runs : "", mm);
         fflush (stdout);

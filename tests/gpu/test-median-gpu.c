@@ -14,7 +14,8 @@
  * (CM_ERR_UNSUPPORTED) only outside its documented limits. Luma mode on
  * RGBA / BGRx / RGB images, 8 and 16 bits. Argument checks. Edge cases
  * of particular kernels (the 3 x 3 stream, the 16-bit histograms), also
- * with the previous kernels (CM_MEDIAN_KERNELS=old).
+ * with the previous kernels (CM_MEDIAN_KERNELS=old); every 16-bit
+ * sliding-histogram kernel forced in turn (test_hist16).
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
  * stderr, "N passed, M failed" at the end, exit 1 on any failure.
@@ -398,7 +399,7 @@ static void
 test_worst_cases (void)
 {
   static const size2 wsizes[] = { {37, 23}, {136, 136}, {300, 200} };
-  static const int sides[] = { 3, 9, 15, 31, 63 };
+  static const int sides[] = { 3, 9, 15, 17, 31, 63, 65 };
   static const double ps[] = { 0, 50, 90, 100 };
   test_rng rng;
 
@@ -589,6 +590,131 @@ test_kernels (void)
     }
   }
   set_old_kernels (0);
+}
+
+/* ---- 16-bit sliding histograms, every kernel -----------------------------
+ * Each 16-bit histogram kernel (CM_MEDIAN_KERNELS=hist16-v1, hist16-v2,
+ * hist16-walk = the default, hist16-walk-b16) forced on windows from 17 to
+ * 65, square and not (one and two samples a lane, rows wider than a warp,
+ * windows larger than the image), at every border, on data that stress the
+ * walk kernel's tracked coarse level and band: noise (the answer's high
+ * byte moves every row, band rebuilds), every sample 65535 (the last bin,
+ * the band clamped at the top), two far levels 0x01xx / 0xfexx (the coarse
+ * walk gives up and searches), one high byte only, diagonal ramps (the
+ * answer climbs steadily through bands) and few levels (ties). Random data
+ * get every percentile of 0 / 10 / 50 / 90 / 100 at every border, the
+ * others one percentile a window in turn. */
+static const char *const hist16_kernels[] = {
+  "hist16-v1", "hist16-v2", "hist16-walk", "hist16-walk-b16"
+};
+
+static const char *const hist16_names[] = {
+  "histogram-16", "histogram-16-v2", "histogram-16-walk",
+  "histogram-16-walk-b16"
+};
+
+static void
+fill_hist16 (cm_image * src, test_rng * rng, int kind)
+{
+  if (kind == 5) {
+    test_image_fill_levels (src, rng, 5);
+    return;
+  }
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++) {
+      uint32_t v = test_rng_below (rng, 65536);
+      if (kind == 1)
+        v = 65535;
+      else if (kind == 2)
+        v = test_rng_below (rng, 2) ? 0x0100 + test_rng_below (rng, 3) :
+            0xfe00 + test_rng_below (rng, 3);
+      else if (kind == 3)
+        v = 0x9100 + test_rng_below (rng, 256);
+      else if (kind == 4)
+        v = ((uint32_t) (x + 2 * y) * 397u + test_rng_below (rng, 64)) &
+            0xffffu;
+      test_image_set (src, x, y, v);
+    }
+}
+
+static void
+test_hist16 (void)
+{
+  static const size2 hsizes[] = {
+    {1, 40}, {37, 1}, {5, 4}, {40, 33}, {97, 70}, {131, 90}
+  };
+  static const size2 hwins[] = {
+    {17, 17}, {19, 19}, {21, 21}, {25, 25}, {31, 31}, {33, 33}, {63, 63},
+    {65, 65}, {65, 9}, {9, 71}, {17, 31}, {33, 5}
+  };
+  test_rng rng;
+
+  test_rng_seed (&rng, 1616);
+  for (int si = 0; si < N_OF (hsizes); si++) {
+    const size2 *sz = &hsizes[si];
+    if ((long) sz->w * sz->h > max_pixels)
+      continue;
+    for (int kind = 0; kind < 6; kind++) {
+      cm_image src = test_image_new (sz->w, sz->h, CM_DEPTH_16, 0);
+      dev_image dsrc;
+      dst_set dst;
+
+      fill_hist16 (&src, &rng, kind);
+      if (dev_image_new (&dsrc, sz->w, sz->h, CM_DEPTH_16, (si + kind) %
+              LAYOUTS) != CM_OK || !fill_noise (&dsrc, &rng) ||
+          upload (&dsrc.view, &src) != CM_OK) {
+        FAIL ("hist16 %dx%d: source upload", sz->w, sz->h);
+        test_image_free (&src);
+        continue;
+      }
+      dst_set_new (&dst, sz->w, sz->h, CM_DEPTH_16, &rng);
+      for (int wi = 0; wi < N_OF (hwins); wi++) {
+        for (int pi = 0; pi < N_OF (percentiles); pi++) {
+          if (kind != 0 && pi != (wi + kind) % N_OF (percentiles))
+            continue;
+          for (int bi = 0; bi < N_OF (borders); bi++) {
+            cm_median_desc d = { hwins[wi].w, hwins[wi].h, percentiles[pi],
+              borders[bi], (bi + wi) % 2 ? 65535 : 20000,
+              CM_MEDIAN_HISTOGRAM, 0
+            };
+            cm_image exp = test_image_new (sz->w, sz->h, CM_DEPTH_16, 0);
+            char what[200];
+
+            if (cm_median_ref (&d, &src, &exp) != CM_OK) {
+              FAIL ("hist16: reference failed");
+              test_image_free (&exp);
+              continue;
+            }
+            for (int ki = 0; ki < N_OF (hist16_kernels); ki++) {
+              cm_median_plan *plan = NULL;
+
+              setenv ("CM_MEDIAN_KERNELS", hist16_kernels[ki], 1);
+              /* the plan runs the kernel asked for */
+              if (cm_median_plan_new (&plan, &d, sz->w, sz->h,
+                      CM_DEPTH_16) == CM_OK &&
+                  strcmp (cm_median_plan_algorithm (plan),
+                      hist16_names[ki]))
+                FAIL ("hist16: %s runs %s", hist16_kernels[ki],
+                    cm_median_plan_algorithm (plan));
+              cm_median_plan_free (plan);
+              snprintf (what, sizeof (what), "hist16 %s %dx%d kind %d win "
+                  "%dx%d p%g %s", hist16_kernels[ki], sz->w, sz->h, kind,
+                  d.window_w, d.window_h, d.percentile,
+                  border_name (d.border));
+              run_case (&d, &dsrc, &exp, &dst, (wi + pi + bi + ki) %
+                  LAYOUTS, what);
+            }
+            unsetenv ("CM_MEDIAN_KERNELS");
+            test_image_free (&exp);
+          }
+        }
+      }
+      dst_set_free (&dst);
+      dev_image_free (&dsrc);
+      test_image_free (&src);
+    }
+  }
+  unsetenv ("CM_MEDIAN_KERNELS");
 }
 
 /* The plan names say which kernel runs: the stream for 3 x 3 at the three
@@ -959,6 +1085,7 @@ main (void)
   test_args ();
   test_kernel_names ();
   test_kernels ();
+  test_hist16 ();
   test_grey ();
   test_worst_cases ();
   test_luma ();
