@@ -414,9 +414,15 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     case PROP_ANGLE_MIN:
     case PROP_ANGLE_MAX:
     case PROP_ANGLE_STEP:{
+      GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
       gdouble v = g_value_get_double (value);
       GstCudaLinSpectrumSettings cand;
       gboolean ok;
+
+      /* GLib lets through values a hair outside the range (NaN stays NaN
+       * and is refused below) */
+      if (!isnan (v))
+        v = CLAMP (v, dspec->minimum, dspec->maximum);
 
       GST_OBJECT_LOCK (self);
       cand = *s;

@@ -322,6 +322,9 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
             "previous percentile", GST_OBJECT_NAME (self));
         return;
       }
+      /* GLib lets through values a hair outside the range (its
+       * tolerance); the core refuses them, so bring them in */
+      p = CLAMP (p, 0.0, 100.0);
       GST_OBJECT_LOCK (self);
       s->percentile = p;
       GST_OBJECT_UNLOCK (self);

@@ -401,6 +401,8 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
             "previous angle", GST_OBJECT_NAME (self));
         return;
       }
+      /* GLib lets through values a hair outside the range */
+      angle = CLAMP (angle, -360.0, 360.0);
       GST_OBJECT_LOCK (self);
       s->angle = angle;
       GST_OBJECT_UNLOCK (self);

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libFuzzer target: the CPU reference (cuda/morph-ref.c, median-ref.c,
+ * linspectrum-ref.c) on small images of random size, depth, pitch and
+ * content, with random structuring elements, borders and windows.
+ *
+ * Invariants checked (any failure aborts, which the fuzzer reports):
+ *  - an SE that holds its origin: erosion <= f <= dilation, any border;
+ *  - neutral border, any SE: opening <= f <= closing, opening and closing
+ *    idempotent, top-hat = f - opening, gradient = dilation - erosion;
+ *  - the result does not depend on the pitch (padded copy);
+ *  - median: percentile 0 <= p <= 100 pointwise, monotone in p, and
+ *    percentile 0 / 100 equal to erosion / dilation by the window
+ *    (replicate border);
+ *  - linear openings: gamma (f) <= f, spectrum[i] = sum of gamma_i (f). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linspectrum.h"
+#include "median.h"
+#include "morph.h"
+#include "se.h"
+
+#define CHECK(cond) do { if (!(cond)) abort (); } while (0)
+
+typedef struct
+{
+  const uint8_t *d;
+  size_t n;
+} Bytes;
+
+static unsigned
+take (Bytes * b, unsigned below)
+{
+  unsigned v = 0;
+
+  if (b->n > 0) {
+    v = b->d[0];
+    b->d++;
+    b->n--;
+  }
+  return below ? v % below : v;
+}
+
+static cm_image
+image_new (int w, int h, cm_depth depth, int extra)
+{
+  cm_image img;
+
+  img.width = w;
+  img.height = h;
+  img.depth = depth;
+  img.pitch = (size_t) w * cm_depth_bytes (depth) + (size_t) extra *
+      cm_depth_bytes (depth);
+  img.data = calloc (1, img.pitch * h);
+  return img;
+}
+
+static uint32_t
+get (const cm_image * img, int x, int y)
+{
+  const uint8_t *row = (const uint8_t *) img->data + y * img->pitch;
+
+  return img->depth == CM_DEPTH_16 ? ((const uint16_t *) row)[x] : row[x];
+}
+
+static void
+set (const cm_image * img, int x, int y, uint32_t v)
+{
+  uint8_t *row = (uint8_t *) img->data + y * img->pitch;
+
+  if (img->depth == CM_DEPTH_16)
+    ((uint16_t *) row)[x] = (uint16_t) v;
+  else
+    row[x] = (uint8_t) v;
+}
+
+static int
+equal (const cm_image * a, const cm_image * b)
+{
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < a->width; x++)
+      if (get (a, x, y) != get (b, x, y))
+        return 0;
+  return 1;
+}
+
+static int
+leq (const cm_image * a, const cm_image * b)
+{
+  for (int y = 0; y < a->height; y++)
+    for (int x = 0; x < a->width; x++)
+      if (get (a, x, y) > get (b, x, y))
+        return 0;
+  return 1;
+}
+
+static void
+morph (cm_morph_op op, const cm_se * se, int it, cm_border_mode border,
+    uint32_t value, const cm_image * src, const cm_image * dst)
+{
+  cm_morph_desc d;
+
+  memset (&d, 0, sizeof (d));
+  d.op = op;
+  d.se = se;
+  d.iterations = it;
+  d.border = border;
+  d.border_value = value;
+  CHECK (cm_morph_ref (&d, src, dst) == CM_OK);
+}
+
+/* A random SE: a custom mask up to 7x7 or one of the shapes. */
+static cm_se *
+random_se (Bytes * b)
+{
+  cm_se *se = NULL;
+  unsigned kind = take (b, 4);
+
+  if (kind == 0) {
+    int w = 1 + take (b, 7), h = 1 + take (b, 7), any = 0;
+    uint8_t mask[49];
+
+    for (int i = 0; i < w * h; i++)
+      any |= (mask[i] = take (b, 2));
+    if (!any)
+      mask[take (b, w * h)] = 1;
+    CHECK (cm_se_new_from_mask (&se, mask, w, h, w / 2, h / 2) == CM_OK);
+  } else if (kind == 1) {
+    CHECK (cm_se_new_line (&se, 1 + take (b, 15), take (b, 0) * 360.0 / 256 -
+            180.0) == CM_OK);
+  } else if (kind == 2) {
+    CHECK (cm_se_new_disk (&se, take (b, 5)) == CM_OK);
+  } else {
+    CHECK (cm_se_new_rect (&se, 1 + take (b, 9), 1 + take (b, 9)) == CM_OK);
+  }
+  return se;
+}
+
+int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
+{
+  Bytes b = { data, size };
+  int w = 1 + take (&b, 24), h = 1 + take (&b, 24);
+  cm_depth depth = take (&b, 2) ? CM_DEPTH_16 : CM_DEPTH_8;
+  cm_border_mode border = take (&b, CM_BORDER_MODE_COUNT);
+  uint32_t value = take (&b, 0) * (depth == CM_DEPTH_16 ? 257 : 1);
+  int it = 1 + take (&b, 2);
+  int extra = take (&b, 5);
+  cm_image f = image_new (w, h, depth, 0), fp = image_new (w, h, depth, extra);
+  cm_image e = image_new (w, h, depth, 0), dl = image_new (w, h, depth, 0);
+  cm_image o = image_new (w, h, depth, 0), c = image_new (w, h, depth, 0);
+  cm_image t = image_new (w, h, depth, 0), tp = image_new (w, h, depth, 3);
+  cm_se *se;
+
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint32_t v = take (&b, 0);
+
+      if (depth == CM_DEPTH_16)
+        v = v << 8 | take (&b, 0);
+      set (&f, x, y, v);
+      set (&fp, x, y, v);
+    }
+  se = random_se (&b);
+
+  /* erosion <= f <= dilation when the origin is in the SE */
+  morph (CM_MORPH_ERODE, se, it, border, value, &f, &e);
+  morph (CM_MORPH_DILATE, se, it, border, value, &f, &dl);
+  if (cm_se_get (se, 0, 0)) {
+    CHECK (leq (&e, &f));
+    CHECK (leq (&f, &dl));
+  }
+  /* the pitch does not matter */
+  morph (CM_MORPH_ERODE, se, it, border, value, &fp, &tp);
+  CHECK (equal (&tp, &e));
+  /* gradient = dilation - erosion (saturated) */
+  morph (CM_MORPH_GRADIENT, se, it, border, value, &f, &t);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint32_t a = get (&dl, x, y), z = get (&e, x, y);
+      CHECK (get (&t, x, y) == (a > z ? a - z : 0));
+    }
+
+  if (border == CM_BORDER_NEUTRAL) {
+    morph (CM_MORPH_OPEN, se, it, border, value, &f, &o);
+    morph (CM_MORPH_CLOSE, se, it, border, value, &f, &c);
+    CHECK (leq (&o, &f));
+    CHECK (leq (&f, &c));
+    /* idempotence, for one iteration (the opening by B^N is not N
+     * openings by B) */
+    if (it == 1) {
+      morph (CM_MORPH_OPEN, se, 1, border, value, &o, &t);
+      CHECK (equal (&t, &o));
+      morph (CM_MORPH_CLOSE, se, 1, border, value, &c, &t);
+      CHECK (equal (&t, &c));
+    }
+    morph (CM_MORPH_TOPHAT, se, it, border, value, &f, &t);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        CHECK (get (&t, x, y) == get (&f, x, y) - get (&o, x, y));
+  }
+  cm_se_free (se);
+
+  /* median between minimum and maximum of the window, monotone in p */
+  {
+    cm_median_desc md;
+    cm_se *rect = NULL;
+    double p1 = take (&b, 101), p2 = take (&b, 101);
+    cm_image m1 = image_new (w, h, depth, 0), m2 = image_new (w, h, depth, 0);
+
+    memset (&md, 0, sizeof (md));
+    md.window_w = 1 + 2 * take (&b, 6);
+    md.window_h = 1 + 2 * take (&b, 6);
+    md.border = border == CM_BORDER_NEUTRAL ? CM_BORDER_REPLICATE : border;
+    md.border_value = value;
+    md.percentile = 0;
+    CHECK (cm_median_ref (&md, &f, &e) == CM_OK);
+    md.percentile = 100;
+    CHECK (cm_median_ref (&md, &f, &dl) == CM_OK);
+    md.percentile = p1 < p2 ? p1 : p2;
+    CHECK (cm_median_ref (&md, &f, &m1) == CM_OK);
+    md.percentile = p1 < p2 ? p2 : p1;
+    CHECK (cm_median_ref (&md, &fp, &m2) == CM_OK);
+    CHECK (leq (&e, &m1) && leq (&m1, &m2) && leq (&m2, &dl));
+    CHECK (cm_se_new_rect (&rect, md.window_w, md.window_h) == CM_OK);
+    if (md.border == CM_BORDER_REPLICATE) {
+      morph (CM_MORPH_ERODE, rect, 1, md.border, value, &f, &t);
+      CHECK (equal (&t, &e));
+      morph (CM_MORPH_DILATE, rect, 1, md.border, value, &f, &t);
+      CHECK (equal (&t, &dl));
+    }
+    cm_se_free (rect);
+    free (m1.data);
+    free (m2.data);
+  }
+
+  /* linear openings: anti-extensive, spectrum = sums */
+  {
+    cm_linspectrum_desc ld;
+    uint64_t spec[8];
+    int n;
+
+    memset (&ld, 0, sizeof (ld));
+    ld.length = 1 + take (&b, 30);
+    ld.angle_min = take (&b, 0) - 128.0;
+    ld.angle_step = 1 + take (&b, 90);
+    ld.angle_max = ld.angle_min + ld.angle_step * (1 + take (&b, 8)) - 0.5;
+    ld.op = take (&b, 2) ? CM_MORPH_CLOSE : CM_MORPH_OPEN;
+    n = cm_linspectrum_count_angles (&ld);
+    CHECK (n >= 1 && n <= 8);
+    CHECK (cm_linspectrum_ref (&ld, &f, spec, &o, NULL) == CM_OK);
+    for (int i = 0; i < n; i++) {
+      uint64_t sum = 0;
+
+      CHECK (cm_linopen_ref (ld.length, cm_linspectrum_angle (&ld, i), ld.op,
+              &f, &t) == CM_OK);
+      if (ld.op == CM_MORPH_OPEN)
+        CHECK (leq (&t, &f) && leq (&t, &o));
+      else
+        CHECK (leq (&f, &t) && leq (&o, &t));
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+          sum += get (&t, x, y);
+      CHECK (sum == spec[i]);
+    }
+  }
+
+  free (f.data);
+  free (fp.data);
+  free (e.data);
+  free (dl.data);
+  free (o.data);
+  free (c.data);
+  free (t.data);
+  free (tp.data);
+  return 0;
+}
