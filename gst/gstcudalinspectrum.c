@@ -414,15 +414,10 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     case PROP_ANGLE_MIN:
     case PROP_ANGLE_MAX:
     case PROP_ANGLE_STEP:{
-      GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
-      gdouble v = g_value_get_double (value);
+      /* NaN stays NaN and is refused below */
+      gdouble v = gst_cuda_morphology_base_double_in_range (value, pspec);
       GstCudaLinSpectrumSettings cand;
       gboolean ok;
-
-      /* GLib lets through values a hair outside the range (NaN stays NaN
-       * and is refused below) */
-      if (!isnan (v))
-        v = CLAMP (v, dspec->minimum, dspec->maximum);
 
       GST_OBJECT_LOCK (self);
       cand = *s;
@@ -710,17 +705,6 @@ gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
 }
 
 static gboolean
-host_image_new (cm_image * img, gint width, gint height, cm_depth depth)
-{
-  img->width = width;
-  img->height = height;
-  img->depth = depth;
-  img->pitch = (gsize) width * cm_depth_bytes (depth);
-  img->data = g_try_malloc (img->pitch * height);
-  return img->data != NULL;
-}
-
-static gboolean
 gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda)
 {
@@ -781,8 +765,8 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     status = CM_OK;
     self->spectrum = g_try_new0 (guint64, n);
     if (self->spectrum == NULL ||
-        (desc.want_orientation && (!host_image_new (&self->host_sup, width,
-                    height, depth) || !host_image_new (&self->host_orient,
+        (desc.want_orientation && (!gst_cuda_morphology_base_host_image_alloc (&self->host_sup, width,
+                    height, depth) || !gst_cuda_morphology_base_host_image_alloc (&self->host_orient,
                     width, height, CM_DEPTH_16))))
       status = CM_ERR_NO_MEMORY;
   }

@@ -315,16 +315,14 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
       break;
     }
     case PROP_PERCENTILE:{
-      gdouble p = g_value_get_double (value);
+      /* a hair outside the range comes back inside; NaN stays NaN */
+      gdouble p = gst_cuda_morphology_base_double_in_range (value, pspec);
 
       if (isnan (p)) {
         g_warning ("%s: percentile NaN is not a number; keeping the "
             "previous percentile", GST_OBJECT_NAME (self));
         return;
       }
-      /* GLib lets through values a hair outside the range (its
-       * tolerance); the core refuses them, so bring them in */
-      p = CLAMP (p, 0.0, 100.0);
       GST_OBJECT_LOCK (self);
       s->percentile = p;
       GST_OBJECT_UNLOCK (self);

@@ -394,15 +394,14 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
       GST_OBJECT_UNLOCK (self);
       break;
     case PROP_ANGLE:{
-      gdouble angle = g_value_get_double (value);
+      /* a hair outside the range comes back inside; NaN stays NaN */
+      gdouble angle = gst_cuda_morphology_base_double_in_range (value, pspec);
 
       if (isnan (angle)) {
         g_warning ("%s: angle NaN is not a number of degrees; keeping the "
             "previous angle", GST_OBJECT_NAME (self));
         return;
       }
-      /* GLib lets through values a hair outside the range */
-      angle = CLAMP (angle, -360.0, 360.0);
       GST_OBJECT_LOCK (self);
       s->angle = angle;
       GST_OBJECT_UNLOCK (self);

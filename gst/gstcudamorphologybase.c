@@ -31,6 +31,7 @@
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <string.h>
 
 #include "gstcudamorphologybase.h"
@@ -280,6 +281,24 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
  *
  * Returns: the sample depth of the planes processed for @info
  */
+/**
+ * gst_cuda_morphology_base_double_in_range:
+ *
+ * The double that set_property got for a #GParamSpecDouble, brought into
+ * the spec's range: GLib lets through values a hair outside it (its
+ * comparison tolerance), which the core would refuse. NaN stays NaN for
+ * the caller to refuse with a warning.
+ */
+gdouble
+gst_cuda_morphology_base_double_in_range (const GValue * value,
+    GParamSpec * pspec)
+{
+  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
+  gdouble v = g_value_get_double (value);
+
+  return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
 cm_depth
 gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
 {
@@ -436,8 +455,15 @@ copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
     memcpy (dst + y * dst_pitch, src + y * src_pitch, row_bytes);
 }
 
-static gboolean
-host_image_alloc (cm_image * img, gint width, gint height, cm_depth depth)
+/**
+ * gst_cuda_morphology_base_host_image_alloc:
+ *
+ * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
+ * free img->data with g_free). Returns %FALSE when out of memory.
+ */
+gboolean
+gst_cuda_morphology_base_host_image_alloc (cm_image * img, gint width,
+    gint height, cm_depth depth)
 {
   img->pitch = GST_ROUND_UP_N ((gsize) width * cm_depth_bytes (depth),
       ROW_ALIGN);
@@ -518,8 +544,10 @@ gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
 
   if (!priv->use_cuda) {
     if (priv->layout == LAYOUT_PACKED &&
-        (!host_image_alloc (&priv->host_in, width, height, priv->depth) ||
-            !host_image_alloc (&priv->host_out, width, height, priv->depth)))
+        (!gst_cuda_morphology_base_host_image_alloc (&priv->host_in, width,
+                height, priv->depth) ||
+            !gst_cuda_morphology_base_host_image_alloc (&priv->host_out,
+                width, height, priv->depth)))
       return CM_ERR_NO_MEMORY;
     return CM_OK;
   }

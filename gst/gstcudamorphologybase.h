@@ -133,6 +133,12 @@ void gst_cuda_morphology_base_post_status_error (GstCudaMorphologyBase * self,
 
 cm_depth gst_cuda_morphology_base_info_depth (const GstVideoInfo * info);
 
+gdouble gst_cuda_morphology_base_double_in_range (const GValue * value,
+    GParamSpec * pspec);
+
+gboolean gst_cuda_morphology_base_host_image_alloc (cm_image * img,
+    gint width, gint height, cm_depth depth);
+
 const GstVideoInfo *gst_cuda_morphology_base_get_output_info
     (GstCudaMorphologyBase * self);
 
