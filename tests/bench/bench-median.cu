@@ -50,25 +50,10 @@
 
 #include "median.h"
 
-#if defined(CM_HAVE_NPP) && CM_HAVE_NPP
-#include <nppcore.h>
+#include "bench-common.cuh"
+#if BENCH_NPP
 #include <nppi_filtering_functions.h>
-#define BENCH_NPP 1
-#else
-#define BENCH_NPP 0
 #endif
-
-#define CK(expr) bench_check ((expr), #expr, __FILE__, __LINE__)
-
-static void
-bench_check (cudaError_t e, const char *what, const char *file, int line)
-{
-  if (e != cudaSuccess) {
-    fprintf (stderr, "%s:%d: %s: %s\n", file, line, what,
-        cudaGetErrorString (e));
-    exit (1);
-  }
-}
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -241,40 +226,7 @@ parse_opts (int argc, char **argv, bench_opts * o)
 
 /* ---- timing ------------------------------------------------------------- */
 
-struct bench_timer
-{
-  cudaStream_t stream;
-  cudaEvent_t start, stop;
-};
-
-/* Median of `runs` timings (ms) of fn after `warmup` untimed calls; < 0
- * when fn fails. *first: the first timed run (ms). */
-template <typename F>
-static double
-time_median (bench_timer &t, int warmup, int runs, F fn, double *first =
-    NULL)
-{
-  std::vector<float> ms;
-  for (int i = 0; i < warmup; i++)
-    if (!fn ())
-      return -1;
-  CK (cudaStreamSynchronize (t.stream));
-  for (int i = 0; i < runs; i++) {
-    float e;
-    CK (cudaEventRecord (t.start, t.stream));
-    if (!fn ())
-      return -1;
-    CK (cudaEventRecord (t.stop, t.stream));
-    CK (cudaEventSynchronize (t.stop));
-    CK (cudaEventElapsedTime (&e, t.start, t.stop));
-    ms.push_back (e);
-    if (i == 0 && first)
-      *first = e;
-  }
-  std::sort (ms.begin (), ms.end ());
-  size_t n = ms.size ();
-  return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-}
+/* bench_timer and time_median (): bench-common.cuh */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -321,26 +273,7 @@ npp_buffer_size (NppStatus (*fn) (NppiSize, NppiSize, T *, A...),
   return s;
 }
 
-static void
-npp_context (NppStreamContext *c, cudaStream_t stream)
-{
-  cudaDeviceProp prop;
-  int dev;
-  unsigned flags = 0;
-  memset (c, 0, sizeof (*c));
-  CK (cudaGetDevice (&dev));
-  CK (cudaGetDeviceProperties (&prop, dev));
-  CK (cudaStreamGetFlags (stream, &flags));
-  c->hStream = stream;
-  c->nCudaDeviceId = dev;
-  c->nMultiProcessorCount = prop.multiProcessorCount;
-  c->nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-  c->nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-  c->nSharedMemPerBlock = prop.sharedMemPerBlock;
-  c->nCudaDevAttrComputeCapabilityMajor = prop.major;
-  c->nCudaDevAttrComputeCapabilityMinor = prop.minor;
-  c->nStreamFlags = flags;
-}
+/* npp_context (): bench-common.cuh */
 #endif
 
 /* ---- main --------------------------------------------------------------- */
@@ -354,31 +287,10 @@ main (int argc, char **argv)
     return 2;
   }
 
-  int ndev = 0;
-  if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev < 1) {
-    fprintf (stderr, "no CUDA device\n");
-    return 77;
-  }
-  CK (cudaSetDevice (o.device));
-
   cudaDeviceProp prop;
-  int drv = 0, rt = 0;
-  CK (cudaGetDeviceProperties (&prop, o.device));
-  CK (cudaDriverGetVersion (&drv));
-  CK (cudaRuntimeGetVersion (&rt));
-  printf ("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major,
-      prop.minor, prop.multiProcessorCount);
-  printf ("driver CUDA version: %d.%d, runtime: %d.%d\n", drv / 1000,
-      (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
-#if BENCH_NPP
-  {
-    const NppLibraryVersion *nv = nppGetLibVersion ();
-    if (nv)
-      printf ("NPP: %d.%d.%d\n", nv->major, nv->minor, nv->build);
-  }
-#else
-  printf ("NPP: not built in (tests/bench/meson.build did not find it)\n");
-#endif
+  int rc = bench_open_device (o.device, &prop);
+  if (rc != 0)
+    return rc;
   printf ("frame: %dx%d random, percentile %g, border %d, median of %d "
       "runs after %d warm-up\n", o.width, o.height, o.percentile,
       (int) o.border, o.runs, o.warmup);

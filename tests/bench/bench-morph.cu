@@ -38,25 +38,10 @@
 #include "morph.h"
 #include "se.h"
 
-#if defined(CM_HAVE_NPP) && CM_HAVE_NPP
-#include <nppcore.h>
+#include "bench-common.cuh"
+#if BENCH_NPP
 #include <nppi_morphological_operations.h>
-#define BENCH_NPP 1
-#else
-#define BENCH_NPP 0
 #endif
-
-#define CK(expr) bench_check ((expr), #expr, __FILE__, __LINE__)
-
-static void
-bench_check (cudaError_t e, const char *what, const char *file, int line)
-{
-  if (e != cudaSuccess) {
-    fprintf (stderr, "%s:%d: %s: %s\n", file, line, what,
-        cudaGetErrorString (e));
-    exit (1);
-  }
-}
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -269,37 +254,7 @@ make_cases (void)
 
 /* ---- timing ------------------------------------------------------------- */
 
-struct bench_timer
-{
-  cudaStream_t stream;
-  cudaEvent_t start, stop;
-};
-
-/* Median of `runs` timings (ms) of fn after `warmup` untimed calls; < 0
- * when fn fails. */
-template <typename F>
-static double
-time_median (bench_timer & t, int warmup, int runs, F fn)
-{
-  std::vector<float> ms;
-  for (int i = 0; i < warmup; i++)
-    if (!fn ())
-      return -1;
-  CK (cudaStreamSynchronize (t.stream));
-  for (int i = 0; i < runs; i++) {
-    float e;
-    CK (cudaEventRecord (t.start, t.stream));
-    if (!fn ())
-      return -1;
-    CK (cudaEventRecord (t.stop, t.stream));
-    CK (cudaEventSynchronize (t.stop));
-    CK (cudaEventElapsedTime (&e, t.start, t.stop));
-    ms.push_back (e);
-  }
-  std::sort (ms.begin (), ms.end ());
-  size_t n = ms.size ();
-  return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-}
+/* bench_timer and time_median (): bench-common.cuh */
 
 static void
 fill_random (void *dev, size_t pitch, int width, int height, cm_depth depth)
@@ -338,22 +293,8 @@ static void
 npp_setup (bench_npp * n, const bench_opts * o, cudaStream_t stream,
     int margin_x, int margin_y)
 {
-  cudaDeviceProp prop;
-  int dev;
-  unsigned flags = 0;
   memset (n, 0, sizeof (*n));
-  CK (cudaGetDevice (&dev));
-  CK (cudaGetDeviceProperties (&prop, dev));
-  CK (cudaStreamGetFlags (stream, &flags));
-  n->ctx.hStream = stream;
-  n->ctx.nCudaDeviceId = dev;
-  n->ctx.nMultiProcessorCount = prop.multiProcessorCount;
-  n->ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
-  n->ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
-  n->ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
-  n->ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
-  n->ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
-  n->ctx.nStreamFlags = flags;
+  npp_context (&n->ctx, stream);
   n->margin_x = margin_x;
   n->margin_y = margin_y;
   const int bps = cm_depth_bytes (o->depth);
@@ -427,31 +368,10 @@ main (int argc, char **argv)
     return 2;
   }
 
-  int ndev = 0;
-  if (cudaGetDeviceCount (&ndev) != cudaSuccess || ndev < 1) {
-    fprintf (stderr, "no CUDA device\n");
-    return 77;
-  }
-  CK (cudaSetDevice (o.device));
-
   cudaDeviceProp prop;
-  int drv = 0, rt = 0;
-  CK (cudaGetDeviceProperties (&prop, o.device));
-  CK (cudaDriverGetVersion (&drv));
-  CK (cudaRuntimeGetVersion (&rt));
-  printf ("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major,
-      prop.minor, prop.multiProcessorCount);
-  printf ("driver CUDA version: %d.%d, runtime: %d.%d\n", drv / 1000,
-      (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10);
-#if BENCH_NPP
-  {
-    const NppLibraryVersion *nv = nppGetLibVersion ();
-    if (nv)
-      printf ("NPP: %d.%d.%d\n", nv->major, nv->minor, nv->build);
-  }
-#else
-  printf ("NPP: not built in (tests/bench/meson.build did not find it)\n");
-#endif
+  int rc = bench_open_device (o.device, &prop);
+  if (rc != 0)
+    return rc;
   printf ("frame: %dx%d, %d-bit random (never 0), border %d, median of %d "
       "runs after %d warm-up\n", o.width, o.height, (int) o.depth,
       (int) o.border, o.runs, o.warmup);
