@@ -114,6 +114,40 @@ cm_stream_sync (cm_stream stream)
   return status_of (cudaStreamSynchronize ((cudaStream_t) stream));
 }
 
+extern "C" cm_status
+cm_event_new (cm_event * out)
+{
+  cudaEvent_t ev = NULL;
+  cm_status st;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  st = status_of (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming));
+  *out = st == CM_OK ? (cm_event) ev : NULL;
+  return st;
+}
+
+extern "C" cm_status
+cm_event_free (cm_event event)
+{
+  if (!event)
+    return CM_OK;
+  return status_of (cudaEventDestroy ((cudaEvent_t) event));
+}
+
+extern "C" cm_status
+cm_event_record (cm_event event, cm_stream stream)
+{
+  return status_of (cudaEventRecord ((cudaEvent_t) event,
+          (cudaStream_t) stream));
+}
+
+extern "C" cm_status
+cm_event_sync (cm_event event)
+{
+  return status_of (cudaEventSynchronize ((cudaEvent_t) event));
+}
+
 static int
 depth_ok (cm_depth depth)
 {

@@ -31,6 +31,15 @@ cm_status cm_stream_new (cm_stream * out);
 cm_status cm_stream_free (cm_stream stream);
 cm_status cm_stream_sync (cm_stream stream);
 
+/* A point in a stream that the host can wait for (cudaEvent_t without
+ * timing): created once and recorded for every frame. */
+typedef void *cm_event;
+
+cm_status cm_event_new (cm_event * out);
+cm_status cm_event_free (cm_event event);
+cm_status cm_event_record (cm_event event, cm_stream stream);
+cm_status cm_event_sync (cm_event event);
+
 /* Pitched device image (cudaMallocPitch). img->data == NULL after free. */
 cm_status cm_device_image_alloc (cm_image * img, int width, int height,
     cm_depth depth);

@@ -63,6 +63,32 @@ cm_stream_sync (cm_stream stream)
 }
 
 cm_status
+cm_event_new (cm_event * out)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_event_free (cm_event event)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_event_record (cm_event event, cm_stream stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_event_sync (cm_event event)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
 cm_device_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 {
   return CM_ERR_NO_CUDA;

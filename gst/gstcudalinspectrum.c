@@ -298,11 +298,11 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           1, G_MAXUINT, DEFAULT_INTERVAL, PARAM_FLAGS));
 
   /* replace the base class's templates: no RGB input, RGBA output */
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (IN_FORMATS));
+  caps = gst_cuda_morphology_base_template_caps (IN_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE (OUT_FORMATS));
+  caps = gst_cuda_morphology_base_template_caps (OUT_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
@@ -568,11 +568,15 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
   GstCudaLinSpectrumOutput output;
-  GstCaps *res, *tmp;
+  GstCaps *res, *tmp, *in = caps;
 
   GST_OBJECT_LOCK (self);
   output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
+
+  /* formats in system memory here, the memories are the base class's */
+  caps = gst_cuda_morphology_base_caps_to_system (GST_CUDA_MORPHOLOGY_BASE
+      (self), in);
 
   if (output != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) {
     res = caps_with_formats (caps, IN_CAPS);
@@ -585,6 +589,9 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     res = caps_set_format (tmp, IN_CAPS);
     gst_caps_unref (tmp);
   }
+  gst_caps_unref (caps);
+  res = gst_cuda_morphology_base_caps_add_memory (GST_CUDA_MORPHOLOGY_BASE
+      (self), res, in);
 
   if (filter) {
     tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
@@ -593,12 +600,13 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
   }
 
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+      direction == GST_PAD_SINK ? "sink" : "src", in, res);
   return res;
 }
 
-/* Size, framerate and pixel aspect ratio follow the other pad (they are
- * equal on both pads); the format is the first one left. */
+/* The memory of the other pad when the peer takes it; size, framerate
+ * and pixel aspect ratio follow the other pad (they are equal on both
+ * pads); the format is the first one left. */
 static GstCaps *
 gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
@@ -607,6 +615,8 @@ gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
   GstStructure *to;
   gint v, n, d;
 
+  othercaps = gst_cuda_morphology_base_fixate_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans), othercaps, caps);
   othercaps = gst_caps_truncate (othercaps);
   othercaps = gst_caps_make_writable (othercaps);
   to = gst_caps_get_structure (othercaps, 0);

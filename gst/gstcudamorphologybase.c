@@ -23,9 +23,24 @@
  * untouched (analysers). The backend is chosen in start(): CUDA on one
  * stream per element, or the CPU reference implementation of the core.
  * Device buffers and pinned staging memory are allocated in set_caps() and
- * reused for every frame. On CUDA a frame is copied into pinned staging,
- * uploaded, filtered, downloaded, and the stream is synchronised once,
- * before the output buffer leaves the element (and before frame_done).
+ * reused for every frame.
+ *
+ * Memory. Built with gstreamer-cuda-1.0, the formats but GRAY are also
+ * accepted and produced in CUDA memory (video/x-raw(memory:CUDAMemory)),
+ * each pad negotiating either memory and preferring the one the frames
+ * came in. The element then shares the pipeline's #GstCudaContext
+ * (context queries and messages, as nvcodec's elements do), runs all its
+ * device work with that context pushed, reads and writes CUDA frames of
+ * that context in place, proposes a CUDA buffer pool upstream and takes
+ * its output buffers from a CUDA pool. In system memory on the CUDA
+ * backend it proposes a pool of pinned host memory upstream and takes its
+ * output buffers from one: a pinned input frame is uploaded straight from
+ * the buffer, a pinned output frame is written straight by the download;
+ * other frames go through pinned staging. Either way the element's stream
+ * is synchronised once per frame, before the output buffer leaves the
+ * element (and before frame_done): GStreamer 1.22's CUDA memory carries
+ * no stream to wait on. A CUDA frame of another context is mapped for the
+ * host instead (correct, slower).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -39,11 +54,23 @@
 #include "device.h"
 #include "planes.h"
 
+#ifdef HAVE_GST_CUDA
+#include "gstcudamorphologymemory.h"
+#endif
+#if CM_HAVE_CUDA
+#include "gstcudamorphologypinnedpool.h"
+#endif
+
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
 
 #define DEFAULT_BACKEND GST_CUDA_MORPHOLOGY_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_OVERLAP GST_CUDA_MORPHOLOGY_OVERLAP_OFF
+
+/* frames in flight with overlap: the one being received and the one the
+ * device still works on (+ one slot so that the ring is never full) */
+#define RING_SIZE 3
 
 /* row alignment of the pinned staging and host scratch planes */
 #define ROW_ALIGN 64
@@ -53,7 +80,45 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
+  PROP_OVERLAP,
 };
+
+/* Name of the custom query (GST_QUERY_CUSTOM, either pad) that the base
+ * class answers with the frame statistics below. */
+#define STATS_QUERY_NAME "cudamorphology-stats"
+
+/* How frames came and left since the element started, answered to the
+ * STATS_QUERY_NAME query: tells tests (and curious users) whether frames
+ * stayed on the GPU and whether the pinned pools are used. */
+typedef struct
+{
+  guint64 frames;
+  guint64 device_in;            /* input read in place from CUDA memory  */
+  guint64 device_out;           /* output written in place to CUDA memory */
+  guint64 cuda_host_maps;       /* CUDA memory mapped for the host by us */
+  guint64 pinned_uploads;       /* input uploaded straight from a pinned buffer */
+  guint64 staged_uploads;       /* input copied into pinned staging first */
+  guint64 pinned_downloads;     /* output downloaded straight into a pinned buffer */
+  guint64 staged_downloads;     /* output downloaded through pinned staging */
+  guint64 overlapped;           /* left on the device while the next came */
+} BaseStats;
+
+/* A mapped frame and where its planes are. */
+typedef struct
+{
+  GstVideoFrame frame;
+  gboolean mapped;
+  gboolean device;              /* plane pointers are device pointers */
+  gboolean pinned;              /* host planes in page-locked memory */
+} BaseFrame;
+
+/* A frame given to the device and not pushed yet (overlap). */
+typedef struct
+{
+  GstBuffer *outbuf;
+  GstBuffer *inbuf;             /* kept until the device has read it */
+  cm_event event;               /* recorded after its work; NULL: done */
+} PendingFrame;
 
 typedef enum
 {
@@ -66,11 +131,32 @@ typedef struct
   /* properties, protected by the object lock */
   GstCudaMorphologyBackend backend;
   gint device_id;
+  GstCudaMorphologyOverlap overlap;
 
   /* chosen in start () */
   gboolean use_cuda;
   gint active_device_id;
   cm_stream stream;
+  gboolean started;
+  cm_event events[2];           /* for the frames left on the device */
+  guint next_event;
+
+  /* overlap, streaming thread: frames in output order */
+  gboolean overlap_active;      /* chosen per caps */
+  PendingFrame ring[RING_SIZE];
+  guint ring_head, ring_len;
+  gboolean deferred;            /* transform () left its frame in flight */
+  GstBuffer *deferred_in;
+  cm_event deferred_event;
+#ifdef HAVE_GST_CUDA
+  /* the pipeline's context (set_context, or found/created in start);
+   * NULL on the CPU backend and without a driver: frames in system
+   * memory only */
+  GstCudaContext *ctx;
+#endif
+
+  /* frame statistics, protected by the object lock */
+  BaseStats stats;
 
   /* set by mark_dirty () from any thread, read by the streaming thread */
   gint dirty;
@@ -88,6 +174,8 @@ typedef struct
   gint n_colour;
   gint colour_channel[GST_VIDEO_MAX_COMPONENTS];
   gsize row_bytes;              /* bytes of one row of plane 0 */
+  gboolean in_cuda;             /* negotiated memory of the input */
+  gboolean out_cuda;            /* and of the output */
 
   /* CPU backend, packed formats: one channel out of the frame and back */
   cm_image host_in;
@@ -102,6 +190,7 @@ typedef struct
   guint8 *staging_out;
   gsize staging_pitch;          /* of staging_in */
   gsize staging_out_pitch;
+  gboolean download_staged;     /* this frame's output waits in staging_out */
 } GstCudaMorphologyBasePrivate;
 
 #define gst_cuda_morphology_base_parent_class parent_class
@@ -121,8 +210,25 @@ static void gst_cuda_morphology_base_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static void gst_cuda_morphology_base_finalize (GObject * object);
 
+static void gst_cuda_morphology_base_set_context (GstElement * element,
+    GstContext * context);
+static gboolean gst_cuda_morphology_base_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+static GstCaps *gst_cuda_morphology_base_transform_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_morphology_base_fixate_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+
 static gboolean gst_cuda_morphology_base_start (GstBaseTransform * trans);
 static gboolean gst_cuda_morphology_base_stop (GstBaseTransform * trans);
+static gboolean gst_cuda_morphology_base_sink_event (GstBaseTransform *
+    trans, GstEvent * event);
+static GstFlowReturn gst_cuda_morphology_base_generate_output
+    (GstBaseTransform * trans, GstBuffer ** outbuf);
+static void gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase *
+    self);
+static GstFlowReturn gst_cuda_morphology_base_drain (GstCudaMorphologyBase *
+    self);
 static gboolean gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
 static gboolean gst_cuda_morphology_base_get_unit_size (GstBaseTransform *
@@ -181,17 +287,54 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  caps = gst_caps_from_string (GST_VIDEO_CAPS_MAKE
-      (GST_CUDA_MORPHOLOGY_BASE_FORMATS));
+  /**
+   * GstCudaMorphologyBase:overlap:
+   *
+   * Whether a frame may stay on the device while the next one comes in.
+   * Read at every caps negotiation.
+   */
+  g_object_class_install_property (gobject_class, PROP_OVERLAP,
+      g_param_spec_enum ("overlap", "Overlap",
+          "Keep one frame on the GPU while the next one comes in, so that "
+          "the device computes and copies while the pipeline moves "
+          "buffers: more frames per second for one frame of latency "
+          "(reported in the latency query). A frame held back leaves when "
+          "the next buffer or any serialized event (EOS, segment, caps) "
+          "comes, so an application that waits for each result before "
+          "pushing the next frame must keep this off. auto = when upstream "
+          "is not live; on = always; off = every frame leaves before the "
+          "next comes in. Only frames in CUDA or pinned host memory (the "
+          "pools the element proposes) overlap, on the CUDA backend, in "
+          "elements that change frames. Takes effect at the next caps "
+          "negotiation",
+          GST_TYPE_CUDA_MORPHOLOGY_OVERLAP, DEFAULT_OVERLAP,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_OVERLAP, 0);
+
+  caps = gst_cuda_morphology_base_template_caps
+      (GST_CUDA_MORPHOLOGY_BASE_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
 
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_set_context);
+
   trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform_caps);
+  trans_class->fixate_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_fixate_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_stop);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_sink_event);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_generate_output);
   trans_class->set_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_set_caps);
   trans_class->get_unit_size =
@@ -220,6 +363,7 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
 
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+  priv->overlap = DEFAULT_OVERLAP;
   priv->active_device_id = DEFAULT_CUDA_DEVICE_ID;
   gst_video_info_init (&priv->info);
   gst_video_info_init (&priv->out_info);
@@ -241,6 +385,11 @@ gst_cuda_morphology_base_set_property (GObject * object, guint prop_id,
     case PROP_CUDA_DEVICE_ID:
       GST_OBJECT_LOCK (self);
       priv->device_id = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_OVERLAP:
+      GST_OBJECT_LOCK (self);
+      priv->overlap = g_value_get_enum (value);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -265,6 +414,11 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
     case PROP_CUDA_DEVICE_ID:
       GST_OBJECT_LOCK (self);
       g_value_set_int (value, priv->device_id);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    case PROP_OVERLAP:
+      GST_OBJECT_LOCK (self);
+      g_value_set_enum (value, priv->overlap);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -316,6 +470,145 @@ const GstVideoInfo *
 gst_cuda_morphology_base_get_output_info (GstCudaMorphologyBase * self)
 {
   return &GET_PRIV (self)->out_info;
+}
+
+/**
+ * gst_cuda_morphology_base_template_caps:
+ * @formats: a caps list of formats, "{ GRAY8, ... }"
+ *
+ * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
+ * memory (the formats the CUDA allocator supports, no GRAY), then in
+ * system memory; without it, system memory only. The templates do not
+ * depend on the driver: whether CUDA memory is offered at run time is
+ * decided by transform_caps.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_template_caps (const gchar * formats)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_template_caps (formats);
+#else
+  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
+      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
+      "framerate = " GST_VIDEO_FPS_RANGE, formats);
+  GstCaps *caps = gst_caps_from_string (str);
+
+  g_free (str);
+  return caps;
+#endif
+}
+
+/* Whether CUDA memory may be negotiated now: once started, when the
+ * element runs on CUDA with a GstCudaContext; before (caps queries while
+ * linking), when it may. */
+static gboolean
+gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gboolean allow;
+
+  GST_OBJECT_LOCK (self);
+  if (priv->started)
+    allow = priv->use_cuda && priv->ctx != NULL;
+  else
+    allow = priv->backend != GST_CUDA_MORPHOLOGY_BACKEND_CPU &&
+        gst_cuda_morphology_memory_available ();
+  GST_OBJECT_UNLOCK (self);
+  return allow;
+#else
+  return FALSE;
+#endif
+}
+
+/* @caps without the structures in CUDA memory unless the element can
+ * take CUDA memory now, in system memory when @to_system */
+static GstCaps *
+gst_cuda_morphology_base_caps_usable (GstCudaMorphologyBase * self,
+    GstCaps * caps, gboolean to_system)
+{
+  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory (self);
+  GstCaps *res;
+  guint i;
+
+  if (gst_caps_is_any (caps))
+    return gst_caps_new_any ();
+  res = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean cuda = f != NULL && !gst_caps_features_is_any (f) &&
+        !gst_caps_features_is_equal (f,
+        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+
+    /* CUDA (or other) memory the element cannot read */
+    if (cuda && !allow)
+      continue;
+    if (to_system)
+      res = gst_caps_merge_structure (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)));
+    else
+      res = gst_caps_merge_structure_full (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          f ? gst_caps_features_copy (f) : NULL);
+  }
+  return res;
+}
+
+/**
+ * gst_cuda_morphology_base_caps_to_system:
+ * @self: the element
+ * @caps: caps on one pad
+ *
+ * For subclasses with their own transform_caps: the structures of @caps
+ * the element can take now (no CUDA memory when it cannot use it), in
+ * system memory. Compute the other pad's formats on the result, then give
+ * it to gst_cuda_morphology_base_caps_add_memory().
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_caps_to_system (GstCudaMorphologyBase * self,
+    GstCaps * caps)
+{
+  return gst_cuda_morphology_base_caps_usable (self, caps, TRUE);
+}
+
+/**
+ * gst_cuda_morphology_base_caps_add_memory:
+ * @self: the element
+ * @caps: (transfer full): system-memory caps for the other pad
+ * @like: the caps they were computed from
+ *
+ * Puts @caps in the memories the element can give now: first the memory
+ * of @like's first structure, then the other one (CUDA memory only for
+ * the formats it supports, and only when the element can use it).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_caps_add_memory (GstCudaMorphologyBase * self,
+    GstCaps * caps, GstCaps * like)
+{
+#ifdef HAVE_GST_CUDA
+  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory (self);
+  GstCaps *res;
+
+  if (gst_caps_is_any (caps))
+    return caps;
+  if (allow && gst_cuda_morphology_memory_caps_is_cuda (like)) {
+    /* CUDA first: the transform puts a structure's own memory first */
+    caps = gst_caps_make_writable (caps);
+    gst_caps_set_features_simple (caps,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  }
+  res = gst_cuda_morphology_memory_transform_caps (caps, allow);
+  gst_caps_unref (caps);
+  return res;
+#else
+  return caps;
+#endif
 }
 
 /**
@@ -580,10 +873,176 @@ gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
   return status;
 }
 
+/* ---- device and context ------------------------------------------------- */
+
+/* Makes the element's device current on the calling thread: pushes the
+ * GstCudaContext when there is one (and never calls cm_device_set() then:
+ * cudaSetDevice would make the primary context current again), otherwise
+ * sets the runtime's device. Pop with device_leave (*pushed). */
+static cm_status
+gst_cuda_morphology_base_device_enter (GstCudaMorphologyBase * self,
+    gboolean * pushed)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  *pushed = FALSE;
+  if (!priv->use_cuda)
+    return CM_OK;
+#ifdef HAVE_GST_CUDA
+  if (priv->ctx != NULL) {
+    if (!gst_cuda_morphology_memory_push (priv->ctx))
+      return CM_ERR_NO_DEVICE;
+    *pushed = TRUE;
+    return CM_OK;
+  }
+#endif
+  return cm_device_set (priv->active_device_id);
+}
+
+static void
+gst_cuda_morphology_base_device_leave (GstCudaMorphologyBase * self,
+    gboolean pushed)
+{
+#ifdef HAVE_GST_CUDA
+  if (pushed)
+    gst_cuda_morphology_memory_pop ();
+#endif
+}
+
+#if CM_HAVE_CUDA
+/* the context that owns the pinned pools' blocks (NULL: primary context) */
+static GstObject *
+gst_cuda_morphology_base_context_object (GstCudaMorphologyBase * self)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (priv->ctx != NULL)
+    return GST_OBJECT (priv->ctx);
+#endif
+  return NULL;
+}
+#endif
+
+static void
+gst_cuda_morphology_base_set_context (GstElement * element,
+    GstContext * context)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (element);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaMorphologyBackend backend;
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  backend = priv->backend;
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  /* the CPU backend shares nothing */
+  if (backend != GST_CUDA_MORPHOLOGY_BACKEND_CPU)
+    gst_cuda_morphology_memory_set_context (element, context, device_id,
+        &priv->ctx);
+#endif
+
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+/* Fills the structure of a custom "cudamorphology-stats" query. */
+static gboolean
+gst_cuda_morphology_base_answer_stats (GstCudaMorphologyBase * self,
+    GstQuery * query)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstStructure *s = gst_query_writable_structure (query);
+  BaseStats st;
+
+  GST_OBJECT_LOCK (self);
+  st = priv->stats;
+  GST_OBJECT_UNLOCK (self);
+  gst_structure_set (s,
+      "frames", G_TYPE_UINT64, st.frames,
+      "device-in", G_TYPE_UINT64, st.device_in,
+      "device-out", G_TYPE_UINT64, st.device_out,
+      "cuda-host-maps", G_TYPE_UINT64, st.cuda_host_maps,
+      "pinned-uploads", G_TYPE_UINT64, st.pinned_uploads,
+      "staged-uploads", G_TYPE_UINT64, st.staged_uploads,
+      "pinned-downloads", G_TYPE_UINT64, st.pinned_downloads,
+      "staged-downloads", G_TYPE_UINT64, st.staged_downloads,
+      "overlapped", G_TYPE_UINT64, st.overlapped, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_morphology_base_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+#ifdef HAVE_GST_CUDA
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (gst_cuda_morphology_memory_query_context (GST_ELEMENT (trans), query,
+          priv->ctx))
+    return TRUE;
+#endif
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CUSTOM &&
+      gst_query_get_structure (query) != NULL &&
+      gst_structure_has_name (gst_query_get_structure (query),
+          STATS_QUERY_NAME))
+    return gst_cuda_morphology_base_answer_stats (self, query);
+
+  /* overlap holds one frame back: one frame duration more */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC
+      && GET_PRIV (self)->overlap_active) {
+    const GstVideoInfo *info = &GET_PRIV (self)->info;
+    GstClockTime min, max, frame;
+    gboolean live;
+
+    if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+            query))
+      return FALSE;
+    gst_query_parse_latency (query, &live, &min, &max);
+    frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
+        gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
+        GST_VIDEO_INFO_FPS_N (info)) : 0;
+    min += frame;
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += frame;
+    gst_query_set_latency (query, live, min, max);
+    return TRUE;
+  }
+
+#ifdef HAVE_GST_CUDA
+  /* on the CUDA backend, ask upstream for CUDA memory first: the work is
+   * on the device anyway, and an upstream that can give either memory
+   * (cudaupload, nvh264dec) then uploads or decodes into it */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS && direction == GST_PAD_SINK
+      && gst_cuda_morphology_base_allow_cuda_memory (self)) {
+    GstCaps *caps;
+
+    if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+            query))
+      return FALSE;
+    gst_query_parse_caps_result (query, &caps);
+    if (caps != NULL) {
+      caps = gst_cuda_morphology_memory_caps_cuda_first (gst_caps_ref (caps));
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+    }
+    return TRUE;
+  }
+#endif
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
 /* ---- start / stop / caps ------------------------------------------------ */
 
 /* Makes the device current and creates the stream; on failure *reason says
- * why in words. */
+ * why in words. With gstreamer-cuda the pipeline's GstCudaContext is
+ * shared (or one is created and announced), and the stream is created
+ * with it pushed, so that it belongs to the context of the frames. */
 static cm_status
 gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
     gint device_id, gchar ** reason)
@@ -610,6 +1069,36 @@ gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
     return CM_ERR_NO_DEVICE;
   }
 
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_morphology_memory_ensure_context (GST_ELEMENT (self),
+          device_id, &priv->ctx)) {
+    gint ctx_device = gst_cuda_morphology_memory_context_device_id (priv->ctx);
+
+    if (gst_cuda_morphology_memory_push (priv->ctx)) {
+      status = cm_stream_new (&priv->stream);
+      gst_cuda_morphology_memory_pop ();
+      if (status == CM_OK) {
+        priv->active_device_id = ctx_device;
+        if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
+          g_strlcpy (name, "unknown", sizeof (name));
+        GST_INFO_OBJECT (self, "CUDA backend on device %d (%s), sharing "
+            "GstCudaContext %" GST_PTR_FORMAT, ctx_device, name, priv->ctx);
+        return CM_OK;
+      }
+      priv->stream = NULL;
+      GST_WARNING_OBJECT (self, "cannot create a stream in the "
+          "GstCudaContext (%s): system memory only",
+          cm_status_string (status));
+    } else {
+      GST_WARNING_OBJECT (self, "cannot push the GstCudaContext: system "
+          "memory only");
+    }
+    gst_clear_object (&priv->ctx);
+  } else {
+    GST_INFO_OBJECT (self, "no GstCudaContext: system memory only");
+  }
+#endif
+
   status = cm_device_set (device_id);
   if (status != CM_OK) {
     *reason = g_strdup_printf ("cannot use CUDA device %d: %s", device_id,
@@ -630,6 +1119,19 @@ gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
   GST_INFO_OBJECT (self, "CUDA backend on device %d (%s)", device_id, name);
 
   return CM_OK;
+}
+
+static void
+gst_cuda_morphology_base_set_started (GstCudaMorphologyBase * self,
+    gboolean started)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  priv->started = started;
+  if (started)
+    memset (&priv->stats, 0, sizeof (priv->stats));
+  GST_OBJECT_UNLOCK (self);
 }
 
 static gboolean
@@ -654,14 +1156,33 @@ gst_cuda_morphology_base_start (GstBaseTransform * trans)
 
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU) {
     GST_INFO_OBJECT (self, "CPU reference backend (backend=cpu)");
+#ifdef HAVE_GST_CUDA
+    gst_clear_object (&priv->ctx);
+#endif
+    gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
   }
 
   status = gst_cuda_morphology_base_open_device (self, device_id, &reason);
   if (status == CM_OK) {
+    gboolean pushed;
+
     priv->use_cuda = TRUE;
+    /* the events of overlapped frames; without them, no overlap */
+    if (gst_cuda_morphology_base_device_enter (self, &pushed) == CM_OK) {
+      if (cm_event_new (&priv->events[0]) != CM_OK ||
+          cm_event_new (&priv->events[1]) != CM_OK) {
+        GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
+        g_clear_pointer (&priv->events[0], cm_event_free);
+      }
+      gst_cuda_morphology_base_device_leave (self, pushed);
+    }
+    gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
   }
+#ifdef HAVE_GST_CUDA
+  gst_clear_object (&priv->ctx);
+#endif
 
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
@@ -678,6 +1199,7 @@ gst_cuda_morphology_base_start (GstBaseTransform * trans)
       ("backend=auto, cuda-device-id=%d, core status %d", device_id,
           (gint) status));
   g_free (reason);
+  gst_cuda_morphology_base_set_started (self, TRUE);
   return TRUE;
 }
 
@@ -687,21 +1209,130 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gboolean pushed;
 
-  if (priv->use_cuda)
-    cm_device_set (priv->active_device_id);
+  /* frames still on the device are dropped (waited for first) */
+  gst_cuda_morphology_base_drop_pending (self);
+
+  /* what was allocated in the context is freed in it */
+  if (gst_cuda_morphology_base_device_enter (self, &pushed) != CM_OK)
+    GST_WARNING_OBJECT (self, "cannot make the device current to free");
 
   if (klass->release)
     klass->release (self);
   gst_cuda_morphology_base_free_caps_state (self);
+  g_clear_pointer (&priv->events[0], cm_event_free);
+  g_clear_pointer (&priv->events[1], cm_event_free);
 
   if (priv->stream) {
     cm_stream_free (priv->stream);
     priv->stream = NULL;
   }
+  gst_cuda_morphology_base_device_leave (self, pushed);
+
+#ifdef HAVE_GST_CUDA
+  gst_clear_object (&priv->ctx);
+#endif
   priv->use_cuda = FALSE;
+  gst_cuda_morphology_base_set_started (self, FALSE);
 
   return TRUE;
+}
+
+/* The other pad's caps: the same, in the memory they came in first, then
+ * in the other one when the element can use CUDA memory. */
+static GstCaps *
+gst_cuda_morphology_base_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *res, *tmp;
+
+#ifdef HAVE_GST_CUDA
+  /* CUDA memory the element cannot take transforms to nothing, so that
+   * accept-caps refuses it */
+  tmp = gst_cuda_morphology_base_caps_usable (GST_CUDA_MORPHOLOGY_BASE
+      (trans), caps, FALSE);
+  res = gst_cuda_morphology_memory_transform_caps (tmp,
+      gst_cuda_morphology_base_allow_cuda_memory (GST_CUDA_MORPHOLOGY_BASE
+          (trans)));
+  gst_caps_unref (tmp);
+#else
+  res = gst_caps_ref (caps);
+#endif
+
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+/**
+ * gst_cuda_morphology_base_fixate_memory:
+ * @self: the element
+ * @othercaps: (transfer full): the caps to fixate on one pad
+ * @caps: the fixed caps of the other pad
+ *
+ * For subclasses with their own fixate_caps, before fixating: keeps the
+ * structures of @othercaps in the memory of @caps when the peer accepts
+ * that memory, so that frames stay in the memory they came in.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase * self,
+    GstCaps * othercaps, GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_caps_in_memory_of (othercaps, caps);
+#else
+  return othercaps;
+#endif
+}
+
+static GstCaps *
+gst_cuda_morphology_base_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  othercaps = gst_cuda_morphology_base_fixate_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans), othercaps, caps);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* Whether frames of the new caps may stay on the device while the next
+ * one comes in (property overlap; auto: when upstream is not live). */
+static gboolean
+gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaMorphologyOverlap mode;
+  gboolean live = FALSE;
+  GstQuery *q;
+
+  GST_OBJECT_LOCK (self);
+  mode = priv->overlap;
+  GST_OBJECT_UNLOCK (self);
+
+  /* analysers read their results on the host after each frame */
+  if (!priv->use_cuda || priv->events[0] == NULL || klass->frame_done ||
+      mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
+    return FALSE;
+  if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
+    return TRUE;
+
+  q = gst_query_new_latency ();
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), q))
+    gst_query_parse_latency (q, &live, NULL, NULL);
+  gst_query_unref (q);
+  GST_DEBUG_OBJECT (self, "upstream is %slive: overlap %s", live ? "" :
+      "not ", live ? "off" : "on");
+  return !live;
 }
 
 static gboolean
@@ -712,6 +1343,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstVideoInfo in_info, out_info;
+  gboolean in_cuda = FALSE, out_cuda = FALSE, pushed, ok;
   cm_status status;
 
   if (!gst_video_info_from_caps (&in_info, incaps) ||
@@ -739,38 +1371,59 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     return FALSE;
   }
 
-  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
+#ifdef HAVE_GST_CUDA
+  in_cuda = gst_cuda_morphology_memory_caps_is_cuda (incaps);
+  out_cuda = gst_cuda_morphology_memory_caps_is_cuda (outcaps);
+  if ((in_cuda || out_cuda) && !(priv->use_cuda && priv->ctx != NULL)) {
+    GST_ERROR_OBJECT (self, "CUDA memory without a CUDA context: %"
+        GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+#endif
 
-  if (priv->use_cuda) {
-    status = cm_device_set (priv->active_device_id);
-    if (status != CM_OK) {
-      gst_cuda_morphology_base_post_status_error (self, status,
-          "Failed to make the CUDA device current");
-      return FALSE;
-    }
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      incaps, outcaps);
+
+  /* frames of the old caps still on the device leave first (the source
+   * pad has the old caps until this returns) */
+  gst_cuda_morphology_base_drain (self);
+  priv->overlap_active = gst_cuda_morphology_base_choose_overlap (self);
+
+  status = gst_cuda_morphology_base_device_enter (self, &pushed);
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (self, status,
+        "Failed to make the CUDA device current");
+    return FALSE;
   }
 
+  /* a new size or format (also mid-stream): everything is reallocated;
+   * the pools follow in the allocation queries that come next */
   gst_cuda_morphology_base_free_caps_state (self);
   status = gst_cuda_morphology_base_alloc_caps_state (self, &in_info,
       &out_info);
-  if (status != CM_OK) {
+  priv->in_cuda = in_cuda;
+  priv->out_cuda = out_cuda;
+  ok = status == CM_OK;
+  if (!ok) {
     gst_cuda_morphology_base_post_status_error (self, status,
         priv->use_cuda ? "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
     gst_cuda_morphology_base_free_caps_state (self);
-    return FALSE;
   }
 
-  g_atomic_int_set (&priv->dirty, FALSE);
-  if (!klass->configure (self, &priv->info, priv->use_cuda)) {
-    GST_ERROR_OBJECT (self, "subclass failed to configure for %"
-        GST_PTR_FORMAT, incaps);
-    gst_cuda_morphology_base_free_caps_state (self);
-    return FALSE;
+  if (ok) {
+    g_atomic_int_set (&priv->dirty, FALSE);
+    ok = klass->configure (self, &priv->info, priv->use_cuda);
+    if (!ok) {
+      GST_ERROR_OBJECT (self, "subclass failed to configure for %"
+          GST_PTR_FORMAT, incaps);
+      gst_cuda_morphology_base_free_caps_state (self);
+    }
   }
+  gst_cuda_morphology_base_device_leave (self, pushed);
 
-  priv->configured = TRUE;
-  return TRUE;
+  priv->configured = ok;
+  return ok;
 }
 
 static gboolean
@@ -789,12 +1442,17 @@ gst_cuda_morphology_base_get_unit_size (GstBaseTransform * trans,
 
 /* ---- allocation --------------------------------------------------------- */
 
-/* Upstream gets a video buffer pool and learns that any stride is fine
- * (GstVideoMeta). A pool of pinned host memory takes its place later. */
+/* Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
+ * our context for CUDA caps, a pinned host pool for system caps on the
+ * CUDA backend (frames are then uploaded without a staging copy), a plain
+ * video pool on the CPU backend; and learns that any stride is fine
+ * (GstVideoMeta). */
 static gboolean
 gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
   GstCaps *caps;
   GstVideoInfo info;
   GstBufferPool *pool;
@@ -809,6 +1467,19 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_morphology_memory_caps_is_cuda (caps)) {
+    if (!priv->use_cuda || priv->ctx == NULL)
+      return FALSE;
+    return gst_cuda_morphology_memory_propose (query, caps, priv->ctx);
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (priv->use_cuda && gst_cuda_morphology_pinned_pool_propose (query, caps,
+          gst_cuda_morphology_base_context_object (self)))
+    return TRUE;
+#endif
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
 
@@ -832,10 +1503,15 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Output buffers: from a CUDA pool of our context for CUDA caps, from a
+ * pinned pool for system caps on the CUDA backend (the download lands in
+ * the buffer), otherwise from downstream's pool or a video pool. */
 static gboolean
 gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
   GstCaps *outcaps;
   GstVideoInfo info;
   GstBufferPool *pool = NULL;
@@ -846,6 +1522,25 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &outcaps, NULL);
   if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
     return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_morphology_memory_caps_is_cuda (outcaps)) {
+    if (!priv->use_cuda || priv->ctx == NULL ||
+        !gst_cuda_morphology_memory_decide (query, outcaps, priv->ctx)) {
+      GST_ERROR_OBJECT (self, "no CUDA buffer pool for %" GST_PTR_FORMAT,
+          outcaps);
+      return FALSE;
+    }
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+        query);
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (priv->use_cuda && gst_cuda_morphology_pinned_pool_decide (query,
+          outcaps, gst_cuda_morphology_base_context_object (self)))
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+        query);
+#endif
 
   update_pool = gst_query_get_n_allocation_pools (query) > 0;
   if (update_pool)
@@ -907,6 +1602,58 @@ gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
       return FALSE;
   }
   return TRUE;
+}
+
+
+/* ---- frames ------------------------------------------------------------- */
+
+/* Maps @buf for the element: a CUDA memory of the element's context for
+ * the device (plane pointers are device pointers, no copy), anything else
+ * for the host. A CUDA memory of another context is mapped for the host
+ * (GstCudaMemory downloads it, or uploads it at its next device map):
+ * correct, slower, and counted in the stats. */
+static gboolean
+gst_cuda_morphology_base_frame_map (GstCudaMorphologyBase * self,
+    BaseFrame * bf, GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
+    BaseStats * st)
+{
+  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
+
+  memset (bf, 0, sizeof (*bf));
+#ifdef HAVE_GST_CUDA
+  {
+    GstCudaContext *mem_ctx = gst_cuda_morphology_memory_buffer_context (buf);
+
+    if (mem_ctx != NULL && priv->use_cuda && mem_ctx == priv->ctx) {
+      if (!gst_cuda_morphology_memory_frame_map (&bf->frame, info, buf,
+              flags))
+        return FALSE;
+      bf->mapped = bf->device = TRUE;
+      return TRUE;
+    }
+    if (mem_ctx != NULL) {
+      GST_LOG_OBJECT (self, "CUDA memory of context %" GST_PTR_FORMAT
+          " mapped for the host", mem_ctx);
+      st->cuda_host_maps++;
+    }
+  }
+#endif
+  if (!gst_video_frame_map (&bf->frame, info, buf, flags))
+    return FALSE;
+  bf->mapped = TRUE;
+#if CM_HAVE_CUDA
+  bf->pinned = priv->use_cuda &&
+      gst_cuda_morphology_pinned_buffer_is_pinned (buf);
+#endif
+  return TRUE;
+}
+
+static void
+gst_cuda_morphology_base_frame_unmap (BaseFrame * bf)
+{
+  if (bf->mapped)
+    gst_video_frame_unmap (&bf->frame);
+  bf->mapped = FALSE;
 }
 
 /* ---- data path ---------------------------------------------------------- */
@@ -984,119 +1731,226 @@ gst_cuda_morphology_base_process_cpu (GstCudaMorphologyBase * self,
   }
 }
 
-/* Host frame -> pinned staging -> device (asynchronous on the stream). The
- * place to skip the staging copy once upstream buffers are pinned. */
+/* Plane 0 of a host frame -> the device image at @dev_data, queued on the
+ * stream: straight from the buffer when it is pinned, otherwise through
+ * the pinned staging copy (an asynchronous copy from pageable memory would
+ * be staged by the driver anyway, and slower). */
 static cm_status
 gst_cuda_morphology_base_upload (GstCudaMorphologyBase * self,
-    GstVideoFrame * in, void *dev_data, gsize dev_pitch)
+    BaseFrame * in, void *dev_data, gsize dev_pitch, BaseStats * st)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
 
+  if (in->pinned) {
+    st->pinned_uploads++;
+    return cm_copy_2d_async (dev_data, dev_pitch,
+        GST_VIDEO_FRAME_PLANE_DATA (&in->frame, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, 0), priv->row_bytes,
+        height, CM_COPY_H2D, priv->stream);
+  }
+  st->staged_uploads++;
   copy_rows (priv->staging_in, priv->staging_pitch,
-      GST_VIDEO_FRAME_PLANE_DATA (in, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), priv->row_bytes, height);
+      GST_VIDEO_FRAME_PLANE_DATA (&in->frame, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, 0), priv->row_bytes, height);
   return cm_copy_2d_async (dev_data, dev_pitch, priv->staging_in,
       priv->staging_pitch, priv->row_bytes, height, CM_COPY_H2D,
       priv->stream);
 }
 
-/* Device -> pinned staging (asynchronous; the frame is written after the
- * stream was synchronised, by gst_cuda_morphology_base_finish_download). */
+/* The device image at @dev_data -> plane 0 of a host frame, queued:
+ * straight into the buffer when it is pinned (our pool), otherwise into
+ * the pinned staging, copied out by finish_download () after the
+ * stream was synchronised. */
 static cm_status
 gst_cuda_morphology_base_download (GstCudaMorphologyBase * self,
-    const void *dev_data, gsize dev_pitch)
+    BaseFrame * out, const void *dev_data, gsize dev_pitch, BaseStats * st)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
 
+  if (out->pinned) {
+    st->pinned_downloads++;
+    return cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), dev_data, dev_pitch,
+        priv->out_row_bytes, height, CM_COPY_D2H, priv->stream);
+  }
+  st->staged_downloads++;
+  priv->download_staged = TRUE;
   return cm_copy_2d_async (priv->staging_out, priv->staging_out_pitch,
-      dev_data, dev_pitch, priv->out_row_bytes,
-      GST_VIDEO_INFO_HEIGHT (&priv->info), CM_COPY_D2H, priv->stream);
+      dev_data, dev_pitch, priv->out_row_bytes, height, CM_COPY_D2H,
+      priv->stream);
 }
 
 static void
 gst_cuda_morphology_base_finish_download (GstCudaMorphologyBase * self,
-    GstVideoFrame * out)
+    BaseFrame * out)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
-  copy_rows (GST_VIDEO_FRAME_PLANE_DATA (out, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), priv->staging_out,
+  if (!priv->download_staged)
+    return;
+  copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), priv->staging_out,
       priv->staging_out_pitch, priv->out_row_bytes,
       GST_VIDEO_INFO_HEIGHT (&priv->info));
 }
 
+/* Copies plane @p (chroma) unchanged: on the host between host frames
+ * (while the device works), otherwise queued on the stream in whichever
+ * direction the memories need. */
+static cm_status
+gst_cuda_morphology_base_copy_plane (GstCudaMorphologyBase * self,
+    BaseFrame * in, BaseFrame * out, guint p)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  cm_copy_kind kind;
+  gsize row_bytes;
+
+  if (!in->device && !out->device)
+    return gst_video_frame_copy_plane (&out->frame, &in->frame, p) ? CM_OK :
+        CM_ERR_INVALID_ARG;
+
+  gst_video_format_info_component (in->frame.info.finfo, p, comp);
+  if (comp[0] < 0)
+    return CM_ERR_INVALID_ARG;
+  row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&in->frame, comp[0]) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (&in->frame, comp[0]);
+  if (in->device)
+    kind = out->device ? CM_COPY_D2D : CM_COPY_D2H;
+  else
+    kind = CM_COPY_H2D;
+  return cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p),
+      GST_VIDEO_FRAME_PLANE_DATA (&in->frame, p),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, p), row_bytes,
+      GST_VIDEO_FRAME_COMP_HEIGHT (&in->frame, comp[0]), kind, priv->stream);
+}
+
+/* The processed plane of the input on the device: the frame's own plane
+ * in CUDA memory, otherwise uploaded into dev_in. */
+static cm_status
+gst_cuda_morphology_base_input_plane (GstCudaMorphologyBase * self,
+    BaseFrame * in, cm_image * src, BaseStats * st)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (in->device) {
+    *src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
+        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth);
+    st->device_in++;
+    return CM_OK;
+  }
+  *src = priv->dev_in;
+  return gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
+      priv->dev_in.pitch, st);
+}
+
+/* The same for a whole packed frame (dev_packed_in). */
+static cm_status
+gst_cuda_morphology_base_input_packed (GstCudaMorphologyBase * self,
+    BaseFrame * in, cm_image_packed * src, BaseStats * st)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  if (in->device) {
+    *src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&priv->info),
+        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth,
+        priv->pixel_channels);
+    st->device_in++;
+    return CM_OK;
+  }
+  *src = priv->dev_packed_in;
+  return gst_cuda_morphology_base_upload (self, in, priv->dev_packed_in.data,
+      priv->dev_packed_in.pitch, st);
+}
+
 static cm_status
 gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
-    GstVideoFrame * in, GstVideoFrame * out)
+    BaseFrame * in, BaseFrame * out, BaseStats * st, gboolean defer)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gint width = GST_VIDEO_INFO_WIDTH (&priv->info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
   cm_status status, sync_status;
   guint p;
   gint c;
 
-  if (priv->convert) {
-    status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
-        priv->dev_in.pitch);
-    if (status == CM_OK)
-      status = klass->process_convert (self, &priv->dev_in,
-          &priv->dev_packed_out, TRUE, priv->stream);
-    if (status == CM_OK)
-      status = gst_cuda_morphology_base_download (self,
-          priv->dev_packed_out.data, priv->dev_packed_out.pitch);
-  } else if (priv->layout == LAYOUT_PLANAR) {
-    status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
-        priv->dev_in.pitch);
-    if (status == CM_OK)
-      status = klass->process_plane (self, &priv->dev_in, &priv->dev_out,
-          TRUE, priv->stream);
-    if (status == CM_OK)
-      status = gst_cuda_morphology_base_download (self, priv->dev_out.data,
-          priv->dev_out.pitch);
-    /* chroma on the host while the device works */
-    for (p = 1; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
-      if (!gst_video_frame_copy_plane (out, in, p))
-        status = CM_ERR_INVALID_ARG;
-    }
-  } else if (gst_cuda_morphology_base_use_packed (self)) {
-    /* the subclass takes the whole frame */
-    status = gst_cuda_morphology_base_upload (self, in,
-        priv->dev_packed_in.data, priv->dev_packed_in.pitch);
-    if (status == CM_OK)
-      status = klass->process_packed (self, &priv->dev_packed_in,
-          &priv->dev_packed_out, TRUE, priv->stream);
-    if (status == CM_OK)
-      status = gst_cuda_morphology_base_download (self,
-          priv->dev_packed_out.data, priv->dev_packed_out.pitch);
-  } else {
-    status = gst_cuda_morphology_base_upload (self, in,
-        priv->dev_packed_in.data, priv->dev_packed_in.pitch);
-    /* alpha / padding byte */
-    if (status == CM_OK)
-      status = cm_copy_2d_async (priv->dev_packed_out.data,
-          priv->dev_packed_out.pitch, priv->dev_packed_in.data,
-          priv->dev_packed_in.pitch, priv->row_bytes,
-          GST_VIDEO_INFO_HEIGHT (&priv->info), CM_COPY_D2D, priv->stream);
-    for (c = 0; status == CM_OK && c < priv->n_colour; c++) {
-      gint ch = priv->colour_channel[c];
+  priv->download_staged = FALSE;
+  if (out->device)
+    st->device_out++;
 
-      status = cm_extract_channel_cuda (&priv->dev_packed_in, ch,
-          &priv->dev_in, priv->stream);
-      if (status == CM_OK)
-        status = klass->process_plane (self, &priv->dev_in, &priv->dev_out,
-            TRUE, priv->stream);
-      if (status == CM_OK)
-        status = cm_insert_channel_cuda (&priv->dev_out, ch,
-            &priv->dev_packed_out, priv->stream);
-    }
+  if (priv->convert) {
+    cm_image src;
+    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
+        height, CM_DEPTH_8, priv->out_channels) : priv->dev_packed_out;
+
+    status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
     if (status == CM_OK)
-      status = gst_cuda_morphology_base_download (self,
-          priv->dev_packed_out.data, priv->dev_packed_out.pitch);
+      status = klass->process_convert (self, &src, &dst, TRUE, priv->stream);
+    if (status == CM_OK && !out->device)
+      status = gst_cuda_morphology_base_download (self, out, dst.data,
+          dst.pitch, st);
+  } else if (priv->layout == LAYOUT_PLANAR) {
+    cm_image src;
+    cm_image dst = out->device ? plane_view (&out->frame, 0, width, height,
+        priv->depth) : priv->dev_out;
+
+    status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
+    if (status == CM_OK)
+      status = klass->process_plane (self, &src, &dst, TRUE, priv->stream);
+    if (status == CM_OK && !out->device)
+      status = gst_cuda_morphology_base_download (self, out, dst.data,
+          dst.pitch, st);
+    /* chroma: on the host while the device works, or queued */
+    for (p = 1; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (&in->frame);
+        p++)
+      status = gst_cuda_morphology_base_copy_plane (self, in, out, p);
+  } else {
+    cm_image_packed src;
+    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
+        height, priv->depth, priv->pixel_channels) : priv->dev_packed_out;
+
+    status = gst_cuda_morphology_base_input_packed (self, in, &src, st);
+    if (status == CM_OK && gst_cuda_morphology_base_use_packed (self)) {
+      /* the subclass takes the whole frame */
+      status = klass->process_packed (self, &src, &dst, TRUE, priv->stream);
+    } else {
+      /* alpha / padding byte */
+      if (status == CM_OK)
+        status = cm_copy_2d_async (dst.data, dst.pitch, src.data, src.pitch,
+            priv->row_bytes, height, CM_COPY_D2D, priv->stream);
+      for (c = 0; status == CM_OK && c < priv->n_colour; c++) {
+        gint ch = priv->colour_channel[c];
+
+        status = cm_extract_channel_cuda (&src, ch, &priv->dev_in,
+            priv->stream);
+        if (status == CM_OK)
+          status = klass->process_plane (self, &priv->dev_in,
+              &priv->dev_out, TRUE, priv->stream);
+        if (status == CM_OK)
+          status = cm_insert_channel_cuda (&priv->dev_out, ch, &dst,
+              priv->stream);
+      }
+    }
+    if (status == CM_OK && !out->device)
+      status = gst_cuda_morphology_base_download (self, out, dst.data,
+          dst.pitch, st);
+  }
+
+  /* overlap: the frame's end is an event, waited for before the buffer
+   * is pushed (the frames use no staging memory) */
+  if (defer && status == CM_OK) {
+    status = cm_event_record (priv->deferred_event, priv->stream);
+    if (status == CM_OK)
+      return CM_OK;
   }
 
   /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory */
+   * queued copy still uses the staging memory or the mapped frames; CUDA
+   * memory of 1.22 carries no stream for the next element to wait on */
   sync_status = cm_stream_sync (priv->stream);
   if (status == CM_OK)
     status = sync_status;
@@ -1106,29 +1960,30 @@ gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
   return status;
 }
 
-/* What every frame starts with: caps, the device, pending property
- * changes. */
+/* What every frame starts with: caps, the device (context pushed), pending
+ * property changes. On success leave the device with device_leave
+ * (*pushed). */
 static GstFlowReturn
-gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self)
+gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
+    gboolean * pushed)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   cm_status status;
 
+  *pushed = FALSE;
   if (G_UNLIKELY (!priv->configured)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("received a buffer before caps were negotiated"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  /* the CUDA runtime's current device is per thread */
-  if (priv->use_cuda) {
-    status = cm_device_set (priv->active_device_id);
-    if (status != CM_OK) {
-      gst_cuda_morphology_base_post_status_error (self, status,
-          "Failed to make the CUDA device current");
-      return GST_FLOW_ERROR;
-    }
+  /* the current device or context is per thread */
+  status = gst_cuda_morphology_base_device_enter (self, pushed);
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (self, status,
+        "Failed to make the CUDA device current");
+    return GST_FLOW_ERROR;
   }
 
   /* a property changed: rebuild before this frame */
@@ -1136,19 +1991,34 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self)
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
     if (!klass->configure (self, &priv->info, priv->use_cuda)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
+      gst_cuda_morphology_base_device_leave (self, *pushed);
+      *pushed = FALSE;
       return GST_FLOW_ERROR;
     }
   }
   return GST_FLOW_OK;
 }
 
-/* The frame's work is done: let the subclass read its results. */
+/* The frame's work is done (device left): count it, let the subclass
+ * read its results. */
 static GstFlowReturn
 gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
-    cm_status status, GstBuffer * inbuf)
+    cm_status status, GstBuffer * inbuf, const BaseStats * st)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  priv->stats.frames++;
+  priv->stats.device_in += st->device_in;
+  priv->stats.device_out += st->device_out;
+  priv->stats.cuda_host_maps += st->cuda_host_maps;
+  priv->stats.pinned_uploads += st->pinned_uploads;
+  priv->stats.staged_uploads += st->staged_uploads;
+  priv->stats.pinned_downloads += st->pinned_downloads;
+  priv->stats.staged_downloads += st->staged_downloads;
+  priv->stats.overlapped += st->overlapped;
+  GST_OBJECT_UNLOCK (self);
 
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
@@ -1165,26 +2035,25 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
  * written. */
 static cm_status
 gst_cuda_morphology_base_analyse (GstCudaMorphologyBase * self,
-    GstVideoFrame * in)
+    BaseFrame * in, BaseStats * st)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   cm_status status, sync_status;
+  cm_image src;
 
   if (priv->layout != LAYOUT_PLANAR || priv->convert)
     return CM_ERR_UNSUPPORTED;
 
   if (!priv->use_cuda) {
-    cm_image src = plane_view (in, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
+    src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
         GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth);
-
     return klass->analyse_plane (self, &src, FALSE, NULL);
   }
 
-  status = gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
-      priv->dev_in.pitch);
+  status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
   if (status == CM_OK)
-    status = klass->analyse_plane (self, &priv->dev_in, TRUE, priv->stream);
+    status = klass->analyse_plane (self, &src, TRUE, priv->stream);
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory */
   sync_status = cm_stream_sync (priv->stream);
@@ -1200,25 +2069,32 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstVideoFrame frame;
+  BaseStats st = { 0, };
+  BaseFrame in;
   GstFlowReturn ret;
+  gboolean pushed;
   cm_status status;
 
-  ret = gst_cuda_morphology_base_begin_frame (self);
+  ret = gst_cuda_morphology_base_begin_frame (self, &pushed);
   if (ret != GST_FLOW_OK)
     return ret;
-  if (klass->analyse_plane == NULL)
+  if (klass->analyse_plane == NULL) {
+    gst_cuda_morphology_base_device_leave (self, pushed);
     return GST_FLOW_OK;
+  }
 
-  if (!gst_video_frame_map (&frame, &priv->info, buf, GST_MAP_READ)) {
+  if (!gst_cuda_morphology_base_frame_map (self, &in, &priv->info, buf,
+          GST_MAP_READ, &st)) {
+    gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
     return GST_FLOW_ERROR;
   }
-  status = gst_cuda_morphology_base_analyse (self, &frame);
-  gst_video_frame_unmap (&frame);
+  status = gst_cuda_morphology_base_analyse (self, &in, &st);
+  gst_cuda_morphology_base_frame_unmap (&in);
+  gst_cuda_morphology_base_device_leave (self, pushed);
 
-  return gst_cuda_morphology_base_end_frame (self, status, buf);
+  return gst_cuda_morphology_base_end_frame (self, status, buf, &st);
 }
 
 static GstFlowReturn
@@ -1227,8 +2103,10 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstVideoFrame in_frame, out_frame;
+  BaseStats st = { 0, };
+  BaseFrame in, out;
   GstFlowReturn ret;
+  gboolean pushed, defer;
   cm_status status;
 
   /* passthrough was switched on between the buffer allocation and the
@@ -1236,35 +2114,209 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   if (G_UNLIKELY (inbuf == outbuf))
     return gst_cuda_morphology_base_transform_ip (trans, inbuf);
 
-  ret = gst_cuda_morphology_base_begin_frame (self);
+  ret = gst_cuda_morphology_base_begin_frame (self, &pushed);
   if (ret != GST_FLOW_OK)
     return ret;
 
-  if (!gst_video_frame_map (&in_frame, &priv->info, inbuf, GST_MAP_READ)) {
+  if (!gst_cuda_morphology_base_frame_map (self, &in, &priv->info, inbuf,
+          GST_MAP_READ, &st)) {
+    gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", inbuf));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&out_frame, &priv->out_info, outbuf,
-          GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
+  if (!gst_cuda_morphology_base_frame_map (self, &out, &priv->out_info,
+          outbuf, GST_MAP_WRITE, &st)) {
+    gst_cuda_morphology_base_frame_unmap (&in);
+    gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Failed to map the output frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", outbuf));
     return GST_FLOW_ERROR;
   }
 
+  /* overlap only where no staging memory is involved: the device reads
+   * and writes the buffers themselves, which stay referenced */
+  defer = priv->use_cuda && priv->overlap_active &&
+      (in.device || in.pinned) && (out.device || out.pinned);
+  if (defer) {
+    priv->deferred_event = priv->events[priv->next_event];
+    priv->next_event ^= 1;
+  }
   if (priv->use_cuda)
-    status = gst_cuda_morphology_base_process_cuda (self, &in_frame,
-        &out_frame);
+    status = gst_cuda_morphology_base_process_cuda (self, &in, &out, &st,
+        defer);
   else
-    status = gst_cuda_morphology_base_process_cpu (self, &in_frame,
-        &out_frame);
+    status = gst_cuda_morphology_base_process_cpu (self, &in.frame,
+        &out.frame);
 
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
+  /* after the synchronisation (or with the buffers kept until the event):
+   * the mappings are not needed any more */
+  gst_cuda_morphology_base_frame_unmap (&out);
+  gst_cuda_morphology_base_frame_unmap (&in);
+  gst_cuda_morphology_base_device_leave (self, pushed);
 
-  return gst_cuda_morphology_base_end_frame (self, status, inbuf);
+  if (defer && status == CM_OK) {
+    priv->deferred = TRUE;
+    priv->deferred_in = gst_buffer_ref (inbuf);
+    st.overlapped++;
+  }
+
+  return gst_cuda_morphology_base_end_frame (self, status, inbuf, &st);
+}
+
+/* ---- overlap ------------------------------------------------------------ */
+
+/* Waits until the device has finished @pf (when it was left in flight) and
+ * lets go of its input. */
+static cm_status
+gst_cuda_morphology_base_complete (GstCudaMorphologyBase * self,
+    PendingFrame * pf)
+{
+  cm_status status = CM_OK;
+  gboolean pushed;
+
+  if (pf->event != NULL) {
+    status = gst_cuda_morphology_base_device_enter (self, &pushed);
+    if (status == CM_OK) {
+      status = cm_event_sync (pf->event);
+      gst_cuda_morphology_base_device_leave (self, pushed);
+    }
+    pf->event = NULL;
+  }
+  gst_clear_buffer (&pf->inbuf);
+  return status;
+}
+
+/* Takes the oldest frame out of the ring: its output buffer (transfer
+ * full), NULL when the device failed on it (an element error is posted). */
+static GstBuffer *
+gst_cuda_morphology_base_pop_pending (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  PendingFrame *pf = &priv->ring[priv->ring_head];
+  GstBuffer *outbuf;
+  cm_status status;
+
+  g_assert (priv->ring_len > 0);
+  status = gst_cuda_morphology_base_complete (self, pf);
+  outbuf = pf->outbuf;
+  pf->outbuf = NULL;
+  priv->ring_head = (priv->ring_head + 1) % RING_SIZE;
+  priv->ring_len--;
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (self, status,
+        "Failed to process a frame on the CUDA device");
+    gst_clear_buffer (&outbuf);
+  }
+  return outbuf;
+}
+
+/* Flush, stop: the frames in flight are waited for and dropped. */
+static void
+gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  while (priv->ring_len > 0) {
+    PendingFrame *pf = &priv->ring[priv->ring_head];
+
+    gst_cuda_morphology_base_complete (self, pf);
+    gst_clear_buffer (&pf->outbuf);
+    priv->ring_head = (priv->ring_head + 1) % RING_SIZE;
+    priv->ring_len--;
+  }
+  priv->ring_head = 0;
+}
+
+/* Before any serialized event (EOS, caps, segment, ...) and new caps: the
+ * frames in flight are pushed, in order. */
+static GstFlowReturn
+gst_cuda_morphology_base_drain (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (priv->ring_len > 0 && ret == GST_FLOW_OK) {
+    GstBuffer *outbuf = gst_cuda_morphology_base_pop_pending (self);
+
+    if (outbuf == NULL)
+      ret = GST_FLOW_ERROR;
+    else
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "drain: %s", gst_flow_get_name (ret));
+    gst_cuda_morphology_base_drop_pending (self);
+  }
+  return ret;
+}
+
+/* GstBaseTransform calls this after each input buffer, then again until
+ * it gets no buffer. With overlap, the new frame's output stays in the
+ * ring while the device works on it and the previous frame's output is
+ * given instead. */
+static GstFlowReturn
+gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  if (trans->queued_buf != NULL) {
+    GstBuffer *out = NULL;
+
+    priv->deferred = FALSE;
+    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+        &out);
+    if (ret != GST_FLOW_OK || out == NULL) {
+      /* GstBaseTransform drops @out on an error */
+      if (priv->deferred)
+        gst_clear_buffer (&priv->deferred_in);
+      *outbuf = out;
+      return ret;
+    }
+    if (priv->ring_len == 0 && !priv->deferred) {
+      /* the usual case without overlap */
+      *outbuf = out;
+      return GST_FLOW_OK;
+    }
+    {
+      PendingFrame *pf = &priv->ring[(priv->ring_head + priv->ring_len) %
+          RING_SIZE];
+
+      g_assert (priv->ring_len < RING_SIZE);
+      pf->outbuf = out;
+      pf->inbuf = priv->deferred ? priv->deferred_in : NULL;
+      pf->event = priv->deferred ? priv->deferred_event : NULL;
+      priv->deferred_in = NULL;
+      priv->ring_len++;
+    }
+  }
+
+  /* the oldest frame leaves once it is done or once a newer one waits
+   * behind it: at most one frame stays on the device */
+  if (priv->ring_len == 0 || (priv->ring_len == 1 &&
+          priv->ring[priv->ring_head].event != NULL))
+    return GST_FLOW_OK;
+  *outbuf = gst_cuda_morphology_base_pop_pending (self);
+  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+static gboolean
+gst_cuda_morphology_base_sink_event (GstBaseTransform * trans,
+    GstEvent * event)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    gst_cuda_morphology_base_drop_pending (self);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    gst_cuda_morphology_base_drain (self);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
 static void
@@ -1272,13 +2324,20 @@ gst_cuda_morphology_base_finalize (GObject * object)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (object);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gboolean pushed;
 
   /* normally done in stop () already */
-  gst_cuda_morphology_base_free_caps_state (self);
-  if (priv->stream) {
-    cm_stream_free (priv->stream);
-    priv->stream = NULL;
+  if (gst_cuda_morphology_base_device_enter (self, &pushed) == CM_OK) {
+    gst_cuda_morphology_base_free_caps_state (self);
+    if (priv->stream) {
+      cm_stream_free (priv->stream);
+      priv->stream = NULL;
+    }
+    gst_cuda_morphology_base_device_leave (self, pushed);
   }
+#ifdef HAVE_GST_CUDA
+  gst_clear_object (&priv->ctx);
+#endif
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

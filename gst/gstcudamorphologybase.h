@@ -5,10 +5,13 @@
  * (CUDA device or CPU reference), the element's CUDA stream, caps (same
  * caps on both pads unless the subclass converts), per-caps resident
  * buffers, the upload/download of frames, the split of RGB(A) frames into
- * channels and the copy of chroma and alpha. A subclass only says how to
- * filter one single-channel plane; analysers may also look at frames
- * without changing them (passthrough) or convert the plane into another
- * packed output format. */
+ * channels and the copy of chroma and alpha, and the memory frames come
+ * in and leave in (system memory, pinned host pools, CUDA memory shared
+ * with nvcodec through the pipeline's GstCudaContext). A subclass only
+ * says how to filter one single-channel plane; analysers may also look at
+ * frames without changing them (passthrough) or convert the plane into
+ * another packed output format. The @process_plane and friends get device
+ * images on the CUDA backend whatever memory the frames are in. */
 #pragma once
 
 #include <gst/gst.h>
@@ -141,5 +144,16 @@ gboolean gst_cuda_morphology_base_host_image_alloc (cm_image * img,
 
 const GstVideoInfo *gst_cuda_morphology_base_get_output_info
     (GstCudaMorphologyBase * self);
+
+GstCaps *gst_cuda_morphology_base_template_caps (const gchar * formats);
+
+GstCaps *gst_cuda_morphology_base_caps_to_system (GstCudaMorphologyBase *
+    self, GstCaps * caps);
+
+GstCaps *gst_cuda_morphology_base_caps_add_memory (GstCudaMorphologyBase *
+    self, GstCaps * caps, GstCaps * like);
+
+GstCaps *gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase *
+    self, GstCaps * othercaps, GstCaps * caps);
 
 G_END_DECLS

@@ -45,6 +45,26 @@ gst_cuda_morphology_backend_get_type (void)
 }
 
 GType
+gst_cuda_morphology_overlap_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_MORPHOLOGY_OVERLAP_AUTO,
+        "Overlap when upstream is not live", "auto"},
+    {GST_CUDA_MORPHOLOGY_OVERLAP_ON,
+        "Always overlap (one frame of latency)", "on"},
+    {GST_CUDA_MORPHOLOGY_OVERLAP_OFF, "Never overlap", "off"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaMorphologyOverlap", values);
+    g_once_init_leave (&type, t);
+  }
+  return (GType) type;
+}
+
+GType
 gst_cuda_morphology_border_get_type (void)
 {
   static gsize type = 0;

@@ -26,6 +26,24 @@ typedef enum
 } GstCudaMorphologyBackend;
 
 /**
+ * GstCudaMorphologyOverlap:
+ * @GST_CUDA_MORPHOLOGY_OVERLAP_AUTO: overlap when upstream is not live
+ * @GST_CUDA_MORPHOLOGY_OVERLAP_ON: always overlap (one frame of latency,
+ *     reported in the latency query)
+ * @GST_CUDA_MORPHOLOGY_OVERLAP_OFF: every frame leaves the element before
+ *     the next one comes in
+ *
+ * Whether the element keeps one frame on the device while it receives the
+ * next, so that the GPU works while the pipeline moves buffers.
+ */
+typedef enum
+{
+  GST_CUDA_MORPHOLOGY_OVERLAP_AUTO = 0,
+  GST_CUDA_MORPHOLOGY_OVERLAP_ON = 1,
+  GST_CUDA_MORPHOLOGY_OVERLAP_OFF = 2
+} GstCudaMorphologyOverlap;
+
+/**
  * GstCudaMorphologyBorder:
  * @GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL: pixels outside the image never win
  *     (maximum for erosions, 0 for dilations)
@@ -96,6 +114,10 @@ typedef enum
 #define GST_TYPE_CUDA_MORPHOLOGY_BACKEND \
   (gst_cuda_morphology_backend_get_type ())
 GType gst_cuda_morphology_backend_get_type (void);
+
+#define GST_TYPE_CUDA_MORPHOLOGY_OVERLAP \
+  (gst_cuda_morphology_overlap_get_type ())
+GType gst_cuda_morphology_overlap_get_type (void);
 
 #define GST_TYPE_CUDA_MORPHOLOGY_BORDER \
   (gst_cuda_morphology_border_get_type ())

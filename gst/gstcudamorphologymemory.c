@@ -199,6 +199,81 @@ gst_cuda_morphology_memory_transform_caps (const GstCaps * caps,
   return gst_caps_merge (same, other);
 }
 
+/* The structures of @caps whose memory is (@cuda) or is not CUDA memory,
+ * appended to @into in their order. */
+static void
+append_memory (GstCaps * into, const GstCaps * caps, gboolean cuda)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (features_are_cuda (f) == cuda)
+      gst_caps_append_structure_full (into,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          f ? gst_caps_features_copy (f) : NULL);
+  }
+}
+
+/**
+ * gst_cuda_morphology_memory_caps_cuda_first:
+ * @caps: (transfer full): caps
+ *
+ * The structures of @caps in CUDA memory first, then the others, each
+ * group in its order. An element on the CUDA backend answers caps queries
+ * on its sink pad with this order, so that an upstream element that can
+ * give either memory (cudaupload puts system memory first) uploads for it.
+ *
+ * Returns: (transfer full): the reordered caps
+ */
+GstCaps *
+gst_cuda_morphology_memory_caps_cuda_first (GstCaps * caps)
+{
+  GstCaps *res;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  res = gst_caps_new_empty ();
+  append_memory (res, caps, TRUE);
+  append_memory (res, caps, FALSE);
+  gst_caps_unref (caps);
+  return res;
+}
+
+/**
+ * gst_cuda_morphology_memory_caps_in_memory_of:
+ * @caps: (transfer full): caps on one pad, to be fixated
+ * @like: the fixed caps of the other pad
+ *
+ * The structures of @caps in the memory of @like, when there are any;
+ * otherwise @caps. Fixating the result keeps the frames in the memory they
+ * came in whenever the peer accepts it (GstBaseTransform would take the
+ * peer's first structure, and nvcodec's elements list system memory
+ * first).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_memory_caps_in_memory_of (GstCaps * caps,
+    const GstCaps * like)
+{
+  GstCaps *res;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps) || like == NULL ||
+      gst_caps_is_any (like) || gst_caps_is_empty (like))
+    return caps;
+  res = gst_caps_new_empty ();
+  append_memory (res, caps,
+      features_are_cuda (gst_caps_get_features (like, 0)));
+  if (gst_caps_is_empty (res)) {
+    gst_caps_unref (res);
+    return caps;
+  }
+  gst_caps_unref (caps);
+  return res;
+}
+
 /* ---- context ------------------------------------------------------------ */
 
 /**

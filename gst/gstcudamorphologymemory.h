@@ -37,6 +37,9 @@ gboolean gst_cuda_morphology_memory_available (void);
 
 GstCaps *gst_cuda_morphology_memory_template_caps (const gchar * formats);
 gboolean gst_cuda_morphology_memory_caps_is_cuda (const GstCaps * caps);
+GstCaps *gst_cuda_morphology_memory_caps_cuda_first (GstCaps * caps);
+GstCaps *gst_cuda_morphology_memory_caps_in_memory_of (GstCaps * caps,
+    const GstCaps * like);
 GstCaps *gst_cuda_morphology_memory_transform_caps (const GstCaps * caps,
     gboolean allow_cuda);
 
