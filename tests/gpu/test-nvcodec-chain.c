@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The elements right after NVIDIA's hardware decoder: an H.264 stream
+ * (argv[1], tests/data/lines-320x240.h264) decoded by nvh264dec goes
+ * straight into a chain on the CUDA backend, with no capsfilter in
+ * between, so that the elements and the decoder agree on CUDA memory and
+ * on the pipeline's GstCudaContext by themselves. The frames after
+ * cudadownload (and the cudalinspectrum messages) must equal, bit for
+ * bit, those of the same chain on the CPU backend run on the decoder's
+ * frames downloaded to system memory first; and the frames must have
+ * stayed on the GPU: CUDA caps on both pads of every chain element, every
+ * element reads (and, unless it passes buffers through, writes) every
+ * frame in CUDA memory, nobody maps CUDA memory for the host and nothing
+ * is uploaded or downloaded by the elements.
+ *
+ * Exits 77 (meson: SKIP) without nvh264dec, h264parse or cudadownload
+ * (nvcodec registers its elements only with a driver and a device), without
+ * our cudamorph, or without our plugin's CUDA memory support. */
+#include <stdio.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+#include "test-util.h"
+
+/* longest a pipeline may take to reach EOS */
+#define RUN_TIMEOUT_S 120
+
+typedef struct
+{
+  GPtrArray *samples;           /* GstSample, system memory NV12 */
+  GPtrArray *messages;          /* GstStructure of cudalinspectrum */
+  GPtrArray *stats;             /* GstStructure per chain element */
+  GPtrArray *sink_caps;         /* GstCaps on each chain element's sink */
+  GPtrArray *src_caps;          /* GstCaps on each chain element's src */
+  gboolean ok;
+} RunResult;
+
+static void
+run_result_clear (RunResult * r)
+{
+  g_ptr_array_unref (r->samples);
+  g_ptr_array_unref (r->messages);
+  g_ptr_array_unref (r->stats);
+  g_ptr_array_unref (r->sink_caps);
+  g_ptr_array_unref (r->src_caps);
+}
+
+/* "a ! b ! c" with the backend set on every element, the elements named
+ * e0, e1, ... */
+static gchar *
+chain_desc (const char *const *elements, gboolean cuda)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; elements[i]; i++) {
+    if (i > 0)
+      g_string_append (s, " ! ");
+    g_string_append_printf (s, "%s name=e%u backend=%s", elements[i], i,
+        cuda ? "cuda" : "cpu");
+  }
+  return g_string_free (s, FALSE);
+}
+
+static GstStructure *
+query_stats (GstElement * e)
+{
+  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new_empty ("cudamorphology-stats"));
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  GstStructure *s = NULL;
+
+  if (gst_pad_query (pad, q))
+    s = gst_structure_copy (gst_query_get_structure (q));
+  gst_query_unref (q);
+  gst_object_unref (pad);
+  return s;
+}
+
+static GstCaps *
+pad_caps (GstElement * e, const char *pad_name)
+{
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+
+  gst_object_unref (pad);
+  return caps ? caps : gst_caps_new_empty ();
+}
+
+/* Takes every message off @bus: keeps the cudalinspectrum ones, reports
+ * errors. FALSE after an error. */
+static gboolean
+drain_bus (GstBus * bus, RunResult * r, const char *what)
+{
+  GstMessage *msg;
+  gboolean ok = TRUE;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      fprintf (stderr, "%s: error from %s: %s (%s)\n", what,
+          GST_MESSAGE_SRC_NAME (msg), err->message, dbg ? dbg : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      ok = FALSE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_structure_has_name (gst_message_get_structure (msg),
+            "cudalinspectrum")) {
+      g_ptr_array_add (r->messages,
+          gst_structure_copy (gst_message_get_structure (msg)));
+    }
+    gst_message_unref (msg);
+  }
+  return ok;
+}
+
+/* Decodes @data with nvh264dec and runs the chain: on the CUDA backend
+ * right after the decoder (@cuda), or on the CPU backend after
+ * cudadownload. The output in system memory. */
+static RunResult
+run_chain (const char *data, const char *const *elements, gboolean cuda)
+{
+  RunResult r = { g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_sample_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_caps_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_caps_unref), TRUE
+  };
+  gchar *chain = chain_desc (elements, cuda), *desc;
+  const char *what = cuda ? "cuda" : "cpu";
+  GstElement *pipe, *src, *sink;
+  GError *err = NULL;
+  GstBus *bus;
+  gint64 deadline;
+  guint n_elements = g_strv_length ((gchar **) elements);
+
+  if (cuda)
+    desc = g_strdup_printf ("filesrc name=src ! h264parse ! nvh264dec ! %s ! "
+        "cudadownload ! video/x-raw, format=NV12 ! appsink name=sink "
+        "sync=false", chain);
+  else
+    desc = g_strdup_printf ("filesrc name=src ! h264parse ! nvh264dec ! "
+        "cudadownload ! video/x-raw, format=NV12 ! %s ! appsink name=sink "
+        "sync=false", chain);
+  pipe = gst_parse_launch (desc, &err);
+  if (pipe == NULL) {
+    fprintf (stderr, "%s: %s\n", desc, err->message);
+    exit (1);
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  g_object_set (src, "location", data, NULL);
+  bus = gst_element_get_bus (pipe);
+
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  /* until EOS; an error or a stall ends the wait instead of blocking in
+   * gst_app_sink_pull_sample () for ever */
+  deadline = g_get_monotonic_time () + RUN_TIMEOUT_S * G_TIME_SPAN_SECOND;
+  for (;;) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        100 * GST_MSECOND);
+
+    if (sample != NULL) {
+      g_ptr_array_add (r.samples, sample);
+      continue;
+    }
+    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+    if (!drain_bus (bus, &r, what)) {
+      r.ok = FALSE;
+      break;
+    }
+    if (g_get_monotonic_time () > deadline) {
+      fprintf (stderr, "%s: no EOS after %d s (%u frames)\n", what,
+          RUN_TIMEOUT_S, r.samples->len);
+      r.ok = FALSE;
+      break;
+    }
+  }
+
+  /* caps and statistics while the elements still run */
+  for (guint i = 0; i < n_elements; i++) {
+    gchar name[16];
+    GstElement *e;
+    GstStructure *st;
+
+    g_snprintf (name, sizeof (name), "e%u", i);
+    e = gst_bin_get_by_name (GST_BIN (pipe), name);
+    g_ptr_array_add (r.sink_caps, pad_caps (e, "sink"));
+    g_ptr_array_add (r.src_caps, pad_caps (e, "src"));
+    st = query_stats (e);
+    g_ptr_array_add (r.stats, st ? st : gst_structure_new_empty ("none"));
+    gst_object_unref (e);
+  }
+  if (!drain_bus (bus, &r, what))
+    r.ok = FALSE;
+
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipe);
+  g_free (desc);
+  g_free (chain);
+  return r;
+}
+
+/* TRUE when the visible bytes of every plane are equal. */
+static gboolean
+samples_equal (GstSample * a, GstSample * b, guint index, GString * why)
+{
+  GstVideoInfo ia, ib;
+  GstVideoFrame fa, fb;
+  gboolean ok = TRUE;
+
+  if (!gst_video_info_from_caps (&ia, gst_sample_get_caps (a)) ||
+      !gst_video_info_from_caps (&ib, gst_sample_get_caps (b)) ||
+      !gst_video_info_is_equal (&ia, &ib)) {
+    g_string_append_printf (why, "frame %u: caps differ", index);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
+          GST_MAP_READ)) {
+    g_string_append_printf (why, "frame %u: cannot map (cpu)", index);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
+          GST_MAP_READ)) {
+    gst_video_frame_unmap (&fa);
+    g_string_append_printf (why, "frame %u: cannot map (cuda)", index);
+    return FALSE;
+  }
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row_bytes;
+    gint rows;
+
+    gst_video_format_info_component (fa.info.finfo, p, comp);
+    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]);
+    for (gint y = 0; ok && y < rows; y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+
+      for (gsize x = 0; x < row_bytes; x++) {
+        if (ra[x] != rb[x]) {
+          g_string_append_printf (why, "frame %u plane %u row %d byte %"
+              G_GSIZE_FORMAT ": %u (cpu) vs %u (cuda)", index, p, y, x,
+              ra[x], rb[x]);
+          ok = FALSE;
+          break;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+  return ok;
+}
+
+static gboolean
+messages_equal (GPtrArray * a, GPtrArray * b, GString * why)
+{
+  const char *fields[] = { "timestamp", "length", "operation", "angles",
+    "spectrum", "dominant-angle", "dominant-value"
+  };
+
+  if (a->len != b->len) {
+    g_string_append_printf (why, "%u cudalinspectrum messages (cpu) vs %u "
+        "(cuda)", a->len, b->len);
+    return FALSE;
+  }
+  for (guint i = 0; i < a->len; i++) {
+    for (guint f = 0; f < G_N_ELEMENTS (fields); f++) {
+      const GValue *va = gst_structure_get_value (a->pdata[i], fields[f]);
+      const GValue *vb = gst_structure_get_value (b->pdata[i], fields[f]);
+
+      if (va == NULL || vb == NULL ||
+          gst_value_compare (va, vb) != GST_VALUE_EQUAL) {
+        g_string_append_printf (why, "cudalinspectrum message %u differs "
+            "in %s", i, fields[f]);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+static guint64
+stat_get (const GstStructure * s, const char *name)
+{
+  guint64 v = 0;
+
+  gst_structure_get_uint64 (s, name, &v);
+  return v;
+}
+
+/* TRUE when a structure of @caps has the CUDA memory feature (negotiated
+ * caps have one structure, a pad template several). */
+static gboolean
+caps_cuda (GstCaps * caps)
+{
+  if (caps == NULL)
+    return FALSE;
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    if (gst_caps_features_contains (gst_caps_get_features (caps, i),
+            "memory:CUDAMemory"))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Where element @i of the CUDA run had its frames; FALSE with the reason
+ * in @why when any of them was not on the GPU. */
+static gboolean
+frames_on_gpu (const RunResult * gpu, guint i, const char *element,
+    GString * why)
+{
+  const GstStructure *st = gpu->stats->pdata[i];
+  GstCaps *sink_caps = gpu->sink_caps->pdata[i];
+  GstCaps *src_caps = gpu->src_caps->pdata[i];
+  guint64 frames = gpu->samples->len;
+  /* without output= cudalinspectrum passes the buffers on untouched */
+  gboolean passthrough = g_str_has_prefix (element, "cudalinspectrum") &&
+      strstr (element, "output=") == NULL;
+  static const char *const host_counters[] = { "cuda-host-maps",
+    "pinned-uploads", "staged-uploads", "pinned-downloads",
+    "staged-downloads"
+  };
+  gboolean ok = TRUE;
+  gchar *s;
+
+  GST_INFO ("e%u: %" GST_PTR_FORMAT " sink %" GST_PTR_FORMAT " src %"
+      GST_PTR_FORMAT, i, st, sink_caps, src_caps);
+  if (!caps_cuda (sink_caps) || !caps_cuda (src_caps)) {
+    gchar *a = gst_caps_to_string (sink_caps);
+    gchar *b = gst_caps_to_string (src_caps);
+
+    g_string_append_printf (why, "e%u not in CUDA memory: sink caps %s, "
+        "src caps %s", i, a, b);
+    g_free (a);
+    g_free (b);
+    return FALSE;
+  }
+  if (stat_get (st, "frames") != frames || stat_get (st, "device-in") != frames)
+    ok = FALSE;
+  if (!passthrough && stat_get (st, "device-out") != frames)
+    ok = FALSE;
+  /* no host access at all: no host map, no copy to or from the host */
+  for (guint k = 0; k < G_N_ELEMENTS (host_counters); k++) {
+    if (stat_get (st, host_counters[k]) != 0)
+      ok = FALSE;
+  }
+  if (!ok) {
+    s = gst_structure_to_string (st);
+    g_string_append_printf (why, "e%u frames not on the GPU (%"
+        G_GUINT64_FORMAT " frames out): %s", i, frames, s);
+    g_free (s);
+  }
+  return ok;
+}
+
+static int failures;
+
+/* The chain right after nvh264dec on CUDA against the CPU backend after
+ * cudadownload. */
+static void
+check_chain (const char *data, const char *const *elements)
+{
+  RunResult cpu = run_chain (data, elements, FALSE);
+  RunResult gpu = run_chain (data, elements, TRUE);
+  gchar *chain = chain_desc (elements, TRUE);
+  GString *why = g_string_new (NULL);
+  guint n = g_strv_length ((gchar **) elements);
+  gboolean spectrum = FALSE;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    spectrum |= g_str_has_prefix (elements[i], "cudalinspectrum");
+
+  if (!cpu.ok || !gpu.ok) {
+    g_string_append_printf (why, "pipeline error or stall (%s)",
+        !gpu.ok && !cpu.ok ? "both runs" : !gpu.ok ? "cuda run" : "cpu run");
+    ok = FALSE;
+  }
+  if (ok && (cpu.samples->len == 0 || cpu.samples->len != gpu.samples->len)) {
+    g_string_append_printf (why, "%u frames (cpu) vs %u (cuda)",
+        cpu.samples->len, gpu.samples->len);
+    ok = FALSE;
+  }
+  for (guint i = 0; ok && i < cpu.samples->len; i++)
+    ok = samples_equal (cpu.samples->pdata[i], gpu.samples->pdata[i], i, why);
+  if (ok && spectrum && gpu.messages->len == 0) {
+    g_string_append (why, "no cudalinspectrum messages");
+    ok = FALSE;
+  }
+  if (ok)
+    ok = messages_equal (cpu.messages, gpu.messages, why);
+  for (guint i = 0; ok && i < n; i++)
+    ok = frames_on_gpu (&gpu, i, elements[i], why);
+
+  if (ok)
+    printf ("ok   nvh264dec ! %s: %u frames equal, %u messages, on the GPU\n",
+        chain, gpu.samples->len, gpu.messages->len);
+  else
+    printf ("FAIL nvh264dec ! %s: %s\n", chain, why->str);
+  if (!ok)
+    failures++;
+  run_result_clear (&cpu);
+  run_result_clear (&gpu);
+  g_string_free (why, TRUE);
+  g_free (chain);
+}
+
+/* TRUE when the element factory @name is registered. */
+static gboolean
+have_factory (const char *name)
+{
+  GstElementFactory *f = gst_element_factory_find (name);
+
+  if (f == NULL)
+    return FALSE;
+  gst_object_unref (f);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const erode[] = { "cudamorph operation=erode "
+        "shape=rect width=5 height=5", NULL
+  };
+  static const char *const median[] = { "cudamedian size=5", NULL };
+  static const char *const four[] = { "cudamedian size=5",
+    "cudamorph operation=open shape=disk radius=7",
+    "cudamorph operation=tophat shape=line length=31 angle=30",
+    "cudalinspectrum length=41", NULL
+  };
+  static const char *const needed[] = { "h264parse", "nvh264dec",
+    "cudadownload", "cudamorph", NULL
+  };
+  const char *data;
+
+  gst_init (&argc, &argv);
+  if (argc < 2) {
+    fprintf (stderr, "usage: %s FILE.h264\n", argv[0]);
+    return 1;
+  }
+  data = argv[1];
+  if (!g_file_test (data, G_FILE_TEST_IS_REGULAR)) {
+    fprintf (stderr, "%s: no such file\n", data);
+    return 1;
+  }
+
+  for (guint i = 0; needed[i]; i++) {
+    if (!have_factory (needed[i])) {
+      printf ("SKIP: no %s (nvcodec registers its elements only with a "
+          "driver and a CUDA device; GST_PLUGIN_SYSTEM_PATH and "
+          "GST_PLUGIN_PATH decide where plugins are looked for)\n",
+          needed[i]);
+      return TEST_SKIP;
+    }
+  }
+  {
+    GstElement *e = gst_element_factory_make ("cudamorph", NULL);
+    GstPadTemplate *t;
+    GstCaps *tc;
+    gboolean cuda;
+
+    if (e == NULL) {
+      printf ("SKIP: cudamorph cannot be created\n");
+      return TEST_SKIP;
+    }
+    t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), "src");
+    tc = gst_pad_template_get_caps (t);
+    cuda = caps_cuda (tc);
+    gst_caps_unref (tc);
+    gst_object_unref (e);
+    if (!cuda) {
+      printf ("SKIP: plugin built without gstreamer-cuda\n");
+      return TEST_SKIP;
+    }
+  }
+
+  check_chain (data, erode);
+  check_chain (data, median);
+  check_chain (data, four);
+
+  printf ("%d failure(s)\n", failures);
+  return failures ? 1 : 0;
+}
