@@ -1070,6 +1070,10 @@ gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
   }
 
 #ifdef HAVE_GST_CUDA
+  /* kept from the last run: only for the same device */
+  if (priv->ctx != NULL && device_id >= 0 &&
+      gst_cuda_morphology_memory_context_device_id (priv->ctx) != device_id)
+    gst_clear_object (&priv->ctx);
   if (gst_cuda_morphology_memory_ensure_context (GST_ELEMENT (self),
           device_id, &priv->ctx)) {
     gint ctx_device = gst_cuda_morphology_memory_context_device_id (priv->ctx);
@@ -1230,9 +1234,9 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   }
   gst_cuda_morphology_base_device_leave (self, pushed);
 
-#ifdef HAVE_GST_CUDA
-  gst_clear_object (&priv->ctx);
-#endif
+  /* the GstCudaContext is kept (until finalize, another device, or a
+   * context given by the next pipeline): creating one costs about 0.1 s,
+   * which a restart should not pay */
   priv->use_cuda = FALSE;
   gst_cuda_morphology_base_set_started (self, FALSE);
 
