@@ -139,6 +139,7 @@ typedef struct
   cm_stream stream;
   gboolean started;
   cm_event events[2];           /* for the frames left on the device */
+  gint ctx_failed;              /* a CUDA error happened in this run */
   guint next_event;
 
   /* overlap, streaming thread: frames in output order */
@@ -627,6 +628,10 @@ gst_cuda_morphology_base_post_status_error (GstCudaMorphologyBase * self,
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   const gchar *text = cm_status_string (status);
+
+  /* a context that saw a device error is not reused at the next start */
+  if (CM_STATUS_IS_CUDA (status))
+    g_atomic_int_set (&GET_PRIV (self)->ctx_failed, TRUE);
 
   if (klass->debug_category)
     GST_CAT_ERROR_OBJECT (klass->debug_category, self, "%s: %s (status %d)",
@@ -1236,7 +1241,13 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
 
   /* the GstCudaContext is kept (until finalize, another device, or a
    * context given by the next pipeline): creating one costs about 0.1 s,
-   * which a restart should not pay */
+   * which a restart should not pay; not after a device error (a context
+   * created with the device out of memory stays unusable) */
+#ifdef HAVE_GST_CUDA
+  if (g_atomic_int_get (&priv->ctx_failed))
+    gst_clear_object (&priv->ctx);
+#endif
+  g_atomic_int_set (&priv->ctx_failed, FALSE);
   priv->use_cuda = FALSE;
   gst_cuda_morphology_base_set_started (self, FALSE);
 
