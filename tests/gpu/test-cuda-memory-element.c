@@ -19,6 +19,7 @@
 #include <gst/video/video.h>
 
 #include "test-util.h"
+#include "chain-compare.h"
 
 #define SKIP 77
 
@@ -83,20 +84,6 @@ random_frame (const GstVideoInfo * info, guint64 seed)
   return buf;
 }
 
-static GstStructure *
-query_stats (GstElement * e)
-{
-  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
-      gst_structure_new_empty ("cudamorphology-stats"));
-  GstPad *pad = gst_element_get_static_pad (e, "src");
-  GstStructure *s = NULL;
-
-  if (gst_pad_query (pad, q))
-    s = gst_structure_copy (gst_query_get_structure (q));
-  gst_query_unref (q);
-  gst_object_unref (pad);
-  return s;
-}
 
 /* Pushes @n_frames random frames per size of @sizes (w, h pairs ending
  * with 0) through the chain in @mode; the output in system memory. */
@@ -224,95 +211,9 @@ run_chain (const char *const *elements, const char *format,
   return r;
 }
 
-/* TRUE when the visible bytes of every plane are equal. */
-static gboolean
-samples_equal (GstSample * a, GstSample * b, const char *what)
-{
-  GstVideoInfo ia, ib;
-  GstVideoFrame fa, fb;
-  gboolean ok = TRUE;
 
-  if (!gst_video_info_from_caps (&ia, gst_sample_get_caps (a)) ||
-      !gst_video_info_from_caps (&ib, gst_sample_get_caps (b)) ||
-      !gst_video_info_is_equal (&ia, &ib)) {
-    fprintf (stderr, "%s: caps differ\n", what);
-    return FALSE;
-  }
-  gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a), GST_MAP_READ);
-  gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b), GST_MAP_READ);
-  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
-    gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gsize row_bytes;
-    gint rows;
 
-    gst_video_format_info_component (fa.info.finfo, p, comp);
-    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
-    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]);
-    for (gint y = 0; ok && y < rows; y++) {
-      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p)
-          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
-      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p)
-          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
 
-      for (gsize x = 0; x < row_bytes; x++) {
-        if (ra[x] != rb[x]) {
-          fprintf (stderr, "%s: plane %u row %d byte %" G_GSIZE_FORMAT
-              ": %u (cpu) vs %u\n", what, p, y, x, ra[x], rb[x]);
-          ok = FALSE;
-          break;
-        }
-      }
-    }
-  }
-  gst_video_frame_unmap (&fb);
-  gst_video_frame_unmap (&fa);
-  return ok;
-}
-
-static gboolean
-messages_equal (GPtrArray * a, GPtrArray * b, const char *what)
-{
-  const char *fields[] = { "timestamp", "length", "operation", "angles",
-    "spectrum", "dominant-angle", "dominant-value"
-  };
-
-  if (a->len != b->len) {
-    fprintf (stderr, "%s: %u messages vs %u\n", what, a->len, b->len);
-    return FALSE;
-  }
-  for (guint i = 0; i < a->len; i++) {
-    for (guint f = 0; f < G_N_ELEMENTS (fields); f++) {
-      const GValue *va = gst_structure_get_value (a->pdata[i], fields[f]);
-      const GValue *vb = gst_structure_get_value (b->pdata[i], fields[f]);
-
-      if (va == NULL || vb == NULL ||
-          gst_value_compare (va, vb) != GST_VALUE_EQUAL) {
-        fprintf (stderr, "%s: message %u differs in %s\n", what, i,
-            fields[f]);
-        return FALSE;
-      }
-    }
-  }
-  return TRUE;
-}
-
-static guint64
-stat (const GstStructure * s, const char *name)
-{
-  guint64 v = 0;
-
-  gst_structure_get_uint64 (s, name, &v);
-  return v;
-}
-
-static gboolean
-caps_cuda (GstCaps * caps)
-{
-  return caps && !gst_caps_is_empty (caps) &&
-      gst_caps_features_contains (gst_caps_get_features (caps, 0),
-      "memory:CUDAMemory");
-}
 
 static int failures;
 
@@ -330,6 +231,7 @@ check_chain (const char *const *elements, const char *format,
       chain);
   guint n = g_strv_length ((gchar **) elements), expected = 0;
   gboolean ok = cpu.ok && gpu.ok;
+  GString *why = g_string_new (NULL);
 
   for (int k = 0; sizes[k]; k += 2)
     expected += n_frames;
@@ -339,9 +241,11 @@ check_chain (const char *const *elements, const char *format,
     ok = FALSE;
   }
   for (guint i = 0; ok && i < expected; i++)
-    ok = samples_equal (cpu.samples->pdata[i], gpu.samples->pdata[i], what);
+    ok = samples_equal (cpu.samples->pdata[i], gpu.samples->pdata[i], i, why);
   if (ok)
-    ok = messages_equal (cpu.messages, gpu.messages, what);
+    ok = messages_equal (cpu.messages, gpu.messages, why);
+  if (!ok && why->len > 0)
+    fprintf (stderr, "%s: %s\n", what, why->str);
 
   /* where the frames were: nobody maps CUDA memory for the host; with
    * CUDA on both sides every pad carries CUDA caps and every element reads
@@ -352,31 +256,31 @@ check_chain (const char *const *elements, const char *format,
     gboolean first = i == 0, last = i + 1 == n;
     gboolean passthrough = g_str_has_prefix (elements[i], "cudalinspectrum")
         && strstr (elements[i], "output=") == NULL;
-    gboolean bad = stat (st, "frames") != expected ||
-        stat (st, "cuda-host-maps") != 0;
+    gboolean bad = stat_get (st, "frames") != expected ||
+        stat_get (st, "cuda-host-maps") != 0;
 
     GST_INFO ("%s e%u: %" GST_PTR_FORMAT " %" GST_PTR_FORMAT, what, i, st,
         gpu.src_caps->pdata[i]);
     switch (mode) {
       case MODE_CUDA:
         bad |= !caps_cuda (gpu.src_caps->pdata[i]);
-        bad |= stat (st, "device-in") != expected;
-        bad |= !passthrough && stat (st, "device-out") != expected;
+        bad |= stat_get (st, "device-in") != expected;
+        bad |= !passthrough && stat_get (st, "device-out") != expected;
         /* overlap=auto and appsrc is not live: the filters keep each frame
          * on the device while the next comes in (analysers never do); the
          * frames above are exact all the same */
-        bad |= stat (st, "overlapped") != (g_str_has_prefix (elements[i],
+        bad |= stat_get (st, "overlapped") != (g_str_has_prefix (elements[i],
                 "cudalinspectrum") ? 0 : expected);
         break;
       case MODE_SYS_IN:
-        bad |= first && stat (st, "device-in") != 0;
+        bad |= first && stat_get (st, "device-in") != 0;
         bad |= last && !caps_cuda (gpu.src_caps->pdata[i]);
-        bad |= last && !passthrough && stat (st, "device-out") != expected;
+        bad |= last && !passthrough && stat_get (st, "device-out") != expected;
         break;
       case MODE_SYS_OUT:
-        bad |= first && stat (st, "device-in") != expected;
+        bad |= first && stat_get (st, "device-in") != expected;
         bad |= last && caps_cuda (gpu.src_caps->pdata[i]);
-        bad |= last && stat (st, "device-out") != 0;
+        bad |= last && stat_get (st, "device-out") != 0;
         break;
       default:
         break;
@@ -400,6 +304,7 @@ check_chain (const char *const *elements, const char *format,
     failures++;
   run_result_clear (&cpu);
   run_result_clear (&gpu);
+  g_string_free (why, TRUE);
   g_free (what);
   g_free (chain);
 }

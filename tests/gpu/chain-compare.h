@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the GPU chain tests (test-cuda-memory-element, test-nvcodec-chain)
+ * compare: the output frames and cudalinspectrum messages of a chain on
+ * CUDA against the same chain on the CPU backend, and where the frames
+ * were, from the elements' "cudamorphology-stats" query and caps. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+/* The element's frame statistics (NULL when it does not answer). */
+static inline GstStructure *
+query_stats (GstElement * e)
+{
+  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new_empty ("cudamorphology-stats"));
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  GstStructure *s = NULL;
+
+  if (gst_pad_query (pad, q))
+    s = gst_structure_copy (gst_query_get_structure (q));
+  gst_query_unref (q);
+  gst_object_unref (pad);
+  return s;
+}
+
+/* TRUE when the visible bytes of every plane are equal. */
+static inline gboolean
+samples_equal (GstSample * a, GstSample * b, guint index, GString * why)
+{
+  GstVideoInfo ia, ib;
+  GstVideoFrame fa, fb;
+  gboolean ok = TRUE;
+
+  if (!gst_video_info_from_caps (&ia, gst_sample_get_caps (a)) ||
+      !gst_video_info_from_caps (&ib, gst_sample_get_caps (b)) ||
+      !gst_video_info_is_equal (&ia, &ib)) {
+    g_string_append_printf (why, "frame %u: caps differ", index);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
+          GST_MAP_READ)) {
+    g_string_append_printf (why, "frame %u: cannot map (cpu)", index);
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
+          GST_MAP_READ)) {
+    gst_video_frame_unmap (&fa);
+    g_string_append_printf (why, "frame %u: cannot map (cuda)", index);
+    return FALSE;
+  }
+  for (guint p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&fa); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row_bytes;
+    gint rows;
+
+    gst_video_format_info_component (fa.info.finfo, p, comp);
+    row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&fa, comp[0]) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&fa, comp[0]);
+    rows = GST_VIDEO_FRAME_COMP_HEIGHT (&fa, comp[0]);
+    for (gint y = 0; ok && y < rows; y++) {
+      const guint8 *ra = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fa, p)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fa, p);
+      const guint8 *rb = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fb, p)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fb, p);
+
+      for (gsize x = 0; x < row_bytes; x++) {
+        if (ra[x] != rb[x]) {
+          g_string_append_printf (why, "frame %u plane %u row %d byte %"
+              G_GSIZE_FORMAT ": %u (cpu) vs %u (cuda)", index, p, y, x,
+              ra[x], rb[x]);
+          ok = FALSE;
+          break;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+  return ok;
+}
+
+static inline gboolean
+messages_equal (GPtrArray * a, GPtrArray * b, GString * why)
+{
+  const char *fields[] = { "timestamp", "length", "operation", "angles",
+    "spectrum", "dominant-angle", "dominant-value"
+  };
+
+  if (a->len != b->len) {
+    g_string_append_printf (why, "%u cudalinspectrum messages (cpu) vs %u "
+        "(cuda)", a->len, b->len);
+    return FALSE;
+  }
+  for (guint i = 0; i < a->len; i++) {
+    for (guint f = 0; f < G_N_ELEMENTS (fields); f++) {
+      const GValue *va = gst_structure_get_value (a->pdata[i], fields[f]);
+      const GValue *vb = gst_structure_get_value (b->pdata[i], fields[f]);
+
+      if (va == NULL || vb == NULL ||
+          gst_value_compare (va, vb) != GST_VALUE_EQUAL) {
+        g_string_append_printf (why, "cudalinspectrum message %u differs "
+            "in %s", i, fields[f]);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+static inline guint64
+stat_get (const GstStructure * s, const char *name)
+{
+  guint64 v = 0;
+
+  gst_structure_get_uint64 (s, name, &v);
+  return v;
+}
+
+/* TRUE when a structure of @caps has the CUDA memory feature (negotiated
+ * caps have one structure, a pad template several). */
+static inline gboolean
+caps_cuda (GstCaps * caps)
+{
+  if (caps == NULL)
+    return FALSE;
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    if (gst_caps_features_contains (gst_caps_get_features (caps, i),
+            "memory:CUDAMemory"))
+      return TRUE;
+  }
+  return FALSE;
+}
