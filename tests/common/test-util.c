@@ -30,6 +30,44 @@ test_rng_below (test_rng * r, uint32_t n)
   return n ? (uint32_t) (((uint64_t) test_rng_next (r) * n) >> 32) : 0;
 }
 
+static long sample_every = -1, sample_seen, sample_kept;
+static uint64_t sample_seed;
+
+int
+test_sample_keep (void)
+{
+  uint64_t x;
+
+  if (sample_every < 0) {
+    const char *n = getenv ("CM_TEST_SAMPLE");
+    const char *seed = getenv ("CM_TEST_SAMPLE_SEED");
+    sample_every = n ? atol (n) : 0;
+    sample_seed = seed ? strtoull (seed, NULL, 0) : 0;
+  }
+  sample_seen++;
+  if (sample_every <= 1) {
+    sample_kept++;
+    return 1;
+  }
+  /* splitmix64 of the index: no period that a table's loops could alias */
+  x = (uint64_t) sample_seen + sample_seed * 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  if (x % (uint64_t) sample_every)
+    return 0;
+  sample_kept++;
+  return 1;
+}
+
+void
+test_sample_report (void)
+{
+  if (sample_every > 1)
+    printf ("sampled %ld of %ld cases (1 in %ld, CM_TEST_SAMPLE)\n",
+        sample_kept, sample_seen, sample_every);
+}
+
 cm_image
 test_image_new (int width, int height, cm_depth depth, int extra_pitch)
 {

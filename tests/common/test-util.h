@@ -37,6 +37,15 @@ void test_image_fill (cm_image * img, uint32_t v);
 uint32_t test_image_get (const cm_image * img, int x, int y);
 void test_image_set (const cm_image * img, int x, int y, uint32_t v);
 
+/* Case sampler for slow runs (compute-sanitizer instruments every
+ * launch): with CM_TEST_SAMPLE=n in the environment, test_sample_keep ()
+ * keeps about one call in n, chosen by a hash of the call's index so that
+ * every loop of a nested table is represented; CM_TEST_SAMPLE_SEED picks
+ * another subset. Without it (or n <= 1) every case is kept.
+ * test_sample_report () prints "sampled K of N cases (1 in n)" when active. */
+int test_sample_keep (void);
+void test_sample_report (void);
+
 /* 1 when equal over width x height; else prints "<what>: first mismatch
  * at (x, y): got G expected E" to stderr and returns 0. */
 int test_image_equal (const cm_image * got, const cm_image * expected,

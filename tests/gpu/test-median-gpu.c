@@ -20,7 +20,8 @@
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
  * stderr, "N passed, M failed" at the end, exit 1 on any failure.
  * CM_TEST_VERBOSE=1 prints every case and the algorithm it ran;
- * CM_TEST_MAX_PIXELS=n skips the images of more than n pixels. */
+ * CM_TEST_MAX_PIXELS=n skips the images of more than n pixels;
+ * CM_TEST_SAMPLE=n runs about one plan in n (test-util.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -261,6 +262,8 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
   cm_status st;
   int k = cm_median_rank (d);
 
+  if (!test_sample_keep ())
+    return;
   snprintf (what, sizeof (what), "%s alg %s layout %d", what0,
       cm_median_algorithm_name (d->algorithm), layout);
   st = cm_median_plan_new (&plan, d, exp->width, exp->height, exp->depth);
@@ -876,6 +879,8 @@ test_luma (void)
                 cm_status st;
                 int bad = 0;
 
+                if (!test_sample_keep ())
+                  continue;
                 d.algorithm = algorithms[ai];
                 st = cm_median_plan_new (&plan, &d, w, h, depth);
                 if (st == CM_ERR_UNSUPPORTED &&
@@ -1091,6 +1096,7 @@ main (void)
   test_luma ();
 
   cm_stream_free (stream);
+  test_sample_report ();
   printf ("%d passed, %d failed (%d forced-network cases unsupported as "
       "documented)\n", n_pass, n_fail, n_unsupported);
   return n_fail ? 1 : 0;

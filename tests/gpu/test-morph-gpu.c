@@ -15,7 +15,8 @@
  * stderr, "N passed, M failed" at the end, exit 1 on any failure.
  * CM_TEST_VERBOSE=1 prints every case; CM_TEST_DRY_RUN=1 only counts the
  * cases and the reference's cost (2: also times the reference);
- * CM_TEST_MAX_PIXELS=n skips the morphology cases of larger images. */
+ * CM_TEST_MAX_PIXELS=n skips the morphology cases of larger images;
+ * CM_TEST_SAMPLE=n runs about one morphology case in n (test-util.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +253,8 @@ run_morph_case (const morph_case * c)
   test_rng r;
 
   if (max_pixels > 0 && (long) w * h > max_pixels)
+    return;
+  if (!dry_run && !test_sample_keep ())
     return;
   case_name (c, name, sizeof (name));
   if (verbose)
@@ -886,6 +889,7 @@ main (void)
     cm_se_free (shapes[i].se);
   cm_stream_free (stream);
   printf ("cpu time %.1f s\n", (double) (clock () - t0) / CLOCKS_PER_SEC);
+  test_sample_report ();
   printf ("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;
 }
