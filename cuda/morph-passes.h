@@ -30,8 +30,12 @@ typedef struct
   int legacy;                   /* diagonals: the per-lane line kernel
                                    instead of the sheared tile (kept for
                                    comparisons, CM_MORPH_FORCE=legacy)    */
-  int tile;                     /* vertical and diagonal passes: rows per
-                                   block, 0: the default (CM_VHGW_TILE)   */
+  int tile;                     /* outputs per block along the pass: rows
+                                   (vertical, diagonal) or columns
+                                   (horizontal); 0: the default
+                                   (CM_VHGW_TILE, CM_VHGW_HTILE)          */
+  int cmax;                     /* cap on the chunk C (windows per thread),
+                                   0: the default (CM_VHGW_CMAX)          */
 } cm_segment;
 
 cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,

@@ -123,6 +123,7 @@ struct pass_args
   int border;                   /* REPLICATE, REFLECT, MIRROR, CONSTANT   */
   uint32_t cval;                /* constant sample                        */
   int src_aligned, dst_aligned; /* rows allow pair accesses (load_pair)  */
+  int src_vec, dst_vec;         /* rows allow 16-byte accesses (h kernel) */
   /* lines kernel only */
   int sigma;                    /* x = e + sigma * b (0, 1, -1)           */
   int trans;                    /* walk along x, lines are rows           */
@@ -330,11 +331,81 @@ struct h_emitter
   }
 };
 
+/* Vector paths of the horizontal kernel: lane g of a warp moves one
+ * 32-byte run (H_RUN samples) of rows 2g and 2g+1 as two 16-byte accesses
+ * per row, so that a load or store instruction carries 16 bytes instead of
+ * one sample, and writes or reads the run's H_RUN tile words; the tile's
+ * stride of HT_STRIDE words keeps those shared accesses on distinct banks
+ * (word (t + j, g) is on bank t + j + g). Rows must allow 16-byte accesses
+ * (a.src_vec / a.dst_vec); the border columns and the ends of a row that
+ * are not whole runs take the sample-by-sample path. */
+template <typename Pix>
+struct h_run
+{
+  static constexpr int N = 32 / (int) sizeof (Pix);     /* samples per run */
+};
+
+/* word j of the run: sample j of row a in the low half, of row b in the
+ * high half */
+template <typename Pix>
+static __device__ __forceinline__ void
+h_unpack (uint32_t * tile_col, const uint4 * ra, const uint4 * rb)
+{
+  const uint32_t *a = (const uint32_t *) ra, *b = (const uint32_t *) rb;
+
+#pragma unroll
+  for (int k = 0; k < 8; k++) {
+    if (sizeof (Pix) == 1) {
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        tile_col[(4 * k + j) * HT_STRIDE] =
+            __byte_perm (a[k], b[k], j | (4 + j) << 8) & 0x00ff00ffu;
+    } else {
+      tile_col[(2 * k) * HT_STRIDE] = __byte_perm (a[k], b[k], 0x5410);
+      tile_col[(2 * k + 1) * HT_STRIDE] = __byte_perm (a[k], b[k], 0x7632);
+    }
+  }
+}
+
+/* the inverse: rows a and b of the run from its H_RUN tile words */
+template <typename Pix>
+static __device__ __forceinline__ void
+h_pack (const uint32_t * tile_col, uint4 * ra, uint4 * rb)
+{
+  uint32_t *a = (uint32_t *) ra, *b = (uint32_t *) rb;
+
+#pragma unroll
+  for (int k = 0; k < 8; k++) {
+    if (sizeof (Pix) == 1) {
+      const uint32_t w0 = tile_col[(4 * k) * HT_STRIDE];
+      const uint32_t w1 = tile_col[(4 * k + 1) * HT_STRIDE];
+      const uint32_t w2 = tile_col[(4 * k + 2) * HT_STRIDE];
+      const uint32_t w3 = tile_col[(4 * k + 3) * HT_STRIDE];
+      const uint32_t p01 = __byte_perm (w0, w1, 0x6240);
+      const uint32_t p23 = __byte_perm (w2, w3, 0x6240);
+      a[k] = __byte_perm (p01, p23, 0x5410);
+      b[k] = __byte_perm (p01, p23, 0x7632);
+    } else {
+      const uint32_t w0 = tile_col[(2 * k) * HT_STRIDE];
+      const uint32_t w1 = tile_col[(2 * k + 1) * HT_STRIDE];
+      a[k] = __byte_perm (w0, w1, 0x5410);
+      b[k] = __byte_perm (w0, w1, 0x7632);
+    }
+  }
+}
+
 template <typename Pix, int C, class Op>
 static __global__ void __launch_bounds__ (LANES * WARPS)
 vhgw_h_kernel (const __grid_constant__ pass_args a)
 {
   extern __shared__ uint32_t smem[];
+  constexpr int RUN = h_run<Pix>::N;
+  /* long windows only: below C = 32 the kernel is bound by occupancy and
+   * the tail of its last wave, and the vector paths' registers cost more
+   * than the load and store instructions they save (line 31 at 0 deg:
+   * 20.1 us without, 21.5 us with them; line 127: 33.5 us without, 26.6
+   * with) */
+  constexpr bool VEC = C >= 32;
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int x0 = (int) blockIdx.x * a.tile;
   const int y0 = (int) blockIdx.y * HT_ROWS;
@@ -343,15 +414,25 @@ vhgw_h_kernel (const __grid_constant__ pass_args a)
   const int chunks = (cols + C - 1) / C;
   const int groups = (rows + 1) / 2;
   const int n = chunks * C + a.len - 1;
+  const int sx0 = x0 + a.first;
   const uint32_t cword = a.cval | a.cval << 16;
   uint32_t *tile = smem;
   uint32_t *out = smem + (size_t) (a.tile + a.len - 1) * HT_STRIDE;
+  /* image columns [vlo, vhi) of the tile: whole runs, by vectors */
+  int vlo = 0, vhi = 0;
+
+  if (VEC && a.src_vec) {
+    vlo = (max (sx0, 0) + RUN - 1) / RUN * RUN;
+    vhi = max (min (sx0 + n, a.width) / RUN * RUN, vlo);
+  }
 
   /* word (t, g): rows 2g and 2g+1 (the same row again past the last row)
-   * of column x0 + first + t; the border rule once per column, then the
-   * (up to 4) independent row pairs of this warp */
+   * of column sx0 + t; sample by sample outside [vlo, vhi): the border
+   * rule once per column, then the (up to 4) row pairs of this warp */
   for (int t = lane; t < n; t += LANES) {
-    int sx = x0 + a.first + t;
+    int sx = sx0 + t;
+    if (sx >= vlo && sx < vhi)
+      continue;
     const bool cst = a.border == CM_BORDER_CONSTANT &&
         (sx < 0 || sx >= a.width);
     sx = cst ? 0 : border_map (a.border, sx, a.width);
@@ -364,6 +445,18 @@ vhgw_h_kernel (const __grid_constant__ pass_args a)
       tile[t * HT_STRIDE + g] = cst ? cword : w;
     }
   }
+  if (VEC && lane < groups) {
+    const int g = lane;
+    const uint8_t *r0 = a.src + (size_t) (y0 + 2 * g) * a.spitch;
+    const uint8_t *r1 = 2 * g + 1 < rows ? r0 + a.spitch : r0;
+#pragma unroll 2
+    for (int v = vlo + warp * RUN; v < vhi; v += WARPS * RUN) {
+      const uint4 *p0 = (const uint4 *) ((const Pix *) r0 + v);
+      const uint4 *p1 = (const uint4 *) ((const Pix *) r1 + v);
+      uint4 ra[2] = { p0[0], p0[1] }, rb[2] = { p1[0], p1[1] };
+      h_unpack<Pix> (tile + (v - sx0) * HT_STRIDE + g, ra, rb);
+    }
+  }
   __syncthreads ();
   for (int q = warp; q < chunks; q += WARPS) {
     tile_reader<HT_STRIDE> rd = { tile + q * C * HT_STRIDE + lane };
@@ -371,11 +464,31 @@ vhgw_h_kernel (const __grid_constant__ pass_args a)
     vhgw_chunk<C, Op> (rd, a.len, em);
   }
   __syncthreads ();
+  /* output columns [0, ovec) by runs when the block's first column starts
+   * a run, the rest sample by sample */
+  const int ovec = VEC && a.dst_vec && x0 % RUN == 0 ? cols / RUN * RUN : 0;
+  if (VEC && lane < groups) {
+    const int g = lane;
+    uint8_t *r0 = a.dst + (size_t) (y0 + 2 * g) * a.dpitch;
+    const bool both = 2 * g + 1 < rows;
+    for (int o = warp * RUN; o < ovec; o += WARPS * RUN) {
+      uint4 ra[2], rb[2];
+      uint4 *p0 = (uint4 *) ((Pix *) r0 + x0 + o);
+      uint4 *p1 = (uint4 *) ((Pix *) (r0 + a.dpitch) + x0 + o);
+      h_pack<Pix> (out + o * HT_STRIDE + g, ra, rb);
+      p0[0] = ra[0];
+      p0[1] = ra[1];
+      if (both) {
+        p1[0] = rb[0];
+        p1[1] = rb[1];
+      }
+    }
+  }
   for (int g = warp; g < groups; g += WARPS) {
     Pix *r0 = (Pix *) (a.dst + (size_t) (y0 + 2 * g) * a.dpitch) + x0;
     Pix *r1 = (Pix *) ((uint8_t *) r0 + a.dpitch);
     const bool both = 2 * g + 1 < rows;
-    for (int o = lane; o < cols; o += LANES) {
+    for (int o = ovec + lane; o < cols; o += LANES) {
       uint32_t w = out[o * HT_STRIDE + g];
       r0[o] = (Pix) w;
       if (both)
@@ -514,6 +627,13 @@ chunk_for (int len, int cmax)
   return c;
 }
 
+/* the kernel's cap on C, lowered by the plan's (CM_VHGW_CMAX) */
+static int
+cmax_for (const cm_segment * seg, int kernel_max)
+{
+  return seg->cmax > 0 && seg->cmax < kernel_max ? seg->cmax : kernel_max;
+}
+
 static int
 round_up (int v, int m)
 {
@@ -600,11 +720,11 @@ tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
   return tile;
 }
 
-/* The vertical tile kernels' rows per block from the plan (seg->tile,
- * CM_VHGW_TILE, for tuning runs) when it fits, rounded up to C; else the
- * default tile. */
+/* The tile kernels' outputs per block from the plan (seg->tile,
+ * CM_VHGW_TILE / CM_VHGW_HTILE, for tuning runs) when it fits, rounded up
+ * to C; else the default tile. kind as tile_plan. */
 static int
-tile_override (const cm_segment * seg, int c, int len, int extent,
+tile_override (int kind, const cm_segment * seg, int c, int len, int extent,
     int smem_max, int tile, size_t *bytes)
 {
   int t = round_up (seg->tile, c);
@@ -614,7 +734,10 @@ tile_override (const cm_segment * seg, int c, int len, int extent,
     return tile;
   if (t > round_up (extent, c))
     t = round_up (extent, c);
-  b = (size_t) (t + len - 1) * LANES * 4;
+  if (kind == 0)
+    b = (size_t) (t + len - 1) * LANES * 4;
+  else
+    b = (size_t) (2 * t + len - 1) * HT_STRIDE * 4;
   if (b > (size_t) smem_max)
     return tile;
   *bytes = b;
@@ -656,6 +779,13 @@ pair_aligned (const cm_image * img)
 {
   uintptr_t a = (uintptr_t) img->data | (uintptr_t) img->pitch;
   return img->depth == CM_DEPTH_16 ? (a & 3) == 0 : (a & 1) == 0;
+}
+
+/* 16-byte accesses at every run of 32 bytes of every row */
+static int
+vec_aligned (const cm_image * img)
+{
+  return (((uintptr_t) img->data | (uintptr_t) img->pitch) & 15) == 0;
 }
 
 size_t
@@ -714,6 +844,8 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   a.cval = border_value < maxv ? border_value : maxv;
   a.src_aligned = pair_aligned (src);
   a.dst_aligned = pair_aligned (dst);
+  a.src_vec = vec_aligned (src);
+  a.dst_vec = vec_aligned (dst);
   a.sigma = 0;
   a.trans = 0;
   a.e_min = 0;
@@ -740,10 +872,10 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     return cudaErrorInvalidValue;
 
   if (kind == 0) {
-    c = chunk_for (a.len, 64);
+    c = chunk_for (a.len, cmax_for (seg, 64));
     a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
     if (a.tile > 0)
-      a.tile = tile_override (seg, c, a.len, a.height, smem_max, a.tile,
+      a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
           &smem);
     if (a.tile > 0) {
       grid = dim3 ((unsigned) ((a.width + 2 * LANES - 1) / (2 * LANES)),
@@ -753,8 +885,11 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
       a.e_count = a.width;
     }
   } else if (kind == 1) {
-    c = chunk_for (a.len, 32);
+    c = chunk_for (a.len, cmax_for (seg, 32));
     a.tile = tile_plan (1, c, a.len, a.width, smem_max, &smem);
+    if (a.tile > 0)
+      a.tile = tile_override (1, seg, c, a.len, a.width, smem_max, a.tile,
+          &smem);
     if (a.tile > 0) {
       grid = dim3 ((unsigned) ((a.width + a.tile - 1) / a.tile),
           (unsigned) ((a.height + HT_ROWS - 1) / HT_ROWS));
@@ -775,10 +910,10 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     }
     a.e_count = a.width + a.height - 1;
     if (!seg->legacy) {
-      c = chunk_for (a.len, 64);
+      c = chunk_for (a.len, cmax_for (seg, 64));
       a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
       if (a.tile > 0)
-        a.tile = tile_override (seg, c, a.len, a.height, smem_max, a.tile,
+        a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
             &smem);
       if (a.tile > 0) {
         kind = 3;
@@ -789,7 +924,7 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   }
   if (kind == 2) {
     int walk = a.trans ? a.width : a.height;
-    c = chunk_for (a.len, 32);
+    c = chunk_for (a.len, cmax_for (seg, 32));
     grid = dim3 ((unsigned) ((a.e_count + LANES - 1) / LANES),
         (unsigned) (((walk + c - 1) / c + WARPS - 1) / WARPS));
     smem = 0;

@@ -32,9 +32,10 @@
  * with two sides > 1 on the separable passes (rows by the single-launch
  * kernel); "rect2d" sends every full rectangle whose tile fits to the
  * single-launch kernel; unset or anything else: the choice above.
- * CM_VHGW_TILE=N: rows per block of the vertical and diagonal passes
- * (rounded up to their chunk; for tuning the tile against the number of
- * SMs). */
+ * CM_VHGW_TILE=N: rows per block of the vertical and diagonal passes,
+ * CM_VHGW_HTILE=N: columns per block of the horizontal pass (rounded up to
+ * their chunk), CM_VHGW_CMAX=N: cap on the chunk of every pass (a power of
+ * two); for tuning the tiles against the number of SMs. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,7 @@ segment (int dir_x, int dir_y, int first, int len)
   s.len = len;
   s.legacy = 0;
   s.tile = 0;
+  s.cmax = 0;
   return s;
 }
 
@@ -490,12 +492,18 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
     p->algo = ALGO_RUNS;
   if (p->algo == ALGO_SEGMENTS || p->algo == ALGO_CROSS) {
     const char *vtile = getenv ("CM_VHGW_TILE");
+    const char *htile = getenv ("CM_VHGW_HTILE");
+    const char *cmax = getenv ("CM_VHGW_CMAX");
 
     for (int i = 0; i < p->nseg; i++) {
       size_t s;
 
       if (vtile && p->ero[i].dir_y != 0)
         p->ero[i].tile = atoi (vtile);
+      if (htile && p->ero[i].dir_y == 0)
+        p->ero[i].tile = atoi (htile);
+      if (cmax)
+        p->ero[i].cmax = atoi (cmax);
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
       s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);
