@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <algorithm>
@@ -31,31 +32,139 @@ bench_check (cudaError_t e, const char *what, const char *file, int line)
   }
 }
 
+/* Timing: kernel time, not call latency. A plan's run is timed between
+ * two events on its stream; on an idle stream the first event completes at
+ * once, so the interval would also hold the host's own work before and
+ * between the launches (API calls, launch latency: 5-15 us per run on the
+ * H100, as much as a 4K pass itself). The gate removes it, as nvbench's
+ * blocking kernel does: a one-thread kernel spins on a flag in mapped host
+ * memory, the start event, the run and the stop event queue up behind it,
+ * and the host opens the gate once everything is queued, so the interval
+ * holds the device's work alone (back-to-back launches, the gaps between
+ * them included). The gate gives up after BENCH_GATE_TIMEOUT_NS, counted in
+ * gate_timeouts (a run that waits on the device itself would otherwise
+ * deadlock); a timed-out run is not a kernel time, and time_median then
+ * says so and times call latency instead. t.call (--timing call) times runs the old way, the
+ * call's latency on an idle stream, for comparison with earlier tables. */
+#define BENCH_GATE_TIMEOUT_NS 200000000ull
+
 struct bench_timer
 {
   cudaStream_t stream;
   cudaEvent_t start, stop;
+  volatile int *gate;           /* mapped host memory: 0 closed, 1 open   */
+  int *gate_timeouts;           /* mapped: gates that gave up             */
+  int call;                     /* time call latency, no gate             */
 };
 
+static __global__ void
+bench_gate_kernel (volatile int *gate, int *timeouts)
+{
+  unsigned long long t0, t;
+
+  asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (t0));
+  while (*gate == 0) {
+    asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (t));
+    if (t - t0 > BENCH_GATE_TIMEOUT_NS) {
+      atomicAdd (timeouts, 1);
+      break;
+    }
+    __nanosleep (256);
+  }
+}
+
+/* stream, events and gate; call: time call latency instead */
+static inline void
+bench_timer_init (bench_timer &t, int call)
+{
+  void *p;
+  CK (cudaStreamCreateWithFlags (&t.stream, cudaStreamNonBlocking));
+  CK (cudaEventCreate (&t.start));
+  CK (cudaEventCreate (&t.stop));
+  CK (cudaHostAlloc (&p, 2 * sizeof (int), cudaHostAllocMapped));
+  memset (p, 0, 2 * sizeof (int));
+  t.gate = (volatile int *) p;
+  t.gate_timeouts = (int *) p + 1;
+  t.call = call;
+}
+
+static inline void
+bench_timer_free (bench_timer &t)
+{
+  cudaFreeHost ((void *) t.gate);
+  cudaEventDestroy (t.start);
+  cudaEventDestroy (t.stop);
+  cudaStreamDestroy (t.stream);
+}
+
+static inline const char *
+bench_timing_name (const bench_timer &t)
+{
+  return t.call ? "call latency (events around each call on an idle "
+      "stream, host work included)" : "device time (events behind a "
+      "gate kernel: the runs' launches queued before the device starts "
+      "them, host work excluded)";
+}
+
+/* Around one timed run, when gated: bench_gate_close () before the start
+ * event, bench_gate_open () after the stop event; bench_gate_gave_up ()
+ * after the stop event completed: the gate timed out since `before`
+ * (*t.gate_timeouts read before the close), so the run waited on the
+ * device and its interval holds the host's work too. */
+static inline void
+bench_gate_close (bench_timer &t)
+{
+  *t.gate = 0;
+  bench_gate_kernel <<< 1, 1, 0, t.stream >>> (t.gate, t.gate_timeouts);
+  CK (cudaGetLastError ());
+}
+
+static inline void
+bench_gate_open (bench_timer &t)
+{
+  __sync_synchronize ();
+  *t.gate = 1;
+}
+
+static inline bool
+bench_gate_gave_up (const bench_timer &t, int before)
+{
+  return *(volatile int *) t.gate_timeouts != before;
+}
+
 /* Median of `runs` timings (ms) of fn after `warmup` untimed calls; < 0
- * when fn fails. *first: the first timed run (ms), when not NULL. */
+ * when fn fails. *first: the first timed run (ms),
+ * when not NULL. call >= 0 overrides t.call for this measurement. */
 template <typename F>
 static double
 time_median (bench_timer &t, int warmup, int runs, F fn, double *first =
-    NULL)
+    NULL, int call = -1)
 {
   std::vector<float> ms;
+  const int gated = !(call >= 0 ? call : t.call);
   for (int i = 0; i < warmup; i++)
     if (!fn ())
       return -1;
   CK (cudaStreamSynchronize (t.stream));
   for (int i = 0; i < runs; i++) {
     float e;
+    const int timeouts = *(volatile int *) t.gate_timeouts;
+    if (gated)
+      bench_gate_close (t);
     CK (cudaEventRecord (t.start, t.stream));
-    if (!fn ())
-      return -1;
+    const bool ok = fn ();
     CK (cudaEventRecord (t.stop, t.stream));
+    if (gated)
+      bench_gate_open (t);
     CK (cudaEventSynchronize (t.stop));
+    if (!ok)
+      return -1;
+    if (gated && bench_gate_gave_up (t, timeouts)) {
+      /* the run waits on the device: only its call latency can be had */
+      fprintf (stderr, "timing gate gave up (the run waits on the device "
+          "itself): this figure is the call latency\n");
+      return time_median (t, 0, runs, fn, first, 1);
+    }
     CK (cudaEventElapsedTime (&e, t.start, t.stop));
     ms.push_back (e);
     if (i == 0 && first)
@@ -64,6 +173,53 @@ time_median (bench_timer &t, int warmup, int runs, F fn, double *first =
   std::sort (ms.begin (), ms.end ());
   size_t n = ms.size ();
   return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+}
+
+/* A kernel copy of a frame (16-byte accesses where rows allow): the floor
+ * of any pass that reads and writes the frame once, without the copy
+ * engine that cudaMemcpy2DAsync uses for pitched device copies. */
+static __global__ void
+bench_copy_kernel (const uint8_t * src, size_t spitch, uint8_t * dst,
+    size_t dpitch, int row_bytes, int height)
+{
+  const int vecs = row_bytes / 16;
+  const int y = blockIdx.y;
+  if (y >= height)
+    return;
+  const uint4 *s = (const uint4 *) (src + (size_t) y * spitch);
+  uint4 *d = (uint4 *) (dst + (size_t) y * dpitch);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < vecs;
+      i += gridDim.x * blockDim.x)
+    d[i] = s[i];
+  for (int i = vecs * 16 + blockIdx.x * blockDim.x + threadIdx.x;
+      i < row_bytes; i += gridDim.x * blockDim.x)
+    dst[(size_t) y * dpitch + i] = src[(size_t) y * spitch + i];
+}
+
+static inline bool
+bench_copy (const void *src, size_t spitch, void *dst, size_t dpitch,
+    int row_bytes, int height, cudaStream_t stream)
+{
+  if ((((uintptr_t) src | (uintptr_t) dst | spitch | dpitch) & 15) != 0)
+    return false;
+  dim3 block (128), grid ((unsigned) ((row_bytes / 16 + 127) / 128 + 0),
+      (unsigned) height);
+  if (grid.x == 0)
+    grid.x = 1;
+  bench_copy_kernel <<< grid, block, 0, stream >>> ((const uint8_t *) src,
+      spitch, (uint8_t *) dst, dpitch, row_bytes, height);
+  return cudaGetLastError () == cudaSuccess;
+}
+
+/* --timing gated|call: 1 for call, 0 for gated, -1 not recognised */
+static inline int
+bench_parse_timing (const char *s)
+{
+  if (s && !strcmp (s, "gated"))
+    return 0;
+  if (s && !strcmp (s, "call"))
+    return 1;
+  return -1;
 }
 
 /* Selects the device and prints the device, driver/runtime and NPP lines.

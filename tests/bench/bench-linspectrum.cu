@@ -3,7 +3,10 @@
  * et al., Table 2 and Figs. 9-10): device time of cm_linspectrum_plan_run
  * (memsets, transposition, the stream kernel, the supremum finalisation
  * and the spectrum download, all on one stream) with CUDA events, after
- * warm-up, median of 25 runs.
+ * warm-up, median of 25 runs; the events sit behind a gate kernel so that
+ * the host's launch work is not counted (bench-common.cuh), unless
+ * --timing call (each call's latency on an idle stream, the method of the
+ * tables before 2026-11-24).
  *
  *  - 640x640, 1920x1080, 3840x2160 random 8-bit images, lengths 11, 41,
  *    101, 251, 180 orientations (0..180 step 1): spectrum only, and with
@@ -22,7 +25,7 @@
  *    (the paper's Table 2 row "D15/D47": 640x640, 180 angles), and the
  *    GPU spectrum checked against it.
  *
- * Usage: bench-linspectrum [--csv FILE] [--quick] */
+ * Usage: bench-linspectrum [--csv FILE] [--quick] [--timing gated|call] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +37,13 @@
 #include "device.h"
 #include "linspectrum.h"
 
+#include "bench-common.cuh"
+
 #define RUNS 25
 #define WARMUP 3
 
 static FILE *csv;
+static bench_timer timer;
 static char device_name[256];
 
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
@@ -81,7 +87,6 @@ time_plan (const cm_linspectrum_desc * d, const cm_image * src,
   timing t;
   cm_linspectrum_plan *plan = NULL;
   cm_image sup = {}, ori = {};
-  cudaEvent_t e0, e1;
   std::vector < float >ms;
   cm_status st;
 
@@ -98,20 +103,28 @@ time_plan (const cm_linspectrum_desc * d, const cm_image * src,
     cm_device_image_alloc (&sup, src->width, src->height, src->depth);
   if (d->want_orientation)
     cm_device_image_alloc (&ori, src->width, src->height, CM_DEPTH_16);
-  CUDA_OK (cudaEventCreate (&e0));
-  CUDA_OK (cudaEventCreate (&e1));
   for (int r = 0; r < WARMUP + RUNS; r++) {
     float m = 0;
+    const int gated = !timer.call && r >= WARMUP;
+    const int timeouts = *timer.gate_timeouts;
 
-    CUDA_OK (cudaEventRecord (e0, s));
+    if (gated)
+      bench_gate_close (timer);
+    CUDA_OK (cudaEventRecord (timer.start, s));
     st = cm_linspectrum_plan_run (plan, src, &sup, &ori, s);
-    CUDA_OK (cudaEventRecord (e1, s));
-    CUDA_OK (cudaEventSynchronize (e1));
+    CUDA_OK (cudaEventRecord (timer.stop, s));
+    if (gated)
+      bench_gate_open (timer);
+    CUDA_OK (cudaEventSynchronize (timer.stop));
     if (st != CM_OK) {
       fprintf (stderr, "plan_run: %s\n", cm_status_string (st));
       goto out;
     }
-    CUDA_OK (cudaEventElapsedTime (&m, e0, e1));
+    if (gated && bench_gate_gave_up (timer, timeouts)) {
+      fprintf (stderr, "timing gate gave up: plan_run waits on the device\n");
+      goto out;
+    }
+    CUDA_OK (cudaEventElapsedTime (&m, timer.start, timer.stop));
     if (r >= WARMUP)
       ms.push_back (m);
   }
@@ -123,8 +136,6 @@ time_plan (const cm_linspectrum_desc * d, const cm_image * src,
     memcpy (spectrum_out, cm_linspectrum_plan_spectrum (plan),
         sizeof (uint64_t) * cm_linspectrum_plan_count (plan));
 out:
-  cudaEventDestroy (e0);
-  cudaEventDestroy (e1);
   if (sup.data)
     cm_device_free (sup.data);
   if (ori.data)
@@ -184,7 +195,7 @@ main (int argc, char **argv)
 {
   static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
   static const int lengths[] = { 11, 41, 101, 251 };
-  int quick = 0;
+  int quick = 0, timing_call = 0;
   cudaStream_t s;
 
   for (int i = 1; i < argc; i++) {
@@ -196,8 +207,12 @@ main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--quick"))
       quick = 1;
+    else if (!strcmp (argv[i], "--timing") && i + 1 < argc &&
+        (timing_call = bench_parse_timing (argv[i + 1])) >= 0)
+      i++;
     else {
-      fprintf (stderr, "usage: %s [--csv FILE] [--quick]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--csv FILE] [--quick] "
+          "[--timing gated|call]\n", argv[0]);
       return 2;
     }
   }
@@ -211,7 +226,9 @@ main (int argc, char **argv)
   if (csv)
     fprintf (csv, "device,case,width,height,length,orientations,outputs,"
         "median_ms,min_ms,gpx_per_s,plan,vs_L11\n");
-  CUDA_OK (cudaStreamCreate (&s));
+  bench_timer_init (timer, timing_call);
+  s = timer.stream;
+  printf ("timing: %s\n", bench_timing_name (timer));
 
   for (int si = 0; si < 3; si++) {
     int w = sizes[si][0], h = sizes[si][1];
@@ -296,7 +313,7 @@ main (int argc, char **argv)
     cm_device_free (src.data);
     free (host);
   }
-  cudaStreamDestroy (s);
+  bench_timer_free (timer);
   if (csv)
     fclose (csv);
   return 0;

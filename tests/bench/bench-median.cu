@@ -10,6 +10,7 @@
  *                [--border replicate|reflect|mirror|constant]
  *                [--npp-max-window N] [--csv FILE] [--device ID]
  *                [--compare-old 0|1] [--variants K1,K2,...]
+ *                [--timing gated|call]
  *
  * --variants hist16-v1,hist16-walk-b16 also times, next to each plan, the
  * plans made with CM_MEDIAN_KERNELS set to each of those values (see
@@ -24,7 +25,10 @@
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
  * CUDA events on one stream after K warm-up runs; Gpx/s is width * height /
- * time. Kernel time only (the frames stay on the device).
+ * time. Kernel time only (the frames stay on the device): by default the
+ * events sit behind a gate kernel so that the host's launch work is not
+ * counted (bench-common.cuh); --timing call times each call's latency on
+ * an idle stream, as the tables before 2026-11-24 did.
  *
  * NPP does no border handling: it reads the whole window, so it runs on an
  * ROI of exactly width x height inside a source with a margin of the
@@ -72,6 +76,7 @@ struct bench_opts
   const char *csv = NULL;
   int device = 0;
   int compare_old = 0;
+  int timing_call = 0;
   std::vector<std::string> variants;    /* CM_MEDIAN_KERNELS values */
 };
 
@@ -85,6 +90,9 @@ usage (const char *argv0)
       "          [--border replicate|reflect|mirror|constant]\n"
       "          [--npp-max-window N] [--csv FILE] [--device ID]\n"
       "          [--compare-old 0|1] [--variants K1,K2,...]\n"
+      "          [--timing gated|call]\n"
+      "  --timing gated       device time of each run (default); call:\n"
+      "                       the latency of each call on an idle stream\n"
       "  --runs N             timed runs per case, median reported (>= 20)\n"
       "  --algorithm all      auto, network and histogram (a forced\n"
       "                       network may be unsupported: reported as such)\n"
@@ -188,6 +196,13 @@ parse_opts (int argc, char **argv, bench_opts * o)
       o->csv = v;
     else if (!strcmp (a, "--device"))
       o->device = atoi (v);
+    else if (!strcmp (a, "--timing")) {
+      o->timing_call = bench_parse_timing (v);
+      if (o->timing_call < 0) {
+        fprintf (stderr, "--timing must be gated or call\n");
+        return 0;
+      }
+    }
     else if (!strcmp (a, "--compare-old"))
       o->compare_old = atoi (v) != 0;
     else if (!strcmp (a, "--variants")) {
@@ -296,9 +311,8 @@ main (int argc, char **argv)
       (int) o.border, o.runs, o.warmup);
 
   bench_timer t;
-  CK (cudaStreamCreateWithFlags (&t.stream, cudaStreamNonBlocking));
-  CK (cudaEventCreate (&t.start));
-  CK (cudaEventCreate (&t.stop));
+  bench_timer_init (t, o.timing_call);
+  printf ("timing: %s\n", bench_timing_name (t));
 
   FILE *csv = NULL;
   if (o.csv) {
@@ -545,8 +559,6 @@ main (int argc, char **argv)
   }
   if (csv)
     fclose (csv);
-  cudaStreamDestroy (t.stream);
-  cudaEventDestroy (t.start);
-  cudaEventDestroy (t.stop);
+  bench_timer_free (t);
   return failures ? 1 : 0;
 }

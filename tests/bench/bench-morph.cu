@@ -7,10 +7,14 @@
  *               [--warmup K] [--filter SUBSTRING] [--csv FILE]
  *               [--border neutral|replicate|reflect|mirror|constant]
  *               [--npp-max-mask N] [--device ID] [--compare]
+ *               [--timing gated|call]
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
- * CUDA events on one stream after K warm-up runs. Gpx/s is
- * width * height / time. NPP's erode/dilate read the mask's whole window
+ * CUDA events on one stream after K warm-up runs: by default the device
+ * time of the run (the events behind a gate kernel, bench-common.cuh), with
+ * the call latency on an idle stream (host work included, the only figure
+ * of the tables before 2026-11-24) in the "call ms" column; --timing call
+ * makes the call latency the main figure. Gpx/s is width * height / time. NPP's erode/dilate read the mask's whole window
  * and do no border handling: it gets a source with a margin of the mask's
  * reach on every side and an ROI of exactly width x height, so it is timed
  * on the same pixel count. It is the general masked filter (no rectangle
@@ -56,6 +60,7 @@ struct bench_opts
   long npp_max_mask = 4096;
   int device = 0;
   int compare = 0;
+  int timing_call = 0;
 };
 
 static void
@@ -66,12 +71,15 @@ usage (const char *argv0)
       "          [--warmup K] [--filter SUBSTRING] [--csv FILE]\n"
       "          [--border neutral|replicate|reflect|mirror|constant]\n"
       "          [--npp-max-mask N] [--device ID] [--compare]\n"
+      "          [--timing gated|call]\n"
       "  --runs N          timed runs per case, median reported (>= 20)\n"
       "  --compare         also time the former path (CM_MORPH_FORCE=legacy)\n"
       "                    of every case whose plan takes a new one, and\n"
       "                    rectangles forced onto rect2d\n"
       "  --npp-max-mask N  time NPP only for masks of <= N pixels\n"
-      "                    (NPP's cost grows with the mask area)\n", argv0);
+      "                    (NPP's cost grows with the mask area)\n"
+      "  --timing gated     device time of each run (default); call: the\n"
+      "                    latency of each call on an idle stream\n", argv0);
 }
 
 static int
@@ -135,6 +143,13 @@ parse_opts (int argc, char **argv, bench_opts * o)
       o->npp_max_mask = atol (v);
     else if (!strcmp (a, "--device"))
       o->device = atoi (v);
+    else if (!strcmp (a, "--timing")) {
+      o->timing_call = bench_parse_timing (v);
+      if (o->timing_call < 0) {
+        fprintf (stderr, "--timing must be gated or call\n");
+        return 0;
+      }
+    }
     else {
       fprintf (stderr, "unknown option '%s'\n", a);
       return 0;
@@ -214,6 +229,13 @@ make_cases (void)
     }
   for (int len : { 31, 127 })
     for (int a : { 0, 45, 90, 135 }) {
+      snprintf (n, sizeof (n), "line %d@%d", len, a);
+      st = cm_se_new_line (&se, len, a);
+      add_case (v, CM_MORPH_ERODE, st, se, n);
+    }
+  /* single passes at more lengths: flat in the length? */
+  for (int len : { 3, 15, 63, 255 })
+    for (int a : { 0, 90 }) {
       snprintf (n, sizeof (n), "line %d@%d", len, a);
       st = cm_se_new_line (&se, len, a);
       add_case (v, CM_MORPH_ERODE, st, se, n);
@@ -377,9 +399,8 @@ main (int argc, char **argv)
       (int) o.border, o.runs, o.warmup);
 
   bench_timer t;
-  CK (cudaStreamCreateWithFlags (&t.stream, cudaStreamNonBlocking));
-  CK (cudaEventCreate (&t.start));
-  CK (cudaEventCreate (&t.stop));
+  bench_timer_init (t, o.timing_call);
+  printf ("timing: %s\n", bench_timing_name (t));
 
   const int bps = cm_depth_bytes (o.depth);
   cm_image src, dst;
@@ -403,6 +424,14 @@ main (int argc, char **argv)
   printf ("copy floor (cudaMemcpy2DAsync D2D): %.4f ms, %.1f Gpx/s, "
       "%.0f GB/s read+write\n", copy_ms, mpx / copy_ms,
       2.0 * mpx * bps / copy_ms);
+  double kcopy_ms = time_median (t, o.warmup, o.runs, [&]() {
+        return bench_copy (src.data, src.pitch, dst.data, dst.pitch,
+            o.width * bps, o.height, t.stream);
+      });
+  if (kcopy_ms > 0)
+    printf ("copy floor (kernel, 16-byte accesses): %.4f ms, %.1f Gpx/s, "
+        "%.0f GB/s read+write\n", kcopy_ms, mpx / kcopy_ms,
+        2.0 * mpx * bps / kcopy_ms);
 
   FILE *csv = NULL;
   if (o.csv) {
@@ -412,10 +441,14 @@ main (int argc, char **argv)
       return 1;
     }
     fprintf (csv, "device,width,height,depth,border,case,algorithm,ms,"
-        "gpx_s,npp_ms,npp_gpx_s\n");
+        "gpx_s,npp_ms,npp_gpx_s,call_ms\n");
     fprintf (csv, "\"%s\",%d,%d,%d,%d,\"copy D2D\",\"cudaMemcpy2DAsync\","
-        "%.5f,%.2f,,\n", prop.name, o.width, o.height, (int) o.depth,
+        "%.5f,%.2f,,,\n", prop.name, o.width, o.height, (int) o.depth,
         (int) o.border, copy_ms, mpx / copy_ms);
+    if (kcopy_ms > 0)
+      fprintf (csv, "\"%s\",%d,%d,%d,%d,\"copy kernel\",\"bench_copy\","
+          "%.5f,%.2f,,,\n", prop.name, o.width, o.height, (int) o.depth,
+          (int) o.border, kcopy_ms, mpx / kcopy_ms);
   }
 
   std::vector<bench_case> cases = make_cases ();
@@ -437,8 +470,8 @@ main (int argc, char **argv)
       o.width, o.height, mx, my, o.npp_max_mask);
 #endif
 
-  printf ("\n%-24s %-22s %10s %9s %10s %9s\n", "case", "algorithm", "ms",
-      "Gpx/s", "NPP ms", "NPP Gpx/s");
+  printf ("\n%-24s %-22s %10s %9s %10s %9s %9s\n", "case", "algorithm", "ms",
+      "Gpx/s", "NPP ms", "NPP Gpx/s", o.timing_call ? "gated ms" : "call ms");
   int failures = 0;
   for (auto &c : cases) {
     if (o.filter && !strstr (c.name, o.filter))
@@ -463,6 +496,10 @@ main (int argc, char **argv)
           run_st = cm_morph_plan_run (plan, &src, &dst, t.stream);
           return run_st == CM_OK;
         });
+    /* the other timing: call latency (or device time with --timing call) */
+    double ms_other = ms < 0 ? -1 : time_median (t, 1, o.runs, [&]() {
+          return cm_morph_plan_run (plan, &src, &dst, t.stream) == CM_OK;
+        }, NULL, !o.timing_call);
     char algo[64];
     snprintf (algo, sizeof (algo), "%s", cm_morph_plan_algorithm (plan));
     if (ms < 0) {
@@ -488,17 +525,17 @@ main (int argc, char **argv)
         snprintf (npp_ms, sizeof (npp_ms), "skipped");
     }
 #endif
-    printf ("%-24s %-22s %10.4f %9.1f %10s %9s\n", c.name, algo, ms,
-        mpx / ms, npp_ms, npp_gpx);
+    printf ("%-24s %-22s %10.4f %9.1f %10s %9s %9.4f\n", c.name, algo, ms,
+        mpx / ms, npp_ms, npp_gpx, ms_other);
     fflush (stdout);
     if (csv) {
       fprintf (csv, "\"%s\",%d,%d,%d,%d,\"%s\",\"%s\",%.5f,%.2f,", prop.name,
           o.width, o.height, (int) o.depth, (int) o.border, c.name, algo, ms,
           mpx / ms);
       if (nms >= 0)
-        fprintf (csv, "%.5f,%.2f\n", nms, mpx / nms);
+        fprintf (csv, "%.5f,%.2f,%.5f\n", nms, mpx / nms, ms_other);
       else
-        fprintf (csv, ",\n");
+        fprintf (csv, ",,%.5f\n", ms_other);
     }
     cm_morph_plan_free (plan);
     for (const char *mode : { "legacy", "separable", "rect2d" }) {
@@ -532,7 +569,7 @@ main (int argc, char **argv)
           printf ("%-24s %-22s %10.4f %9.1f %10s %9s\n", lname, lalgo, ms,
               mpx / ms, "-", "-");
           if (csv)
-            fprintf (csv, "\"%s\",%d,%d,%d,%d,\"%s\",\"%s\",%.5f,%.2f,,\n",
+            fprintf (csv, "\"%s\",%d,%d,%d,%d,\"%s\",\"%s\",%.5f,%.2f,,,\n",
                 prop.name, o.width, o.height, (int) o.depth, (int) o.border,
                 lname, lalgo, ms, mpx / ms);
         }
@@ -553,8 +590,6 @@ main (int argc, char **argv)
     cm_se_free (c.se);
   cudaFree (src.data);
   cudaFree (dst.data);
-  cudaEventDestroy (t.start);
-  cudaEventDestroy (t.stop);
-  cudaStreamDestroy (t.stream);
+  bench_timer_free (t);
   return failures ? 1 : 0;
 }
