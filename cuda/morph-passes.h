@@ -36,7 +36,21 @@ typedef struct
                                    (CM_VHGW_TILE, CM_VHGW_HTILE)          */
   int cmax;                     /* cap on the chunk C (windows per thread),
                                    0: the default (CM_VHGW_CMAX)          */
+  int tile_rows;                /* horizontal: always the vHGW tile kernel,
+                                   never the doubling kernel
+                                   (CM_VHGW_ROWS=tile; tests, benchmarks) */
 } cm_segment;
+
+/* ---- short horizontal windows by doubling (morph-row-doubling.cu) -------
+ * Odd len up to 65 (8-bit) or 33 (16-bit) samples, centred (first =
+ * -(len - 1) / 2), rows of both images 16-byte aligned: supported () says
+ * whether the pass can take it; cm_vhgw_pass () then does. border: no
+ * NEUTRAL (turned into CONSTANT with cval by the caller). */
+int cm_row_doubling_supported (const cm_image * src, const cm_image * dst,
+    int first, int len);
+cudaError_t cm_row_doubling_pass (const cm_image * src, const cm_image * dst,
+    int len, int is_min, cm_border_mode border, uint32_t cval,
+    cudaStream_t stream);
 
 cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     const cm_segment * seg, int is_min, cm_border_mode border,

@@ -698,7 +698,10 @@ kernel_for (int kind, cm_depth depth, int is_min, int c)
 static int
 tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
 {
-  int tile = c >= 32 ? 8 * c : 128;
+  /* H100, 3840 x 2160 (docs/PERFORMANCE.md, tile sweep of 2026-11-24):
+   * vertical 192 rows for C <= 16 (5-8% faster than 128), 8 C from 32 on;
+   * horizontal 128 columns up to C = 16 */
+  int tile = c >= 32 ? 8 * c : kind == 0 ? 192 : 128;
   size_t b = 0;
 
   if (tile > round_up (extent, c))
@@ -885,6 +888,12 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
       a.e_count = a.width;
     }
   } else if (kind == 1) {
+    /* short centred windows: 16-byte accesses and doublings beat the
+     * tile's staging (morph-row-doubling.cu) */
+    if (!seg->tile_rows &&
+        cm_row_doubling_supported (src, dst, seg->first, seg->len))
+      return cm_row_doubling_pass (src, dst, seg->len, is_min, border,
+          a.cval, stream);
     c = chunk_for (a.len, cmax_for (seg, 32));
     a.tile = tile_plan (1, c, a.len, a.width, smem_max, &smem);
     if (a.tile > 0)
@@ -910,7 +919,9 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     }
     a.e_count = a.width + a.height - 1;
     if (!seg->legacy) {
-      c = chunk_for (a.len, cmax_for (seg, 64));
+      /* C <= 32: at 64 the registers leave 2 blocks per SM (line 127 at
+       * 45 degrees: 48 us with C = 64, 31 us with 32, H100) */
+      c = chunk_for (a.len, cmax_for (seg, 32));
       a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
       if (a.tile > 0)
         a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,

@@ -35,7 +35,9 @@
  * CM_VHGW_TILE=N: rows per block of the vertical and diagonal passes,
  * CM_VHGW_HTILE=N: columns per block of the horizontal pass (rounded up to
  * their chunk), CM_VHGW_CMAX=N: cap on the chunk of every pass (a power of
- * two); for tuning the tiles against the number of SMs. */
+ * two); for tuning the tiles against the number of SMs. CM_VHGW_ROWS=tile:
+ * horizontal passes always on the vHGW tile kernel (short windows
+ * otherwise take the doubling kernel, morph-row-doubling.cu). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +280,7 @@ segment (int dir_x, int dir_y, int first, int len)
   s.legacy = 0;
   s.tile = 0;
   s.cmax = 0;
+  s.tile_rows = 0;
   return s;
 }
 
@@ -316,18 +319,18 @@ rect2d_wanted (int w, int h, cm_depth depth)
     return 0;
   if (force == FORCE_RECT2D)
     return cm_rect2d_supported (w, h, depth);
-  /* Measured on an H100 (3840x2160 8-bit, bench-morph --compare,
-   * 2026-11-22): the single-launch kernel beats the two vHGW passes only up
-   * to 7x7 (268 against 247 Gpx/s at 3x3), and loses from 15x15 on (230
-   * against 246 at 15x15, 68 against 155 at 127x127) and on rows (270
-   * against 379 for a line of 31 at 0 degrees): its per-output shared
-   * reads grow with the size while vHGW's do not. So it is the default
-   * for small rectangles only; rows and the separable route take it when
-   * forced. */
+  /* Measured on an H100 (3840x2160 8-bit, bench-morph --compare, device
+   * time): on 2026-11-22 the single-launch kernel beat the two vHGW passes
+   * up to 7x7 only; since the short rows take the doubling kernel
+   * (2026-11-24) the separable passes win at every size (5x5: 0.020 ms
+   * against 0.026, 7x7: 0.020 against 0.028, 15x15: 0.026 against 0.032).
+   * So it runs only when forced (CM_MORPH_FORCE=rect2d; rows on the
+   * separable route with CM_MORPH_FORCE=separable), kept for
+   * comparisons and for the tests of both. */
   if (h == 1)
     want = force == FORCE_SEPARABLE && w <= 256;
   else
-    want = force != FORCE_SEPARABLE && w > 1 && w <= 7 && h <= 7;
+    want = 0;
   return want && cm_rect2d_staged_percent (w, h, depth) <= 800 &&
       cm_rect2d_supported (w, h, depth);
 }
@@ -494,6 +497,7 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
     const char *vtile = getenv ("CM_VHGW_TILE");
     const char *htile = getenv ("CM_VHGW_HTILE");
     const char *cmax = getenv ("CM_VHGW_CMAX");
+    const char *rows = getenv ("CM_VHGW_ROWS");
 
     for (int i = 0; i < p->nseg; i++) {
       size_t s;
@@ -504,6 +508,7 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
         p->ero[i].tile = atoi (htile);
       if (cmax)
         p->ero[i].cmax = atoi (cmax);
+      p->ero[i].tile_rows = rows && !strcmp (rows, "tile");
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
       s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);
