@@ -162,10 +162,11 @@ build_shapes (void)
   SHAPE ("rect 1x63", cm_se_new_rect (&se_, 1, 63), "vhgw-column");
   SHAPE ("rect 255x255", cm_se_new_rect (&se_, 255, 255), "vhgw-separable");
   SHAPE ("rect 3x300", cm_se_new_rect (&se_, 3, 300), "vhgw-separable");
-  SHAPE ("rect 4x6", cm_se_new_rect (&se_, 4, 6), "rect2d");
-  SHAPE ("rect 2x2", cm_se_new_rect (&se_, 2, 2), "rect2d");
+  SHAPE ("rect 4x6", cm_se_new_rect (&se_, 4, 6), "vhgw-separable");
+  SHAPE ("rect 2x2", cm_se_new_rect (&se_, 2, 2), "vhgw-separable");
+  SHAPE ("rect 5x5", cm_se_new_rect (&se_, 5, 5), "vhgw-separable");
   SHAPE ("custom 3x3 off-centre", cm_se_new_custom (&se_,
-          "1110;1110;1110;0000"), "rect2d");
+          "1110;1110;1110;0000"), "vhgw-separable");
   SHAPE ("rect 33x17", cm_se_new_rect (&se_, 33, 17), "vhgw-separable");
   SHAPE ("rect 64x64", cm_se_new_rect (&se_, 64, 64), "vhgw-separable");
   SHAPE ("rect 65x3", cm_se_new_rect (&se_, 65, 3), "vhgw-separable");
@@ -181,6 +182,14 @@ build_shapes (void)
   SHAPE ("disk 15", cm_se_new_disk (&se_, 15), NULL);
   SHAPE ("octagon 5", cm_se_new_octagon (&se_, 5), NULL);
   SHAPE ("line 41@0", cm_se_new_line (&se_, 41, 0.0), "vhgw-row");
+  /* odd rows up to 65 (8-bit) / 33 (16-bit): the doubling kernel where
+   * rows are 16-byte aligned (morph-row-doubling.cu), with one vector of
+   * neighbours up to 33 / 17, two beyond (also rect 63x1, rect 65x3) */
+  SHAPE ("line 9@0", cm_se_new_line (&se_, 9, 0.0), "vhgw-row");
+  SHAPE ("line 17@0", cm_se_new_line (&se_, 17, 0.0), "vhgw-row");
+  SHAPE ("line 19@0", cm_se_new_line (&se_, 19, 0.0), "vhgw-row");
+  SHAPE ("line 33@0", cm_se_new_line (&se_, 33, 0.0), "vhgw-row");
+  SHAPE ("line 35@0", cm_se_new_line (&se_, 35, 0.0), "vhgw-row");
   SHAPE ("line 40@0", cm_se_new_line (&se_, 40, 0.0), "vhgw-row");
   SHAPE ("line 128@0", cm_se_new_line (&se_, 128, 0.0), "vhgw-row");
   SHAPE ("line 41@90", cm_se_new_line (&se_, 41, 90.0), "vhgw-column");
@@ -499,9 +508,10 @@ force_paths (const char *mode)
 
 /* The tile kernels with smaller tiles and the line kernel on rows,
  * columns and diagonals (taken on devices with less shared memory); the
- * rectangles of the single-launch kernel with smaller tiles (20000) or
- * on the separable passes (1: no tile fits), and on the separable passes
- * with either limit (CM_MORPH_FORCE=legacy) */
+ * rectangles on the single-launch kernel (CM_MORPH_FORCE=rect2d) with
+ * smaller tiles (20000) or on the separable passes (1: no tile fits), and
+ * the 3 x 3 and separable-route shapes on the separable passes with
+ * either limit (CM_MORPH_FORCE=legacy) */
 static void
 run_tile_limits (void)
 {
@@ -514,14 +524,17 @@ run_tile_limits (void)
     cm_vhgw_set_tile_limit (limits[li]);
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
-      const int modes = expects (s, "rect2d") ||
-          expects (s, "rank3-stream") ||
-          expects (s, "rect2d-row+vhgw-column") ? 2 : 1;
+      const int legacy = expects (s, "rank3-stream") ||
+          expects (s, "rect2d-row+vhgw-column");
+      const int rect2d = expects (s, "rect2d") ||
+          expects (s, "vhgw-separable") || expects (s, "rank3-stream");
 
       if (!s->expect_algo)
         continue;
-      for (int mode = 0; mode < modes; mode++) {
-        force_paths (mode ? "legacy" : NULL);
+      for (int mode = 0; mode < 3; mode++) {
+        if ((mode == 1 && !legacy) || (mode == 2 && !rect2d))
+          continue;
+        force_paths (mode == 1 ? "legacy" : mode == 2 ? "rect2d" : NULL);
         for (int si = 0; si < 5; si++) {
           for (int k = 0; k < 20; k++) {
             static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE };
@@ -546,7 +559,9 @@ run_tile_limits (void)
  * rectangles beyond the automatic sizes), CM_MORPH_FORCE=legacy on the
  * shapes whose automatic path is new (the separable passes, the
  * diagonals' line kernel), the vertical and diagonal passes with the tile
- * of CM_VHGW_TILE (72 rows, rounded up to the chunk), and
+ * of CM_VHGW_TILE (72 rows, rounded up to the chunk) and the horizontal
+ * ones on the vHGW tile kernel (CM_VHGW_ROWS=tile, not the doubling
+ * kernel) with CM_VHGW_HTILE (72 columns), and
  * CM_MORPH_FORCE=separable on the rectangles of the single-launch kernel
  * (rows of it, then the vertical pass). Every border and depth,
  * iterations 1 and 2, frames smaller than the SE and not multiples of the
@@ -564,13 +579,17 @@ run_forced_paths (void)
   for (int mode = 0; mode < 4; mode++) {
     force_paths (mode == 0 ? "rect2d" : mode == 1 ? "legacy" : mode == 3 ?
         "separable" : NULL);
-    if (mode == 2)
+    if (mode == 2) {
       setenv ("CM_VHGW_TILE", "72", 1);
+      setenv ("CM_VHGW_HTILE", "72", 1);
+      setenv ("CM_VHGW_ROWS", "tile", 1);
+    }
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
       const int vertical = expects (s, "vhgw-column") ||
           expects (s, "vhgw-diagonal") || expects (s, "vhgw-separable") ||
-          expects (s, "vhgw-cross") || expects (s, "rect2d-row+vhgw-column");
+          expects (s, "vhgw-cross") || expects (s, "rect2d-row+vhgw-column") ||
+          expects (s, "vhgw-row");
       const int rect = expects (s, "rect2d") || expects (s, "vhgw-row") ||
           expects (s, "rank3-stream") ||
           expects (s, "vhgw-column") || expects (s, "vhgw-separable") ||
@@ -602,6 +621,8 @@ run_forced_paths (void)
   }
   force_paths (NULL);
   unsetenv ("CM_VHGW_TILE");
+  unsetenv ("CM_VHGW_HTILE");
+  unsetenv ("CM_VHGW_ROWS");
 }
 
 /* ---- algorithm selection ------------------------------------------------ */
