@@ -9,6 +9,7 @@
 
 #include "../check/cudamorph-harness.h"
 #include "device.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -136,9 +137,14 @@ static const MedianParams params[] = {
 GST_START_TEST (test_formats)
 {
   guint64 seed = 1;
+  int n = 0;
 
   for (int f = 0; f < MORPH_N_FORMATS; f++) {
     for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
+      if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
+        seed += 2;
+        continue;
+      }
       compare (&params[i], morph_format (f), 67, 41, seed, 0, NULL);
       seed += 2;
     }
@@ -154,9 +160,14 @@ GST_START_TEST (test_sizes_and_strides)
     int w, h;
   } sizes[] = { {1, 1}, {2, 3}, {9, 1}, {1, 9}, {640, 480}, {333, 97} };
   guint64 seed = 1000;
+  int n = 0;
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
     for (int extra = 0; extra <= 8; extra += 8) {
+      if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
+        seed += 3;
+        continue;
+      }
       compare (&params[s % G_N_ELEMENTS (params)], "RGBA", sizes[s].w,
           sizes[s].h, seed++, extra, NULL);
       compare (&params[(s + 3) % G_N_ELEMENTS (params)], "GRAY16_LE",

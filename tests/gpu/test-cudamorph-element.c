@@ -8,6 +8,7 @@
 
 #include "../check/cudamorph-harness.h"
 #include "device.h"
+#include "test-util.h"
 
 #define DEF_MASK "010;111;010"
 
@@ -139,6 +140,7 @@ static const struct
 GST_START_TEST (test_formats)
 {
   guint64 seed = 1;
+  int n = 0;
 
   for (int f = 0; f < MORPH_N_FORMATS; f++) {
     for (guint s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -147,6 +149,11 @@ GST_START_TEST (test_formats)
             &format_params[(f + s) % G_N_ELEMENTS (format_params)];
         Pair pair;
         GstVideoInfo info;
+
+        if (n++ > 0 && !test_sample_keep ()) {  /* sanitizer setups */
+          seed += 2;
+          continue;
+        }
 
         pair_init (&pair, p);
         pair_set_caps (&pair, morph_format (f), sizes[s].width,
@@ -202,11 +209,17 @@ GST_START_TEST (test_shapes)
 {
   static const char *const formats[] = { "GRAY8", "GRAY16_LE" };
   guint64 seed = 1000;
+  int n = 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (shape_params); i++) {
     for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
       Pair pair;
       GstVideoInfo info;
+
+      if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
+        seed += f == 0 ? 2 : 1;
+        continue;
+      }
 
       pair_init (&pair, &shape_params[i]);
       pair_set_caps (&pair, formats[f], 203, 117, &info);
