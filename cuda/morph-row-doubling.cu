@@ -85,7 +85,7 @@ rd_shifted (uint32_t lo, uint32_t hi, int s)
  * word WS further on (runs of 2 WS samples become runs of 4 WS). A
  * template, so that every index is a constant: written as a loop over k
  * with a trip count depending on k, the compiler kept the loop and chose
- * registers by compare-and-select chains (4x the instructions; ncu and
+ * registers by compare-and-select chains (about 5x the instructions; ncu and
  * SASS on an H100) */
 template <int WS, int NW, class Op>
 static __device__ __forceinline__ void
@@ -212,7 +212,8 @@ rd_for_op (int is_min)
 static rd_kernel
 rd_for (int bytes, int len, int is_min)
 {
-#define RD_CASE16(n) case n: return bytes == 1 ? rd_for_op<uint8_t, n> (is_min) \
+#define RD_CASE16(n) case n: \
+      return bytes == 1 ? rd_for_op<uint8_t, n> (is_min) \
       : rd_for_op<uint16_t, n> (is_min)
 #define RD_CASE8(n) case n: return bytes == 1 ? rd_for_op<uint8_t, n> (is_min) \
       : NULL

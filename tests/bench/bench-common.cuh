@@ -35,8 +35,8 @@ bench_check (cudaError_t e, const char *what, const char *file, int line)
 /* Timing: kernel time, not call latency. A plan's run is timed between
  * two events on its stream; on an idle stream the first event completes at
  * once, so the interval would also hold the host's own work before and
- * between the launches (API calls, launch latency: 5-15 us per run on the
- * H100, as much as a 4K pass itself). The gate removes it, as nvbench's
+ * between the launches (API calls, launch latency: 3-5 us per run on the
+ * H100, a third of a 4K pass). The gate removes it, as nvbench's
  * blocking kernel does: a one-thread kernel spins on a flag in mapped host
  * memory, the start event, the run and the stop event queue up behind it,
  * and the host opens the gate once everything is queued, so the interval
@@ -44,8 +44,9 @@ bench_check (cudaError_t e, const char *what, const char *file, int line)
  * them included). The gate gives up after BENCH_GATE_TIMEOUT_NS, counted in
  * gate_timeouts (a run that waits on the device itself would otherwise
  * deadlock); a timed-out run is not a kernel time, and time_median then
- * says so and times call latency instead. t.call (--timing call) times runs the old way, the
- * call's latency on an idle stream, for comparison with earlier tables. */
+ * says so and times call latency instead. t.call (--timing call) times
+ * runs the old way, the call's latency on an idle stream, for comparison
+ * with earlier tables. */
 #define BENCH_GATE_TIMEOUT_NS 200000000ull
 
 struct bench_timer

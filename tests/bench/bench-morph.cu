@@ -14,8 +14,9 @@
  * time of the run (the events behind a gate kernel, bench-common.cuh), with
  * the call latency on an idle stream (host work included, the only figure
  * of the tables before 2026-11-24) in the "call ms" column; --timing call
- * makes the call latency the main figure. Gpx/s is width * height / time. NPP's erode/dilate read the mask's whole window
- * and do no border handling: it gets a source with a margin of the mask's
+ * makes the call latency the main figure. Gpx/s is width * height / time.
+ * NPP's erode/dilate read the mask's whole window and do no border
+ * handling: it gets a source with a margin of the mask's
  * reach on every side and an ROI of exactly width x height, so it is timed
  * on the same pixel count. It is the general masked filter (no rectangle
  * fast path) and its dilation does not reflect the mask, which changes
