@@ -693,6 +693,17 @@ kernel_for (int kind, cm_depth depth, int is_min, int c)
       : kernel_for_depth<uint8_t, op_max2, op_max1> (kind, c);
 }
 
+/* Shared bytes of a tile kernel for `tile` outputs per block: kind 0
+ * (vertical, sheared) the staged strip, kind 1 (horizontal) the input and
+ * output tiles */
+static size_t
+tile_bytes (int kind, int tile, int len)
+{
+  if (kind == 0)
+    return (size_t) (tile + len - 1) * LANES * 4;
+  return (size_t) (2 * tile + len - 1) * HT_STRIDE * 4;
+}
+
 /* Tile kernels: outputs per block along the walk and shared bytes, or 0
  * when even the smallest tile does not fit. */
 static int
@@ -707,10 +718,7 @@ tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
   if (tile > round_up (extent, c))
     tile = round_up (extent, c);
   for (;;) {
-    if (kind == 0)
-      b = (size_t) (tile + len - 1) * LANES * 4;
-    else
-      b = (size_t) (2 * tile + len - 1) * HT_STRIDE * 4;
+    b = tile_bytes (kind, tile, len);
     if (b <= (size_t) smem_max)
       break;
     if (tile <= c)
@@ -737,10 +745,7 @@ tile_override (int kind, const cm_segment * seg, int c, int len, int extent,
     return tile;
   if (t > round_up (extent, c))
     t = round_up (extent, c);
-  if (kind == 0)
-    b = (size_t) (t + len - 1) * LANES * 4;
-  else
-    b = (size_t) (2 * t + len - 1) * HT_STRIDE * 4;
+  b = tile_bytes (kind, t, len);
   if (b > (size_t) smem_max)
     return tile;
   *bytes = b;

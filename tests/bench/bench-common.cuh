@@ -203,10 +203,9 @@ bench_copy (const void *src, size_t spitch, void *dst, size_t dpitch,
 {
   if ((((uintptr_t) src | (uintptr_t) dst | spitch | dpitch) & 15) != 0)
     return false;
-  dim3 block (128), grid ((unsigned) ((row_bytes / 16 + 127) / 128 + 0),
+  const int vecs = row_bytes / 16;
+  dim3 block (128), grid ((unsigned) (vecs > 0 ? (vecs + 127) / 128 : 1),
       (unsigned) height);
-  if (grid.x == 0)
-    grid.x = 1;
   bench_copy_kernel <<< grid, block, 0, stream >>> ((const uint8_t *) src,
       spitch, (uint8_t *) dst, dpitch, row_bytes, height);
   return cudaGetLastError () == cudaSuccess;
