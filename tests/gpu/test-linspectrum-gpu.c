@@ -14,8 +14,10 @@
  * allocations are pre-filled with noise and read back whole, so writes
  * outside the views are caught; the source must come back unchanged.
  * One orientation (its own path): 16 angles x 7 sizes up to 1023x769 x
- * lengths 1..251, every output variant.
- * Plus: long segments (1, 2 and 4 warps per block), reusing a plan,
+ * lengths 1..251, every output variant, on the sheared tile, on the
+ * stream kernel and on the sheared tile with small tiles.
+ * Plus: long segments (1, 2 and 4 warps per block; both block orders of
+ * the general kernel), reusing a plan,
  * the device copy of the spectrum, CM_ERR_UNSUPPORTED and argument checks.
  *
  * Against cudamorph: at 0, 45, 90 and 135 degrees (and the same lines 180
@@ -467,7 +469,7 @@ test_long (void)
  * boundary, odd sizes, short and long segments, 8 and 16 bits, OPEN and
  * CLOSE, every output variant (check_case), against cm_linspectrum_ref. */
 static void
-test_single (void)
+test_single_angles (int case_no)
 {
   static const double angles[] = { 0, 7.3, 30, 44.9, 45, 45.1, 60, 89.5, 90,
     100, 134.9, 135, 150, 179.2, -30, 200
@@ -476,7 +478,6 @@ test_single (void)
   {257, 131}, {640, 480}, {1023, 769}
   };
   static const int lengths[] = { 1, 2, 11, 41, 251 };
-  int case_no = 2000;
 
   for (int si = 0; si < N_OF (sizes); si++) {
     if (max_pixels > 0 && (long) sizes[si][0] * sizes[si][1] > max_pixels)
@@ -494,6 +495,25 @@ test_single (void)
       }
     }
   }
+}
+
+/* The one-orientation plan has two kernels (linspectrum.cu): the sheared
+ * tile (linspectrum-sheared.cu) up to CM_LINSPECTRUM_SHEARED_MAX samples,
+ * the stream kernel beyond. The table runs with the default split, with
+ * the stream kernel everywhere, and with the sheared tile everywhere on
+ * tiles of 8 output rows, rounded up to the chunk (8 to 64 rows: many
+ * blocks per strip, halos over several tiles, L = 251 too). */
+static void
+test_single (void)
+{
+  test_single_angles (2000);
+  setenv ("CM_LINSPECTRUM_SHEARED_MAX", "0", 1);
+  test_single_angles (4001);      /* other depths and operations */
+  setenv ("CM_LINSPECTRUM_SHEARED_MAX", "4095", 1);
+  setenv ("CM_LINSPECTRUM_SHEARED_TILE", "8", 1);
+  test_single_angles (6002);
+  unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
+  unsetenv ("CM_LINSPECTRUM_SHEARED_TILE");
 }
 
 /* ---- cudamorph's 2-D operation at 0, 45, 90 and 135 degrees --------------
@@ -913,6 +933,11 @@ main (void)
   test_args ();
   test_long ();
   test_table ();
+  /* the general kernel's former block order (orientations along grid.y),
+   * which plans with more than 65,535 blocks of items still take */
+  setenv ("CM_LINSPECTRUM_OMAJOR", "0", 1);
+  test_long ();
+  unsetenv ("CM_LINSPECTRUM_OMAJOR");
   test_single ();
   test_vs_morph ();
   test_parallel_lines ();
