@@ -19,13 +19,19 @@
  *  - one opening (a single orientation) at 0, 30, 45, 60, 90 and 120
  *    degrees, L = 41 (all lengths at 30 degrees), spectrum only and with
  *    the supremum image (= the opened image), in Gpx/s (target >= 100 at
- *    3840x2160), by the one-orientation path ("opening-Xdeg") and by the
- *    general kernel (CM_LINSPECTRUM_SINGLE=0, "opening-Xdeg-gen");
+ *    3840x2160), by the one-orientation path ("opening-Xdeg": the sheared
+ *    tile up to L = 63, else the stream kernel), by its stream kernel
+ *    ("opening-Xdeg-stream") and by the general kernel
+ *    (CM_LINSPECTRUM_SINGLE=0, "opening-Xdeg-gen");
  *  - the CPU reference on 640x640, length 41, 180 orientations, once
  *    (the paper's Table 2 row "D15/D47": 640x640, 180 angles), and the
  *    GPU spectrum checked against it.
  *
- * Usage: bench-linspectrum [--csv FILE] [--quick] [--timing gated|call] */
+ *  - --openings: only one opening at 3840x2160, every 7.5 degrees, five
+ *    lengths, and a sweep of the sheared tile's rows per block.
+ *
+ * Usage: bench-linspectrum [--csv FILE] [--quick] [--openings]
+ *                          [--timing gated|call] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,12 +175,18 @@ bench_opening (double deg, int L, const cm_image * src, cudaStream_t s)
   size_t npix = (size_t) src->width * src->height;
   char what[32];
 
-  /* the one-orientation path, then the general kernel (the plan reads
-   * CM_LINSPECTRUM_SINGLE when it is created) */
-  for (int single = 1; single >= 0; single--) {
-    snprintf (what, sizeof (what), "opening-%gdeg%s", deg,
-        single ? "" : "-gen");
-    setenv ("CM_LINSPECTRUM_SINGLE", single ? "1" : "0", 1);
+  /* the one-orientation path as the plan chooses it, its stream kernel
+   * (CM_LINSPECTRUM_SHEARED_MAX=0), then the general kernel (the plan
+   * reads the switches when it is created) */
+  for (int variant = 0; variant < 3; variant++) {
+    static const char *const suffix[] = { "", "-stream", "-gen" };
+
+    snprintf (what, sizeof (what), "opening-%gdeg%s", deg, suffix[variant]);
+    setenv ("CM_LINSPECTRUM_SINGLE", variant < 2 ? "1" : "0", 1);
+    if (variant == 1)
+      setenv ("CM_LINSPECTRUM_SHEARED_MAX", "0", 1);
+    else
+      unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
     for (int want = 0; want < 2; want++) {
       cm_linspectrum_desc d = { L, deg, deg + 0.5, 1, CM_MORPH_OPEN, want,
         0
@@ -188,6 +200,62 @@ bench_opening (double deg, int L, const cm_image * src, cudaStream_t s)
     }
   }
   unsetenv ("CM_LINSPECTRUM_SINGLE");
+  unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
+}
+
+/* --openings: 3840x2160 only, with the opened image: one orientation at
+ * every 7.5 degrees (L = 41) by the plan's default path; L = 11, 41, 48,
+ * 56, 64, 101, 127, 251 at 30 and 90 degrees by the sheared tile and by the
+ * stream kernel (where the plan switches); the sheared tile's output rows
+ * per block (CM_LINSPECTRUM_SHEARED_TILE) at 30 and 90 degrees, L = 41 */
+static void
+bench_openings_only (const cm_image * src, cudaStream_t s)
+{
+  const size_t npix = (size_t) src->width * src->height;
+  static const int lengths[] = { 11, 41, 48, 56, 64, 101, 127, 251 };
+  static const int tiles[] = { 64, 128, 192, 256, 384, 512 };
+
+  for (int i = 0; i < 24; i++) {
+    const double deg = 7.5 * i;
+    cm_linspectrum_desc d = { 41, deg, deg + 0.5, 1, CM_MORPH_OPEN, 1, 0 };
+    timing t = time_plan (&d, src, s, NULL);
+
+    if (t.ok)
+      report ("opening", src->width, src->height, 41, 1, "supremum", &t,
+          (double) npix / (t.median_ms * 1e6), 0);
+  }
+  /* each length by the sheared tile (forced) and by the stream kernel */
+  for (int li = 0; li < 8; li++)
+    for (int k = 0; k < 4; k++) {
+      const double deg = (k & 1) ? 90 : 30;
+      cm_linspectrum_desc d = { lengths[li], deg, deg + 0.5, 1,
+        CM_MORPH_OPEN, 1, 0
+      };
+      timing t;
+
+      setenv ("CM_LINSPECTRUM_SHEARED_MAX", k < 2 ? "4095" : "0", 1);
+      t = time_plan (&d, src, s, NULL);
+      unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
+      if (t.ok)
+        report (k < 2 ? "opening-sheared" : "opening-stream", src->width,
+            src->height, lengths[li], 1, "supremum", &t,
+            (double) npix / (t.median_ms * 1e6), 0);
+    }
+  for (int ti = 0; ti < 6; ti++)
+    for (int k = 0; k < 2; k++) {
+      const double deg = k ? 90 : 30;
+      cm_linspectrum_desc d = { 41, deg, deg + 0.5, 1, CM_MORPH_OPEN, 1, 0 };
+      char v[16];
+      timing t;
+
+      snprintf (v, sizeof (v), "%d", tiles[ti]);
+      setenv ("CM_LINSPECTRUM_SHEARED_TILE", v, 1);
+      t = time_plan (&d, src, s, NULL);
+      unsetenv ("CM_LINSPECTRUM_SHEARED_TILE");
+      if (t.ok)
+        report ("opening-tile", src->width, src->height, 41, 1, "supremum",
+            &t, (double) npix / (t.median_ms * 1e6), 0);
+    }
 }
 
 int
@@ -195,7 +263,7 @@ main (int argc, char **argv)
 {
   static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
   static const int lengths[] = { 11, 41, 101, 251 };
-  int quick = 0, timing_call = 0;
+  int quick = 0, openings = 0, timing_call = 0;
   cudaStream_t s;
 
   for (int i = 1; i < argc; i++) {
@@ -207,11 +275,13 @@ main (int argc, char **argv)
       }
     } else if (!strcmp (argv[i], "--quick"))
       quick = 1;
+    else if (!strcmp (argv[i], "--openings"))
+      openings = 1;
     else if (!strcmp (argv[i], "--timing") && i + 1 < argc &&
         (timing_call = bench_parse_timing (argv[i + 1])) >= 0)
       i++;
     else {
-      fprintf (stderr, "usage: %s [--csv FILE] [--quick] "
+      fprintf (stderr, "usage: %s [--csv FILE] [--quick] [--openings] "
           "[--timing gated|call]\n", argv[0]);
       return 2;
     }
@@ -230,7 +300,7 @@ main (int argc, char **argv)
   s = timer.stream;
   printf ("timing: %s\n", bench_timing_name (timer));
 
-  for (int si = 0; si < 3; si++) {
+  for (int si = openings ? 2 : 0; si < 3; si++) {
     int w = sizes[si][0], h = sizes[si][1];
     size_t npix = (size_t) w * h;
     uint8_t *host = (uint8_t *) malloc (npix);
@@ -243,6 +313,12 @@ main (int argc, char **argv)
     }
     CUDA_OK (cudaMemcpy2D (src.data, src.pitch, host, (size_t) w, (size_t) w,
             (size_t) h, cudaMemcpyHostToDevice));
+    if (openings) {
+      bench_openings_only (&src, s);
+      cm_device_free (src.data);
+      free (host);
+      continue;
+    }
 
     {
       double base[3] = { 0, 0, 0 };
