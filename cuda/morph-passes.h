@@ -39,6 +39,10 @@ typedef struct
   int tile_rows;                /* horizontal: always the vHGW tile kernel,
                                    never the doubling kernel
                                    (CM_VHGW_ROWS=tile; tests, benchmarks) */
+  int grid_tiles;               /* diagonals: tiles on the fixed grid of
+                                   rows, not from where each strip enters
+                                   the image (CM_VHGW_DIAG=grid; for
+                                   comparisons)                           */
 } cm_segment;
 
 /* ---- short horizontal windows by doubling (morph-row-doubling.cu) -------

@@ -37,7 +37,9 @@
  * their chunk), CM_VHGW_CMAX=N: cap on the chunk of every pass (a power of
  * two); for tuning the tiles against the number of SMs. CM_VHGW_ROWS=tile:
  * horizontal passes always on the vHGW tile kernel (short windows
- * otherwise take the doubling kernel, morph-row-doubling.cu). */
+ * otherwise take the doubling kernel, morph-row-doubling.cu).
+ * CM_VHGW_DIAG=grid: diagonal tiles on the fixed grid of rows (the
+ * former layout) instead of from each strip's first row in the image. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +283,7 @@ segment (int dir_x, int dir_y, int first, int len)
   s.tile = 0;
   s.cmax = 0;
   s.tile_rows = 0;
+  s.grid_tiles = 0;
   return s;
 }
 
@@ -498,6 +501,7 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
     const char *htile = getenv ("CM_VHGW_HTILE");
     const char *cmax = getenv ("CM_VHGW_CMAX");
     const char *rows = getenv ("CM_VHGW_ROWS");
+    const char *diag = getenv ("CM_VHGW_DIAG");
 
     for (int i = 0; i < p->nseg; i++) {
       size_t s;
@@ -509,6 +513,7 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
       if (cmax)
         p->ero[i].cmax = atoi (cmax);
       p->ero[i].tile_rows = rows && !strcmp (rows, "tile");
+      p->ero[i].grid_tiles = diag && !strcmp (diag, "grid");
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
       s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);

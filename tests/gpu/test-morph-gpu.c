@@ -563,7 +563,9 @@ run_tile_limits (void)
  * ones on the vHGW tile kernel (CM_VHGW_ROWS=tile, not the doubling
  * kernel) with CM_VHGW_HTILE (72 columns), and
  * CM_MORPH_FORCE=separable on the rectangles of the single-launch kernel
- * (rows of it, then the vertical pass). Every border and depth,
+ * (rows of it, then the vertical pass), and the diagonals again with
+ * 72-row tiles on the fixed grid of rows (CM_VHGW_DIAG=grid, the layout
+ * before tiles started at each strip's first row). Every border and depth,
  * iterations 1 and 2, frames smaller than the SE and not multiples of the
  * tiles. */
 static void
@@ -576,14 +578,16 @@ run_forced_paths (void)
     CM_MORPH_CLOSE, CM_MORPH_GRADIENT
   };
 
-  for (int mode = 0; mode < 4; mode++) {
+  for (int mode = 0; mode < 5; mode++) {
     force_paths (mode == 0 ? "rect2d" : mode == 1 ? "legacy" : mode == 3 ?
         "separable" : NULL);
-    if (mode == 2) {
+    if (mode == 2 || mode == 4) {
       setenv ("CM_VHGW_TILE", "72", 1);
       setenv ("CM_VHGW_HTILE", "72", 1);
       setenv ("CM_VHGW_ROWS", "tile", 1);
     }
+    if (mode == 4)
+      setenv ("CM_VHGW_DIAG", "grid", 1);
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
       const int vertical = expects (s, "vhgw-column") ||
@@ -599,7 +603,8 @@ run_forced_paths (void)
           expects (s, "rect2d-row+vhgw-column") ||
           expects (s, "vhgw-diagonal");
 
-      if (mode == 0 ? !rect : mode == 1 ? !fresh : mode == 2 ? !vertical
+      if (mode == 4 ? !expects (s, "vhgw-diagonal") :
+          mode == 0 ? !rect : mode == 1 ? !fresh : mode == 2 ? !vertical
           : !(expects (s, "rect2d") || expects (s, "vhgw-separable") ||
               expects (s, "rank3-stream") ||
               expects (s, "vhgw-row")))
@@ -623,6 +628,7 @@ run_forced_paths (void)
   unsetenv ("CM_VHGW_TILE");
   unsetenv ("CM_VHGW_HTILE");
   unsetenv ("CM_VHGW_ROWS");
+  unsetenv ("CM_VHGW_DIAG");
 }
 
 /* ---- algorithm selection ------------------------------------------------ */
