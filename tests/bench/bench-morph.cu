@@ -223,7 +223,7 @@ make_cases (void)
       add_case (v, (cm_morph_op) op, st, se, n);
     }
   for (int op = CM_MORPH_OPEN; op <= CM_MORPH_CLOSE; op++)
-    for (int s : { 3, 15, 31, 63 }) {
+    for (int s : { 3, 15, 31, 63, 127, 255 }) {
       snprintf (n, sizeof (n), "rect %dx%d", s, s);
       st = cm_se_new_rect (&se, s, s);
       add_case (v, (cm_morph_op) op, st, se, n);
@@ -236,7 +236,7 @@ make_cases (void)
     }
   /* single passes at more lengths: flat in the length? */
   for (int len : { 3, 15, 63, 255 })
-    for (int a : { 0, 90 }) {
+    for (int a : { 0, 45, 90, 135 }) {
       snprintf (n, sizeof (n), "line %d@%d", len, a);
       st = cm_se_new_line (&se, len, a);
       add_case (v, CM_MORPH_ERODE, st, se, n);
