@@ -963,7 +963,12 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
       /* C <= 32: at 64 the registers leave 2 blocks per SM (line 127 at
        * 45 degrees: 48 us with C = 64, 31 us with 32, H100) */
       c = chunk_for (a.len, cmax_for (seg, 32));
-      a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
+      /* 128-row tiles from 192 samples on: H100, 4K, line 255 at 45 deg,
+       * C = 32: 128 / 256 / 512 rows 34 / 39 / 39 us (the staged strip's
+       * shared memory sets the blocks per SM); line 127: 26 / 24 / 33 us
+       * (docs/bench/2026-11-24-h100-s5/diag-sweep.txt) */
+      a.tile = tile_plan (0, c, a.len, a.len >= 192 ? 128 : a.height,
+          smem_max, &smem);
       if (a.tile > 0)
         a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
             &smem);
