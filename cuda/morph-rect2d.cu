@@ -506,12 +506,7 @@ cm_rect2d_pass (const cm_image * src, const cm_image * dst,
     border = CM_BORDER_CONSTANT;
     border_value = is_min ? maxv : 0;
   }
-  a.src = (const uint8_t *) src->data;
-  a.dst = (uint8_t *) dst->data;
-  a.spitch = src->pitch;
-  a.dpitch = dst->pitch;
-  a.width = src->width;
-  a.height = src->height;
+  pass_set_views (a, src, dst);
   a.fx = rect->x;
   a.fy = rect->y;
   a.w = rect->w;

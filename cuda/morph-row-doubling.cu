@@ -280,12 +280,7 @@ cm_row_doubling_pass (const cm_image * src, const cm_image * dst, int len,
 
   if (!k)
     return cudaErrorInvalidValue;
-  a.src = (const uint8_t *) src->data;
-  a.dst = (uint8_t *) dst->data;
-  a.spitch = src->pitch;
-  a.dpitch = dst->pitch;
-  a.width = src->width;
-  a.height = src->height;
+  pass_set_views (a, src, dst);
   a.border = (int) border;
   a.cval = cval;
 

@@ -12,6 +12,23 @@
 
 #include <stdint.h>
 #include <cuda_runtime.h>
+#include "cm-image.h"
+
+/* ---- kernel arguments --------------------------------------------------
+ * The source and destination views every pass kernel's argument struct
+ * carries (fields src, dst, spitch, dpitch, width, height), filled from
+ * the two images on the host. */
+template <class Args>
+static inline void
+pass_set_views (Args & a, const cm_image * src, const cm_image * dst)
+{
+  a.src = (const uint8_t *) src->data;
+  a.dst = (uint8_t *) dst->data;
+  a.spitch = src->pitch;
+  a.dpitch = dst->pitch;
+  a.width = src->width;
+  a.height = src->height;
+}
 
 /* ---- min / max on one sample, two 16-bit halves or four bytes --------- */
 
