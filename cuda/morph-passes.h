@@ -39,6 +39,9 @@ typedef struct
   int tile_rows;                /* horizontal: always the vHGW tile kernel,
                                    never the doubling kernel
                                    (CM_VHGW_ROWS=tile; tests, benchmarks) */
+  int pwin_rows;                /* horizontal: the two-P-window kernel
+                                   wherever it applies, short windows
+                                   included (CM_VHGW_ROWS=pwin)           */
   int grid_tiles;               /* diagonals: tiles on the fixed grid of
                                    rows, not from where each strip enters
                                    the image (CM_VHGW_DIAG=grid; for
@@ -54,6 +57,16 @@ int cm_row_doubling_supported (const cm_image * src, const cm_image * dst,
     int first, int len);
 cudaError_t cm_row_doubling_pass (const cm_image * src, const cm_image * dst,
     int len, int is_min, cm_border_mode border, uint32_t cval,
+    cudaStream_t stream);
+
+/* ---- long horizontal windows as two windows of P (morph-row-pwin.cu) ---
+ * 8-bit, len 32 .. 511, first >= -512 and first + len - P <= 511 (P the
+ * power of two with P <= len < 2P; any centred window), rows of both
+ * images 16-byte aligned. border: no NEUTRAL. */
+int cm_row_pwin_supported (const cm_image * src, const cm_image * dst,
+    int first, int len);
+cudaError_t cm_row_pwin_pass (const cm_image * src, const cm_image * dst,
+    int first, int len, int is_min, cm_border_mode border, uint32_t cval,
     cudaStream_t stream);
 
 cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,

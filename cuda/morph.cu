@@ -37,7 +37,9 @@
  * their chunk), CM_VHGW_CMAX=N: cap on the chunk of every pass (a power of
  * two); for tuning the tiles against the number of SMs. CM_VHGW_ROWS=tile:
  * horizontal passes always on the vHGW tile kernel (short windows
- * otherwise take the doubling kernel, morph-row-doubling.cu).
+ * otherwise take the doubling kernel, morph-row-doubling.cu, and long
+ * 8-bit ones the two-window kernel, morph-row-pwin.cu); CM_VHGW_ROWS=pwin:
+ * the two-window kernel wherever it applies, from 32 samples on.
  * CM_VHGW_DIAG=grid: diagonal tiles on the fixed grid of rows (the
  * former layout) instead of from each strip's first row in the image. */
 #include <stdint.h>
@@ -283,6 +285,7 @@ segment (int dir_x, int dir_y, int first, int len)
   s.tile = 0;
   s.cmax = 0;
   s.tile_rows = 0;
+  s.pwin_rows = 0;
   s.grid_tiles = 0;
   return s;
 }
@@ -513,6 +516,7 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
       if (cmax)
         p->ero[i].cmax = atoi (cmax);
       p->ero[i].tile_rows = rows && !strcmp (rows, "tile");
+      p->ero[i].pwin_rows = rows && !strcmp (rows, "pwin");
       p->ero[i].grid_tiles = diag && !strcmp (diag, "grid");
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);

@@ -631,6 +631,61 @@ run_forced_paths (void)
   unsetenv ("CM_VHGW_DIAG");
 }
 
+/* Long rows on the two-window kernel (morph-row-pwin.cu), forced with
+ * CM_VHGW_ROWS=pwin so that every block size P (32 .. 256) runs, short
+ * windows included, rows whole or in parts: lengths at and around the powers of two (odd and
+ * even, so centred windows of both parities), widths around the 16-sample
+ * lanes and the 512-sample chunks, every border, the five ops, 8 and
+ * 16 bit (16 bit and rows that are not 16-byte aligned, layout 2, take
+ * the tile kernel), iterations 1 and 2. */
+static void
+run_row_pwin (void)
+{
+  static const int lens[] = { 32, 33, 47, 63, 64, 65, 96, 127, 128, 129,
+    191, 255, 256, 257, 383, 511
+  };
+  static const size2 psizes[] = { {1, 2}, {15, 3}, {16, 2}, {17, 3},
+    {200, 4}, {511, 2}, {512, 3}, {513, 2}, {1100, 5}, {2049, 3}
+  };
+  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
+    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
+  };
+
+  setenv ("CM_VHGW_ROWS", "pwin", 1);
+  for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
+    shape s;
+
+    /* rows in as many parts as there are chunks (the small heights here),
+     * or whole rows, one warp each */
+    if (li % 2)
+      setenv ("CM_PWIN_PARTS", "1", 1);
+    else
+      unsetenv ("CM_PWIN_PARTS");
+
+    memset (&s, 0, sizeof (s));
+    snprintf (s.name, sizeof (s.name), "rect %dx1 (pwin)", lens[li]);
+    if (cm_se_new_rect (&s.se, lens[li], 1) != CM_OK) {
+      FAIL ("%s: cm_se_new_rect", s.name);
+      continue;
+    }
+    for (int si = 0; si < (int) (sizeof (psizes) / sizeof (psizes[0]));
+        si++) {
+      for (int k = 0; k < 12; k++) {
+        morph_case c;
+
+        fill_case (&c, &s, psizes[si], ops[(k + li) % 5],
+            (k + si) % CM_BORDER_MODE_COUNT, k % 6 == 5, 1 + (k % 7 == 4));
+        c.layout = k % 4 == 3 ? 2 : k % 2;
+        case_counter++;
+        run_morph_case (&c);
+      }
+    }
+    cm_se_free (s.se);
+  }
+  unsetenv ("CM_VHGW_ROWS");
+  unsetenv ("CM_PWIN_PARTS");
+}
+
 /* ---- algorithm selection ------------------------------------------------ */
 
 static void
@@ -885,6 +940,7 @@ main (void)
     run_table ();
     run_tile_limits ();
     run_forced_paths ();
+    run_row_pwin ();
     printf ("%d cases, %.3g reference samples, %.1f s\n", n_pass, dry_cost,
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
@@ -905,12 +961,17 @@ main (void)
     printf ("device: %s\n", name);
 
   build_shapes ();
-  check_algorithms ();
-  check_arguments ();
-  run_planes ();
-  run_table ();
-  run_tile_limits ();
-  run_forced_paths ();
+  if (getenv ("CM_TEST_PART") && !strcmp (getenv ("CM_TEST_PART"), "pwin"))
+    run_row_pwin ();            /* one part alone, while working on it */
+  else {
+    check_algorithms ();
+    check_arguments ();
+    run_planes ();
+    run_table ();
+    run_tile_limits ();
+    run_forced_paths ();
+    run_row_pwin ();
+  }
 
   for (int i = 0; i < n_shapes; i++)
     cm_se_free (shapes[i].se);

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Horizontal min/max over long windows (32 to 511 samples, 8-bit) as the
+ * extreme of two windows of P samples, P the power of two with
+ * P <= L < 2P: the window [a, a + L - 1] is the union of [a, a + P - 1]
+ * and [a + L - P, a + L - 1]. A window of P samples is the van Herk /
+ * Gil-Werman pair (van Herk 1992, Gil and Werman 1993) on blocks of P
+ * samples aligned at multiples of P: out_P (a) = op (h[a], g[a + P - 1]),
+ * h the suffix and g the prefix extreme inside each block. So
+ *
+ *     out (x) = op (W[x + first], W[x + first + L - P]),
+ *     W[a] = op (h[a], g[a + P - 1]),
+ *
+ * about a dozen operations per sample whatever L.
+ *
+ * Why not the tile kernel (morph-vhgw.cu): for L above 64 its staged tile
+ * (tile + L - 1 columns of 64 rows) leaves two blocks per SM, and staging,
+ * barrier and computing do not overlap (H100: 25 % occupancy, 0.3
+ * instructions issued per scheduler and cycle, 27 us for L = 255 at 4K).
+ * Here a warp owns a whole row and walks it in chunks of 512 samples
+ * (lane l: the 16 samples 16 l .. 16 l + 15, one 16-byte load), the next
+ * chunk's load in flight while the current one is computed; no block
+ * barrier, 4 KiB of shared memory per warp.
+ *
+ * Per chunk c and lane:
+ *  1. the 16 samples as eight words of two 16-bit halves, word k holding
+ *     samples k and k + 8, each as v * 0x101 (so that __vminu2/__vmaxu2,
+ *     one instruction on sm_90, are exact and a byte of either half is
+ *     the sample); prefix g and suffix h over the eight words, then across
+ *     the P / 16 lanes of each block by shuffles;
+ *  2. g to the warp's ring (4 chunks), h kept in registers;
+ *  3. W of chunk c - 1 from its h and g read back 16 bytes at offset
+ *     P - 1 (two 16-byte shared loads and a funnel shift), to a second
+ *     ring;
+ *  4. every output chunk whose W values are all there: two reads of the W
+ *     ring, one op, one 16-byte store.
+ * The row's ends: input chunks that cross them are gathered sample by
+ * sample through cm_border_map (constant: cval; neutral is turned into it
+ * by the caller), output chunks that cross the end stored sample by
+ * sample. Rows need 16-byte aligned starts (data and pitch). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+
+#include "morph-passes.h"
+#include "morph-vhgw.cuh"
+
+#define PW_WARPS 2              /* rows per block: 1080 blocks at 4K,
+                                   one wave at up to 8 blocks per SM     */
+#define PW_CHUNK 512            /* samples per warp step                  */
+#define PW_RING_VECS 128        /* 16-byte vectors per ring: 4 chunks     */
+
+struct pw_args
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  size_t spitch, dpitch;
+  int width, height;
+  int first, len;
+  int border;                   /* REPLICATE, REFLECT, MIRROR, CONSTANT   */
+  uint32_t cval;
+  int o_end;                    /* output chunks 0 .. o_end - 1           */
+  int o_seg;                    /* output chunks per warp (grid.y parts)  */
+};
+
+/* ---- pair form: word k = samples k and k + 8, each as v * 0x101 ------- */
+
+static __device__ __forceinline__ void
+pw_unpack (const uint4 & v, uint32_t u[8])
+{
+#pragma unroll
+  for (int j = 0; j < 4; j++) {
+    const uint32_t s = j | j << 4 | (4 + j) << 8 | (4 + j) << 12;
+    u[j] = __byte_perm (v.x, v.z, s);
+    u[4 + j] = __byte_perm (v.y, v.w, s);
+  }
+}
+
+static __device__ __forceinline__ uint4
+pw_pack (const uint32_t u[8])
+{
+  const uint32_t t01 = __byte_perm (u[0], u[1], 0x6240);
+  const uint32_t t23 = __byte_perm (u[2], u[3], 0x6240);
+  const uint32_t t45 = __byte_perm (u[4], u[5], 0x6240);
+  const uint32_t t67 = __byte_perm (u[6], u[7], 0x6240);
+  uint4 v;
+
+  v.x = __byte_perm (t01, t23, 0x5410);
+  v.y = __byte_perm (t45, t67, 0x5410);
+  v.z = __byte_perm (t01, t23, 0x7632);
+  v.w = __byte_perm (t45, t67, 0x7632);
+  return v;
+}
+
+/* op on four packed bytes with two 16-bit operations: the high byte of a
+ * 16-bit min/max is the min/max of the high bytes whatever the low ones */
+template <class Op>
+static __device__ __forceinline__ uint32_t
+pw_op_bytes (uint32_t a, uint32_t b)
+{
+  const uint32_t hi = Op::apply (a, b);
+  const uint32_t lo = Op::apply (a << 8, b << 8);
+  return __byte_perm (lo, hi, 0x7351);
+}
+
+/* ---- the rings ------------------------------------------------------------ */
+
+/* 16 bytes of a ring from byte position p (any alignment, taken modulo
+ * the ring). In a warp p - 16 lane is the same for every lane, so the
+ * word phase q and the byte shift are uniform: two aligned 16-byte loads
+ * (consecutive lanes, consecutive vectors: no bank conflict) and selects. */
+static __device__ __forceinline__ uint4
+pw_ring_read (const uint4 * ring, int p)
+{
+  const int b = (p >> 4) & (PW_RING_VECS - 1);
+  const int q = (p >> 2) & 3;
+  const uint32_t sh = (uint32_t) (p & 3) * 8;
+  const uint4 A = ring[b], B = ring[(b + 1) & (PW_RING_VECS - 1)];
+  uint32_t v[8] = { A.x, A.y, A.z, A.w, B.x, B.y, B.z, B.w };
+  uint32_t s[6];
+  uint4 r;
+
+#pragma unroll
+  for (int i = 0; i < 6; i++)
+    s[i] = (q & 2) ? v[i + 2] : v[i];
+#pragma unroll
+  for (int i = 0; i < 5; i++)
+    s[i] = (q & 1) ? s[i + 1] : s[i];
+  r.x = __funnelshift_r (s[0], s[1], sh);
+  r.y = __funnelshift_r (s[1], s[2], sh);
+  r.z = __funnelshift_r (s[2], s[3], sh);
+  r.w = __funnelshift_r (s[3], s[4], sh);
+  return r;
+}
+
+/* ---- global memory ---------------------------------------------------------- */
+
+/* samples s .. s + 15 of the row, s a multiple of 16; sample by sample
+ * through the border rule when the vector crosses the row's ends */
+static __device__ __forceinline__ uint4
+pw_load (const pw_args & a, const uint8_t * row, int s)
+{
+  if (s >= 0 && s + 16 <= a.width)
+    return __ldg ((const uint4 *) (row + s));
+
+  union
+  {
+    uint4 v;
+    uint8_t b[16];
+  } u;
+#pragma unroll
+  for (int j = 0; j < 16; j++) {
+    int x = s + j;
+    if (x < 0 || x >= a.width) {
+      if (a.border == CM_BORDER_CONSTANT) {
+        u.b[j] = (uint8_t) a.cval;
+        continue;
+      }
+      x = cm_border_map ((cm_border_mode) a.border, x, a.width);
+    }
+    u.b[j] = row[x];
+  }
+  return u.v;
+}
+
+static __device__ __forceinline__ void
+pw_store (const pw_args & a, uint8_t * row, int x, uint4 v)
+{
+  if (x + 16 <= a.width) {
+    *(uint4 *) (row + x) = v;
+    return;
+  }
+  const uint32_t w[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+  for (int j = 0; j < 16; j++)
+    if (x + j < a.width)
+      row[x + j] = (uint8_t) (w[j / 4] >> (8 * (j % 4)));
+}
+
+static __host__ __device__ __forceinline__ int
+pw_floor_div (int a, int b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* ---- the kernel --------------------------------------------------------------- */
+
+template <int P, class Op>
+static __global__ void __launch_bounds__ (32 * PW_WARPS, 8)
+row_pwin_kernel (const __grid_constant__ pw_args a)
+{
+  constexpr int N = P / 16;     /* lanes per block of P samples */
+  __shared__ uint4 rings[PW_WARPS][2][PW_RING_VECS];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int y = (int) blockIdx.x * PW_WARPS + warp;
+  const int ln = lane % N;
+  const int d = a.first + a.len - P;    /* the second window's offset */
+  /* this warp's output chunks [o, o_stop) */
+  int o = (int) blockIdx.y * a.o_seg;
+  const int o_stop = min (o + a.o_seg, a.o_end);
+
+  if (y >= a.height || o >= o_stop)
+    return;                     /* no block barrier below */
+  /* input chunks c_lo .. c_last: output chunk o' is written once W holds
+   * positions up to 512 o' + 511 + d, i.e. after input chunk
+   * floor ((512 o' + 511 + d) / 512) + 1; the W values read lie below
+   * min (width, 512 o_stop) + d, and each needs g up to P - 1 further:
+   * chunks from in_end on need not be loaded nor scanned (their ring
+   * slots are read only for samples no output uses) */
+  const int c_lo = o + pw_floor_div (a.first, PW_CHUNK);
+  const int c_last = pw_floor_div (o_stop * PW_CHUNK - 1 + d, PW_CHUNK) + 1;
+  const int in_end = min (a.width, o_stop * PW_CHUNK) + d + P - 1;
+  uint4 *gring = rings[warp][0], *wring = rings[warp][1];
+  const uint8_t *srow = a.src + (size_t) y * a.spitch;
+  uint8_t *drow = a.dst + (size_t) y * a.dpitch;
+  uint32_t hprev[8];
+  uint4 next = pw_load (a, srow, c_lo * PW_CHUNK + 16 * lane);
+
+  for (int c = c_lo; c <= c_last; c++) {
+    const int s0 = c * PW_CHUNK;
+    uint32_t h[8];
+
+    if (s0 < in_end) {          /* uniform */
+      const uint4 v = next;
+      if (c < c_last && s0 + PW_CHUNK < in_end)
+        next = pw_load (a, srow, s0 + PW_CHUNK + 16 * lane);
+
+      /* 1. prefix and suffix in the lane, then across the block */
+      uint32_t u[8], g[8];
+      pw_unpack (v, u);
+      g[0] = u[0];
+#pragma unroll
+      for (int k = 1; k < 8; k++)
+        g[k] = Op::apply (g[k - 1], u[k]);
+      h[7] = u[7];
+#pragma unroll
+      for (int k = 6; k >= 0; k--)
+        h[k] = Op::apply (u[k], h[k + 1]);
+      /* g[7] = (op of samples 0..7, op of 8..15) */
+      const uint32_t tot = Op::apply (g[7], __byte_perm (g[7], 0, 0x1032));
+      uint32_t pre = tot, suf = tot;
+#pragma unroll
+      for (int off = 1; off < N; off *= 2) {
+        const uint32_t up = __shfl_up_sync (0xffffffffu, pre, off);
+        const uint32_t dn = __shfl_down_sync (0xffffffffu, suf, off);
+        if (ln >= off)
+          pre = Op::apply (pre, up);
+        if (ln + off < N)
+          suf = Op::apply (suf, dn);
+      }
+      uint32_t cg = __shfl_up_sync (0xffffffffu, pre, 1);
+      uint32_t ch = __shfl_down_sync (0xffffffffu, suf, 1);
+      if (ln == 0)
+        cg = Op::identity;
+      if (ln == N - 1)
+        ch = Op::identity;
+      /* the high halves of g also take samples 0..7, the low halves of h
+       * samples 8..15 */
+      const uint32_t fg = __byte_perm (cg, Op::apply (cg, g[7] << 16), 0x7610);
+      const uint32_t fh = __byte_perm (Op::apply (ch, g[7] >> 16), ch, 0x7610);
+#pragma unroll
+      for (int k = 0; k < 8; k++) {
+        g[k] = Op::apply (g[k], fg);
+        h[k] = Op::apply (h[k], fh);
+      }
+
+      /* 2. g to the ring */
+      gring[(s0 / 16 + lane) & (PW_RING_VECS - 1)] = pw_pack (g);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        h[k] = Op::identity;    /* W of this chunk is never read */
+    }
+    __syncwarp ();
+
+    /* 3. W of chunk c - 1 */
+    if (c > c_lo) {
+      const int p = s0 - PW_CHUNK + 16 * lane;
+      uint32_t gl[8];
+      pw_unpack (pw_ring_read (gring, p + P - 1), gl);
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        gl[k] = Op::apply (gl[k], hprev[k]);
+      wring[(p >> 4) & (PW_RING_VECS - 1)] = pw_pack (gl);
+    }
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+      hprev[k] = h[k];
+    __syncwarp ();
+
+    /* 4. outputs whose W values (up to x + first + L - P) are all in */
+    while (o < o_stop && o * PW_CHUNK + PW_CHUNK - 1 + d < s0) {
+      const int x = o * PW_CHUNK + 16 * lane;
+      const uint4 w1 = pw_ring_read (wring, x + a.first);
+      const uint4 w2 = pw_ring_read (wring, x + a.first + a.len - P);
+      uint4 r;
+      r.x = pw_op_bytes<Op> (w1.x, w2.x);
+      r.y = pw_op_bytes<Op> (w1.y, w2.y);
+      r.z = pw_op_bytes<Op> (w1.z, w2.z);
+      r.w = pw_op_bytes<Op> (w1.w, w2.w);
+      if (x < a.width)
+        pw_store (a, drow, x, r);
+      o++;
+    }
+  }
+}
+
+/* ---- host side ------------------------------------------------------------ */
+
+typedef void (*pw_kernel) (const pw_args);
+
+static int
+pw_block (int len)
+{
+  int p = 32;
+
+  while (p * 2 <= len)
+    p *= 2;
+  return p;
+}
+
+template <class Op>
+static pw_kernel
+pw_for_p (int p)
+{
+  switch (p) {
+    case 32:
+      return row_pwin_kernel<32, Op>;
+    case 64:
+      return row_pwin_kernel<64, Op>;
+    case 128:
+      return row_pwin_kernel<128, Op>;
+    default:
+      return row_pwin_kernel<256, Op>;
+  }
+}
+
+/* parts per row: enough warps for about 32 per SM */
+static int
+pw_parts (int width, int height)
+{
+  const char *env = getenv ("CM_PWIN_PARTS");
+  const int chunks = (width + PW_CHUNK - 1) / PW_CHUNK;
+  int parts, dev, sms = 0;
+
+  if (cudaGetDevice (&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) !=
+      cudaSuccess) {
+    (void) cudaGetLastError ();
+    sms = 0;
+  }
+  if (env && atoi (env) > 0)
+    parts = atoi (env);
+  else
+    parts = (sms * 32 + height - 1) / height;
+  if (parts > chunks)
+    parts = chunks;
+  if (parts > 65535)
+    parts = 65535;
+  return parts < 1 ? 1 : parts;
+}
+
+int
+cm_row_pwin_supported (const cm_image * src, const cm_image * dst,
+    int first, int len)
+{
+  const int p = pw_block (len);
+
+  /* the lag of the rings: every window lies in the chunks before, of and
+   * after its output chunk */
+  return src->depth == CM_DEPTH_8 && dst->depth == CM_DEPTH_8 &&
+      len >= 32 && len <= 511 && first >= -PW_CHUNK &&
+      first + len - p <= PW_CHUNK - 1 &&
+      ((((uintptr_t) src->data | src->pitch | (uintptr_t) dst->data |
+                  dst->pitch) & 15) == 0);
+}
+
+cudaError_t
+cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
+    int len, int is_min, cm_border_mode border, uint32_t cval,
+    cudaStream_t stream)
+{
+  const int p = pw_block (len);
+  pw_args a;
+  int parts;
+
+  if (!cm_row_pwin_supported (src, dst, first, len))
+    return cudaErrorInvalidValue;
+  pass_set_views (a, src, dst);
+  a.first = first;
+  a.len = len;
+  a.border = (int) border;
+  a.cval = cval;
+  a.o_end = (src->width + PW_CHUNK - 1) / PW_CHUNK;
+  /* Rows split into parts, one warp each: a 4K frame has only 2,160 rows,
+   * 16 warps per SM of an H100, too few to hide the latency of a warp's
+   * chain of shuffles and shared accesses; each part pays the rings' lag
+   * (three chunks) again. CM_PWIN_PARTS for tuning. */
+  parts = pw_parts (src->width, src->height);
+  a.o_seg = (a.o_end + parts - 1) / parts;
+  parts = (a.o_end + a.o_seg - 1) / a.o_seg;
+
+  const pw_kernel k = is_min ? pw_for_p<op_min2> (p) : pw_for_p<op_max2> (p);
+  const dim3 grid ((unsigned) ((src->height + PW_WARPS - 1) / PW_WARPS),
+      (unsigned) parts);
+  k <<< grid, 32 * PW_WARPS, 0, stream >>> (a);
+  return cudaGetLastError ();
+}
