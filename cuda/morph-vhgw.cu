@@ -161,6 +161,42 @@ v_load_rows (uint32_t * tile, const pass_args & a, int ys, int lo, int hi,
         a.width);
 }
 
+/* The same rows when the block's strip of 2 * LANES columns lies inside
+ * the image and rows allow 16-byte accesses: 16-byte loads, each spread
+ * into the strip's pair words (8-bit: 16 samples into 8 words). A warp
+ * instruction then loads 512 bytes (8 rows of the strip at 8 bit) instead
+ * of 64: with few blocks per SM (long windows: 25 % occupancy on an H100)
+ * the pair loads kept too few bytes in flight. */
+template <typename Pix>
+static __device__ __forceinline__ void
+v_load_rows_vec (uint32_t * tile, const pass_args & a, int ys, int lo,
+    int hi, int xb)
+{
+  constexpr int LPR = 2 * LANES * (int) sizeof (Pix) / 16;     /* lanes/row */
+  constexpr int STEP = WARPS * LANES / LPR;     /* rows per block step */
+  const int tid = (int) threadIdx.y * LANES + (int) threadIdx.x;
+  const int v = tid % LPR;
+  const uint4 *col = (const uint4 *) (a.src + (size_t) xb * sizeof (Pix)) + v;
+
+#pragma unroll 4
+  for (int t = lo + tid / LPR; t < hi; t += STEP) {
+    const uint4 q = __ldg ((const uint4 *) ((const uint8_t *) col +
+            (size_t) (ys + t) * a.spitch));
+    /* words per vector: 8 pairs (8-bit) or 4 (16-bit) */
+    uint4 *w = (uint4 *) (tile + t * LANES + v * 8 / (int) sizeof (Pix));
+    if (sizeof (Pix) == 1) {
+      w[0] = make_uint4 (__byte_perm (q.x, 0, 0x4140),
+          __byte_perm (q.x, 0, 0x4342), __byte_perm (q.y, 0, 0x4140),
+          __byte_perm (q.y, 0, 0x4342));
+      w[1] = make_uint4 (__byte_perm (q.z, 0, 0x4140),
+          __byte_perm (q.z, 0, 0x4342), __byte_perm (q.w, 0, 0x4140),
+          __byte_perm (q.w, 0, 0x4342));
+    } else {
+      w[0] = q;
+    }
+  }
+}
+
 /* the chunks of the vertical tile owned by this warp */
 template <typename Pix, int C, class Op, bool FULL>
 static __device__ __forceinline__ void
@@ -194,7 +230,10 @@ vhgw_v_kernel (const __grid_constant__ pass_args a)
   const int ys = y0 + a.first;
   const int t0 = min (max (-ys, 0), n);
   const int t1 = max (min (a.height - ys, n), t0);
-  if (x < a.width) {
+  const int xb = 2 * (int) blockIdx.x * LANES;
+  if (a.src_vec && xb + 2 * LANES <= a.width)   /* the whole block */
+    v_load_rows_vec<Pix> (tile, a, ys, t0, t1, xb);
+  else if (x < a.width) {
     if (a.src_aligned && x + 1 < a.width)
       v_load_rows<Pix, true> (tile, a, ys, t0, t1, x);
     else
@@ -926,10 +965,16 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   } else if (kind == 1) {
     /* short centred windows: 16-byte accesses and doublings beat the
      * tile's staging (morph-row-doubling.cu) */
-    if (!seg->tile_rows &&
+    if (!seg->tile_rows && !seg->pwin_rows &&
         cm_row_doubling_supported (src, dst, seg->first, seg->len))
       return cm_row_doubling_pass (src, dst, seg->len, is_min, border,
           a.cval, stream);
+    /* longer ones: two windows of P in registers, no staged tile
+     * (morph-row-pwin.cu) */
+    if (!seg->tile_rows &&
+        cm_row_pwin_supported (src, dst, seg->first, seg->len))
+      return cm_row_pwin_pass (src, dst, seg->first, seg->len, is_min,
+          border, a.cval, stream);
     c = chunk_for (a.len, cmax_for (seg, 32));
     a.tile = tile_plan (1, c, a.len, a.width, smem_max, &smem);
     if (a.tile > 0)
