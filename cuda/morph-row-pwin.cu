@@ -19,20 +19,25 @@
  * Here a warp owns a whole row and walks it in chunks of 512 samples
  * (lane l: the 16 samples 16 l .. 16 l + 15, one 16-byte load), the next
  * chunk's load in flight while the current one is computed; no block
- * barrier, 4 KiB of shared memory per warp.
+ * barrier, 6 KiB of shared memory per warp.
  *
- * Per chunk c and lane:
+ * The chunks start at the first sample an output of the warp reads,
+ * rounded down to a multiple of P. Per chunk k and
+ * lane:
  *  1. the 16 samples as eight words of two 16-bit halves, word k holding
  *     samples k and k + 8, each as v * 0x101 (so that __vminu2/__vmaxu2,
  *     one instruction on sm_90, are exact and a byte of either half is
  *     the sample); prefix g and suffix h over the eight words, then across
  *     the P / 16 lanes of each block by shuffles;
- *  2. g to the warp's ring (4 chunks), h kept in registers;
- *  3. W of chunk c - 1 from its h and g read back 16 bytes at offset
- *     P - 1 (two 16-byte shared loads and a funnel shift), to a second
- *     ring;
- *  4. every output chunk whose W values are all there: two reads of the W
- *     ring, one op, one 16-byte store.
+ *  2. g to the warp's ring (4 chunks, bytes), h to a second one (2
+ *     chunks, pair form);
+ *  3. W over the chunk moved back by P samples (the last positions whose
+ *     g is in): h read back 16-byte aligned, g 16 bytes at offset P - 1
+ *     (two 16-byte shared loads and a funnel shift), to a third ring;
+ *  4. the output chunk whose W values are now all there (one chunk behind,
+ *     two for the longest windows): two reads of the W ring, one op, one
+ *     16-byte store.
+ * So a warp scans one chunk more than it writes (two for the longest).
  * The row's ends: input chunks that cross them are gathered sample by
  * sample through cm_border_map (constant: cval; neutral is turned into it
  * by the caller), output chunks that cross the end stored sample by
@@ -107,29 +112,40 @@ pw_op_bytes (uint32_t a, uint32_t b)
 /* 16 bytes of a ring from byte position p (any alignment, taken modulo
  * the ring). In a warp p - 16 lane is the same for every lane, so the
  * word phase q and the byte shift are uniform: two aligned 16-byte loads
- * (consecutive lanes, consecutive vectors: no bank conflict) and selects. */
+ * (consecutive lanes, consecutive vectors: no bank conflict), words q to
+ * q + 4 of the two, a funnel shift. Q: the word phase when the caller
+ * knows it at compile time, else -1 (a uniform branch per phase, cheaper
+ * than selects). */
+template <int Q>
+static __device__ __forceinline__ uint4
+pw_ring_read_q (const uint4 * ring, int p)
+{
+  const int b = (p >> 4) & (PW_RING_VECS - 1);
+  const uint32_t sh = (uint32_t) (p & 3) * 8;
+  const uint4 A = ring[b], B = ring[(b + 1) & (PW_RING_VECS - 1)];
+  const uint32_t v[8] = { A.x, A.y, A.z, A.w, B.x, B.y, B.z, B.w };
+  uint4 r;
+
+  r.x = __funnelshift_r (v[Q], v[Q + 1], sh);
+  r.y = __funnelshift_r (v[Q + 1], v[Q + 2], sh);
+  r.z = __funnelshift_r (v[Q + 2], v[Q + 3], sh);
+  r.w = __funnelshift_r (v[Q + 3], v[Q + 4], sh);
+  return r;
+}
+
 static __device__ __forceinline__ uint4
 pw_ring_read (const uint4 * ring, int p)
 {
-  const int b = (p >> 4) & (PW_RING_VECS - 1);
-  const int q = (p >> 2) & 3;
-  const uint32_t sh = (uint32_t) (p & 3) * 8;
-  const uint4 A = ring[b], B = ring[(b + 1) & (PW_RING_VECS - 1)];
-  uint32_t v[8] = { A.x, A.y, A.z, A.w, B.x, B.y, B.z, B.w };
-  uint32_t s[6];
-  uint4 r;
-
-#pragma unroll
-  for (int i = 0; i < 6; i++)
-    s[i] = (q & 2) ? v[i + 2] : v[i];
-#pragma unroll
-  for (int i = 0; i < 5; i++)
-    s[i] = (q & 1) ? s[i + 1] : s[i];
-  r.x = __funnelshift_r (s[0], s[1], sh);
-  r.y = __funnelshift_r (s[1], s[2], sh);
-  r.z = __funnelshift_r (s[2], s[3], sh);
-  r.w = __funnelshift_r (s[3], s[4], sh);
-  return r;
+  switch ((p >> 2) & 3) {
+    case 0:
+      return pw_ring_read_q<0> (ring, p);
+    case 1:
+      return pw_ring_read_q<1> (ring, p);
+    case 2:
+      return pw_ring_read_q<2> (ring, p);
+    default:
+      return pw_ring_read_q<3> (ring, p);
+  }
 }
 
 /* ---- global memory ---------------------------------------------------------- */
@@ -176,12 +192,6 @@ pw_store (const pw_args & a, uint8_t * row, int x, uint4 v)
       row[x + j] = (uint8_t) (w[j / 4] >> (8 * (j % 4)));
 }
 
-static __host__ __device__ __forceinline__ int
-pw_floor_div (int a, int b)
-{
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /* ---- the kernel --------------------------------------------------------------- */
 
 template <int P, class Op>
@@ -190,51 +200,56 @@ row_pwin_kernel (const __grid_constant__ pw_args a)
 {
   constexpr int N = P / 16;     /* lanes per block of P samples */
   __shared__ uint4 rings[PW_WARPS][2][PW_RING_VECS];
+  /* h of the last two chunks in pair form: words 0-3 and 4-7 of a lane */
+  __shared__ uint4 hrings[PW_WARPS][2][2 * 32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int y = (int) blockIdx.x * PW_WARPS + warp;
-  const int ln = lane % N;
   const int d = a.first + a.len - P;    /* the second window's offset */
-  /* this warp's output chunks [o, o_stop) */
-  int o = (int) blockIdx.y * a.o_seg;
-  const int o_stop = min (o + a.o_seg, a.o_end);
+  /* this warp's output samples [x0, x1) */
+  const int x0 = (int) blockIdx.y * a.o_seg * PW_CHUNK;
+  const int x1 = min (x0 + a.o_seg * PW_CHUNK, a.width);
 
-  if (y >= a.height || o >= o_stop)
+  if (y >= a.height || x0 >= x1)
     return;                     /* no block barrier below */
-  /* input chunks c_lo .. c_last: output chunk o' is written once W holds
-   * positions up to 512 o' + 511 + d, i.e. after input chunk
-   * floor ((512 o' + 511 + d) / 512) + 1; the W values read lie below
-   * min (width, 512 o_stop) + d, and each needs g up to P - 1 further:
-   * chunks from in_end on need not be loaded nor scanned (their ring
-   * slots are read only for samples no output uses) */
-  const int c_lo = o + pw_floor_div (a.first, PW_CHUNK);
-  const int c_last = pw_floor_div (o_stop * PW_CHUNK - 1 + d, PW_CHUNK) + 1;
-  const int in_end = min (a.width, o_stop * PW_CHUNK) + d + P - 1;
+  /* Input chunk k: samples s + 512 k .. + 511 from the first one an
+   * output reads, s = x0 + first rounded down to a multiple of P (a block
+   * of P never straddles two chunks: the scans stay in the warp; centred
+   * windows of 2P - 1 lose nothing, first = 1 - P). Iteration k scans
+   * chunk k, then computes W over [s + 512 k - P, s + 512 k + 512 - P)
+   * (its g up to P - 1 further is in), then writes output chunk
+   * m = k - lag, whose W values end at x0 + 512 m + 511 + d. Chunks from
+   * in_end on are not needed: the W values read lie below x1 + d, each
+   * with its g up to P - 1 further. */
+  const int s = (x0 + a.first) & ~(P - 1);
+  const int ln = lane % N;
+  const int lag = (x0 - s + PW_CHUNK - 1 + d + P) / PW_CHUNK;
+  const int k_end = (x1 - x0 + PW_CHUNK - 1) / PW_CHUNK + lag;
+  const int in_end = x1 + d + P - 1;
   uint4 *gring = rings[warp][0], *wring = rings[warp][1];
+  uint4 *hring0 = hrings[warp][0], *hring1 = hrings[warp][1];
   const uint8_t *srow = a.src + (size_t) y * a.spitch;
   uint8_t *drow = a.dst + (size_t) y * a.dpitch;
-  uint32_t hprev[8];
-  uint4 next = pw_load (a, srow, c_lo * PW_CHUNK + 16 * lane);
+  uint4 next = pw_load (a, srow, s + 16 * lane);
 
-  for (int c = c_lo; c <= c_last; c++) {
-    const int s0 = c * PW_CHUNK;
-    uint32_t h[8];
+  for (int k = 0; k < k_end; k++) {
+    const int s0 = s + k * PW_CHUNK;
 
     if (s0 < in_end) {          /* uniform */
       const uint4 v = next;
-      if (c < c_last && s0 + PW_CHUNK < in_end)
+      if (s0 + PW_CHUNK < in_end)
         next = pw_load (a, srow, s0 + PW_CHUNK + 16 * lane);
 
       /* 1. prefix and suffix in the lane, then across the block */
-      uint32_t u[8], g[8];
+      uint32_t u[8], g[8], h[8];
       pw_unpack (v, u);
       g[0] = u[0];
 #pragma unroll
-      for (int k = 1; k < 8; k++)
-        g[k] = Op::apply (g[k - 1], u[k]);
+      for (int j = 1; j < 8; j++)
+        g[j] = Op::apply (g[j - 1], u[j]);
       h[7] = u[7];
 #pragma unroll
-      for (int k = 6; k >= 0; k--)
-        h[k] = Op::apply (u[k], h[k + 1]);
+      for (int j = 6; j >= 0; j--)
+        h[j] = Op::apply (u[j], h[j + 1]);
       /* g[7] = (op of samples 0..7, op of 8..15) */
       const uint32_t tot = Op::apply (g[7], __byte_perm (g[7], 0, 0x1032));
       uint32_t pre = tot, suf = tot;
@@ -258,48 +273,49 @@ row_pwin_kernel (const __grid_constant__ pw_args a)
       const uint32_t fg = __byte_perm (cg, Op::apply (cg, g[7] << 16), 0x7610);
       const uint32_t fh = __byte_perm (Op::apply (ch, g[7] >> 16), ch, 0x7610);
 #pragma unroll
-      for (int k = 0; k < 8; k++) {
-        g[k] = Op::apply (g[k], fg);
-        h[k] = Op::apply (h[k], fh);
+      for (int j = 0; j < 8; j++) {
+        g[j] = Op::apply (g[j], fg);
+        h[j] = Op::apply (h[j], fh);
       }
 
-      /* 2. g to the ring */
+      /* 2. g and h to the rings */
       gring[(s0 / 16 + lane) & (PW_RING_VECS - 1)] = pw_pack (g);
-    } else {
-#pragma unroll
-      for (int k = 0; k < 8; k++)
-        h[k] = Op::identity;    /* W of this chunk is never read */
+      hring0[(32 * k + lane) & 63] = make_uint4 (h[0], h[1], h[2], h[3]);
+      hring1[(32 * k + lane) & 63] = make_uint4 (h[4], h[5], h[6], h[7]);
     }
     __syncwarp ();
 
-    /* 3. W of chunk c - 1 */
-    if (c > c_lo) {
-      const int p = s0 - PW_CHUNK + 16 * lane;
+    /* 3. W at p = s0 - P + 16 lane: h 16-byte aligned N vectors back, g
+     * P - 1 samples on (word phase known at compile time). At k = 0 the
+     * first N lanes read slots never written: W below s, never read. */
+    {
+      const int p = s0 - P + 16 * lane;
+      const int hi = (32 * k - N + lane) & 63;
+      const uint4 h0 = hring0[hi], h1 = hring1[hi];
+      const uint32_t hv[8] = { h0.x, h0.y, h0.z, h0.w, h1.x, h1.y, h1.z,
+        h1.w
+      };
       uint32_t gl[8];
-      pw_unpack (pw_ring_read (gring, p + P - 1), gl);
+      pw_unpack (pw_ring_read_q<((P - 1) >> 2) & 3> (gring, p + P - 1), gl);
 #pragma unroll
-      for (int k = 0; k < 8; k++)
-        gl[k] = Op::apply (gl[k], hprev[k]);
+      for (int j = 0; j < 8; j++)
+        gl[j] = Op::apply (gl[j], hv[j]);
       wring[(p >> 4) & (PW_RING_VECS - 1)] = pw_pack (gl);
     }
-#pragma unroll
-    for (int k = 0; k < 8; k++)
-      hprev[k] = h[k];
     __syncwarp ();
 
-    /* 4. outputs whose W values (up to x + first + L - P) are all in */
-    while (o < o_stop && o * PW_CHUNK + PW_CHUNK - 1 + d < s0) {
-      const int x = o * PW_CHUNK + 16 * lane;
+    /* 4. output chunk k - lag */
+    if (k >= lag) {
+      const int x = x0 + (k - lag) * PW_CHUNK + 16 * lane;
       const uint4 w1 = pw_ring_read (wring, x + a.first);
-      const uint4 w2 = pw_ring_read (wring, x + a.first + a.len - P);
+      const uint4 w2 = pw_ring_read (wring, x + d);
       uint4 r;
       r.x = pw_op_bytes<Op> (w1.x, w2.x);
       r.y = pw_op_bytes<Op> (w1.y, w2.y);
       r.z = pw_op_bytes<Op> (w1.z, w2.z);
       r.w = pw_op_bytes<Op> (w1.w, w2.w);
-      if (x < a.width)
+      if (x < x1)
         pw_store (a, drow, x, r);
-      o++;
     }
   }
 }
@@ -394,7 +410,7 @@ cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
   /* Rows split into parts, one warp each: a 4K frame has only 2,160 rows,
    * 16 warps per SM of an H100, too few to hide the latency of a warp's
    * chain of shuffles and shared accesses; each part pays the rings' lag
-   * (three chunks) again. CM_PWIN_PARTS for tuning. */
+   * (one chunk) again. CM_PWIN_PARTS for tuning. */
   parts = pw_parts (src->width, src->height);
   a.o_seg = (a.o_end + parts - 1) / parts;
   parts = (a.o_end + a.o_seg - 1) / a.o_seg;

@@ -965,14 +965,17 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   } else if (kind == 1) {
     /* short centred windows: 16-byte accesses and doublings beat the
      * tile's staging (morph-row-doubling.cu) */
-    if (!seg->tile_rows && !seg->pwin_rows &&
+    const int pwin = !seg->tile_rows &&
+        cm_row_pwin_supported (src, dst, seg->first, seg->len);
+    /* longer ones: two windows of P in registers, no staged tile
+     * (morph-row-pwin.cu); it takes over from the doubling kernel where
+     * that needs two neighbour vectors (H100, 4K, line 63 at 0 deg:
+     * 14.1 us against 16.5) */
+    if (!seg->tile_rows && !(pwin && (seg->pwin_rows || seg->len > 33)) &&
         cm_row_doubling_supported (src, dst, seg->first, seg->len))
       return cm_row_doubling_pass (src, dst, seg->len, is_min, border,
           a.cval, stream);
-    /* longer ones: two windows of P in registers, no staged tile
-     * (morph-row-pwin.cu) */
-    if (!seg->tile_rows &&
-        cm_row_pwin_supported (src, dst, seg->first, seg->len))
+    if (pwin)
       return cm_row_pwin_pass (src, dst, seg->first, seg->len, is_min,
           border, a.cval, stream);
     c = chunk_for (a.len, cmax_for (seg, 32));
