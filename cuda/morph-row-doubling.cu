@@ -117,6 +117,7 @@ row_doubling_kernel (const __grid_constant__ rd_args a)
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int y = (int) blockIdx.y * RD_WARPS + warp;
 
+  pdl_wait ();                  /* launched early: pdl_launch */
   if (y >= a.height)
     return;                     /* the whole warp; no block barrier here */
   const int x = ((int) blockIdx.x * 32 + lane) * VPX;
@@ -289,6 +290,5 @@ cm_row_doubling_pass (const cm_image * src, const cm_image * dst, int len,
       (unsigned) ((src->height + RD_WARPS - 1) / RD_WARPS));
   if (grid.y > 65535u)
     return cudaErrorInvalidValue;
-  k <<< grid, block, 0, stream >>> (a);
-  return cudaGetLastError ();
+  return pdl_launch (k, grid, block, 0, stream, a);
 }

@@ -65,6 +65,7 @@ struct pw_args
   uint32_t cval;
   int o_end;                    /* output chunks 0 .. o_end - 1           */
   int o_seg;                    /* output chunks per warp (grid.y parts)  */
+  int trigger;                  /* one wave: let the next pass launch     */
 };
 
 /* ---- pair form: word k = samples k and k + 8, each as v * 0x101 ------- */
@@ -209,6 +210,11 @@ row_pwin_kernel (const __grid_constant__ pw_args a)
   const int x0 = (int) blockIdx.y * a.o_seg * PW_CHUNK;
   const int x1 = min (x0 + a.o_seg * PW_CHUNK, a.width);
 
+  /* launched early by pdl_launch: wait for the previous pass; one wave of
+   * small blocks, so the next pass may launch at once */
+  pdl_wait ();
+  if (a.trigger)
+    pdl_trigger ();
   if (y >= a.height || x0 >= x1)
     return;                     /* no block barrier below */
   /* Input chunk k: samples s + 512 k .. + 511 from the first one an
@@ -350,9 +356,9 @@ pw_for_p (int p)
   }
 }
 
-/* parts per row: enough warps for about 32 per SM */
+/* parts per row: enough warps for about 32 per SM; *sms_out: the SMs */
 static int
-pw_parts (int width, int height)
+pw_parts (int width, int height, int *sms_out)
 {
   const char *env = getenv ("CM_PWIN_PARTS");
   const int chunks = (width + PW_CHUNK - 1) / PW_CHUNK;
@@ -364,6 +370,7 @@ pw_parts (int width, int height)
     (void) cudaGetLastError ();
     sms = 0;
   }
+  *sms_out = sms;
   if (env && atoi (env) > 0)
     parts = atoi (env);
   else
@@ -397,7 +404,7 @@ cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
 {
   const int p = pw_block (len);
   pw_args a;
-  int parts;
+  int parts, sms;
 
   if (!cm_row_pwin_supported (src, dst, first, len))
     return cudaErrorInvalidValue;
@@ -411,13 +418,15 @@ cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
    * 16 warps per SM of an H100, too few to hide the latency of a warp's
    * chain of shuffles and shared accesses; each part pays the rings' lag
    * (one chunk) again. CM_PWIN_PARTS for tuning. */
-  parts = pw_parts (src->width, src->height);
+  parts = pw_parts (src->width, src->height, &sms);
   a.o_seg = (a.o_end + parts - 1) / parts;
   parts = (a.o_end + a.o_seg - 1) / a.o_seg;
 
   const pw_kernel k = is_min ? pw_for_p<op_min2> (p) : pw_for_p<op_max2> (p);
   const dim3 grid ((unsigned) ((src->height + PW_WARPS - 1) / PW_WARPS),
       (unsigned) parts);
-  k <<< grid, 32 * PW_WARPS, 0, stream >>> (a);
-  return cudaGetLastError ();
+  /* the early launch of the next pass only when this one runs in one wave
+   * (16 blocks per SM: shared memory allows 18) */
+  a.trigger = (double) grid.x * grid.y <= 16.0 * sms;
+  return pdl_launch (k, grid, dim3 (32 * PW_WARPS), 0, stream, a);
 }

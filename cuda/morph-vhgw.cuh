@@ -11,6 +11,8 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime.h>
 #include "cm-image.h"
 
@@ -28,6 +30,68 @@ pass_set_views (Args & a, const cm_image * src, const cm_image * dst)
   a.dpitch = dst->pitch;
   a.width = src->width;
   a.height = src->height;
+}
+
+/* ---- programmatic dependent launch (sm_90) --------------------------------
+ * A pass launched by pdl_launch may start while the kernel before it in
+ * the stream is still running: its blocks get resident and set up during
+ * the other's last blocks instead of after its completion (the launch gap
+ * between passes of a chain). Such a kernel calls pdl_wait () before any
+ * global memory access: it returns once every kernel before it has
+ * completed and its writes are visible, so sources written and
+ * destinations still read by the previous pass stay safe. pdl_trigger ()
+ * lets the next pass launch before this one ends (only in kernels of one
+ * wave: waiting blocks of the next pass must not take the slots of this
+ * one's later waves). Both are no-ops before sm_90 and when launched
+ * normally. */
+static __device__ __forceinline__ void
+pdl_wait (void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;":::"memory");
+#endif
+}
+
+static __device__ __forceinline__ void
+pdl_trigger (void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.launch_dependents;":::"memory");
+#endif
+}
+
+/* Launch with the programmatic stream serialization attribute on devices
+ * of compute capability 9.0 and later (CM_PDL=0: plain launches, for
+ * comparisons); the kernel must call pdl_wait () first. */
+template <class Args>
+static inline cudaError_t
+pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
+    cudaStream_t stream, const Args & args)
+{
+  static int enabled = -1;      /* per process: one answer for all devices */
+  cudaLaunchConfig_t cfg = { };
+  cudaLaunchAttribute attr;
+
+  if (enabled < 0) {
+    const char *env = getenv ("CM_PDL");
+    int dev, major = 0;
+    if (cudaGetDevice (&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
+            dev) != cudaSuccess) {
+      (void) cudaGetLastError ();
+      major = 0;
+    }
+    enabled = major >= 9 && !(env && strcmp (env, "0") == 0);
+  }
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = enabled ? 1 : 0;
+  return cudaLaunchKernelEx (&cfg, kernel, args);
 }
 
 /* ---- min / max on one sample, two 16-bit halves or four bytes --------- */
