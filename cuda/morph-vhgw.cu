@@ -20,8 +20,9 @@
  *
  * Three kernels:
  *  - vertical (0,1): a block stages a strip of 64 columns by
- *    tile + L - 1 rows in shared memory (coalesced row loads, border rule
- *    applied once per staged row); a lane owns a pair of columns packed as
+ *    tile + L - 1 rows in shared memory (coalesced row loads, 16 bytes per
+ *    lane when the strip lies inside the image; border rule applied once
+ *    per staged row); a lane owns a pair of columns packed as
  *    two 16-bit halves (8-bit samples widened) and uses __vminu2/__vmaxu2,
  *    one instruction on sm_90 (VIMNMX.U16x2), for two pixels;
  *  - horizontal (1,0): the same on a transposed tile: the block stages
