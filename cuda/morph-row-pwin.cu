@@ -362,14 +362,9 @@ pw_parts (int width, int height, int *sms_out)
 {
   const char *env = getenv ("CM_PWIN_PARTS");
   const int chunks = (width + PW_CHUNK - 1) / PW_CHUNK;
-  int parts, dev, sms = 0;
+  const int sms = current_device_attr (cudaDevAttrMultiProcessorCount);
+  int parts;
 
-  if (cudaGetDevice (&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) !=
-      cudaSuccess) {
-    (void) cudaGetLastError ();
-    sms = 0;
-  }
   *sms_out = sms;
   if (env && atoi (env) > 0)
     parts = atoi (env);

@@ -818,19 +818,15 @@ v_tile_waves (int tile, int c, int len, int width, int height, int smem_max,
 {
   const int strips = (width + 2 * LANES - 1) / (2 * LANES);
   const size_t alt_bytes = tile_bytes (0, tile + c, len);
-  int dev, sms = 0, smem_sm = 0;
   long waves[2];
 
   if (tile != 8 * c || tile >= height || alt_bytes > (size_t) smem_max)
     return tile;
-  if (cudaGetDevice (&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev) !=
-      cudaSuccess ||
-      cudaDeviceGetAttribute (&smem_sm,
-          cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev) != cudaSuccess) {
-    (void) cudaGetLastError ();
+  const int sms = current_device_attr (cudaDevAttrMultiProcessorCount);
+  const int smem_sm =
+      current_device_attr (cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+  if (sms < 1 || smem_sm < 1)
     return tile;
-  }
   for (int i = 0; i < 2; i++) {
     const int t = tile + i * c;
     /* 1 KiB per block reserved by the system */

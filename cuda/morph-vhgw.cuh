@@ -32,6 +32,22 @@ pass_set_views (Args & a, const cm_image * src, const cm_image * dst)
   a.height = src->height;
 }
 
+/* ---- host: an attribute of the current device ---------------------------
+ * 0 when it cannot be read (the error is cleared: the caller falls back to
+ * its default choice). */
+static inline int
+current_device_attr (cudaDeviceAttr attr)
+{
+  int dev, v = 0;
+
+  if (cudaGetDevice (&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute (&v, attr, dev) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return 0;
+  }
+  return v;
+}
+
 /* ---- programmatic dependent launch (sm_90) --------------------------------
  * A pass launched by pdl_launch may start while the kernel before it in
  * the stream is still running: its blocks get resident and set up during
@@ -74,14 +90,8 @@ pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
 
   if (enabled < 0) {
     const char *env = getenv ("CM_PDL");
-    int dev, major = 0;
-    if (cudaGetDevice (&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
-            dev) != cudaSuccess) {
-      (void) cudaGetLastError ();
-      major = 0;
-    }
-    enabled = major >= 9 && !(env && strcmp (env, "0") == 0);
+    enabled = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9 &&
+        !(env && strcmp (env, "0") == 0);
   }
   cfg.gridDim = grid;
   cfg.blockDim = block;
