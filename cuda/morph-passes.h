@@ -46,6 +46,12 @@ typedef struct
                                    rows, not from where each strip enters
                                    the image (CM_VHGW_DIAG=grid; for
                                    comparisons)                           */
+  int diag_checked;             /* diagonals: the checked stores also in
+                                   blocks whose output lies inside the
+                                   image (CM_VHGW_DIAG=checked; for
+                                   comparisons)                           */
+  int diag_flip;                /* diagonals: the other order of strips
+                                   (CM_VHGW_DIAG=flip; for comparisons)   */
 } cm_segment;
 
 /* ---- short horizontal windows by doubling (morph-row-doubling.cu) -------

@@ -49,28 +49,7 @@ template <typename Pix>
 static __device__ __forceinline__ uint4
 rd_load (const rd_args & a, const uint8_t * row, int x)
 {
-  constexpr int VPX = 16 / (int) sizeof (Pix);
-  union
-  {
-    uint4 v;
-    Pix p[VPX];
-  } u;
-
-  if (x >= 0 && x + VPX <= a.width)
-    return *(const uint4 *) (row + (size_t) x * sizeof (Pix));
-#pragma unroll
-  for (int i = 0; i < VPX; i++) {
-    int c = x + i;
-    if (c < 0 || c >= a.width) {
-      if (a.border == CM_BORDER_CONSTANT) {
-        u.p[i] = (Pix) a.cval;
-        continue;
-      }
-      c = cm_border_map ((cm_border_mode) a.border, c, a.width);
-    }
-    u.p[i] = ((const Pix *) row)[c];
-  }
-  return u.v;
+  return row_vector_load<Pix> (row, x, a.width, a.border, a.cval);
 }
 
 /* word w of m shifted right by one sample (s = 1) or not (s = 0): the

@@ -156,27 +156,7 @@ pw_ring_read (const uint4 * ring, int p)
 static __device__ __forceinline__ uint4
 pw_load (const pw_args & a, const uint8_t * row, int s)
 {
-  if (s >= 0 && s + 16 <= a.width)
-    return __ldg ((const uint4 *) (row + s));
-
-  union
-  {
-    uint4 v;
-    uint8_t b[16];
-  } u;
-#pragma unroll
-  for (int j = 0; j < 16; j++) {
-    int x = s + j;
-    if (x < 0 || x >= a.width) {
-      if (a.border == CM_BORDER_CONSTANT) {
-        u.b[j] = (uint8_t) a.cval;
-        continue;
-      }
-      x = cm_border_map ((cm_border_mode) a.border, x, a.width);
-    }
-    u.b[j] = row[x];
-  }
-  return u.v;
+  return row_vector_load<uint8_t> (row, s, a.width, a.border, a.cval);
 }
 
 static __device__ __forceinline__ void

@@ -130,6 +130,8 @@ struct pass_args
   int trans;                    /* walk along x, lines are rows           */
   int e_min, e_count;           /* lines; sheared: columns e              */
   int grid_tiles;               /* sheared: tiles from row 0, not ya      */
+  int diag_checked;             /* sheared: cm_segment.diag_checked       */
+  int reverse;                  /* sheared: strips from the last one      */
 };
 
 /* ---- vertical kernel ------------------------------------------------------
@@ -285,7 +287,9 @@ sheared_sample (const pass_args & a, const uint8_t * row, int x)
   return ((const Pix *) row)[x];
 }
 
-template <typename Pix>
+/* Output i of a lane's chunk: samples x = e + sigma yy and x + 1 of row
+ * yy. INSIDE: the block's whole output lies in the image (no checks). */
+template <typename Pix, bool INSIDE>
 struct vs_emitter
 {
   uint8_t *dst;
@@ -294,23 +298,41 @@ struct vs_emitter
   __device__ __forceinline__ void operator () (int i, uint32_t v)
   {
     const int yy = y + i, x = e + sigma * yy;
-    if (yy >= height)
+    if (!INSIDE && yy >= height)
       return;
     Pix *r = (Pix *) (dst + (size_t) yy * pitch);
-    if (x >= 0 && x < width)
+    if (INSIDE || (x >= 0 && x < width))
       r[x] = (Pix) v;
-    if (x + 1 >= 0 && x + 1 < width)
+    if (INSIDE || (x + 1 >= 0 && x + 1 < width))
       r[x + 1] = (Pix) (v >> 16);
   }
 };
+
+/* the chunks of the sheared tile owned by this warp */
+template <typename Pix, int C, class Op, bool INSIDE>
+static __device__ __forceinline__ void
+vs_chunks (const uint32_t * tile, const pass_args & a, int chunks, int e,
+    int y0)
+{
+  for (int q = threadIdx.y; q < chunks; q += WARPS) {
+    tile_reader<LANES> rd = { tile + q * C * LANES + threadIdx.x };
+    vs_emitter<Pix, INSIDE> em = { a.dst, a.dpitch, e, y0 + q * C, a.sigma,
+      a.width, a.height
+    };
+    vhgw_chunk<C, Op> (rd, a.len, em);
+  }
+}
 
 template <typename Pix, int C, class Op>
 static __global__ void __launch_bounds__ (LANES * WARPS)
 vhgw_vs_kernel (const __grid_constant__ pass_args a)
 {
+  pdl_wait ();                  /* may be launched early: pdl_launch */
   extern __shared__ uint32_t tile[];
   const int lane = threadIdx.x, warp = threadIdx.y;
-  const int eb = a.e_min + 2 * (int) blockIdx.x * LANES;
+  const int sx = a.reverse ? (int) (gridDim.x - 1 - blockIdx.x) :
+      (int) blockIdx.x;
+  const int eb = a.e_min + 2 * sx * LANES;
   const int e = eb + 2 * lane;
   /* the rows [ya, yb] where some column of the strip is in the image
    * (x = e + sigma y in [0, width)); tiles start at ya, so that only the
@@ -342,24 +364,38 @@ vhgw_vs_kernel (const __grid_constant__ pass_args a)
         eb + 2 * LANES - 1 + a.sigma * yb < 0)
       return;                   /* the whole block, before any barrier */
   }
-  /* rows inside the image [t0, t1): unrolled, so that each warp has
-   * several rows' loads in flight (a loop with the border rule inline
-   * kept one: 31 us for a diagonal of 127 against 18 us for the vertical
-   * pass, H100); rows outside: the border rule */
+  /* rows inside the image [t0, t1); of those, [ta, tb) where this
+   * lane's samples x and x + 1 lie inside the row too: plain loads in a
+   * loop without branches, unrolled, so that each thread issues the
+   * loads of several rows before it uses the first (a test inside the
+   * loop made every row's loads wait for the row before: 56 % of the
+   * stall samples of a diagonal of 255, H100); the other rows: the border
+   * rule on x. Row t belongs to warp t % WARPS. */
   const int t0 = min (max (-ys, 0), n);
   const int t1 = max (min (a.height - ys, n), t0);
-#pragma unroll 4
-  for (int t = t0 + warp; t < t1; t += WARPS) {
-    const int y = ys + t, x = e + a.sigma * y;
-    const Pix *row = (const Pix *) (a.src + (size_t) y * a.spitch);
-    uint32_t w;
-
-    if (x >= 0 && x + 1 < a.width)
-      w = (uint32_t) __ldg (row + x) | (uint32_t) __ldg (row + x + 1) << 16;
-    else
-      w = sheared_sample<Pix> (a, (const uint8_t *) row, x) |
-          sheared_sample<Pix> (a, (const uint8_t *) row, x + 1) << 16;
-    tile[t * LANES + lane] = w;
+  const int ylo = a.sigma > 0 ? -e : e - (a.width - 2);
+  const int yhi = a.sigma > 0 ? a.width - 2 - e : e;    /* inclusive */
+  const int ta = min (max (ylo - ys, t0), t1);
+  const int tb = min (max (yhi - ys + 1, ta), t1);
+  {
+    int t = ta + ((warp - ta) & (WARPS - 1));
+    const ptrdiff_t step = WARPS * ((ptrdiff_t) a.spitch +
+        a.sigma * (ptrdiff_t) sizeof (Pix));
+    const uint8_t *p = a.src + (size_t) (ys + t) * a.spitch +
+        (ptrdiff_t) (e + a.sigma * (ys + t)) * (ptrdiff_t) sizeof (Pix);
+#pragma unroll 8
+    for (; t < tb; t += WARPS, p += step)
+      tile[t * LANES + lane] = (uint32_t) __ldg ((const Pix *) p) |
+          (uint32_t) __ldg ((const Pix *) p + 1) << 16;
+    for (int part = 0; part < 2; part++) {
+      const int lo = part ? tb : t0, hi = part ? t1 : ta;
+      for (t = lo + ((warp - lo) & (WARPS - 1)); t < hi; t += WARPS) {
+        const int y = ys + t, x = e + a.sigma * y;
+        const uint8_t *row = a.src + (size_t) y * a.spitch;
+        tile[t * LANES + lane] = sheared_sample<Pix> (a, row, x) |
+            sheared_sample<Pix> (a, row, x + 1) << 16;
+      }
+    }
   }
   for (int part = 0; part < 2; part++) {
     const int lo = part ? t1 : 0, hi = part ? n : t0;
@@ -381,13 +417,16 @@ vhgw_vs_kernel (const __grid_constant__ pass_args a)
     }
   }
   __syncthreads ();
-  for (int q = warp; q < chunks; q += WARPS) {
-    tile_reader<LANES> rd = { tile + q * C * LANES + lane };
-    vs_emitter<Pix> em = { a.dst, a.dpitch, e, y0 + q * C, a.sigma,
-      a.width, a.height
-    };
-    vhgw_chunk<C, Op> (rd, a.len, em);
-  }
+  /* every output of the block in the image: rows y0 .. ylast (whole
+   * chunks), x over the strip's 2 * LANES columns */
+  const int ylast = y0 + chunks * C - 1;
+  const bool inside = ylast < a.height &&
+      eb + min (a.sigma * y0, a.sigma * ylast) >= 0 &&
+      eb + 2 * LANES - 1 + max (a.sigma * y0, a.sigma * ylast) < a.width;
+  if (inside && !a.diag_checked)
+    vs_chunks<Pix, C, Op, true> (tile, a, chunks, e, y0);
+  else
+    vs_chunks<Pix, C, Op, false> (tile, a, chunks, e, y0);
 }
 
 /* ---- horizontal kernel ----------------------------------------------------
@@ -966,6 +1005,8 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   a.e_min = 0;
   a.e_count = 0;
   a.grid_tiles = seg->grid_tiles;
+  a.diag_checked = 0;
+  a.reverse = 0;
 
   e = cudaGetDevice (&dev);
   if (e == cudaSuccess)
@@ -1044,15 +1085,17 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     }
     a.e_count = a.width + a.height - 1;
     if (!seg->legacy) {
-      /* C <= 32: at 64 the registers leave 2 blocks per SM (line 127 at
-       * 45 degrees: 48 us with C = 64, 31 us with 32, H100) */
-      c = chunk_for (a.len, cmax_for (seg, 32));
-      /* 128-row tiles from 192 samples on: H100, 4K, line 255 at 45 deg,
-       * C = 32: 128 / 256 / 512 rows 34 / 39 / 39 us (the staged strip's
-       * shared memory sets the blocks per SM); line 127: 26 / 24 / 33 us
-       * (docs/bench/2026-11-24-h100-s5/diag-sweep.txt) */
-      a.tile = tile_plan (0, c, a.len, a.len >= 192 ? 128 : a.height,
-          smem_max, &smem);
+      /* C <= 32 on tiles of 8 C rows (256) for every length. C = 64 on
+       * 512-row tiles (2 blocks per SM, about 1.2 waves at 4K) ran a
+       * diagonal of 255 in 22 us or in 27 us depending on the order of
+       * the strips, the faster order being a different one on different
+       * H100s; C = 32 takes 24.6 - 25.4 us in either order (and 19 us
+       * for 127). H100, 4K (docs/bench/2026-11-24-h100-s7/
+       * diag-c32-robust.txt, diag-order*.txt) */
+      c = chunk_for (a.len, cmax_for (seg, seg->cmax > 32 ? 64 : 32));
+      a.diag_checked = seg->diag_checked;
+      a.reverse = seg->diag_flip;
+      a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
       if (a.tile > 0)
         a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
             &smem);
@@ -1080,7 +1123,7 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     if (e != cudaSuccess)
       return e;
   }
-  if (kind == 0)                /* the column pass of chains: see pdl_wait */
+  if (kind == 0 || kind == 3)   /* passes of chains: see pdl_wait */
     e = pdl_launch (k, grid, block, smem, stream, a);
   else {
     k <<< grid, block, smem, stream >>> (a);

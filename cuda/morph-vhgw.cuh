@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
+#include "cm-border.h"
 #include "cm-image.h"
 
 /* ---- kernel arguments --------------------------------------------------
@@ -78,20 +79,30 @@ pdl_trigger (void)
 
 /* Launch with the programmatic stream serialization attribute on devices
  * of compute capability 9.0 and later (CM_PDL=0: plain launches, for
- * comparisons); the kernel must call pdl_wait () first. */
+ * comparisons); the kernel must call pdl_wait () first. The answer is
+ * kept per device (the first 64; others ask on every launch). */
 template <class Args>
 static inline cudaError_t
 pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
     cudaStream_t stream, const Args & args)
 {
-  static int enabled = -1;      /* per process: one answer for all devices */
+  static signed char known[64]; /* 0: not asked yet, 1: off, 2: on */
   cudaLaunchConfig_t cfg = { };
   cudaLaunchAttribute attr;
+  int dev = -1, enabled;
 
-  if (enabled < 0) {
+  if (cudaGetDevice (&dev) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    dev = -1;
+  }
+  if (dev >= 0 && dev < 64 && known[dev])
+    enabled = known[dev] == 2;
+  else {
     const char *env = getenv ("CM_PDL");
     enabled = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9 &&
         !(env && strcmp (env, "0") == 0);
+    if (dev >= 0 && dev < 64)
+      known[dev] = enabled ? 2 : 1;
   }
   cfg.gridDim = grid;
   cfg.blockDim = block;
@@ -102,6 +113,40 @@ pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
   cfg.attrs = &attr;
   cfg.numAttrs = enabled ? 1 : 0;
   return cudaLaunchKernelEx (&cfg, kernel, args);
+}
+
+/* ---- a row's 16-byte vector through the border rule ---------------------
+ * Samples x .. x + 16 / sizeof (Pix) - 1 of row (x a multiple of that
+ * count); sample by sample through cm_border_map where the vector crosses
+ * the row's ends (border REPLICATE, REFLECT, MIRROR or CONSTANT with
+ * cval). The row must allow 16-byte accesses. */
+template <typename Pix>
+static __device__ __forceinline__ uint4
+row_vector_load (const uint8_t * row, int x, int width, int border,
+    uint32_t cval)
+{
+  constexpr int VPX = 16 / (int) sizeof (Pix);
+  union
+  {
+    uint4 v;
+    Pix p[VPX];
+  } u;
+
+  if (x >= 0 && x + VPX <= width)
+    return __ldg ((const uint4 *) (row + (size_t) x * sizeof (Pix)));
+#pragma unroll
+  for (int i = 0; i < VPX; i++) {
+    int c = x + i;
+    if (c < 0 || c >= width) {
+      if (border == CM_BORDER_CONSTANT) {
+        u.p[i] = (Pix) cval;
+        continue;
+      }
+      c = cm_border_map ((cm_border_mode) border, c, width);
+    }
+    u.p[i] = ((const Pix *) row)[c];
+  }
+  return u.v;
 }
 
 /* ---- min / max on one sample, two 16-bit halves or four bytes --------- */

@@ -287,6 +287,8 @@ segment (int dir_x, int dir_y, int first, int len)
   s.tile_rows = 0;
   s.pwin_rows = 0;
   s.grid_tiles = 0;
+  s.diag_checked = 0;
+  s.diag_flip = 0;
   return s;
 }
 
@@ -517,7 +519,9 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
         p->ero[i].cmax = atoi (cmax);
       p->ero[i].tile_rows = rows && !strcmp (rows, "tile");
       p->ero[i].pwin_rows = rows && !strcmp (rows, "pwin");
-      p->ero[i].grid_tiles = diag && !strcmp (diag, "grid");
+      p->ero[i].grid_tiles = diag && strstr (diag, "grid") != NULL;
+      p->ero[i].diag_checked = diag && strstr (diag, "checked") != NULL;
+      p->ero[i].diag_flip = diag && strstr (diag, "flip") != NULL;
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
       s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);

@@ -686,6 +686,76 @@ run_row_pwin (void)
   unsetenv ("CM_PWIN_PARTS");
 }
 
+/* Diagonal lines on the sheared tile kernel, its stores checked in every
+ * block or not (CM_VHGW_DIAG=checked), its strips in either order
+ * (CM_VHGW_DIAG=flip), chunks capped at 32 or 64
+ * (CM_VHGW_CMAX) and several tiles (CM_VHGW_TILE): lengths around the
+ * chunks and the powers of two, frames around the 64-column strips and
+ * the tiles, both diagonals, every border, the five ops, 8 and 16 bit,
+ * every layout. */
+static void
+run_diagonals (void)
+{
+  static const int lens[] = { 3, 15, 32, 33, 63, 64, 65, 127, 128, 129,
+    192, 255
+  };
+  static const size2 dsizes[] = { {1, 9}, {9, 1}, {63, 65}, {64, 64},
+    {65, 130}, {129, 64}, {200, 333}, {333, 200}, {700, 577}
+  };
+  static const char *access[] = { "", "checked", "flip", "flip",
+    "checked,flip"
+  };
+  static const char *cmax[] = { NULL, "64", "32", "64", "32" };
+  static const char *tiles[] = { NULL, "576", "72", NULL, "128" };
+  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
+    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
+  };
+
+  for (int v = 0; v < 5; v++) {
+    setenv ("CM_VHGW_DIAG", access[v], 1);
+    if (cmax[v])
+      setenv ("CM_VHGW_CMAX", cmax[v], 1);
+    else
+      unsetenv ("CM_VHGW_CMAX");
+    if (tiles[v])
+      setenv ("CM_VHGW_TILE", tiles[v], 1);
+    else
+      unsetenv ("CM_VHGW_TILE");
+    for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
+      for (int ai = 0; ai < 2; ai++) {
+        shape s;
+
+        memset (&s, 0, sizeof (s));
+        snprintf (s.name, sizeof (s.name), "line %d@%d (diag %s)", lens[li],
+            ai ? 135 : 45, access[v]);
+        if (cm_se_new_line (&s.se, lens[li], ai ? 135.0 : 45.0) != CM_OK) {
+          FAIL ("%s: cm_se_new_line", s.name);
+          continue;
+        }
+        for (int si = 0; si < (int) (sizeof (dsizes) / sizeof (dsizes[0]));
+            si++) {
+          for (int k = 0; k < 4; k++) {
+            const int j = k + si + li + v;
+            morph_case c;
+
+            fill_case (&c, &s, dsizes[si], ops[j % 5],
+                (j + ai) % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 9 == 4));
+            c.layout = (j + ai) % LAYOUTS;
+            if (case_cost (&c) > 1.0e8)
+              continue;
+            case_counter++;
+            run_morph_case (&c);
+          }
+        }
+        cm_se_free (s.se);
+      }
+    }
+  }
+  unsetenv ("CM_VHGW_DIAG");
+  unsetenv ("CM_VHGW_CMAX");
+  unsetenv ("CM_VHGW_TILE");
+}
+
 /* ---- algorithm selection ------------------------------------------------ */
 
 static void
@@ -941,6 +1011,7 @@ main (void)
     run_tile_limits ();
     run_forced_paths ();
     run_row_pwin ();
+    run_diagonals ();
     printf ("%d cases, %.3g reference samples, %.1f s\n", n_pass, dry_cost,
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
@@ -963,6 +1034,9 @@ main (void)
   build_shapes ();
   if (getenv ("CM_TEST_PART") && !strcmp (getenv ("CM_TEST_PART"), "pwin"))
     run_row_pwin ();            /* one part alone, while working on it */
+  else if (getenv ("CM_TEST_PART") &&
+      !strcmp (getenv ("CM_TEST_PART"), "diag"))
+    run_diagonals ();
   else {
     check_algorithms ();
     check_arguments ();
@@ -971,6 +1045,7 @@ main (void)
     run_tile_limits ();
     run_forced_paths ();
     run_row_pwin ();
+    run_diagonals ();
   }
 
   for (int i = 0; i < n_shapes; i++)
