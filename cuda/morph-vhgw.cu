@@ -200,18 +200,17 @@ v_load_rows_vec (uint32_t * tile, const pass_args & a, int ys, int lo,
   }
 }
 
-/* the chunks of the vertical tile owned by this warp */
-template <typename Pix, int C, class Op, bool FULL>
+/* The chunks of a staged tile (vertical or sheared) owned by this warp:
+ * chunk q reads the tile from row q C and emits through em with its
+ * first output row y = y0 + q C. */
+template <int C, class Op, class Em>
 static __device__ __forceinline__ void
-v_chunks (const uint32_t * tile, const pass_args & a, int chunks, int x,
-    int y0)
+tile_chunks (const uint32_t * tile, int len, int chunks, int y0, Em em)
 {
   for (int q = threadIdx.y; q < chunks; q += WARPS) {
     tile_reader<LANES> rd = { tile + q * C * LANES + threadIdx.x };
-    v_emitter<Pix, FULL> em = { a.dst, a.dpitch, x, y0 + q * C, a.width,
-      a.height
-    };
-    vhgw_chunk<C, Op> (rd, a.len, em);
+    em.y = y0 + q * C;
+    vhgw_chunk<C, Op> (rd, len, em);
   }
 }
 
@@ -256,10 +255,13 @@ vhgw_v_kernel (const __grid_constant__ pass_args a)
   __syncthreads ();
   if (x >= a.width)
     return;                     /* no barrier below */
-  if (a.dst_aligned && x + 1 < a.width)
-    v_chunks<Pix, C, Op, true> (tile, a, chunks, x, y0);
-  else
-    v_chunks<Pix, C, Op, false> (tile, a, chunks, x, y0);
+  if (a.dst_aligned && x + 1 < a.width) {
+    v_emitter<Pix, true> em = { a.dst, a.dpitch, x, 0, a.width, a.height };
+    tile_chunks<C, Op> (tile, a.len, chunks, y0, em);
+  } else {
+    v_emitter<Pix, false> em = { a.dst, a.dpitch, x, 0, a.width, a.height };
+    tile_chunks<C, Op> (tile, a.len, chunks, y0, em);
+  }
 }
 
 /* ---- sheared vertical kernel (diagonals) ---------------------------------
@@ -307,21 +309,6 @@ struct vs_emitter
       r[x + 1] = (Pix) (v >> 16);
   }
 };
-
-/* the chunks of the sheared tile owned by this warp */
-template <typename Pix, int C, class Op, bool INSIDE>
-static __device__ __forceinline__ void
-vs_chunks (const uint32_t * tile, const pass_args & a, int chunks, int e,
-    int y0)
-{
-  for (int q = threadIdx.y; q < chunks; q += WARPS) {
-    tile_reader<LANES> rd = { tile + q * C * LANES + threadIdx.x };
-    vs_emitter<Pix, INSIDE> em = { a.dst, a.dpitch, e, y0 + q * C, a.sigma,
-      a.width, a.height
-    };
-    vhgw_chunk<C, Op> (rd, a.len, em);
-  }
-}
 
 template <typename Pix, int C, class Op>
 static __global__ void __launch_bounds__ (LANES * WARPS)
@@ -423,10 +410,17 @@ vhgw_vs_kernel (const __grid_constant__ pass_args a)
   const bool inside = ylast < a.height &&
       eb + min (a.sigma * y0, a.sigma * ylast) >= 0 &&
       eb + 2 * LANES - 1 + max (a.sigma * y0, a.sigma * ylast) < a.width;
-  if (inside && !a.diag_checked)
-    vs_chunks<Pix, C, Op, true> (tile, a, chunks, e, y0);
-  else
-    vs_chunks<Pix, C, Op, false> (tile, a, chunks, e, y0);
+  if (inside && !a.diag_checked) {
+    vs_emitter<Pix, true> em = { a.dst, a.dpitch, e, 0, a.sigma, a.width,
+      a.height
+    };
+    tile_chunks<C, Op> (tile, a.len, chunks, y0, em);
+  } else {
+    vs_emitter<Pix, false> em = { a.dst, a.dpitch, e, 0, a.sigma, a.width,
+      a.height
+    };
+    tile_chunks<C, Op> (tile, a.len, chunks, y0, em);
+  }
 }
 
 /* ---- horizontal kernel ----------------------------------------------------
