@@ -1532,7 +1532,7 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
   GstBufferPool *pool = NULL;
   GstStructure *config;
   guint size = 0, min = 0, max = 0;
-  gboolean update_pool;
+  gboolean update_pool, video_meta;
 
   gst_query_parse_allocation (query, &outcaps, NULL);
   if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
@@ -1565,23 +1565,36 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
   if (pool == NULL)
     pool = gst_video_buffer_pool_new ();
 
+  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+      NULL);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
-  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+  if (video_meta)
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
 
   if (!gst_buffer_pool_set_config (pool, config)) {
+    gboolean usable;
+
     /* the pool may have adjusted the config: take it if it is still fine,
-     * otherwise use a plain video pool of our own */
+     * otherwise use a plain video pool of our own. set_config takes the
+     * structure whatever it answers; a refused one is ours to free. */
     config = gst_buffer_pool_get_config (pool);
-    if (!gst_buffer_pool_config_validate_params (config, outcaps, size, min,
-            max) || !gst_buffer_pool_set_config (pool, config)) {
+    usable = gst_buffer_pool_config_validate_params (config, outcaps, size,
+        min, max);
+    if (usable)
+      usable = gst_buffer_pool_set_config (pool, config);
+    else
+      gst_structure_free (config);
+    if (!usable) {
       GST_DEBUG_OBJECT (trans, "downstream pool refused our config");
       gst_object_unref (pool);
       pool = gst_video_buffer_pool_new ();
       config = gst_buffer_pool_get_config (pool);
       gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
+      if (video_meta)
+        gst_buffer_pool_config_add_option (config,
+            GST_BUFFER_POOL_OPTION_VIDEO_META);
       if (!gst_buffer_pool_set_config (pool, config)) {
         GST_ERROR_OBJECT (trans, "failed to configure a video buffer pool");
         gst_object_unref (pool);
