@@ -157,6 +157,9 @@ struct _GstCudaLinSpectrum
   /* streaming thread: the output applied to the element (passthrough flag
    * and the mode below), taken from the property before each buffer */
   GstCudaLinSpectrumOutput output_applied;
+  /* the last output applied that keeps the input format (passthrough or
+   * supremum): kept when downstream refuses RGBA */
+  GstCudaLinSpectrumOutput plain_output;
   /* what the frames get: output_applied, unless the negotiated caps do
    * not match it yet (an RGBA output is always the orientation map) */
   GstCudaLinSpectrumOutput mode;
@@ -198,6 +201,8 @@ static GstCaps *gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
+static void gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum *
+    self, GstCaps * outcaps);
 static void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 
@@ -352,6 +357,7 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
   s->interval = DEFAULT_INTERVAL;
 
   self->output_applied = DEFAULT_OUTPUT;
+  self->plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
@@ -369,32 +375,25 @@ settings_to_desc (const GstCudaLinSpectrumSettings * s,
   desc->op = (cm_morph_op) s->operation;
 }
 
-/* TRUE when the angles of @s are a valid set of orientations; otherwise
- * warns, naming @name = @v, and returns FALSE. */
-static gboolean
-gst_cuda_lin_spectrum_check_angles (GstCudaLinSpectrum * self,
-    const GstCudaLinSpectrumSettings * s, const gchar * name, gdouble v)
+/* NULL when the angles of @s are a valid set of orientations, otherwise
+ * why not, in words (@v: the value just given). No lock taken, no log. */
+static const gchar *
+gst_cuda_lin_spectrum_angles_refusal (const GstCudaLinSpectrumSettings * s,
+    gdouble v)
 {
   cm_linspectrum_desc desc;
-  const gchar *why;
 
   settings_to_desc (s, &desc);
   if (cm_linspectrum_desc_check (&desc) == CM_OK)
-    return TRUE;
-
+    return NULL;
   if (!isfinite (v))
-    why = "it is not a finite number";
-  else if (!(s->angle_step > 0.0))
-    why = "angle-step must be larger than 0";
-  else if (!(s->angle_max > s->angle_min))
-    why = "angle-max must be larger than angle-min";
-  else
-    why = "it would give more than " G_STRINGIFY (CM_LINSPECTRUM_MAX_ANGLES)
-        " orientations";
-  g_warning ("%s: refusing %s = %g (angle-min %g, angle-max %g, angle-step "
-      "%g): %s; keeping the previous value", GST_OBJECT_NAME (self), name, v,
-      s->angle_min, s->angle_max, s->angle_step, why);
-  return FALSE;
+    return "it is not a finite number";
+  if (!(s->angle_step > 0.0))
+    return "angle-step must be larger than 0";
+  if (!(s->angle_max > s->angle_min))
+    return "angle-max must be larger than angle-min";
+  return "it would give more than " G_STRINGIFY (CM_LINSPECTRUM_MAX_ANGLES)
+      " orientations";
 }
 
 static void
@@ -417,8 +416,11 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
       /* NaN stays NaN and is refused below */
       gdouble v = gst_cuda_morphology_base_double_in_range (value, pspec);
       GstCudaLinSpectrumSettings cand;
-      gboolean ok;
+      const gchar *why;
 
+      /* checked and committed in one critical section, so that a
+       * concurrent set of another angle is neither lost nor judged
+       * against stale values */
       GST_OBJECT_LOCK (self);
       cand = *s;
       if (prop_id == PROP_ANGLE_MIN)
@@ -427,16 +429,18 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
         cand.angle_max = v;
       else
         cand.angle_step = v;
+      why = gst_cuda_lin_spectrum_angles_refusal (&cand, v);
+      if (why == NULL)
+        *s = cand;
       GST_OBJECT_UNLOCK (self);
 
-      ok = gst_cuda_lin_spectrum_check_angles (self, &cand, pspec->name, v);
-      if (!ok)
+      if (why != NULL) {
+        g_warning ("%s: refusing %s = %g (angle-min %g, angle-max %g, "
+            "angle-step %g): %s; keeping the previous value",
+            GST_OBJECT_NAME (self), pspec->name, v, cand.angle_min,
+            cand.angle_max, cand.angle_step, why);
         return;
-      GST_OBJECT_LOCK (self);
-      s->angle_min = cand.angle_min;
-      s->angle_max = cand.angle_max;
-      s->angle_step = cand.angle_step;
-      GST_OBJECT_UNLOCK (self);
+      }
       break;
     }
     case PROP_OPERATION:
@@ -560,8 +564,49 @@ caps_set_format (GstCaps * caps, const gchar * formats)
 #define IN_CAPS "video/x-raw, format = (string) " IN_FORMATS
 #define RGBA_CAPS "video/x-raw, format = (string) RGBA"
 
-/* Same caps, except with output=orientation: RGBA of the same size and
- * framerate on the source pad for any of the input formats. */
+/* The caps on the other pad of @direction for an output that is the
+ * orientation map (@rgba: RGBA of the same size and framerate on the
+ * source pad for any of the input formats) or not (the same caps), in
+ * system memory. */
+static GstCaps *
+caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean rgba)
+{
+  GstCaps *tmp, *res;
+
+  if (!rgba)
+    return caps_with_formats (caps, IN_CAPS);
+  if (direction == GST_PAD_SINK) {
+    tmp = caps_with_formats (caps, IN_CAPS);
+    res = caps_set_format (tmp, RGBA_CAPS);
+  } else {
+    tmp = caps_with_formats (caps, RGBA_CAPS);
+    res = caps_set_format (tmp, IN_CAPS);
+  }
+  gst_caps_unref (tmp);
+  return res;
+}
+
+/* Whether the caps negotiated on the source pad are RGBA; FALSE with
+ * *have_caps FALSE before the first negotiation. */
+static gboolean
+gst_cuda_lin_spectrum_current_rgba (GstCudaLinSpectrum * self,
+    gboolean * have_caps)
+{
+  GstCaps *cur = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (self));
+  GstVideoInfo info;
+  gboolean rgba = FALSE;
+
+  *have_caps = cur != NULL;
+  if (cur != NULL && gst_video_info_from_caps (&info, cur))
+    rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
+  gst_clear_caps (&cur);
+  return rgba;
+}
+
+/* The caps of the output the property asks for, and while an output
+ * change waits for its renegotiation, those of the output negotiated now
+ * after them: a downstream that refuses the new caps gets the old ones,
+ * and set_caps keeps the old output with a warning. */
 static GstCaps *
 gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -569,26 +614,20 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
   GstCudaLinSpectrumOutput output;
   GstCaps *res, *tmp, *in = caps;
+  gboolean want_rgba, have_caps, cur_rgba;
 
   GST_OBJECT_LOCK (self);
   output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
+  want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
 
   /* formats in system memory here, the memories are the base class's */
   caps = gst_cuda_morphology_base_caps_to_system (GST_CUDA_MORPHOLOGY_BASE
       (self), in);
-
-  if (output != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) {
-    res = caps_with_formats (caps, IN_CAPS);
-  } else if (direction == GST_PAD_SINK) {
-    tmp = caps_with_formats (caps, IN_CAPS);
-    res = caps_set_format (tmp, RGBA_CAPS);
-    gst_caps_unref (tmp);
-  } else {
-    tmp = caps_with_formats (caps, RGBA_CAPS);
-    res = caps_set_format (tmp, IN_CAPS);
-    gst_caps_unref (tmp);
-  }
+  res = caps_for_output (caps, direction, want_rgba);
+  if (have_caps && cur_rgba != want_rgba)
+    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
   gst_caps_unref (caps);
   res = gst_cuda_morphology_base_caps_add_memory (GST_CUDA_MORPHOLOGY_BASE
       (self), res, in);
@@ -633,6 +672,9 @@ gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
 
   othercaps = gst_caps_fixate (othercaps);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  if (direction == GST_PAD_SINK)
+    gst_cuda_lin_spectrum_keep_refused_output (GST_CUDA_LIN_SPECTRUM (trans),
+        othercaps);
   return othercaps;
 }
 
@@ -652,6 +694,23 @@ gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
   return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
 }
 
+/* Sets the passthrough flag and, when it changes, asks for the source pad
+ * to be reconfigured: GstBaseTransform decides its output pool (none in
+ * passthrough) only when it negotiates, and a flag changed after that
+ * decision would leave the element transforming without a pool. */
+static void
+gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
+    gboolean passthrough)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  if (gst_base_transform_is_passthrough (trans) == passthrough)
+    return;
+  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, passthrough);
+  gst_base_transform_reconfigure_src (trans);
+}
+
 /* Streaming thread, before a buffer is allocated: takes the output
  * property and sets the passthrough flag that goes with it. Doing it here
  * rather than in set_property keeps the flag, the buffer allocation and
@@ -664,9 +723,11 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
   GST_OBJECT_LOCK (self);
   self->output_applied = self->settings.output;
   GST_OBJECT_UNLOCK (self);
+  if (self->output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
+    self->plain_output = self->output_applied;
 
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+  gst_cuda_lin_spectrum_set_passthrough (self,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   if (mode != self->mode)
     gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
@@ -677,6 +738,47 @@ gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
   gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
+}
+
+/* Negotiation fixated @outcaps: when they are not those of the output
+ * property (downstream refused them and took those of the output in use,
+ * which transform_caps offers after them), the output in use stays, the
+ * property says so again, and the application is warned. Runs whether or
+ * not the caps changed (GstBaseTransform skips set_caps for equal caps),
+ * before the output pool is decided. */
+static void
+gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
+    GstCaps * outcaps)
+{
+  GEnumClass *klass;
+  GstCudaLinSpectrumOutput asked, kept;
+  GstVideoInfo info;
+  gboolean rgba;
+
+  if (!gst_caps_is_fixed (outcaps) ||
+      !gst_video_info_from_caps (&info, outcaps))
+    return;
+  rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
+
+  GST_OBJECT_LOCK (self);
+  asked = self->settings.output;
+  if ((asked == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) == rgba) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->plain_output;
+  self->settings.output = kept;
+  GST_OBJECT_UNLOCK (self);
+
+  klass = g_type_class_ref (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT);
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+      ("Downstream refuses the frames of output=%s; keeping output=%s",
+          g_enum_get_value (klass, asked)->value_nick,
+          g_enum_get_value (klass, kept)->value_nick),
+      ("negotiated %" GST_PTR_FORMAT, outcaps));
+  g_type_class_unref (klass);
+  g_object_notify (G_OBJECT (self), "output");
+  gst_cuda_lin_spectrum_apply_output (self);
 }
 
 static gboolean
@@ -736,7 +838,7 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
 
   self->rgba_caps = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA;
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+  gst_cuda_lin_spectrum_set_passthrough (self,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 
   settings_to_desc (&s, &desc);

@@ -720,34 +720,34 @@ GST_START_TEST (test_invalid_values)
   guint u;
 
   ASSERT_WARNING (g_object_set (e, "angle-step", 0.0, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-step", -1.0, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-step", (gdouble) NAN, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-step", (gdouble) INFINITY, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", -1.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) INFINITY, NULL));
   /* 9000 orientations */
   ASSERT_WARNING (g_object_set (e, "angle-step", 0.01, NULL));
   g_object_get (e, "angle-step", &d, NULL);
   fail_unless_equals_float (d, 2.0);
 
-  ASSERT_WARNING (g_object_set (e, "angle-min", (gdouble) NAN, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-min", (gdouble) -INFINITY, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) -INFINITY, NULL));
   ASSERT_WARNING (g_object_set (e, "angle-min", 100.0, NULL));
   ASSERT_WARNING (g_object_set (e, "angle-min", 150.0, NULL));
   g_object_get (e, "angle-min", &d, NULL);
   fail_unless_equals_float (d, 10.0);
 
-  ASSERT_WARNING (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-max", (gdouble) INFINITY, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) INFINITY, NULL));
   ASSERT_WARNING (g_object_set (e, "angle-max", 10.0, NULL));
   ASSERT_WARNING (g_object_set (e, "angle-max", -5.0, NULL));
   g_object_get (e, "angle-max", &d, NULL);
   fail_unless_equals_float (d, 100.0);
 
-  ASSERT_WARNING (g_object_set (e, "length", 0, NULL));
-  ASSERT_WARNING (g_object_set (e, "length", CM_LINSPECTRUM_MAX_LENGTH + 1,
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "length", 0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "length", CM_LINSPECTRUM_MAX_LENGTH + 1,
           NULL));
   g_object_get (e, "length", &u, NULL);
   fail_unless_equals_int (u, 15);
-  ASSERT_WARNING (g_object_set (e, "interval", 0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "interval", 0, NULL));
   g_object_get (e, "interval", &u, NULL);
   fail_unless_equals_int (u, 1);
 
@@ -776,6 +776,223 @@ GST_START_TEST (test_invalid_values)
 
 GST_END_TEST;
 
+/* ---- review defects: passthrough, refused output, angle race ------------ */
+
+/* Sets output=supremum from basetransform's own log line "got DISCONT
+ * buffer", which it writes between before_transform and its check for a
+ * pending reconfigure: the interleaving that once left the element out of
+ * passthrough with no output pool. */
+static GstElement *race_element;
+static gint race_armed, race_fired;
+
+static void
+race_log_hook (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * msg,
+    gpointer user_data)
+{
+  const gchar *m = gst_debug_message_get (msg);
+
+  if (m != NULL && g_str_has_prefix (m, "got DISCONT buffer") &&
+      g_atomic_int_compare_and_exchange (&race_armed, TRUE, FALSE)) {
+    gst_util_set_object_arg (G_OBJECT (race_element), "output", "supremum");
+    g_atomic_int_set (&race_fired, TRUE);
+  }
+}
+
+GST_START_TEST (test_passthrough_left_mid_buffer)
+{
+  LinParams p = { 3, 0, 180, 45, OPEN, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (race_log_hook, NULL, NULL);
+  race_element = e;
+
+  h = lin_harness_new (e, "GRAY8", 64, 48, &info);
+  /* padded rows (GstVideoMeta): a frame that cannot be sized from caps */
+  in = push_random (h, &info, 11, 16, &out);
+  fail_unless (out == in);
+  check_one_message (bus, in, &info, &p, "passthrough");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* output changes while this buffer is between the two steps */
+  in = morph_make_input (&info, 12, 16);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  g_atomic_int_set (&race_armed, TRUE);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  gst_debug_remove_log_function (race_log_hook);
+  gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_NONE);
+  fail_unless (g_atomic_int_get (&race_fired), "basetransform did not log "
+      "\"got DISCONT buffer\": the interleaving was not forced");
+  fail_unless (out != NULL, "no output for the frame in flight");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  fail_unless (lin_pop_message (bus) != NULL);
+
+  /* the next frames are supremum frames, in a buffer of the right size */
+  p.output = "supremum";
+  for (int k = 0; k < 2; k++) {
+    in = push_random (h, &info, 13 + k, 16, &out);
+    fail_unless (out != in, "still in passthrough");
+    fail_unless (lin_check_supremum (in, out, &info, &p, "after the race"));
+    check_one_message (bus, in, &info, &p, "after the race");
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  fail_if (gst_bus_have_pending (bus), "error or warning on the bus");
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* the output property's nick */
+static gchar *
+output_nick (GstElement * e)
+{
+  GValue v = G_VALUE_INIT;
+  gchar *nick;
+
+  g_value_init (&v, g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+          "output")->value_type);
+  g_object_get_property (G_OBJECT (e), "output", &v);
+  nick = g_strdup (g_enum_get_value (g_type_class_peek (G_VALUE_TYPE (&v)),
+          g_value_get_enum (&v))->value_nick);
+  g_value_unset (&v);
+  return nick;
+}
+
+/* Pops every message of @bus: the one spectrum message of the frame is
+ * checked against @in, warnings are counted (errors fail). */
+static guint
+check_message_and_warnings (GstBus * bus, GstBuffer * in,
+    const GstVideoInfo * info, const LinParams * p, const char *what)
+{
+  GstMessage *msg;
+  guint spectra = 0, warnings = 0;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: error", what);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      warnings++;
+    if (gst_message_has_name (msg, "cudalinspectrum")) {
+      fail_unless (lin_check_message (gst_message_get_structure (msg), in,
+              info, p, what), "%s: message differs from the reference", what);
+      spectra++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (spectra, 1);
+  return warnings;
+}
+
+/* output=orientation asked of a downstream that takes only the input
+ * format: frames keep coming in the output in use (supremum), with one
+ * warning, and the property says so; the same back from RGBA */
+GST_START_TEST (test_refused_output_kept)
+{
+  LinParams p = { 9, 0, 180, 30, OPEN, "supremum" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gchar *output;
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
+  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
+  in = push_random (h, &info, 21, 0, &out);
+  fail_unless (lin_check_supremum (in, out, &info, &p, "supremum"));
+  check_one_message (bus, in, &info, &p, "supremum");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
+  for (int k = 0; k < 3; k++) {
+    gchar *what = g_strdup_printf ("kept, frame %d", k);
+
+    in = push_random (h, &info, 22 + k, 0, &out);
+    fail_unless (lin_check_supremum (in, out, &info, &p, what),
+        "%s: not the supremum", what);
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            what), k == 0 ? 1 : 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    g_free (what);
+  }
+  output = output_nick (e);
+  fail_unless_equals_string (output, "supremum");
+  g_free (output);
+  lin_teardown (h, e, bus);
+
+  /* and from RGBA to a format downstream refuses */
+  p.output = "orientation";
+  e = lin_element_new ("cpu", &p, &bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
+  for (int k = 0; k < 2; k++) {
+    GstVideoInfo out_info;
+
+    if (k == 1)
+      gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
+    in = push_random (h, &info, 30 + k, 0, &out);
+    check_rgba_caps (h, 40, 30, &out_info);
+    fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+            "orientation kept"));
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            "orientation kept"), k == 1 ? 1 : 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  output = output_nick (e);
+  fail_unless_equals_string (output, "orientation");
+  g_free (output);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* Concurrent sets of different angle properties: none undoes another. */
+static GstElement *angle_element;
+static gint angle_stop;
+
+static gpointer
+set_angle_min_loop (gpointer data)
+{
+  for (guint i = 0; !g_atomic_int_get (&angle_stop); i++)
+    g_object_set (angle_element, "angle-min", (i & 1) ? 10.0 : 20.0, NULL);
+  return NULL;
+}
+
+GST_START_TEST (test_angle_sets_concurrent)
+{
+  GThread *t;
+  guint undone = 0, n = 100000;
+
+  angle_element = gst_element_factory_make ("cudalinspectrum", NULL);
+  g_atomic_int_set (&angle_stop, FALSE);
+  t = g_thread_new ("angle-min", set_angle_min_loop, NULL);
+  for (guint i = 0; i < n; i++) {
+    gdouble want = (i & 1) ? 2.0 : 3.0, got;
+
+    g_object_set (angle_element, "angle-step", want, NULL);
+    g_object_get (angle_element, "angle-step", &got, NULL);
+    if (got != want)
+      undone++;
+  }
+  g_atomic_int_set (&angle_stop, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (undone, 0);
+  gst_object_unref (angle_element);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudalinspectrum_suite (void)
 {
@@ -795,6 +1012,9 @@ cudalinspectrum_suite (void)
   tcase_add_test (tc, test_caps_both_ways);
   tcase_add_test (tc, test_change_playing);
   tcase_add_test (tc, test_invalid_values);
+  tcase_add_test (tc, test_passthrough_left_mid_buffer);
+  tcase_add_test (tc, test_refused_output_kept);
+  tcase_add_test (tc, test_angle_sets_concurrent);
 
   return s;
 }
