@@ -440,8 +440,9 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
  * gst_cuda_morphology_base_double_in_range:
  *
  * The double that set_property got for a #GParamSpecDouble, brought into
- * the spec's range: GLib lets through values a hair outside it (its
- * comparison tolerance), which the core would refuse. NaN stays NaN for
+ * the spec's range: GLib up to 2.74 lets through values a hair outside it
+ * (its comparison tolerance; newer GLib refuses them), which the core
+ * would refuse. NaN stays NaN for
  * the caller to refuse with a warning.
  */
 gdouble
