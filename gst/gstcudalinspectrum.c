@@ -614,23 +614,24 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
   GstCudaLinSpectrumOutput output;
   GstCaps *res, *tmp, *in = caps;
-  gboolean want_rgba, have_caps, cur_rgba;
+  gboolean want_rgba, have_caps, cur_rgba, allow;
 
   GST_OBJECT_LOCK (self);
   output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
   want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
   cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
+  /* one answer for the whole query: a start or stop may change it */
+  allow = gst_cuda_morphology_base_allow_cuda_memory
+      (GST_CUDA_MORPHOLOGY_BASE (self));
 
   /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_morphology_base_caps_to_system (GST_CUDA_MORPHOLOGY_BASE
-      (self), in);
+  caps = gst_cuda_morphology_base_caps_to_system (in, allow);
   res = caps_for_output (caps, direction, want_rgba);
   if (have_caps && cur_rgba != want_rgba)
     res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
   gst_caps_unref (caps);
-  res = gst_cuda_morphology_base_caps_add_memory (GST_CUDA_MORPHOLOGY_BASE
-      (self), res, in);
+  res = gst_cuda_morphology_base_caps_add_memory (res, in, allow);
 
   if (filter) {
     tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);

@@ -144,6 +144,8 @@ typedef struct
 
   /* overlap, streaming thread: frames in output order */
   gboolean overlap_active;      /* chosen per caps */
+  GstClockTime overlap_latency; /* one frame while overlap_active, else 0;
+                                 * object lock (the latency query) */
   PendingFrame ring[RING_SIZE];
   guint ring_head, ring_len;
   gboolean deferred;            /* transform () left its frame in flight */
@@ -152,8 +154,12 @@ typedef struct
 #ifdef HAVE_GST_CUDA
   /* the pipeline's context (set_context, or found/created in start);
    * NULL on the CPU backend and without a driver: frames in system
-   * memory only */
+   * memory only. Written under the object lock, and only while the
+   * element is not started (or by the thread that starts it): the data
+   * path reads it unlocked, other threads take a reference under the
+   * lock. */
   GstCudaContext *ctx;
+  GThread *starting;            /* the thread in start (), else NULL */
 #endif
 
   /* frame statistics, protected by the object lock */
@@ -502,10 +508,20 @@ gst_cuda_morphology_base_template_caps (const gchar * formats)
 #endif
 }
 
-/* Whether CUDA memory may be negotiated now: once started, when the
+/**
+ * gst_cuda_morphology_base_allow_cuda_memory:
+ * @self: the element
+ *
+ * Whether CUDA memory may be negotiated now: once started, when the
  * element runs on CUDA with a GstCudaContext; before (caps queries while
- * linking), when it may. */
-static gboolean
+ * linking), when it may. A start or stop can change the answer at any
+ * time: read it once per caps query and give the same answer to
+ * gst_cuda_morphology_base_caps_to_system() and
+ * gst_cuda_morphology_base_caps_add_memory().
+ *
+ * Returns: %TRUE when CUDA memory may be negotiated
+ */
+gboolean
 gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
 {
 #ifdef HAVE_GST_CUDA
@@ -525,13 +541,12 @@ gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
 #endif
 }
 
-/* @caps without the structures in CUDA memory unless the element can
- * take CUDA memory now, in system memory when @to_system */
+/* @caps without the structures in CUDA memory unless @allow, in system
+ * memory when @to_system */
 static GstCaps *
-gst_cuda_morphology_base_caps_usable (GstCudaMorphologyBase * self,
-    GstCaps * caps, gboolean to_system)
+gst_cuda_morphology_base_caps_usable (GstCaps * caps, gboolean to_system,
+    gboolean allow)
 {
-  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory (self);
   GstCaps *res;
   guint i;
 
@@ -560,41 +575,41 @@ gst_cuda_morphology_base_caps_usable (GstCudaMorphologyBase * self,
 
 /**
  * gst_cuda_morphology_base_caps_to_system:
- * @self: the element
  * @caps: caps on one pad
+ * @allow: gst_cuda_morphology_base_allow_cuda_memory(), read once for the
+ *     query
  *
  * For subclasses with their own transform_caps: the structures of @caps
- * the element can take now (no CUDA memory when it cannot use it), in
- * system memory. Compute the other pad's formats on the result, then give
- * it to gst_cuda_morphology_base_caps_add_memory().
+ * the element can take (no CUDA memory without @allow), in system memory.
+ * Compute the other pad's formats on the result, then give it to
+ * gst_cuda_morphology_base_caps_add_memory() with the same @allow.
  *
  * Returns: (transfer full): the caps
  */
 GstCaps *
-gst_cuda_morphology_base_caps_to_system (GstCudaMorphologyBase * self,
-    GstCaps * caps)
+gst_cuda_morphology_base_caps_to_system (GstCaps * caps, gboolean allow)
 {
-  return gst_cuda_morphology_base_caps_usable (self, caps, TRUE);
+  return gst_cuda_morphology_base_caps_usable (caps, TRUE, allow);
 }
 
 /**
  * gst_cuda_morphology_base_caps_add_memory:
- * @self: the element
  * @caps: (transfer full): system-memory caps for the other pad
  * @like: the caps they were computed from
+ * @allow: gst_cuda_morphology_base_allow_cuda_memory(), as given to
+ *     gst_cuda_morphology_base_caps_to_system()
  *
- * Puts @caps in the memories the element can give now: first the memory
- * of @like's first structure, then the other one (CUDA memory only for
- * the formats it supports, and only when the element can use it).
+ * Puts @caps in the memories the element can give: first the memory of
+ * @like's first structure, then the other one (CUDA memory only for the
+ * formats it supports, and only with @allow).
  *
  * Returns: (transfer full): the caps
  */
 GstCaps *
-gst_cuda_morphology_base_caps_add_memory (GstCudaMorphologyBase * self,
-    GstCaps * caps, GstCaps * like)
+gst_cuda_morphology_base_caps_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
 {
 #ifdef HAVE_GST_CUDA
-  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory (self);
   GstCaps *res;
 
   if (gst_caps_is_any (caps))
@@ -915,6 +930,37 @@ gst_cuda_morphology_base_device_leave (GstCudaMorphologyBase * self,
 #endif
 }
 
+#ifdef HAVE_GST_CUDA
+/* The element's context, a reference taken under the object lock (for
+ * threads other than the streaming one), or NULL. */
+static GstCudaContext *
+gst_cuda_morphology_base_ref_context (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaContext *ctx;
+
+  GST_OBJECT_LOCK (self);
+  ctx = priv->ctx ? gst_object_ref (priv->ctx) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  return ctx;
+}
+
+/* Replaces the element's context by @ctx (transfer full, nullable). */
+static void
+gst_cuda_morphology_base_replace_context (GstCudaMorphologyBase * self,
+    GstCudaContext * ctx)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaContext *old;
+
+  GST_OBJECT_LOCK (self);
+  old = priv->ctx;
+  priv->ctx = ctx;
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&old);
+}
+#endif
+
 #if CM_HAVE_CUDA
 /* the context that owns the pinned pools' blocks (NULL: primary context) */
 static GstObject *
@@ -930,6 +976,11 @@ gst_cuda_morphology_base_context_object (GstCudaMorphologyBase * self)
 }
 #endif
 
+/* A GstCudaContext given while the element is stopped replaces the one
+ * kept from an earlier run (a new pipeline brings its own). While started
+ * the element keeps the context its stream, plans and buffers belong to:
+ * only the thread that starts it (answering its own context query) may
+ * set one then. */
 static void
 gst_cuda_morphology_base_set_context (GstElement * element,
     GstContext * context)
@@ -938,17 +989,27 @@ gst_cuda_morphology_base_set_context (GstElement * element,
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (element);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstCudaMorphologyBackend backend;
+  GstCudaContext *given = NULL;
+  gboolean busy;
   gint device_id;
 
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
   device_id = priv->device_id;
+  busy = priv->started ||
+      (priv->starting != NULL && priv->starting != g_thread_self ());
   GST_OBJECT_UNLOCK (self);
 
   /* the CPU backend shares nothing */
-  if (backend != GST_CUDA_MORPHOLOGY_BACKEND_CPU)
-    gst_cuda_morphology_memory_set_context (element, context, device_id,
-        &priv->ctx);
+  if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU) {
+  } else if (busy) {
+    GST_DEBUG_OBJECT (self, "started: keeping the context in use, not %"
+        GST_PTR_FORMAT, context);
+  } else if (gst_cuda_morphology_memory_set_context (element, context,
+          device_id, &given)) {
+    GST_DEBUG_OBJECT (self, "taking %" GST_PTR_FORMAT, given);
+    gst_cuda_morphology_base_replace_context (self, given);
+  }
 #endif
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
@@ -984,13 +1045,24 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-#ifdef HAVE_GST_CUDA
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
-  if (gst_cuda_morphology_memory_query_context (GST_ELEMENT (trans), query,
-          priv->ctx))
-    return TRUE;
+#ifdef HAVE_GST_CUDA
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GstCudaContext *ctx = gst_cuda_morphology_base_ref_context (self);
+    gboolean answered = gst_cuda_morphology_memory_query_context
+        (GST_ELEMENT (trans), query, ctx);
+
+    gst_clear_object (&ctx);
+    if (answered)
+      return TRUE;
+  }
 #endif
+  /* a drain (serialized, streaming thread) empties the overlap ring first:
+   * no frame and no input buffer stay held behind it */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
+    gst_cuda_morphology_base_drain (self);
+
   if (GST_QUERY_TYPE (query) == GST_QUERY_CUSTOM &&
       gst_query_get_structure (query) != NULL &&
       gst_structure_has_name (gst_query_get_structure (query),
@@ -998,19 +1070,20 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
     return gst_cuda_morphology_base_answer_stats (self, query);
 
   /* overlap holds one frame back: one frame duration more */
-  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC
-      && GET_PRIV (self)->overlap_active) {
-    const GstVideoInfo *info = &GET_PRIV (self)->info;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC) {
     GstClockTime min, max, frame;
     gboolean live;
 
+    GST_OBJECT_LOCK (self);
+    frame = priv->overlap_latency;
+    GST_OBJECT_UNLOCK (self);
+    if (frame == 0)
+      return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
+          direction, query);
     if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
             query))
       return FALSE;
     gst_query_parse_latency (query, &live, &min, &max);
-    frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
-        gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
-        GST_VIDEO_INFO_FPS_N (info)) : 0;
     min += frame;
     if (GST_CLOCK_TIME_IS_VALID (max))
       max += frame;
@@ -1079,7 +1152,7 @@ gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
   /* kept from the last run: only for the same device */
   if (priv->ctx != NULL && device_id >= 0 &&
       gst_cuda_morphology_memory_context_device_id (priv->ctx) != device_id)
-    gst_clear_object (&priv->ctx);
+    gst_cuda_morphology_base_replace_context (self, NULL);
   if (gst_cuda_morphology_memory_ensure_context (GST_ELEMENT (self),
           device_id, &priv->ctx)) {
     gint ctx_device = gst_cuda_morphology_memory_context_device_id (priv->ctx);
@@ -1103,7 +1176,7 @@ gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
       GST_WARNING_OBJECT (self, "cannot push the GstCudaContext: system "
           "memory only");
     }
-    gst_clear_object (&priv->ctx);
+    gst_cuda_morphology_base_replace_context (self, NULL);
   } else {
     GST_INFO_OBJECT (self, "no GstCudaContext: system memory only");
   }
@@ -1144,10 +1217,37 @@ gst_cuda_morphology_base_set_started (GstCudaMorphologyBase * self,
   GST_OBJECT_UNLOCK (self);
 }
 
+static gboolean gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase *
+    self);
+
 static gboolean
 gst_cuda_morphology_base_start (GstBaseTransform * trans)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+#ifdef HAVE_GST_CUDA
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+#endif
+  gboolean ok;
+
+  /* contexts given by this thread (answers to the context query that
+   * start makes) are taken; others wait for the next stop */
+#ifdef HAVE_GST_CUDA
+  GST_OBJECT_LOCK (self);
+  priv->starting = g_thread_self ();
+  GST_OBJECT_UNLOCK (self);
+#endif
+  ok = gst_cuda_morphology_base_start_backend (self);
+#ifdef HAVE_GST_CUDA
+  GST_OBJECT_LOCK (self);
+  priv->starting = NULL;
+  GST_OBJECT_UNLOCK (self);
+#endif
+  return ok;
+}
+
+static gboolean
+gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
+{
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstCudaMorphologyBackend backend;
   gint device_id;
@@ -1167,7 +1267,7 @@ gst_cuda_morphology_base_start (GstBaseTransform * trans)
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU) {
     GST_INFO_OBJECT (self, "CPU reference backend (backend=cpu)");
 #ifdef HAVE_GST_CUDA
-    gst_clear_object (&priv->ctx);
+    gst_cuda_morphology_base_replace_context (self, NULL);
 #endif
     gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
@@ -1191,7 +1291,7 @@ gst_cuda_morphology_base_start (GstBaseTransform * trans)
     return TRUE;
   }
 #ifdef HAVE_GST_CUDA
-  gst_clear_object (&priv->ctx);
+  gst_cuda_morphology_base_replace_context (self, NULL);
 #endif
 
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CUDA) {
@@ -1246,10 +1346,14 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
    * created with the device out of memory stays unusable) */
 #ifdef HAVE_GST_CUDA
   if (g_atomic_int_get (&priv->ctx_failed))
-    gst_clear_object (&priv->ctx);
+    gst_cuda_morphology_base_replace_context (self, NULL);
 #endif
   g_atomic_int_set (&priv->ctx_failed, FALSE);
   priv->use_cuda = FALSE;
+  priv->overlap_active = FALSE;
+  GST_OBJECT_LOCK (self);
+  priv->overlap_latency = 0;
+  GST_OBJECT_UNLOCK (self);
   gst_cuda_morphology_base_set_started (self, FALSE);
 
   return TRUE;
@@ -1265,12 +1369,12 @@ gst_cuda_morphology_base_transform_caps (GstBaseTransform * trans,
 
 #ifdef HAVE_GST_CUDA
   /* CUDA memory the element cannot take transforms to nothing, so that
-   * accept-caps refuses it */
-  tmp = gst_cuda_morphology_base_caps_usable (GST_CUDA_MORPHOLOGY_BASE
-      (trans), caps, FALSE);
-  res = gst_cuda_morphology_memory_transform_caps (tmp,
-      gst_cuda_morphology_base_allow_cuda_memory (GST_CUDA_MORPHOLOGY_BASE
-          (trans)));
+   * accept-caps refuses it; one answer for the whole query */
+  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans));
+
+  tmp = gst_cuda_morphology_base_caps_usable (caps, FALSE, allow);
+  res = gst_cuda_morphology_memory_transform_caps (tmp, allow);
   gst_caps_unref (tmp);
 #else
   res = gst_caps_ref (caps);
@@ -1351,6 +1455,29 @@ gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
   return !live;
 }
 
+/* Sets overlap for frames of @info; the pipeline learns of the latency it
+ * adds or removes (a latency message when that changes). */
+static void
+gst_cuda_morphology_base_set_overlap (GstCudaMorphologyBase * self,
+    gboolean active, const GstVideoInfo * info)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstClockTime latency = 0;
+  gboolean changed;
+
+  if (active && GST_VIDEO_INFO_FPS_N (info) > 0)
+    latency = gst_util_uint64_scale_int (GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  priv->overlap_active = active;
+  GST_OBJECT_LOCK (self);
+  changed = priv->overlap_latency != latency;
+  priv->overlap_latency = latency;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+}
+
 static gboolean
 gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps)
@@ -1403,7 +1530,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   /* frames of the old caps still on the device leave first (the source
    * pad has the old caps until this returns) */
   gst_cuda_morphology_base_drain (self);
-  priv->overlap_active = gst_cuda_morphology_base_choose_overlap (self);
+  gst_cuda_morphology_base_set_overlap (self,
+      gst_cuda_morphology_base_choose_overlap (self), &in_info);
 
   status = gst_cuda_morphology_base_device_enter (self, &pushed);
   if (status != CM_OK) {
@@ -1458,6 +1586,29 @@ gst_cuda_morphology_base_get_unit_size (GstBaseTransform * trans,
 
 /* ---- allocation --------------------------------------------------------- */
 
+#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
+/* With overlap the element keeps the input buffer of the frame still on
+ * the device: one more buffer than upstream needs itself, or a bounded
+ * upstream pool would wait for it forever. */
+static void
+gst_cuda_morphology_base_count_held_buffer (GstCudaMorphologyBase * self,
+    GstQuery * query)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstBufferPool *pool = NULL;
+  guint size, min, max;
+
+  if (!priv->overlap_active || gst_query_get_n_allocation_pools (query) == 0)
+    return;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  min++;
+  if (max != 0 && max < min)
+    max = min;
+  gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  gst_clear_object (&pool);
+}
+#endif
+
 /* Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
  * our context for CUDA caps, a pinned host pool for system caps on the
  * CUDA backend (frames are then uploaded without a staging copy), a plain
@@ -1486,15 +1637,19 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
 
 #ifdef HAVE_GST_CUDA
   if (gst_cuda_morphology_memory_caps_is_cuda (caps)) {
-    if (!priv->use_cuda || priv->ctx == NULL)
+    if (!priv->use_cuda || priv->ctx == NULL ||
+        !gst_cuda_morphology_memory_propose (query, caps, priv->ctx))
       return FALSE;
-    return gst_cuda_morphology_memory_propose (query, caps, priv->ctx);
+    gst_cuda_morphology_base_count_held_buffer (self, query);
+    return TRUE;
   }
 #endif
 #if CM_HAVE_CUDA
   if (priv->use_cuda && gst_cuda_morphology_pinned_pool_propose (query, caps,
-          gst_cuda_morphology_base_context_object (self)))
+          gst_cuda_morphology_base_context_object (self))) {
+    gst_cuda_morphology_base_count_held_buffer (self, query);
     return TRUE;
+  }
 #endif
 
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -1841,11 +1996,14 @@ gst_cuda_morphology_base_copy_plane (GstCudaMorphologyBase * self,
     return gst_video_frame_copy_plane (&out->frame, &in->frame, p) ? CM_OK :
         CM_ERR_INVALID_ARG;
 
-  gst_video_format_info_component (in->frame.info.finfo, p, comp);
+  /* the extent of the destination, as gst_video_frame_copy_plane () takes
+   * on the host: an input GstVideoMeta may describe a larger frame than
+   * the caps, the output never does */
+  gst_video_format_info_component (out->frame.info.finfo, p, comp);
   if (comp[0] < 0)
     return CM_ERR_INVALID_ARG;
-  row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&in->frame, comp[0]) *
-      GST_VIDEO_FRAME_COMP_PSTRIDE (&in->frame, comp[0]);
+  row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&out->frame, comp[0]) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (&out->frame, comp[0]);
   if (in->device)
     kind = out->device ? CM_COPY_D2D : CM_COPY_D2H;
   else
@@ -1854,7 +2012,7 @@ gst_cuda_morphology_base_copy_plane (GstCudaMorphologyBase * self,
       GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p),
       GST_VIDEO_FRAME_PLANE_DATA (&in->frame, p),
       GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, p), row_bytes,
-      GST_VIDEO_FRAME_COMP_HEIGHT (&in->frame, comp[0]), kind, priv->stream);
+      GST_VIDEO_FRAME_COMP_HEIGHT (&out->frame, comp[0]), kind, priv->stream);
 }
 
 /* The processed plane of the input on the device: the frame's own plane
@@ -2294,6 +2452,14 @@ gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
   GstFlowReturn ret;
 
   *outbuf = NULL;
+  /* the frames in flight come before a discontinuity: pushed first, so
+   * that GstBaseTransform marks the frame after it (not an older one) */
+  if (trans->queued_buf != NULL && priv->ring_len > 0 &&
+      GST_BUFFER_IS_DISCONT (trans->queued_buf)) {
+    ret = gst_cuda_morphology_base_drain (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
   if (trans->queued_buf != NULL) {
     GstBuffer *out = NULL;
 
@@ -2340,10 +2506,17 @@ gst_cuda_morphology_base_sink_event (GstBaseTransform * trans,
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_cuda_morphology_base_drop_pending (self);
-  else if (GST_EVENT_IS_SERIALIZED (event))
-    gst_cuda_morphology_base_drain (self);
+  } else if (GST_EVENT_IS_SERIALIZED (event)) {
+    GstFlowReturn ret = gst_cuda_morphology_base_drain (self);
+
+    /* the frames held back could not be pushed: at EOS nothing else will
+     * report it (a device failure was posted by the drain already) */
+    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS &&
+        (ret == GST_FLOW_NOT_LINKED || ret == GST_FLOW_NOT_NEGOTIATED))
+      GST_ELEMENT_FLOW_ERROR (self, ret);
+  }
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }

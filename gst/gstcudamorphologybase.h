@@ -147,11 +147,14 @@ const GstVideoInfo *gst_cuda_morphology_base_get_output_info
 
 GstCaps *gst_cuda_morphology_base_template_caps (const gchar * formats);
 
-GstCaps *gst_cuda_morphology_base_caps_to_system (GstCudaMorphologyBase *
-    self, GstCaps * caps);
+gboolean gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase *
+    self);
 
-GstCaps *gst_cuda_morphology_base_caps_add_memory (GstCudaMorphologyBase *
-    self, GstCaps * caps, GstCaps * like);
+GstCaps *gst_cuda_morphology_base_caps_to_system (GstCaps * caps,
+    gboolean allow);
+
+GstCaps *gst_cuda_morphology_base_caps_add_memory (GstCaps * caps,
+    GstCaps * like, gboolean allow);
 
 GstCaps *gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase *
     self, GstCaps * othercaps, GstCaps * caps);

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The base class on the CUDA backend, where a review found defects that
+ * the CPU backend cannot reach (GstHarness, cudamorph backend=cuda):
+ *
+ * - the GstCudaContext: one given while the element is stopped replaces
+ *   the one kept from an earlier run; one given while it runs is ignored;
+ * - the overlap ring: a drain query pushes the frame held back, the pool
+ *   proposed upstream counts the input buffer held, a latency message
+ *   comes when overlap starts, a DISCONT lands on the frame after the
+ *   discontinuity, not on the older frame pushed before it;
+ * - CUDA memory permission read once per caps query, whatever start or
+ *   stop (here: backend changes) happen meanwhile;
+ * - chroma copied with the extent of the output frame when the input's
+ *   GstVideoMeta describes a larger frame than the caps.
+ *
+ * Exits 77 (meson: SKIP) without a CUDA device or without the CUDA driver
+ * library of gstreamer-cuda. */
+#include <stdio.h>
+#include <string.h>
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include "../check/cudamorph-harness.h"
+#include "device.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* The GstCudaContext the element answers a context query with. */
+static GstCudaContext *
+answered_context (GstElement * e)
+{
+  GstQuery *q = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstCudaContext *ctx = NULL;
+  GstContext *c = NULL;
+
+  if (gst_pad_query (src, q)) {
+    gst_query_parse_context (q, &c);
+    if (c != NULL)
+      gst_structure_get (gst_context_get_structure (c),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &ctx, NULL);
+  }
+  gst_query_unref (q);
+  gst_object_unref (src);
+  return ctx;
+}
+
+static void
+give_context (GstElement * e, GstCudaContext * ctx)
+{
+  GstContext *c = gst_context_new_cuda_context (ctx);
+
+  gst_element_set_context (e, c);
+  gst_context_unref (c);
+}
+
+/* one random frame through @h, checked against the CPU reference */
+static void
+push_checked (GstHarness * h, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, const char *what)
+{
+  GstBuffer *in = morph_make_input (info, seed, 0), *out;
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s: no output", what);
+  fail_unless (morph_check_output (in, out, info, p, what),
+      "%s: output differs from the reference", what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+static GstElement *
+cuda_element (const MorphParams * p, GstBus ** bus)
+{
+  GstElement *e = morph_element_new ("cuda", p);
+
+  *bus = gst_bus_new ();
+  gst_element_set_bus (e, *bus);
+  return e;
+}
+
+static void
+element_clear (GstElement * e, GstBus * bus)
+{
+  GstMessage *msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+  fail_unless (msg == NULL, "error on the bus");
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+/* ---- context ------------------------------------------------------------ */
+
+GST_START_TEST (test_context_replaced_when_stopped)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstBus *bus;
+  GstElement *e = cuda_element (&p, &bus);
+  GstCudaContext *first, *given, *late, *ctx;
+  GstHarness *h;
+  GstVideoInfo info;
+
+  p.op = CM_MORPH_OPEN;
+  p.width = 5;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
+  g_object_set (e, "width", 5, NULL);
+
+  /* a first run: the element finds or makes a context and keeps it */
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, "NV12", 64, 48, &info);
+  push_checked (h, &info, &p, 1, "first run");
+  first = answered_context (e);
+  fail_unless (first != NULL, "no context after the first run");
+  gst_harness_teardown (h);
+
+  /* stopped: a context given now is the one of the next run */
+  given = gst_cuda_context_new (0);
+  fail_unless (given != NULL);
+  fail_if (given == first);
+  give_context (e, given);
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, "NV12", 64, 48, &info);
+  push_checked (h, &info, &p, 2, "second run");
+  ctx = answered_context (e);
+  fail_unless (ctx == given, "the element kept its earlier context %"
+      GST_PTR_FORMAT " instead of the one given while stopped %"
+      GST_PTR_FORMAT, ctx, given);
+  gst_clear_object (&ctx);
+
+  /* running: a context given now is not taken */
+  late = gst_cuda_context_new (0);
+  give_context (e, late);
+  ctx = answered_context (e);
+  fail_unless (ctx == given, "the context changed while running");
+  gst_clear_object (&ctx);
+  push_checked (h, &info, &p, 3, "after a context while running");
+  gst_harness_teardown (h);
+
+  gst_object_unref (late);
+  gst_object_unref (given);
+  gst_object_unref (first);
+  element_clear (e, bus);
+}
+
+GST_END_TEST;
+
+/* ---- overlap ring ------------------------------------------------------- */
+
+/* a random frame in a buffer of the pool the element proposed upstream
+ * (pinned host memory on the CUDA backend: frames that may overlap) */
+static GstBuffer *
+pool_frame (GstHarness * h, const GstVideoInfo * info, guint64 seed)
+{
+  GstBuffer *buf = gst_harness_create_buffer (h, GST_VIDEO_INFO_SIZE (info));
+  GstBuffer *ref = morph_make_input (info, seed, 0);
+  GstMapInfo map;
+
+  fail_unless (buf != NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  fail_unless (gst_buffer_extract (ref, 0, map.data, map.size) ==
+      GST_VIDEO_INFO_SIZE (info));
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (ref);
+  return buf;
+}
+
+GST_START_TEST (test_overlap_ring)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstBus *bus;
+  GstElement *e = cuda_element (&p, &bus);
+  GstHarness *h = morph_harness_new (e);
+  GstVideoInfo info;
+  GstBuffer *in[4], *out;
+  GstQuery *q;
+  GstCaps *caps;
+  GstMessage *msg;
+  guint min = 0;
+
+  gst_util_set_object_arg (G_OBJECT (e), "overlap", "on");
+  morph_harness_set_caps (h, "GRAY8", 96, 40, &info);
+
+  /* overlap adds a frame of latency: the pipeline is told */
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+  fail_unless (msg != NULL, "no latency message when overlap started");
+  gst_message_unref (msg);
+
+  /* the proposed pool counts the input buffer held back */
+  caps = gst_video_info_to_caps (&info);
+  q = gst_query_new_allocation (caps, TRUE);
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  fail_unless (gst_query_get_n_allocation_pools (q) > 0);
+  gst_query_parse_nth_allocation_pool (q, 0, NULL, NULL, &min, NULL);
+  fail_unless (min >= 1, "proposed pool min_buffers %u: the held input "
+      "buffer is not counted", min);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+
+  /* frame 0 stays on the device; a drain query pushes it */
+  for (int i = 0; i < 4; i++)
+    in[i] = pool_frame (h, &info, 40 + i);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[0])),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_try_pull (h) == NULL, "frame 0 was not held "
+      "back: overlap is not active, the test proves nothing");
+  q = gst_query_new_drain ();
+  fail_unless (gst_pad_peer_query (h->srcpad, q));
+  gst_query_unref (q);
+  out = gst_harness_try_pull (h);
+  fail_unless (out != NULL, "the drain query left frame 0 in the element");
+  fail_unless (morph_check_output (in[0], out, &info, &p, "drained"));
+  gst_buffer_unref (out);
+
+  /* frame 2 follows a discontinuity: frame 1 leaves before it, unmarked */
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[1])),
+      GST_FLOW_OK);
+  in[2] = gst_buffer_make_writable (in[2]);
+  GST_BUFFER_FLAG_SET (in[2], GST_BUFFER_FLAG_DISCONT);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[2])),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in[3])),
+      GST_FLOW_OK);
+  for (int i = 1; i <= 2; i++) {
+    gchar *what = g_strdup_printf ("frame %d", i);
+
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "%s: no output", what);
+    fail_unless (morph_check_output (in[i], out, &info, &p, what));
+    fail_unless (GST_BUFFER_IS_DISCONT (out) == (i == 2), "%s: DISCONT %s",
+        what, GST_BUFFER_IS_DISCONT (out) ? "set" : "missing");
+    gst_buffer_unref (out);
+    g_free (what);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL && morph_check_output (in[3], out, &info, &p,
+          "frame 3 at EOS"));
+  gst_buffer_unref (out);
+
+  for (int i = 0; i < 4; i++)
+    gst_buffer_unref (in[i]);
+  gst_harness_teardown (h);
+  element_clear (e, bus);
+}
+
+GST_END_TEST;
+
+/* ---- caps permission ---------------------------------------------------- */
+
+static GstElement *toggled;
+static gint toggle_stop;
+
+static gpointer
+toggle_backend (gpointer data)
+{
+  for (guint i = 0; !g_atomic_int_get (&toggle_stop); i++)
+    gst_util_set_object_arg (G_OBJECT (toggled), "backend",
+        (i & 1) ? "cpu" : "cuda");
+  return NULL;
+}
+
+/* @caps contain a structure in CUDA memory */
+static gboolean
+has_cuda (GstCaps * caps)
+{
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && gst_caps_features_contains (f,
+            GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* CUDA caps in give CUDA and system caps out, or nothing: never system
+ * memory alone (the permission read twice, changed between the reads) */
+GST_START_TEST (test_caps_permission_read_once)
+{
+  GstCaps *in = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
+      "format=NV12,width=64,height=48,framerate=30/1");
+  GstBaseTransformClass *klass;
+  GThread *t;
+  guint torn = 0, both = 0, none = 0;
+
+  toggled = morph_element_new ("cuda", NULL);
+  klass = GST_BASE_TRANSFORM_GET_CLASS (toggled);
+  g_atomic_int_set (&toggle_stop, FALSE);
+  t = g_thread_new ("backend", toggle_backend, NULL);
+  for (guint i = 0; i < 100000; i++) {
+    GstCaps *out = klass->transform_caps (GST_BASE_TRANSFORM (toggled),
+        GST_PAD_SINK, in, NULL);
+
+    if (gst_caps_is_empty (out))
+      none++;
+    else if (has_cuda (out))
+      both++;
+    else
+      torn++;
+    gst_caps_unref (out);
+  }
+  g_atomic_int_set (&toggle_stop, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (torn, 0);
+  fail_unless (both > 0 && none > 0, "the backend changes did not reach "
+      "the caps queries (%u with CUDA, %u empty): the test proves nothing",
+      both, none);
+  gst_caps_unref (in);
+  gst_object_unref (toggled);
+}
+
+GST_END_TEST;
+
+/* ---- chroma extent ------------------------------------------------------ */
+
+/* An NV12 frame of @info whose GstVideoMeta says it is @meta_height rows
+ * tall (rows 0..height-1 random). */
+static GstBuffer *
+tall_meta_frame (const GstVideoInfo * info, gint meta_height, guint64 seed)
+{
+  GstVideoInfo tall;
+  GstBuffer *buf, *ref = morph_make_input (info, seed, 0);
+  GstVideoFrame f, r;
+
+  gst_video_info_set_format (&tall, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), meta_height);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&tall), NULL);
+  gst_buffer_memset (buf, 0, 0x5a, GST_VIDEO_INFO_SIZE (&tall));
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&tall), GST_VIDEO_INFO_WIDTH (&tall),
+      meta_height, GST_VIDEO_INFO_N_PLANES (&tall), tall.offset, tall.stride);
+  fail_unless (gst_video_frame_map (&f, &tall, buf, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_map (&r, (GstVideoInfo *) info, ref,
+          GST_MAP_READ));
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint rows = p == 0 ? GST_VIDEO_INFO_HEIGHT (info) :
+        GST_VIDEO_INFO_HEIGHT (info) / 2;
+
+    for (gint y = 0; y < rows; y++)
+      memcpy ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p),
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&r, p) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&r, p),
+          GST_VIDEO_INFO_WIDTH (info));
+  }
+  gst_video_frame_unmap (&r);
+  gst_video_frame_unmap (&f);
+  gst_buffer_unref (ref);
+  return buf;
+}
+
+GST_START_TEST (test_chroma_extent_of_output)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstBus *bus;
+  GstElement *e = cuda_element (&p, &bus);
+  GstHarness *h = morph_harness_new (e);
+  GstVideoInfo info;
+  GstVideoFrame fi, fo;
+  GstBuffer *in, *out;
+  GstCaps *caps;
+
+  /* system memory in, CUDA memory out: the chroma copy is on the device */
+  gst_harness_set_sink_caps_str (h, "video/x-raw(memory:CUDAMemory)");
+  morph_harness_set_caps (h, "NV12", 64, 16, &info);
+  in = tall_meta_frame (&info, 16384, 7);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "no output");
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY), "output not in CUDA memory: "
+      "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+
+  /* the chroma of the caps' 64x16 frame, unchanged */
+  fail_unless (gst_video_frame_map (&fi, &info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
+  for (gint y = 0; y < 8; y++)
+    fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fo, 1) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fo, 1),
+            (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fi, 1) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fi, 1), 64) == 0,
+        "chroma row %d differs", y);
+  gst_video_frame_unmap (&fo);
+  gst_video_frame_unmap (&fi);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+  element_clear (e, bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+base_gpu_suite (void)
+{
+  Suite *s = suite_create ("base-gpu");
+  TCase *tc = tcase_create ("cuda");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_context_replaced_when_stopped);
+  tcase_add_test (tc, test_overlap_ring);
+  tcase_add_test (tc, test_caps_permission_read_once);
+  /* last: before its fix it wrote past a device buffer */
+  tcase_add_test (tc, test_chroma_extent_of_output);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* before gst_check_init: no device, no test (meson shows SKIP) */
+  if (cm_device_count () == 0) {
+    printf ("no usable CUDA device: skipping\n");
+    return TEST_SKIP;
+  }
+  g_setenv ("CK_FORK", "no", TRUE);
+  gst_check_init (&argc, &argv);
+  if (!gst_cuda_load_library ()) {
+    printf ("no CUDA driver library for gstreamer-cuda: skipping\n");
+    return TEST_SKIP;
+  }
+  return gst_check_run_suite (base_gpu_suite (), "base-gpu", __FILE__);
+}
