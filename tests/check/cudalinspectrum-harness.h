@@ -89,7 +89,7 @@ lin_pop_message (GstBus * bus)
 {
   GstMessage *msg;
 
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+  while ((msg = test_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
     if (gst_message_has_name (msg, "cudalinspectrum"))
       return msg;
     gst_message_unref (msg);

@@ -66,7 +66,7 @@ faults_under_asan (void)
 static inline GstMessage *
 faults_pop (GstBus * bus, GstMessageType type, gchar ** text)
 {
-  GstMessage *msg = gst_bus_pop_filtered (bus, type);
+  GstMessage *msg = test_bus_pop_filtered (bus, type);
   GError *err = NULL;
   gchar *dbg = NULL, *joined;
 

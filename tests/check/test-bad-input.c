@@ -336,7 +336,7 @@ GST_END_TEST;
 static GstMessage *
 pop_error (GstBus * bus)
 {
-  return gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  return test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
 }
 
 /* A buffer smaller than its caps say: an element error and a flow error,

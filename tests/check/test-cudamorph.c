@@ -545,7 +545,7 @@ GST_START_TEST (test_backend_cuda_without_device)
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
 
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error message on the bus");
   fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (e));
   gst_message_parse_error (msg, &err, &debug);

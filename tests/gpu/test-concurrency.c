@@ -75,7 +75,7 @@ frame_matches (GstHarness * h, GstBus * bus, const Setting * s,
     const Setting *used = s;
     guint len = 0;
 
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
+    msg = test_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT);
     if (msg == NULL) {
       fprintf (stderr, "%s: no message\n", what);
     } else {
@@ -92,7 +92,7 @@ frame_matches (GstHarness * h, GstBus * bus, const Setting * s,
       gst_message_unref (msg);
     }
   }
-  if ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL) {
+  if ((msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL) {
     fprintf (stderr, "%s: element error\n", what);
     gst_message_unref (msg);
     ok = FALSE;

@@ -49,7 +49,7 @@ pop_errors (GstBus * bus)
   GstMessage *msg;
   guint n = 0;
 
-  while ((msg = gst_bus_pop_filtered (bus,
+  while ((msg = test_bus_pop_filtered (bus,
               GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL) {
     GError *err = NULL;
 

@@ -44,7 +44,7 @@ pop_messages (GstBus * bus, GstMessageType type)
   GstMessage *msg;
   guint n = 0;
 
-  while ((msg = gst_bus_pop_filtered (bus, type)) != NULL) {
+  while ((msg = test_bus_pop_filtered (bus, type)) != NULL) {
     GError *err = NULL;
 
     if (type == GST_MESSAGE_ERROR)

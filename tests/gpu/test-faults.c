@@ -178,7 +178,7 @@ GST_START_TEST (test_out_of_memory)
 
   /* the harness retries the negotiation: the same error may be posted
    * again; those belong to this phase, not to the restart below */
-  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL)
+  while ((msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL)
     gst_message_unref (msg);
 
   /* memory back: restart with small caps, frames exact */
