@@ -20,6 +20,7 @@
 
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 #include "../check/cudamorph-harness.h"
