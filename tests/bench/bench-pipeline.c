@@ -4,7 +4,15 @@
  *
  *   bench-pipeline [--width W] [--height H] [--format GRAY8] [--frames N]
  *                  [--warmup K] [--memory system|cuda]
- *                  [--producer plain|pool] "cudamorph operation=erode ..."
+ *                  [--producer plain|pool] [--streams S]
+ *                  [--start-after FILE] "cudamorph operation=erode ..."
+ *
+ * --streams S runs S copies of the pipeline in this process at once, each
+ * fed by its own thread (cameras of an inspection line in one
+ * application); every stream's rate is printed, then their sum. For S
+ * processes instead, see tests/bench/bench-processes.sh: with
+ * --start-after FILE the frames start to flow once FILE exists, so that
+ * processes started one after the other are measured together.
  *
  * appsrc re-pushes a few prepared random frames (so the source costs almost
  * nothing), the chain under test processes them, fakesink sync=false drops
@@ -30,17 +38,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gint frames_seen;
 static gint warmup = 30;
-static gint64 t_first, t_last;
+
+/* One pipeline of the run and what its sink saw. */
+typedef struct
+{
+  guint index;
+  GstElement *pipe, *src, *sink;
+  GstBuffer *prepared[4];       /* this stream's frames (shared memory) */
+  gint frames_seen;
+  gint64 t_first, t_last;
+  gint frames;                  /* to push */
+  gboolean from_pool;           /* prepared[] are the chain's pool buffers */
+  GThread *feeder;
+  int rc;
+} Stream;
 
 static void
 on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
 {
-  gint n = g_atomic_int_add (&frames_seen, 1) + 1;
+  Stream *st = data;
+  gint n = g_atomic_int_add (&st->frames_seen, 1) + 1;
+
   if (n == warmup)
-    t_first = g_get_monotonic_time ();
-  t_last = g_get_monotonic_time ();
+    st->t_first = g_get_monotonic_time ();
+  st->t_last = g_get_monotonic_time ();
 }
 
 /* Pushes one plain frame to negotiate, then asks the chain for its
@@ -122,10 +144,129 @@ done:
   return ok;
 }
 
+/* Builds stream @st's pipeline from @desc and sets it PLAYING; with
+ * @from_pool its frames are copied into the pool the chain proposes. */
+static int
+stream_start (Stream * st, const gchar * desc, GstContext * cuda_context,
+    const GstVideoInfo * info, gboolean from_pool)
+{
+  GError *err = NULL;
+
+  st->pipe = gst_parse_launch (desc, &err);
+  if (!st->pipe || err) {
+    g_printerr ("pipeline: %s\n", err->message);
+    return 1;
+  }
+  if (cuda_context)
+    gst_element_set_context (st->pipe, cuda_context);
+  st->src = gst_bin_get_by_name (GST_BIN (st->pipe), "src");
+  st->sink = gst_bin_get_by_name (GST_BIN (st->pipe), "sink");
+  g_signal_connect (st->sink, "handoff", G_CALLBACK (on_handoff), st);
+  gst_element_set_state (st->pipe, GST_STATE_PLAYING);
+  if (from_pool) {
+    st->from_pool = refill_from_proposed_pool (st->src, info, st->prepared);
+    if (!st->from_pool)
+      g_printerr ("warning: the chain proposed no pool: plain frames\n");
+  }
+  return 0;
+}
+
+/* Feeder thread: pushes the stream's frames, then EOS. */
+static gpointer
+stream_feed (gpointer data)
+{
+  Stream *st = data;
+
+  /* the pool refill pushed the first frame already */
+  for (int i = st->from_pool ? 1 : 0; i < st->frames; i++) {
+    GstBuffer *b = gst_buffer_copy (st->prepared[i % 4]); /* shares memory */
+    GST_BUFFER_PTS (b) = i * GST_MSECOND;
+    GST_BUFFER_DURATION (b) = GST_MSECOND;
+    if (gst_app_src_push_buffer (GST_APP_SRC (st->src), b) != GST_FLOW_OK)
+      break;
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (st->src));
+  return NULL;
+}
+
+/* Waits for the stream's EOS; 0 when every frame arrived. */
+static int
+stream_wait (Stream * st)
+{
+  GstBus *bus = gst_element_get_bus (st->pipe);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  int rc = 0;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, &dbg);
+    g_printerr ("stream %u: error: %s (%s)\n", st->index, err->message,
+        dbg ? dbg : "");
+    g_clear_error (&err);
+    g_free (dbg);
+    rc = 1;
+  } else if (st->frames_seen < st->frames) {
+    g_printerr ("stream %u: only %d of %d frames arrived\n", st->index,
+        st->frames_seen, st->frames);
+    rc = 1;
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  return rc;
+}
+
+static void
+stream_clear (Stream * st)
+{
+  if (st->pipe)
+    gst_element_set_state (st->pipe, GST_STATE_NULL);
+  for (int k = 0; k < 4; k++)
+    gst_clear_buffer (&st->prepared[k]);
+  gst_clear_object (&st->src);
+  gst_clear_object (&st->sink);
+  gst_clear_object (&st->pipe);
+}
+
+/* Each stream's frames/s after its warm-up, their sum, and the frames of
+ * all streams over the window in which all were measured. */
+static void
+report (const Stream * streams, guint n, gint width, gint height,
+    const gchar * format, gboolean cuda, gboolean producer_pool,
+    const gchar * chain)
+{
+  gint64 first = G_MAXINT64, last = 0;
+  double sum = 0;
+  gint counted = 0;
+
+  for (guint s = 0; s < n; s++) {
+    const Stream *st = &streams[s];
+    double fps = (st->frames_seen - warmup) /
+        ((st->t_last - st->t_first) / 1e6);
+
+    if (n > 1)
+      g_print ("stream %u: %.1f frames/s\n", s, fps);
+    sum += fps;
+    counted += st->frames_seen - warmup;
+    first = MIN (first, st->t_first);
+    last = MAX (last, st->t_last);
+  }
+  g_print ("%dx%d %s %s memory%s, %u stream%s, %d frames each (%d "
+      "warm-up): %.1f frames/s (sum of the streams; %.1f over the common "
+      "window), %.3f ms/frame  | %s\n", width, height, format,
+      cuda ? "CUDA" : "system", cuda ? "" : producer_pool ?
+      " (pool producer)" : " (plain producer)", n, n == 1 ? "" : "s",
+      streams[0].frames_seen, warmup, sum, counted / ((last - first) / 1e6),
+      1000.0 / sum, chain);
+}
+
 int
 main (int argc, char **argv)
 {
   gint width = 3840, height = 2160, frames = 1000;
+  guint n_streams = 1;
+  const gchar *start_after = NULL;
   const gchar *format = "GRAY8";
   gboolean cuda = FALSE, producer_pool = FALSE;
   GstElement *up_pipe = NULL;
@@ -151,8 +292,15 @@ main (int argc, char **argv)
       cuda = !strcmp (argv[++i], "cuda");
     else if (!strcmp (argv[i], "--producer") && i + 1 < argc)
       producer_pool = !strcmp (argv[++i], "pool");
-    else
+    else if (!strcmp (argv[i], "--streams") && i + 1 < argc) {
+      gint n = atoi (argv[++i]);
+
+      n_streams = (guint) CLAMP (n, 1, 256);
+    } else if (!strcmp (argv[i], "--start-after") && i + 1 < argc) {
+      start_after = argv[++i];
+    } else {
       chain = argv[i];
+    }
   }
   if (frames <= warmup + 1) {
     g_printerr ("--frames must exceed --warmup + 1\n");
@@ -245,58 +393,37 @@ main (int argc, char **argv)
   gchar *desc = g_strdup_printf ("appsrc name=src format=time caps=\"%s\" "
       "max-buffers=4 block=true ! %s ! fakesink name=sink sync=false "
       "signal-handoffs=true", caps_str, chain);
-  GstElement *pipe = gst_parse_launch (desc, &err);
-  if (!pipe || err) {
-    g_printerr ("pipeline: %s\n", err->message);
-    return 1;
-  }
-  if (cuda_context)
-    gst_element_set_context (pipe, cuda_context);
-  GstElement *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), NULL);
-
-  gst_element_set_state (pipe, GST_STATE_PLAYING);
-  if (producer_pool && !cuda && !refill_from_proposed_pool (src, &info,
-          prepared))
-    g_printerr ("warning: the chain proposed no pool: plain frames\n");
-  for (int i = producer_pool && !cuda ? 1 : 0; i < frames; i++) {
-    GstBuffer *b = gst_buffer_copy (prepared[i % 4]);   /* shares memory */
-    GST_BUFFER_PTS (b) = i * GST_MSECOND;
-    GST_BUFFER_DURATION (b) = GST_MSECOND;
-    if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
-      break;
-  }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-
-  GstBus *bus = gst_element_get_bus (pipe);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  Stream *streams = g_new0 (Stream, n_streams);
   int rc = 0;
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gchar *dbg = NULL;
-    gst_message_parse_error (msg, &err, &dbg);
-    g_printerr ("error: %s (%s)\n", err->message, dbg ? dbg : "");
-    rc = 1;
-  } else if (frames_seen < frames) {
-    g_printerr ("only %d of %d frames arrived\n", frames_seen, frames);
-    rc = 1;
-  } else {
-    double secs = (t_last - t_first) / 1e6;
-    double fps = (frames_seen - warmup) / secs;
-    g_print ("%dx%d %s %s memory%s, %d frames (%d warm-up): %.1f frames/s, "
-        "%.3f ms/frame  | %s\n", width, height, format, cuda ? "CUDA" :
-        "system", cuda ? "" : producer_pool ? " (pool producer)" :
-        " (plain producer)", frames_seen, warmup, fps, 1000.0 / fps, chain);
+
+  for (guint s = 0; s < n_streams && rc == 0; s++) {
+    streams[s].index = s;
+    streams[s].frames = frames;
+    for (int k = 0; k < 4; k++)
+      streams[s].prepared[k] = gst_buffer_ref (prepared[k]);
+    rc = stream_start (&streams[s], desc, cuda_context, &info,
+        producer_pool && !cuda);
   }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  gst_element_set_state (pipe, GST_STATE_NULL);
+  /* all negotiated: now every feeder pushes at once */
+  while (start_after && rc == 0 &&
+      !g_file_test (start_after, G_FILE_TEST_EXISTS))
+    g_usleep (1000);
+  for (guint s = 0; s < n_streams && rc == 0; s++)
+    streams[s].feeder = g_thread_new ("feeder", stream_feed, &streams[s]);
+  for (guint s = 0; s < n_streams; s++) {
+    if (streams[s].feeder)
+      g_thread_join (streams[s].feeder);
+    if (streams[s].pipe && rc == 0)
+      rc = stream_wait (&streams[s]);
+  }
+  if (rc == 0)
+    report (streams, n_streams, width, height, format, cuda, producer_pool,
+        chain);
+  for (guint s = 0; s < n_streams; s++)
+    stream_clear (&streams[s]);
+  g_free (streams);
   for (int k = 0; k < 4; k++)
     gst_buffer_unref (prepared[k]);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  gst_object_unref (pipe);
   if (up_pipe) {
     gst_element_set_state (up_pipe, GST_STATE_NULL);
     gst_object_unref (up_pipe);
