@@ -148,6 +148,15 @@ cm_event_sync (cm_event event)
   return status_of (cudaEventSynchronize ((cudaEvent_t) event));
 }
 
+extern "C" cm_status
+cm_stream_wait_event (cm_stream stream, cm_event event)
+{
+  if (!event)
+    return CM_ERR_INVALID_ARG;
+  return status_of (cudaStreamWaitEvent ((cudaStream_t) stream,
+          (cudaEvent_t) event, 0));
+}
+
 static int
 depth_ok (cm_depth depth)
 {

@@ -39,6 +39,9 @@ cm_status cm_event_new (cm_event * out);
 cm_status cm_event_free (cm_event event);
 cm_status cm_event_record (cm_event event, cm_stream stream);
 cm_status cm_event_sync (cm_event event);
+/* Work queued on @stream from now on waits, on the device, for @event
+ * (recorded on another stream of the same context). */
+cm_status cm_stream_wait_event (cm_stream stream, cm_event event);
 
 /* Pitched device image (cudaMallocPitch). img->data == NULL after free. */
 cm_status cm_device_image_alloc (cm_image * img, int width, int height,

@@ -89,6 +89,12 @@ cm_event_sync (cm_event event)
 }
 
 cm_status
+cm_stream_wait_event (cm_stream stream, cm_event event)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
 cm_device_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 {
   return CM_ERR_NO_CUDA;

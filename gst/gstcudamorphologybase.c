@@ -139,6 +139,7 @@ typedef struct
   cm_stream stream;
   gboolean started;
   cm_event events[2];           /* for the frames left on the device */
+  cm_event order_event;         /* a producer's stream, ordered before ours */
   gint ctx_failed;              /* a CUDA error happened in this run */
   guint next_event;
 
@@ -1285,6 +1286,9 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
         GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
         g_clear_pointer (&priv->events[0], cm_event_free);
       }
+      /* without it, inputs still in flight are waited for on the host */
+      if (cm_event_new (&priv->order_event) != CM_OK)
+        priv->order_event = NULL;
       gst_cuda_morphology_base_device_leave (self, pushed);
     }
     gst_cuda_morphology_base_set_started (self, TRUE);
@@ -1333,6 +1337,7 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   gst_cuda_morphology_base_free_caps_state (self);
   g_clear_pointer (&priv->events[0], cm_event_free);
   g_clear_pointer (&priv->events[1], cm_event_free);
+  g_clear_pointer (&priv->order_event, cm_event_free);
 
   if (priv->stream) {
     cm_stream_free (priv->stream);
@@ -1791,6 +1796,30 @@ gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
 
 /* ---- frames ------------------------------------------------------------- */
 
+#ifdef HAVE_GST_CUDA
+/* A CUDA memory whose producer left its work in flight on its own stream
+ * (GStreamer >= 1.24): the element's stream waits for that work on the
+ * device (an event recorded on the producer's stream), or, without an
+ * event or when that fails, the host waits. The element's context is
+ * current (frames are mapped between device_enter and device_leave). */
+static void
+gst_cuda_morphology_base_order_after_producer (GstCudaMorphologyBase * self,
+    GstBuffer * buf)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gpointer producer = gst_cuda_morphology_memory_pending_stream (buf);
+
+  if (producer == NULL || producer == priv->stream)
+    return;
+  if (priv->order_event != NULL &&
+      cm_event_record (priv->order_event, producer) == CM_OK &&
+      cm_stream_wait_event (priv->stream, priv->order_event) == CM_OK)
+    return;
+  GST_LOG_OBJECT (self, "waiting on the host for the producer's stream");
+  gst_cuda_morphology_memory_sync (buf);
+}
+#endif
+
 /* Maps @buf for the element: a CUDA memory of the element's context for
  * the device (plane pointers are device pointers, no copy), anything else
  * for the host. A CUDA memory of another context is mapped for the host
@@ -1813,6 +1842,7 @@ gst_cuda_morphology_base_frame_map (GstCudaMorphologyBase * self,
               flags))
         return FALSE;
       bf->mapped = bf->device = TRUE;
+      gst_cuda_morphology_base_order_after_producer (self, buf);
       return TRUE;
     }
     if (mem_ctx != NULL) {

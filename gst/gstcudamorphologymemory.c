@@ -10,6 +10,9 @@
 
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_memory_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_memory_debug
@@ -575,6 +578,57 @@ gst_cuda_morphology_memory_buffer_context (GstBuffer * buffer)
   if (!gst_is_cuda_memory (mem))
     return NULL;
   return GST_CUDA_MEMORY_CAST (mem)->context;
+}
+
+/**
+ * gst_cuda_morphology_memory_pending_stream:
+ * @buffer: a buffer of one CUDA memory
+ *
+ * Since GStreamer 1.24 a CUDA memory may carry the stream its producer
+ * wrote it on and leave that work in flight, flagged
+ * %GST_CUDA_MEMORY_TRANSFER_NEED_SYNC; a device map does not wait for it:
+ * whoever reads the memory on another stream must order the two streams.
+ * Built against 1.22 there is no such memory and this returns %NULL.
+ *
+ * Returns: (nullable): the producer's stream (a CUstream of the memory's
+ * context) when the memory's contents may still be being written on it,
+ * else %NULL
+ */
+gpointer
+gst_cuda_morphology_memory_pending_stream (GstBuffer * buffer)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  GstMemory *mem;
+  GstCudaStream *stream;
+
+  if (gst_cuda_morphology_memory_buffer_context (buffer) == NULL)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (!GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC))
+    return NULL;
+  stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
+  return stream ? (gpointer) gst_cuda_stream_get_handle (stream) : NULL;
+#else
+  return NULL;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_memory_sync:
+ * @buffer: a buffer of one CUDA memory
+ *
+ * Waits on the host until the producer's work on @buffer's memory is done
+ * (the fallback where the streams cannot be ordered on the device).
+ * Nothing to do before GStreamer 1.24.
+ */
+void
+gst_cuda_morphology_memory_sync (GstBuffer * buffer)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (gst_cuda_morphology_memory_buffer_context (buffer) != NULL)
+    gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory
+            (buffer, 0)));
+#endif
 }
 
 /**

@@ -62,6 +62,8 @@ gboolean gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
 
 GstCudaContext *gst_cuda_morphology_memory_buffer_context (GstBuffer *
     buffer);
+gpointer gst_cuda_morphology_memory_pending_stream (GstBuffer * buffer);
+void gst_cuda_morphology_memory_sync (GstBuffer * buffer);
 gboolean gst_cuda_morphology_memory_frame_map (GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
 gboolean gst_cuda_morphology_memory_plane_view (const GstVideoFrame * frame,

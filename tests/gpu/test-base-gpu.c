@@ -11,7 +11,10 @@
  * - CUDA memory permission read once per caps query, whatever start or
  *   stop (here: backend changes) happen meanwhile;
  * - chroma copied with the extent of the output frame when the input's
- *   GstVideoMeta describes a larger frame than the caps.
+ *   GstVideoMeta describes a larger frame than the caps;
+ * - (GStreamer >= 1.24) an input that its producer writes on its own
+ *   stream and pushes before that work is done (NEED_SYNC) is read only
+ *   once it is written.
  *
  * Exits 77 (meson: SKIP) without a CUDA device or without the CUDA driver
  * library of gstreamer-cuda. */
@@ -22,6 +25,10 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 
 #include "../check/cudamorph-harness.h"
 #include "device.h"
@@ -411,6 +418,126 @@ GST_START_TEST (test_chroma_extent_of_output)
 
 GST_END_TEST;
 
+/* ---- stream-ordered input (GStreamer >= 1.24) --------------------------- */
+
+#if GST_CHECK_VERSION (1, 24, 0)
+/* An upstream that writes each frame on its own GstCudaStream behind a
+ * long run of device copies (tens of milliseconds) and pushes it at once,
+ * its memory flagged NEED_SYNC, as a stream-ordered producer does: the
+ * element must read the frame written, not what the memory held before. */
+GST_START_TEST (test_input_written_on_another_stream)
+{
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstBus *bus;
+  GstElement *e = cuda_element (&p, &bus);
+  GstCudaContext *ctx = gst_cuda_context_new (0);
+  GstCudaStream *stream;
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  cm_image busy_a = { 0, }, busy_b = { 0, }, frame_src = { 0, };
+  gint w = 1920, hgt = 1080;
+
+  fail_unless (ctx != NULL);
+  stream = gst_cuda_stream_new (ctx);
+  fail_unless (stream != NULL);
+  give_context (e, ctx);
+  h = morph_harness_new (e);
+  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=NV12,"
+      "width=1920,height=1080,framerate=30/1");
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+
+  pool = gst_cuda_buffer_pool_new (ctx);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      0, 0);
+  gst_buffer_pool_config_set_cuda_stream (config, stream);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+
+  fail_unless (gst_cuda_context_push (ctx));
+  /* 256 MB copied again and again: the producer's stream stays busy */
+  fail_unless_equals_int (cm_device_image_alloc (&busy_a, 16384, 16384,
+          CM_DEPTH_8), CM_OK);
+  fail_unless_equals_int (cm_device_image_alloc (&busy_b, 16384, 16384,
+          CM_DEPTH_8), CM_OK);
+  /* the frame's planes, luma rows then chroma rows, on the device */
+  fail_unless_equals_int (cm_device_image_alloc (&frame_src, w,
+          hgt + hgt / 2, CM_DEPTH_8), CM_OK);
+  gst_cuda_context_pop (NULL);
+
+  for (int k = 0; k < 3; k++) {
+    GstBuffer *ref = morph_make_input (&info, 60 + k, 0), *buf = NULL, *out;
+    GstVideoFrame f, r;
+    CUstream s = gst_cuda_stream_get_handle (stream);
+    gchar *what = g_strdup_printf ("frame %d", k);
+
+    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
+            NULL), GST_FLOW_OK);
+    fail_unless (gst_video_frame_map (&r, &info, ref, GST_MAP_READ));
+    fail_unless (gst_cuda_context_push (ctx));
+    /* the reference uploaded beforehand, synchronously */
+    fail_unless_equals_int (cm_copy_2d_async (frame_src.data,
+            frame_src.pitch, GST_VIDEO_FRAME_PLANE_DATA (&r, 0),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 0), w, hgt, CM_COPY_H2D, s),
+        CM_OK);
+    fail_unless_equals_int (cm_copy_2d_async ((guint8 *) frame_src.data +
+            frame_src.pitch * hgt, frame_src.pitch,
+            GST_VIDEO_FRAME_PLANE_DATA (&r, 1),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 1), w, hgt / 2, CM_COPY_H2D,
+            s), CM_OK);
+    fail_unless_equals_int (cm_stream_sync (s), CM_OK);
+    /* then the frame written on the producer's stream behind the copies */
+    fail_unless (gst_video_frame_map (&f, &info, buf,
+            GST_MAP_WRITE | GST_MAP_CUDA));
+    for (int i = 0; i < 200; i++)
+      fail_unless_equals_int (cm_copy_2d_async (busy_b.data, busy_b.pitch,
+              busy_a.data, busy_a.pitch, 16384, 16384, CM_COPY_D2D, s),
+          CM_OK);
+    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
+            (&f, 0), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), frame_src.data,
+            frame_src.pitch, w, hgt, CM_COPY_D2D, s), CM_OK);
+    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
+            (&f, 1), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 1),
+            (guint8 *) frame_src.data + frame_src.pitch * hgt,
+            frame_src.pitch, w, hgt / 2, CM_COPY_D2D, s), CM_OK);
+    gst_video_frame_unmap (&f);
+    gst_cuda_context_pop (NULL);
+    gst_video_frame_unmap (&r);
+    fail_unless (GST_MEMORY_FLAG_IS_SET (gst_buffer_peek_memory (buf, 0),
+            GST_CUDA_MEMORY_TRANSFER_NEED_SYNC), "the producer's memory is "
+        "not flagged NEED_SYNC: the test proves nothing");
+
+    /* pushed at once, the copies still running */
+    out = gst_harness_push_and_pull (h, buf);
+    fail_unless (out != NULL, "%s: no output", what);
+    fail_unless (morph_check_output (ref, out, &info, &p, what),
+        "%s: the element read the frame before its producer wrote it", what);
+    gst_buffer_unref (out);
+    gst_buffer_unref (ref);
+    g_free (what);
+  }
+
+  gst_harness_teardown (h);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  fail_unless (gst_cuda_context_push (ctx));
+  cm_device_free (busy_a.data);
+  cm_device_free (busy_b.data);
+  cm_device_free (frame_src.data);
+  gst_cuda_context_pop (NULL);
+  gst_cuda_stream_unref (stream);
+  gst_caps_unref (caps);
+  gst_object_unref (ctx);
+  element_clear (e, bus);
+}
+
+GST_END_TEST;
+#endif
+
 static Suite *
 base_gpu_suite (void)
 {
@@ -422,6 +549,9 @@ base_gpu_suite (void)
   tcase_add_test (tc, test_context_replaced_when_stopped);
   tcase_add_test (tc, test_overlap_ring);
   tcase_add_test (tc, test_caps_permission_read_once);
+#if GST_CHECK_VERSION (1, 24, 0)
+  tcase_add_test (tc, test_input_written_on_another_stream);
+#endif
   /* last: before its fix it wrote past a device buffer */
   tcase_add_test (tc, test_chroma_extent_of_output);
   return s;
