@@ -39,8 +39,10 @@
  * other frames go through pinned staging. Either way the element's stream
  * is synchronised once per frame, before the output buffer leaves the
  * element (and before frame_done): GStreamer 1.22's CUDA memory carries
- * no stream to wait on. A CUDA frame of another context is mapped for the
- * host instead (correct, slower).
+ * no stream to wait on. An input whose producer left work in flight on
+ * its own stream (GStreamer >= 1.24) is waited for on the device first.
+ * A CUDA frame of another context is mapped for the host instead
+ * (correct, slower).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

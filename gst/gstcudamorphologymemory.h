@@ -14,7 +14,10 @@
  * therefore belongs to it. On 1.22 a GstCudaMemory carries no stream:
  * whoever maps it (host maps, cudadownload, the next element) does not wait
  * for ours, so the element synchronises its stream once per frame before it
- * unmaps the frames and pushes the buffer. */
+ * unmaps the frames and pushes the buffer. From 1.24 an input may carry its
+ * producer's stream with work in flight
+ * (gst_cuda_morphology_memory_pending_stream); the base class orders its
+ * own stream after it. */
 #pragma once
 
 #include <gst/gst.h>
