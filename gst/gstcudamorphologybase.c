@@ -54,7 +54,7 @@
 #include "gstcudamorphologybase.h"
 
 #include "device.h"
-#include "planes.h"
+#include "gstcudamorphologyframe.h"
 
 #ifdef HAVE_GST_CUDA
 #include "gstcudamorphologymemory.h"
@@ -74,9 +74,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
  * device still works on (+ one slot so that the ring is never full) */
 #define RING_SIZE 3
 
-/* row alignment of the pinned staging and host scratch planes */
-#define ROW_ALIGN 64
-
 enum
 {
   PROP_0,
@@ -89,31 +86,6 @@ enum
  * class answers with the frame statistics below. */
 #define STATS_QUERY_NAME "cudamorphology-stats"
 
-/* How frames came and left since the element started, answered to the
- * STATS_QUERY_NAME query: tells tests (and curious users) whether frames
- * stayed on the GPU and whether the pinned pools are used. */
-typedef struct
-{
-  guint64 frames;
-  guint64 device_in;            /* input read in place from CUDA memory  */
-  guint64 device_out;           /* output written in place to CUDA memory */
-  guint64 cuda_host_maps;       /* CUDA memory mapped for the host by us */
-  guint64 pinned_uploads;       /* input uploaded straight from a pinned buffer */
-  guint64 staged_uploads;       /* input copied into pinned staging first */
-  guint64 pinned_downloads;     /* output downloaded straight into a pinned buffer */
-  guint64 staged_downloads;     /* output downloaded through pinned staging */
-  guint64 overlapped;           /* left on the device while the next came */
-} BaseStats;
-
-/* A mapped frame and where its planes are. */
-typedef struct
-{
-  GstVideoFrame frame;
-  gboolean mapped;
-  gboolean device;              /* plane pointers are device pointers */
-  gboolean pinned;              /* host planes in page-locked memory */
-} BaseFrame;
-
 /* A frame given to the device and not pushed yet (overlap). */
 typedef struct
 {
@@ -121,12 +93,6 @@ typedef struct
   GstBuffer *inbuf;             /* kept until the device has read it */
   cm_event event;               /* recorded after its work; NULL: done */
 } PendingFrame;
-
-typedef enum
-{
-  LAYOUT_PLANAR,                /* GRAY, YUV: plane 0 filtered, rest copied */
-  LAYOUT_PACKED                 /* RGB(A): colour channels of plane 0      */
-} FrameLayout;
 
 typedef struct
 {
@@ -141,7 +107,6 @@ typedef struct
   cm_stream stream;
   gboolean started;
   cm_event events[2];           /* for the frames left on the device */
-  cm_event order_event;         /* a producer's stream, ordered before ours */
   gint ctx_failed;              /* a CUDA error happened in this run */
   guint next_event;
 
@@ -165,42 +130,16 @@ typedef struct
   GThread *starting;            /* the thread in start (), else NULL */
 #endif
 
-  /* frame statistics, protected by the object lock */
-  BaseStats stats;
+  /* how frames came and left since the element started (the
+   * STATS_QUERY_NAME query), protected by the object lock */
+  GstCudaMorphologyFrameStats stats;
 
   /* set by mark_dirty () from any thread, read by the streaming thread */
   gint dirty;
 
   /* per caps, streaming thread */
   gboolean configured;
-  GstVideoInfo info;
-  GstVideoInfo out_info;
-  gboolean convert;             /* output format != input: process_convert */
-  gint out_channels;            /* samples per pixel of the converted frame */
-  gsize out_row_bytes;          /* bytes of one row of output plane 0 */
-  FrameLayout layout;
-  cm_depth depth;
-  gint pixel_channels;          /* samples per pixel of plane 0 */
-  gint n_colour;
-  gint colour_channel[GST_VIDEO_MAX_COMPONENTS];
-  gsize row_bytes;              /* bytes of one row of plane 0 */
-  gboolean in_cuda;             /* negotiated memory of the input */
-  gboolean out_cuda;            /* and of the output */
-
-  /* CPU backend, packed formats: one channel out of the frame and back */
-  cm_image host_in;
-  cm_image host_out;
-
-  /* CUDA backend */
-  cm_image dev_in;              /* planes given to process_plane () */
-  cm_image dev_out;
-  cm_image_packed dev_packed_in;
-  cm_image_packed dev_packed_out;
-  guint8 *staging_in;           /* pinned copy of plane 0 */
-  guint8 *staging_out;
-  gsize staging_pitch;          /* of staging_in */
-  gsize staging_out_pitch;
-  gboolean download_staged;     /* this frame's output waits in staging_out */
+  GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
 } GstCudaMorphologyBasePrivate;
 
 #define gst_cuda_morphology_base_parent_class parent_class
@@ -375,8 +314,8 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
   priv->active_device_id = DEFAULT_CUDA_DEVICE_ID;
-  gst_video_info_init (&priv->info);
-  gst_video_info_init (&priv->out_info);
+  gst_video_info_init (&priv->frames.info);
+  gst_video_info_init (&priv->frames.out_info);
 }
 
 static void
@@ -440,12 +379,6 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
 /* ---- helpers ------------------------------------------------------------ */
 
 /**
- * gst_cuda_morphology_base_info_depth:
- * @info: negotiated video info
- *
- * Returns: the sample depth of the planes processed for @info
- */
-/**
  * gst_cuda_morphology_base_double_in_range:
  *
  * The double that set_property got for a #GParamSpecDouble, brought into
@@ -464,10 +397,30 @@ gst_cuda_morphology_base_double_in_range (const GValue * value,
   return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
 }
 
+/**
+ * gst_cuda_morphology_base_info_depth:
+ * @info: negotiated video info
+ *
+ * Returns: the sample depth of the planes processed for @info
+ */
 cm_depth
 gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
 {
-  return GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
+  return gst_cuda_morphology_frame_info_depth (info);
+}
+
+/**
+ * gst_cuda_morphology_base_host_image_alloc:
+ *
+ * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
+ * free img->data with g_free). Returns %FALSE when out of memory.
+ */
+gboolean
+gst_cuda_morphology_base_host_image_alloc (cm_image * img, gint width,
+    gint height, cm_depth depth)
+{
+  return gst_cuda_morphology_frame_host_image_alloc (img, width, height,
+      depth);
 }
 
 /**
@@ -480,7 +433,7 @@ gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
 const GstVideoInfo *
 gst_cuda_morphology_base_get_output_info (GstCudaMorphologyBase * self)
 {
-  return &GET_PRIV (self)->out_info;
+  return &GET_PRIV (self)->frames.out_info;
 }
 
 /**
@@ -729,174 +682,6 @@ gst_cuda_morphology_base_get_device_id (GstCudaMorphologyBase * self)
   return GET_PRIV (self)->active_device_id;
 }
 
-static cm_image
-plane_view (GstVideoFrame * frame, gint plane, gint width, gint height,
-    cm_depth depth)
-{
-  cm_image img;
-
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  img.width = width;
-  img.height = height;
-  img.depth = depth;
-  return img;
-}
-
-static cm_image_packed
-packed_view (GstVideoFrame * frame, gint width, gint height, cm_depth depth,
-    gint channels)
-{
-  cm_image_packed img;
-
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  img.width = width;
-  img.height = height;
-  img.depth = depth;
-  img.channels = channels;
-  return img;
-}
-
-static void
-copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
-    gsize src_pitch, gsize row_bytes, gint rows)
-{
-  gint y;
-
-  if (dst_pitch == src_pitch && dst_pitch == row_bytes) {
-    memcpy (dst, src, row_bytes * rows);
-    return;
-  }
-  for (y = 0; y < rows; y++)
-    memcpy (dst + y * dst_pitch, src + y * src_pitch, row_bytes);
-}
-
-/**
- * gst_cuda_morphology_base_host_image_alloc:
- *
- * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
- * free img->data with g_free). Returns %FALSE when out of memory.
- */
-gboolean
-gst_cuda_morphology_base_host_image_alloc (cm_image * img, gint width,
-    gint height, cm_depth depth)
-{
-  img->pitch = GST_ROUND_UP_N ((gsize) width * cm_depth_bytes (depth),
-      ROW_ALIGN);
-  img->width = width;
-  img->height = height;
-  img->depth = depth;
-  img->data = g_try_malloc (img->pitch * height);
-  return img->data != NULL;
-}
-
-static void
-gst_cuda_morphology_base_free_caps_state (GstCudaMorphologyBase * self)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  g_clear_pointer (&priv->host_in.data, g_free);
-  g_clear_pointer (&priv->host_out.data, g_free);
-
-  g_clear_pointer (&priv->dev_in.data, cm_device_free);
-  g_clear_pointer (&priv->dev_out.data, cm_device_free);
-  g_clear_pointer (&priv->dev_packed_in.data, cm_device_free);
-  g_clear_pointer (&priv->dev_packed_out.data, cm_device_free);
-  g_clear_pointer (&priv->staging_in, cm_host_free_pinned);
-  g_clear_pointer (&priv->staging_out, cm_host_free_pinned);
-
-  priv->configured = FALSE;
-}
-
-/* Allocates what every frame of @info (output: @out_info) needs; nothing
- * is allocated per frame afterwards. */
-static cm_status
-gst_cuda_morphology_base_alloc_caps_state (GstCudaMorphologyBase * self,
-    const GstVideoInfo * info, const GstVideoInfo * out_info)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint width = GST_VIDEO_INFO_WIDTH (info);
-  gint height = GST_VIDEO_INFO_HEIGHT (info);
-  cm_status status;
-  gint i;
-
-  priv->info = *info;
-  priv->out_info = *out_info;
-  priv->convert = GST_VIDEO_INFO_FORMAT (info) !=
-      GST_VIDEO_INFO_FORMAT (out_info);
-  priv->depth = gst_cuda_morphology_base_info_depth (info);
-
-  if (GST_VIDEO_INFO_IS_RGB (info)) {
-    /* packed 8-bit RGB(A): colour components at their byte offsets, the
-     * remaining byte (alpha or padding) is copied */
-    priv->layout = LAYOUT_PACKED;
-    priv->pixel_channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) /
-        cm_depth_bytes (priv->depth);
-    priv->n_colour = 3;
-    for (i = 0; i < priv->n_colour; i++)
-      priv->colour_channel[i] = GST_VIDEO_INFO_COMP_POFFSET (info, i) /
-          cm_depth_bytes (priv->depth);
-  } else {
-    priv->layout = LAYOUT_PLANAR;
-    priv->pixel_channels = 1;
-    priv->n_colour = 1;
-    priv->colour_channel[0] = 0;
-  }
-  priv->row_bytes = (gsize) width * priv->pixel_channels *
-      cm_depth_bytes (priv->depth);
-  if (priv->convert) {
-    /* packed 8-bit output (checked in set_caps) */
-    priv->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0);
-    priv->out_row_bytes = (gsize) width * priv->out_channels;
-  } else {
-    priv->out_channels = priv->pixel_channels;
-    priv->out_row_bytes = priv->row_bytes;
-  }
-
-  GST_DEBUG_OBJECT (self, "%s %dx%d, %s, %d-bit, %d channel(s) processed",
-      GST_VIDEO_INFO_NAME (info), width, height,
-      priv->layout == LAYOUT_PACKED ? "packed" : "planar", (gint) priv->depth,
-      priv->n_colour);
-
-  if (!priv->use_cuda) {
-    if (priv->layout == LAYOUT_PACKED &&
-        (!gst_cuda_morphology_base_host_image_alloc (&priv->host_in, width,
-                height, priv->depth) ||
-            !gst_cuda_morphology_base_host_image_alloc (&priv->host_out,
-                width, height, priv->depth)))
-      return CM_ERR_NO_MEMORY;
-    return CM_OK;
-  }
-
-  status = cm_device_image_alloc (&priv->dev_in, width, height, priv->depth);
-  if (status == CM_OK)
-    status = cm_device_image_alloc (&priv->dev_out, width, height,
-        priv->depth);
-  if (status == CM_OK && priv->layout == LAYOUT_PACKED) {
-    status = cm_device_packed_alloc (&priv->dev_packed_in, width, height,
-        priv->depth, priv->pixel_channels);
-    if (status == CM_OK)
-      status = cm_device_packed_alloc (&priv->dev_packed_out, width, height,
-          priv->depth, priv->pixel_channels);
-  }
-  /* the converted frame */
-  if (status == CM_OK && priv->convert)
-    status = cm_device_packed_alloc (&priv->dev_packed_out, width, height,
-        CM_DEPTH_8, priv->out_channels);
-
-  priv->staging_pitch = GST_ROUND_UP_N (priv->row_bytes, ROW_ALIGN);
-  priv->staging_out_pitch = GST_ROUND_UP_N (priv->out_row_bytes, ROW_ALIGN);
-  if (status == CM_OK)
-    status = cm_host_alloc_pinned ((void **) &priv->staging_in,
-        priv->staging_pitch * height);
-  if (status == CM_OK)
-    status = cm_host_alloc_pinned ((void **) &priv->staging_out,
-        priv->staging_out_pitch * height);
-
-  return status;
-}
-
 /* ---- device and context ------------------------------------------------- */
 
 /* Makes the element's device current on the calling thread: pushes the
@@ -1025,7 +810,7 @@ gst_cuda_morphology_base_answer_stats (GstCudaMorphologyBase * self,
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstStructure *s = gst_query_writable_structure (query);
-  BaseStats st;
+  GstCudaMorphologyFrameStats st;
 
   GST_OBJECT_LOCK (self);
   st = priv->stats;
@@ -1288,9 +1073,6 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
         GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
         g_clear_pointer (&priv->events[0], cm_event_free);
       }
-      /* without it, inputs still in flight are waited for on the host */
-      if (cm_event_new (&priv->order_event) != CM_OK)
-        priv->order_event = NULL;
       gst_cuda_morphology_base_device_leave (self, pushed);
     }
     gst_cuda_morphology_base_set_started (self, TRUE);
@@ -1336,10 +1118,10 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
 
   if (klass->release)
     klass->release (self);
-  gst_cuda_morphology_base_free_caps_state (self);
+  gst_cuda_morphology_frame_path_free (&priv->frames);
+  priv->configured = FALSE;
   g_clear_pointer (&priv->events[0], cm_event_free);
   g_clear_pointer (&priv->events[1], cm_event_free);
-  g_clear_pointer (&priv->order_event, cm_event_free);
 
   if (priv->stream) {
     cm_stream_free (priv->stream);
@@ -1493,7 +1275,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstVideoInfo in_info, out_info;
-  gboolean in_cuda = FALSE, out_cuda = FALSE, pushed, ok;
+  gboolean pushed, ok;
   cm_status status;
 
   if (!gst_video_info_from_caps (&in_info, incaps) ||
@@ -1522,9 +1304,9 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   }
 
 #ifdef HAVE_GST_CUDA
-  in_cuda = gst_cuda_morphology_memory_caps_is_cuda (incaps);
-  out_cuda = gst_cuda_morphology_memory_caps_is_cuda (outcaps);
-  if ((in_cuda || out_cuda) && !(priv->use_cuda && priv->ctx != NULL)) {
+  if ((gst_cuda_morphology_memory_caps_is_cuda (incaps) ||
+          gst_cuda_morphology_memory_caps_is_cuda (outcaps)) &&
+      !(priv->use_cuda && priv->ctx != NULL)) {
     GST_ERROR_OBJECT (self, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
@@ -1549,26 +1331,29 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   /* a new size or format (also mid-stream): everything is reallocated;
    * the pools follow in the allocation queries that come next */
-  gst_cuda_morphology_base_free_caps_state (self);
-  status = gst_cuda_morphology_base_alloc_caps_state (self, &in_info,
+  gst_cuda_morphology_frame_path_clear (&priv->frames);
+  priv->frames.use_cuda = priv->use_cuda;
+  priv->frames.stream = priv->stream;
+#ifdef HAVE_GST_CUDA
+  priv->frames.context = priv->ctx;
+#endif
+  status = gst_cuda_morphology_frame_path_configure (&priv->frames, &in_info,
       &out_info);
-  priv->in_cuda = in_cuda;
-  priv->out_cuda = out_cuda;
   ok = status == CM_OK;
   if (!ok) {
     gst_cuda_morphology_base_post_status_error (self, status,
         priv->use_cuda ? "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
-    gst_cuda_morphology_base_free_caps_state (self);
+    gst_cuda_morphology_frame_path_clear (&priv->frames);
   }
 
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
-    ok = klass->configure (self, &priv->info, priv->use_cuda);
+    ok = klass->configure (self, &priv->frames.info, priv->use_cuda);
     if (!ok) {
       GST_ERROR_OBJECT (self, "subclass failed to configure for %"
           GST_PTR_FORMAT, incaps);
-      gst_cuda_morphology_base_free_caps_state (self);
+      gst_cuda_morphology_frame_path_clear (&priv->frames);
     }
   }
   gst_cuda_morphology_base_device_leave (self, pushed);
@@ -1796,389 +1581,6 @@ gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
 }
 
 
-/* ---- frames ------------------------------------------------------------- */
-
-#ifdef HAVE_GST_CUDA
-/* A CUDA memory whose producer left its work in flight on its own stream
- * (GStreamer >= 1.24): the element's stream waits for that work on the
- * device (an event recorded on the producer's stream), or, without an
- * event or when that fails, the host waits. The element's context is
- * current (frames are mapped between device_enter and device_leave). */
-static void
-gst_cuda_morphology_base_order_after_producer (GstCudaMorphologyBase * self,
-    GstBuffer * buf)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gpointer producer = gst_cuda_morphology_memory_pending_stream (buf);
-
-  if (producer == NULL || producer == priv->stream)
-    return;
-  if (priv->order_event != NULL &&
-      cm_event_record (priv->order_event, producer) == CM_OK &&
-      cm_stream_wait_event (priv->stream, priv->order_event) == CM_OK)
-    return;
-  GST_LOG_OBJECT (self, "waiting on the host for the producer's stream");
-  gst_cuda_morphology_memory_sync (buf);
-}
-#endif
-
-/* Maps @buf for the element: a CUDA memory of the element's context for
- * the device (plane pointers are device pointers, no copy), anything else
- * for the host. A CUDA memory of another context is mapped for the host
- * (GstCudaMemory downloads it, or uploads it at its next device map):
- * correct, slower, and counted in the stats. */
-static gboolean
-gst_cuda_morphology_base_frame_map (GstCudaMorphologyBase * self,
-    BaseFrame * bf, GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
-    BaseStats * st)
-{
-  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
-
-  memset (bf, 0, sizeof (*bf));
-#ifdef HAVE_GST_CUDA
-  {
-    GstCudaContext *mem_ctx = gst_cuda_morphology_memory_buffer_context (buf);
-
-    if (mem_ctx != NULL && priv->use_cuda && mem_ctx == priv->ctx) {
-      if (!gst_cuda_morphology_memory_frame_map (&bf->frame, info, buf,
-              flags))
-        return FALSE;
-      bf->mapped = bf->device = TRUE;
-      gst_cuda_morphology_base_order_after_producer (self, buf);
-      return TRUE;
-    }
-    if (mem_ctx != NULL) {
-      GST_LOG_OBJECT (self, "CUDA memory of context %" GST_PTR_FORMAT
-          " mapped for the host", mem_ctx);
-      st->cuda_host_maps++;
-    }
-  }
-#endif
-  if (!gst_video_frame_map (&bf->frame, info, buf, flags))
-    return FALSE;
-  bf->mapped = TRUE;
-#if CM_HAVE_CUDA
-  bf->pinned = priv->use_cuda &&
-      gst_cuda_morphology_pinned_buffer_is_pinned (buf);
-#endif
-  return TRUE;
-}
-
-static void
-gst_cuda_morphology_base_frame_unmap (BaseFrame * bf)
-{
-  if (bf->mapped)
-    gst_video_frame_unmap (&bf->frame);
-  bf->mapped = FALSE;
-}
-
-/* ---- data path ---------------------------------------------------------- */
-
-/* TRUE when the current RGB(A) frame goes whole to process_packed () */
-static gboolean
-gst_cuda_morphology_base_use_packed (GstCudaMorphologyBase * self)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  if (priv->layout != LAYOUT_PACKED || klass->process_packed == NULL)
-    return FALSE;
-  return klass->wants_packed == NULL || klass->wants_packed (self,
-      &priv->info);
-}
-
-static cm_status
-gst_cuda_morphology_base_process_cpu (GstCudaMorphologyBase * self,
-    GstVideoFrame * in, GstVideoFrame * out)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint width = GST_VIDEO_INFO_WIDTH (&priv->info);
-  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  cm_status status;
-  guint p;
-  gint c;
-
-  if (priv->convert) {
-    cm_image src = plane_view (in, 0, width, height, priv->depth);
-    cm_image_packed dst = packed_view (out, width, height, CM_DEPTH_8,
-        priv->out_channels);
-
-    return klass->process_convert (self, &src, &dst, FALSE, NULL);
-  } else if (priv->layout == LAYOUT_PLANAR) {
-    cm_image src = plane_view (in, 0, width, height, priv->depth);
-    cm_image dst = plane_view (out, 0, width, height, priv->depth);
-
-    status = klass->process_plane (self, &src, &dst, FALSE, NULL);
-    if (status != CM_OK)
-      return status;
-    for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
-      if (!gst_video_frame_copy_plane (out, in, p))
-        return CM_ERR_INVALID_ARG;
-    }
-    return CM_OK;
-  } else {
-    cm_image_packed src = packed_view (in, width, height, priv->depth,
-        priv->pixel_channels);
-    cm_image_packed dst = packed_view (out, width, height, priv->depth,
-        priv->pixel_channels);
-
-    /* the subclass takes the whole frame */
-    if (gst_cuda_morphology_base_use_packed (self))
-      return klass->process_packed (self, &src, &dst, FALSE, NULL);
-
-    /* alpha / padding byte */
-    if (!gst_video_frame_copy_plane (out, in, 0))
-      return CM_ERR_INVALID_ARG;
-
-    for (c = 0; c < priv->n_colour; c++) {
-      gint ch = priv->colour_channel[c];
-
-      status = cm_extract_channel_ref (&src, ch, &priv->host_in);
-      if (status == CM_OK)
-        status = klass->process_plane (self, &priv->host_in,
-            &priv->host_out, FALSE, NULL);
-      if (status == CM_OK)
-        status = cm_insert_channel_ref (&priv->host_out, ch, &dst);
-      if (status != CM_OK)
-        return status;
-    }
-    return CM_OK;
-  }
-}
-
-/* Plane 0 of a host frame -> the device image at @dev_data, queued on the
- * stream: straight from the buffer when it is pinned, otherwise through
- * the pinned staging copy (an asynchronous copy from pageable memory would
- * be staged by the driver anyway, and slower). */
-static cm_status
-gst_cuda_morphology_base_upload (GstCudaMorphologyBase * self,
-    BaseFrame * in, void *dev_data, gsize dev_pitch, BaseStats * st)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-
-  if (in->pinned) {
-    st->pinned_uploads++;
-    return cm_copy_2d_async (dev_data, dev_pitch,
-        GST_VIDEO_FRAME_PLANE_DATA (&in->frame, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, 0), priv->row_bytes,
-        height, CM_COPY_H2D, priv->stream);
-  }
-  st->staged_uploads++;
-  copy_rows (priv->staging_in, priv->staging_pitch,
-      GST_VIDEO_FRAME_PLANE_DATA (&in->frame, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, 0), priv->row_bytes, height);
-  return cm_copy_2d_async (dev_data, dev_pitch, priv->staging_in,
-      priv->staging_pitch, priv->row_bytes, height, CM_COPY_H2D,
-      priv->stream);
-}
-
-/* The device image at @dev_data -> plane 0 of a host frame, queued:
- * straight into the buffer when it is pinned (our pool), otherwise into
- * the pinned staging, copied out by finish_download () after the
- * stream was synchronised. */
-static cm_status
-gst_cuda_morphology_base_download (GstCudaMorphologyBase * self,
-    BaseFrame * out, const void *dev_data, gsize dev_pitch, BaseStats * st)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-
-  if (out->pinned) {
-    st->pinned_downloads++;
-    return cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), dev_data, dev_pitch,
-        priv->out_row_bytes, height, CM_COPY_D2H, priv->stream);
-  }
-  st->staged_downloads++;
-  priv->download_staged = TRUE;
-  return cm_copy_2d_async (priv->staging_out, priv->staging_out_pitch,
-      dev_data, dev_pitch, priv->out_row_bytes, height, CM_COPY_D2H,
-      priv->stream);
-}
-
-static void
-gst_cuda_morphology_base_finish_download (GstCudaMorphologyBase * self,
-    BaseFrame * out)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  if (!priv->download_staged)
-    return;
-  copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), priv->staging_out,
-      priv->staging_out_pitch, priv->out_row_bytes,
-      GST_VIDEO_INFO_HEIGHT (&priv->info));
-}
-
-/* Copies plane @p (chroma) unchanged: on the host between host frames
- * (while the device works), otherwise queued on the stream in whichever
- * direction the memories need. */
-static cm_status
-gst_cuda_morphology_base_copy_plane (GstCudaMorphologyBase * self,
-    BaseFrame * in, BaseFrame * out, guint p)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-  cm_copy_kind kind;
-  gsize row_bytes;
-
-  if (!in->device && !out->device)
-    return gst_video_frame_copy_plane (&out->frame, &in->frame, p) ? CM_OK :
-        CM_ERR_INVALID_ARG;
-
-  /* the extent of the destination, as gst_video_frame_copy_plane () takes
-   * on the host: an input GstVideoMeta may describe a larger frame than
-   * the caps, the output never does */
-  gst_video_format_info_component (out->frame.info.finfo, p, comp);
-  if (comp[0] < 0)
-    return CM_ERR_INVALID_ARG;
-  row_bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&out->frame, comp[0]) *
-      GST_VIDEO_FRAME_COMP_PSTRIDE (&out->frame, comp[0]);
-  if (in->device)
-    kind = out->device ? CM_COPY_D2D : CM_COPY_D2H;
-  else
-    kind = CM_COPY_H2D;
-  return cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, p),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p),
-      GST_VIDEO_FRAME_PLANE_DATA (&in->frame, p),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, p), row_bytes,
-      GST_VIDEO_FRAME_COMP_HEIGHT (&out->frame, comp[0]), kind, priv->stream);
-}
-
-/* The processed plane of the input on the device: the frame's own plane
- * in CUDA memory, otherwise uploaded into dev_in. */
-static cm_status
-gst_cuda_morphology_base_input_plane (GstCudaMorphologyBase * self,
-    BaseFrame * in, cm_image * src, BaseStats * st)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  if (in->device) {
-    *src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
-        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth);
-    st->device_in++;
-    return CM_OK;
-  }
-  *src = priv->dev_in;
-  return gst_cuda_morphology_base_upload (self, in, priv->dev_in.data,
-      priv->dev_in.pitch, st);
-}
-
-/* The same for a whole packed frame (dev_packed_in). */
-static cm_status
-gst_cuda_morphology_base_input_packed (GstCudaMorphologyBase * self,
-    BaseFrame * in, cm_image_packed * src, BaseStats * st)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  if (in->device) {
-    *src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&priv->info),
-        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth,
-        priv->pixel_channels);
-    st->device_in++;
-    return CM_OK;
-  }
-  *src = priv->dev_packed_in;
-  return gst_cuda_morphology_base_upload (self, in, priv->dev_packed_in.data,
-      priv->dev_packed_in.pitch, st);
-}
-
-static cm_status
-gst_cuda_morphology_base_process_cuda (GstCudaMorphologyBase * self,
-    BaseFrame * in, BaseFrame * out, BaseStats * st, gboolean defer)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gint width = GST_VIDEO_INFO_WIDTH (&priv->info);
-  gint height = GST_VIDEO_INFO_HEIGHT (&priv->info);
-  cm_status status, sync_status;
-  guint p;
-  gint c;
-
-  priv->download_staged = FALSE;
-  if (out->device)
-    st->device_out++;
-
-  if (priv->convert) {
-    cm_image src;
-    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, CM_DEPTH_8, priv->out_channels) : priv->dev_packed_out;
-
-    status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
-    if (status == CM_OK)
-      status = klass->process_convert (self, &src, &dst, TRUE, priv->stream);
-    if (status == CM_OK && !out->device)
-      status = gst_cuda_morphology_base_download (self, out, dst.data,
-          dst.pitch, st);
-  } else if (priv->layout == LAYOUT_PLANAR) {
-    cm_image src;
-    cm_image dst = out->device ? plane_view (&out->frame, 0, width, height,
-        priv->depth) : priv->dev_out;
-
-    status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
-    if (status == CM_OK)
-      status = klass->process_plane (self, &src, &dst, TRUE, priv->stream);
-    if (status == CM_OK && !out->device)
-      status = gst_cuda_morphology_base_download (self, out, dst.data,
-          dst.pitch, st);
-    /* chroma: on the host while the device works, or queued */
-    for (p = 1; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (&in->frame);
-        p++)
-      status = gst_cuda_morphology_base_copy_plane (self, in, out, p);
-  } else {
-    cm_image_packed src;
-    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, priv->depth, priv->pixel_channels) : priv->dev_packed_out;
-
-    status = gst_cuda_morphology_base_input_packed (self, in, &src, st);
-    if (status == CM_OK && gst_cuda_morphology_base_use_packed (self)) {
-      /* the subclass takes the whole frame */
-      status = klass->process_packed (self, &src, &dst, TRUE, priv->stream);
-    } else {
-      /* alpha / padding byte */
-      if (status == CM_OK)
-        status = cm_copy_2d_async (dst.data, dst.pitch, src.data, src.pitch,
-            priv->row_bytes, height, CM_COPY_D2D, priv->stream);
-      for (c = 0; status == CM_OK && c < priv->n_colour; c++) {
-        gint ch = priv->colour_channel[c];
-
-        status = cm_extract_channel_cuda (&src, ch, &priv->dev_in,
-            priv->stream);
-        if (status == CM_OK)
-          status = klass->process_plane (self, &priv->dev_in,
-              &priv->dev_out, TRUE, priv->stream);
-        if (status == CM_OK)
-          status = cm_insert_channel_cuda (&priv->dev_out, ch, &dst,
-              priv->stream);
-      }
-    }
-    if (status == CM_OK && !out->device)
-      status = gst_cuda_morphology_base_download (self, out, dst.data,
-          dst.pitch, st);
-  }
-
-  /* overlap: the frame's end is an event, waited for before the buffer
-   * is pushed (the frames use no staging memory) */
-  if (defer && status == CM_OK) {
-    status = cm_event_record (priv->deferred_event, priv->stream);
-    if (status == CM_OK)
-      return CM_OK;
-  }
-
-  /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory or the mapped frames; CUDA
-   * memory of 1.22 carries no stream for the next element to wait on */
-  sync_status = cm_stream_sync (priv->stream);
-  if (status == CM_OK)
-    status = sync_status;
-  if (status == CM_OK)
-    gst_cuda_morphology_base_finish_download (self, out);
-
-  return status;
-}
-
 /* What every frame starts with: caps, the device (context pushed), pending
  * property changes. On success leave the device with device_leave
  * (*pushed). */
@@ -2208,7 +1610,7 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
   /* a property changed: rebuild before this frame */
   if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
-    if (!klass->configure (self, &priv->info, priv->use_cuda)) {
+    if (!klass->configure (self, &priv->frames.info, priv->use_cuda)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
       gst_cuda_morphology_base_device_leave (self, *pushed);
       *pushed = FALSE;
@@ -2222,7 +1624,7 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
  * read its results. */
 static GstFlowReturn
 gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
-    cm_status status, GstBuffer * inbuf, const BaseStats * st)
+    cm_status status, GstBuffer * inbuf, const GstCudaMorphologyFrameStats * st)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
@@ -2250,33 +1652,59 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
   return GST_FLOW_OK;
 }
 
-/* Analysis only: the plane goes to analyse_plane (), the buffer is not
- * written. */
+/* The subclass's filter methods as the frame path calls them. */
 static cm_status
-gst_cuda_morphology_base_analyse (GstCudaMorphologyBase * self,
-    BaseFrame * in, BaseStats * st)
+filter_process_plane (gpointer owner, const cm_image * src,
+    const cm_image * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_plane (owner,
+      src, dst, use_cuda, stream);
+}
+
+static gboolean
+filter_wants_packed (gpointer owner, const GstVideoInfo * info)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->wants_packed (owner,
+      info);
+}
+
+static cm_status
+filter_process_packed (gpointer owner, const cm_image_packed * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_packed (owner,
+      src, dst, use_cuda, stream);
+}
+
+static cm_status
+filter_analyse_plane (gpointer owner, const cm_image * src,
+    gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->analyse_plane (owner,
+      src, use_cuda, stream);
+}
+
+static cm_status
+filter_process_convert (gpointer owner, const cm_image * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_convert (owner,
+      src, dst, use_cuda, stream);
+}
+
+static void
+gst_cuda_morphology_base_filter_ops (GstCudaMorphologyBase * self,
+    GstCudaMorphologyFilterOps * ops)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  cm_status status, sync_status;
-  cm_image src;
 
-  if (priv->layout != LAYOUT_PLANAR || priv->convert)
-    return CM_ERR_UNSUPPORTED;
-
-  if (!priv->use_cuda) {
-    src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&priv->info),
-        GST_VIDEO_INFO_HEIGHT (&priv->info), priv->depth);
-    return klass->analyse_plane (self, &src, FALSE, NULL);
-  }
-
-  status = gst_cuda_morphology_base_input_plane (self, in, &src, st);
-  if (status == CM_OK)
-    status = klass->analyse_plane (self, &src, TRUE, priv->stream);
-  /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory */
-  sync_status = cm_stream_sync (priv->stream);
-  return status == CM_OK ? sync_status : status;
+  ops->owner = self;
+  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
+  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
+  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
+  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
+  ops->process_convert = klass->process_convert ?
+      filter_process_convert : NULL;
 }
 
 /* Passthrough (GstBaseTransform only calls transform_ip then): analysers
@@ -2288,8 +1716,9 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  BaseStats st = { 0, };
-  BaseFrame in;
+  GstCudaMorphologyFrameStats st = { 0, };
+  GstCudaMorphologyFilterOps ops;
+  GstCudaMorphologyMappedFrame in;
   GstFlowReturn ret;
   gboolean pushed;
   cm_status status;
@@ -2302,15 +1731,17 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
     return GST_FLOW_OK;
   }
 
-  if (!gst_cuda_morphology_base_frame_map (self, &in, &priv->info, buf,
-          GST_MAP_READ, &st)) {
+  if (!gst_cuda_morphology_frame_path_map (&priv->frames, &in,
+          &priv->frames.info, buf, GST_MAP_READ, &st)) {
     gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
     return GST_FLOW_ERROR;
   }
-  status = gst_cuda_morphology_base_analyse (self, &in, &st);
-  gst_cuda_morphology_base_frame_unmap (&in);
+  gst_cuda_morphology_base_filter_ops (self, &ops);
+  status = gst_cuda_morphology_frame_path_analyse (&priv->frames, &ops, &in,
+      &st);
+  gst_cuda_morphology_frame_path_unmap (&in);
   gst_cuda_morphology_base_device_leave (self, pushed);
 
   return gst_cuda_morphology_base_end_frame (self, status, buf, &st);
@@ -2322,8 +1753,9 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  BaseStats st = { 0, };
-  BaseFrame in, out;
+  GstCudaMorphologyFrameStats st = { 0, };
+  GstCudaMorphologyFilterOps ops;
+  GstCudaMorphologyMappedFrame in, out;
   GstFlowReturn ret;
   gboolean pushed, defer;
   cm_status status;
@@ -2337,16 +1769,16 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   if (ret != GST_FLOW_OK)
     return ret;
 
-  if (!gst_cuda_morphology_base_frame_map (self, &in, &priv->info, inbuf,
-          GST_MAP_READ, &st)) {
+  if (!gst_cuda_morphology_frame_path_map (&priv->frames, &in,
+          &priv->frames.info, inbuf, GST_MAP_READ, &st)) {
     gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", inbuf));
     return GST_FLOW_ERROR;
   }
-  if (!gst_cuda_morphology_base_frame_map (self, &out, &priv->out_info,
-          outbuf, GST_MAP_WRITE, &st)) {
-    gst_cuda_morphology_base_frame_unmap (&in);
+  if (!gst_cuda_morphology_frame_path_map (&priv->frames, &out,
+          &priv->frames.out_info, outbuf, GST_MAP_WRITE, &st)) {
+    gst_cuda_morphology_frame_path_unmap (&in);
     gst_cuda_morphology_base_device_leave (self, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Failed to map the output frame"),
@@ -2362,17 +1794,14 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
     priv->deferred_event = priv->events[priv->next_event];
     priv->next_event ^= 1;
   }
-  if (priv->use_cuda)
-    status = gst_cuda_morphology_base_process_cuda (self, &in, &out, &st,
-        defer);
-  else
-    status = gst_cuda_morphology_base_process_cpu (self, &in.frame,
-        &out.frame);
+  gst_cuda_morphology_base_filter_ops (self, &ops);
+  status = gst_cuda_morphology_frame_path_process (&priv->frames, &ops, &in,
+      &out, &st, defer ? priv->deferred_event : NULL);
 
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */
-  gst_cuda_morphology_base_frame_unmap (&out);
-  gst_cuda_morphology_base_frame_unmap (&in);
+  gst_cuda_morphology_frame_path_unmap (&out);
+  gst_cuda_morphology_frame_path_unmap (&in);
   gst_cuda_morphology_base_device_leave (self, pushed);
 
   if (defer && status == CM_OK) {
@@ -2562,7 +1991,7 @@ gst_cuda_morphology_base_finalize (GObject * object)
 
   /* normally done in stop () already */
   if (gst_cuda_morphology_base_device_enter (self, &pushed) == CM_OK) {
-    gst_cuda_morphology_base_free_caps_state (self);
+    gst_cuda_morphology_frame_path_free (&priv->frames);
     if (priv->stream) {
       cm_stream_free (priv->stream);
       priv->stream = NULL;

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The frame path of the cudamorphology elements: how one frame of the
+ * negotiated caps gets to the filter and back. It maps the buffers (CUDA
+ * memory of the element's context in place, anything else for the host),
+ * uploads and downloads plane 0 through pinned staging unless the buffer
+ * is pinned itself, splits packed RGB(A) frames into channels and copies
+ * chroma and alpha, and runs the filter on the CPU or on the element's
+ * stream. It owns the per-caps buffers (device planes, pinned staging)
+ * and knows nothing of the element: the filter comes in as
+ * GstCudaMorphologyFilterOps, so the path can be driven without one. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "cm-image.h"
+#include "cm-status.h"
+#include "device.h"
+
+G_BEGIN_DECLS
+
+/* How frames came and left (the "cudamorphology-stats" query): whether
+ * they stayed on the GPU and whether the pinned pools are used. */
+typedef struct
+{
+  guint64 frames;
+  guint64 device_in;            /* input read in place from CUDA memory  */
+  guint64 device_out;           /* output written in place to CUDA memory */
+  guint64 cuda_host_maps;       /* CUDA memory mapped for the host by us */
+  guint64 pinned_uploads;       /* input uploaded straight from a pinned
+                                 * buffer */
+  guint64 staged_uploads;       /* input copied into pinned staging first */
+  guint64 pinned_downloads;     /* output downloaded straight into a
+                                 * pinned buffer */
+  guint64 staged_downloads;     /* output downloaded through pinned staging */
+  guint64 overlapped;           /* left on the device while the next came */
+} GstCudaMorphologyFrameStats;
+
+/* A mapped buffer and where its planes are. */
+typedef struct
+{
+  GstVideoFrame frame;
+  gboolean mapped;
+  gboolean device;              /* plane pointers are device pointers */
+  gboolean pinned;              /* host planes in page-locked memory */
+} GstCudaMorphologyMappedFrame;
+
+/* The filter, as the frame path calls it (the element's virtual methods;
+ * see GstCudaMorphologyBaseClass for their contracts). @owner is passed
+ * back to each. wants_packed may be NULL (then: when process_packed is
+ * set); the others are NULL when the filter lacks them. */
+typedef struct
+{
+  gpointer owner;
+  cm_status (*process_plane) (gpointer owner, const cm_image * src,
+      const cm_image * dst, gboolean use_cuda, void *stream);
+  gboolean (*wants_packed) (gpointer owner, const GstVideoInfo * info);
+  cm_status (*process_packed) (gpointer owner, const cm_image_packed * src,
+      const cm_image_packed * dst, gboolean use_cuda, void *stream);
+  cm_status (*analyse_plane) (gpointer owner, const cm_image * src,
+      gboolean use_cuda, void *stream);
+  cm_status (*process_convert) (gpointer owner, const cm_image * src,
+      const cm_image_packed * dst, gboolean use_cuda, void *stream);
+} GstCudaMorphologyFilterOps;
+
+typedef enum
+{
+  GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
+  GST_CUDA_MORPHOLOGY_LAYOUT_PACKED     /* RGB(A): colour channels of plane 0 */
+} GstCudaMorphologyLayout;
+
+typedef struct
+{
+  /* set by the owner before configure: the backend, the stream the work
+   * is queued on, and the GstCudaContext whose CUDA memory is read and
+   * written in place (NULL: every frame mapped for the host) */
+  gboolean use_cuda;
+  cm_stream stream;
+  gpointer context;
+
+  /* per caps, from configure */
+  GstVideoInfo info;
+  GstVideoInfo out_info;
+  gboolean convert;             /* output format != input: process_convert */
+  gint out_channels;            /* samples per pixel of the converted frame */
+  gsize out_row_bytes;          /* bytes of one row of output plane 0 */
+  GstCudaMorphologyLayout layout;
+  cm_depth depth;
+  gint pixel_channels;          /* samples per pixel of plane 0 */
+  gint n_colour;
+  gint colour_channel[GST_VIDEO_MAX_COMPONENTS];
+  gsize row_bytes;              /* bytes of one row of plane 0 */
+
+  /* CPU backend, packed formats: one channel out of the frame and back */
+  cm_image host_in;
+  cm_image host_out;
+
+  /* CUDA backend */
+  cm_image dev_in;              /* planes given to process_plane () */
+  cm_image dev_out;
+  cm_image_packed dev_packed_in;
+  cm_image_packed dev_packed_out;
+  guint8 *staging_in;           /* pinned copy of plane 0 */
+  guint8 *staging_out;
+  gsize staging_pitch;          /* of staging_in */
+  gsize staging_out_pitch;
+  gboolean download_staged;     /* this frame's output waits in staging_out */
+  cm_event order_event;         /* a producer's stream, ordered before ours */
+} GstCudaMorphologyFramePath;
+
+cm_depth gst_cuda_morphology_frame_info_depth (const GstVideoInfo * info);
+
+gboolean gst_cuda_morphology_frame_host_image_alloc (cm_image * img,
+    gint width, gint height, cm_depth depth);
+
+cm_status gst_cuda_morphology_frame_path_configure
+    (GstCudaMorphologyFramePath * fp, const GstVideoInfo * info,
+    const GstVideoInfo * out_info);
+void gst_cuda_morphology_frame_path_clear (GstCudaMorphologyFramePath * fp);
+void gst_cuda_morphology_frame_path_free (GstCudaMorphologyFramePath * fp);
+
+gboolean gst_cuda_morphology_frame_path_map (GstCudaMorphologyFramePath * fp,
+    GstCudaMorphologyMappedFrame * mf, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags, GstCudaMorphologyFrameStats * st);
+void gst_cuda_morphology_frame_path_unmap (GstCudaMorphologyMappedFrame * mf);
+
+cm_status gst_cuda_morphology_frame_path_process
+    (GstCudaMorphologyFramePath * fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, GstCudaMorphologyMappedFrame * out,
+    GstCudaMorphologyFrameStats * st, cm_event defer);
+cm_status gst_cuda_morphology_frame_path_analyse
+    (GstCudaMorphologyFramePath * fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, GstCudaMorphologyFrameStats * st);
+
+G_END_DECLS
