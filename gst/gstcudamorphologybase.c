@@ -55,12 +55,10 @@
 
 #include "device.h"
 #include "gstcudamorphologyframe.h"
+#include "gstcudamorphologynegotiation.h"
 
 #ifdef HAVE_GST_CUDA
 #include "gstcudamorphologymemory.h"
-#endif
-#if CM_HAVE_CUDA
-#include "gstcudamorphologypinnedpool.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
@@ -451,17 +449,7 @@ gst_cuda_morphology_base_get_output_info (GstCudaMorphologyBase * self)
 GstCaps *
 gst_cuda_morphology_base_template_caps (const gchar * formats)
 {
-#ifdef HAVE_GST_CUDA
-  return gst_cuda_morphology_memory_template_caps (formats);
-#else
-  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
-      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
-      "framerate = " GST_VIDEO_FPS_RANGE, formats);
-  GstCaps *caps = gst_caps_from_string (str);
-
-  g_free (str);
-  return caps;
-#endif
+  return gst_cuda_morphology_negotiation_template_caps (formats);
 }
 
 /**
@@ -497,38 +485,6 @@ gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
 #endif
 }
 
-/* @caps without the structures in CUDA memory unless @allow, in system
- * memory when @to_system */
-static GstCaps *
-gst_cuda_morphology_base_caps_usable (GstCaps * caps, gboolean to_system,
-    gboolean allow)
-{
-  GstCaps *res;
-  guint i;
-
-  if (gst_caps_is_any (caps))
-    return gst_caps_new_any ();
-  res = gst_caps_new_empty ();
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstCapsFeatures *f = gst_caps_get_features (caps, i);
-    gboolean cuda = f != NULL && !gst_caps_features_is_any (f) &&
-        !gst_caps_features_is_equal (f,
-        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
-
-    /* CUDA (or other) memory the element cannot read */
-    if (cuda && !allow)
-      continue;
-    if (to_system)
-      res = gst_caps_merge_structure (res,
-          gst_structure_copy (gst_caps_get_structure (caps, i)));
-    else
-      res = gst_caps_merge_structure_full (res,
-          gst_structure_copy (gst_caps_get_structure (caps, i)),
-          f ? gst_caps_features_copy (f) : NULL);
-  }
-  return res;
-}
-
 /**
  * gst_cuda_morphology_base_caps_to_system:
  * @caps: caps on one pad
@@ -545,7 +501,7 @@ gst_cuda_morphology_base_caps_usable (GstCaps * caps, gboolean to_system,
 GstCaps *
 gst_cuda_morphology_base_caps_to_system (GstCaps * caps, gboolean allow)
 {
-  return gst_cuda_morphology_base_caps_usable (caps, TRUE, allow);
+  return gst_cuda_morphology_negotiation_usable (caps, TRUE, allow);
 }
 
 /**
@@ -565,23 +521,7 @@ GstCaps *
 gst_cuda_morphology_base_caps_add_memory (GstCaps * caps, GstCaps * like,
     gboolean allow)
 {
-#ifdef HAVE_GST_CUDA
-  GstCaps *res;
-
-  if (gst_caps_is_any (caps))
-    return caps;
-  if (allow && gst_cuda_morphology_memory_caps_is_cuda (like)) {
-    /* CUDA first: the transform puts a structure's own memory first */
-    caps = gst_caps_make_writable (caps);
-    gst_caps_set_features_simple (caps,
-        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
-  }
-  res = gst_cuda_morphology_memory_transform_caps (caps, allow);
-  gst_caps_unref (caps);
-  return res;
-#else
-  return caps;
-#endif
+  return gst_cuda_morphology_negotiation_add_memory (caps, like, allow);
 }
 
 /**
@@ -746,21 +686,6 @@ gst_cuda_morphology_base_replace_context (GstCudaMorphologyBase * self,
   priv->ctx = ctx;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&old);
-}
-#endif
-
-#if CM_HAVE_CUDA
-/* the context that owns the pinned pools' blocks (NULL: primary context) */
-static GstObject *
-gst_cuda_morphology_base_context_object (GstCudaMorphologyBase * self)
-{
-#ifdef HAVE_GST_CUDA
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  if (priv->ctx != NULL)
-    return GST_OBJECT (priv->ctx);
-#endif
-  return NULL;
 }
 #endif
 
@@ -1154,20 +1079,12 @@ static GstCaps *
 gst_cuda_morphology_base_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *res, *tmp;
-
-#ifdef HAVE_GST_CUDA
-  /* CUDA memory the element cannot take transforms to nothing, so that
-   * accept-caps refuses it; one answer for the whole query */
+  /* one answer for the whole query */
   gboolean allow = gst_cuda_morphology_base_allow_cuda_memory
       (GST_CUDA_MORPHOLOGY_BASE (trans));
+  GstCaps *res, *tmp;
 
-  tmp = gst_cuda_morphology_base_caps_usable (caps, FALSE, allow);
-  res = gst_cuda_morphology_memory_transform_caps (tmp, allow);
-  gst_caps_unref (tmp);
-#else
-  res = gst_caps_ref (caps);
-#endif
+  res = gst_cuda_morphology_negotiation_transform (caps, allow);
 
   if (filter) {
     tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
@@ -1195,11 +1112,7 @@ GstCaps *
 gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase * self,
     GstCaps * othercaps, GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
-  return gst_cuda_morphology_memory_caps_in_memory_of (othercaps, caps);
-#else
-  return othercaps;
-#endif
+  return gst_cuda_morphology_negotiation_in_memory_of (othercaps, caps);
 }
 
 static GstCaps *
@@ -1304,8 +1217,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   }
 
 #ifdef HAVE_GST_CUDA
-  if ((gst_cuda_morphology_memory_caps_is_cuda (incaps) ||
-          gst_cuda_morphology_memory_caps_is_cuda (outcaps)) &&
+  if ((gst_cuda_morphology_negotiation_caps_is_cuda (incaps) ||
+          gst_cuda_morphology_negotiation_caps_is_cuda (outcaps)) &&
       !(priv->use_cuda && priv->ctx != NULL)) {
     GST_ERROR_OBJECT (self, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
@@ -1378,185 +1291,46 @@ gst_cuda_morphology_base_get_unit_size (GstBaseTransform * trans,
 
 /* ---- allocation --------------------------------------------------------- */
 
-#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
-/* With overlap the element keeps the input buffer of the frame still on
- * the device: one more buffer than upstream needs itself, or a bounded
- * upstream pool would wait for it forever. */
-static void
-gst_cuda_morphology_base_count_held_buffer (GstCudaMorphologyBase * self,
-    GstQuery * query)
+/* The element's GstCudaContext as the negotiation takes it (NULL without
+ * gstreamer-cuda or without one: the primary context). */
+static gpointer
+gst_cuda_morphology_base_context (GstCudaMorphologyBase * self)
 {
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstBufferPool *pool = NULL;
-  guint size, min, max;
-
-  if (!priv->overlap_active || gst_query_get_n_allocation_pools (query) == 0)
-    return;
-  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  min++;
-  if (max != 0 && max < min)
-    max = min;
-  gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  gst_clear_object (&pool);
-}
+#ifdef HAVE_GST_CUDA
+  return GET_PRIV (self)->ctx;
+#else
+  return NULL;
 #endif
+}
 
-/* Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
- * our context for CUDA caps, a pinned host pool for system caps on the
- * CUDA backend (frames are then uploaded without a staging copy), a plain
- * video pool on the CPU backend; and learns that any stride is fine
- * (GstVideoMeta). */
 static gboolean
 gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
-  GstCaps *caps;
-  GstVideoInfo info;
-  GstBufferPool *pool;
-  GstStructure *config;
-  guint size;
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
   /* passthrough (analysers): buffers go downstream as they come, so
    * downstream answers */
   if (decide_query == NULL)
     return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-
-#ifdef HAVE_GST_CUDA
-  if (gst_cuda_morphology_memory_caps_is_cuda (caps)) {
-    if (!priv->use_cuda || priv->ctx == NULL ||
-        !gst_cuda_morphology_memory_propose (query, caps, priv->ctx))
-      return FALSE;
-    gst_cuda_morphology_base_count_held_buffer (self, query);
-    return TRUE;
-  }
-#endif
-#if CM_HAVE_CUDA
-  if (priv->use_cuda && gst_cuda_morphology_pinned_pool_propose (query, caps,
-          gst_cuda_morphology_base_context_object (self))) {
-    gst_cuda_morphology_base_count_held_buffer (self, query);
-    return TRUE;
-  }
-#endif
-
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    return TRUE;
-
-  size = GST_VIDEO_INFO_SIZE (&info);
-  pool = gst_video_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING_OBJECT (trans, "failed to configure the proposed pool");
-    gst_object_unref (pool);
-    return TRUE;
-  }
-  gst_query_add_allocation_pool (query, pool, size, 0, 0);
-  gst_object_unref (pool);
-
-  return TRUE;
+  /* with overlap the input buffer of the frame still on the device is
+   * kept: one more than upstream needs itself */
+  return gst_cuda_morphology_negotiation_propose (GST_OBJECT (self), query,
+      priv->use_cuda, gst_cuda_morphology_base_context (self),
+      priv->overlap_active ? 1 : 0);
 }
 
-/* Output buffers: from a CUDA pool of our context for CUDA caps, from a
- * pinned pool for system caps on the CUDA backend (the download lands in
- * the buffer), otherwise from downstream's pool or a video pool. */
 static gboolean
 gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-  GstCudaMorphologyBasePrivate *priv G_GNUC_UNUSED = GET_PRIV (self);
-  GstCaps *outcaps;
-  GstVideoInfo info;
-  GstBufferPool *pool = NULL;
-  GstStructure *config;
-  guint size = 0, min = 0, max = 0;
-  gboolean update_pool, video_meta;
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
-  gst_query_parse_allocation (query, &outcaps, NULL);
-  if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
+  if (!gst_cuda_morphology_negotiation_decide (GST_OBJECT (self), query,
+          priv->use_cuda, gst_cuda_morphology_base_context (self)))
     return FALSE;
-
-#ifdef HAVE_GST_CUDA
-  if (gst_cuda_morphology_memory_caps_is_cuda (outcaps)) {
-    if (!priv->use_cuda || priv->ctx == NULL ||
-        !gst_cuda_morphology_memory_decide (query, outcaps, priv->ctx)) {
-      GST_ERROR_OBJECT (self, "no CUDA buffer pool for %" GST_PTR_FORMAT,
-          outcaps);
-      return FALSE;
-    }
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-        query);
-  }
-#endif
-#if CM_HAVE_CUDA
-  if (priv->use_cuda && gst_cuda_morphology_pinned_pool_decide (query,
-          outcaps, gst_cuda_morphology_base_context_object (self)))
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-        query);
-#endif
-
-  update_pool = gst_query_get_n_allocation_pools (query) > 0;
-  if (update_pool)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
-
-  if (pool == NULL)
-    pool = gst_video_buffer_pool_new ();
-
-  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
-      NULL);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
-  if (video_meta)
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gboolean usable;
-
-    /* the pool may have adjusted the config: take it if it is still fine,
-     * otherwise use a plain video pool of our own. set_config takes the
-     * structure whatever it answers; a refused one is ours to free. */
-    config = gst_buffer_pool_get_config (pool);
-    usable = gst_buffer_pool_config_validate_params (config, outcaps, size,
-        min, max);
-    if (usable)
-      usable = gst_buffer_pool_set_config (pool, config);
-    else
-      gst_structure_free (config);
-    if (!usable) {
-      GST_DEBUG_OBJECT (trans, "downstream pool refused our config");
-      gst_object_unref (pool);
-      pool = gst_video_buffer_pool_new ();
-      config = gst_buffer_pool_get_config (pool);
-      gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
-      if (video_meta)
-        gst_buffer_pool_config_add_option (config,
-            GST_BUFFER_POOL_OPTION_VIDEO_META);
-      if (!gst_buffer_pool_set_config (pool, config)) {
-        GST_ERROR_OBJECT (trans, "failed to configure a video buffer pool");
-        gst_object_unref (pool);
-        return FALSE;
-      }
-    }
-  }
-
-  if (update_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
 }

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Caps and allocation negotiation of the cudamorphology elements
+ * (gstcudamorphologynegotiation.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamorphologynegotiation.h"
+
+#ifdef HAVE_GST_CUDA
+#include "gstcudamorphologymemory.h"
+#endif
+#if CM_HAVE_CUDA
+#include "gstcudamorphologypinnedpool.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_negotiation_debug);
+#define GST_CAT_DEFAULT gst_cuda_morphology_negotiation_debug
+
+static void
+debug_ensure (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_morphology_negotiation_debug,
+        "cudamorphologynegotiation", 0,
+        "CUDA morphology caps and allocation");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+/**
+ * gst_cuda_morphology_negotiation_template_caps:
+ * @formats: a caps list of formats, "{ GRAY8, ... }"
+ *
+ * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
+ * memory (the formats the CUDA allocator supports, no GRAY), then in
+ * system memory; without it, system memory only. The templates do not
+ * depend on the driver: whether CUDA memory is offered at run time is
+ * decided when caps are transformed.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_template_caps (const gchar * formats)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_template_caps (formats);
+#else
+  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
+      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
+      "framerate = " GST_VIDEO_FPS_RANGE, formats);
+  GstCaps *caps = gst_caps_from_string (str);
+
+  g_free (str);
+  return caps;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_negotiation_caps_is_cuda:
+ * @caps: (nullable): negotiated caps
+ *
+ * Returns: %TRUE when the caps are in CUDA memory (never without
+ * gstreamer-cuda)
+ */
+gboolean
+gst_cuda_morphology_negotiation_caps_is_cuda (const GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_caps_is_cuda (caps);
+#else
+  return FALSE;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_negotiation_usable:
+ * @caps: caps on one pad
+ * @to_system: give the result in system memory
+ * @allow: whether the element can take CUDA memory now
+ *
+ * Returns: (transfer full): @caps without the structures in CUDA (or any
+ * other non-system) memory unless @allow, in system memory when
+ * @to_system
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_usable (GstCaps * caps, gboolean to_system,
+    gboolean allow)
+{
+  GstCaps *res;
+  guint i;
+
+  if (gst_caps_is_any (caps))
+    return gst_caps_new_any ();
+  res = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean cuda = f != NULL && !gst_caps_features_is_any (f) &&
+        !gst_caps_features_is_equal (f,
+        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+
+    /* CUDA (or other) memory the element cannot read */
+    if (cuda && !allow)
+      continue;
+    if (to_system)
+      res = gst_caps_merge_structure (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)));
+    else
+      res = gst_caps_merge_structure_full (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          f ? gst_caps_features_copy (f) : NULL);
+  }
+  return res;
+}
+
+/**
+ * gst_cuda_morphology_negotiation_add_memory:
+ * @caps: (transfer full): system-memory caps for the other pad
+ * @like: the caps they were computed from
+ * @allow: whether the element can give CUDA memory now
+ *
+ * Puts @caps in the memories the element can give: first the memory of
+ * @like's first structure, then the other one (CUDA memory only for the
+ * formats it supports, and only with @allow).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
+{
+#ifdef HAVE_GST_CUDA
+  GstCaps *res;
+
+  if (gst_caps_is_any (caps))
+    return caps;
+  if (allow && gst_cuda_morphology_memory_caps_is_cuda (like)) {
+    /* CUDA first: the transform puts a structure's own memory first */
+    caps = gst_caps_make_writable (caps);
+    gst_caps_set_features_simple (caps,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  }
+  res = gst_cuda_morphology_memory_transform_caps (caps, allow);
+  gst_caps_unref (caps);
+  return res;
+#else
+  return caps;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_negotiation_transform:
+ * @caps: caps on one pad
+ * @allow: whether the element can take and give CUDA memory now
+ *
+ * The same caps for the other pad (same formats on both pads), first in
+ * the memory they came in, then in the other one; CUDA memory the element
+ * cannot take transforms to nothing, so that accept-caps refuses it.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_transform (GstCaps * caps, gboolean allow)
+{
+#ifdef HAVE_GST_CUDA
+  GstCaps *usable = gst_cuda_morphology_negotiation_usable (caps, FALSE,
+      allow);
+  GstCaps *res = gst_cuda_morphology_memory_transform_caps (usable, allow);
+
+  gst_caps_unref (usable);
+  return res;
+#else
+  return gst_caps_ref (caps);
+#endif
+}
+
+/**
+ * gst_cuda_morphology_negotiation_in_memory_of:
+ * @othercaps: (transfer full): the caps to fixate on one pad
+ * @caps: the fixed caps of the other pad
+ *
+ * Returns: (transfer full): the structures of @othercaps in the memory of
+ * @caps when there are any (frames stay in the memory they came in),
+ * otherwise @othercaps
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_in_memory_of (GstCaps * othercaps,
+    GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_caps_in_memory_of (othercaps, caps);
+#else
+  return othercaps;
+#endif
+}
+
+#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
+/* The first pool of @query asks for @held buffers more. */
+static void
+count_held_buffers (GstQuery * query, guint held)
+{
+  GstBufferPool *pool = NULL;
+  guint size, min, max;
+
+  if (held == 0 || gst_query_get_n_allocation_pools (query) == 0)
+    return;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  min += held;
+  if (max != 0 && max < min)
+    max = min;
+  gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  gst_clear_object (&pool);
+}
+#endif
+
+/**
+ * gst_cuda_morphology_negotiation_propose:
+ * @element: the element (for logs)
+ * @query: the allocation query from upstream
+ * @use_cuda: the element runs on the CUDA backend
+ * @context: (nullable): its GstCudaContext
+ * @held: buffers of upstream's pool the element may keep while upstream
+ *     fills the next ones (overlap)
+ *
+ * Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
+ * @context for CUDA caps, a pinned host pool for system caps on the CUDA
+ * backend (frames are then uploaded without a staging copy), a plain
+ * video pool on the CPU backend; and learns that any stride is fine
+ * (GstVideoMeta).
+ *
+ * Returns: %FALSE for caps that are not video caps, or CUDA caps the
+ * element cannot take
+ */
+gboolean
+gst_cuda_morphology_negotiation_propose (GstObject * element,
+    GstQuery * query, gboolean use_cuda, gpointer context, guint held)
+{
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstStructure *config;
+  guint size;
+
+  debug_ensure ();
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_morphology_memory_caps_is_cuda (caps)) {
+    if (!use_cuda || context == NULL ||
+        !gst_cuda_morphology_memory_propose (query, caps, context))
+      return FALSE;
+    count_held_buffers (query, held);
+    return TRUE;
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (use_cuda && gst_cuda_morphology_pinned_pool_propose (query, caps,
+          context)) {
+    count_held_buffers (query, held);
+    return TRUE;
+  }
+#endif
+
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    return TRUE;
+
+  size = GST_VIDEO_INFO_SIZE (&info);
+  pool = gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (element, "failed to configure the proposed pool");
+    gst_object_unref (pool);
+    return TRUE;
+  }
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_object_unref (pool);
+
+  return TRUE;
+}
+
+/**
+ * gst_cuda_morphology_negotiation_decide:
+ * @element: the element (for logs)
+ * @query: the allocation query answered by downstream
+ * @use_cuda: the element runs on the CUDA backend
+ * @context: (nullable): its GstCudaContext
+ *
+ * Puts the pool of the output buffers first in @query: a CUDA pool of
+ * @context for CUDA caps, a pinned pool for system caps on the CUDA
+ * backend (the download lands in the buffer), otherwise downstream's pool
+ * or a video pool of the element's own when downstream's refuses the
+ * configuration. Chain up to GstBaseTransform's decide_allocation after.
+ *
+ * Returns: %FALSE when no pool could be configured
+ */
+gboolean
+gst_cuda_morphology_negotiation_decide (GstObject * element,
+    GstQuery * query, gboolean use_cuda, gpointer context)
+{
+  GstCaps *outcaps;
+  GstVideoInfo info;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0;
+  gboolean update_pool, video_meta;
+
+  debug_ensure ();
+  gst_query_parse_allocation (query, &outcaps, NULL);
+  if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
+    return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_morphology_memory_caps_is_cuda (outcaps)) {
+    if (!use_cuda || context == NULL ||
+        !gst_cuda_morphology_memory_decide (query, outcaps, context)) {
+      GST_ERROR_OBJECT (element, "no CUDA buffer pool for %" GST_PTR_FORMAT,
+          outcaps);
+      return FALSE;
+    }
+    return TRUE;
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (use_cuda && gst_cuda_morphology_pinned_pool_decide (query, outcaps,
+          context))
+    return TRUE;
+#endif
+
+  update_pool = gst_query_get_n_allocation_pools (query) > 0;
+  if (update_pool)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+
+  if (pool == NULL)
+    pool = gst_video_buffer_pool_new ();
+
+  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+      NULL);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
+  if (video_meta)
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gboolean usable;
+
+    /* the pool may have adjusted the config: take it if it is still fine,
+     * otherwise use a plain video pool of our own. set_config takes the
+     * structure whatever it answers; a refused one is ours to free. */
+    config = gst_buffer_pool_get_config (pool);
+    usable = gst_buffer_pool_config_validate_params (config, outcaps, size,
+        min, max);
+    if (usable)
+      usable = gst_buffer_pool_set_config (pool, config);
+    else
+      gst_structure_free (config);
+    if (!usable) {
+      GST_DEBUG_OBJECT (element, "downstream pool refused our config");
+      gst_object_unref (pool);
+      pool = gst_video_buffer_pool_new ();
+      config = gst_buffer_pool_get_config (pool);
+      gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
+      if (video_meta)
+        gst_buffer_pool_config_add_option (config,
+            GST_BUFFER_POOL_OPTION_VIDEO_META);
+      if (!gst_buffer_pool_set_config (pool, config)) {
+        GST_ERROR_OBJECT (element, "failed to configure a video buffer pool");
+        gst_object_unref (pool);
+        return FALSE;
+      }
+    }
+  }
+
+  if (update_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
