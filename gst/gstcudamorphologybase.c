@@ -54,12 +54,9 @@
 #include "gstcudamorphologybase.h"
 
 #include "device.h"
+#include "gstcudamorphologydevice.h"
 #include "gstcudamorphologyframe.h"
 #include "gstcudamorphologynegotiation.h"
-
-#ifdef HAVE_GST_CUDA
-#include "gstcudamorphologymemory.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
@@ -99,13 +96,10 @@ typedef struct
   gint device_id;
   GstCudaMorphologyOverlap overlap;
 
-  /* chosen in start () */
-  gboolean use_cuda;
-  gint active_device_id;
-  cm_stream stream;
-  gboolean started;
+  /* chosen in start (): the device, its stream and context */
+  GstCudaMorphologyDevice dev;
+  gboolean started;             /* object lock */
   cm_event events[2];           /* for the frames left on the device */
-  gint ctx_failed;              /* a CUDA error happened in this run */
   guint next_event;
 
   /* overlap, streaming thread: frames in output order */
@@ -117,17 +111,6 @@ typedef struct
   gboolean deferred;            /* transform () left its frame in flight */
   GstBuffer *deferred_in;
   cm_event deferred_event;
-#ifdef HAVE_GST_CUDA
-  /* the pipeline's context (set_context, or found/created in start);
-   * NULL on the CPU backend and without a driver: frames in system
-   * memory only. Written under the object lock, and only while the
-   * element is not started (or by the thread that starts it): the data
-   * path reads it unlocked, other threads take a reference under the
-   * lock. */
-  GstCudaContext *ctx;
-  GThread *starting;            /* the thread in start (), else NULL */
-#endif
-
   /* how frames came and left since the element started (the
    * STATS_QUERY_NAME query), protected by the object lock */
   GstCudaMorphologyFrameStats stats;
@@ -311,7 +294,7 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
-  priv->active_device_id = DEFAULT_CUDA_DEVICE_ID;
+  gst_cuda_morphology_device_init (&priv->dev, GST_ELEMENT (self));
   gst_video_info_init (&priv->frames.info);
   gst_video_info_init (&priv->frames.out_info);
 }
@@ -468,21 +451,14 @@ gst_cuda_morphology_base_template_caps (const gchar * formats)
 gboolean
 gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   gboolean allow;
 
   GST_OBJECT_LOCK (self);
-  if (priv->started)
-    allow = priv->use_cuda && priv->ctx != NULL;
-  else
-    allow = priv->backend != GST_CUDA_MORPHOLOGY_BACKEND_CPU &&
-        gst_cuda_morphology_memory_available ();
+  allow = gst_cuda_morphology_device_can_share (&priv->dev, priv->started,
+      priv->backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU);
   GST_OBJECT_UNLOCK (self);
   return allow;
-#else
-  return FALSE;
-#endif
 }
 
 /**
@@ -543,7 +519,7 @@ gst_cuda_morphology_base_post_status_error (GstCudaMorphologyBase * self,
 
   /* a context that saw a device error is not reused at the next start */
   if (CM_STATUS_IS_CUDA (status))
-    g_atomic_int_set (&GET_PRIV (self)->ctx_failed, TRUE);
+    g_atomic_int_set (&GET_PRIV (self)->dev.failed, TRUE);
 
   if (klass->debug_category)
     GST_CAT_ERROR_OBJECT (klass->debug_category, self, "%s: %s (status %d)",
@@ -604,7 +580,7 @@ gst_cuda_morphology_base_is_cuda (GstCudaMorphologyBase * self)
 {
   g_return_val_if_fail (GST_IS_CUDA_MORPHOLOGY_BASE (self), FALSE);
 
-  return GET_PRIV (self)->use_cuda;
+  return GET_PRIV (self)->dev.use_cuda;
 }
 
 /**
@@ -619,111 +595,31 @@ gst_cuda_morphology_base_get_device_id (GstCudaMorphologyBase * self)
 {
   g_return_val_if_fail (GST_IS_CUDA_MORPHOLOGY_BASE (self), -1);
 
-  return GET_PRIV (self)->active_device_id;
+  return GET_PRIV (self)->dev.device_id;
 }
 
 /* ---- device and context ------------------------------------------------- */
 
-/* Makes the element's device current on the calling thread: pushes the
- * GstCudaContext when there is one (and never calls cm_device_set() then:
- * cudaSetDevice would make the primary context current again), otherwise
- * sets the runtime's device. Pop with device_leave (*pushed). */
-static cm_status
-gst_cuda_morphology_base_device_enter (GstCudaMorphologyBase * self,
-    gboolean * pushed)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  *pushed = FALSE;
-  if (!priv->use_cuda)
-    return CM_OK;
-#ifdef HAVE_GST_CUDA
-  if (priv->ctx != NULL) {
-    if (!gst_cuda_morphology_memory_push (priv->ctx))
-      return CM_ERR_NO_DEVICE;
-    *pushed = TRUE;
-    return CM_OK;
-  }
-#endif
-  return cm_device_set (priv->active_device_id);
-}
-
-static void
-gst_cuda_morphology_base_device_leave (GstCudaMorphologyBase * self,
-    gboolean pushed)
-{
-#ifdef HAVE_GST_CUDA
-  if (pushed)
-    gst_cuda_morphology_memory_pop ();
-#endif
-}
-
-#ifdef HAVE_GST_CUDA
-/* The element's context, a reference taken under the object lock (for
- * threads other than the streaming one), or NULL. */
-static GstCudaContext *
-gst_cuda_morphology_base_ref_context (GstCudaMorphologyBase * self)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstCudaContext *ctx;
-
-  GST_OBJECT_LOCK (self);
-  ctx = priv->ctx ? gst_object_ref (priv->ctx) : NULL;
-  GST_OBJECT_UNLOCK (self);
-  return ctx;
-}
-
-/* Replaces the element's context by @ctx (transfer full, nullable). */
-static void
-gst_cuda_morphology_base_replace_context (GstCudaMorphologyBase * self,
-    GstCudaContext * ctx)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstCudaContext *old;
-
-  GST_OBJECT_LOCK (self);
-  old = priv->ctx;
-  priv->ctx = ctx;
-  GST_OBJECT_UNLOCK (self);
-  gst_clear_object (&old);
-}
-#endif
-
-/* A GstCudaContext given while the element is stopped replaces the one
- * kept from an earlier run (a new pipeline brings its own). While started
- * the element keeps the context its stream, plans and buffers belong to:
- * only the thread that starts it (answering its own context query) may
- * set one then. */
 static void
 gst_cuda_morphology_base_set_context (GstElement * element,
     GstContext * context)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (element);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstCudaMorphologyBackend backend;
-  GstCudaContext *given = NULL;
-  gboolean busy;
+  gboolean started;
   gint device_id;
 
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
   device_id = priv->device_id;
-  busy = priv->started ||
-      (priv->starting != NULL && priv->starting != g_thread_self ());
+  started = priv->started;
   GST_OBJECT_UNLOCK (self);
 
   /* the CPU backend shares nothing */
-  if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU) {
-  } else if (busy) {
-    GST_DEBUG_OBJECT (self, "started: keeping the context in use, not %"
-        GST_PTR_FORMAT, context);
-  } else if (gst_cuda_morphology_memory_set_context (element, context,
-          device_id, &given)) {
-    GST_DEBUG_OBJECT (self, "taking %" GST_PTR_FORMAT, given);
-    gst_cuda_morphology_base_replace_context (self, given);
-  }
-#endif
+  if (backend != GST_CUDA_MORPHOLOGY_BACKEND_CPU)
+    gst_cuda_morphology_device_set_context (&priv->dev, context, device_id,
+        started);
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
@@ -760,17 +656,8 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
-#ifdef HAVE_GST_CUDA
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
-    GstCudaContext *ctx = gst_cuda_morphology_base_ref_context (self);
-    gboolean answered = gst_cuda_morphology_memory_query_context
-        (GST_ELEMENT (trans), query, ctx);
-
-    gst_clear_object (&ctx);
-    if (answered)
-      return TRUE;
-  }
-#endif
+  if (gst_cuda_morphology_device_query_context (&priv->dev, query))
+    return TRUE;
   /* a drain (serialized, streaming thread) empties the overlap ring first:
    * no frame and no input buffer stay held behind it */
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
@@ -804,7 +691,6 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
     return TRUE;
   }
 
-#ifdef HAVE_GST_CUDA
   /* on the CUDA backend, ask upstream for CUDA memory first: the work is
    * on the device anyway, and an upstream that can give either memory
    * (cudaupload, nvh264dec) then uploads or decodes into it */
@@ -817,105 +703,19 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
       return FALSE;
     gst_query_parse_caps_result (query, &caps);
     if (caps != NULL) {
-      caps = gst_cuda_morphology_memory_caps_cuda_first (gst_caps_ref (caps));
+      caps = gst_cuda_morphology_negotiation_cuda_first (gst_caps_ref
+          (caps));
       gst_query_set_caps_result (query, caps);
       gst_caps_unref (caps);
     }
     return TRUE;
   }
-#endif
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 }
 
 /* ---- start / stop / caps ------------------------------------------------ */
-
-/* Makes the device current and creates the stream; on failure *reason says
- * why in words. With gstreamer-cuda the pipeline's GstCudaContext is
- * shared (or one is created and announced), and the stream is created
- * with it pushed, so that it belongs to the context of the frames. */
-static cm_status
-gst_cuda_morphology_base_open_device (GstCudaMorphologyBase * self,
-    gint device_id, gchar ** reason)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  cm_status status;
-  gchar name[256];
-  gint n;
-
-  if (!cm_have_cuda ()) {
-    *reason = g_strdup (cm_status_string (CM_ERR_NO_CUDA));
-    return CM_ERR_NO_CUDA;
-  }
-
-  n = cm_device_count ();
-  if (n <= 0) {
-    *reason = g_strdup (cm_status_string (CM_ERR_NO_DEVICE));
-    return CM_ERR_NO_DEVICE;
-  }
-  if (device_id >= n) {
-    *reason = g_strdup_printf ("cuda-device-id is %d but there %s only %d "
-        "CUDA device%s", device_id, n == 1 ? "is" : "are", n,
-        n == 1 ? "" : "s");
-    return CM_ERR_NO_DEVICE;
-  }
-
-#ifdef HAVE_GST_CUDA
-  /* kept from the last run: only for the same device */
-  if (priv->ctx != NULL && device_id >= 0 &&
-      gst_cuda_morphology_memory_context_device_id (priv->ctx) != device_id)
-    gst_cuda_morphology_base_replace_context (self, NULL);
-  if (gst_cuda_morphology_memory_ensure_context (GST_ELEMENT (self),
-          device_id, &priv->ctx)) {
-    gint ctx_device = gst_cuda_morphology_memory_context_device_id (priv->ctx);
-
-    if (gst_cuda_morphology_memory_push (priv->ctx)) {
-      status = cm_stream_new (&priv->stream);
-      gst_cuda_morphology_memory_pop ();
-      if (status == CM_OK) {
-        priv->active_device_id = ctx_device;
-        if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
-          g_strlcpy (name, "unknown", sizeof (name));
-        GST_INFO_OBJECT (self, "CUDA backend on device %d (%s), sharing "
-            "GstCudaContext %" GST_PTR_FORMAT, ctx_device, name, priv->ctx);
-        return CM_OK;
-      }
-      priv->stream = NULL;
-      GST_WARNING_OBJECT (self, "cannot create a stream in the "
-          "GstCudaContext (%s): system memory only",
-          cm_status_string (status));
-    } else {
-      GST_WARNING_OBJECT (self, "cannot push the GstCudaContext: system "
-          "memory only");
-    }
-    gst_cuda_morphology_base_replace_context (self, NULL);
-  } else {
-    GST_INFO_OBJECT (self, "no GstCudaContext: system memory only");
-  }
-#endif
-
-  status = cm_device_set (device_id);
-  if (status != CM_OK) {
-    *reason = g_strdup_printf ("cannot use CUDA device %d: %s", device_id,
-        cm_status_string (status));
-    return status;
-  }
-
-  status = cm_stream_new (&priv->stream);
-  if (status != CM_OK) {
-    priv->stream = NULL;
-    *reason = g_strdup_printf ("cannot create a CUDA stream: %s",
-        cm_status_string (status));
-    return status;
-  }
-
-  if (cm_device_name (device_id, name, sizeof (name)) != CM_OK)
-    g_strlcpy (name, "unknown", sizeof (name));
-  GST_INFO_OBJECT (self, "CUDA backend on device %d (%s)", device_id, name);
-
-  return CM_OK;
-}
 
 static void
 gst_cuda_morphology_base_set_started (GstCudaMorphologyBase * self,
@@ -937,24 +737,12 @@ static gboolean
 gst_cuda_morphology_base_start (GstBaseTransform * trans)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-#ifdef HAVE_GST_CUDA
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-#endif
   gboolean ok;
 
-  /* contexts given by this thread (answers to the context query that
-   * start makes) are taken; others wait for the next stop */
-#ifdef HAVE_GST_CUDA
-  GST_OBJECT_LOCK (self);
-  priv->starting = g_thread_self ();
-  GST_OBJECT_UNLOCK (self);
-#endif
+  gst_cuda_morphology_device_begin_start (&priv->dev);
   ok = gst_cuda_morphology_base_start_backend (self);
-#ifdef HAVE_GST_CUDA
-  GST_OBJECT_LOCK (self);
-  priv->starting = NULL;
-  GST_OBJECT_UNLOCK (self);
-#endif
+  gst_cuda_morphology_device_end_start (&priv->dev);
   return ok;
 }
 
@@ -972,40 +760,32 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (self);
 
-  priv->use_cuda = FALSE;
-  priv->stream = NULL;
-  priv->active_device_id = device_id;
   g_atomic_int_set (&priv->dirty, FALSE);
 
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU) {
     GST_INFO_OBJECT (self, "CPU reference backend (backend=cpu)");
-#ifdef HAVE_GST_CUDA
-    gst_cuda_morphology_base_replace_context (self, NULL);
-#endif
+    gst_cuda_morphology_device_drop_context (&priv->dev);
     gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
   }
 
-  status = gst_cuda_morphology_base_open_device (self, device_id, &reason);
+  status = gst_cuda_morphology_device_open (&priv->dev, device_id, &reason);
   if (status == CM_OK) {
     gboolean pushed;
 
-    priv->use_cuda = TRUE;
     /* the events of overlapped frames; without them, no overlap */
-    if (gst_cuda_morphology_base_device_enter (self, &pushed) == CM_OK) {
+    if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK) {
       if (cm_event_new (&priv->events[0]) != CM_OK ||
           cm_event_new (&priv->events[1]) != CM_OK) {
         GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
         g_clear_pointer (&priv->events[0], cm_event_free);
       }
-      gst_cuda_morphology_base_device_leave (self, pushed);
+      gst_cuda_morphology_device_leave (&priv->dev, pushed);
     }
     gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
   }
-#ifdef HAVE_GST_CUDA
-  gst_cuda_morphology_base_replace_context (self, NULL);
-#endif
+  gst_cuda_morphology_device_drop_context (&priv->dev);
 
   if (backend == GST_CUDA_MORPHOLOGY_BACKEND_CUDA) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
@@ -1038,7 +818,7 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   gst_cuda_morphology_base_drop_pending (self);
 
   /* what was allocated in the context is freed in it */
-  if (gst_cuda_morphology_base_device_enter (self, &pushed) != CM_OK)
+  if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) != CM_OK)
     GST_WARNING_OBJECT (self, "cannot make the device current to free");
 
   if (klass->release)
@@ -1048,22 +828,10 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   g_clear_pointer (&priv->events[0], cm_event_free);
   g_clear_pointer (&priv->events[1], cm_event_free);
 
-  if (priv->stream) {
-    cm_stream_free (priv->stream);
-    priv->stream = NULL;
-  }
-  gst_cuda_morphology_base_device_leave (self, pushed);
-
-  /* the GstCudaContext is kept (until finalize, another device, or a
-   * context given by the next pipeline): creating one costs about 0.1 s,
-   * which a restart should not pay; not after a device error (a context
-   * created with the device out of memory stays unusable) */
-#ifdef HAVE_GST_CUDA
-  if (g_atomic_int_get (&priv->ctx_failed))
-    gst_cuda_morphology_base_replace_context (self, NULL);
-#endif
-  g_atomic_int_set (&priv->ctx_failed, FALSE);
-  priv->use_cuda = FALSE;
+  gst_cuda_morphology_device_free_stream (&priv->dev);
+  gst_cuda_morphology_device_leave (&priv->dev, pushed);
+  /* the context stays for the next run, unless the device failed */
+  gst_cuda_morphology_device_end_run (&priv->dev);
   priv->overlap_active = FALSE;
   GST_OBJECT_LOCK (self);
   priv->overlap_latency = 0;
@@ -1142,7 +910,7 @@ gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
   GST_OBJECT_UNLOCK (self);
 
   /* analysers read their results on the host after each frame */
-  if (!priv->use_cuda || priv->events[0] == NULL || klass->frame_done ||
+  if (!priv->dev.use_cuda || priv->events[0] == NULL || klass->frame_done ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
   if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
@@ -1216,15 +984,13 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     return FALSE;
   }
 
-#ifdef HAVE_GST_CUDA
   if ((gst_cuda_morphology_negotiation_caps_is_cuda (incaps) ||
           gst_cuda_morphology_negotiation_caps_is_cuda (outcaps)) &&
-      !(priv->use_cuda && priv->ctx != NULL)) {
+      !(priv->dev.use_cuda && priv->dev.context != NULL)) {
     GST_ERROR_OBJECT (self, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-#endif
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       incaps, outcaps);
@@ -1235,7 +1001,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   gst_cuda_morphology_base_set_overlap (self,
       gst_cuda_morphology_base_choose_overlap (self), &in_info);
 
-  status = gst_cuda_morphology_base_device_enter (self, &pushed);
+  status = gst_cuda_morphology_device_enter (&priv->dev, &pushed);
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
         "Failed to make the CUDA device current");
@@ -1245,31 +1011,29 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   /* a new size or format (also mid-stream): everything is reallocated;
    * the pools follow in the allocation queries that come next */
   gst_cuda_morphology_frame_path_clear (&priv->frames);
-  priv->frames.use_cuda = priv->use_cuda;
-  priv->frames.stream = priv->stream;
-#ifdef HAVE_GST_CUDA
-  priv->frames.context = priv->ctx;
-#endif
+  priv->frames.use_cuda = priv->dev.use_cuda;
+  priv->frames.stream = priv->dev.stream;
+  priv->frames.context = priv->dev.context;
   status = gst_cuda_morphology_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
   if (!ok) {
     gst_cuda_morphology_base_post_status_error (self, status,
-        priv->use_cuda ? "Failed to allocate device and pinned host buffers"
+        priv->dev.use_cuda ? "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
     gst_cuda_morphology_frame_path_clear (&priv->frames);
   }
 
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
-    ok = klass->configure (self, &priv->frames.info, priv->use_cuda);
+    ok = klass->configure (self, &priv->frames.info, priv->dev.use_cuda);
     if (!ok) {
       GST_ERROR_OBJECT (self, "subclass failed to configure for %"
           GST_PTR_FORMAT, incaps);
       gst_cuda_morphology_frame_path_clear (&priv->frames);
     }
   }
-  gst_cuda_morphology_base_device_leave (self, pushed);
+  gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
   priv->configured = ok;
   return ok;
@@ -1291,18 +1055,6 @@ gst_cuda_morphology_base_get_unit_size (GstBaseTransform * trans,
 
 /* ---- allocation --------------------------------------------------------- */
 
-/* The element's GstCudaContext as the negotiation takes it (NULL without
- * gstreamer-cuda or without one: the primary context). */
-static gpointer
-gst_cuda_morphology_base_context (GstCudaMorphologyBase * self)
-{
-#ifdef HAVE_GST_CUDA
-  return GET_PRIV (self)->ctx;
-#else
-  return NULL;
-#endif
-}
-
 static gboolean
 gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -1317,7 +1069,7 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
   return gst_cuda_morphology_negotiation_propose (GST_OBJECT (self), query,
-      priv->use_cuda, gst_cuda_morphology_base_context (self),
+      priv->dev.use_cuda, priv->dev.context,
       priv->overlap_active ? 1 : 0);
 }
 
@@ -1329,7 +1081,7 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
   if (!gst_cuda_morphology_negotiation_decide (GST_OBJECT (self), query,
-          priv->use_cuda, gst_cuda_morphology_base_context (self)))
+          priv->dev.use_cuda, priv->dev.context))
     return FALSE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
@@ -1374,7 +1126,7 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
   }
 
   /* the current device or context is per thread */
-  status = gst_cuda_morphology_base_device_enter (self, pushed);
+  status = gst_cuda_morphology_device_enter (&priv->dev, pushed);
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
         "Failed to make the CUDA device current");
@@ -1384,9 +1136,9 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
   /* a property changed: rebuild before this frame */
   if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
-    if (!klass->configure (self, &priv->frames.info, priv->use_cuda)) {
+    if (!klass->configure (self, &priv->frames.info, priv->dev.use_cuda)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
-      gst_cuda_morphology_base_device_leave (self, *pushed);
+      gst_cuda_morphology_device_leave (&priv->dev, *pushed);
       *pushed = FALSE;
       return GST_FLOW_ERROR;
     }
@@ -1417,7 +1169,7 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
 
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
-        priv->use_cuda ? "Failed to process a frame on the CUDA device" :
+        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
         "Failed to process a frame on the CPU");
     return GST_FLOW_ERROR;
   }
@@ -1501,13 +1253,13 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
   if (ret != GST_FLOW_OK)
     return ret;
   if (klass->analyse_plane == NULL) {
-    gst_cuda_morphology_base_device_leave (self, pushed);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
     return GST_FLOW_OK;
   }
 
   if (!gst_cuda_morphology_frame_path_map (&priv->frames, &in,
           &priv->frames.info, buf, GST_MAP_READ, &st)) {
-    gst_cuda_morphology_base_device_leave (self, pushed);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
     return GST_FLOW_ERROR;
@@ -1516,7 +1268,7 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
   status = gst_cuda_morphology_frame_path_analyse (&priv->frames, &ops, &in,
       &st);
   gst_cuda_morphology_frame_path_unmap (&in);
-  gst_cuda_morphology_base_device_leave (self, pushed);
+  gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
   return gst_cuda_morphology_base_end_frame (self, status, buf, &st);
 }
@@ -1545,7 +1297,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 
   if (!gst_cuda_morphology_frame_path_map (&priv->frames, &in,
           &priv->frames.info, inbuf, GST_MAP_READ, &st)) {
-    gst_cuda_morphology_base_device_leave (self, pushed);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the input frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", inbuf));
     return GST_FLOW_ERROR;
@@ -1553,7 +1305,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   if (!gst_cuda_morphology_frame_path_map (&priv->frames, &out,
           &priv->frames.out_info, outbuf, GST_MAP_WRITE, &st)) {
     gst_cuda_morphology_frame_path_unmap (&in);
-    gst_cuda_morphology_base_device_leave (self, pushed);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Failed to map the output frame"),
         ("buffer %" GST_PTR_FORMAT " does not match the caps", outbuf));
@@ -1562,7 +1314,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 
   /* overlap only where no staging memory is involved: the device reads
    * and writes the buffers themselves, which stay referenced */
-  defer = priv->use_cuda && priv->overlap_active &&
+  defer = priv->dev.use_cuda && priv->overlap_active &&
       (in.device || in.pinned) && (out.device || out.pinned);
   if (defer) {
     priv->deferred_event = priv->events[priv->next_event];
@@ -1576,7 +1328,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
    * the mappings are not needed any more */
   gst_cuda_morphology_frame_path_unmap (&out);
   gst_cuda_morphology_frame_path_unmap (&in);
-  gst_cuda_morphology_base_device_leave (self, pushed);
+  gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
   if (defer && status == CM_OK) {
     priv->deferred = TRUE;
@@ -1595,14 +1347,15 @@ static cm_status
 gst_cuda_morphology_base_complete (GstCudaMorphologyBase * self,
     PendingFrame * pf)
 {
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   cm_status status = CM_OK;
   gboolean pushed;
 
   if (pf->event != NULL) {
-    status = gst_cuda_morphology_base_device_enter (self, &pushed);
+    status = gst_cuda_morphology_device_enter (&priv->dev, &pushed);
     if (status == CM_OK) {
       status = cm_event_sync (pf->event);
-      gst_cuda_morphology_base_device_leave (self, pushed);
+      gst_cuda_morphology_device_leave (&priv->dev, pushed);
     }
     pf->event = NULL;
   }
@@ -1764,17 +1517,12 @@ gst_cuda_morphology_base_finalize (GObject * object)
   gboolean pushed;
 
   /* normally done in stop () already */
-  if (gst_cuda_morphology_base_device_enter (self, &pushed) == CM_OK) {
+  if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK) {
     gst_cuda_morphology_frame_path_free (&priv->frames);
-    if (priv->stream) {
-      cm_stream_free (priv->stream);
-      priv->stream = NULL;
-    }
-    gst_cuda_morphology_base_device_leave (self, pushed);
+    gst_cuda_morphology_device_free_stream (&priv->dev);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
   }
-#ifdef HAVE_GST_CUDA
-  gst_clear_object (&priv->ctx);
-#endif
+  gst_cuda_morphology_device_drop_context (&priv->dev);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

@@ -196,6 +196,25 @@ gst_cuda_morphology_negotiation_in_memory_of (GstCaps * othercaps,
 #endif
 }
 
+/**
+ * gst_cuda_morphology_negotiation_cuda_first:
+ * @caps: (transfer full): caps
+ *
+ * Returns: (transfer full): the structures of @caps in CUDA memory first,
+ * then the others (the answer to a caps query on the sink pad on the
+ * CUDA backend, so that an upstream that can give either memory uploads
+ * or decodes into CUDA memory)
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_cuda_first (GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_morphology_memory_caps_cuda_first (caps);
+#else
+  return caps;
+#endif
+}
+
 #if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
 /* The first pool of @query asks for @held buffers more. */
 static void

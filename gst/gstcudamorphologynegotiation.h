@@ -26,6 +26,7 @@ GstCaps *gst_cuda_morphology_negotiation_transform (GstCaps * caps,
     gboolean allow);
 GstCaps *gst_cuda_morphology_negotiation_in_memory_of (GstCaps * othercaps,
     GstCaps * caps);
+GstCaps *gst_cuda_morphology_negotiation_cuda_first (GstCaps * caps);
 
 gboolean gst_cuda_morphology_negotiation_propose (GstObject * element,
     GstQuery * query, gboolean use_cuda, gpointer context, guint held);

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The device of a cudamorphology element: the CUDA device it runs on, its
+ * stream, and the pipeline's GstCudaContext shared with nvcodec's
+ * elements (context queries and messages). With a context, all device
+ * work runs with it pushed and the stream belongs to it; without one (no
+ * gstreamer-cuda, no driver library, or no context could be made) the
+ * runtime's device is set instead and frames stay in system memory.
+ *
+ * The context pointer is written under the element's object lock, and
+ * only while the element is not started or by the thread that starts it
+ * (which answers its own context query); the data path reads it
+ * unlocked, other threads take a reference under the lock. Every
+ * difference between builds with and without gstreamer-cuda of this part
+ * lives here. */
+#pragma once
+
+#include <gst/gst.h>
+
+#include "cm-status.h"
+#include "device.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GstElement *element;          /* the owner (not a reference) */
+  gboolean use_cuda;            /* opened: the CUDA backend runs */
+  gint device_id;               /* the device in use (-1: the default) */
+  cm_stream stream;             /* the element's stream, in the context */
+  gpointer context;             /* GstCudaContext, or NULL */
+  GThread *starting;            /* the thread in open, else NULL */
+  gint failed;                  /* a CUDA error in this run (atomic) */
+} GstCudaMorphologyDevice;
+
+void gst_cuda_morphology_device_init (GstCudaMorphologyDevice * dev,
+    GstElement * element);
+
+void gst_cuda_morphology_device_begin_start (GstCudaMorphologyDevice * dev);
+void gst_cuda_morphology_device_end_start (GstCudaMorphologyDevice * dev);
+cm_status gst_cuda_morphology_device_open (GstCudaMorphologyDevice * dev,
+    gint device_id, gchar ** reason);
+void gst_cuda_morphology_device_free_stream (GstCudaMorphologyDevice * dev);
+void gst_cuda_morphology_device_end_run (GstCudaMorphologyDevice * dev);
+void gst_cuda_morphology_device_drop_context (GstCudaMorphologyDevice * dev);
+
+cm_status gst_cuda_morphology_device_enter (GstCudaMorphologyDevice * dev,
+    gboolean * pushed);
+void gst_cuda_morphology_device_leave (GstCudaMorphologyDevice * dev,
+    gboolean pushed);
+
+gboolean gst_cuda_morphology_device_can_share (GstCudaMorphologyDevice * dev,
+    gboolean started, gboolean cpu_backend);
+void gst_cuda_morphology_device_set_context (GstCudaMorphologyDevice * dev,
+    GstContext * context, gint device_id, gboolean started);
+gboolean gst_cuda_morphology_device_query_context (GstCudaMorphologyDevice *
+    dev, GstQuery * query);
+
+G_END_DECLS
