@@ -57,6 +57,7 @@
 #include "gstcudamorphologydevice.h"
 #include "gstcudamorphologyframe.h"
 #include "gstcudamorphologynegotiation.h"
+#include "gstcudamorphologyoverlap.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
@@ -64,10 +65,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
 #define DEFAULT_BACKEND GST_CUDA_MORPHOLOGY_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
 #define DEFAULT_OVERLAP GST_CUDA_MORPHOLOGY_OVERLAP_OFF
-
-/* frames in flight with overlap: the one being received and the one the
- * device still works on (+ one slot so that the ring is never full) */
-#define RING_SIZE 3
 
 enum
 {
@@ -81,14 +78,6 @@ enum
  * class answers with the frame statistics below. */
 #define STATS_QUERY_NAME "cudamorphology-stats"
 
-/* A frame given to the device and not pushed yet (overlap). */
-typedef struct
-{
-  GstBuffer *outbuf;
-  GstBuffer *inbuf;             /* kept until the device has read it */
-  cm_event event;               /* recorded after its work; NULL: done */
-} PendingFrame;
-
 typedef struct
 {
   /* properties, protected by the object lock */
@@ -99,18 +88,12 @@ typedef struct
   /* chosen in start (): the device, its stream and context */
   GstCudaMorphologyDevice dev;
   gboolean started;             /* object lock */
-  cm_event events[2];           /* for the frames left on the device */
-  guint next_event;
 
   /* overlap, streaming thread: frames in output order */
-  gboolean overlap_active;      /* chosen per caps */
-  GstClockTime overlap_latency; /* one frame while overlap_active, else 0;
+  GstCudaMorphologyRing ring;
+  GstClockTime overlap_latency; /* one frame while overlapping, else 0;
                                  * object lock (the latency query) */
-  PendingFrame ring[RING_SIZE];
-  guint ring_head, ring_len;
-  gboolean deferred;            /* transform () left its frame in flight */
-  GstBuffer *deferred_in;
-  cm_event deferred_event;
+
   /* how frames came and left since the element started (the
    * STATS_QUERY_NAME query), protected by the object lock */
   GstCudaMorphologyFrameStats stats;
@@ -295,6 +278,7 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap = DEFAULT_OVERLAP;
   gst_cuda_morphology_device_init (&priv->dev, GST_ELEMENT (self));
+  gst_cuda_morphology_ring_init (&priv->ring, &priv->dev);
   gst_video_info_init (&priv->frames.info);
   gst_video_info_init (&priv->frames.out_info);
 }
@@ -775,11 +759,8 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
 
     /* the events of overlapped frames; without them, no overlap */
     if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK) {
-      if (cm_event_new (&priv->events[0]) != CM_OK ||
-          cm_event_new (&priv->events[1]) != CM_OK) {
+      if (!gst_cuda_morphology_ring_events_new (&priv->ring))
         GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
-        g_clear_pointer (&priv->events[0], cm_event_free);
-      }
       gst_cuda_morphology_device_leave (&priv->dev, pushed);
     }
     gst_cuda_morphology_base_set_started (self, TRUE);
@@ -825,14 +806,13 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
     klass->release (self);
   gst_cuda_morphology_frame_path_free (&priv->frames);
   priv->configured = FALSE;
-  g_clear_pointer (&priv->events[0], cm_event_free);
-  g_clear_pointer (&priv->events[1], cm_event_free);
+  gst_cuda_morphology_ring_events_free (&priv->ring);
 
   gst_cuda_morphology_device_free_stream (&priv->dev);
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
   /* the context stays for the next run, unless the device failed */
   gst_cuda_morphology_device_end_run (&priv->dev);
-  priv->overlap_active = FALSE;
+  priv->ring.active = FALSE;
   GST_OBJECT_LOCK (self);
   priv->overlap_latency = 0;
   GST_OBJECT_UNLOCK (self);
@@ -910,7 +890,8 @@ gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
   GST_OBJECT_UNLOCK (self);
 
   /* analysers read their results on the host after each frame */
-  if (!priv->dev.use_cuda || priv->events[0] == NULL || klass->frame_done ||
+  if (!priv->dev.use_cuda || klass->frame_done ||
+      !gst_cuda_morphology_ring_can_overlap (&priv->ring) ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
   if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
@@ -938,7 +919,7 @@ gst_cuda_morphology_base_set_overlap (GstCudaMorphologyBase * self,
   if (active && GST_VIDEO_INFO_FPS_N (info) > 0)
     latency = gst_util_uint64_scale_int (GST_SECOND,
         GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
-  priv->overlap_active = active;
+  priv->ring.active = active;
   GST_OBJECT_LOCK (self);
   changed = priv->overlap_latency != latency;
   priv->overlap_latency = latency;
@@ -1070,7 +1051,7 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
    * kept: one more than upstream needs itself */
   return gst_cuda_morphology_negotiation_propose (GST_OBJECT (self), query,
       priv->dev.use_cuda, priv->dev.context,
-      priv->overlap_active ? 1 : 0);
+      priv->ring.active ? 1 : 0);
 }
 
 static gboolean
@@ -1314,15 +1295,12 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 
   /* overlap only where no staging memory is involved: the device reads
    * and writes the buffers themselves, which stay referenced */
-  defer = priv->dev.use_cuda && priv->overlap_active &&
+  defer = priv->dev.use_cuda && priv->ring.active &&
       (in.device || in.pinned) && (out.device || out.pinned);
-  if (defer) {
-    priv->deferred_event = priv->events[priv->next_event];
-    priv->next_event ^= 1;
-  }
   gst_cuda_morphology_base_filter_ops (self, &ops);
   status = gst_cuda_morphology_frame_path_process (&priv->frames, &ops, &in,
-      &out, &st, defer ? priv->deferred_event : NULL);
+      &out, &st, defer ? gst_cuda_morphology_ring_defer_event (&priv->ring) :
+      NULL);
 
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */
@@ -1331,8 +1309,7 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
   if (defer && status == CM_OK) {
-    priv->deferred = TRUE;
-    priv->deferred_in = gst_buffer_ref (inbuf);
+    gst_cuda_morphology_ring_deferred (&priv->ring, inbuf);
     st.overlapped++;
   }
 
@@ -1341,49 +1318,19 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
 
 /* ---- overlap ------------------------------------------------------------ */
 
-/* Waits until the device has finished @pf (when it was left in flight) and
- * lets go of its input. */
-static cm_status
-gst_cuda_morphology_base_complete (GstCudaMorphologyBase * self,
-    PendingFrame * pf)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  cm_status status = CM_OK;
-  gboolean pushed;
-
-  if (pf->event != NULL) {
-    status = gst_cuda_morphology_device_enter (&priv->dev, &pushed);
-    if (status == CM_OK) {
-      status = cm_event_sync (pf->event);
-      gst_cuda_morphology_device_leave (&priv->dev, pushed);
-    }
-    pf->event = NULL;
-  }
-  gst_clear_buffer (&pf->inbuf);
-  return status;
-}
-
 /* Takes the oldest frame out of the ring: its output buffer (transfer
  * full), NULL when the device failed on it (an element error is posted). */
 static GstBuffer *
 gst_cuda_morphology_base_pop_pending (GstCudaMorphologyBase * self)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  PendingFrame *pf = &priv->ring[priv->ring_head];
   GstBuffer *outbuf;
   cm_status status;
 
-  g_assert (priv->ring_len > 0);
-  status = gst_cuda_morphology_base_complete (self, pf);
-  outbuf = pf->outbuf;
-  pf->outbuf = NULL;
-  priv->ring_head = (priv->ring_head + 1) % RING_SIZE;
-  priv->ring_len--;
-  if (status != CM_OK) {
+  status = gst_cuda_morphology_ring_pop (&priv->ring, &outbuf);
+  if (status != CM_OK)
     gst_cuda_morphology_base_post_status_error (self, status,
         "Failed to process a frame on the CUDA device");
-    gst_clear_buffer (&outbuf);
-  }
   return outbuf;
 }
 
@@ -1391,28 +1338,19 @@ gst_cuda_morphology_base_pop_pending (GstCudaMorphologyBase * self)
 static void
 gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase * self)
 {
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  while (priv->ring_len > 0) {
-    PendingFrame *pf = &priv->ring[priv->ring_head];
-
-    gst_cuda_morphology_base_complete (self, pf);
-    gst_clear_buffer (&pf->outbuf);
-    priv->ring_head = (priv->ring_head + 1) % RING_SIZE;
-    priv->ring_len--;
-  }
-  priv->ring_head = 0;
+  gst_cuda_morphology_ring_drop (&GET_PRIV (self)->ring);
 }
 
-/* Before any serialized event (EOS, caps, segment, ...) and new caps: the
- * frames in flight are pushed, in order. */
+/* Before any serialized event (EOS, caps, segment, ...), a drain query, a
+ * DISCONT buffer and new caps: the frames in flight are pushed, in
+ * order. */
 static GstFlowReturn
 gst_cuda_morphology_base_drain (GstCudaMorphologyBase * self)
 {
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstFlowReturn ret = GST_FLOW_OK;
 
-  while (priv->ring_len > 0 && ret == GST_FLOW_OK) {
+  while (priv->ring.len > 0 && ret == GST_FLOW_OK) {
     GstBuffer *outbuf = gst_cuda_morphology_base_pop_pending (self);
 
     if (outbuf == NULL)
@@ -1442,7 +1380,7 @@ gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
   *outbuf = NULL;
   /* the frames in flight come before a discontinuity: pushed first, so
    * that GstBaseTransform marks the frame after it (not an older one) */
-  if (trans->queued_buf != NULL && priv->ring_len > 0 &&
+  if (trans->queued_buf != NULL && priv->ring.len > 0 &&
       GST_BUFFER_IS_DISCONT (trans->queued_buf)) {
     ret = gst_cuda_morphology_base_drain (self);
     if (ret != GST_FLOW_OK)
@@ -1451,38 +1389,25 @@ gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
   if (trans->queued_buf != NULL) {
     GstBuffer *out = NULL;
 
-    priv->deferred = FALSE;
+    gst_cuda_morphology_ring_frame_begin (&priv->ring);
     ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
         &out);
     if (ret != GST_FLOW_OK || out == NULL) {
       /* GstBaseTransform drops @out on an error */
-      if (priv->deferred)
-        gst_clear_buffer (&priv->deferred_in);
+      gst_cuda_morphology_ring_frame_abort (&priv->ring);
       *outbuf = out;
       return ret;
     }
-    if (priv->ring_len == 0 && !priv->deferred) {
-      /* the usual case without overlap */
+    /* the usual case without overlap: it leaves now */
+    if (!gst_cuda_morphology_ring_take (&priv->ring, out)) {
       *outbuf = out;
       return GST_FLOW_OK;
-    }
-    {
-      PendingFrame *pf = &priv->ring[(priv->ring_head + priv->ring_len) %
-          RING_SIZE];
-
-      g_assert (priv->ring_len < RING_SIZE);
-      pf->outbuf = out;
-      pf->inbuf = priv->deferred ? priv->deferred_in : NULL;
-      pf->event = priv->deferred ? priv->deferred_event : NULL;
-      priv->deferred_in = NULL;
-      priv->ring_len++;
     }
   }
 
   /* the oldest frame leaves once it is done or once a newer one waits
    * behind it: at most one frame stays on the device */
-  if (priv->ring_len == 0 || (priv->ring_len == 1 &&
-          priv->ring[priv->ring_head].event != NULL))
+  if (!gst_cuda_morphology_ring_has_ready (&priv->ring))
     return GST_FLOW_OK;
   *outbuf = gst_cuda_morphology_base_pop_pending (self);
   return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
