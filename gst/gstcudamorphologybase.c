@@ -43,6 +43,15 @@
  * its own stream (GStreamer >= 1.24) is waited for on the device first.
  * A CUDA frame of another context is mapped for the host instead
  * (correct, slower).
+ *
+ * Pieces. This file keeps the element: properties, start and stop,
+ * set_caps, transform and generate_output, stats and errors. Each other
+ * concern has a file with its own state: gstcudamorphologydevice.c (the
+ * device, its stream, the GstCudaContext), gstcudamorphologyframe.c (the
+ * frame path: map, upload, download, staging, channel split, the filter
+ * run), gstcudamorphologynegotiation.c (caps and pools in each memory),
+ * gstcudamorphologyoverlap.c (frames left on the device). The builds with
+ * and without gstreamer-cuda differ only in those files.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
