@@ -372,7 +372,8 @@ settings_to_desc (const GstCudaLinSpectrumSettings * s,
   desc->angle_min = s->angle_min;
   desc->angle_max = s->angle_max;
   desc->angle_step = s->angle_step;
-  desc->op = (cm_morph_op) s->operation;
+  desc->op = s->operation == GST_CUDA_LIN_SPECTRUM_OPERATION_CLOSE ?
+      CM_MORPH_CLOSE : CM_MORPH_OPEN;
 }
 
 /* NULL when the angles of @s are a valid set of orientations, otherwise

@@ -5,14 +5,8 @@
 
 #include "gstcudalinspectrumenums.h"
 
-#include "morph.h"
-
-/* GstCudaLinSpectrumOperation is cast to cm_morph_op */
-G_STATIC_ASSERT ((int) GST_CUDA_LIN_SPECTRUM_OPERATION_OPEN ==
-    (int) CM_MORPH_OPEN);
-G_STATIC_ASSERT ((int) GST_CUDA_LIN_SPECTRUM_OPERATION_CLOSE ==
-    (int) CM_MORPH_CLOSE);
-
+/* numbered from 0, as GStreamer's own enums are (a binding that sets 0
+ * gets the default); the element maps them to the core's cm_morph_op */
 GType
 gst_cuda_lin_spectrum_operation_get_type (void)
 {
