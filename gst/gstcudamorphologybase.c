@@ -288,6 +288,8 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->overlap = DEFAULT_OVERLAP;
   gst_cuda_morphology_device_init (&priv->dev, GST_ELEMENT (self));
   gst_cuda_morphology_ring_init (&priv->ring, &priv->dev);
+  /* late frames are dropped and reported, as GStreamer's video filters do */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gst_video_info_init (&priv->frames.info);
   gst_video_info_init (&priv->frames.out_info);
 }
@@ -953,6 +955,15 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
       !gst_video_info_from_caps (&out_info, outcaps)) {
     GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
         GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* a field of an interlaced frame would be filtered with rows of the
+   * other field: wrong, so refused */
+  if (GST_VIDEO_INFO_IS_INTERLACED (&in_info)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Interlaced video is not supported: put a deinterlace element "
+            "before %s", GST_ELEMENT_NAME (self)),
+        ("caps %" GST_PTR_FORMAT, incaps));
     return FALSE;
   }
   if (GST_VIDEO_INFO_WIDTH (&in_info) != GST_VIDEO_INFO_WIDTH (&out_info)
