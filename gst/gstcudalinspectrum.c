@@ -154,6 +154,13 @@ struct _GstCudaLinSpectrum
   /* properties, protected by the object lock */
   GstCudaLinSpectrumSettings settings;
 
+  /* streaming thread: the last orientations that were valid together,
+   * kept when the angle properties make an invalid combination, and that
+   * combination once warned about */
+  gboolean have_valid_angles;
+  gdouble valid_min, valid_max, valid_step;
+  gdouble refused_min, refused_max, refused_step;
+
   /* streaming thread: the output applied to the element (passthrough flag
    * and the mode below), taken from the property before each buffer */
   GstCudaLinSpectrumOutput output_applied;
@@ -248,10 +255,11 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
       g_param_spec_double ("angle-min", "Minimum angle",
           "First orientation in degrees (counter-clockwise from the +x "
           "axis, 0 = horizontal, 90 = vertical). The three angle "
-          "properties are checked together: a value that leaves angle-max "
-          "<= angle-min, or more than 4096 orientations, is refused and "
-          "the previous one kept (set angle-max first to move the range "
-          "up, and the range before a small step)",
+          "properties are checked together at the next frame, whatever the "
+          "order they are set in: a combination with angle-max <= "
+          "angle-min or more than 4096 orientations keeps the orientations "
+          "in use, with a warning on the bus (an error when the element "
+          "starts with it)",
           -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MIN, PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_ANGLE_MAX,
@@ -356,6 +364,7 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
   s->post_messages = DEFAULT_POST_MESSAGES;
   s->interval = DEFAULT_INTERVAL;
 
+  self->refused_min = self->refused_max = self->refused_step = NAN;
   self->output_applied = DEFAULT_OUTPUT;
   self->plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
@@ -376,22 +385,21 @@ settings_to_desc (const GstCudaLinSpectrumSettings * s,
       CM_MORPH_CLOSE : CM_MORPH_OPEN;
 }
 
-/* NULL when the angles of @s are a valid set of orientations, otherwise
- * why not, in words (@v: the value just given). No lock taken, no log. */
+/* NULL when the angles of @desc are a valid set of orientations,
+ * otherwise why not, in words. */
 static const gchar *
-gst_cuda_lin_spectrum_angles_refusal (const GstCudaLinSpectrumSettings * s,
-    gdouble v)
+gst_cuda_lin_spectrum_angles_refusal (const cm_linspectrum_desc * desc)
 {
-  cm_linspectrum_desc desc;
+  /* the angles alone: length and operation are checked after */
+  cm_linspectrum_desc angles = *desc;
 
-  settings_to_desc (s, &desc);
-  if (cm_linspectrum_desc_check (&desc) == CM_OK)
+  angles.length = 1;
+  angles.op = CM_MORPH_OPEN;
+  if (cm_linspectrum_desc_check (&angles) == CM_OK)
     return NULL;
-  if (!isfinite (v))
-    return "it is not a finite number";
-  if (!(s->angle_step > 0.0))
+  if (!(angles.angle_step > 0.0))
     return "angle-step must be larger than 0";
-  if (!(s->angle_max > s->angle_min))
+  if (!(angles.angle_max > angles.angle_min))
     return "angle-max must be larger than angle-min";
   return "it would give more than " G_STRINGIFY (CM_LINSPECTRUM_MAX_ANGLES)
       " orientations";
@@ -416,32 +424,27 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     case PROP_ANGLE_STEP:{
       /* NaN stays NaN and is refused below */
       gdouble v = gst_cuda_morphology_base_double_in_range (value, pspec);
-      GstCudaLinSpectrumSettings cand;
-      const gchar *why;
+      const gchar *why = NULL;
 
-      /* checked and committed in one critical section, so that a
-       * concurrent set of another angle is neither lost nor judged
-       * against stale values */
-      GST_OBJECT_LOCK (self);
-      cand = *s;
-      if (prop_id == PROP_ANGLE_MIN)
-        cand.angle_min = v;
-      else if (prop_id == PROP_ANGLE_MAX)
-        cand.angle_max = v;
-      else
-        cand.angle_step = v;
-      why = gst_cuda_lin_spectrum_angles_refusal (&cand, v);
-      if (why == NULL)
-        *s = cand;
-      GST_OBJECT_UNLOCK (self);
-
+      /* one value alone; the three together are checked at the next frame
+       * (configure), so that the order they arrive in does not matter */
+      if (!isfinite (v))
+        why = "it is not a finite number";
+      else if (prop_id == PROP_ANGLE_STEP && !(v > 0.0))
+        why = "angle-step must be larger than 0";
       if (why != NULL) {
-        g_warning ("%s: refusing %s = %g (angle-min %g, angle-max %g, "
-            "angle-step %g): %s; keeping the previous value",
-            GST_OBJECT_NAME (self), pspec->name, v, cand.angle_min,
-            cand.angle_max, cand.angle_step, why);
+        g_warning ("%s: refusing %s = %g: %s; keeping the previous value",
+            GST_OBJECT_NAME (self), pspec->name, v, why);
         return;
       }
+      GST_OBJECT_LOCK (self);
+      if (prop_id == PROP_ANGLE_MIN)
+        s->angle_min = v;
+      else if (prop_id == PROP_ANGLE_MAX)
+        s->angle_max = v;
+      else
+        s->angle_step = v;
+      GST_OBJECT_UNLOCK (self);
       break;
     }
     case PROP_OPERATION:
@@ -803,6 +806,52 @@ gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
 /* ---- plans -------------------------------------------------------------- */
 
+/* The angle properties are taken together here, whatever the order they
+ * were set in. An invalid combination keeps the orientations in use and
+ * warns once (an element error when there are none yet). */
+static gboolean
+gst_cuda_lin_spectrum_choose_angles (GstCudaLinSpectrum * self,
+    cm_linspectrum_desc * desc)
+{
+  const gchar *why = gst_cuda_lin_spectrum_angles_refusal (desc);
+  gboolean fresh;
+
+  if (why == NULL) {
+    /* a later invalid combination is news again */
+    self->refused_min = self->refused_max = self->refused_step = NAN;
+    self->have_valid_angles = TRUE;
+    self->valid_min = desc->angle_min;
+    self->valid_max = desc->angle_max;
+    self->valid_step = desc->angle_step;
+    return TRUE;
+  }
+  /* said once per combination (negotiation may try again) */
+  fresh = desc->angle_min != self->refused_min ||
+      desc->angle_max != self->refused_max ||
+      desc->angle_step != self->refused_step;
+  self->refused_min = desc->angle_min;
+  self->refused_max = desc->angle_max;
+  self->refused_step = desc->angle_step;
+  if (!self->have_valid_angles) {
+    if (fresh)
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("angle-min %g, angle-max %g, angle-step %g: %s", desc->angle_min,
+              desc->angle_max, desc->angle_step, why),
+          ("no valid orientations to keep"));
+    return FALSE;
+  }
+  if (fresh) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("angle-min %g, angle-max %g, angle-step %g: %s; keeping %g to %g "
+            "by %g", desc->angle_min, desc->angle_max, desc->angle_step, why,
+            self->valid_min, self->valid_max, self->valid_step), (NULL));
+  }
+  desc->angle_min = self->valid_min;
+  desc->angle_max = self->valid_max;
+  desc->angle_step = self->valid_step;
+  return TRUE;
+}
+
 static void
 gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
 {
@@ -846,6 +895,8 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   settings_to_desc (&s, &desc);
   desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
   desc.want_orientation = mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  if (!gst_cuda_lin_spectrum_choose_angles (self, &desc))
+    return FALSE;
   status = cm_linspectrum_desc_check (&desc);
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (base, status,

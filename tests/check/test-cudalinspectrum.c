@@ -712,6 +712,9 @@ GST_START_TEST (test_change_playing)
 
 GST_END_TEST;
 
+static guint check_message_and_warnings (GstBus * bus, GstBuffer * in,
+    const GstVideoInfo * info, const LinParams * p, const char *what);
+
 /* refused values leave the old value and the element keeps working */
 GST_START_TEST (test_invalid_values)
 {
@@ -724,45 +727,33 @@ GST_START_TEST (test_invalid_values)
   gdouble d;
   guint u;
 
+  /* one value alone: refused at once, the old one kept */
   ASSERT_WARNING (g_object_set (e, "angle-step", 0.0, NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", -1.0, NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) INFINITY, NULL));
-  /* 9000 orientations */
-  ASSERT_WARNING (g_object_set (e, "angle-step", 0.01, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) INFINITY,
+          NULL));
   g_object_get (e, "angle-step", &d, NULL);
   fail_unless_equals_float (d, 2.0);
-
   ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) -INFINITY, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-min", 100.0, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-min", 150.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) -INFINITY,
+          NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) INFINITY,
+          NULL));
   g_object_get (e, "angle-min", &d, NULL);
   fail_unless_equals_float (d, 10.0);
-
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) INFINITY, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-max", 10.0, NULL));
-  ASSERT_WARNING (g_object_set (e, "angle-max", -5.0, NULL));
   g_object_get (e, "angle-max", &d, NULL);
   fail_unless_equals_float (d, 100.0);
 
   ASSERT_OUT_OF_RANGE (g_object_set (e, "length", 0, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "length", CM_LINSPECTRUM_MAX_LENGTH + 1,
-          NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "length",
+          CM_LINSPECTRUM_MAX_LENGTH + 1, NULL));
   g_object_get (e, "length", &u, NULL);
   fail_unless_equals_int (u, 15);
   ASSERT_OUT_OF_RANGE (g_object_set (e, "interval", 0, NULL));
   g_object_get (e, "interval", &u, NULL);
   fail_unless_equals_int (u, 1);
-
-  /* the largest number of orientations is fine */
-  g_object_set (e, "angle-min", 0.0, "angle-max", 180.0, NULL);
-  g_object_set (e, "angle-step", 180.0 / CM_LINSPECTRUM_MAX_ANGLES, NULL);
-  g_object_get (e, "angle-step", &d, NULL);
-  fail_unless_equals_float (d, 180.0 / CM_LINSPECTRUM_MAX_ANGLES);
-  g_object_set (e, "angle-min", 10.0, "angle-max", 100.0, "angle-step", 2.0,
-      NULL);
 
   h = lin_harness_new (e, "GRAY8", 23, 17, &info);
   in = push_random (h, &info, 77, 0, &out);
@@ -770,10 +761,51 @@ GST_START_TEST (test_invalid_values)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  /* refused while PLAYING as well */
-  ASSERT_WARNING (g_object_set (e, "angle-max", 5.0, NULL));
-  in = push_random (h, &info, 78, 0, &out);
-  check_one_message (bus, in, &info, &p, "refused while playing");
+  /* combinations: taken as set, judged at the next frame; an invalid one
+   * keeps the orientations in use with one warning */
+  {
+    const struct
+    {
+      const char *name;
+      gdouble value;
+    } bad[] = {
+      {"angle-step", 0.01},     /* 9000 orientations */
+      {"angle-min", 100.0},     /* = angle-max */
+      {"angle-max", -5.0},      /* below angle-min */
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+      gchar *what = g_strdup_printf ("%s = %g", bad[i].name, bad[i].value);
+
+      g_object_get (e, bad[i].name, &d, NULL);
+      g_object_set (e, bad[i].name, bad[i].value, NULL);
+      for (int k = 0; k < 2; k++) {
+        in = push_random (h, &info, 80 + 2 * i + k, 0, &out);
+        fail_unless_equals_int (check_message_and_warnings (bus, in, &info,
+                &p, what), k == 0 ? 1 : 0);
+        gst_buffer_unref (out);
+        gst_buffer_unref (in);
+      }
+      /* back to the value before: no warning */
+      g_object_set (e, bad[i].name, d, NULL);
+      in = push_random (h, &info, 90 + i, 0, &out);
+      fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+              what), 0);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      g_free (what);
+    }
+  }
+
+  /* the largest number of orientations is fine */
+  p.angle_min = 0;
+  p.angle_max = 180;
+  p.angle_step = 180.0 / CM_LINSPECTRUM_MAX_ANGLES;
+  g_object_set (e, "angle-min", 0.0, "angle-max", 180.0, "angle-step",
+      180.0 / CM_LINSPECTRUM_MAX_ANGLES, NULL);
+  in = push_random (h, &info, 99, 0, &out);
+  fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+          "4096 orientations"), 0);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   lin_teardown (h, e, bus);
@@ -998,6 +1030,67 @@ GST_START_TEST (test_angle_sets_concurrent)
 
 GST_END_TEST;
 
+/* angle-min=200 angle-max=300 and the other way round give the same
+ * orientations: the three are judged together at the next frame */
+GST_START_TEST (test_angle_order)
+{
+  for (int order = 0; order < 2; order++) {
+    LinParams p = { 5, 200, 300, 20, OPEN, "passthrough" };
+    GstBus *bus;
+    GstElement *e = lin_element_new ("cpu", NULL, &bus);
+    GstHarness *h;
+    GstVideoInfo info;
+    GstBuffer *in, *out;
+
+    gst_util_set_object_arg (G_OBJECT (e), "length", "5");
+    gst_util_set_object_arg (G_OBJECT (e), "angle-step", "20");
+    if (order == 0) {
+      gst_util_set_object_arg (G_OBJECT (e), "angle-min", "200");
+      gst_util_set_object_arg (G_OBJECT (e), "angle-max", "300");
+    } else {
+      gst_util_set_object_arg (G_OBJECT (e), "angle-max", "300");
+      gst_util_set_object_arg (G_OBJECT (e), "angle-min", "200");
+    }
+    h = lin_harness_new (e, "GRAY8", 30, 20, &info);
+    in = push_random (h, &info, 7, 0, &out);
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            order ? "max then min" : "min then max"), 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    lin_teardown (h, e, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* an invalid combination when the element starts: an error that names
+ * it, no frame */
+GST_START_TEST (test_angles_invalid_at_start)
+{
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", NULL, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  g_object_set (e, "angle-min", 200.0, NULL);   /* angle-max stays 180 */
+  h = gst_harness_new_with_element (e, "sink", "src");
+  morph_harness_set_caps (h, "GRAY8", 30, 20, &info);
+  fail_if (gst_harness_push (h, morph_make_input (&info, 3, 0)) ==
+      GST_FLOW_OK);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "angle-max") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudalinspectrum_suite (void)
 {
@@ -1020,6 +1113,8 @@ cudalinspectrum_suite (void)
   tcase_add_test (tc, test_passthrough_left_mid_buffer);
   tcase_add_test (tc, test_refused_output_kept);
   tcase_add_test (tc, test_angle_sets_concurrent);
+  tcase_add_test (tc, test_angle_order);
+  tcase_add_test (tc, test_angles_invalid_at_start);
 
   return s;
 }
