@@ -610,7 +610,7 @@ gst_cuda_lin_spectrum_current_rgba (GstCudaLinSpectrum * self,
 /* The caps of the output the property asks for, and while an output
  * change waits for its renegotiation, those of the output negotiated now
  * after them: a downstream that refuses the new caps gets the old ones,
- * and set_caps keeps the old output with a warning. */
+ * and fixate_caps keeps the old output with a warning. */
 static GstCaps *
 gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)

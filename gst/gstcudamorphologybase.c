@@ -113,6 +113,7 @@ typedef struct
   /* per caps, streaming thread */
   gboolean configured;
   GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
+  GstCudaMorphologyFilterOps filter;    /* the subclass, as frames call it */
 } GstCudaMorphologyBasePrivate;
 
 #define gst_cuda_morphology_base_parent_class parent_class
@@ -360,8 +361,7 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
  * The double that set_property got for a #GParamSpecDouble, brought into
  * the spec's range: GLib up to 2.74 lets through values a hair outside it
  * (its comparison tolerance; newer GLib refuses them), which the core
- * would refuse. NaN stays NaN for
- * the caller to refuse with a warning.
+ * would refuse. NaN stays NaN for the caller to refuse with a warning.
  */
 gdouble
 gst_cuda_morphology_base_double_in_range (const GValue * value,
@@ -710,6 +710,63 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
       query);
 }
 
+/* The subclass's filter methods as the frame path calls them. */
+static cm_status
+filter_process_plane (gpointer owner, const cm_image * src,
+    const cm_image * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_plane (owner,
+      src, dst, use_cuda, stream);
+}
+
+static gboolean
+filter_wants_packed (gpointer owner, const GstVideoInfo * info)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->wants_packed (owner,
+      info);
+}
+
+static cm_status
+filter_process_packed (gpointer owner, const cm_image_packed * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_packed (owner,
+      src, dst, use_cuda, stream);
+}
+
+static cm_status
+filter_analyse_plane (gpointer owner, const cm_image * src,
+    gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->analyse_plane (owner,
+      src, use_cuda, stream);
+}
+
+static cm_status
+filter_process_convert (gpointer owner, const cm_image * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_convert (owner,
+      src, dst, use_cuda, stream);
+}
+
+/* Fills @ops with the subclass's methods (once per caps, not per
+ * frame). */
+static void
+gst_cuda_morphology_base_filter_ops (GstCudaMorphologyBase * self,
+    GstCudaMorphologyFilterOps * ops)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+
+  ops->owner = self;
+  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
+  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
+  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
+  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
+  ops->process_convert = klass->process_convert ?
+      filter_process_convert : NULL;
+}
+
 /* ---- start / stop / caps ------------------------------------------------ */
 
 static void
@@ -723,22 +780,6 @@ gst_cuda_morphology_base_set_started (GstCudaMorphologyBase * self,
   if (started)
     memset (&priv->stats, 0, sizeof (priv->stats));
   GST_OBJECT_UNLOCK (self);
-}
-
-static gboolean gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase *
-    self);
-
-static gboolean
-gst_cuda_morphology_base_start (GstBaseTransform * trans)
-{
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gboolean ok;
-
-  gst_cuda_morphology_device_begin_start (&priv->dev);
-  ok = gst_cuda_morphology_base_start_backend (self);
-  gst_cuda_morphology_device_end_start (&priv->dev);
-  return ok;
 }
 
 static gboolean
@@ -796,6 +837,19 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
   g_free (reason);
   gst_cuda_morphology_base_set_started (self, TRUE);
   return TRUE;
+}
+
+static gboolean
+gst_cuda_morphology_base_start (GstBaseTransform * trans)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gboolean ok;
+
+  gst_cuda_morphology_device_begin_start (&priv->dev);
+  ok = gst_cuda_morphology_base_start_backend (self);
+  gst_cuda_morphology_device_end_start (&priv->dev);
+  return ok;
 }
 
 static gboolean
@@ -1015,6 +1069,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   priv->frames.use_cuda = priv->dev.use_cuda;
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
+  gst_cuda_morphology_base_filter_ops (self, &priv->filter);
   status = gst_cuda_morphology_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -1179,61 +1234,6 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
   return GST_FLOW_OK;
 }
 
-/* The subclass's filter methods as the frame path calls them. */
-static cm_status
-filter_process_plane (gpointer owner, const cm_image * src,
-    const cm_image * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_plane (owner,
-      src, dst, use_cuda, stream);
-}
-
-static gboolean
-filter_wants_packed (gpointer owner, const GstVideoInfo * info)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->wants_packed (owner,
-      info);
-}
-
-static cm_status
-filter_process_packed (gpointer owner, const cm_image_packed * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_packed (owner,
-      src, dst, use_cuda, stream);
-}
-
-static cm_status
-filter_analyse_plane (gpointer owner, const cm_image * src,
-    gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->analyse_plane (owner,
-      src, use_cuda, stream);
-}
-
-static cm_status
-filter_process_convert (gpointer owner, const cm_image * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_convert (owner,
-      src, dst, use_cuda, stream);
-}
-
-static void
-gst_cuda_morphology_base_filter_ops (GstCudaMorphologyBase * self,
-    GstCudaMorphologyFilterOps * ops)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-
-  ops->owner = self;
-  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
-  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
-  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
-  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
-  ops->process_convert = klass->process_convert ?
-      filter_process_convert : NULL;
-}
-
 /* Passthrough (GstBaseTransform only calls transform_ip then): analysers
  * look at the frame, the buffer is pushed as it came. */
 static GstFlowReturn
@@ -1244,7 +1244,6 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstCudaMorphologyFrameStats st = { 0, };
-  GstCudaMorphologyFilterOps ops;
   GstCudaMorphologyMappedFrame in;
   GstFlowReturn ret;
   gboolean pushed;
@@ -1265,9 +1264,8 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
         ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
     return GST_FLOW_ERROR;
   }
-  gst_cuda_morphology_base_filter_ops (self, &ops);
-  status = gst_cuda_morphology_frame_path_analyse (&priv->frames, &ops, &in,
-      &st);
+  status = gst_cuda_morphology_frame_path_analyse (&priv->frames,
+      &priv->filter, &in, &st);
   gst_cuda_morphology_frame_path_unmap (&in);
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
@@ -1281,7 +1279,6 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstCudaMorphologyFrameStats st = { 0, };
-  GstCudaMorphologyFilterOps ops;
   GstCudaMorphologyMappedFrame in, out;
   GstFlowReturn ret;
   gboolean pushed, defer;
@@ -1317,10 +1314,9 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
    * and writes the buffers themselves, which stay referenced */
   defer = priv->dev.use_cuda && priv->ring.active &&
       (in.device || in.pinned) && (out.device || out.pinned);
-  gst_cuda_morphology_base_filter_ops (self, &ops);
-  status = gst_cuda_morphology_frame_path_process (&priv->frames, &ops, &in,
-      &out, &st, defer ? gst_cuda_morphology_ring_defer_event (&priv->ring) :
-      NULL);
+  status = gst_cuda_morphology_frame_path_process (&priv->frames,
+      &priv->filter, &in, &out, &st,
+      defer ? gst_cuda_morphology_ring_defer_event (&priv->ring) : NULL);
 
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */

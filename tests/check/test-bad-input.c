@@ -742,9 +742,9 @@ GST_END_TEST;
 
 /* GLib up to 2.74 lets through double values a hair outside a property's
  * range without a warning (its tolerance; newer GLib refuses them): the
- * element must read back a value inside the range and keep filtering. Found by tests/fuzz (cudamedian
- * took percentile -1e-168, then every frame failed with an element
- * error). */
+ * element must read back a value inside the range and keep filtering.
+ * Found by tests/fuzz (cudamedian took percentile -1e-168, then every
+ * frame failed with an element error). */
 GST_START_TEST (test_double_tolerance)
 {
   const Setting *s = &settings[__i__];

@@ -712,8 +712,29 @@ GST_START_TEST (test_change_playing)
 
 GST_END_TEST;
 
-static guint check_message_and_warnings (GstBus * bus, GstBuffer * in,
-    const GstVideoInfo * info, const LinParams * p, const char *what);
+/* Pops every message of @bus: the one spectrum message of the frame is
+ * checked against @in, warnings are counted (errors fail). */
+static guint
+check_message_and_warnings (GstBus * bus, GstBuffer * in,
+    const GstVideoInfo * info, const LinParams * p, const char *what)
+{
+  GstMessage *msg;
+  guint spectra = 0, warnings = 0;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: error", what);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      warnings++;
+    if (gst_message_has_name (msg, "cudalinspectrum")) {
+      fail_unless (lin_check_message (gst_message_get_structure (msg), in,
+              info, p, what), "%s: message differs from the reference", what);
+      spectra++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (spectra, 1);
+  return warnings;
+}
 
 /* refused values leave the old value and the element keeps working */
 GST_START_TEST (test_invalid_values)
@@ -901,30 +922,6 @@ output_nick (GstElement * e)
           g_value_get_enum (&v))->value_nick);
   g_value_unset (&v);
   return nick;
-}
-
-/* Pops every message of @bus: the one spectrum message of the frame is
- * checked against @in, warnings are counted (errors fail). */
-static guint
-check_message_and_warnings (GstBus * bus, GstBuffer * in,
-    const GstVideoInfo * info, const LinParams * p, const char *what)
-{
-  GstMessage *msg;
-  guint spectra = 0, warnings = 0;
-
-  while ((msg = gst_bus_pop (bus)) != NULL) {
-    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: error", what);
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
-      warnings++;
-    if (gst_message_has_name (msg, "cudalinspectrum")) {
-      fail_unless (lin_check_message (gst_message_get_structure (msg), in,
-              info, p, what), "%s: message differs from the reference", what);
-      spectra++;
-    }
-    gst_message_unref (msg);
-  }
-  fail_unless_equals_int (spectra, 1);
-  return warnings;
 }
 
 /* output=orientation asked of a downstream that takes only the input

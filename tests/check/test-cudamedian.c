@@ -471,7 +471,8 @@ GST_START_TEST (test_invalid_values)
   ASSERT_WARNING (g_object_set (e, "width", 6, NULL));
   ASSERT_WARNING (g_object_set (e, "height", 2, NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "size", 0, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "width", CM_MEDIAN_MAX_WINDOW + 2, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "width", CM_MEDIAN_MAX_WINDOW + 2,
+          NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "height", -1, NULL));
   g_object_get (e, "width", &v, NULL);
   fail_unless_equals_int (v, 5);
