@@ -98,13 +98,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "gstcudalinspectrum.h"
+#include "gstcudalinspectrumprivate.h"
 
-#include "device.h"
-#include "linspectrum.h"
-#include "orientation-rgba.h"
-
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_lin_spectrum_debug);
+/* shared with gstcudalinspectrumoutput.c */
+GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
 #define GST_CAT_DEFAULT gst_cuda_lin_spectrum_debug
 
 #define DEFAULT_LENGTH 41
@@ -119,8 +116,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_lin_spectrum_debug);
 /* range of angle-min and angle-max: orientations repeat every 180 degrees */
 #define ANGLE_LIMIT 360.0
 
-#define IN_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444 }"
-#define OUT_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA }"
 
 enum
 {
@@ -133,58 +128,6 @@ enum
   PROP_OUTPUT,
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
-};
-
-typedef struct
-{
-  guint length;
-  gdouble angle_min;
-  gdouble angle_max;
-  gdouble angle_step;
-  GstCudaLinSpectrumOperation operation;
-  GstCudaLinSpectrumOutput output;
-  gboolean post_messages;
-  guint interval;
-} GstCudaLinSpectrumSettings;
-
-struct _GstCudaLinSpectrum
-{
-  GstCudaMorphologyBase parent;
-
-  /* properties, protected by the object lock */
-  GstCudaLinSpectrumSettings settings;
-
-  /* streaming thread: the last orientations that were valid together,
-   * kept when the angle properties make an invalid combination, and that
-   * combination once warned about */
-  gboolean have_valid_angles;
-  gdouble valid_min, valid_max, valid_step;
-  gdouble refused_min, refused_max, refused_step;
-
-  /* streaming thread: the output applied to the element (passthrough flag
-   * and the mode below), taken from the property before each buffer */
-  GstCudaLinSpectrumOutput output_applied;
-  /* the last output applied that keeps the input format (passthrough or
-   * supremum): kept when downstream refuses RGBA */
-  GstCudaLinSpectrumOutput plain_output;
-  /* what the frames get: output_applied, unless the negotiated caps do
-   * not match it yet (an RGBA output is always the orientation map) */
-  GstCudaLinSpectrumOutput mode;
-  gboolean rgba_caps;           /* negotiated output is RGBA */
-  guint frames_to_post;         /* frames before the next message */
-
-  /* built by configure (), streaming thread */
-  gboolean configured;
-  gboolean use_cuda;
-  cm_linspectrum_desc desc;
-  gint n_angles;
-  gint width, height;
-  cm_depth depth;
-  guint64 *spectrum;            /* CPU backend: the last frame's spectrum */
-  cm_image host_sup, host_orient;       /* CPU backend, orientation mode */
-  cm_linspectrum_plan *plan;    /* CUDA backend */
-  cm_orientation_rgba_plan *rgba_plan;  /* CUDA backend, orientation mode */
-  cm_image dev_sup, dev_orient;
 };
 
 #define gst_cuda_lin_spectrum_parent_class parent_class
@@ -201,17 +144,6 @@ static void gst_cuda_lin_spectrum_set_property (GObject * object,
 static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static void gst_cuda_lin_spectrum_finalize (GObject * object);
-
-static GstCaps *gst_cuda_lin_spectrum_transform_caps (GstBaseTransform *
-    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
-static GstCaps *gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
-static gboolean gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps);
-static void gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum *
-    self, GstCaps * outcaps);
-static void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
 
 static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda);
@@ -311,11 +243,13 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           1, G_MAXUINT, DEFAULT_INTERVAL, PARAM_FLAGS));
 
   /* replace the base class's templates: no RGB input, RGBA output */
-  caps = gst_cuda_morphology_base_template_caps (IN_FORMATS);
+  caps = gst_cuda_morphology_base_template_caps
+      (GST_CUDA_LIN_SPECTRUM_IN_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  caps = gst_cuda_morphology_base_template_caps (OUT_FORMATS);
+  caps = gst_cuda_morphology_base_template_caps
+      (GST_CUDA_LIN_SPECTRUM_OUT_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
@@ -529,281 +463,6 @@ gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* ---- caps --------------------------------------------------------------- */
-
-/* the part of @caps in system memory with one of the formats of @templ */
-static GstCaps *
-caps_with_formats (GstCaps * caps, const gchar * templ)
-{
-  GstCaps *t = gst_caps_from_string (templ);
-  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
-
-  gst_caps_unref (t);
-  return res;
-}
-
-/* @caps with every structure's format set to @formats and the fields that
- * belong to the old colour model removed */
-static GstCaps *
-caps_set_format (GstCaps * caps, const gchar * formats)
-{
-  GstCaps *fmt = gst_caps_from_string (formats);
-  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
-          0), "format");
-  GstCaps *res = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set_value (st, "format", format);
-    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
-    res = gst_caps_merge_structure_full (res, st,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
-  gst_caps_unref (fmt);
-  return res;
-}
-
-#define IN_CAPS "video/x-raw, format = (string) " IN_FORMATS
-#define RGBA_CAPS "video/x-raw, format = (string) RGBA"
-
-/* The caps on the other pad of @direction for an output that is the
- * orientation map (@rgba: RGBA of the same size and framerate on the
- * source pad for any of the input formats) or not (the same caps), in
- * system memory. */
-static GstCaps *
-caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean rgba)
-{
-  GstCaps *tmp, *res;
-
-  if (!rgba)
-    return caps_with_formats (caps, IN_CAPS);
-  if (direction == GST_PAD_SINK) {
-    tmp = caps_with_formats (caps, IN_CAPS);
-    res = caps_set_format (tmp, RGBA_CAPS);
-  } else {
-    tmp = caps_with_formats (caps, RGBA_CAPS);
-    res = caps_set_format (tmp, IN_CAPS);
-  }
-  gst_caps_unref (tmp);
-  return res;
-}
-
-/* Whether the caps negotiated on the source pad are RGBA; FALSE with
- * *have_caps FALSE before the first negotiation. */
-static gboolean
-gst_cuda_lin_spectrum_current_rgba (GstCudaLinSpectrum * self,
-    gboolean * have_caps)
-{
-  GstCaps *cur = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (self));
-  GstVideoInfo info;
-  gboolean rgba = FALSE;
-
-  *have_caps = cur != NULL;
-  if (cur != NULL && gst_video_info_from_caps (&info, cur))
-    rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
-  gst_clear_caps (&cur);
-  return rgba;
-}
-
-/* The caps of the output the property asks for, and while an output
- * change waits for its renegotiation, those of the output negotiated now
- * after them: a downstream that refuses the new caps gets the old ones,
- * and fixate_caps keeps the old output with a warning. */
-static GstCaps *
-gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
-  GstCudaLinSpectrumOutput output;
-  GstCaps *res, *tmp, *in = caps;
-  gboolean want_rgba, have_caps, cur_rgba, allow;
-
-  GST_OBJECT_LOCK (self);
-  output = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
-  /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_morphology_base_allow_cuda_memory
-      (GST_CUDA_MORPHOLOGY_BASE (self));
-
-  /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_morphology_base_caps_to_system (in, allow);
-  res = caps_for_output (caps, direction, want_rgba);
-  if (have_caps && cur_rgba != want_rgba)
-    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
-  gst_caps_unref (caps);
-  res = gst_cuda_morphology_base_caps_add_memory (res, in, allow);
-
-  if (filter) {
-    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = tmp;
-  }
-
-  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", in, res);
-  return res;
-}
-
-/* The memory of the other pad when the peer takes it; size, framerate
- * and pixel aspect ratio follow the other pad (they are equal on both
- * pads); the format is the first one left. */
-static GstCaps *
-gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
-{
-  const GstStructure *from = gst_caps_get_structure (caps, 0);
-  GstStructure *to;
-  gint v, n, d;
-
-  othercaps = gst_cuda_morphology_base_fixate_memory
-      (GST_CUDA_MORPHOLOGY_BASE (trans), othercaps, caps);
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  to = gst_caps_get_structure (othercaps, 0);
-
-  if (gst_structure_get_int (from, "width", &v))
-    gst_structure_fixate_field_nearest_int (to, "width", v);
-  if (gst_structure_get_int (from, "height", &v))
-    gst_structure_fixate_field_nearest_int (to, "height", v);
-  if (gst_structure_get_fraction (from, "framerate", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
-  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
-        d);
-
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
-  if (direction == GST_PAD_SINK)
-    gst_cuda_lin_spectrum_keep_refused_output (GST_CUDA_LIN_SPECTRUM (trans),
-        othercaps);
-  return othercaps;
-}
-
-/* ---- output mode -------------------------------------------------------- */
-
-/* The frames' mode for the applied output and the negotiated caps: an
- * RGBA output is the orientation map whatever the property says (a
- * renegotiation is pending), and output=orientation on same caps leaves
- * the frames unchanged until it is renegotiated. */
-static GstCudaLinSpectrumOutput
-gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
-{
-  if (self->rgba_caps)
-    return GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  if (self->output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
-    return GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM;
-  return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
-}
-
-/* Sets the passthrough flag and, when it changes, asks for the source pad
- * to be reconfigured: GstBaseTransform decides its output pool (none in
- * passthrough) only when it negotiates, and a flag changed after that
- * decision would leave the element transforming without a pool. */
-static void
-gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
-    gboolean passthrough)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  if (gst_base_transform_is_passthrough (trans) == passthrough)
-    return;
-  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
-  gst_base_transform_set_passthrough (trans, passthrough);
-  gst_base_transform_reconfigure_src (trans);
-}
-
-/* Streaming thread, before a buffer is allocated: takes the output
- * property and sets the passthrough flag that goes with it. Doing it here
- * rather than in set_property keeps the flag, the buffer allocation and
- * the mode of one buffer consistent. */
-static void
-gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
-{
-  GstCudaLinSpectrumOutput mode;
-
-  GST_OBJECT_LOCK (self);
-  self->output_applied = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  if (self->output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
-    self->plain_output = self->output_applied;
-
-  mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_lin_spectrum_set_passthrough (self,
-      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
-  if (mode != self->mode)
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
-}
-
-static void
-gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
-{
-  gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
-}
-
-/* Negotiation fixated @outcaps: when they are not those of the output
- * property (downstream refused them and took those of the output in use,
- * which transform_caps offers after them), the output in use stays, the
- * property says so again, and the application is warned. Runs whether or
- * not the caps changed (GstBaseTransform skips set_caps for equal caps),
- * before the output pool is decided. */
-static void
-gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
-    GstCaps * outcaps)
-{
-  GEnumClass *klass;
-  GstCudaLinSpectrumOutput asked, kept;
-  GstVideoInfo info;
-  gboolean rgba;
-
-  if (!gst_caps_is_fixed (outcaps) ||
-      !gst_video_info_from_caps (&info, outcaps))
-    return;
-  rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
-
-  GST_OBJECT_LOCK (self);
-  asked = self->settings.output;
-  if ((asked == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) == rgba) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->plain_output;
-  self->settings.output = kept;
-  GST_OBJECT_UNLOCK (self);
-
-  klass = g_type_class_ref (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT);
-  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
-      ("Downstream refuses the frames of output=%s; keeping output=%s",
-          g_enum_get_value (klass, asked)->value_nick,
-          g_enum_get_value (klass, kept)->value_nick),
-      ("negotiated %" GST_PTR_FORMAT, outcaps));
-  g_type_class_unref (klass);
-  g_object_notify (G_OBJECT (self), "output");
-  gst_cuda_lin_spectrum_apply_output (self);
-}
-
-static gboolean
-gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
-  GstVideoInfo out_info;
-
-  if (!gst_video_info_from_caps (&out_info, outcaps))
-    return FALSE;
-  self->rgba_caps = GST_VIDEO_INFO_FORMAT (&out_info) ==
-      GST_VIDEO_FORMAT_RGBA;
-  /* before the allocation that follows set_caps */
-  gst_cuda_lin_spectrum_apply_output (self);
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->set_caps (trans, incaps,
-      outcaps);
-}
-
 /* ---- plans -------------------------------------------------------------- */
 
 /* The angle properties are taken together here, whatever the order they
@@ -929,10 +588,11 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   } else {
     status = CM_OK;
     self->spectrum = g_try_new0 (guint64, n);
-    if (self->spectrum == NULL ||
-        (desc.want_orientation && (!gst_cuda_morphology_base_host_image_alloc (&self->host_sup, width,
-                    height, depth) || !gst_cuda_morphology_base_host_image_alloc (&self->host_orient,
-                    width, height, CM_DEPTH_16))))
+    if (self->spectrum == NULL || (desc.want_orientation &&
+            (!gst_cuda_morphology_base_host_image_alloc (&self->host_sup,
+                    width, height, depth) ||
+                !gst_cuda_morphology_base_host_image_alloc
+                (&self->host_orient, width, height, CM_DEPTH_16))))
       status = CM_ERR_NO_MEMORY;
   }
   if (status != CM_OK) {
@@ -1039,67 +699,6 @@ gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
   return status;
 }
 
-/* ---- messages ----------------------------------------------------------- */
-
-static void
-array_append_double (GValue * array, gdouble d)
-{
-  GValue v = G_VALUE_INIT;
-
-  g_value_init (&v, G_TYPE_DOUBLE);
-  g_value_set_double (&v, d);
-  gst_value_array_append_and_take_value (array, &v);
-}
-
-static GstMessage *
-gst_cuda_lin_spectrum_message_new (GstCudaLinSpectrum * self,
-    GstBuffer * inbuf, const guint64 * spectrum)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstClockTime ts = GST_BUFFER_PTS (inbuf);
-  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
-  GstClockTime running_time = GST_CLOCK_TIME_NONE;
-  gdouble npix = (gdouble) self->width * (gdouble) self->height;
-  gdouble angle = 0.0, value = 0.0;
-  GValue angles = G_VALUE_INIT, values = G_VALUE_INIT;
-  GstStructure *s;
-  gint i;
-
-  /* as the level element does */
-  if (GST_CLOCK_TIME_IS_VALID (ts) && trans->segment.format ==
-      GST_FORMAT_TIME) {
-    stream_time = gst_segment_to_stream_time (&trans->segment,
-        GST_FORMAT_TIME, ts);
-    running_time = gst_segment_to_running_time (&trans->segment,
-        GST_FORMAT_TIME, ts);
-  }
-
-  cm_linspectrum_dominant (&self->desc, spectrum, self->n_angles, &angle,
-      &value);
-
-  g_value_init (&angles, GST_TYPE_ARRAY);
-  g_value_init (&values, GST_TYPE_ARRAY);
-  for (i = 0; i < self->n_angles; i++) {
-    array_append_double (&angles, cm_linspectrum_angle (&self->desc, i));
-    array_append_double (&values, (gdouble) spectrum[i] / npix);
-  }
-
-  s = gst_structure_new ("cudalinspectrum",
-      "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (inbuf),
-      "length", G_TYPE_UINT, (guint) self->desc.length,
-      "operation", G_TYPE_STRING,
-      self->desc.op == CM_MORPH_CLOSE ? "close" : "open", NULL);
-  gst_structure_take_value (s, "angles", &angles);
-  gst_structure_take_value (s, "spectrum", &values);
-  gst_structure_set (s, "dominant-angle", G_TYPE_DOUBLE, angle,
-      "dominant-value", G_TYPE_DOUBLE, value / npix, NULL);
-
-  return gst_message_new_element (GST_OBJECT (self), s);
-}
-
 static GstFlowReturn
 gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     GstBuffer * inbuf)
@@ -1134,7 +733,10 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     return GST_FLOW_ERROR;
   }
   gst_element_post_message (GST_ELEMENT (self),
-      gst_cuda_lin_spectrum_message_new (self, inbuf, spectrum));
+      gst_message_new_element (GST_OBJECT (self),
+          gst_cuda_lin_spectrum_result (&self->desc, self->n_angles,
+              spectrum, (gdouble) self->width * (gdouble) self->height,
+              &GST_BASE_TRANSFORM (self)->segment, inbuf)));
   return GST_FLOW_OK;
 }
 

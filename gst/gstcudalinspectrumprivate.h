@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The instance of cudalinspectrum, shared by its files:
+ * gstcudalinspectrum.c (properties, plans, frames), gstcudalinspectrumoutput.c
+ * (the output property: caps, passthrough, a refused output kept) and
+ * gstcudalinspectrumresult.c (the result of a frame as a structure). */
+#pragma once
+
+#include "gstcudalinspectrum.h"
+
+#include "device.h"
+#include "linspectrum.h"
+#include "orientation-rgba.h"
+
+G_BEGIN_DECLS
+
+/* the input formats, and the output ones (RGBA: the orientation map) */
+#define GST_CUDA_LIN_SPECTRUM_IN_FORMATS \
+  "{ GRAY8, GRAY16_LE, I420, NV12, Y444 }"
+#define GST_CUDA_LIN_SPECTRUM_OUT_FORMATS \
+  "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA }"
+
+typedef struct
+{
+  guint length;
+  gdouble angle_min;
+  gdouble angle_max;
+  gdouble angle_step;
+  GstCudaLinSpectrumOperation operation;
+  GstCudaLinSpectrumOutput output;
+  gboolean post_messages;
+  guint interval;
+} GstCudaLinSpectrumSettings;
+
+struct _GstCudaLinSpectrum
+{
+  GstCudaMorphologyBase parent;
+
+  /* properties, protected by the object lock */
+  GstCudaLinSpectrumSettings settings;
+
+  /* streaming thread: the last orientations that were valid together,
+   * kept when the angle properties make an invalid combination, and that
+   * combination once warned about */
+  gboolean have_valid_angles;
+  gdouble valid_min, valid_max, valid_step;
+  gdouble refused_min, refused_max, refused_step;
+
+  /* streaming thread: the output applied to the element (passthrough flag
+   * and the mode below), taken from the property before each buffer */
+  GstCudaLinSpectrumOutput output_applied;
+  /* the last output applied that keeps the input format (passthrough or
+   * supremum): kept when downstream refuses RGBA */
+  GstCudaLinSpectrumOutput plain_output;
+  /* what the frames get: output_applied, unless the negotiated caps do
+   * not match it yet (an RGBA output is always the orientation map) */
+  GstCudaLinSpectrumOutput mode;
+  gboolean rgba_caps;           /* negotiated output is RGBA */
+  guint frames_to_post;         /* frames before the next message */
+
+  /* built by configure (), streaming thread */
+  gboolean configured;
+  gboolean use_cuda;
+  cm_linspectrum_desc desc;
+  gint n_angles;
+  gint width, height;
+  cm_depth depth;
+  guint64 *spectrum;            /* CPU backend: the last frame's spectrum */
+  cm_image host_sup, host_orient;       /* CPU backend, orientation mode */
+  cm_linspectrum_plan *plan;    /* CUDA backend */
+  cm_orientation_rgba_plan *rgba_plan;  /* CUDA backend, orientation mode */
+  cm_image dev_sup, dev_orient;
+};
+
+/* gstcudalinspectrumoutput.c */
+GstCaps *gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+GstCaps *gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+gboolean gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+GstCudaLinSpectrumOutput gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum *
+    self);
+void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
+    gboolean passthrough);
+
+/* gstcudalinspectrumresult.c */
+GstStructure *gst_cuda_lin_spectrum_result (const cm_linspectrum_desc * desc,
+    gint n_angles, const guint64 * spectrum, gdouble npix,
+    const GstSegment * segment, GstBuffer * inbuf);
+
+G_END_DECLS
