@@ -128,6 +128,42 @@ cm_event_new (cm_event * out)
 }
 
 extern "C" cm_status
+cm_event_new_timed (cm_event * out)
+{
+  cudaEvent_t ev = NULL;
+  cm_status st;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  st = status_of (cudaEventCreate (&ev));
+  *out = st == CM_OK ? (cm_event) ev : NULL;
+  return st;
+}
+
+extern "C" cm_status
+cm_event_elapsed_us (cm_event start, cm_event end, double *us, int *done)
+{
+  cudaError_t e;
+  float ms = 0.f;
+
+  if (!start || !end || !us || !done)
+    return CM_ERR_INVALID_ARG;
+  *done = 0;
+  e = cudaEventQuery ((cudaEvent_t) end);
+  if (e == cudaErrorNotReady) {
+    (void) cudaGetLastError ();   /* not an error: still running */
+    return CM_OK;
+  }
+  if (e == cudaSuccess)
+    e = cudaEventElapsedTime (&ms, (cudaEvent_t) start, (cudaEvent_t) end);
+  if (e != cudaSuccess)
+    return status_of (e);
+  *us = (double) ms * 1000.0;
+  *done = 1;
+  return CM_OK;
+}
+
+extern "C" cm_status
 cm_event_free (cm_event event)
 {
   if (!event)

@@ -43,6 +43,13 @@ cm_status cm_event_sync (cm_event event);
  * (recorded on another stream of the same context). */
 cm_status cm_stream_wait_event (cm_stream stream, cm_event event);
 
+/* Events that also keep time (for the device time of a frame), and the
+ * time between two of them once @end has completed: *done = 0 (and
+ * CM_OK) while it has not, without waiting. */
+cm_status cm_event_new_timed (cm_event * out);
+cm_status cm_event_elapsed_us (cm_event start, cm_event end, double *us,
+    int *done);
+
 /* Pitched device image (cudaMallocPitch). img->data == NULL after free. */
 cm_status cm_device_image_alloc (cm_image * img, int width, int height,
     cm_depth depth);
