@@ -36,11 +36,15 @@
  * backend it proposes a pool of pinned host memory upstream and takes its
  * output buffers from one: a pinned input frame is uploaded straight from
  * the buffer, a pinned output frame is written straight by the download;
- * other frames go through pinned staging. Either way the element's stream
- * is synchronised once per frame, before the output buffer leaves the
+ * other frames go through pinned staging. The element's stream is
+ * synchronised once per frame, before the output buffer leaves the
  * element (and before frame_done): GStreamer 1.22's CUDA memory carries
- * no stream to wait on. An input whose producer left work in flight on
- * its own stream (GStreamer >= 1.24) is waited for on the device first.
+ * no stream to wait on. From GStreamer 1.24 the stream is a GstCudaStream
+ * that the element's CUDA pools give to their frames; an input whose
+ * producer left work in flight on its own stream is waited for on the
+ * device first, and a frame read and written in CUDA memory that carries
+ * streams leaves with its work still queued, ordered by those streams
+ * (the frame path's leave_in_flight).
  * A CUDA frame of another context is mapped for the host instead
  * (correct, slower).
  *
@@ -152,6 +156,8 @@ static void gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase *
     self);
 static GstFlowReturn gst_cuda_morphology_base_drain (GstCudaMorphologyBase *
     self);
+static void gst_cuda_morphology_base_finish_device_work (GstCudaMorphologyBase
+    * self);
 static gboolean gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps);
 static gboolean gst_cuda_morphology_base_get_unit_size (GstBaseTransform *
@@ -225,8 +231,10 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
           "the next buffer or any serialized event (EOS, segment, caps) "
           "comes, so an application that waits for each result before "
           "pushing the next frame must keep this off. auto = when upstream "
-          "is not live; on = always; off = every frame leaves before the "
-          "next comes in. Only frames in CUDA or pinned host memory (the "
+          "is not live, except with CUDA memory on both pads on GStreamer "
+          ">= 1.24, where frames leave with their GPU work still queued, "
+          "ordered by the memory's CUDA stream, at no latency; on = always; "
+          "off = every frame leaves before the next comes in. Only frames in CUDA or pinned host memory (the "
           "pools the element proposes) overlap, on the CUDA backend, in "
           "elements that change frames. Takes effect at the next caps "
           "negotiation",
@@ -640,7 +648,10 @@ gst_cuda_morphology_base_answer_stats (GstCudaMorphologyBase * self,
       "staged-uploads", G_TYPE_UINT64, st.staged_uploads,
       "pinned-downloads", G_TYPE_UINT64, st.pinned_downloads,
       "staged-downloads", G_TYPE_UINT64, st.staged_downloads,
-      "overlapped", G_TYPE_UINT64, st.overlapped, NULL);
+      "overlapped", G_TYPE_UINT64, st.overlapped,
+      "stream-ordered", G_TYPE_UINT64, st.stream_ordered,
+      "timed-frames", G_TYPE_UINT64, st.timed_frames,
+      "device-ns", G_TYPE_UINT64, st.device_ns, NULL);
   return TRUE;
 }
 
@@ -765,6 +776,7 @@ gst_cuda_morphology_base_filter_ops (GstCudaMorphologyBase * self,
   ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
   ops->process_convert = klass->process_convert ?
       filter_process_convert : NULL;
+  ops->host_results = klass->frame_done != NULL;
 }
 
 /* ---- start / stop / caps ------------------------------------------------ */
@@ -866,6 +878,8 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   /* what was allocated in the context is freed in it */
   if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) != CM_OK)
     GST_WARNING_OBJECT (self, "cannot make the device current to free");
+  else
+    gst_cuda_morphology_base_finish_device_work (self);
 
   if (klass->release)
     klass->release (self);
@@ -940,9 +954,12 @@ gst_cuda_morphology_base_fixate_caps (GstBaseTransform * trans,
 }
 
 /* Whether frames of the new caps may stay on the device while the next
- * one comes in (property overlap; auto: when upstream is not live). */
+ * one comes in (property overlap; auto: when upstream is not live, and
+ * not where frames in CUDA memory on both pads leave with their work in
+ * flight anyway, ordered by their memories' streams: GStreamer >= 1.24). */
 static gboolean
-gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
+gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self,
+    GstCaps * incaps, GstCaps * outcaps)
 {
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
@@ -961,6 +978,13 @@ gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self)
     return FALSE;
   if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
     return TRUE;
+  if (priv->dev.gst_stream != NULL &&
+      gst_cuda_morphology_negotiation_caps_is_cuda (incaps) &&
+      gst_cuda_morphology_negotiation_caps_is_cuda (outcaps)) {
+    GST_DEBUG_OBJECT (self, "CUDA memory on both pads: stream order, no "
+        "overlap");
+    return FALSE;
+  }
 
   q = gst_query_new_latency ();
   if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), q))
@@ -1054,7 +1078,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
    * pad has the old caps until this returns) */
   gst_cuda_morphology_base_drain (self);
   gst_cuda_morphology_base_set_overlap (self,
-      gst_cuda_morphology_base_choose_overlap (self), &in_info);
+      gst_cuda_morphology_base_choose_overlap (self, incaps, outcaps),
+      &in_info);
 
   status = gst_cuda_morphology_device_enter (&priv->dev, &pushed);
   if (status != CM_OK) {
@@ -1065,6 +1090,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   /* a new size or format (also mid-stream): everything is reallocated;
    * the pools follow in the allocation queries that come next */
+  gst_cuda_morphology_base_finish_device_work (self);
   gst_cuda_morphology_frame_path_clear (&priv->frames);
   priv->frames.use_cuda = priv->dev.use_cuda;
   priv->frames.stream = priv->dev.stream;
@@ -1125,7 +1151,7 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
   return gst_cuda_morphology_negotiation_propose (GST_OBJECT (self), query,
-      priv->dev.use_cuda, priv->dev.context,
+      priv->dev.use_cuda, priv->dev.context, priv->dev.gst_stream,
       priv->ring.active ? 1 : 0);
 }
 
@@ -1137,7 +1163,7 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
 
   if (!gst_cuda_morphology_negotiation_decide (GST_OBJECT (self), query,
-          priv->dev.use_cuda, priv->dev.context))
+          priv->dev.use_cuda, priv->dev.context, priv->dev.gst_stream))
     return FALSE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
@@ -1162,6 +1188,23 @@ gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
   return TRUE;
 }
 
+
+/* Frames may leave with their work still queued (stream order, >= 1.24):
+ * before plans and buffers that work uses are freed or rebuilt, it ends.
+ * With the device entered. */
+static void
+gst_cuda_morphology_base_finish_device_work (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  cm_status status;
+
+  if (!priv->dev.use_cuda || priv->dev.stream == NULL)
+    return;
+  status = cm_stream_sync (priv->dev.stream);
+  if (status != CM_OK)
+    GST_WARNING_OBJECT (self, "work of earlier frames failed: %s",
+        cm_status_string (status));
+}
 
 /* What every frame starts with: caps, the device (context pushed), pending
  * property changes. On success leave the device with device_leave
@@ -1192,6 +1235,7 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
   /* a property changed: rebuild before this frame */
   if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
+    gst_cuda_morphology_base_finish_device_work (self);
     if (!klass->configure (self, &priv->frames.info, priv->dev.use_cuda)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
       gst_cuda_morphology_device_leave (&priv->dev, *pushed);
@@ -1221,6 +1265,9 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
   priv->stats.pinned_downloads += st->pinned_downloads;
   priv->stats.staged_downloads += st->staged_downloads;
   priv->stats.overlapped += st->overlapped;
+  priv->stats.stream_ordered += st->stream_ordered;
+  priv->stats.timed_frames += st->timed_frames;
+  priv->stats.device_ns += st->device_ns;
   GST_OBJECT_UNLOCK (self);
 
   if (status != CM_OK) {

@@ -89,6 +89,7 @@ gst_cuda_morphology_device_begin_start (GstCudaMorphologyDevice * dev)
   dev->starting = g_thread_self ();
   dev->use_cuda = FALSE;
   dev->stream = NULL;
+  dev->gst_stream = NULL;
   GST_OBJECT_UNLOCK (dev->element);
 }
 
@@ -151,7 +152,15 @@ gst_cuda_morphology_device_open (GstCudaMorphologyDevice * dev,
         gst_cuda_morphology_memory_context_device_id (dev->context);
 
     if (gst_cuda_morphology_memory_push (dev->context)) {
-      status = cm_stream_new (&dev->stream);
+      /* >= 1.24: a GstCudaStream, which the pools give to their frames */
+      dev->gst_stream = gst_cuda_morphology_memory_stream_new (dev->context);
+      if (dev->gst_stream != NULL) {
+        dev->stream = (cm_stream)
+            gst_cuda_morphology_memory_stream_handle (dev->gst_stream);
+        status = CM_OK;
+      } else {
+        status = cm_stream_new (&dev->stream);
+      }
       gst_cuda_morphology_memory_pop ();
       if (status == CM_OK) {
         dev->device_id = ctx_device;
@@ -208,6 +217,13 @@ gst_cuda_morphology_device_open (GstCudaMorphologyDevice * dev,
 void
 gst_cuda_morphology_device_free_stream (GstCudaMorphologyDevice * dev)
 {
+#ifdef HAVE_GST_CUDA
+  if (dev->gst_stream) {
+    gst_cuda_morphology_memory_stream_unref (dev->gst_stream);
+    dev->gst_stream = NULL;
+    dev->stream = NULL;
+  }
+#endif
   if (dev->stream) {
     cm_stream_free (dev->stream);
     dev->stream = NULL;

@@ -27,6 +27,8 @@ typedef struct
   gboolean use_cuda;            /* opened: the CUDA backend runs */
   gint device_id;               /* the device in use (-1: the default) */
   cm_stream stream;             /* the element's stream, in the context */
+  gpointer gst_stream;          /* GstCudaStream that stream is the handle
+                                 * of (GStreamer >= 1.24), or NULL */
   gpointer context;             /* GstCudaContext, or NULL */
   GThread *starting;            /* the thread in open, else NULL */
   gint failed;                  /* a CUDA error in this run (atomic) */

@@ -143,6 +143,9 @@ gst_cuda_morphology_frame_path_free (GstCudaMorphologyFramePath * fp)
 {
   gst_cuda_morphology_frame_path_clear (fp);
   g_clear_pointer (&fp->order_event, cm_event_free);
+  g_clear_pointer (&fp->time_start, cm_event_free);
+  g_clear_pointer (&fp->time_end, cm_event_free);
+  fp->time_pending = FALSE;
 }
 
 /**
@@ -239,6 +242,14 @@ gst_cuda_morphology_frame_path_configure (GstCudaMorphologyFramePath * fp,
   if (status == CM_OK && fp->order_event == NULL &&
       cm_event_new (&fp->order_event) != CM_OK)
     fp->order_event = NULL;
+  /* without them, no device time in the statistics */
+  if (status == CM_OK && fp->time_start == NULL &&
+      (cm_event_new_timed (&fp->time_start) != CM_OK ||
+          cm_event_new_timed (&fp->time_end) != CM_OK)) {
+    g_clear_pointer (&fp->time_start, cm_event_free);
+    g_clear_pointer (&fp->time_end, cm_event_free);
+  }
+  fp->time_pending = FALSE;
 
   return status;
 }
@@ -264,6 +275,60 @@ order_after_producer (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
     return;
   GST_LOG ("waiting on the host for the producer's stream");
   gst_cuda_morphology_memory_sync (buf);
+}
+
+/* An output memory that carries another stream than ours (a pool whose
+ * configuration kept downstream's stream): whoever read its last
+ * contents ordered that on its stream, so ours waits for it before
+ * writing. */
+static void
+order_before_writing (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
+{
+  gpointer other = gst_cuda_morphology_memory_buffer_stream (buf);
+
+  if (other == NULL || other == fp->stream)
+    return;
+  if (fp->order_event != NULL &&
+      cm_event_record (fp->order_event, other) == CM_OK &&
+      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK)
+    return;
+  GST_LOG ("waiting on the host for the output memory's stream");
+  cm_stream_sync ((cm_stream) other);
+}
+
+/* GStreamer >= 1.24, input and output both CUDA memory that carry a
+ * stream, no staging and no result for the host: the frame is left in
+ * flight. Its end is an event on our stream that the memories' own
+ * streams wait for, so whoever orders after a memory's stream (its next
+ * writer: upstream refilling the input; its reader: downstream, or a host
+ * map, which synchronises that stream) also orders after this frame. The
+ * output is flagged as still being written. FALSE: synchronise on the
+ * host instead (a memory without a stream, 1.22, or an ordering call that
+ * failed). */
+static gboolean
+leave_in_flight (GstCudaMorphologyFramePath * fp,
+    const GstCudaMorphologyFilterOps * ops, GstCudaMorphologyMappedFrame * in,
+    GstCudaMorphologyMappedFrame * out)
+{
+  gpointer in_stream, out_stream;
+
+  if (ops->host_results || !in->device || !out->device ||
+      fp->order_event == NULL)
+    return FALSE;
+  in_stream = gst_cuda_morphology_memory_buffer_stream (in->frame.buffer);
+  out_stream = gst_cuda_morphology_memory_buffer_stream (out->frame.buffer);
+  if (in_stream == NULL || out_stream == NULL)
+    return FALSE;
+  if (cm_event_record (fp->order_event, fp->stream) != CM_OK)
+    return FALSE;
+  if (in_stream != fp->stream &&
+      cm_stream_wait_event ((cm_stream) in_stream, fp->order_event) != CM_OK)
+    return FALSE;
+  if (out_stream != fp->stream && out_stream != in_stream &&
+      cm_stream_wait_event ((cm_stream) out_stream, fp->order_event) != CM_OK)
+    return FALSE;
+  gst_cuda_morphology_memory_mark_written (out->frame.buffer);
+  return TRUE;
 }
 #endif
 
@@ -294,6 +359,8 @@ gst_cuda_morphology_frame_path_map (GstCudaMorphologyFramePath * fp,
         return FALSE;
       bf->mapped = bf->device = TRUE;
       order_after_producer (fp, buf);
+      if (flags & GST_MAP_WRITE)
+        order_before_writing (fp, buf);
       return TRUE;
     }
     if (mem_ctx != NULL) {
@@ -524,6 +591,41 @@ input_packed (GstCudaMorphologyFramePath * fp,
       st);
 }
 
+/* Device time, sampled: the frame measured last is read once done (never
+ * waited for), and one frame in GST_CUDA_MORPHOLOGY_TIMED_EVERY starts a
+ * measurement. Returns TRUE when this frame is measured. */
+static gboolean
+timing_begin (GstCudaMorphologyFramePath * fp,
+    GstCudaMorphologyFrameStats * st)
+{
+  double us = 0;
+  int done = 0;
+
+  if (fp->time_start == NULL)
+    return FALSE;
+  if (fp->time_pending) {
+    if (cm_event_elapsed_us (fp->time_start, fp->time_end, &us, &done) !=
+        CM_OK) {
+      fp->time_pending = FALSE;
+    } else if (done) {
+      st->timed_frames++;
+      st->device_ns += (guint64) (us * 1000.0);
+      fp->time_pending = FALSE;
+    }
+  }
+  if (fp->time_pending || fp->time_counter++ %
+      GST_CUDA_MORPHOLOGY_TIMED_EVERY != 0)
+    return FALSE;
+  return cm_event_record (fp->time_start, fp->stream) == CM_OK;
+}
+
+static void
+timing_end (GstCudaMorphologyFramePath * fp, gboolean timed)
+{
+  if (timed && cm_event_record (fp->time_end, fp->stream) == CM_OK)
+    fp->time_pending = TRUE;
+}
+
 static cm_status
 process_cuda (GstCudaMorphologyFramePath * fp,
     const GstCudaMorphologyFilterOps * ops, GstCudaMorphologyMappedFrame * in,
@@ -533,12 +635,14 @@ process_cuda (GstCudaMorphologyFramePath * fp,
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
   cm_status status, sync_status;
+  gboolean timed;
   guint p;
   gint c;
 
   fp->download_staged = FALSE;
   if (out->device)
     st->device_out++;
+  timed = timing_begin (fp, st);
 
   if (fp->convert) {
     cm_image src;
@@ -598,6 +702,8 @@ process_cuda (GstCudaMorphologyFramePath * fp,
       status = download (fp, out, dst.data, dst.pitch, st);
   }
 
+  timing_end (fp, timed && status == CM_OK);
+
   /* overlap: the frame's end is an event, waited for before the buffer
    * is pushed (the frames use no staging memory) */
   if (defer != NULL && status == CM_OK) {
@@ -605,6 +711,13 @@ process_cuda (GstCudaMorphologyFramePath * fp,
     if (status == CM_OK)
       return CM_OK;
   }
+
+#ifdef HAVE_GST_CUDA
+  if (defer == NULL && status == CM_OK && leave_in_flight (fp, ops, in, out)) {
+    st->stream_ordered++;
+    return CM_OK;
+  }
+#endif
 
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory or the mapped frames; CUDA
@@ -655,6 +768,7 @@ gst_cuda_morphology_frame_path_analyse (GstCudaMorphologyFramePath * fp,
     GstCudaMorphologyFrameStats * st)
 {
   cm_status status, sync_status;
+  gboolean timed;
   cm_image src;
 
   if (fp->layout != GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR || fp->convert)
@@ -666,9 +780,11 @@ gst_cuda_morphology_frame_path_analyse (GstCudaMorphologyFramePath * fp,
     return ops->analyse_plane (ops->owner, &src, FALSE, NULL);
   }
 
+  timed = timing_begin (fp, st);
   status = input_plane (fp, in, &src, st);
   if (status == CM_OK)
     status = ops->analyse_plane (ops->owner, &src, TRUE, fp->stream);
+  timing_end (fp, timed && status == CM_OK);
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory */
   sync_status = cm_stream_sync (fp->stream);

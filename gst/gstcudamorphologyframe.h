@@ -34,7 +34,18 @@ typedef struct
                                  * pinned buffer */
   guint64 staged_downloads;     /* output downloaded through pinned staging */
   guint64 overlapped;           /* left on the device while the next came */
+  guint64 stream_ordered;       /* pushed with its work in flight, ordered
+                                 * by the memories' streams (>= 1.24) */
+  guint64 timed_frames;         /* frames whose device time was measured
+                                 * (one in GST_CUDA_MORPHOLOGY_TIMED_EVERY) */
+  guint64 device_ns;            /* their device time: copies and kernels
+                                 * from the frame's start on its stream to
+                                 * its end */
 } GstCudaMorphologyFrameStats;
+
+/* One frame in this many has its device time measured (two timed events;
+ * the time is read without waiting at a later frame). */
+#define GST_CUDA_MORPHOLOGY_TIMED_EVERY 16
 
 /* A mapped buffer and where its planes are. */
 typedef struct
@@ -61,6 +72,9 @@ typedef struct
       gboolean use_cuda, void *stream);
   cm_status (*process_convert) (gpointer owner, const cm_image * src,
       const cm_image_packed * dst, gboolean use_cuda, void *stream);
+  gboolean host_results;        /* the filter reads results on the host
+                                 * after each frame: the stream is
+                                 * synchronised */
 } GstCudaMorphologyFilterOps;
 
 typedef enum
@@ -106,6 +120,10 @@ typedef struct
   gsize staging_out_pitch;
   gboolean download_staged;     /* this frame's output waits in staging_out */
   cm_event order_event;         /* a producer's stream, ordered before ours */
+  cm_event time_start;          /* device time of one frame in TIMED_EVERY */
+  cm_event time_end;
+  gboolean time_pending;        /* time_end recorded, not yet read */
+  guint time_counter;
 } GstCudaMorphologyFramePath;
 
 cm_depth gst_cuda_morphology_frame_info_depth (const GstVideoInfo * info);

@@ -403,6 +403,16 @@ gst_cuda_morphology_memory_pop (void)
 
 /* ---- pools -------------------------------------------------------------- */
 
+/* The frames of a pool configured with a stream carry it (>= 1.24). */
+static void
+config_set_stream (GstStructure * config, gpointer stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, (GstCudaStream *) stream);
+#endif
+}
+
 /**
  * gst_cuda_morphology_memory_pool_new:
  * @context: the context the frames are allocated in
@@ -411,6 +421,8 @@ gst_cuda_morphology_memory_pop (void)
  *     settled on (the pitch of the CUDA allocator)
  * @min: minimum number of buffers
  * @max: maximum number of buffers (0: unlimited)
+ * @stream: (nullable): the element's stream (a GstCudaStream), given to
+ *     the frames of the pool (GStreamer >= 1.24; ignored before)
  *
  * Returns: (transfer full) (nullable): a configured, inactive
  * gst_cuda_buffer_pool_new() pool with GstVideoMeta, or %NULL when the
@@ -418,7 +430,7 @@ gst_cuda_morphology_memory_pop (void)
  */
 GstBufferPool *
 gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
-    GstCaps * caps, guint * size, guint min, guint max)
+    GstCaps * caps, guint * size, guint min, guint max, gpointer stream)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -432,6 +444,7 @@ gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
   gst_buffer_pool_config_set_params (config, caps, *size, min, max);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
+  config_set_stream (config, stream);
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_WARNING_OBJECT (pool, "refused %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
@@ -449,6 +462,7 @@ gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
  * @query: the allocation query from upstream (propose_allocation)
  * @caps: the caps of the query, in CUDA memory
  * @context: the element's context
+ * @stream: (nullable): the element's GstCudaStream (>= 1.24)
  *
  * Offers upstream a CUDA buffer pool of @context for @caps and says that
  * GstVideoMeta is understood (the CUDA pitch differs from the default
@@ -458,7 +472,7 @@ gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
  */
 gboolean
 gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
-    GstCudaContext * context)
+    GstCudaContext * context, gpointer stream)
 {
   GstVideoInfo info;
   GstBufferPool *pool;
@@ -477,7 +491,8 @@ gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
     return TRUE;
 
   size = GST_VIDEO_INFO_SIZE (&info);
-  pool = gst_cuda_morphology_memory_pool_new (context, caps, &size, 0, 0);
+  pool = gst_cuda_morphology_memory_pool_new (context, caps, &size, 0, 0,
+      stream);
   if (pool == NULL)
     return FALSE;
   gst_query_add_allocation_pool (query, pool, size, 0, 0);
@@ -490,6 +505,8 @@ gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
  * @query: the allocation query answered by downstream (decide_allocation)
  * @caps: the output caps, in CUDA memory
  * @context: the element's context
+ * @stream: (nullable): the element's GstCudaStream (>= 1.24): the output
+ *     frames carry it, so that a consumer knows which stream wrote them
  *
  * Puts a CUDA buffer pool for @caps first in @query: downstream's own when
  * it is a CUDA pool of @context, otherwise a new one of @context, with
@@ -500,7 +517,7 @@ gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
  */
 gboolean
 gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
-    GstCudaContext * context)
+    GstCudaContext * context, gpointer stream)
 {
   GstVideoInfo info;
   GstBufferPool *pool = NULL, *ours;
@@ -530,6 +547,7 @@ gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
     gst_buffer_pool_config_set_params (config, caps, size, min, max);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
+    config_set_stream (config, stream);
     if (gst_buffer_pool_set_config (pool, config)) {
       config = gst_buffer_pool_get_config (pool);
       gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
@@ -538,11 +556,11 @@ gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
     } else {
       gst_object_unref (pool);
       ours = gst_cuda_morphology_memory_pool_new (context, caps, &size, min,
-          max);
+          max, stream);
     }
   } else {
     ours = gst_cuda_morphology_memory_pool_new (context, caps, &size, min,
-        max);
+        max, stream);
   }
   if (ours == NULL)
     return FALSE;
@@ -738,4 +756,100 @@ gst_cuda_morphology_memory_packed_view (const GstVideoFrame * frame,
   view->channels = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 0) /
       cm_depth_bytes (depth);
   return TRUE;
+}
+
+/* ---- streams (GStreamer >= 1.24) --------------------------------------- */
+
+/**
+ * gst_cuda_morphology_memory_stream_new:
+ * @context: the element's context
+ *
+ * Returns: (transfer full) (nullable): a new GstCudaStream of @context for
+ * the element's work and the frames of its pools, or %NULL before
+ * GStreamer 1.24 or when none could be made (the caller then makes a
+ * plain stream and synchronises every frame on the host)
+ */
+gpointer
+gst_cuda_morphology_memory_stream_new (GstCudaContext * context)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  g_return_val_if_fail (GST_IS_CUDA_CONTEXT (context), NULL);
+  return gst_cuda_stream_new (context);
+#else
+  return NULL;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_memory_stream_handle:
+ * @stream: a stream from gst_cuda_morphology_memory_stream_new()
+ *
+ * Returns: its CUstream
+ */
+gpointer
+gst_cuda_morphology_memory_stream_handle (gpointer stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  return stream ? (gpointer) gst_cuda_stream_get_handle ((GstCudaStream *)
+      stream) : NULL;
+#else
+  return NULL;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_memory_stream_unref:
+ * @stream: (nullable): a stream from gst_cuda_morphology_memory_stream_new()
+ */
+void
+gst_cuda_morphology_memory_stream_unref (gpointer stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (stream != NULL)
+    gst_cuda_stream_unref ((GstCudaStream *) stream);
+#endif
+}
+
+/**
+ * gst_cuda_morphology_memory_buffer_stream:
+ * @buffer: a buffer
+ *
+ * Returns: (nullable): the CUstream that @buffer's CUDA memory carries
+ * (the stream its writers and readers order their work on), or %NULL when
+ * @buffer is not one CUDA memory, carries none (the default stream,
+ * GStreamer 1.22) or the build predates 1.24
+ */
+gpointer
+gst_cuda_morphology_memory_buffer_stream (GstBuffer * buffer)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  GstCudaStream *stream;
+
+  if (gst_cuda_morphology_memory_buffer_context (buffer) == NULL)
+    return NULL;
+  stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST
+      (gst_buffer_peek_memory (buffer, 0)));
+  return stream ? (gpointer) gst_cuda_stream_get_handle (stream) : NULL;
+#else
+  return NULL;
+#endif
+}
+
+/**
+ * gst_cuda_morphology_memory_mark_written:
+ * @buffer: a buffer of one CUDA memory that carries a stream
+ *
+ * Says that work writing @buffer may still be in flight on its stream
+ * (%GST_CUDA_MEMORY_TRANSFER_NEED_SYNC): a host map, or a consumer on
+ * another stream, waits for it. A device write map sets it already; this
+ * makes it explicit where the frame is left unsynchronised.
+ */
+void
+gst_cuda_morphology_memory_mark_written (GstBuffer * buffer)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (gst_cuda_morphology_memory_buffer_stream (buffer) != NULL)
+    GST_MINI_OBJECT_FLAG_SET (gst_buffer_peek_memory (buffer, 0),
+        GST_CUDA_MEMORY_TRANSFER_NEED_SYNC);
+#endif
 }

@@ -17,7 +17,10 @@
  * unmaps the frames and pushes the buffer. From 1.24 an input may carry its
  * producer's stream with work in flight
  * (gst_cuda_morphology_memory_pending_stream); the base class orders its
- * own stream after it. */
+ * own stream after it. From 1.24 the element's stream is a GstCudaStream
+ * (gst_cuda_morphology_memory_stream_new) that the pools it makes give to
+ * their frames; a frame read and written in such memory is pushed without
+ * a host synchronisation (the frame path's stream order). */
 #pragma once
 
 #include <gst/gst.h>
@@ -57,11 +60,17 @@ gboolean gst_cuda_morphology_memory_push (GstCudaContext * context);
 void gst_cuda_morphology_memory_pop (void);
 
 GstBufferPool *gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
-    GstCaps * caps, guint * size, guint min, guint max);
+    GstCaps * caps, guint * size, guint min, guint max, gpointer stream);
 gboolean gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
-    GstCudaContext * context);
+    GstCudaContext * context, gpointer stream);
 gboolean gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
-    GstCudaContext * context);
+    GstCudaContext * context, gpointer stream);
+
+gpointer gst_cuda_morphology_memory_stream_new (GstCudaContext * context);
+gpointer gst_cuda_morphology_memory_stream_handle (gpointer stream);
+void gst_cuda_morphology_memory_stream_unref (gpointer stream);
+gpointer gst_cuda_morphology_memory_buffer_stream (GstBuffer * buffer);
+void gst_cuda_morphology_memory_mark_written (GstBuffer * buffer);
 
 GstCudaContext *gst_cuda_morphology_memory_buffer_context (GstBuffer *
     buffer);

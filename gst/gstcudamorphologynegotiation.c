@@ -240,6 +240,8 @@ count_held_buffers (GstQuery * query, guint held)
  * @query: the allocation query from upstream
  * @use_cuda: the element runs on the CUDA backend
  * @context: (nullable): its GstCudaContext
+ * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24), given to the
+ *     frames of the CUDA pools it makes
  * @held: buffers of upstream's pool the element may keep while upstream
  *     fills the next ones (overlap)
  *
@@ -254,7 +256,8 @@ count_held_buffers (GstQuery * query, guint held)
  */
 gboolean
 gst_cuda_morphology_negotiation_propose (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, guint held)
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    guint held)
 {
   GstCaps *caps;
   GstVideoInfo info;
@@ -270,7 +273,7 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
 #ifdef HAVE_GST_CUDA
   if (gst_cuda_morphology_memory_caps_is_cuda (caps)) {
     if (!use_cuda || context == NULL ||
-        !gst_cuda_morphology_memory_propose (query, caps, context))
+        !gst_cuda_morphology_memory_propose (query, caps, context, stream))
       return FALSE;
     count_held_buffers (query, held);
     return TRUE;
@@ -312,6 +315,7 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
  * @query: the allocation query answered by downstream
  * @use_cuda: the element runs on the CUDA backend
  * @context: (nullable): its GstCudaContext
+ * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24)
  *
  * Puts the pool of the output buffers first in @query: a CUDA pool of
  * @context for CUDA caps, a pinned pool for system caps on the CUDA
@@ -323,7 +327,7 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
  */
 gboolean
 gst_cuda_morphology_negotiation_decide (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context)
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream)
 {
   GstCaps *outcaps;
   GstVideoInfo info;
@@ -340,7 +344,8 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
 #ifdef HAVE_GST_CUDA
   if (gst_cuda_morphology_memory_caps_is_cuda (outcaps)) {
     if (!use_cuda || context == NULL ||
-        !gst_cuda_morphology_memory_decide (query, outcaps, context)) {
+        !gst_cuda_morphology_memory_decide (query, outcaps, context,
+            stream)) {
       GST_ERROR_OBJECT (element, "no CUDA buffer pool for %" GST_PTR_FORMAT,
           outcaps);
       return FALSE;

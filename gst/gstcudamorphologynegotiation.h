@@ -29,8 +29,9 @@ GstCaps *gst_cuda_morphology_negotiation_in_memory_of (GstCaps * othercaps,
 GstCaps *gst_cuda_morphology_negotiation_cuda_first (GstCaps * caps);
 
 gboolean gst_cuda_morphology_negotiation_propose (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, guint held);
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    guint held);
 gboolean gst_cuda_morphology_negotiation_decide (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context);
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream);
 
 G_END_DECLS

@@ -14,6 +14,10 @@
  *   GstVideoMeta describes a larger frame than the caps;
  * - (GStreamer >= 1.24) an input that its producer writes on its own
  *   stream and pushes before that work is done (NEED_SYNC) is read only
+ *   once it is written;
+ * - (GStreamer >= 1.24) frames pushed with their work still queued: the
+ *   next element reads them once written, the producer refills an input
+ *   only once the element has read it, the application maps the output
  *   once it is written.
  *
  * Exits 77 (meson: SKIP) without a CUDA device or without the CUDA driver
@@ -30,7 +34,11 @@
 #include <gst/cuda/gstcudastream.h>
 #endif
 
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
+
 #include "../check/cudamorph-harness.h"
+#include "chain-compare.h"
 #include "device.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -536,6 +544,179 @@ GST_START_TEST (test_input_written_on_another_stream)
 }
 
 GST_END_TEST;
+
+/* Two cudamorph in CUDA memory, fed by a producer whose pool has one
+ * buffer on its own stream: each element pushes with its work queued (the
+ * first one's takes milliseconds: 48 erosions). The producer refills the
+ * one buffer as soon as the first element lets go of it, while that
+ * element's stream is still busy with the frame before: only if the
+ * element made the producer's stream wait for its reading is the frame
+ * it reads the one it was given. The second element reads the first
+ * one's output while it may still be written; the application maps the
+ * last output for the host. Every frame must equal the CPU backend's. */
+GST_START_TEST (test_chain_left_in_flight)
+{
+  const gint n_frames = 6, w = 1920, hgt = 1080;
+  MorphParams pa = MORPH_PARAMS_DEFAULT, pb = MORPH_PARAMS_DEFAULT;
+  GstCudaContext *ctx = gst_cuda_context_new (0);
+  GstCudaStream *stream;
+  GstElement *pipe, *a, *b, *src, *sink;
+  GstBufferPool *pool;
+  GstStructure *config, *st;
+  GstContext *c;
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBuffer *refs[6];
+  cm_image dev_src[6];
+  GstBus *bus;
+  GstMessage *msg;
+
+  pa.iterations = 48;
+  pb.op = CM_MORPH_DILATE;
+  pb.width = 5;
+  fail_unless (ctx != NULL);
+  stream = gst_cuda_stream_new (ctx);
+  fail_unless (stream != NULL);
+  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=NV12,"
+      "width=1920,height=1080,framerate=30/1");
+  fail_unless (gst_video_info_from_caps (&info, caps));
+
+  /* appsrc ! a ! b ! appsink, all in CUDA memory of ctx */
+  pipe = gst_pipeline_new (NULL);
+  src = gst_element_factory_make ("appsrc", NULL);
+  sink = gst_element_factory_make ("appsink", NULL);
+  a = morph_element_new ("cuda", &pa);
+  b = morph_element_new ("cuda", &pb);
+  g_object_set (src, "caps", caps, "format", GST_FORMAT_TIME,
+      "max-bytes", (guint64) 0, NULL);
+  gst_bin_add_many (GST_BIN (pipe), src, a, b, sink, NULL);
+  fail_unless (gst_element_link_many (src, a, b, NULL));
+  fail_unless (gst_element_link_filtered (b, sink, caps));
+  g_object_set (sink, "sync", FALSE, NULL);
+  c = gst_context_new_cuda_context (ctx);
+  gst_element_set_context (pipe, c);
+  gst_context_unref (c);
+
+  pool = gst_cuda_buffer_pool_new (ctx);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
+      1, 1);
+  gst_buffer_pool_config_set_cuda_stream (config, stream);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+
+  /* the frames on the device beforehand (luma rows, then chroma rows) */
+  fail_unless (gst_cuda_context_push (ctx));
+  for (gint k = 0; k < n_frames; k++) {
+    GstVideoFrame r;
+    CUstream s = gst_cuda_stream_get_handle (stream);
+
+    refs[k] = morph_make_input (&info, 300 + k, 0);
+    memset (&dev_src[k], 0, sizeof (dev_src[k]));
+    fail_unless_equals_int (cm_device_image_alloc (&dev_src[k], w,
+            hgt + hgt / 2, CM_DEPTH_8), CM_OK);
+    fail_unless (gst_video_frame_map (&r, &info, refs[k], GST_MAP_READ));
+    fail_unless_equals_int (cm_copy_2d_async (dev_src[k].data,
+            dev_src[k].pitch, GST_VIDEO_FRAME_PLANE_DATA (&r, 0),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 0), w, hgt, CM_COPY_H2D, s),
+        CM_OK);
+    fail_unless_equals_int (cm_copy_2d_async ((guint8 *) dev_src[k].data +
+            dev_src[k].pitch * hgt, dev_src[k].pitch,
+            GST_VIDEO_FRAME_PLANE_DATA (&r, 1),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 1), w, hgt / 2, CM_COPY_H2D,
+            s), CM_OK);
+    fail_unless_equals_int (cm_stream_sync (s), CM_OK);
+    gst_video_frame_unmap (&r);
+  }
+  gst_cuda_context_pop (NULL);
+
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (gint k = 0; k < n_frames; k++) {
+    GstBuffer *buf = NULL;
+    GstVideoFrame f;
+    CUstream s = gst_cuda_stream_get_handle (stream);
+
+    /* waits until the first element let go of the frame before */
+    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
+            NULL), GST_FLOW_OK);
+    fail_unless (gst_video_frame_map (&f, &info, buf,
+            GST_MAP_WRITE | GST_MAP_CUDA));
+    fail_unless (gst_cuda_context_push (ctx));
+    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
+            (&f, 0), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), dev_src[k].data,
+            dev_src[k].pitch, w, hgt, CM_COPY_D2D, s), CM_OK);
+    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
+            (&f, 1), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 1),
+            (guint8 *) dev_src[k].data + dev_src[k].pitch * hgt,
+            dev_src[k].pitch, w, hgt / 2, CM_COPY_D2D, s), CM_OK);
+    gst_cuda_context_pop (NULL);
+    gst_video_frame_unmap (&f);
+    GST_BUFFER_PTS (buf) = k * GST_SECOND / 30;
+    GST_BUFFER_DURATION (buf) = GST_SECOND / 30;
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), buf),
+        GST_FLOW_OK);
+  }
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+
+  for (gint k = 0; k < n_frames; k++) {
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        60 * GST_SECOND);
+    GstHarness *h1, *h2;
+    GstBuffer *mid, *want;
+    GstVideoInfo sys;
+    gchar *what = g_strdup_printf ("frame %d", k);
+
+    fail_unless (sample != NULL, "%s: no output", what);
+    /* the same two filters on the CPU backend */
+    h1 = morph_harness_new (morph_element_new ("cpu", &pa));
+    h2 = morph_harness_new (morph_element_new ("cpu", &pb));
+    morph_harness_set_caps (h1, "NV12", w, hgt, &sys);
+    morph_harness_set_caps (h2, "NV12", w, hgt, &sys);
+    mid = gst_harness_push_and_pull (h1, gst_buffer_ref (refs[k]));
+    want = gst_harness_push_and_pull (h2, mid);
+    fail_unless (want != NULL);
+    fail_unless (morph_frames_equal (want, gst_sample_get_buffer (sample),
+            &sys, what), "%s: differs from the CPU backend's: a stream "
+        "was not ordered", what);
+    gst_buffer_unref (want);
+    gst_harness_teardown (h2);
+    gst_harness_teardown (h1);
+    gst_sample_unref (sample);
+    g_free (what);
+  }
+
+  /* the frames left with their work queued: the path under test ran */
+  st = query_stats (a);
+  fail_unless (st != NULL);
+  fail_unless_equals_uint64 (stat_get (st, "stream-ordered"), n_frames);
+  gst_structure_free (st);
+  st = query_stats (b);
+  fail_unless (st != NULL);
+  fail_unless_equals_uint64 (stat_get (st, "stream-ordered"), n_frames);
+  gst_structure_free (st);
+
+  bus = gst_element_get_bus (pipe);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg == NULL, "error on the bus");
+  gst_object_unref (bus);
+  fail_unless (gst_element_set_state (pipe, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipe);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  fail_unless (gst_cuda_context_push (ctx));
+  for (gint k = 0; k < n_frames; k++) {
+    cm_device_free (dev_src[k].data);
+    gst_buffer_unref (refs[k]);
+  }
+  gst_cuda_context_pop (NULL);
+  gst_cuda_stream_unref (stream);
+  gst_caps_unref (caps);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
 #endif
 
 static Suite *
@@ -551,6 +732,7 @@ base_gpu_suite (void)
   tcase_add_test (tc, test_caps_permission_read_once);
 #if GST_CHECK_VERSION (1, 24, 0)
   tcase_add_test (tc, test_input_written_on_another_stream);
+  tcase_add_test (tc, test_chain_left_in_flight);
 #endif
   /* last: before its fix it wrote past a device buffer */
   tcase_add_test (tc, test_chroma_extent_of_output);

@@ -221,7 +221,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
   gst_video_info_from_caps (&info, caps);
   n_planes = GST_VIDEO_INFO_N_PLANES (&info);
   size = GST_VIDEO_INFO_SIZE (&info);
-  pool = gst_cuda_morphology_memory_pool_new (ctx, caps, &size, 2, 2);
+  pool = gst_cuda_morphology_memory_pool_new (ctx, caps, &size, 2, 2, NULL);
   if (!pool || !gst_buffer_pool_set_active (pool, TRUE) ||
       gst_buffer_pool_acquire_buffer (pool, &inbuf, NULL) != GST_FLOW_OK ||
       gst_buffer_pool_acquire_buffer (pool, &outbuf, NULL) != GST_FLOW_OK) {
@@ -374,7 +374,7 @@ check_pools (GstCudaContext * ctx)
   int ok = 1;
 
   query = gst_query_new_allocation (caps, TRUE);
-  ok &= gst_cuda_morphology_memory_propose (query, caps, ctx);
+  ok &= gst_cuda_morphology_memory_propose (query, caps, ctx, NULL);
   ok &= gst_query_get_n_allocation_pools (query) == 1;
   ok &= gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
@@ -387,7 +387,7 @@ check_pools (GstCudaContext * ctx)
   gst_query_unref (query);
   query = gst_query_new_allocation (caps, TRUE);
   gst_query_add_allocation_pool (query, pool, size, 3, 5);
-  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx);
+  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx, NULL);
   {
     GstBufferPool *kept = NULL;
 
@@ -401,7 +401,7 @@ check_pools (GstCudaContext * ctx)
   query = gst_query_new_allocation (caps, TRUE);
   plain = gst_video_buffer_pool_new ();
   gst_query_add_allocation_pool (query, plain, 1000, 1, 0);
-  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx);
+  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx, NULL);
   {
     GstBufferPool *got = NULL;
 
