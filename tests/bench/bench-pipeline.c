@@ -52,6 +52,7 @@ typedef struct
   gboolean from_pool;           /* prepared[] are the chain's pool buffers */
   GThread *feeder;
   int rc;
+  double device_us;             /* the chain's device time per frame */
 } Stream;
 
 static void
@@ -189,6 +190,42 @@ stream_feed (gpointer data)
   return NULL;
 }
 
+/* The chain's device time per frame: the sum over its elements of the
+ * mean device time of their sampled frames ("cudamorphology-stats"
+ * query: timed-frames, device-ns); 0 when no element measured any. */
+static double
+chain_device_us (GstElement * pipe)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipe));
+  GValue v = G_VALUE_INIT;
+  double us = 0;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstElementFactory *f = gst_element_get_factory (e);
+    const gchar *name = f ? GST_OBJECT_NAME (f) : "";
+    GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
+        gst_structure_new_empty ("cudamorphology-stats"));
+    guint64 n = 0, ns = 0;
+
+    /* ours only: other elements forward the query to a neighbour */
+    if ((!strcmp (name, "cudamorph") || !strcmp (name, "cudamedian") ||
+            !strcmp (name, "cudalinspectrum")) && gst_element_query (e, q)) {
+      const GstStructure *st = gst_query_get_structure (q);
+
+      gst_structure_get_uint64 (st, "timed-frames", &n);
+      gst_structure_get_uint64 (st, "device-ns", &ns);
+      if (n > 0)
+        us += ns / 1000.0 / n;
+    }
+    gst_query_unref (q);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return us;
+}
+
 /* Waits for the stream's EOS; 0 when every frame arrived. */
 static int
 stream_wait (Stream * st)
@@ -212,6 +249,8 @@ stream_wait (Stream * st)
         st->frames_seen, st->frames);
     rc = 1;
   }
+  if (rc == 0)
+    st->device_us = chain_device_us (st->pipe);
   gst_message_unref (msg);
   gst_object_unref (bus);
   return rc;
@@ -259,6 +298,14 @@ report (const Stream * streams, guint n, gint width, gint height,
       " (pool producer)" : " (plain producer)", n, n == 1 ? "" : "s",
       streams[0].frames_seen, warmup, sum, counted / ((last - first) / 1e6),
       1000.0 / sum, chain);
+  /* for bench-processes.sh: the monotonic clock is the same in every
+   * process, so windows of several processes can be joined */
+  g_print ("window: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d frames\n",
+      first, last, counted);
+  if (streams[0].device_us > 0)
+    g_print ("device time per frame (the chain's elements, sampled, stream "
+        "0): %.1f us: GPU-time bound %.0f frames/s\n",
+        streams[0].device_us, 1e6 / streams[0].device_us);
 }
 
 int

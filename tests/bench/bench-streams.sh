@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Many cameras on one GPU: two chains at 1920x1080 with N = 1, 4, 8, 16
+# pipelines in one process (bench-pipeline --streams N) and in N processes
+# (bench-processes.sh), and each chain's GPU-time bound: the frames/s that
+# its device time per frame allows, from the elements' statistics (one
+# frame in 16 timed with CUDA events on its element's stream, from its
+# first operation to its last; summed over the chain's elements) in the
+# one-pipeline run.
+#
+#   tests/bench/bench-streams.sh BUILD_DIR [N ...]
+#
+# Writes a table to stdout; BENCH_FRAMES (3000) frames per stream, the
+# first BENCH_WARMUP (300) not timed.
+set -uo pipefail
+[ $# -ge 1 ] || { sed -n '4,13p' "$0"; exit 2; }
+build=$1
+shift
+counts=("$@")
+[ ${#counts[@]} -eq 0 ] && counts=(1 4 8 16)
+bench=$build/tests/bench/bench-pipeline
+[ -x "$bench" ] || { echo "no $bench: build first" >&2; exit 1; }
+export GST_PLUGIN_PATH=$PWD/$build/gst
+frames=${BENCH_FRAMES:-3000}
+warm=${BENCH_WARMUP:-300}
+size=(--width 1920 --height 1080 --frames "$frames" --warmup "$warm")
+
+chain_cuda="cudamedian size=5 ! cudamorph operation=open shape=disk radius=7 ! cudamorph operation=tophat shape=line length=31 angle=30"
+chain_pool="cudamedian size=5"
+names=("NV12 CUDA memory, 3 elements" "GRAY8 pool producer, cudamedian size=5")
+opts=("--format NV12 --memory cuda" "--format GRAY8 --producer pool")
+chains=("$chain_cuda" "$chain_pool")
+
+# the frames of all streams (processes) over the window from the first
+# one's start to the last one's end
+sum_of() { sed -nE 's/.*; ([0-9.]+) over the common window.*/\1/p;s/.*processes: ([0-9.]+) frames\/s in all.*/\1/p' | tail -1; }
+
+for c in 0 1; do
+  echo "## ${names[$c]}: ${chains[$c]}"
+  bound=""
+  echo "| N | one process, N streams (frames/s, all streams) | N processes (frames/s, all processes) |"
+  echo "| --- | --- | --- |"
+  for n in "${counts[@]}"; do
+    # shellcheck disable=SC2086
+    out=$("$bench" "${size[@]}" ${opts[$c]} --streams "$n" "${chains[$c]}" 2>&1)
+    a=$(sum_of <<<"$out")
+    [ "$n" = 1 ] && bound=$(grep -o 'device time per frame.*' <<<"$out")
+    # shellcheck disable=SC2086
+    b=$(tests/bench/bench-processes.sh "$build" "$n" "${size[@]}" ${opts[$c]} "${chains[$c]}" 2>&1 | sum_of)
+    echo "| $n | ${a:-failed} | ${b:-failed} |"
+  done
+  echo "${bound:-device time per frame: not measured}"
+  echo
+done
