@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CPU reference of reconstruction and the operations built on it (see
+ * reconstruct.h). Samples are widened to uint32_t planes; reconstruction
+ * by erosion is reconstruction by dilation of the complements. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reconstruct.h"
+
+/* Neighbours visited before a pixel in raster order (the first half) and
+ * after it (the second half): 4-connectivity uses two of each. */
+static const int nb8_dx[8] = { -1, -1, 0, 1, 1, 1, 0, -1 };
+static const int nb8_dy[8] = { 0, -1, -1, -1, 0, 1, 1, 1 };
+static const int nb4_dx[4] = { -1, 0, 1, 0 };
+static const int nb4_dy[4] = { 0, -1, 0, 1 };
+
+typedef struct
+{
+  const int *dx, *dy;
+  int half;                     /* neighbours per half */
+} neighbours;
+
+static neighbours
+neighbours_of (int connectivity)
+{
+  neighbours n;
+
+  if (connectivity == 4) {
+    n.dx = nb4_dx;
+    n.dy = nb4_dy;
+    n.half = 2;
+  } else {
+    n.dx = nb8_dx;
+    n.dy = nb8_dy;
+    n.half = 4;
+  }
+  return n;
+}
+
+/* A FIFO of pixel indices that grows when full (a pixel may be queued
+ * more than once). */
+typedef struct
+{
+  size_t *v;
+  size_t cap, head, len;
+} fifo;
+
+static int
+fifo_push (fifo * q, size_t p)
+{
+  if (q->len == q->cap) {
+    size_t cap = q->cap ? q->cap * 2 : 1024;
+    size_t *v = malloc (cap * sizeof (*v));
+
+    if (!v)
+      return 0;
+    for (size_t i = 0; i < q->len; i++)
+      v[i] = q->v[(q->head + i) % q->cap];
+    free (q->v);
+    q->v = v;
+    q->cap = cap;
+    q->head = 0;
+  }
+  q->v[(q->head + q->len) % q->cap] = p;
+  q->len++;
+  return 1;
+}
+
+static size_t
+fifo_pop (fifo * q)
+{
+  size_t p = q->v[q->head];
+
+  q->head = (q->head + 1) % q->cap;
+  q->len--;
+  return p;
+}
+
+static inline uint32_t
+max_u32 (uint32_t a, uint32_t b)
+{
+  return a > b ? a : b;
+}
+
+static inline uint32_t
+min_u32 (uint32_t a, uint32_t b)
+{
+  return a < b ? a : b;
+}
+
+/* Vincent (1993), hybrid algorithm: j becomes the reconstruction by
+ * dilation of j under i. */
+static cm_status
+rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity)
+{
+  neighbours n = neighbours_of (connectivity);
+  fifo q = { 0 };
+  size_t count = (size_t) w * h;
+
+  for (size_t p = 0; p < count; p++)
+    j[p] = min_u32 (j[p], i[p]);
+
+  /* raster scan: the neighbours before */
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < w; x++) {
+      size_t p = (size_t) y * w + x;
+      uint32_t m = j[p];
+
+      for (int k = 0; k < n.half; k++) {
+        int nx = x + n.dx[k], ny = y + n.dy[k];
+
+        if (nx >= 0 && nx < w && ny >= 0 && ny < h)
+          m = max_u32 (m, j[(size_t) ny * w + nx]);
+      }
+      j[p] = min_u32 (m, i[p]);
+    }
+  }
+
+  /* anti-raster scan: the neighbours after; a pixel that could still
+   * raise one of them starts the queue */
+  for (int y = h - 1; y >= 0; y--) {
+    for (int x = w - 1; x >= 0; x--) {
+      size_t p = (size_t) y * w + x;
+      uint32_t m = j[p];
+
+      for (int k = n.half; k < 2 * n.half; k++) {
+        int nx = x + n.dx[k], ny = y + n.dy[k];
+
+        if (nx >= 0 && nx < w && ny >= 0 && ny < h)
+          m = max_u32 (m, j[(size_t) ny * w + nx]);
+      }
+      j[p] = min_u32 (m, i[p]);
+      for (int k = n.half; k < 2 * n.half; k++) {
+        int nx = x + n.dx[k], ny = y + n.dy[k];
+        size_t r;
+
+        if (nx < 0 || nx >= w || ny < 0 || ny >= h)
+          continue;
+        r = (size_t) ny * w + nx;
+        if (j[r] < j[p] && j[r] < i[r]) {
+          if (!fifo_push (&q, p)) {
+            free (q.v);
+            return CM_ERR_NO_MEMORY;
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  /* propagation */
+  while (q.len > 0) {
+    size_t p = fifo_pop (&q);
+    int x = (int) (p % w), y = (int) (p / w);
+
+    for (int k = 0; k < 2 * n.half; k++) {
+      int nx = x + n.dx[k], ny = y + n.dy[k];
+      size_t r;
+
+      if (nx < 0 || nx >= w || ny < 0 || ny >= h)
+        continue;
+      r = (size_t) ny * w + nx;
+      if (j[r] < j[p] && i[r] != j[r]) {
+        j[r] = min_u32 (j[p], i[r]);
+        if (!fifo_push (&q, r)) {
+          free (q.v);
+          return CM_ERR_NO_MEMORY;
+        }
+      }
+    }
+  }
+  free (q.v);
+  return CM_OK;
+}
+
+static uint32_t
+depth_max (cm_depth depth)
+{
+  return depth == CM_DEPTH_16 ? 65535u : 255u;
+}
+
+static int
+image_ok (const cm_image * img)
+{
+  return img && img->data && img->width > 0 && img->height > 0 &&
+      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
+      img->pitch >= (size_t) img->width * (img->depth / 8);
+}
+
+static int
+same_shape (const cm_image * a, const cm_image * b)
+{
+  return a->width == b->width && a->height == b->height &&
+      a->depth == b->depth;
+}
+
+static void
+load (const cm_image * img, uint32_t * v)
+{
+  for (int y = 0; y < img->height; y++) {
+    const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
+
+    for (int x = 0; x < img->width; x++)
+      v[(size_t) y * img->width + x] = img->depth == CM_DEPTH_16 ?
+          ((const uint16_t *) row)[x] : row[x];
+  }
+}
+
+static void
+store (const cm_image * img, const uint32_t * v)
+{
+  for (int y = 0; y < img->height; y++) {
+    uint8_t *row = (uint8_t *) img->data + (size_t) y * img->pitch;
+
+    for (int x = 0; x < img->width; x++) {
+      uint32_t s = v[(size_t) y * img->width + x];
+
+      if (img->depth == CM_DEPTH_16)
+        ((uint16_t *) row)[x] = (uint16_t) s;
+      else
+        row[x] = (uint8_t) s;
+    }
+  }
+}
+
+/* By dilation (under), or by erosion (over) through the complements. */
+static cm_status
+reconstruct (cm_recon_mode mode, int connectivity, uint32_t * marker,
+    uint32_t * mask, int w, int h, uint32_t maxv)
+{
+  size_t count = (size_t) w * h;
+  cm_status st;
+
+  if (mode == CM_RECON_BY_DILATION)
+    return rec_dilate (marker, mask, w, h, connectivity);
+  for (size_t p = 0; p < count; p++) {
+    marker[p] = maxv - marker[p];
+    mask[p] = maxv - mask[p];
+  }
+  st = rec_dilate (marker, mask, w, h, connectivity);
+  for (size_t p = 0; p < count; p++) {
+    marker[p] = maxv - marker[p];
+    mask[p] = maxv - mask[p];
+  }
+  return st;
+}
+
+cm_status
+cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
+    const cm_image * mask, const cm_image * marker)
+{
+  size_t count;
+  uint32_t *i, *j;
+  cm_status st;
+
+  if (!image_ok (mask) || !image_ok (marker) || !same_shape (mask, marker) ||
+      (connectivity != 4 && connectivity != 8) ||
+      (mode != CM_RECON_BY_DILATION && mode != CM_RECON_BY_EROSION))
+    return CM_ERR_INVALID_ARG;
+  count = (size_t) mask->width * mask->height;
+  i = malloc (count * sizeof (*i));
+  j = malloc (count * sizeof (*j));
+  if (!i || !j) {
+    free (i);
+    free (j);
+    return CM_ERR_NO_MEMORY;
+  }
+  load (mask, i);
+  load (marker, j);
+  st = reconstruct (mode, connectivity, j, i, mask->width, mask->height,
+      depth_max (mask->depth));
+  if (st == CM_OK)
+    store (marker, j);
+  free (i);
+  free (j);
+  return st;
+}
+
+/* The marker of open/close: the erosion (dilation) of the source by the
+ * structuring element, through the morphology reference. */
+static cm_status
+se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out)
+{
+  cm_morph_desc md = desc->marker;
+  cm_image tmp = *src;
+  cm_status st;
+
+  md.op = desc->op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
+  tmp.pitch = (size_t) src->width * (src->depth / 8);
+  tmp.data = malloc (tmp.pitch * src->height);
+  if (!tmp.data)
+    return CM_ERR_NO_MEMORY;
+  st = cm_morph_ref (&md, src, &tmp);
+  if (st == CM_OK)
+    load (&tmp, out);
+  free (tmp.data);
+  return st;
+}
+
+cm_status
+cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
+    const cm_image * dst)
+{
+  int w, h;
+  size_t count;
+  uint32_t maxv, hgt, *f, *g;
+  cm_status st = CM_OK;
+
+  if (!desc || !image_ok (src) || !image_ok (dst) || !same_shape (src, dst) ||
+      src->data == dst->data || (int) desc->op < 0 ||
+      (int) desc->op >= CM_RECON_OP_COUNT ||
+      (desc->connectivity != 4 && desc->connectivity != 8))
+    return CM_ERR_INVALID_ARG;
+  if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
+      (!desc->marker.se || desc->marker.iterations < 1))
+    return CM_ERR_INVALID_ARG;
+
+  w = src->width;
+  h = src->height;
+  count = (size_t) w * h;
+  maxv = depth_max (src->depth);
+  hgt = min_u32 (desc->height, maxv);
+  f = malloc (count * sizeof (*f));
+  g = malloc (count * sizeof (*g));
+  if (!f || !g) {
+    free (f);
+    free (g);
+    return CM_ERR_NO_MEMORY;
+  }
+  load (src, f);
+
+  switch (desc->op) {
+    case CM_RECON_FILL_HOLES:
+    case CM_RECON_CLEAR_BORDER:
+      /* f on the outer rows and columns; inside, the value the
+       * reconstruction cannot keep (max over f, 0 under it) */
+      for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+          size_t p = (size_t) y * w + x;
+          int edge = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+
+          g[p] = edge ? f[p] : desc->op == CM_RECON_FILL_HOLES ? maxv : 0;
+        }
+      st = reconstruct (desc->op == CM_RECON_FILL_HOLES ?
+          CM_RECON_BY_EROSION : CM_RECON_BY_DILATION, desc->connectivity,
+          g, f, w, h, maxv);
+      if (st == CM_OK && desc->op == CM_RECON_CLEAR_BORDER)
+        for (size_t p = 0; p < count; p++)
+          g[p] = f[p] - g[p];
+      break;
+    case CM_RECON_OPEN:
+    case CM_RECON_CLOSE:
+      st = se_marker (desc, src, g);
+      if (st == CM_OK)
+        st = reconstruct (desc->op == CM_RECON_OPEN ? CM_RECON_BY_DILATION :
+            CM_RECON_BY_EROSION, desc->connectivity, g, f, w, h, maxv);
+      break;
+    case CM_RECON_HMAX:
+    case CM_RECON_HDOME:
+      for (size_t p = 0; p < count; p++)
+        g[p] = f[p] > hgt ? f[p] - hgt : 0;
+      st = reconstruct (CM_RECON_BY_DILATION, desc->connectivity, g, f, w, h,
+          maxv);
+      if (st == CM_OK && desc->op == CM_RECON_HDOME)
+        for (size_t p = 0; p < count; p++)
+          g[p] = f[p] - g[p];
+      break;
+    case CM_RECON_HMIN:
+    case CM_RECON_HBASIN:
+      for (size_t p = 0; p < count; p++)
+        g[p] = min_u32 (f[p] + hgt, maxv);
+      st = reconstruct (CM_RECON_BY_EROSION, desc->connectivity, g, f, w, h,
+          maxv);
+      if (st == CM_OK && desc->op == CM_RECON_HBASIN)
+        for (size_t p = 0; p < count; p++)
+          g[p] = g[p] - f[p];
+      break;
+  }
+
+  if (st == CM_OK)
+    store (dst, g);
+  free (f);
+  free (g);
+  return st;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Grey-level morphological reconstruction and the operations built on it
+ * (fill holes, clear border, opening and closing by reconstruction,
+ * h-maxima/minima, h-domes/basins): the CPU reference (reconstruct-ref.c).
+ *
+ * Reconstruction by dilation of a marker g under a mask f (g <= f): the
+ * limit of g_{k+1} = min(dilation of g_k by the unit neighbourhood, f),
+ * which is reached after finitely many steps; by erosion, the dual (g >= f,
+ * max and erosion). The unit neighbourhood is the 4 or 8 neighbours of a
+ * pixel plus itself, inside the frame only: a reconstruction never
+ * propagates through the frame's border, so no border rule applies to it.
+ * The structuring element and its border rule apply where an erosion or
+ * dilation makes the marker (opening and closing by reconstruction). */
+#pragma once
+
+#include "cm-status.h"
+#include "cm-image.h"
+#include "morph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CM_RECON_BY_DILATION = 0,     /* marker grows under the mask             */
+  CM_RECON_BY_EROSION = 1       /* marker shrinks over the mask            */
+} cm_recon_mode;
+
+typedef enum
+{
+  CM_RECON_FILL_HOLES = 0,      /* by erosion over f of (f on the frame's
+                                 * outer rows and columns, max elsewhere) */
+  CM_RECON_CLEAR_BORDER = 1,    /* f - by dilation under f of (f on the
+                                 * outer rows and columns, 0 elsewhere)   */
+  CM_RECON_OPEN = 2,            /* by dilation under f of erode(f)         */
+  CM_RECON_CLOSE = 3,           /* by erosion over f of dilate(f)          */
+  CM_RECON_HMAX = 4,            /* by dilation under f of max(f - h, 0)    */
+  CM_RECON_HMIN = 5,            /* by erosion over f of min(f + h, max)    */
+  CM_RECON_HDOME = 6,           /* f - hmax                                */
+  CM_RECON_HBASIN = 7           /* hmin - f                                */
+} cm_recon_op;
+
+#define CM_RECON_OP_COUNT 8
+
+typedef struct
+{
+  cm_recon_op op;
+  int connectivity;             /* 4 or 8                                  */
+  uint32_t height;              /* h of hmax ... hbasin, clamped to the
+                                 * sample depth's maximum                  */
+  /* open, close: the erosion (dilation) that makes the marker: se,
+   * iterations, border and border_value are used, op is ignored */
+  cm_morph_desc marker;
+} cm_recon_desc;
+
+/* Reconstruction in place: @marker (host image, same size and depth as
+ * @mask) is first clamped to the mask's side (min for by-dilation, max
+ * for by-erosion), then replaced by its reconstruction. Vincent's hybrid
+ * algorithm (a raster and an anti-raster scan, then a FIFO queue for what
+ * is left): exact, O(pixels) on natural images. */
+cm_status cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
+    const cm_image * mask, const cm_image * marker);
+
+/* The operation @desc of @src into @dst (host images, same size and depth,
+ * dst must not overlap src). */
+cm_status cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
+    const cm_image * dst);
+
+#ifdef __cplusplus
+}
+#endif
