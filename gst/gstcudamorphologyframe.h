@@ -38,9 +38,10 @@ typedef struct
                                  * by the memories' streams (>= 1.24) */
   guint64 timed_frames;         /* frames whose device time was measured
                                  * (one in GST_CUDA_MORPHOLOGY_TIMED_EVERY) */
-  guint64 device_ns;            /* their device time: copies and kernels
-                                 * from the frame's start on its stream to
-                                 * its end */
+  guint64 device_ns;            /* their span on the device: from the
+                                 * frame's first operation on its stream to
+                                 * its last, idle gaps between launches
+                                 * included */
 } GstCudaMorphologyFrameStats;
 
 /* One frame in this many has its device time measured (two timed events;

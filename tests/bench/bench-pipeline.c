@@ -190,9 +190,10 @@ stream_feed (gpointer data)
   return NULL;
 }
 
-/* The chain's device time per frame: the sum over its elements of the
- * mean device time of their sampled frames ("cudamorphology-stats"
- * query: timed-frames, device-ns); 0 when no element measured any. */
+/* The chain's device span per frame: the sum over its elements of the
+ * mean span (first operation to last, on the element's stream) of their
+ * sampled frames ("cudamorphology-stats" query: timed-frames,
+ * device-ns); 0 when no element measured any. */
 static double
 chain_device_us (GstElement * pipe)
 {
@@ -302,10 +303,13 @@ report (const Stream * streams, guint n, gint width, gint height,
    * process, so windows of several processes can be joined */
   g_print ("window: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d frames\n",
       first, last, counted);
+  /* a span includes the device's idle gaps between launches: more than
+   * the kernels' own time when the host launches slower than the device
+   * runs (a frame's span, not its cost) */
   if (streams[0].device_us > 0)
-    g_print ("device time per frame (the chain's elements, sampled, stream "
-        "0): %.1f us: GPU-time bound %.0f frames/s\n",
-        streams[0].device_us, 1e6 / streams[0].device_us);
+    g_print ("device span per frame (the chain's elements, sampled, stream "
+        "0): %.1f us, %.0f frames/s if the elements ran one after the "
+        "other\n", streams[0].device_us, 1e6 / streams[0].device_us);
 }
 
 int

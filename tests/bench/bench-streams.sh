@@ -3,11 +3,12 @@
 #
 # Many cameras on one GPU: two chains at 1920x1080 with N = 1, 4, 8, 16
 # pipelines in one process (bench-pipeline --streams N) and in N processes
-# (bench-processes.sh), and each chain's GPU-time bound: the frames/s that
-# its device time per frame allows, from the elements' statistics (one
-# frame in 16 timed with CUDA events on its element's stream, from its
-# first operation to its last; summed over the chain's elements) in the
-# one-pipeline run.
+# (bench-processes.sh), rates over the window from the first stream's
+# start to the last one's end; and the chain's device span per frame in
+# the one-pipeline run (one frame in 16 timed with CUDA events on each
+# element's stream, first operation to last, summed over the elements: it
+# includes the device's idle gaps between launches, so it is not the
+# kernels' own time).
 #
 #   tests/bench/bench-streams.sh BUILD_DIR [N ...]
 #
@@ -45,11 +46,11 @@ for c in 0 1; do
     # shellcheck disable=SC2086
     out=$("$bench" "${size[@]}" ${opts[$c]} --streams "$n" "${chains[$c]}" 2>&1)
     a=$(sum_of <<<"$out")
-    [ "$n" = 1 ] && bound=$(grep -o 'device time per frame.*' <<<"$out")
+    [ "$n" = 1 ] && bound=$(grep -o 'device span per frame.*' <<<"$out")
     # shellcheck disable=SC2086
     b=$(tests/bench/bench-processes.sh "$build" "$n" "${size[@]}" ${opts[$c]} "${chains[$c]}" 2>&1 | sum_of)
     echo "| $n | ${a:-failed} | ${b:-failed} |"
   done
-  echo "${bound:-device time per frame: not measured}"
+  echo "${bound:-device span per frame: not measured}"
   echo
 done
