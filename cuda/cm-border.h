@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Border rules (DESIGN.md section 4). Every rule is either an index map
+/* Border rules (docs/design.md). Every rule is either an index map
  * (replicate, reflect, mirror) or a constant (neutral, constant). */
 #pragma once
 

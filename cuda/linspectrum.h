@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Linear openings/closings in many orientations at once (the analyser
  * behind cudalinspectrum): angular spectrum, supremum and orientation
- * images (paper 000, Karas et al., eqs. 3 and 6; DESIGN.md section 4).
+ * images (paper 000, Karas et al., eqs. 3 and 6; docs/design.md).
  * CPU reference in linspectrum-ref.c, CUDA plan in linspectrum.cu; both
  * implement exactly the definition below and agree bit for bit.
  *
@@ -34,7 +34,7 @@
  *
  * Opening of a run g (p0 .. p1) by the segment of L = length positions
  * with its origin at index o = L / 2 (integer division), NEUTRAL border at
- * each stage (positions outside the run never win, DESIGN.md section 4):
+ * each stage (positions outside the run never win, docs/design.md):
  *     e(a) = min { g(q) : q in [a - o, a - o + L - 1] and in [p0, p1] }
  *     gamma(p) = max { e(a) : a in [p - (L - 1 - o), p + o] and in [p0, p1] }
  * for a, p in [p0, p1]. Equivalently gamma(p) is the largest, over the

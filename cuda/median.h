@@ -3,7 +3,7 @@
  * CUDA plans (median.cu and median-*.cu). Both implement exactly the
  * definitions below and agree bit for bit.
  *
- * Definitions (DESIGN.md section 4):
+ * Definitions (docs/design.md):
  *
  *  - The window is window_w x window_h pixels, both sides odd, with its
  *    origin at (window_w / 2, window_h / 2): output (x, y) looks at the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU reference of grey-level morphology, written as the definitions of
- * DESIGN.md section 4: every output sample is the min (max) over the set
+ * docs/design.md: every output sample is the min (max) over the set
  * offsets of the SE of the border-extended input. It is the oracle of every
  * test and the CPU backend of the elements, so it is organised to stay
  * cheap without changing what it computes:

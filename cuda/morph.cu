@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Grey-level morphology plans (morph.h): the operations of DESIGN.md
- * section 4 composed from single passes (morph-passes.h).
+/* Grey-level morphology plans (morph.h): the operations of docs/design.md
+ * (Definitions) composed from single passes (morph-passes.h).
  *
  * The plan reads the structuring element's mask and picks:
  *  - a full rectangle up to 256 x 256 (tall tiles for large ones) or a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Grey-level morphology: CPU reference (morph-ref.c) and CUDA plans
- * (morph.cu). Both implement exactly the definitions of DESIGN.md section 4
+ * (morph.cu). Both implement exactly the definitions of docs/design.md
  * and must agree bit for bit. */
 #pragma once
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Structuring elements: rasterisation of the shapes of DESIGN.md section 4
+/* Structuring elements: rasterisation of the shapes of docs/design.md
  * into binary masks, the custom mask parser, reflection and row/column runs
  * (the decomposition the GPU planner builds its passes from). */
 #include "se.h"
@@ -184,7 +184,7 @@ cm_se_new_line (cm_se ** out, int length, double angle_deg)
     return CM_ERR_NO_MEMORY;
   }
 
-  /* The formula of DESIGN.md section 4, evaluated literally (no reduction
+  /* The formula of docs/design.md, evaluated literally (no reduction
    * of the angle): kernels and tests take the offsets from this mask, so
    * whatever double rounding does near 45 degrees is decided here, once. */
   a = angle_deg * M_PI / 180.0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Structuring elements in plain C (DESIGN.md section 4).
+/* Structuring elements in plain C (docs/design.md).
  *
  * An SE is a binary mask of width x height with its origin at
  * (origin_x, origin_y). A set pixel at mask column c, row r is the offset

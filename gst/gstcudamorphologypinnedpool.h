@@ -2,7 +2,7 @@
 /* A video buffer pool of page-locked (pinned) host memory.
  *
  * Host-to-device copies from pageable memory run at a fraction of the
- * speed of copies from pinned memory (DESIGN.md section 3), so the
+ * speed of copies from pinned memory (docs/design.md, Memory model), so the
  * elements offer this pool upstream in propose_allocation (producers then
  * write frames straight into pinned memory and the element uploads them
  * without a staging copy) and take their system-memory output buffers from

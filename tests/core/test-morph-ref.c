@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cm_morph_ref against a second, deliberately naive implementation written
- * here from DESIGN.md section 4: the image is first copied into a large
+ * here from docs/design.md: the image is first copied into a large
  * buffer whose margin is filled by the border rule (index folding done
  * step by step, not by the modular formulas of cm-border.h), then every
  * output is the min/max over the mask cells. Plus algebraic properties

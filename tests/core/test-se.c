@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Structuring elements: rasterisation of every shape against the formulas
- * of DESIGN.md section 4 (evaluated here, independently of se.c), the
+ * of docs/design.md (evaluated here, independently of se.c), the
  * impulse response of a dilation, decompositions that must recombine, runs,
  * reflection, the custom mask parser and parameter validation. */
 #include <math.h>
@@ -196,7 +196,7 @@ check_box_shape (const se_spec * sp, const char *name)
   cm_se_free (se);
 }
 
-/* The line formula of DESIGN.md section 4, written out again. The angle
+/* The line formula of docs/design.md, written out again. The angle
  * conversion and the ratio are computed as se.c documents (deg * pi / 180,
  * cot = cos / sin), since the result must match to the last bit. */
 static void

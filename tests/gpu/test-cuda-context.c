@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Evidence for the memory model (DESIGN.md section 3): can the core's
+/* Evidence for the memory model (docs/design.md, Memory model): can the core's
  * runtime-API plans work on frames of a gstreamer-cuda buffer pool?
  *
  * For NV12 and RGBA 1920x1080 frames of a gst_cuda_buffer_pool_new() pool
