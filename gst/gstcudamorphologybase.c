@@ -1169,25 +1169,36 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
       query);
 }
 
-/* Keep metas that say nothing about the memory layout or the size. */
+/* A filter changes sample values, never where the frame's pixels are: a
+ * meta is kept unless one of its tags says it depends on something else
+ * than the video, its orientation, size or colour space (as GStreamer's
+ * video filters decide), e.g. "memory"; colour-space metas only while the
+ * output has the input's format. Regions of interest and affine
+ * transformations stay. */
 static gboolean
 gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
 {
-  const GstMetaInfo *info = meta->info;
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (trans));
   const gchar *const *tags;
-  const gchar *const supported[] = { GST_META_TAG_VIDEO_STR, NULL };
+  const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
 
-  tags = gst_meta_api_type_get_tags (info->api);
+  tags = gst_meta_api_type_get_tags (meta->info->api);
   if (tags == NULL)
     return TRUE;
   for (; *tags; tags++) {
-    if (!g_strv_contains (supported, *tags))
+    if (!g_strv_contains (kept, *tags))
+      return FALSE;
+    if (priv->frames.convert &&
+        g_str_equal (*tags, GST_META_TAG_VIDEO_COLORSPACE_STR))
       return FALSE;
   }
   return TRUE;
 }
-
 
 /* Frames may leave with their work still queued (stream order, >= 1.24):
  * before plans and buffers that work uses are freed or rebuilt, it ends.

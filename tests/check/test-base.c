@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the base class gives every element, on the CPU backend: QoS on by
  * default (late frames are dropped and reported, as GStreamer's video
- * filters do) and interlaced caps refused with an error that says what to
- * do, for cudamorph, cudamedian and cudalinspectrum alike. */
+ * filters do), interlaced caps refused with an error that says what to
+ * do, and the input's metas kept on the output unless they depend on its
+ * memory (or on its colour space, when the format changes), for
+ * cudamorph, cudamedian and cudalinspectrum alike. */
 #include "cudamorph-harness.h"
 
 static const char *const elements[] = {
@@ -73,6 +75,104 @@ GST_START_TEST (test_interlaced_refused)
 
 GST_END_TEST;
 
+/* ---- metas ---------------------------------------------------------- */
+
+/* A meta of the given tags that copies itself. */
+static gboolean
+test_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
+{
+  return TRUE;
+}
+
+static gboolean
+test_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
+    GQuark type, gpointer data)
+{
+  if (!GST_META_TRANSFORM_IS_COPY (type))
+    return FALSE;
+  return gst_buffer_add_meta (dest, meta->info, NULL) != NULL;
+}
+
+static const GstMetaInfo *
+test_meta_info (const char *name, const gchar ** tags)
+{
+  gchar *api_name = g_strdup_printf ("%sAPI", name);
+  GType api = gst_meta_api_type_register (api_name, tags);
+  const GstMetaInfo *info = gst_meta_register (api, name, sizeof (GstMeta),
+      test_meta_init, NULL, test_meta_transform);
+
+  g_free (api_name);
+  return info;
+}
+
+static gboolean
+has_meta (GstBuffer * buf, GType api)
+{
+  return gst_buffer_get_meta (buf, api) != NULL;
+}
+
+GST_START_TEST (test_metas_kept)
+{
+  static const gchar *memory_tags[] = { GST_META_TAG_MEMORY_STR, NULL };
+  static const gchar *colour_tags[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
+  const GstMetaInfo *memory_meta = test_meta_info ("TestMemoryMeta",
+      memory_tags);
+  const GstMetaInfo *colour_meta = test_meta_info ("TestColourMeta",
+      colour_tags);
+  /* element, and cudalinspectrum's output (NULL: the element's default) */
+  static const char *const cases[][2] = {
+    {"cudamorph", NULL}, {"cudamedian", NULL},
+    {"cudalinspectrum", "supremum"}, {"cudalinspectrum", "orientation"}
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *e = element_new (cases[i][0]);
+    gboolean converts = cases[i][1] && !strcmp (cases[i][1], "orientation");
+    gchar *what = g_strdup_printf ("%s%s%s", cases[i][0],
+        cases[i][1] ? " output=" : "", cases[i][1] ? cases[i][1] : "");
+    GstVideoInfo info;
+    GstBuffer *in, *out;
+    GstHarness *h;
+    gfloat matrix[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    GstVideoAffineTransformationMeta *affine;
+
+    if (cases[i][1])
+      gst_util_set_object_arg (G_OBJECT (e), "output", cases[i][1]);
+    h = gst_harness_new_with_element (e, "sink", "src");
+    gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=64,"
+        "height=32,framerate=30/1");
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 64, 32);
+    in = morph_make_input (&info, 11 + i, 0);
+    gst_buffer_add_video_region_of_interest_meta (in, "defect", 3, 4, 20,
+        10);
+    affine = gst_buffer_add_video_affine_transformation_meta (in);
+    gst_video_affine_transformation_meta_apply_matrix (affine, matrix);
+    gst_buffer_add_meta (in, memory_meta, NULL);
+    gst_buffer_add_meta (in, colour_meta, NULL);
+
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL, "%s: no output", what);
+    fail_unless (has_meta (out, GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE),
+        "%s: the region of interest was dropped", what);
+    fail_unless (has_meta (out,
+            GST_VIDEO_AFFINE_TRANSFORMATION_META_API_TYPE),
+        "%s: the affine transformation was dropped", what);
+    fail_if (has_meta (out, memory_meta->api), "%s: a meta about the "
+        "input's memory was copied", what);
+    fail_unless (has_meta (out, colour_meta->api) == !converts,
+        "%s: a colour-space meta was %s", what, converts ? "kept although "
+        "the format changed" : "dropped although the format is the same");
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+    gst_object_unref (e);
+    g_free (what);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 base_suite (void)
 {
@@ -82,6 +182,7 @@ base_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_qos_default);
   tcase_add_test (tc, test_interlaced_refused);
+  tcase_add_test (tc, test_metas_kept);
   return s;
 }
 
