@@ -161,6 +161,9 @@ static GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase
 
 #define PARAM_FLAGS \
   (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+/* per-frame settings: a GstController binding may drive them (values
+ * taken at each buffer's stream time, before_transform) */
+#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
 
 static void
 gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
@@ -181,7 +184,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "Length in pixels of the line segments: structures shorter than "
           "this in an orientation are removed by the opening (closing) in "
           "that orientation",
-          1, CM_LINSPECTRUM_MAX_LENGTH, DEFAULT_LENGTH, PARAM_FLAGS));
+          1, CM_LINSPECTRUM_MAX_LENGTH, DEFAULT_LENGTH, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_ANGLE_MIN,
       g_param_spec_double ("angle-min", "Minimum angle",
@@ -192,7 +195,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "angle-min or more than 4096 orientations keeps the orientations "
           "in use, with a warning on the bus (an error when the element "
           "starts with it)",
-          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MIN, PARAM_FLAGS));
+          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MIN, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_ANGLE_MAX,
       g_param_spec_double ("angle-max", "Maximum angle",
@@ -200,13 +203,13 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "are angle-min + i * angle-step below angle-max (0 to 180 by 1 "
           "gives 180 orientations, 180 itself being 0 again). Must be "
           "larger than angle-min",
-          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MAX, PARAM_FLAGS));
+          -ANGLE_LIMIT, ANGLE_LIMIT, DEFAULT_ANGLE_MAX, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_ANGLE_STEP,
       g_param_spec_double ("angle-step", "Angle step",
           "Degrees between orientations, > 0; sub-degree steps such as 0.25 "
           "work. At most 4096 orientations",
-          0.0, ANGLE_LIMIT, DEFAULT_ANGLE_STEP, PARAM_FLAGS));
+          0.0, ANGLE_LIMIT, DEFAULT_ANGLE_STEP, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OPERATION,
       g_param_spec_enum ("operation", "Operation",
@@ -215,7 +218,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "structures such as text lines and cracks (spectrum smallest "
           "along them)",
           GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, DEFAULT_OPERATION,
-          PARAM_FLAGS));
+          CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
@@ -232,7 +235,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "Post an element message named \"cudalinspectrum\" with the "
           "angles, the normalised spectrum and the dominant angle and "
           "value (every interval frames)",
-          DEFAULT_POST_MESSAGES, PARAM_FLAGS));
+          DEFAULT_POST_MESSAGES, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_INTERVAL,
       g_param_spec_uint ("interval", "Interval",
@@ -240,7 +243,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "first frame after the start, a caps change or a change of the "
           "analysis properties, then every interval-th frame; the message "
           "carries the spectrum of that frame",
-          1, G_MAXUINT, DEFAULT_INTERVAL, PARAM_FLAGS));
+          1, G_MAXUINT, DEFAULT_INTERVAL, CONTROLLABLE_FLAGS));
 
   /* replace the base class's templates: no RGB input, RGBA output */
   caps = gst_cuda_morphology_base_template_caps

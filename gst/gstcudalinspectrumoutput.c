@@ -229,6 +229,7 @@ void
 gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
+  gst_cuda_morphology_base_before_transform (trans, buffer);
   gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
 }
 

@@ -153,6 +153,9 @@ static void gst_cuda_median_release (GstCudaMorphologyBase * base);
 
 #define PARAM_FLAGS \
   (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+/* per-frame settings: a GstController binding may drive them (values
+ * taken at each buffer's stream time, before_transform) */
+#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
 
 static void
 gst_cuda_median_class_init (GstCudaMedianClass * klass)
@@ -171,19 +174,19 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           "Side in pixels of a square window (odd); sets width and height. "
           "Reads back the width. An even size is refused and the previous "
           "window kept",
-          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_WIDTH,
       g_param_spec_int ("width", "Width",
           "Width in pixels of the window (odd, centred on the pixel); an "
           "even width is refused and the previous one kept",
-          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_HEIGHT,
       g_param_spec_int ("height", "Height",
           "Height in pixels of the window (odd, centred on the pixel); an "
           "even height is refused and the previous one kept",
-          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, PARAM_FLAGS));
+          1, CM_MEDIAN_MAX_WINDOW, DEFAULT_SIZE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_PERCENTILE,
       g_param_spec_double ("percentile", "Percentile",
@@ -191,7 +194,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           "ascending order, as a percentage: rank floor (p / 100 * (N - 1) "
           "+ 1/2); 50 = median, 0 = minimum (erosion), 100 = maximum "
           "(dilation)",
-          0.0, 100.0, DEFAULT_PERCENTILE, PARAM_FLAGS));
+          0.0, 100.0, DEFAULT_PERCENTILE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border",
@@ -199,7 +202,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           "repeated), reflect (reflection with the edge pixel repeated), "
           "mirror (edge pixel not repeated), constant (border-value); "
           "neutral has no meaning for a median and behaves as replicate",
-          GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, PARAM_FLAGS));
+          GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
       g_param_spec_uint ("border-value", "Border value",
@@ -207,7 +210,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
           "the largest sample of the format (255 for 8-bit formats, 65535 "
           "for GRAY16_LE); in luma mode the outside pixel is grey "
           "(value, value, value)",
-          0, G_MAXUINT16, DEFAULT_BORDER_VALUE, PARAM_FLAGS));
+          0, G_MAXUINT16, DEFAULT_BORDER_VALUE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_COLOR_MODE,
       g_param_spec_enum ("color-mode", "Colour mode",

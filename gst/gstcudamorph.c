@@ -159,6 +159,9 @@ static void gst_cuda_morph_release (GstCudaMorphologyBase * base);
 
 #define PARAM_FLAGS \
   (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+/* per-frame settings: a GstController binding may drive them (values
+ * taken at each buffer's stream time, before_transform) */
+#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
 
 static void
 gst_cuda_morph_class_init (GstCudaMorphClass * klass)
@@ -178,45 +181,46 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "element), dilate (maximum), open (erode then dilate), close "
           "(dilate then erode), tophat (image minus opening), blackhat "
           "(closing minus image), gradient (dilation minus erosion)",
-          GST_TYPE_CUDA_MORPH_OPERATION, DEFAULT_OPERATION, PARAM_FLAGS));
+          GST_TYPE_CUDA_MORPH_OPERATION, DEFAULT_OPERATION,
+          CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SHAPE,
       g_param_spec_enum ("shape", "Shape",
           "Structuring element shape: rect and cross use width and height; "
           "diamond, disk and octagon use radius; line uses length and "
           "angle; custom uses mask",
-          GST_TYPE_CUDA_MORPH_SHAPE, DEFAULT_SHAPE, PARAM_FLAGS));
+          GST_TYPE_CUDA_MORPH_SHAPE, DEFAULT_SHAPE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_WIDTH,
       g_param_spec_int ("width", "Width",
           "Width in pixels of the rect and cross structuring elements "
           "(origin at column width/2)",
-          1, CM_SE_MAX_EXTENT, DEFAULT_WIDTH, PARAM_FLAGS));
+          1, CM_SE_MAX_EXTENT, DEFAULT_WIDTH, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_HEIGHT,
       g_param_spec_int ("height", "Height",
           "Height in pixels of the rect and cross structuring elements "
           "(origin at row height/2)",
-          1, CM_SE_MAX_EXTENT, DEFAULT_HEIGHT, PARAM_FLAGS));
+          1, CM_SE_MAX_EXTENT, DEFAULT_HEIGHT, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_RADIUS,
       g_param_spec_int ("radius", "Radius",
           "Radius in pixels of the diamond, disk and octagon structuring "
           "elements (2*radius+1 pixels across; 0 = the origin pixel alone)",
-          0, CM_SE_MAX_RADIUS, DEFAULT_RADIUS, PARAM_FLAGS));
+          0, CM_SE_MAX_RADIUS, DEFAULT_RADIUS, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_LENGTH,
       g_param_spec_int ("length", "Length",
           "Length in pixels of the line structuring element, counted along "
           "its major axis (origin at pixel length/2)",
-          1, CM_SE_MAX_EXTENT, DEFAULT_LENGTH, PARAM_FLAGS));
+          1, CM_SE_MAX_EXTENT, DEFAULT_LENGTH, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_ANGLE,
       g_param_spec_double ("angle", "Angle",
           "Angle in degrees of the line structuring element, "
           "counter-clockwise from the +x axis with image y pointing down "
           "(0 = horizontal, 90 = vertical, 45 = up and to the right)",
-          -360.0, 360.0, DEFAULT_ANGLE, PARAM_FLAGS));
+          -360.0, 360.0, DEFAULT_ANGLE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_MASK,
       g_param_spec_string ("mask", "Mask",
@@ -231,7 +235,7 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "Number of erosions/dilations in each step of the operation "
           "(open = N erosions then N dilations, gradient = N dilations "
           "minus N erosions, ...)",
-          1, MAX_ITERATIONS, DEFAULT_ITERATIONS, PARAM_FLAGS));
+          1, MAX_ITERATIONS, DEFAULT_ITERATIONS, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border",
@@ -240,14 +244,14 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "(edge pixel repeated), mirror (edge pixel not repeated), "
           "constant (border-value); applied at every stage of composite "
           "operations",
-          GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, PARAM_FLAGS));
+          GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
       g_param_spec_uint ("border-value", "Border value",
           "Sample value outside the frame for border=constant, clamped to "
           "the largest sample of the format (255 for 8-bit formats, 65535 "
           "for GRAY16_LE)",
-          0, G_MAXUINT16, DEFAULT_BORDER_VALUE, PARAM_FLAGS));
+          0, G_MAXUINT16, DEFAULT_BORDER_VALUE, CONTROLLABLE_FLAGS));
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video",

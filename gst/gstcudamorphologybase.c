@@ -276,6 +276,8 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_decide_allocation);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform_meta);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_before_transform);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform);
   /* only called in passthrough (analysers): always_in_place stays FALSE
@@ -1167,6 +1169,25 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
     return FALSE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
       query);
+}
+
+/**
+ * gst_cuda_morphology_base_before_transform:
+ *
+ * Before each buffer (passthrough too): controlled properties
+ * (GstController bindings) take their values at the buffer's stream time,
+ * so that they apply from this frame on. Subclasses that override
+ * before_transform call it first.
+ */
+void
+gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
 }
 
 /* A filter changes sample values, never where the frame's pixels are: a

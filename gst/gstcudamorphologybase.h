@@ -159,4 +159,7 @@ GstCaps *gst_cuda_morphology_base_caps_add_memory (GstCaps * caps,
 GstCaps *gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase *
     self, GstCaps * othercaps, GstCaps * caps);
 
+void gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+
 G_END_DECLS

@@ -3,8 +3,9 @@
  * default (late frames are dropped and reported, as GStreamer's video
  * filters do), interlaced caps refused with an error that says what to
  * do, and the input's metas kept on the output unless they depend on its
- * memory (or on its colour space, when the format changes), for
- * cudamorph, cudamedian and cudalinspectrum alike. */
+ * memory (or on its colour space, when the format changes), per-frame
+ * properties that a control binding drives, for cudamorph, cudamedian
+ * and cudalinspectrum alike. */
 #include "cudamorph-harness.h"
 
 static const char *const elements[] = {
@@ -173,6 +174,108 @@ GST_START_TEST (test_metas_kept)
 
 GST_END_TEST;
 
+/* ---- controlled properties ------------------------------------------ */
+
+/* A control binding that sets "iterations" to 1 before one second of
+ * stream time and to 3 from then on (GstController's bindings work the
+ * same way; this one needs no controller library). */
+typedef struct
+{
+  GstControlBinding parent;
+} StepBinding;
+
+typedef struct
+{
+  GstControlBindingClass parent_class;
+} StepBindingClass;
+
+GType step_binding_get_type (void);
+G_DEFINE_TYPE (StepBinding, step_binding, GST_TYPE_CONTROL_BINDING);
+
+static gboolean
+step_binding_sync_values (GstControlBinding * binding, GstObject * object,
+    GstClockTime timestamp, GstClockTime last_sync)
+{
+  g_object_set (object, binding->name, timestamp >= GST_SECOND ? 3 : 1,
+      NULL);
+  return TRUE;
+}
+
+static GValue *
+step_binding_get_value (GstControlBinding * binding, GstClockTime timestamp)
+{
+  return NULL;
+}
+
+static void
+step_binding_class_init (StepBindingClass * klass)
+{
+  GST_CONTROL_BINDING_CLASS (klass)->sync_values = step_binding_sync_values;
+  GST_CONTROL_BINDING_CLASS (klass)->get_value = step_binding_get_value;
+}
+
+static void
+step_binding_init (StepBinding * self)
+{
+}
+
+GST_START_TEST (test_controlled_property)
+{
+  GstElement *e = element_new ("cudamorph");
+  MorphParams p = MORPH_PARAMS_DEFAULT;
+  GstControlBinding *binding;
+  GstVideoInfo info;
+  GstHarness *h;
+
+  /* the per-frame properties of the three elements are controllable */
+  {
+    static const char *const props[][2] = {
+      {"cudamorph", "radius"}, {"cudamorph", "angle"}, {"cudamorph",
+          "operation"}, {"cudamedian", "percentile"}, {"cudamedian",
+          "size"}, {"cudalinspectrum", "angle-min"}, {"cudalinspectrum",
+          "length"}
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
+      GstElement *o = element_new (props[i][0]);
+      GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (o),
+          props[i][1]);
+
+      fail_unless (ps != NULL && (ps->flags & GST_PARAM_CONTROLLABLE),
+          "%s:%s is not controllable", props[i][0], props[i][1]);
+      gst_object_unref (o);
+    }
+  }
+
+  binding = g_object_new (step_binding_get_type (), "object", e, "name",
+      "iterations", NULL);
+  fail_unless (binding->pspec != NULL, "iterations is not controllable");
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (e), binding));
+
+  h = gst_harness_new_with_element (e, "sink", "src");
+  morph_harness_set_caps (h, "GRAY8", 48, 24, &info);
+  for (int k = 0; k < 3; k++) {
+    GstBuffer *in = morph_make_input (&info, 40 + k, 0), *out;
+    gchar *what = g_strdup_printf ("frame at %d s", k);
+
+    GST_BUFFER_PTS (in) = k * GST_SECOND;
+    GST_BUFFER_DURATION (in) = GST_SECOND;
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    fail_unless (out != NULL, "%s: no output", what);
+    /* the value the binding gives at the buffer's time, from that frame */
+    p.iterations = k >= 1 ? 3 : 1;
+    fail_unless (morph_check_output (in, out, &info, &p, what),
+        "%s: not filtered with %d iteration(s)", what, p.iterations);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    g_free (what);
+  }
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 static Suite *
 base_suite (void)
 {
@@ -183,6 +286,7 @@ base_suite (void)
   tcase_add_test (tc, test_qos_default);
   tcase_add_test (tc, test_interlaced_refused);
   tcase_add_test (tc, test_metas_kept);
+  tcase_add_test (tc, test_controlled_property);
   return s;
 }
 
