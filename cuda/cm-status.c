@@ -24,6 +24,8 @@ cm_status_string (cm_status status)
       return "no usable CUDA device (no GPU, no driver, or bad device id)";
     case CM_ERR_PARSE:
       return "malformed string";
+    case CM_ERR_CANCELLED:
+      return "cancelled";
     default:
       return "unknown status";
   }

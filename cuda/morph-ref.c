@@ -12,6 +12,7 @@
  *    only for the samples that fall outside the image. */
 #include "morph.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,10 +236,18 @@ acc_border (uint16_t * acc, const uint8_t * row, int x0, int x1, int dx,
 
 /* One erosion (is_min) or dilation (!is_min): out(x, y) = min/max over the
  * offsets of f_b (x + dx, y + dy). acc holds src->width samples. */
-static void
-extreme_run (const ref_offset * offs, int n, int is_min, cm_border_mode border,
-    uint32_t border_value, const cm_image * src, const cm_image * dst,
-    uint16_t * acc)
+static int
+cancelled (const int *cancel)
+{
+  return cancel != NULL && __atomic_load_n (cancel, __ATOMIC_RELAXED) != 0;
+}
+
+/* Rows [y0, y1) of one erosion or dilation (below); returns 0 when
+ * @cancel was set before it finished. */
+static int
+extreme_rows (const ref_offset * offs, int n, int is_min,
+    cm_border_mode border, uint32_t border_value, const cm_image * src,
+    const cm_image * dst, uint16_t * acc, int y0, int y1, const int *cancel)
 {
   const int w = src->width, h = src->height;
   const int bpp = cm_depth_bytes (src->depth);
@@ -248,9 +257,11 @@ extreme_run (const ref_offset * offs, int n, int is_min, cm_border_mode border,
   /* the identity of min/max, which is also what NEUTRAL contributes */
   const uint16_t init = (uint16_t) (is_min ? maxv : 0);
 
-  for (int y = 0; y < h; y++) {
+  for (int y = y0; y < y1; y++) {
     uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch;
 
+    if (cancelled (cancel))
+      return 0;
     for (int x = 0; x < w; x++)
       acc[x] = init;
 
@@ -289,6 +300,17 @@ extreme_run (const ref_offset * offs, int n, int is_min, cm_border_mode border,
       memcpy (out, acc, 2 * (size_t) w);
     }
   }
+  return 1;
+}
+
+/* One erosion (is_min) or dilation (!is_min) of every row. */
+static void
+extreme_run (const ref_offset * offs, int n, int is_min, cm_border_mode border,
+    uint32_t border_value, const cm_image * src, const cm_image * dst,
+    uint16_t * acc)
+{
+  extreme_rows (offs, n, is_min, border, border_value, src, dst, acc, 0,
+      src->height, NULL);
 }
 
 cm_status
@@ -327,13 +349,83 @@ typedef struct
   const cm_morph_desc *desc;
   ref_offset *ero, *dil;
   int n_ero, n_dil;
-  uint16_t *acc;
+  uint16_t *acc;                /* width samples per thread */
   cm_image tmp[3];
+  int threads;
+  const int *cancel;
 } ref_ctx;
 
+/* One band of rows of a stage, run by one thread. */
+typedef struct
+{
+  const ref_ctx *c;
+  const ref_offset *offs;
+  int n, is_min, y0, y1, done;
+  const cm_image *in, *out;
+  uint16_t *acc;
+} ref_band;
+
+static void *
+band_run (void *data)
+{
+  ref_band *b = data;
+  const cm_morph_desc *d = b->c->desc;
+
+  b->done = extreme_rows (b->offs, b->n, b->is_min, d->border,
+      d->border_value, b->in, b->out, b->acc, b->y0, b->y1, b->c->cancel);
+  return NULL;
+}
+
+#define REF_MAX_THREADS 256
+
+/* One erosion or dilation of @in into @out, its rows split among the
+ * threads (the calling thread takes the first band); 0 when cancelled. */
+static int
+stage (const ref_ctx * c, int is_min, const cm_image * in,
+    const cm_image * out)
+{
+  const ref_offset *offs = is_min ? c->ero : c->dil;
+  int n = is_min ? c->n_ero : c->n_dil;
+  int t = c->threads < in->height ? c->threads : in->height;
+  ref_band band[REF_MAX_THREADS];
+  pthread_t tid[REF_MAX_THREADS];
+  int started[REF_MAX_THREADS] = { 0 };
+  int ok = 1;
+
+  if (t <= 1)
+    return extreme_rows (offs, n, is_min, c->desc->border,
+        c->desc->border_value, in, out, c->acc, 0, in->height, c->cancel);
+  for (int i = 0; i < t; i++) {
+    band[i].c = c;
+    band[i].offs = offs;
+    band[i].n = n;
+    band[i].is_min = is_min;
+    band[i].y0 = (int) ((long long) in->height * i / t);
+    band[i].y1 = (int) ((long long) in->height * (i + 1) / t);
+    band[i].in = in;
+    band[i].out = out;
+    band[i].acc = c->acc + (size_t) i * in->width;
+    band[i].done = 0;
+  }
+  for (int i = 1; i < t; i++)
+    started[i] = pthread_create (&tid[i], NULL, band_run, &band[i]) == 0;
+  band_run (&band[0]);
+  /* a band whose thread could not start runs here */
+  for (int i = 1; i < t; i++) {
+    if (started[i])
+      pthread_join (tid[i], NULL);
+    else
+      band_run (&band[i]);
+  }
+  for (int i = 0; i < t; i++)
+    ok &= band[i].done;
+  return ok;
+}
+
 /* `iterations` erosions (is_min) or dilations of src, the last one written
- * to out. Intermediate results ping-pong between tmp[0] and tmp[1]. */
-static void
+ * to out. Intermediate results ping-pong between tmp[0] and tmp[1].
+ * Returns 0 when cancelled. */
+static int
 repeat (ref_ctx * c, int is_min, const cm_image * src, const cm_image * out)
 {
   const cm_morph_desc *d = c->desc;
@@ -342,14 +434,11 @@ repeat (ref_ctx * c, int is_min, const cm_image * src, const cm_image * out)
   for (int i = 0; i < d->iterations; i++) {
     const cm_image *o = i == d->iterations - 1 ? out : &c->tmp[i % 2];
 
-    if (is_min)
-      extreme_run (c->ero, c->n_ero, 1, d->border, d->border_value, in, o,
-          c->acc);
-    else
-      extreme_run (c->dil, c->n_dil, 0, d->border, d->border_value, in, o,
-          c->acc);
+    if (!stage (c, is_min, in, o))
+      return 0;
     in = o;
   }
+  return 1;
 }
 
 /* dst = max (a - b, 0), sample by sample; dst may be a or b. */
@@ -383,9 +472,16 @@ cm_status
 cm_morph_ref (const cm_morph_desc * desc, const cm_image * src,
     const cm_image * dst)
 {
+  return cm_morph_ref_mt (desc, src, dst, NULL);
+}
+
+cm_status
+cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * opts)
+{
   ref_ctx c;
   cm_status st;
-  int need_pp, need_half;
+  int need_pp, need_half, ok = 1;
 
   if (!desc || !desc->se || desc->iterations < 1 || !border_ok (desc->border)
       || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT)
@@ -396,6 +492,10 @@ cm_morph_ref (const cm_morph_desc * desc, const cm_image * src,
 
   memset (&c, 0, sizeof (c));
   c.desc = desc;
+  c.threads = opts && opts->threads > 1 ? opts->threads : 1;
+  if (c.threads > REF_MAX_THREADS)
+    c.threads = REF_MAX_THREADS;
+  c.cancel = opts ? opts->cancel : NULL;
   st = offsets_new (desc->se, 0, &c.ero, &c.n_ero);
   if (st == CM_OK)
     st = offsets_new (desc->se, 1, &c.dil, &c.n_dil);
@@ -410,7 +510,7 @@ cm_morph_ref (const cm_morph_desc * desc, const cm_image * src,
    * place, so they need no more. */
   need_pp = desc->iterations > 1;
   need_half = desc->op != CM_MORPH_ERODE && desc->op != CM_MORPH_DILATE;
-  c.acc = malloc (sizeof (uint16_t) * (size_t) src->width);
+  c.acc = malloc (sizeof (uint16_t) * (size_t) src->width * c.threads);
   if (!c.acc) {
     ctx_clear (&c);
     return CM_ERR_NO_MEMORY;
@@ -431,33 +531,31 @@ cm_morph_ref (const cm_morph_desc * desc, const cm_image * src,
 
   switch (desc->op) {
     case CM_MORPH_ERODE:
-      repeat (&c, 1, src, dst);
+      ok = repeat (&c, 1, src, dst);
       break;
     case CM_MORPH_DILATE:
-      repeat (&c, 0, src, dst);
+      ok = repeat (&c, 0, src, dst);
       break;
     case CM_MORPH_OPEN:
     case CM_MORPH_TOPHAT:
-      repeat (&c, 1, src, &c.tmp[2]);
-      repeat (&c, 0, &c.tmp[2], dst);
-      if (desc->op == CM_MORPH_TOPHAT)
+      ok = repeat (&c, 1, src, &c.tmp[2]) && repeat (&c, 0, &c.tmp[2], dst);
+      if (ok && desc->op == CM_MORPH_TOPHAT)
         saturating_diff (src, dst, dst);
       break;
     case CM_MORPH_CLOSE:
     case CM_MORPH_BLACKHAT:
-      repeat (&c, 0, src, &c.tmp[2]);
-      repeat (&c, 1, &c.tmp[2], dst);
-      if (desc->op == CM_MORPH_BLACKHAT)
+      ok = repeat (&c, 0, src, &c.tmp[2]) && repeat (&c, 1, &c.tmp[2], dst);
+      if (ok && desc->op == CM_MORPH_BLACKHAT)
         saturating_diff (dst, src, dst);
       break;
     case CM_MORPH_GRADIENT:
-      repeat (&c, 0, src, dst);
-      repeat (&c, 1, src, &c.tmp[2]);
-      saturating_diff (dst, &c.tmp[2], dst);
+      ok = repeat (&c, 0, src, dst) && repeat (&c, 1, src, &c.tmp[2]);
+      if (ok)
+        saturating_diff (dst, &c.tmp[2], dst);
       break;
   }
   ctx_clear (&c);
-  return CM_OK;
+  return ok ? CM_OK : CM_ERR_CANCELLED;
 }
 
 const char *

@@ -40,6 +40,11 @@ typedef struct
  * border rule per sample). */
 cm_status cm_morph_ref (const cm_morph_desc * desc, const cm_image * src,
     const cm_image * dst);
+/* The same on @opts->threads threads (rows split in bands, stage by
+ * stage), stoppable through @opts->cancel; @opts NULL: cm_morph_ref. The
+ * result is the same whatever the number of threads. */
+cm_status cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * opts);
 
 /* Single erosion (is_min = 1) or dilation (is_min = 0) by the offsets of se
  * as given (no reflection): out(x) = min/max over b of f_border(x + b),

@@ -607,7 +607,8 @@ gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
   }
   if (self->se == NULL)
     return CM_ERR_INVALID_ARG;
-  return cm_morph_ref (&self->desc, src, dst);
+  return cm_morph_ref_mt (&self->desc, src, dst,
+      gst_cuda_morphology_base_cpu_opts (base));
 }
 
 static void

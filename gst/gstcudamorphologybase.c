@@ -114,6 +114,11 @@ typedef struct
   /* set by mark_dirty () from any thread, read by the streaming thread */
   gint dirty;
 
+  /* CPU backend: threads over rows, and a flag (atomic) that stops a
+   * running frame on a flush or a stop (unlock) */
+  gint cpu_cancel;
+  cm_cpu_opts cpu_opts;
+
   /* per caps, streaming thread */
   gboolean configured;
   GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
@@ -139,6 +144,8 @@ static void gst_cuda_morphology_base_finalize (GObject * object);
 
 static void gst_cuda_morphology_base_set_context (GstElement * element,
     GstContext * context);
+static GstStateChangeReturn gst_cuda_morphology_base_change_state (GstElement
+    * element, GstStateChange transition);
 static gboolean gst_cuda_morphology_base_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
 static GstCaps *gst_cuda_morphology_base_transform_caps (GstBaseTransform *
@@ -253,6 +260,8 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
 
   element_class->set_context =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_set_context);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_change_state);
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_query);
@@ -303,6 +312,38 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gst_video_info_init (&priv->frames.info);
   gst_video_info_init (&priv->frames.out_info);
+  priv->cpu_opts.threads = (int) g_get_num_processors ();
+  priv->cpu_opts.cancel = &priv->cpu_cancel;
+}
+
+/**
+ * gst_cuda_morphology_base_cpu_opts:
+ *
+ * Returns: how the CPU reference runs for this element: on every core,
+ * stopped by a flush or a stop (it then returns CM_ERR_CANCELLED, which
+ * the base class turns into GST_FLOW_FLUSHING without an error)
+ */
+const cm_cpu_opts *
+gst_cuda_morphology_base_cpu_opts (GstCudaMorphologyBase * self)
+{
+  return &GET_PRIV (self)->cpu_opts;
+}
+
+/* A frame computed on the CPU may take seconds: going to READY stops it
+ * (the pads are deactivated only once the streaming thread has left it),
+ * and starting again clears the flag. */
+static GstStateChangeReturn
+gst_cuda_morphology_base_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (element));
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    g_atomic_int_set (&priv->cpu_cancel, 1);
+  else if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    g_atomic_int_set (&priv->cpu_cancel, 0);
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
 static void
@@ -1302,6 +1343,9 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
   priv->stats.device_ns += st->device_ns;
   GST_OBJECT_UNLOCK (self);
 
+  /* stopped by a flush or a stop: not an error */
+  if (status == CM_ERR_CANCELLED)
+    return GST_FLOW_FLUSHING;
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (self, status,
         priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
@@ -1514,7 +1558,11 @@ gst_cuda_morphology_base_sink_event (GstBaseTransform * trans,
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
+    /* not serialized: a frame running on the CPU stops between rows */
+    g_atomic_int_set (&GET_PRIV (self)->cpu_cancel, 1);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    g_atomic_int_set (&GET_PRIV (self)->cpu_cancel, 0);
     gst_cuda_morphology_base_drop_pending (self);
   } else if (GST_EVENT_IS_SERIALIZED (event)) {
     GstFlowReturn ret = gst_cuda_morphology_base_drain (self);

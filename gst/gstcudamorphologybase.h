@@ -162,4 +162,7 @@ GstCaps *gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase *
 void gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 
+const cm_cpu_opts *gst_cuda_morphology_base_cpu_opts (GstCudaMorphologyBase *
+    self);
+
 G_END_DECLS

@@ -5,7 +5,8 @@
  * do, and the input's metas kept on the output unless they depend on its
  * memory (or on its colour space, when the format changes), per-frame
  * properties that a control binding drives, for cudamorph, cudamedian
- * and cudalinspectrum alike. */
+ * and cudalinspectrum alike; a long frame on the CPU stops at a flush or a
+ * stop (cudamorph). */
 #include "cudamorph-harness.h"
 
 static const char *const elements[] = {
@@ -276,6 +277,80 @@ GST_START_TEST (test_controlled_property)
 
 GST_END_TEST;
 
+/* ---- a long frame on the CPU stops ---------------------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+  gint64 returned;
+} PushJob;
+
+static gpointer
+push_job (gpointer data)
+{
+  PushJob *j = data;
+
+  j->ret = gst_harness_push (j->h, j->buf);
+  j->returned = g_get_monotonic_time ();
+  return NULL;
+}
+
+/* A frame of tens of seconds on the CPU backend (open by a disk of radius
+ * 150, 4 iterations, 1024x512): a flush, or going to READY, must stop it
+ * within 100 ms (it stops between two rows, about a millisecond each
+ * here), without an error. */
+GST_START_TEST (test_cpu_frame_stopped)
+{
+  for (int how = 0; how < 2; how++) {
+    GstElement *e = element_new ("cudamorph");
+    GstBus *bus = gst_bus_new ();
+    GstVideoInfo info;
+    PushJob job = { 0, };
+    GThread *t;
+    gint64 asked;
+    GstMessage *msg;
+    const char *what = how ? "state change to READY" : "flush";
+
+    g_object_set (e, "radius", 150, "iterations", 4, NULL);
+    gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
+    gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
+    gst_element_set_bus (e, bus);
+    job.h = gst_harness_new_with_element (e, "sink", "src");
+    morph_harness_set_caps (job.h, "GRAY8", 1024, 512, &info);
+    job.buf = morph_make_input (&info, 90, 0);
+    t = g_thread_new ("push", push_job, &job);
+    g_usleep (300 * 1000);
+    fail_if (job.returned != 0, "the frame took less than 0.3 s: the test "
+        "proves nothing");
+    asked = g_get_monotonic_time ();
+    if (how == 0)
+      fail_unless (gst_harness_push_event (job.h,
+              gst_event_new_flush_start ()));
+    else
+      gst_element_set_state (e, GST_STATE_READY);
+    g_thread_join (t);
+    GST_INFO ("%s: stopped after %.1f ms", what,
+        (job.returned - asked) / 1000.0);
+    fail_unless (job.returned - asked < 100 * 1000, "%s: the frame stopped "
+        "only after %.1f ms", what, (job.returned - asked) / 1000.0);
+    fail_unless_equals_int (job.ret, GST_FLOW_FLUSHING);
+    msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg == NULL, "%s: an error was posted", what);
+    if (how == 0)
+      gst_harness_push_event (job.h, gst_event_new_flush_stop (TRUE));
+    gst_harness_teardown (job.h);
+    while ((msg = gst_bus_pop (bus)) != NULL)
+      gst_message_unref (msg);
+    gst_element_set_bus (e, NULL);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 base_suite (void)
 {
@@ -287,6 +362,7 @@ base_suite (void)
   tcase_add_test (tc, test_interlaced_refused);
   tcase_add_test (tc, test_metas_kept);
   tcase_add_test (tc, test_controlled_property);
+  tcase_add_test (tc, test_cpu_frame_stopped);
   return s;
 }
 
