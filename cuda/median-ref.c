@@ -15,6 +15,7 @@
 #include "median.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,62 +301,126 @@ ext_sample (const plane * p, const border_tables * t, const uint8_t * row,
  * samples below it. */
 typedef void (*emit_fn) (void *ctx, int x, int y, uint32_t v, int below);
 
-/* The sliding-histogram rank filter over plane p (values < 2^bits). */
-static cm_status
-rank_run (const plane * p, int bits, const cm_median_desc * desc, int k,
-    cm_depth depth, emit_fn emit, void *ctx)
+/* One band of rows [y0, y1) of the rank filter, on one thread: its own
+ * histogram and row pointers, the border tables shared (read only). */
+typedef struct
 {
-  const int w = p->width, h = p->height;
-  const int ww = desc->window_w, wh = desc->window_h;
-  border_tables t;
+  const plane *p;
+  int bits, k, y0, y1;
+  const cm_median_desc *desc;
+  const border_tables *t;
+  emit_fn emit;
+  void *ctx;
+  const int *cancel;
+  cm_status status;
+} rank_band;
+
+static void *
+rank_band_run (void *data)
+{
+  rank_band *b = data;
+  const plane *p = b->p;
+  const border_tables *t = b->t;
+  const int w = p->width;
+  const int ww = b->desc->window_w, wh = b->desc->window_h;
   rhist hist;
-  const uint8_t **rows;
+  const uint8_t **rows = malloc (sizeof (*rows) * (size_t) wh);
 
-  if (!tables_init (&t, desc, w, h, depth))
-    return CM_ERR_NO_MEMORY;
-  rows = malloc (sizeof (*rows) * (size_t) wh);
-  if (!rows || !rhist_init (&hist, bits)) {
+  if (!rows || !rhist_init (&hist, b->bits)) {
     free (rows);
-    tables_clear (&t);
-    return CM_ERR_NO_MEMORY;
+    b->status = CM_ERR_NO_MEMORY;
+    return NULL;
   }
-
-  for (int y = 0; y < h; y++) {
+  b->status = CM_OK;
+  for (int y = b->y0; y < b->y1; y++) {
+    if (b->cancel && __atomic_load_n (b->cancel, __ATOMIC_RELAXED)) {
+      b->status = CM_ERR_CANCELLED;
+      break;
+    }
     /* rows of the window: virtual y - ry .. y + ry = table y .. y + wh - 1 */
     for (int r = 0; r < wh; r++) {
-      int my = t.ymap[y + r];
+      int my = t->ymap[y + r];
       rows[r] = my < 0 ? NULL : p->data + (size_t) my * p->pitch;
     }
     rhist_clear (&hist);
     /* window of x = 0: virtual columns -rx .. rx = table 0 .. ww - 1 */
     for (int r = 0; r < wh; r++) {
       if (!rows[r]) {
-        rhist_add (&hist, t.cval, (uint32_t) ww);
+        rhist_add (&hist, t->cval, (uint32_t) ww);
         continue;
       }
       for (int c = 0; c < ww; c++)
-        rhist_add (&hist, ext_sample (p, &t, rows[r], c), 1);
+        rhist_add (&hist, ext_sample (p, t, rows[r], c), 1);
     }
     for (int x = 0; x < w; x++) {
       int below;
-      uint32_t v = rhist_select (&hist, k, &below);
+      uint32_t v = rhist_select (&hist, b->k, &below);
 
-      emit (ctx, x, y, v, below);
+      b->emit (b->ctx, x, y, v, below);
       if (x + 1 == w)
         break;
       /* column x - rx leaves (table x), column x + rx + 1 enters
        * (table x + ww) */
       for (int r = 0; r < wh; r++) {
-        rhist_remove (&hist, ext_sample (p, &t, rows[r], x));
-        rhist_add (&hist, ext_sample (p, &t, rows[r], x + ww), 1);
+        rhist_remove (&hist, ext_sample (p, t, rows[r], x));
+        rhist_add (&hist, ext_sample (p, t, rows[r], x + ww), 1);
       }
     }
   }
-
   free (hist.mem);
   free (rows);
+  return NULL;
+}
+
+#define RANK_MAX_THREADS 256
+
+/* The sliding-histogram rank filter over plane p (values < 2^bits), its
+ * rows split among opts->threads threads (emit writes pixel (x, y) only,
+ * so bands never share an output). */
+static cm_status
+rank_run (const plane * p, int bits, const cm_median_desc * desc, int k,
+    cm_depth depth, emit_fn emit, void *ctx, const cm_cpu_opts * opts)
+{
+  const int h = p->height;
+  int n = opts && opts->threads > 1 ? opts->threads : 1;
+  rank_band band[RANK_MAX_THREADS];
+  pthread_t tid[RANK_MAX_THREADS];
+  int started[RANK_MAX_THREADS] = { 0 };
+  border_tables t;
+  cm_status st = CM_OK;
+
+  if (n > RANK_MAX_THREADS)
+    n = RANK_MAX_THREADS;
+  if (n > h)
+    n = h;
+  if (!tables_init (&t, desc, p->width, h, depth))
+    return CM_ERR_NO_MEMORY;
+  for (int i = 0; i < n; i++) {
+    band[i].p = p;
+    band[i].bits = bits;
+    band[i].k = k;
+    band[i].y0 = (int) ((long long) h * i / n);
+    band[i].y1 = (int) ((long long) h * (i + 1) / n);
+    band[i].desc = desc;
+    band[i].t = &t;
+    band[i].emit = emit;
+    band[i].ctx = ctx;
+    band[i].cancel = opts ? opts->cancel : NULL;
+  }
+  for (int i = 1; i < n; i++)
+    started[i] = pthread_create (&tid[i], NULL, rank_band_run, &band[i]) == 0;
+  rank_band_run (&band[0]);
+  /* a band whose thread could not start runs here */
+  for (int i = 1; i < n; i++) {
+    if (started[i])
+      pthread_join (tid[i], NULL);
+    else
+      rank_band_run (&band[i]);
+  }
+  for (int i = 0; i < n && st == CM_OK; i++)
+    st = band[i].status;
   tables_clear (&t);
-  return CM_OK;
+  return st;
 }
 
 /* ---- single channel ----------------------------------------------------- */
@@ -379,6 +444,13 @@ grey_emit (void *ctx, int x, int y, uint32_t v, int below)
 cm_status
 cm_median_ref (const cm_median_desc * desc, const cm_image * src,
     const cm_image * dst)
+{
+  return cm_median_ref_mt (desc, src, dst, NULL);
+}
+
+cm_status
+cm_median_ref_mt (const cm_median_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * opts)
 {
   grey_ctx c;
   plane p;
@@ -405,7 +477,7 @@ cm_median_ref (const cm_median_desc * desc, const cm_image * src,
   c.dst = dst;
   c.bpp = bpp;
   return rank_run (&p, bpp * 8, desc, cm_median_rank (desc), src->depth,
-      grey_emit, &c);
+      grey_emit, &c, opts);
 }
 
 /* ---- luma mode ---------------------------------------------------------- */
@@ -484,6 +556,15 @@ cm_median_luma_ref (const cm_median_desc * desc,
     const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
     int g_idx, int b_idx, int a_idx)
 {
+  return cm_median_luma_ref_mt (desc, src, dst, r_idx, g_idx, b_idx, a_idx,
+      NULL);
+}
+
+cm_status
+cm_median_luma_ref_mt (const cm_median_desc * desc,
+    const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
+    int g_idx, int b_idx, int a_idx, const cm_cpu_opts * opts)
+{
   const int bpp = src ? cm_depth_bytes (src->depth) : 1;
   luma_ctx c;
   plane yp;
@@ -545,7 +626,7 @@ cm_median_luma_ref (const cm_median_desc * desc,
   c.g_idx = g_idx;
   c.b_idx = b_idx;
   c.a_idx = a_idx;
-  st = rank_run (&yp, bpp * 8, desc, c.k, src->depth, luma_emit, &c);
+  st = rank_run (&yp, bpp * 8, desc, c.k, src->depth, luma_emit, &c, opts);
   tables_clear (&c.t);
   free (ybuf);
   return st;

@@ -109,6 +109,15 @@ cm_status cm_median_luma_ref (const cm_median_desc * desc,
     const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
     int g_idx, int b_idx, int a_idx);
 
+/* Both on @opts->threads threads (rows split in bands), stoppable through
+ * @opts->cancel (CM_ERR_CANCELLED); @opts NULL: as above. The result is
+ * the same whatever the number of threads. */
+cm_status cm_median_ref_mt (const cm_median_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * opts);
+cm_status cm_median_luma_ref_mt (const cm_median_desc * desc,
+    const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
+    int g_idx, int b_idx, int a_idx, const cm_cpu_opts * opts);
+
 /* CUDA plan: built once per (desc, width, height, depth) on the current
  * device, owns its device scratch and kernel choice; run on any stream for
  * device images of exactly that size and depth. Device image pitches must

@@ -491,7 +491,8 @@ gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
       return CM_ERR_INVALID_ARG;
     return cm_median_plan_run (self->plan, src, dst, stream);
   }
-  return cm_median_ref (&self->desc, src, dst);
+  return cm_median_ref_mt (&self->desc, src, dst,
+      gst_cuda_morphology_base_cpu_opts (base));
 }
 
 static gboolean
@@ -516,8 +517,9 @@ gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
     return cm_median_plan_run_luma (self->plan, src, dst, self->r_idx,
         self->g_idx, self->b_idx, self->a_idx, stream);
   }
-  return cm_median_luma_ref (&self->desc, src, dst, self->r_idx,
-      self->g_idx, self->b_idx, self->a_idx);
+  return cm_median_luma_ref_mt (&self->desc, src, dst, self->r_idx,
+      self->g_idx, self->b_idx, self->a_idx,
+      gst_cuda_morphology_base_cpu_opts (base));
 }
 
 static void

@@ -203,7 +203,9 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
           "otherwise the CPU reference implementation with one warning on "
           "the bus; cuda = CUDA only, the element fails to start without a "
           "usable device; cpu = the CPU reference implementation (slow, "
-          "bit-exact twin of the CUDA kernels). Takes effect at the next "
+          "bit-exact twin of the CUDA kernels; cudamorph and cudamedian use "
+          "every core, and a flush or a stop ends a running frame). Takes "
+          "effect at the next "
           "READY to PAUSED change",
           GST_TYPE_CUDA_MORPHOLOGY_BACKEND, DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |

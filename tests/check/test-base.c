@@ -6,7 +6,7 @@
  * memory (or on its colour space, when the format changes), per-frame
  * properties that a control binding drives, for cudamorph, cudamedian
  * and cudalinspectrum alike; a long frame on the CPU stops at a flush or a
- * stop (cudamorph). */
+ * stop (cudamorph, cudamedian). */
 #include "cudamorph-harness.h"
 
 static const char *const elements[] = {
@@ -297,28 +297,38 @@ push_job (gpointer data)
   return NULL;
 }
 
-/* A frame of tens of seconds on the CPU backend (open by a disk of radius
- * 150, 4 iterations, 1024x512): a flush, or going to READY, must stop it
- * within 100 ms (it stops between two rows, about a millisecond each
+/* A frame of seconds on the CPU backend (cudamorph: open by a disk of
+ * radius 150, 4 iterations, 1024x512; cudamedian: a 255x255 window over
+ * 4096x2048 16-bit samples): a flush, or going to READY, must stop it
+ * within 100 ms (it stops between two rows, a few milliseconds each
  * here), without an error. */
 GST_START_TEST (test_cpu_frame_stopped)
 {
-  for (int how = 0; how < 2; how++) {
-    GstElement *e = element_new ("cudamorph");
+  for (int run = 0; run < 4; run++) {
+    int how = run % 2, median = run / 2;
+    GstElement *e = element_new (median ? "cudamedian" : "cudamorph");
     GstBus *bus = gst_bus_new ();
     GstVideoInfo info;
     PushJob job = { 0, };
     GThread *t;
     gint64 asked;
     GstMessage *msg;
-    const char *what = how ? "state change to READY" : "flush";
+    gchar *what = g_strdup_printf ("%s, %s", median ? "cudamedian" :
+        "cudamorph", how ? "state change to READY" : "flush");
 
-    g_object_set (e, "radius", 150, "iterations", 4, NULL);
-    gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
-    gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
+    if (median) {
+      g_object_set (e, "size", 255, NULL);
+    } else {
+      g_object_set (e, "radius", 150, "iterations", 4, NULL);
+      gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
+      gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
+    }
     gst_element_set_bus (e, bus);
     job.h = gst_harness_new_with_element (e, "sink", "src");
-    morph_harness_set_caps (job.h, "GRAY8", 1024, 512, &info);
+    if (median)
+      morph_harness_set_caps (job.h, "GRAY16_LE", 4096, 2048, &info);
+    else
+      morph_harness_set_caps (job.h, "GRAY8", 1024, 512, &info);
     job.buf = morph_make_input (&info, 90, 0);
     t = g_thread_new ("push", push_job, &job);
     g_usleep (300 * 1000);
@@ -346,6 +356,7 @@ GST_START_TEST (test_cpu_frame_stopped)
     gst_element_set_bus (e, NULL);
     gst_object_unref (bus);
     gst_object_unref (e);
+    g_free (what);
   }
 }
 

@@ -643,6 +643,94 @@ test_invalid (void)
   free (p2.data);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Threads and cancellation (the _mt entry points) */
+
+static void
+test_threads (void)
+{
+  static const int thread_counts[] = { 2, 5, 64 };
+  static const size2 wins[] = { {3, 3}, {7, 5}, {15, 15} };
+  test_rng rng;
+
+  test_rng_seed (&rng, 4242);
+  for (int di = 0; di < 2; di++) {
+    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
+    cm_image src = test_image_new (53, 41, depth, 3);
+    cm_image_packed psrc = packed_new (29, 23, depth, 4, 2);
+
+    test_image_fill_random (&src, &rng);
+    packed_fill (&psrc, &rng, 0);
+    for (int wi = 0; wi < N_OF (wins); wi++) {
+      cm_median_desc d = { wins[wi].w, wins[wi].h, 30.0 + 20 * wi,
+        (cm_border_mode) (wi % CM_BORDER_MODE_COUNT), 9, CM_MEDIAN_AUTO, 0
+      };
+      cm_image want = test_image_new (53, 41, depth, 0);
+      cm_image_packed pwant = packed_new (29, 23, depth, 4, 0);
+
+      if (cm_median_ref (&d, &src, &want) != CM_OK ||
+          cm_median_luma_ref (&d, &psrc, &pwant, 0, 1, 2, 3) != CM_OK) {
+        FAIL ("reference failed");
+        continue;
+      }
+      for (int t = 0; t < N_OF (thread_counts); t++) {
+        cm_cpu_opts o = { thread_counts[t], NULL };
+        cm_image got = test_image_new (53, 41, depth, 1);
+        cm_image_packed pgot = packed_new (29, 23, depth, 4, 1);
+        char what[96];
+
+        snprintf (what, sizeof (what), "median %dx%d %d-bit on %d threads",
+            d.window_w, d.window_h, depth, o.threads);
+        checks++;
+        if (cm_median_ref_mt (&d, &src, &got, &o) != CM_OK)
+          FAIL ("%s: failed", what);
+        else if (!test_image_equal (&got, &want, what))
+          failures++;
+        checks++;
+        if (cm_median_luma_ref_mt (&d, &psrc, &pgot, 0, 1, 2, 3, &o) !=
+            CM_OK) {
+          FAIL ("%s (luma): failed", what);
+        } else {
+          for (int y = 0; y < 23; y++)
+            for (int x = 0; x < 29; x++)
+              for (int c = 0; c < 4; c++)
+                if (packed_get (&pgot, x, y, c) != packed_get (&pwant, x, y,
+                        c)) {
+                  FAIL ("%s (luma): differs at (%d, %d)", what, x, y);
+                  y = 23;
+                  x = 29;
+                  break;
+                }
+        }
+        test_image_free (&got);
+        free (pgot.data);
+      }
+      test_image_free (&want);
+      free (pwant.data);
+    }
+    test_image_free (&src);
+    free (psrc.data);
+  }
+
+  /* a flag set before the run stops it */
+  {
+    int flag = 1;
+    cm_cpu_opts o = { 3, &flag };
+    cm_median_desc d = { 5, 5, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
+      0
+    };
+    cm_image a = test_image_new (40, 30, CM_DEPTH_8, 0);
+    cm_image b = test_image_new (40, 30, CM_DEPTH_8, 0);
+
+    test_image_fill_random (&a, &rng);
+    checks++;
+    if (cm_median_ref_mt (&d, &a, &b, &o) != CM_ERR_CANCELLED)
+      FAIL ("a median run with the cancel flag set was not cancelled");
+    test_image_free (&a);
+    test_image_free (&b);
+  }
+}
+
 int
 main (void)
 {
@@ -652,6 +740,7 @@ main (void)
   test_against_naive ();
   test_extremes ();
   test_luma ();
+  test_threads ();
   printf ("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
 }
