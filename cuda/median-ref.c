@@ -13,9 +13,9 @@
  * (cm_border_map, or "outside" for CONSTANT), so every window sample is
  * either an image sample or the constant. */
 #include "median.h"
+#include "cpu-bands.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,40 +301,40 @@ ext_sample (const plane * p, const border_tables * t, const uint8_t * row,
  * samples below it. */
 typedef void (*emit_fn) (void *ctx, int x, int y, uint32_t v, int below);
 
-/* One band of rows [y0, y1) of the rank filter, on one thread: its own
- * histogram and row pointers, the border tables shared (read only). */
+/* The rank filter's invariants, shared by its bands (read only). */
 typedef struct
 {
   const plane *p;
-  int bits, k, y0, y1;
+  int bits, k;
   const cm_median_desc *desc;
   const border_tables *t;
   emit_fn emit;
   void *ctx;
-  const int *cancel;
-  cm_status status;
-} rank_band;
+  const cm_cpu_opts *opts;
+} rank_job;
 
-static void *
-rank_band_run (void *data)
+/* Rows [y0, y1) of the rank filter, on one thread: its own histogram and
+ * row pointers. */
+static cm_status
+rank_band (void *data, int band, int y0, int y1)
 {
-  rank_band *b = data;
-  const plane *p = b->p;
-  const border_tables *t = b->t;
+  const rank_job *j = data;
+  const plane *p = j->p;
+  const border_tables *t = j->t;
   const int w = p->width;
-  const int ww = b->desc->window_w, wh = b->desc->window_h;
+  const int ww = j->desc->window_w, wh = j->desc->window_h;
   rhist hist;
   const uint8_t **rows = malloc (sizeof (*rows) * (size_t) wh);
+  cm_status st = CM_OK;
 
-  if (!rows || !rhist_init (&hist, b->bits)) {
+  (void) band;
+  if (!rows || !rhist_init (&hist, j->bits)) {
     free (rows);
-    b->status = CM_ERR_NO_MEMORY;
-    return NULL;
+    return CM_ERR_NO_MEMORY;
   }
-  b->status = CM_OK;
-  for (int y = b->y0; y < b->y1; y++) {
-    if (b->cancel && __atomic_load_n (b->cancel, __ATOMIC_RELAXED)) {
-      b->status = CM_ERR_CANCELLED;
+  for (int y = y0; y < y1; y++) {
+    if (cm_cpu_cancelled (j->opts)) {
+      st = CM_ERR_CANCELLED;
       break;
     }
     /* rows of the window: virtual y - ry .. y + ry = table y .. y + wh - 1 */
@@ -354,9 +354,9 @@ rank_band_run (void *data)
     }
     for (int x = 0; x < w; x++) {
       int below;
-      uint32_t v = rhist_select (&hist, b->k, &below);
+      uint32_t v = rhist_select (&hist, j->k, &below);
 
-      b->emit (b->ctx, x, y, v, below);
+      j->emit (j->ctx, x, y, v, below);
       if (x + 1 == w)
         break;
       /* column x - rx leaves (table x), column x + rx + 1 enters
@@ -369,10 +369,8 @@ rank_band_run (void *data)
   }
   free (hist.mem);
   free (rows);
-  return NULL;
+  return st;
 }
-
-#define RANK_MAX_THREADS 256
 
 /* The sliding-histogram rank filter over plane p (values < 2^bits), its
  * rows split among opts->threads threads (emit writes pixel (x, y) only,
@@ -381,44 +379,13 @@ static cm_status
 rank_run (const plane * p, int bits, const cm_median_desc * desc, int k,
     cm_depth depth, emit_fn emit, void *ctx, const cm_cpu_opts * opts)
 {
-  const int h = p->height;
-  int n = opts && opts->threads > 1 ? opts->threads : 1;
-  rank_band band[RANK_MAX_THREADS];
-  pthread_t tid[RANK_MAX_THREADS];
-  int started[RANK_MAX_THREADS] = { 0 };
   border_tables t;
-  cm_status st = CM_OK;
+  rank_job j = { p, bits, k, desc, &t, emit, ctx, opts };
+  cm_status st;
 
-  if (n > RANK_MAX_THREADS)
-    n = RANK_MAX_THREADS;
-  if (n > h)
-    n = h;
-  if (!tables_init (&t, desc, p->width, h, depth))
+  if (!tables_init (&t, desc, p->width, p->height, depth))
     return CM_ERR_NO_MEMORY;
-  for (int i = 0; i < n; i++) {
-    band[i].p = p;
-    band[i].bits = bits;
-    band[i].k = k;
-    band[i].y0 = (int) ((long long) h * i / n);
-    band[i].y1 = (int) ((long long) h * (i + 1) / n);
-    band[i].desc = desc;
-    band[i].t = &t;
-    band[i].emit = emit;
-    band[i].ctx = ctx;
-    band[i].cancel = opts ? opts->cancel : NULL;
-  }
-  for (int i = 1; i < n; i++)
-    started[i] = pthread_create (&tid[i], NULL, rank_band_run, &band[i]) == 0;
-  rank_band_run (&band[0]);
-  /* a band whose thread could not start runs here */
-  for (int i = 1; i < n; i++) {
-    if (started[i])
-      pthread_join (tid[i], NULL);
-    else
-      rank_band_run (&band[i]);
-  }
-  for (int i = 0; i < n && st == CM_OK; i++)
-    st = band[i].status;
+  st = cm_cpu_bands (opts, p->height, rank_band, &j);
   tables_clear (&t);
   return st;
 }

@@ -12,7 +12,8 @@
  *    only for the samples that fall outside the image. */
 #include "morph.h"
 
-#include <pthread.h>
+#include "cpu-bands.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,18 +237,13 @@ acc_border (uint16_t * acc, const uint8_t * row, int x0, int x1, int dx,
 
 /* One erosion (is_min) or dilation (!is_min): out(x, y) = min/max over the
  * offsets of f_b (x + dx, y + dy). acc holds src->width samples. */
-static int
-cancelled (const int *cancel)
-{
-  return cancel != NULL && __atomic_load_n (cancel, __ATOMIC_RELAXED) != 0;
-}
-
 /* Rows [y0, y1) of one erosion or dilation (below); returns 0 when
  * @cancel was set before it finished. */
 static int
 extreme_rows (const ref_offset * offs, int n, int is_min,
     cm_border_mode border, uint32_t border_value, const cm_image * src,
-    const cm_image * dst, uint16_t * acc, int y0, int y1, const int *cancel)
+    const cm_image * dst, uint16_t * acc, int y0, int y1,
+    const cm_cpu_opts * opts)
 {
   const int w = src->width, h = src->height;
   const int bpp = cm_depth_bytes (src->depth);
@@ -260,7 +256,7 @@ extreme_rows (const ref_offset * offs, int n, int is_min,
   for (int y = y0; y < y1; y++) {
     uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch;
 
-    if (cancelled (cancel))
+    if (cm_cpu_cancelled (opts))
       return 0;
     for (int x = 0; x < w; x++)
       acc[x] = init;
@@ -349,77 +345,42 @@ typedef struct
   const cm_morph_desc *desc;
   ref_offset *ero, *dil;
   int n_ero, n_dil;
-  uint16_t *acc;                /* width samples per thread */
+  uint16_t *acc;                /* width samples per band */
   cm_image tmp[3];
-  int threads;
-  const int *cancel;
+  const cm_cpu_opts *opts;
 } ref_ctx;
 
-/* One band of rows of a stage, run by one thread. */
+/* One erosion or dilation of a stage, for cm_cpu_bands. */
 typedef struct
 {
   const ref_ctx *c;
   const ref_offset *offs;
-  int n, is_min, y0, y1, done;
+  int n, is_min;
   const cm_image *in, *out;
-  uint16_t *acc;
-} ref_band;
+} ref_stage;
 
-static void *
-band_run (void *data)
+static cm_status
+stage_band (void *data, int band, int y0, int y1)
 {
-  ref_band *b = data;
-  const cm_morph_desc *d = b->c->desc;
+  const ref_stage *s = data;
+  const cm_morph_desc *d = s->c->desc;
 
-  b->done = extreme_rows (b->offs, b->n, b->is_min, d->border,
-      d->border_value, b->in, b->out, b->acc, b->y0, b->y1, b->c->cancel);
-  return NULL;
+  return extreme_rows (s->offs, s->n, s->is_min, d->border, d->border_value,
+      s->in, s->out, s->c->acc + (size_t) band * s->in->width, y0, y1,
+      s->c->opts) ? CM_OK : CM_ERR_CANCELLED;
 }
 
-#define REF_MAX_THREADS 256
-
 /* One erosion or dilation of @in into @out, its rows split among the
- * threads (the calling thread takes the first band); 0 when cancelled. */
+ * threads; 0 when cancelled. */
 static int
 stage (const ref_ctx * c, int is_min, const cm_image * in,
     const cm_image * out)
 {
-  const ref_offset *offs = is_min ? c->ero : c->dil;
-  int n = is_min ? c->n_ero : c->n_dil;
-  int t = c->threads < in->height ? c->threads : in->height;
-  ref_band band[REF_MAX_THREADS];
-  pthread_t tid[REF_MAX_THREADS];
-  int started[REF_MAX_THREADS] = { 0 };
-  int ok = 1;
+  ref_stage s = { c, is_min ? c->ero : c->dil, is_min ? c->n_ero : c->n_dil,
+    is_min, in, out
+  };
 
-  if (t <= 1)
-    return extreme_rows (offs, n, is_min, c->desc->border,
-        c->desc->border_value, in, out, c->acc, 0, in->height, c->cancel);
-  for (int i = 0; i < t; i++) {
-    band[i].c = c;
-    band[i].offs = offs;
-    band[i].n = n;
-    band[i].is_min = is_min;
-    band[i].y0 = (int) ((long long) in->height * i / t);
-    band[i].y1 = (int) ((long long) in->height * (i + 1) / t);
-    band[i].in = in;
-    band[i].out = out;
-    band[i].acc = c->acc + (size_t) i * in->width;
-    band[i].done = 0;
-  }
-  for (int i = 1; i < t; i++)
-    started[i] = pthread_create (&tid[i], NULL, band_run, &band[i]) == 0;
-  band_run (&band[0]);
-  /* a band whose thread could not start runs here */
-  for (int i = 1; i < t; i++) {
-    if (started[i])
-      pthread_join (tid[i], NULL);
-    else
-      band_run (&band[i]);
-  }
-  for (int i = 0; i < t; i++)
-    ok &= band[i].done;
-  return ok;
+  return cm_cpu_bands (c->opts, in->height, stage_band, &s) == CM_OK;
 }
 
 /* `iterations` erosions (is_min) or dilations of src, the last one written
@@ -492,10 +453,7 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
 
   memset (&c, 0, sizeof (c));
   c.desc = desc;
-  c.threads = opts && opts->threads > 1 ? opts->threads : 1;
-  if (c.threads > REF_MAX_THREADS)
-    c.threads = REF_MAX_THREADS;
-  c.cancel = opts ? opts->cancel : NULL;
+  c.opts = opts;
   st = offsets_new (desc->se, 0, &c.ero, &c.n_ero);
   if (st == CM_OK)
     st = offsets_new (desc->se, 1, &c.dil, &c.n_dil);
@@ -510,7 +468,8 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
    * place, so they need no more. */
   need_pp = desc->iterations > 1;
   need_half = desc->op != CM_MORPH_ERODE && desc->op != CM_MORPH_DILATE;
-  c.acc = malloc (sizeof (uint16_t) * (size_t) src->width * c.threads);
+  c.acc = malloc (sizeof (uint16_t) * (size_t) src->width *
+      (size_t) cm_cpu_band_count (opts, src->height));
   if (!c.acc) {
     ctx_clear (&c);
     return CM_ERR_NO_MEMORY;
