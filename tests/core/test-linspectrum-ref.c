@@ -25,28 +25,18 @@
 #include "morph.h"
 #include "se.h"
 #include "synthetic-lines.h"
+#include "test-count.h"
 #include "test-util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-static int failures;
-static int checks;
-
-#define FAIL(...) do { \
-    fprintf (stderr, __VA_ARGS__); \
-    fputc ('\n', stderr); \
-    failures++; \
-  } while (0)
-
 #define CHECK(cond, ...) do { \
     checks++; \
     if (!(cond)) \
       FAIL (__VA_ARGS__); \
   } while (0)
-
-#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
 
 /* ---------------------------------------------------------------------- */
 /* Brute force from the definition */

@@ -14,18 +14,8 @@
 #include "median.h"
 #include "morph.h"
 #include "se.h"
+#include "test-count.h"
 #include "test-util.h"
-
-static int failures;
-static int checks;
-
-#define FAIL(...) do { \
-    fprintf (stderr, __VA_ARGS__); \
-    fputc ('\n', stderr); \
-    failures++; \
-  } while (0)
-
-#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
 
 static const char *border_names[CM_BORDER_MODE_COUNT] = {
   "neutral", "replicate", "reflect", "mirror", "constant"

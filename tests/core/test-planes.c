@@ -7,16 +7,8 @@
 #include <string.h>
 
 #include "planes.h"
+#include "test-count.h"
 #include "test-util.h"
-
-static int failures;
-static int checks;
-
-#define FAIL(...) do { \
-    fprintf (stderr, __VA_ARGS__); \
-    fputc ('\n', stderr); \
-    failures++; \
-  } while (0)
 
 static cm_image_packed
 packed_new (int w, int h, cm_depth depth, int channels, int extra)

@@ -13,16 +13,8 @@
 
 #include "reconstruct.h"
 #include "se.h"
+#include "test-count.h"
 #include "test-util.h"
-
-static int failures;
-static int checks;
-
-#define FAIL(...) do { \
-    fprintf (stderr, __VA_ARGS__); \
-    fputc ('\n', stderr); \
-    failures++; \
-  } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* The brute force, on the images themselves (test_image_get/set) */

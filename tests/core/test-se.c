@@ -10,20 +10,12 @@
 
 #include "morph.h"
 #include "se.h"
+#include "test-count.h"
 #include "test-util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-static int failures;
-static int checks;
-
-#define FAIL(...) do { \
-    fprintf (stderr, __VA_ARGS__); \
-    fputc ('\n', stderr); \
-    failures++; \
-  } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* SE specifications shared by the tests below */
@@ -89,8 +81,6 @@ static const char *customs[] = {
   "010;111;010", "0110;1101;0100", "1", "001;000;100", "11;10;01;11",
   "0001000"
 };
-
-#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
 
 /* All the shapes above as one list (built once in main) */
 static se_spec all_specs[256];

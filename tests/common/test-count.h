@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The counters and the failure report of a core test program: include it
+ * once, count each check in `checks`, report each failure with FAIL (a
+ * printf-style message, one line on stderr). */
+#pragma once
+
+#include <stdio.h>
+
+static int failures;
+static int checks;
+
+#define FAIL(...) do { \
+    fprintf (stderr, __VA_ARGS__); \
+    fputc ('\n', stderr); \
+    failures++; \
+  } while (0)
+
+#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
