@@ -301,20 +301,24 @@ ext_sample (const plane * p, const border_tables * t, const uint8_t * row,
  * samples below it. */
 typedef void (*emit_fn) (void *ctx, int x, int y, uint32_t v, int below);
 
-/* The rank filter's invariants, shared by its bands (read only). */
+/* The rank filter's invariants, shared by its bands (read only), and each
+ * band's scratch: allocated by the calling thread, since memory that a
+ * short-lived thread allocates makes glibc give it an arena of its own,
+ * which stays (the process would grow with the number of cores). */
 typedef struct
 {
   const plane *p;
-  int bits, k;
+  int k;
   const cm_median_desc *desc;
   const border_tables *t;
   emit_fn emit;
   void *ctx;
   const cm_cpu_opts *opts;
+  rhist *hist;                  /* one per band */
+  const uint8_t **rows;         /* window_h per band */
 } rank_job;
 
-/* Rows [y0, y1) of the rank filter, on one thread: its own histogram and
- * row pointers. */
+/* Rows [y0, y1) of the rank filter, on one thread. */
 static cm_status
 rank_band (void *data, int band, int y0, int y1)
 {
@@ -323,38 +327,30 @@ rank_band (void *data, int band, int y0, int y1)
   const border_tables *t = j->t;
   const int w = p->width;
   const int ww = j->desc->window_w, wh = j->desc->window_h;
-  rhist hist;
-  const uint8_t **rows = malloc (sizeof (*rows) * (size_t) wh);
-  cm_status st = CM_OK;
+  rhist *hist = &j->hist[band];
+  const uint8_t **rows = j->rows + (size_t) band * wh;
 
-  (void) band;
-  if (!rows || !rhist_init (&hist, j->bits)) {
-    free (rows);
-    return CM_ERR_NO_MEMORY;
-  }
   for (int y = y0; y < y1; y++) {
-    if (cm_cpu_cancelled (j->opts)) {
-      st = CM_ERR_CANCELLED;
-      break;
-    }
+    if (cm_cpu_cancelled (j->opts))
+      return CM_ERR_CANCELLED;
     /* rows of the window: virtual y - ry .. y + ry = table y .. y + wh - 1 */
     for (int r = 0; r < wh; r++) {
       int my = t->ymap[y + r];
       rows[r] = my < 0 ? NULL : p->data + (size_t) my * p->pitch;
     }
-    rhist_clear (&hist);
+    rhist_clear (hist);
     /* window of x = 0: virtual columns -rx .. rx = table 0 .. ww - 1 */
     for (int r = 0; r < wh; r++) {
       if (!rows[r]) {
-        rhist_add (&hist, t->cval, (uint32_t) ww);
+        rhist_add (hist, t->cval, (uint32_t) ww);
         continue;
       }
       for (int c = 0; c < ww; c++)
-        rhist_add (&hist, ext_sample (p, t, rows[r], c), 1);
+        rhist_add (hist, ext_sample (p, t, rows[r], c), 1);
     }
     for (int x = 0; x < w; x++) {
       int below;
-      uint32_t v = rhist_select (&hist, j->k, &below);
+      uint32_t v = rhist_select (hist, j->k, &below);
 
       j->emit (j->ctx, x, y, v, below);
       if (x + 1 == w)
@@ -362,14 +358,12 @@ rank_band (void *data, int band, int y0, int y1)
       /* column x - rx leaves (table x), column x + rx + 1 enters
        * (table x + ww) */
       for (int r = 0; r < wh; r++) {
-        rhist_remove (&hist, ext_sample (p, t, rows[r], x));
-        rhist_add (&hist, ext_sample (p, t, rows[r], x + ww), 1);
+        rhist_remove (hist, ext_sample (p, t, rows[r], x));
+        rhist_add (hist, ext_sample (p, t, rows[r], x + ww), 1);
       }
     }
   }
-  free (hist.mem);
-  free (rows);
-  return st;
+  return CM_OK;
 }
 
 /* The sliding-histogram rank filter over plane p (values < 2^bits), its
@@ -379,13 +373,25 @@ static cm_status
 rank_run (const plane * p, int bits, const cm_median_desc * desc, int k,
     cm_depth depth, emit_fn emit, void *ctx, const cm_cpu_opts * opts)
 {
+  int n = cm_cpu_band_count (opts, p->height), made = 0;
   border_tables t;
-  rank_job j = { p, bits, k, desc, &t, emit, ctx, opts };
-  cm_status st;
+  rank_job j = { p, k, desc, &t, emit, ctx, opts, NULL, NULL };
+  cm_status st = CM_ERR_NO_MEMORY;
 
   if (!tables_init (&t, desc, p->width, p->height, depth))
     return CM_ERR_NO_MEMORY;
-  st = cm_cpu_bands (opts, p->height, rank_band, &j);
+  j.hist = calloc ((size_t) n, sizeof (*j.hist));
+  j.rows = malloc (sizeof (*j.rows) * (size_t) n * desc->window_h);
+  if (j.hist && j.rows) {
+    while (made < n && rhist_init (&j.hist[made], bits))
+      made++;
+    if (made == n)
+      st = cm_cpu_bands (opts, p->height, rank_band, &j);
+  }
+  for (int i = 0; i < made; i++)
+    free (j.hist[i].mem);
+  free (j.hist);
+  free (j.rows);
   tables_clear (&t);
   return st;
 }
