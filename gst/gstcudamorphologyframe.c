@@ -257,6 +257,17 @@ gst_cuda_morphology_frame_path_configure (GstCudaMorphologyFramePath * fp,
 /* ---- frames ------------------------------------------------------------- */
 
 #ifdef HAVE_GST_CUDA
+/* Our stream waits, on the device, for the work queued so far on @other
+ * (an event recorded there); FALSE when that could not be arranged (no
+ * event, or a call failed): the caller then waits on the host. */
+static gboolean
+wait_on_device (GstCudaMorphologyFramePath * fp, gpointer other)
+{
+  return fp->order_event != NULL &&
+      cm_event_record (fp->order_event, other) == CM_OK &&
+      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK;
+}
+
 /* A CUDA memory whose producer left its work in flight on its own stream
  * (GStreamer >= 1.24): the path's stream waits for that work on the
  * device (an event recorded on the producer's stream), or, without an
@@ -267,11 +278,8 @@ order_after_producer (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
 {
   gpointer producer = gst_cuda_morphology_memory_pending_stream (buf);
 
-  if (producer == NULL || producer == fp->stream)
-    return;
-  if (fp->order_event != NULL &&
-      cm_event_record (fp->order_event, producer) == CM_OK &&
-      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK)
+  if (producer == NULL || producer == fp->stream ||
+      wait_on_device (fp, producer))
     return;
   GST_LOG ("waiting on the host for the producer's stream");
   gst_cuda_morphology_memory_sync (buf);
@@ -286,11 +294,7 @@ order_before_writing (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
 {
   gpointer other = gst_cuda_morphology_memory_buffer_stream (buf);
 
-  if (other == NULL || other == fp->stream)
-    return;
-  if (fp->order_event != NULL &&
-      cm_event_record (fp->order_event, other) == CM_OK &&
-      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK)
+  if (other == NULL || other == fp->stream || wait_on_device (fp, other))
     return;
   GST_LOG ("waiting on the host for the output memory's stream");
   cm_stream_sync ((cm_stream) other);
