@@ -6,6 +6,7 @@
 #include "device.h"
 #include "morph.h"
 #include "planes.h"
+#include "reconstruct.h"
 
 const char *cm_cuda_error_text (int cuda_error);
 
@@ -296,5 +297,39 @@ cm_orientation_rgba_plan_run (cm_orientation_rgba_plan * plan,
 
 void
 cm_orientation_rgba_plan_free (cm_orientation_rgba_plan * plan)
+{
+}
+
+cm_status
+cm_recon_plan_new (cm_recon_plan ** out, const cm_recon_desc * desc,
+    int width, int height, cm_depth depth)
+{
+  return cm_recon_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+cm_status
+cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
+    int width, int height, cm_depth depth, const cm_recon_tuning * tuning)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
+cm_recon_plan_run (cm_recon_plan * plan, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  return CM_ERR_NO_CUDA;
+}
+
+int
+cm_recon_plan_passes (const cm_recon_plan * plan)
+{
+  return 0;
+}
+
+void
+cm_recon_plan_free (cm_recon_plan * plan)
 {
 }

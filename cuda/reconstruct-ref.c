@@ -383,3 +383,13 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
   free (g);
   return st;
 }
+
+const char *
+cm_recon_op_name (cm_recon_op op)
+{
+  static const char *names[CM_RECON_OP_COUNT] = { "fill-holes",
+    "clear-border", "open-rec", "close-rec", "hmax", "hmin", "hdome", "hbasin"
+  };
+
+  return (int) op >= 0 && (int) op < CM_RECON_OP_COUNT ? names[op] : "?";
+}

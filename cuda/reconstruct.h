@@ -67,6 +67,41 @@ cm_status cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
 cm_status cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst);
 
+
+/* CUDA plan of one operation for frames of exactly @width x @height at
+ * @depth (device images). The reconstruction runs in one cooperative
+ * kernel that sweeps rows and column bands until a whole pass changes
+ * nothing (chaotic relaxation: every update is monotone and bounded by the
+ * result, so the fixpoint it stops at is the reconstruction), on the
+ * device, without a host round trip. Open and close make their marker
+ * with a cm_morph_plan. The plan owns its device scratch. */
+typedef struct cm_recon_plan cm_recon_plan;
+
+/* Tuning of the CUDA plan (tests and benchmarks; NULL or zeros: the
+ * defaults). */
+typedef struct
+{
+  int band_rows;                /* rows of a column band, 0: default      */
+  int blocks_per_sm;            /* cooperative blocks per SM, 0: as many
+                                 * as fit                                  */
+} cm_recon_tuning;
+
+cm_status cm_recon_plan_new (cm_recon_plan ** out, const cm_recon_desc * desc,
+    int width, int height, cm_depth depth);
+cm_status cm_recon_plan_new_tuned (cm_recon_plan ** out,
+    const cm_recon_desc * desc, int width, int height, cm_depth depth,
+    const cm_recon_tuning * tuning);
+/* src, dst: device images of the plan's size and depth, may not overlap.
+ * stream: a cudaStream_t or NULL. Asynchronous. */
+cm_status cm_recon_plan_run (cm_recon_plan * plan, const cm_image * src,
+    const cm_image * dst, void *stream);
+/* Sweeps (passes) the last run needed, the final pass that changed
+ * nothing included; valid once that run's stream has been synchronised. */
+int cm_recon_plan_passes (const cm_recon_plan * plan);
+void cm_recon_plan_free (cm_recon_plan * plan);
+
+const char *cm_recon_op_name (cm_recon_op op);
+
 #ifdef __cplusplus
 }
 #endif
