@@ -35,6 +35,27 @@
  *   columns), the extreme of each run read from a sparse table of
  *   power-of-two windows.
  *
+ * The operations fill-holes, clear-border, open-rec, close-rec, hmax, hmin,
+ * hdome and hbasin are built on grey-level morphological reconstruction
+ * (Vincent, IEEE Trans. Image Processing 2(2), 1993): a marker image
+ * grows under the frame (reconstruction by dilation) or shrinks over it
+ * (by erosion), one neighbour at a time, until nothing changes. It
+ * propagates through the 4 or 8 neighbours of a pixel
+ * (#GstCudaMorph:connectivity) and never through the frame's edge, so
+ * shapes are kept exactly.
+ *
+ * fill-holes fills the dark regions that do
+ * not touch the edge of the frame, clear-border removes the bright objects
+ * that do; open-rec and close-rec regrow the erosion (dilation) by the
+ * structuring element, so that objects the element does not fit in vanish
+ * and the others keep their outline; hmax and hmin lower every peak (raise
+ * every basin) by #GstCudaMorph:dome-height, flattening the smaller ones,
+ * and hdome and hbasin are what they took away. The structuring element,
+ * #GstCudaMorph:iterations and #GstCudaMorph:border only make the marker
+ * of open-rec and close-rec. On the CPU the reconstruction is Vincent's
+ * hybrid algorithm (two raster scans, then a queue); on CUDA one kernel
+ * sweeps the frame until a whole pass changes nothing.
+ *
  * The CPU backend is the reference implementation written as the
  * definition; both give the same result bit for bit, borders included.
  * Properties can be changed while PLAYING: the filter is rebuilt before
@@ -61,6 +82,16 @@
  *     mask="00100;01110;11111;01110;00100" border=replicate ! \
  *     videoconvert ! autovideosink
  * ]| Closes each colour channel with a custom 5x5 mask.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 pattern=checkers-8 ! \
+ *     video/x-raw,format=GRAY8,width=160,height=120 ! \
+ *     cudamorph operation=fill-holes connectivity=4 ! \
+ *     videoconvert ! pngenc ! filesink location=filled.png
+ * ]| Fills the holes of a checkerboard: through 4 neighbours every dark
+ * square inside the frame is enclosed by bright ones and becomes bright,
+ * only the dark squares on the frame's edge stay. With the default
+ * connectivity=8 the dark squares touch each other at their corners, all
+ * reach the edge and nothing changes.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -72,6 +103,7 @@
 #include "gstcudamorph.h"
 
 #include "morph.h"
+#include "reconstruct.h"
 #include "se.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
@@ -88,6 +120,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
 #define DEFAULT_ITERATIONS 1
 #define DEFAULT_BORDER GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL
 #define DEFAULT_BORDER_VALUE 0
+#define DEFAULT_CONNECTIVITY 8
+#define DEFAULT_DOME_HEIGHT 10
 
 #define MAX_ITERATIONS 64
 
@@ -105,6 +139,8 @@ enum
   PROP_ITERATIONS,
   PROP_BORDER,
   PROP_BORDER_VALUE,
+  PROP_CONNECTIVITY,
+  PROP_DOME_HEIGHT,
 };
 
 typedef struct
@@ -120,6 +156,8 @@ typedef struct
   gint iterations;
   GstCudaMorphologyBorder border;
   guint border_value;
+  gint connectivity;
+  guint dome_height;
 } GstCudaMorphSettings;
 
 struct _GstCudaMorph
@@ -133,6 +171,11 @@ struct _GstCudaMorph
   cm_se *se;
   cm_morph_desc desc;
   cm_morph_plan *plan;
+  /* reconstruction operations (fill-holes ... hbasin): recon_desc's
+   * marker is desc */
+  gboolean recon;
+  cm_recon_desc recon_desc;
+  cm_recon_plan *recon_plan;
 };
 
 #define gst_cuda_morph_parent_class parent_class
@@ -180,7 +223,16 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "Morphological operation: erode (minimum over the structuring "
           "element), dilate (maximum), open (erode then dilate), close "
           "(dilate then erode), tophat (image minus opening), blackhat "
-          "(closing minus image), gradient (dilation minus erosion)",
+          "(closing minus image), gradient (dilation minus erosion). "
+          "By reconstruction through the connectivity neighbours: "
+          "fill-holes (dark regions not touching the frame's edge are "
+          "filled), clear-border (bright objects touching it are removed), "
+          "open-rec and close-rec (the erosion, dilation, by the structuring "
+          "element regrown under, over, the image: objects the element does "
+          "not fit in vanish, the others keep their shape), hmax and hmin "
+          "(peaks lowered, basins raised by dome-height), hdome (image minus "
+          "hmax), hbasin (hmin minus image). Shape, iterations and border "
+          "only make the marker of open-rec and close-rec",
           GST_TYPE_CUDA_MORPH_OPERATION, DEFAULT_OPERATION,
           CONTROLLABLE_FLAGS));
 
@@ -188,7 +240,8 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
       g_param_spec_enum ("shape", "Shape",
           "Structuring element shape: rect and cross use width and height; "
           "diamond, disk and octagon use radius; line uses length and "
-          "angle; custom uses mask",
+          "angle; custom uses mask. Of the reconstruction operations only "
+          "open-rec and close-rec use it",
           GST_TYPE_CUDA_MORPH_SHAPE, DEFAULT_SHAPE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_WIDTH,
@@ -234,7 +287,8 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
       g_param_spec_int ("iterations", "Iterations",
           "Number of erosions/dilations in each step of the operation "
           "(open = N erosions then N dilations, gradient = N dilations "
-          "minus N erosions, ...)",
+          "minus N erosions, ...; open-rec and close-rec: the N erosions, "
+          "dilations, that make the marker)",
           1, MAX_ITERATIONS, DEFAULT_ITERATIONS, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
@@ -243,7 +297,9 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "maximum for erosions, 0 for dilations), replicate, reflect "
           "(edge pixel repeated), mirror (edge pixel not repeated), "
           "constant (border-value); applied at every stage of composite "
-          "operations",
+          "operations. The reconstruction itself never looks outside the "
+          "frame: for open-rec and close-rec the border applies to the "
+          "marker's erosion or dilation only",
           GST_TYPE_CUDA_MORPHOLOGY_BORDER, DEFAULT_BORDER, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
@@ -253,11 +309,31 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "for GRAY16_LE)",
           0, G_MAXUINT16, DEFAULT_BORDER_VALUE, CONTROLLABLE_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_CONNECTIVITY,
+      g_param_spec_int ("connectivity", "Connectivity",
+          "Neighbours through which the reconstruction operations "
+          "(fill-holes, clear-border, open-rec, close-rec, hmax, hmin, "
+          "hdome, hbasin) propagate: 4 (left, right, up, down) or 8 (the "
+          "diagonals too). 5, 6 and 7 are refused and the previous value "
+          "kept; the other operations ignore it",
+          4, 8, DEFAULT_CONNECTIVITY, CONTROLLABLE_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_DOME_HEIGHT,
+      g_param_spec_uint ("dome-height", "Dome height",
+          "Height h, in sample values, of hmax, hmin, hdome and hbasin: "
+          "peaks (basins) at most h high (deep) are flattened (filled), "
+          "the others lowered (raised) by h. Clamped to the largest sample "
+          "of the format (255 for 8-bit formats, 65535 for GRAY16_LE). "
+          "Not the structuring element's height",
+          0, G_MAXUINT16, DEFAULT_DOME_HEIGHT, CONTROLLABLE_FLAGS));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video",
       "Grey-level mathematical morphology (erode, dilate, open, close, "
       "top-hat, black-hat, gradient) with rectangles, crosses, diamonds, "
-      "disks, octagons, lines at any angle and custom masks, on CUDA or "
+      "disks, octagons, lines at any angle and custom masks, and "
+      "reconstruction (fill holes, clear border, opening and closing by "
+      "reconstruction, h-maxima, h-minima, h-domes, h-basins), on CUDA or "
       "the CPU", "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_morph_debug;
@@ -287,6 +363,8 @@ gst_cuda_morph_init (GstCudaMorph * self)
   s->iterations = DEFAULT_ITERATIONS;
   s->border = DEFAULT_BORDER;
   s->border_value = DEFAULT_BORDER_VALUE;
+  s->connectivity = DEFAULT_CONNECTIVITY;
+  s->dome_height = DEFAULT_DOME_HEIGHT;
 }
 
 /* Says in words what is wrong with a mask that cm_se_new_custom () refused
@@ -442,6 +520,25 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
       s->border_value = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (self);
       break;
+    case PROP_CONNECTIVITY:{
+      gint connectivity = g_value_get_int (value);
+
+      if (connectivity != 4 && connectivity != 8) {
+        g_warning ("%s: invalid connectivity %d: only 4 and 8 are allowed; "
+            "keeping the previous connectivity", GST_OBJECT_NAME (self),
+            connectivity);
+        return;
+      }
+      GST_OBJECT_LOCK (self);
+      s->connectivity = connectivity;
+      GST_OBJECT_UNLOCK (self);
+      break;
+    }
+    case PROP_DOME_HEIGHT:
+      GST_OBJECT_LOCK (self);
+      s->dome_height = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -493,6 +590,12 @@ gst_cuda_morph_get_property (GObject * object, guint prop_id,
     case PROP_BORDER_VALUE:
       g_value_set_uint (value, s->border_value);
       break;
+    case PROP_CONNECTIVITY:
+      g_value_set_int (value, s->connectivity);
+      break;
+    case PROP_DOME_HEIGHT:
+      g_value_set_uint (value, s->dome_height);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -527,9 +630,35 @@ gst_cuda_morph_release (GstCudaMorphologyBase * base)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
 
+  g_clear_pointer (&self->recon_plan, cm_recon_plan_free);
   g_clear_pointer (&self->plan, cm_morph_plan_free);
   g_clear_pointer (&self->se, cm_se_free);
   self->desc.se = NULL;
+  self->recon_desc.marker.se = NULL;
+}
+
+static gboolean
+gst_cuda_morph_operation_is_recon (GstCudaMorphOperation op)
+{
+  return op >= GST_CUDA_MORPH_OPERATION_FILL_HOLES;
+}
+
+/* The reconstruction operation @s asks for, its marker made as @marker
+ * says (erosion for open-rec, dilation for close-rec; unused otherwise). */
+static cm_recon_desc
+gst_cuda_morph_recon_desc (const GstCudaMorphSettings * s,
+    const cm_morph_desc * marker, cm_depth depth)
+{
+  cm_recon_desc rd;
+
+  memset (&rd, 0, sizeof (rd));
+  rd.op = (cm_recon_op) (s->operation - GST_CUDA_MORPH_OPERATION_FILL_HOLES);
+  rd.connectivity = s->connectivity;
+  rd.height = MIN (s->dome_height, cm_depth_max (depth));
+  rd.marker = *marker;
+  rd.marker.op = s->operation == GST_CUDA_MORPH_OPERATION_CLOSE_REC ?
+      CM_MORPH_DILATE : CM_MORPH_ERODE;
+  return rd;
 }
 
 static gboolean
@@ -542,7 +671,10 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   cm_morph_plan *plan = NULL;
+  cm_recon_plan *recon_plan = NULL;
   cm_morph_desc desc;
+  cm_recon_desc recon_desc;
+  gboolean recon;
   cm_se *se = NULL;
   cm_status status;
 
@@ -567,6 +699,40 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   desc.border = (cm_border_mode) s.border;
   desc.border_value = MIN (s.border_value, cm_depth_max (depth));
 
+  recon = gst_cuda_morph_operation_is_recon (s.operation);
+  if (recon) {
+    recon_desc = gst_cuda_morph_recon_desc (&s, &desc, depth);
+    /* desc: the erosion (dilation) that makes the marker */
+    desc = recon_desc.marker;
+    if (use_cuda) {
+      status = cm_recon_plan_new (&recon_plan, &recon_desc, width, height,
+          depth);
+      if (status != CM_OK) {
+        gst_cuda_morphology_base_post_status_error (base, status,
+            "Failed to build the CUDA reconstruction plan");
+        cm_se_free (se);
+        return FALSE;
+      }
+    }
+
+    gst_cuda_morph_release (base);
+    self->se = se;
+    self->desc = desc;
+    self->recon = TRUE;
+    self->recon_desc = recon_desc;
+    self->recon_plan = recon_plan;
+
+    GST_INFO_OBJECT (self, "%s, connectivity %d, h %u, marker %s %dx%d "
+        "(%d pixels), %d iteration(s), border %d (value %u), %dx%d %d-bit "
+        "on %s: %s", cm_recon_op_name (recon_desc.op),
+        recon_desc.connectivity, recon_desc.height, cm_shape_name (se->shape),
+        se->width, se->height, se->count, desc.iterations, (gint) desc.border,
+        desc.border_value, width, height, (gint) depth,
+        use_cuda ? "CUDA" : "CPU",
+        use_cuda ? "reconstruction plan" : "reference");
+    return TRUE;
+  }
+
   if (use_cuda) {
     status = cm_morph_plan_new (&plan, &desc, width, height, depth);
     if (status != CM_OK) {
@@ -581,6 +747,7 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   self->se = se;
   self->plan = plan;
   self->desc = desc;
+  self->recon = FALSE;
 
   GST_INFO_OBJECT (self, "%s, %s %dx%d (%d pixels), %d iteration(s), "
       "border %d (value %u), %dx%d %d-bit on %s: %s",
@@ -599,6 +766,17 @@ gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
     void *stream)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
+
+  if (self->recon) {
+    if (use_cuda) {
+      if (self->recon_plan == NULL)
+        return CM_ERR_INVALID_ARG;
+      return cm_recon_plan_run (self->recon_plan, src, dst, stream);
+    }
+    if (self->se == NULL)
+      return CM_ERR_INVALID_ARG;
+    return cm_recon_ref (&self->recon_desc, src, dst);
+  }
 
   if (use_cuda) {
     if (self->plan == NULL)

@@ -7,6 +7,7 @@
 
 #include "cm-border.h"
 #include "morph.h"
+#include "reconstruct.h"
 #include "se.h"
 
 /* The GEnums are cast to the core enums: keep the values in step. */
@@ -19,6 +20,20 @@ G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_ERODE == (int) CM_MORPH_ERODE);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_GRADIENT ==
     (int) CM_MORPH_GRADIENT);
 G_STATIC_ASSERT (CM_MORPH_OP_COUNT == 7);
+/* the reconstruction operations follow, in cm_recon_op's order */
+#define RECON_OP_AT(gst_op, cm_op) G_STATIC_ASSERT ((int) (gst_op) - \
+    (int) GST_CUDA_MORPH_OPERATION_FILL_HOLES == (int) (cm_op))
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_FILL_HOLES ==
+    CM_MORPH_OP_COUNT);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_FILL_HOLES, CM_RECON_FILL_HOLES);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_CLEAR_BORDER, CM_RECON_CLEAR_BORDER);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_OPEN_REC, CM_RECON_OPEN);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_CLOSE_REC, CM_RECON_CLOSE);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HMAX, CM_RECON_HMAX);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HMIN, CM_RECON_HMIN);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HDOME, CM_RECON_HDOME);
+RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HBASIN, CM_RECON_HBASIN);
+G_STATIC_ASSERT (CM_RECON_OP_COUNT == 8);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_RECT == (int) CM_SHAPE_RECT);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_LINE == (int) CM_SHAPE_LINE);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_CUSTOM == (int) CM_SHAPE_CUSTOM);
@@ -112,6 +127,32 @@ gst_cuda_morph_operation_get_type (void)
     {GST_CUDA_MORPH_OPERATION_GRADIENT,
         "Morphological gradient (dilation minus erosion): edges",
         "gradient"},
+    {GST_CUDA_MORPH_OPERATION_FILL_HOLES,
+        "Fill holes: dark regions not connected to the frame's border are "
+        "raised to the level of their surroundings", "fill-holes"},
+    {GST_CUDA_MORPH_OPERATION_CLEAR_BORDER,
+        "Clear border: bright objects touching the frame's border are "
+        "removed", "clear-border"},
+    {GST_CUDA_MORPH_OPERATION_OPEN_REC,
+        "Opening by reconstruction: bright objects the structuring element "
+        "does not fit in vanish, the others keep their exact shape",
+        "open-rec"},
+    {GST_CUDA_MORPH_OPERATION_CLOSE_REC,
+        "Closing by reconstruction: dark objects the structuring element "
+        "does not fit in are filled, the others keep their exact shape",
+        "close-rec"},
+    {GST_CUDA_MORPH_OPERATION_HMAX,
+        "H-maxima: bright peaks lowered by dome-height, peaks no higher "
+        "than that flattened", "hmax"},
+    {GST_CUDA_MORPH_OPERATION_HMIN,
+        "H-minima: dark basins raised by dome-height, basins no deeper "
+        "than that filled", "hmin"},
+    {GST_CUDA_MORPH_OPERATION_HDOME,
+        "H-domes (image minus hmax): the top dome-height levels of each "
+        "bright peak", "hdome"},
+    {GST_CUDA_MORPH_OPERATION_HBASIN,
+        "H-basins (hmin minus image): the bottom dome-height levels of each "
+        "dark basin", "hbasin"},
     {0, NULL, NULL}
   };
 

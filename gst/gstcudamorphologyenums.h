@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Registered GEnums shared by the cudamorphology elements. The numeric
  * values equal the matching core enums (cm_border_mode, cm_morph_op,
- * cm_shape) so that they convert with a cast. */
+ * cm_shape) so that they convert with a cast; the reconstruction
+ * operations are cm_recon_op offset by GST_CUDA_MORPH_OPERATION_FILL_HOLES. */
 #pragma once
 
 #include <gst/gst.h>
@@ -74,8 +75,30 @@ typedef enum
  * @GST_CUDA_MORPH_OPERATION_TOPHAT: white top-hat, image minus opening
  * @GST_CUDA_MORPH_OPERATION_BLACKHAT: black top-hat, closing minus image
  * @GST_CUDA_MORPH_OPERATION_GRADIENT: dilation minus erosion
+ * @GST_CUDA_MORPH_OPERATION_FILL_HOLES: dark regions that do not touch the
+ *     frame's border are filled (reconstruction by erosion from the border)
+ * @GST_CUDA_MORPH_OPERATION_CLEAR_BORDER: bright objects that touch the
+ *     frame's border are removed (image minus its reconstruction from the
+ *     border)
+ * @GST_CUDA_MORPH_OPERATION_OPEN_REC: opening by reconstruction: the
+ *     erosion regrown under the image, bright objects the element does not
+ *     fit in vanish, the others keep their exact shape
+ * @GST_CUDA_MORPH_OPERATION_CLOSE_REC: closing by reconstruction, the dual
+ *     for dark objects
+ * @GST_CUDA_MORPH_OPERATION_HMAX: h-maxima transform: every bright peak
+ *     lowered by dome-height, peaks lower than that flattened
+ * @GST_CUDA_MORPH_OPERATION_HMIN: h-minima transform: every dark basin
+ *     raised by dome-height, basins shallower than that filled
+ * @GST_CUDA_MORPH_OPERATION_HDOME: h-domes, image minus hmax: the top
+ *     dome-height levels of every bright peak
+ * @GST_CUDA_MORPH_OPERATION_HBASIN: h-basins, hmin minus image: the bottom
+ *     dome-height levels of every dark basin
  *
- * The grey-level morphology operation of cudamorph.
+ * The operation of cudamorph: grey-level morphology with the structuring
+ * element (erode ... gradient) or morphological reconstruction with the
+ * 4 or 8 neighbours of #GstCudaMorph:connectivity (fill-holes ...
+ * hbasin). The reconstruction values follow the core's cm_recon_op in the
+ * same order, from @GST_CUDA_MORPH_OPERATION_FILL_HOLES on.
  */
 typedef enum
 {
@@ -85,7 +108,15 @@ typedef enum
   GST_CUDA_MORPH_OPERATION_CLOSE = 3,
   GST_CUDA_MORPH_OPERATION_TOPHAT = 4,
   GST_CUDA_MORPH_OPERATION_BLACKHAT = 5,
-  GST_CUDA_MORPH_OPERATION_GRADIENT = 6
+  GST_CUDA_MORPH_OPERATION_GRADIENT = 6,
+  GST_CUDA_MORPH_OPERATION_FILL_HOLES = 7,
+  GST_CUDA_MORPH_OPERATION_CLEAR_BORDER = 8,
+  GST_CUDA_MORPH_OPERATION_OPEN_REC = 9,
+  GST_CUDA_MORPH_OPERATION_CLOSE_REC = 10,
+  GST_CUDA_MORPH_OPERATION_HMAX = 11,
+  GST_CUDA_MORPH_OPERATION_HMIN = 12,
+  GST_CUDA_MORPH_OPERATION_HDOME = 13,
+  GST_CUDA_MORPH_OPERATION_HBASIN = 14
 } GstCudaMorphOperation;
 
 /**

@@ -575,7 +575,8 @@ static const struct
   const char *nicks;            /* enum nicks, in order */
 } expected_props[] = {
   {"operation", "erode", 0, 0,
-      "erode,dilate,open,close,tophat,blackhat,gradient"},
+        "erode,dilate,open,close,tophat,blackhat,gradient,fill-holes,"
+        "clear-border,open-rec,close-rec,hmax,hmin,hdome,hbasin"},
   {"shape", "rect", 0, 0, "rect,cross,diamond,disk,octagon,line,custom"},
   {"width", "3", 1, 1023, NULL},
   {"height", "3", 1, 1023, NULL},
@@ -586,6 +587,8 @@ static const struct
   {"iterations", "1", 1, 64, NULL},
   {"border", "neutral", 0, 0, "neutral,replicate,reflect,mirror,constant"},
   {"border-value", "0", 0, 65535, NULL},
+  {"connectivity", "8", 4, 8, NULL},
+  {"dome-height", "10", 0, 65535, NULL},
   {"backend", "auto", 0, 0, "auto,cuda,cpu"},
   {"cuda-device-id", "-1", -1, G_MAXINT16, NULL},
 };
