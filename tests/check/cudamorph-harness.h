@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by the cudamorph element tests (tests/check, CPU backend)
  * and the GPU element test (tests/gpu): element set-up from a parameter
- * row, seeded random frames with default or padded strides, the expected
- * output computed with the core's CPU reference, exact frame comparison. */
+ * row (morphology or reconstruction), seeded random frames with default or
+ * padded strides, the expected output computed with the core's CPU
+ * reference, exact frame comparison. */
 #pragma once
 
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <gst/video/video.h>
 
 #include "morph.h"
+#include "reconstruct.h"
 #include "se.h"
 #include "test-util.h"
 
@@ -73,6 +75,17 @@ typedef struct
   { CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, 15, 0.0, "010;111;010", 1, \
     CM_BORDER_NEUTRAL, 0 }
 
+/* A reconstruction operation of the element: operation, connectivity,
+ * dome-height, and the structuring element, iterations and border that
+ * make the marker of open-rec and close-rec (marker.op is not used). */
+typedef struct
+{
+  cm_recon_op op;
+  int connectivity;
+  unsigned dome_height;
+  MorphParams marker;
+} ReconParams;
+
 #define MORPH_N_FORMATS 9
 
 static inline const char *
@@ -112,6 +125,17 @@ morph_border_nick (cm_border_mode border)
   return nicks[border];
 }
 
+/* the element's nicks, in cm_recon_op's order */
+static inline const char *
+recon_op_nick (cm_recon_op op)
+{
+  static const char *const nicks[] = {
+    "fill-holes", "clear-border", "open-rec", "close-rec", "hmax", "hmin",
+    "hdome", "hbasin"
+  };
+  return nicks[op];
+}
+
 /* "open line L=41 a=70 it=1 border=neutral(0)", for failure messages */
 static inline gchar *
 morph_params_describe (const MorphParams * p)
@@ -142,6 +166,18 @@ morph_params_describe (const MorphParams * p)
   return s;
 }
 
+/* "hmax c=4 h=40 (marker: erode rect 3x3 ...)", for failure messages */
+static inline gchar *
+recon_params_describe (const ReconParams * p)
+{
+  gchar *marker = morph_params_describe (&p->marker);
+  gchar *s = g_strdup_printf ("%s c=%d h=%u (marker: %s)",
+      recon_op_nick (p->op), p->connectivity, p->dome_height, marker);
+
+  g_free (marker);
+  return s;
+}
+
 /* Sets every filter property of @e from @p (by nick for the enums). */
 static inline void
 morph_params_apply (GstElement * e, const MorphParams * p)
@@ -153,6 +189,16 @@ morph_params_apply (GstElement * e, const MorphParams * p)
   g_object_set (e, "width", p->width, "height", p->height, "radius",
       p->radius, "length", p->length, "angle", p->angle, "mask", p->mask,
       "iterations", p->iterations, "border-value", p->border_value, NULL);
+}
+
+/* The same for a reconstruction operation. */
+static inline void
+recon_params_apply (GstElement * e, const ReconParams * p)
+{
+  morph_params_apply (e, &p->marker);
+  gst_util_set_object_arg (G_OBJECT (e), "operation", recon_op_nick (p->op));
+  g_object_set (e, "connectivity", p->connectivity, "dome-height",
+      p->dome_height, NULL);
 }
 
 /* A cudamorph with backend @backend ("cpu", "cuda", "auto") and @p. */
@@ -284,6 +330,90 @@ morph_make_input (const GstVideoInfo * info, guint64 seed, int extra_stride)
   return buf;
 }
 
+/* Sets sample (@x, @y) of the processed plane of @frame: the luma / GRAY
+ * plane, or colour component @comp (0..2) of a packed RGB frame. */
+static inline void
+morph_frame_set (GstVideoFrame * frame, int comp, int x, int y, guint v)
+{
+  guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame, 0) +
+      (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+
+  if (GST_VIDEO_INFO_IS_RGB (&frame->info))
+    row[x * GST_VIDEO_FRAME_COMP_PSTRIDE (frame, 0) +
+        GST_VIDEO_FRAME_COMP_POFFSET (frame, comp)] = (guint8) v;
+  else if (GST_VIDEO_FRAME_COMP_DEPTH (frame, 0) > 8)
+    GST_WRITE_UINT16_LE (row + 2 * x, v);
+  else
+    row[x] = (guint8) v;
+}
+
+/* A frame like morph_make_input (), whose processed samples are
+ * piecewise-constant blobs instead: a random level on each @cell x @cell
+ * square plus random noise below @noise (in 8-bit units, scaled to
+ * 16-bit), so that there are plateaus, regional extrema, holes and
+ * objects touching the border for reconstruction to work on. */
+static inline GstBuffer *
+morph_make_input_blobs (const GstVideoInfo * info, guint64 seed,
+    int extra_stride, int cell, guint noise)
+{
+  GstBuffer *buf = morph_make_input (info, seed, extra_stride);
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  int n_comp = GST_VIDEO_INFO_IS_RGB (info) ? 3 : 1;
+  gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+  guint scale = deep ? 257 : 1, maxv = deep ? 65535 : 255;
+  int gw = (w + cell - 1) / cell, gh = (h + cell - 1) / cell;
+  guint *level = g_new (guint, (gsize) gw * gh * n_comp);
+  GstVideoFrame frame;
+  test_rng rng;
+
+  test_rng_seed (&rng, seed ^ G_GUINT64_CONSTANT (0x5eed0b10b5));
+  for (int i = 0; i < gw * gh * n_comp; i++)
+    level[i] = test_rng_below (&rng, maxv + 1);
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (int c = 0; c < n_comp; c++)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        guint v = level[(c * gh + y / cell) * gw + x / cell] +
+            (noise ? test_rng_below (&rng, noise) * scale : 0);
+
+        morph_frame_set (&frame, c, x, y, MIN (v, maxv));
+      }
+  gst_video_frame_unmap (&frame);
+  g_free (level);
+  return buf;
+}
+
+/* A frame whose processed samples are a serpentine maze: @wall around the
+ * frame and between the corridor rows (odd rows), @corridor along them,
+ * the rows joined at alternate ends, and the one opening to the frame's
+ * edge at (0, 1). Reconstruction from the border then has to follow the
+ * whole corridor: half the frame's pixels, one after the other. */
+static inline GstBuffer *
+morph_make_input_maze (const GstVideoInfo * info, guint64 seed,
+    guint wall, guint corridor)
+{
+  GstBuffer *buf = morph_make_input (info, seed, 0);
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  int n_comp = GST_VIDEO_INFO_IS_RGB (info) ? 3 : 1;
+  GstVideoFrame frame;
+
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (int c = 0; c < n_comp; c++)
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        gboolean open = y % 2 == 1 && y < h - 1 && x > 0 && x < w - 1;
+
+        /* wall rows open at the right end, then the left, ... */
+        if (y % 2 == 0 && y > 0 && y + 1 < h - 1)
+          open = x == ((y / 2) % 2 ? w - 2 : 1) && w > 2;
+        if (x == 0 && y == 1 && h > 2)
+          open = TRUE;
+        morph_frame_set (&frame, c, x, y, open ? corridor : wall);
+      }
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
 /* Channel @byte of every pixel of the packed 8-bit plane 0 of @frame. */
 static inline cm_image
 morph_extract_byte (GstVideoFrame * frame, int byte)
@@ -326,35 +456,78 @@ morph_frame_fits (GstVideoFrame * frame, const char *what)
   return TRUE;
 }
 
-/* TRUE when @outbuf is @inbuf filtered as @p says: the reference applied to
- * the luma / GRAY plane or to each colour channel, chroma and alpha equal
- * to the input. Prints the first difference to stderr. */
+/* The expected result of one plane: @src filtered into @dst (a new image
+ * of @src's size and depth) by the core's CPU reference. */
+typedef cm_status (*MorphPlaneRef) (gconstpointer params, const cm_image * src,
+    const cm_image * dst);
+
+/* cm_morph_ref for a MorphParams, border-value clamped like the element */
+static inline cm_status
+morph_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  const MorphParams *p = params;
+  cm_se *se = morph_params_se (p);
+  cm_morph_desc desc;
+  cm_status status;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = p->op;
+  desc.se = se;
+  desc.iterations = p->iterations;
+  desc.border = p->border;
+  desc.border_value = MIN (p->border_value, cm_depth_max (src->depth));
+  status = cm_morph_ref (&desc, src, dst);
+  cm_se_free (se);
+  return status;
+}
+
+/* cm_recon_ref for a ReconParams, dome-height and border-value clamped
+ * like the element */
+static inline cm_status
+recon_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  const ReconParams *p = params;
+  cm_se *se = morph_params_se (&p->marker);
+  cm_recon_desc desc;
+  cm_status status;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = p->op;
+  desc.connectivity = p->connectivity;
+  desc.height = MIN (p->dome_height, cm_depth_max (src->depth));
+  desc.marker.op = p->op == CM_RECON_CLOSE ? CM_MORPH_DILATE : CM_MORPH_ERODE;
+  desc.marker.se = se;
+  desc.marker.iterations = p->marker.iterations;
+  desc.marker.border = p->marker.border;
+  desc.marker.border_value = MIN (p->marker.border_value,
+      cm_depth_max (src->depth));
+  status = cm_recon_ref (&desc, src, dst);
+  cm_se_free (se);
+  return status;
+}
+
+/* TRUE when @outbuf is @inbuf filtered plane by plane as @ref says: @ref
+ * applied to the luma / GRAY plane or to each colour channel, chroma and
+ * alpha equal to the input. Prints the first difference to stderr. */
 static inline gboolean
-morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
-    const GstVideoInfo * info, const MorphParams * p, const char *what)
+morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
+    const char *what)
 {
   GstVideoFrame in, out;
   cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
       CM_DEPTH_16 : CM_DEPTH_8;
   int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  cm_morph_desc desc;
   gboolean ok = TRUE;
   gchar *label;
-  cm_se *se;
 
   fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
       "%s: output buffer does not match the caps", what);
   fail_unless (morph_frame_fits (&in, what) && morph_frame_fits (&out, what),
       "%s: frame layout outside the buffer", what);
-
-  se = morph_params_se (p);
-  memset (&desc, 0, sizeof (desc));
-  desc.op = p->op;
-  desc.se = se;
-  desc.iterations = p->iterations;
-  desc.border = p->border;
-  desc.border_value = MIN (p->border_value, cm_depth_max (depth));
 
   if (GST_VIDEO_INFO_IS_RGB (info)) {
     int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
@@ -369,7 +542,7 @@ morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
       if (colour) {
         cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
 
-        fail_unless (cm_morph_ref (&desc, &src, &exp) == CM_OK);
+        fail_unless (ref (params, &src, &exp) == CM_OK);
         label = g_strdup_printf ("%s: colour byte %d", what, b);
         ok = test_image_equal (&got, &exp, label);
         g_free (label);
@@ -391,7 +564,7 @@ morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     };
     cm_image exp = test_image_new (w, h, depth, 0);
 
-    fail_unless (cm_morph_ref (&desc, &src, &exp) == CM_OK);
+    fail_unless (ref (params, &src, &exp) == CM_OK);
     label = g_strdup_printf ("%s: plane 0", what);
     ok = test_image_equal (&got, &exp, label);
     g_free (label);
@@ -416,10 +589,27 @@ morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     }
   }
 
-  cm_se_free (se);
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   return ok;
+}
+
+/* TRUE when @outbuf is @inbuf filtered as @p says (morphology). */
+static inline gboolean
+morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const MorphParams * p, const char *what)
+{
+  return morph_check_output_with (inbuf, outbuf, info, morph_plane_ref, p,
+      what);
+}
+
+/* TRUE when @outbuf is @inbuf filtered as @p says (reconstruction). */
+static inline gboolean
+recon_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const ReconParams * p, const char *what)
+{
+  return morph_check_output_with (inbuf, outbuf, info, recon_plane_ref, p,
+      what);
 }
 
 /* TRUE when the visible bytes of every plane of @a and @b are equal. */
