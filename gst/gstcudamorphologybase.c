@@ -96,16 +96,14 @@ typedef struct
   /* properties, protected by the object lock */
   GstCudaMorphologyBackend backend;
   gint device_id;
-  GstCudaMorphologyOverlap overlap;
+  GstCudaMorphologyOverlap overlap_mode;
 
   /* chosen in start (): the device, its stream and context */
   GstCudaMorphologyDevice dev;
   gboolean started;             /* object lock */
 
-  /* overlap, streaming thread: frames in output order */
-  GstCudaMorphologyRing ring;
-  GstClockTime overlap_latency; /* one frame while overlapping, else 0;
-                                 * object lock (the latency query) */
+  /* frames left on the device while the next one comes in */
+  GstCudaMorphologyOverlapState overlap;
 
   /* how frames came and left since the element started (the
    * STATS_QUERY_NAME query), protected by the object lock */
@@ -159,10 +157,6 @@ static gboolean gst_cuda_morphology_base_sink_event (GstBaseTransform *
     trans, GstEvent * event);
 static GstFlowReturn gst_cuda_morphology_base_generate_output
     (GstBaseTransform * trans, GstBuffer ** outbuf);
-static void gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase *
-    self);
-static GstFlowReturn gst_cuda_morphology_base_drain (GstCudaMorphologyBase *
-    self);
 static void gst_cuda_morphology_base_finish_device_work (GstCudaMorphologyBase
     * self);
 static gboolean gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
@@ -307,9 +301,10 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
 
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
-  priv->overlap = DEFAULT_OVERLAP;
+  priv->overlap_mode = DEFAULT_OVERLAP;
   gst_cuda_morphology_device_init (&priv->dev, GST_ELEMENT (self));
-  gst_cuda_morphology_ring_init (&priv->ring, &priv->dev);
+  gst_cuda_morphology_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),
+      &priv->dev);
   /* late frames are dropped and reported, as GStreamer's video filters do */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gst_video_info_init (&priv->frames.info);
@@ -368,7 +363,7 @@ gst_cuda_morphology_base_set_property (GObject * object, guint prop_id,
       break;
     case PROP_OVERLAP:
       GST_OBJECT_LOCK (self);
-      priv->overlap = g_value_get_enum (value);
+      priv->overlap_mode = g_value_get_enum (value);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -397,7 +392,7 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
       break;
     case PROP_OVERLAP:
       GST_OBJECT_LOCK (self);
-      g_value_set_enum (value, priv->overlap);
+      g_value_set_enum (value, priv->overlap_mode);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -712,7 +707,7 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
   /* a drain (serialized, streaming thread) empties the overlap ring first:
    * no frame and no input buffer stay held behind it */
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
-    gst_cuda_morphology_base_drain (self);
+    gst_cuda_morphology_overlap_drain (&priv->overlap);
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CUSTOM &&
       gst_query_get_structure (query) != NULL &&
@@ -722,23 +717,10 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
 
   /* overlap holds one frame back: one frame duration more */
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY && direction == GST_PAD_SRC) {
-    GstClockTime min, max, frame;
-    gboolean live;
-
-    GST_OBJECT_LOCK (self);
-    frame = priv->overlap_latency;
-    GST_OBJECT_UNLOCK (self);
-    if (frame == 0)
-      return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans,
-          direction, query);
     if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
             query))
       return FALSE;
-    gst_query_parse_latency (query, &live, &min, &max);
-    min += frame;
-    if (GST_CLOCK_TIME_IS_VALID (max))
-      max += frame;
-    gst_query_set_latency (query, live, min, max);
+    gst_cuda_morphology_overlap_add_latency (&priv->overlap, query);
     return TRUE;
   }
 
@@ -864,14 +846,7 @@ gst_cuda_morphology_base_start_backend (GstCudaMorphologyBase * self)
 
   status = gst_cuda_morphology_device_open (&priv->dev, device_id, &reason);
   if (status == CM_OK) {
-    gboolean pushed;
-
-    /* the events of overlapped frames; without them, no overlap */
-    if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK) {
-      if (!gst_cuda_morphology_ring_events_new (&priv->ring))
-        GST_WARNING_OBJECT (self, "no CUDA events: no overlap");
-      gst_cuda_morphology_device_leave (&priv->dev, pushed);
-    }
+    gst_cuda_morphology_overlap_start (&priv->overlap);
     gst_cuda_morphology_base_set_started (self, TRUE);
     return TRUE;
   }
@@ -918,7 +893,7 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   gboolean pushed;
 
   /* frames still on the device are dropped (waited for first) */
-  gst_cuda_morphology_base_drop_pending (self);
+  gst_cuda_morphology_overlap_drop (&priv->overlap);
 
   /* what was allocated in the context is freed in it */
   if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) != CM_OK)
@@ -930,16 +905,12 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
     klass->release (self);
   gst_cuda_morphology_frame_path_free (&priv->frames);
   priv->configured = FALSE;
-  gst_cuda_morphology_ring_events_free (&priv->ring);
+  gst_cuda_morphology_overlap_stop (&priv->overlap);
 
   gst_cuda_morphology_device_free_stream (&priv->dev);
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
   /* the context stays for the next run, unless the device failed */
   gst_cuda_morphology_device_end_run (&priv->dev);
-  priv->ring.active = FALSE;
-  GST_OBJECT_LOCK (self);
-  priv->overlap_latency = 0;
-  GST_OBJECT_UNLOCK (self);
   gst_cuda_morphology_base_set_started (self, FALSE);
 
   return TRUE;
@@ -998,71 +969,6 @@ gst_cuda_morphology_base_fixate_caps (GstBaseTransform * trans,
   return othercaps;
 }
 
-/* Whether frames of the new caps may stay on the device while the next
- * one comes in (property overlap; auto: when upstream is not live, and
- * not where frames in CUDA memory on both pads leave with their work in
- * flight anyway, ordered by their memories' streams: GStreamer >= 1.24). */
-static gboolean
-gst_cuda_morphology_base_choose_overlap (GstCudaMorphologyBase * self,
-    GstCaps * incaps, GstCaps * outcaps)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstCudaMorphologyOverlap mode;
-  gboolean live = FALSE;
-  GstQuery *q;
-
-  GST_OBJECT_LOCK (self);
-  mode = priv->overlap;
-  GST_OBJECT_UNLOCK (self);
-
-  /* analysers read their results on the host after each frame */
-  if (!priv->dev.use_cuda || klass->frame_done ||
-      !gst_cuda_morphology_ring_can_overlap (&priv->ring) ||
-      mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
-    return FALSE;
-  if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
-    return TRUE;
-  if (priv->dev.gst_stream != NULL &&
-      gst_cuda_morphology_negotiation_caps_is_cuda (incaps) &&
-      gst_cuda_morphology_negotiation_caps_is_cuda (outcaps)) {
-    GST_DEBUG_OBJECT (self, "CUDA memory on both pads: stream order, no "
-        "overlap");
-    return FALSE;
-  }
-
-  q = gst_query_new_latency ();
-  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), q))
-    gst_query_parse_latency (q, &live, NULL, NULL);
-  gst_query_unref (q);
-  GST_DEBUG_OBJECT (self, "upstream is %slive: overlap %s", live ? "" :
-      "not ", live ? "off" : "on");
-  return !live;
-}
-
-/* Sets overlap for frames of @info; the pipeline learns of the latency it
- * adds or removes (a latency message when that changes). */
-static void
-gst_cuda_morphology_base_set_overlap (GstCudaMorphologyBase * self,
-    gboolean active, const GstVideoInfo * info)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstClockTime latency = 0;
-  gboolean changed;
-
-  if (active && GST_VIDEO_INFO_FPS_N (info) > 0)
-    latency = gst_util_uint64_scale_int (GST_SECOND,
-        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
-  priv->ring.active = active;
-  GST_OBJECT_LOCK (self);
-  changed = priv->overlap_latency != latency;
-  priv->overlap_latency = latency;
-  GST_OBJECT_UNLOCK (self);
-  if (changed)
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_latency (GST_OBJECT (self)));
-}
-
 static gboolean
 gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps)
@@ -1071,6 +977,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstVideoInfo in_info, out_info;
+  GstCudaMorphologyOverlap overlap_mode;
   gboolean pushed, ok;
   cm_status status;
 
@@ -1121,10 +1028,12 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   /* frames of the old caps still on the device leave first (the source
    * pad has the old caps until this returns) */
-  gst_cuda_morphology_base_drain (self);
-  gst_cuda_morphology_base_set_overlap (self,
-      gst_cuda_morphology_base_choose_overlap (self, incaps, outcaps),
-      &in_info);
+  gst_cuda_morphology_overlap_drain (&priv->overlap);
+  GST_OBJECT_LOCK (self);
+  overlap_mode = priv->overlap_mode;
+  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_overlap_configure (&priv->overlap, overlap_mode,
+      klass->frame_done != NULL, incaps, outcaps, &in_info);
 
   status = gst_cuda_morphology_device_enter (&priv->dev, &pushed);
   if (status != CM_OK) {
@@ -1197,7 +1106,7 @@ gst_cuda_morphology_base_propose_allocation (GstBaseTransform * trans,
    * kept: one more than upstream needs itself */
   return gst_cuda_morphology_negotiation_propose (GST_OBJECT (self), query,
       priv->dev.use_cuda, priv->dev.context, priv->dev.gst_stream,
-      priv->ring.active ? 1 : 0);
+      gst_cuda_morphology_overlap_is_active (&priv->overlap) ? 1 : 0);
 }
 
 static gboolean
@@ -1406,7 +1315,8 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   GstCudaMorphologyFrameStats st = { 0, };
   GstCudaMorphologyMappedFrame in, out;
   GstFlowReturn ret;
-  gboolean pushed, defer;
+  gboolean pushed;
+  cm_event defer;
   cm_status status;
 
   /* passthrough was switched on between the buffer allocation and the
@@ -1435,13 +1345,10 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
     return GST_FLOW_ERROR;
   }
 
-  /* overlap only where no staging memory is involved: the device reads
-   * and writes the buffers themselves, which stay referenced */
-  defer = priv->dev.use_cuda && priv->ring.active &&
-      (in.device || in.pinned) && (out.device || out.pinned);
+  /* with overlap, the frame may be left on the device */
+  defer = gst_cuda_morphology_overlap_defer_event (&priv->overlap, &in, &out);
   status = gst_cuda_morphology_frame_path_process (&priv->frames,
-      &priv->filter, &in, &out, &st,
-      defer ? gst_cuda_morphology_ring_defer_event (&priv->ring) : NULL);
+      &priv->filter, &in, &out, &st, defer);
 
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */
@@ -1449,132 +1356,43 @@ gst_cuda_morphology_base_transform (GstBaseTransform * trans,
   gst_cuda_morphology_frame_path_unmap (&in);
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
 
-  if (defer && status == CM_OK) {
-    gst_cuda_morphology_ring_deferred (&priv->ring, inbuf);
+  if (defer != NULL && status == CM_OK) {
+    gst_cuda_morphology_overlap_deferred (&priv->overlap, inbuf);
     st.overlapped++;
   }
 
   return gst_cuda_morphology_base_end_frame (self, status, inbuf, &st);
 }
 
-/* ---- overlap ------------------------------------------------------------ */
-
-/* Takes the oldest frame out of the ring: its output buffer (transfer
- * full), NULL when the device failed on it (an element error is posted). */
-static GstBuffer *
-gst_cuda_morphology_base_pop_pending (GstCudaMorphologyBase * self)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstBuffer *outbuf;
-  cm_status status;
-
-  status = gst_cuda_morphology_ring_pop (&priv->ring, &outbuf);
-  if (status != CM_OK)
-    gst_cuda_morphology_base_post_status_error (self, status,
-        "Failed to process a frame on the CUDA device");
-  return outbuf;
-}
-
-/* Flush, stop: the frames in flight are waited for and dropped. */
-static void
-gst_cuda_morphology_base_drop_pending (GstCudaMorphologyBase * self)
-{
-  gst_cuda_morphology_ring_drop (&GET_PRIV (self)->ring);
-}
-
-/* Before any serialized event (EOS, caps, segment, ...), a drain query, a
- * DISCONT buffer and new caps: the frames in flight are pushed, in
- * order. */
-static GstFlowReturn
-gst_cuda_morphology_base_drain (GstCudaMorphologyBase * self)
-{
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  while (priv->ring.len > 0 && ret == GST_FLOW_OK) {
-    GstBuffer *outbuf = gst_cuda_morphology_base_pop_pending (self);
-
-    if (outbuf == NULL)
-      ret = GST_FLOW_ERROR;
-    else
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
-  }
-  if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "drain: %s", gst_flow_get_name (ret));
-    gst_cuda_morphology_base_drop_pending (self);
-  }
-  return ret;
-}
-
 /* GstBaseTransform calls this after each input buffer, then again until
- * it gets no buffer. With overlap, the new frame's output stays in the
- * ring while the device works on it and the previous frame's output is
- * given instead. */
+ * it gets no buffer; with overlap the buffer given may be an older frame's
+ * (gstcudamorphologyoverlap.c). */
 static GstFlowReturn
 gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstFlowReturn ret;
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (trans));
 
-  *outbuf = NULL;
-  /* the frames in flight come before a discontinuity: pushed first, so
-   * that GstBaseTransform marks the frame after it (not an older one) */
-  if (trans->queued_buf != NULL && priv->ring.len > 0 &&
-      GST_BUFFER_IS_DISCONT (trans->queued_buf)) {
-    ret = gst_cuda_morphology_base_drain (self);
-    if (ret != GST_FLOW_OK)
-      return ret;
-  }
-  if (trans->queued_buf != NULL) {
-    GstBuffer *out = NULL;
-
-    gst_cuda_morphology_ring_frame_begin (&priv->ring);
-    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
-        &out);
-    if (ret != GST_FLOW_OK || out == NULL) {
-      /* GstBaseTransform drops @out on an error */
-      gst_cuda_morphology_ring_frame_abort (&priv->ring);
-      *outbuf = out;
-      return ret;
-    }
-    /* the usual case without overlap: it leaves now */
-    if (!gst_cuda_morphology_ring_take (&priv->ring, out)) {
-      *outbuf = out;
-      return GST_FLOW_OK;
-    }
-  }
-
-  /* the oldest frame leaves once it is done or once a newer one waits
-   * behind it: at most one frame stays on the device */
-  if (!gst_cuda_morphology_ring_has_ready (&priv->ring))
-    return GST_FLOW_OK;
-  *outbuf = gst_cuda_morphology_base_pop_pending (self);
-  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+  return gst_cuda_morphology_overlap_generate_output (&priv->overlap,
+      GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output, outbuf);
 }
 
 static gboolean
 gst_cuda_morphology_base_sink_event (GstBaseTransform * trans,
     GstEvent * event)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (trans));
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
     /* not serialized: a frame running on the CPU stops between rows */
-    g_atomic_int_set (&GET_PRIV (self)->cpu_cancel, 1);
+    g_atomic_int_set (&priv->cpu_cancel, 1);
   } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    g_atomic_int_set (&GET_PRIV (self)->cpu_cancel, 0);
-    gst_cuda_morphology_base_drop_pending (self);
-  } else if (GST_EVENT_IS_SERIALIZED (event)) {
-    GstFlowReturn ret = gst_cuda_morphology_base_drain (self);
-
-    /* the frames held back could not be pushed: at EOS nothing else will
-     * report it (a device failure was posted by the drain already) */
-    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS &&
-        (ret == GST_FLOW_NOT_LINKED || ret == GST_FLOW_NOT_NEGOTIATED))
-      GST_ELEMENT_FLOW_ERROR (self, ret);
+    g_atomic_int_set (&priv->cpu_cancel, 0);
   }
+  /* frames held back: dropped at a flush, pushed before the others */
+  gst_cuda_morphology_overlap_sink_event (&priv->overlap, event);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }

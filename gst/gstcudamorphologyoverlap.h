@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The overlap ring of the cudamorphology elements (property overlap):
- * frames given to the device and not pushed yet, in output order. A frame
- * whose work was left in flight ends with one of two events (created once,
- * never per frame) and keeps a reference to its input buffer until the
- * device has read it. At most one frame stays on the device between two
- * input buffers; the element pushes the others. The ring knows nothing of
- * pads: the element pops the frames and pushes them. */
+/* Overlap in the cudamorphology elements (property overlap): a frame's
+ * work stays on the device while the next buffer comes in.
+ *
+ * The ring holds the frames given to the device and not pushed yet, in
+ * output order. A frame whose work was left in flight ends with one of two
+ * events (created once, never per frame) and keeps a reference to its
+ * input buffer until the device has read it. At most one frame stays on
+ * the device between two input buffers.
+ *
+ * Around the ring, this piece decides for the element: whether frames of
+ * new caps overlap (and the latency that adds), which frames are left in
+ * flight, which output leaves after each input buffer (generate_output),
+ * and when the frames held back are pushed (serialized events, drain
+ * queries, discontinuities, new caps) or dropped (flush, stop). The
+ * element keeps the property, the transform and the pads' other work. */
 #pragma once
 
 #include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
 
 #include "gstcudamorphologydevice.h"
+#include "gstcudamorphologyenums.h"
+#include "gstcudamorphologyframe.h"
 
 G_BEGIN_DECLS
 
@@ -39,23 +51,46 @@ typedef struct
   cm_event deferred_event;
 } GstCudaMorphologyRing;
 
-void gst_cuda_morphology_ring_init (GstCudaMorphologyRing * ring,
-    GstCudaMorphologyDevice * dev);
-gboolean gst_cuda_morphology_ring_events_new (GstCudaMorphologyRing * ring);
-void gst_cuda_morphology_ring_events_free (GstCudaMorphologyRing * ring);
-gboolean gst_cuda_morphology_ring_can_overlap (GstCudaMorphologyRing * ring);
+/* The overlap of one element; streaming thread unless said otherwise. */
+typedef struct
+{
+  GstBaseTransform *trans;      /* the element (not a reference): its pads,
+                                 * bus and object lock */
+  GstCudaMorphologyRing ring;   /* frames in output order */
+  GstClockTime latency;         /* one frame while overlapping, else 0;
+                                 * object lock (the latency query) */
+} GstCudaMorphologyOverlapState;
 
-void gst_cuda_morphology_ring_frame_begin (GstCudaMorphologyRing * ring);
-cm_event gst_cuda_morphology_ring_defer_event (GstCudaMorphologyRing * ring);
-void gst_cuda_morphology_ring_deferred (GstCudaMorphologyRing * ring,
+/* GstBaseTransform's own generate_output */
+typedef GstFlowReturn (*GstCudaMorphologyGenerateFunc) (GstBaseTransform *
+    trans, GstBuffer ** outbuf);
+
+void gst_cuda_morphology_overlap_init (GstCudaMorphologyOverlapState * ov,
+    GstBaseTransform * trans, GstCudaMorphologyDevice * dev);
+void gst_cuda_morphology_overlap_start (GstCudaMorphologyOverlapState * ov);
+void gst_cuda_morphology_overlap_stop (GstCudaMorphologyOverlapState * ov);
+void gst_cuda_morphology_overlap_configure (GstCudaMorphologyOverlapState *
+    ov, GstCudaMorphologyOverlap mode, gboolean host_results,
+    GstCaps * incaps, GstCaps * outcaps, const GstVideoInfo * info);
+gboolean gst_cuda_morphology_overlap_is_active (GstCudaMorphologyOverlapState
+    * ov);
+void gst_cuda_morphology_overlap_add_latency (GstCudaMorphologyOverlapState *
+    ov, GstQuery * query);
+
+cm_event gst_cuda_morphology_overlap_defer_event
+    (GstCudaMorphologyOverlapState * ov,
+    const GstCudaMorphologyMappedFrame * in,
+    const GstCudaMorphologyMappedFrame * out);
+void gst_cuda_morphology_overlap_deferred (GstCudaMorphologyOverlapState * ov,
     GstBuffer * inbuf);
-void gst_cuda_morphology_ring_frame_abort (GstCudaMorphologyRing * ring);
-gboolean gst_cuda_morphology_ring_take (GstCudaMorphologyRing * ring,
-    GstBuffer * outbuf);
+GstFlowReturn gst_cuda_morphology_overlap_generate_output
+    (GstCudaMorphologyOverlapState * ov,
+    GstCudaMorphologyGenerateFunc generate, GstBuffer ** outbuf);
 
-gboolean gst_cuda_morphology_ring_has_ready (GstCudaMorphologyRing * ring);
-cm_status gst_cuda_morphology_ring_pop (GstCudaMorphologyRing * ring,
-    GstBuffer ** outbuf);
-void gst_cuda_morphology_ring_drop (GstCudaMorphologyRing * ring);
+GstFlowReturn gst_cuda_morphology_overlap_drain (GstCudaMorphologyOverlapState
+    * ov);
+void gst_cuda_morphology_overlap_drop (GstCudaMorphologyOverlapState * ov);
+void gst_cuda_morphology_overlap_sink_event (GstCudaMorphologyOverlapState *
+    ov, GstEvent * event);
 
 G_END_DECLS
