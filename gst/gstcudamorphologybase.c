@@ -49,19 +49,24 @@
  * (correct, slower).
  *
  * Pieces. This file keeps the element: properties, start and stop,
- * set_caps, transform and generate_output, stats and errors. Each other
- * concern has a file with its own state: gstcudamorphologydevice.c (the
- * device, its stream, the GstCudaContext), gstcudamorphologyframe.c (the
- * frame path: map, upload, download, staging, channel split, the filter
- * run), gstcudamorphologynegotiation.c (caps and pools in each memory),
- * gstcudamorphologyoverlap.c (frames left on the device). The builds with
- * and without gstreamer-cuda differ only in those files.
+ * set_caps, transform and generate_output, begin and end of a frame,
+ * stats and errors. Each other concern has a file with its own state:
+ * gstcudamorphologydevice.c (the device, its stream, the GstCudaContext),
+ * gstcudamorphologyframe.c (the frame path: map, upload, download,
+ * staging, channel split, the filter run), gstcudamorphologynegotiation.c
+ * (caps and pools in each memory), gstcudamorphologyoverlap.c (frames
+ * left on the device: which, until when, drains, flushes, latency).
+ * gstcudamorphologyhelpers.c holds what needs no element state: the
+ * helpers of gstcudamorphologybase.h for property values, controlled
+ * properties, depths, host images and the subclasses' own caps
+ * functions, which metas are kept, and the subclass's methods as the
+ * frame path calls them. The builds with and without gstreamer-cuda
+ * differ only in the device, frame and negotiation pieces.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstcudamorphologybase.h"
@@ -69,6 +74,7 @@
 #include "device.h"
 #include "gstcudamorphologydevice.h"
 #include "gstcudamorphologyframe.h"
+#include "gstcudamorphologyhelpers.h"
 #include "gstcudamorphologynegotiation.h"
 #include "gstcudamorphologyoverlap.h"
 
@@ -401,51 +407,7 @@ gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
   }
 }
 
-/* ---- helpers ------------------------------------------------------------ */
-
-/**
- * gst_cuda_morphology_base_double_in_range:
- *
- * The double that set_property got for a #GParamSpecDouble, brought into
- * the spec's range: GLib up to 2.74 lets through values a hair outside it
- * (its comparison tolerance; newer GLib refuses them), which the core
- * would refuse. NaN stays NaN for the caller to refuse with a warning.
- */
-gdouble
-gst_cuda_morphology_base_double_in_range (const GValue * value,
-    GParamSpec * pspec)
-{
-  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
-  gdouble v = g_value_get_double (value);
-
-  return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
-}
-
-/**
- * gst_cuda_morphology_base_info_depth:
- * @info: negotiated video info
- *
- * Returns: the sample depth of the planes processed for @info
- */
-cm_depth
-gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
-{
-  return gst_cuda_morphology_frame_info_depth (info);
-}
-
-/**
- * gst_cuda_morphology_base_host_image_alloc:
- *
- * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
- * free img->data with g_free). Returns %FALSE when out of memory.
- */
-gboolean
-gst_cuda_morphology_base_host_image_alloc (cm_image * img, gint width,
-    gint height, cm_depth depth)
-{
-  return gst_cuda_morphology_frame_host_image_alloc (img, width, height,
-      depth);
-}
+/* ---- the element's state, for subclasses -------------------------------- */
 
 /**
  * gst_cuda_morphology_base_get_output_info:
@@ -458,24 +420,6 @@ const GstVideoInfo *
 gst_cuda_morphology_base_get_output_info (GstCudaMorphologyBase * self)
 {
   return &GET_PRIV (self)->frames.out_info;
-}
-
-/**
- * gst_cuda_morphology_base_template_caps:
- * @formats: a caps list of formats, "{ GRAY8, ... }"
- *
- * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
- * memory (the formats the CUDA allocator supports, no GRAY), then in
- * system memory; without it, system memory only. The templates do not
- * depend on the driver: whether CUDA memory is offered at run time is
- * decided by transform_caps.
- *
- * Returns: (transfer full): the caps
- */
-GstCaps *
-gst_cuda_morphology_base_template_caps (const gchar * formats)
-{
-  return gst_cuda_morphology_negotiation_template_caps (formats);
 }
 
 /**
@@ -502,45 +446,6 @@ gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
       priv->backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU);
   GST_OBJECT_UNLOCK (self);
   return allow;
-}
-
-/**
- * gst_cuda_morphology_base_caps_to_system:
- * @caps: caps on one pad
- * @allow: gst_cuda_morphology_base_allow_cuda_memory(), read once for the
- *     query
- *
- * For subclasses with their own transform_caps: the structures of @caps
- * the element can take (no CUDA memory without @allow), in system memory.
- * Compute the other pad's formats on the result, then give it to
- * gst_cuda_morphology_base_caps_add_memory() with the same @allow.
- *
- * Returns: (transfer full): the caps
- */
-GstCaps *
-gst_cuda_morphology_base_caps_to_system (GstCaps * caps, gboolean allow)
-{
-  return gst_cuda_morphology_negotiation_usable (caps, TRUE, allow);
-}
-
-/**
- * gst_cuda_morphology_base_caps_add_memory:
- * @caps: (transfer full): system-memory caps for the other pad
- * @like: the caps they were computed from
- * @allow: gst_cuda_morphology_base_allow_cuda_memory(), as given to
- *     gst_cuda_morphology_base_caps_to_system()
- *
- * Puts @caps in the memories the element can give: first the memory of
- * @like's first structure, then the other one (CUDA memory only for the
- * formats it supports, and only with @allow).
- *
- * Returns: (transfer full): the caps
- */
-GstCaps *
-gst_cuda_morphology_base_caps_add_memory (GstCaps * caps, GstCaps * like,
-    gboolean allow)
-{
-  return gst_cuda_morphology_negotiation_add_memory (caps, like, allow);
 }
 
 /**
@@ -748,64 +653,6 @@ gst_cuda_morphology_base_query (GstBaseTransform * trans,
       query);
 }
 
-/* The subclass's filter methods as the frame path calls them. */
-static cm_status
-filter_process_plane (gpointer owner, const cm_image * src,
-    const cm_image * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_plane (owner,
-      src, dst, use_cuda, stream);
-}
-
-static gboolean
-filter_wants_packed (gpointer owner, const GstVideoInfo * info)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->wants_packed (owner,
-      info);
-}
-
-static cm_status
-filter_process_packed (gpointer owner, const cm_image_packed * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_packed (owner,
-      src, dst, use_cuda, stream);
-}
-
-static cm_status
-filter_analyse_plane (gpointer owner, const cm_image * src,
-    gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->analyse_plane (owner,
-      src, use_cuda, stream);
-}
-
-static cm_status
-filter_process_convert (gpointer owner, const cm_image * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_convert (owner,
-      src, dst, use_cuda, stream);
-}
-
-/* Fills @ops with the subclass's methods (once per caps, not per
- * frame). */
-static void
-gst_cuda_morphology_base_filter_ops (GstCudaMorphologyBase * self,
-    GstCudaMorphologyFilterOps * ops)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-
-  ops->owner = self;
-  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
-  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
-  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
-  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
-  ops->process_convert = klass->process_convert ?
-      filter_process_convert : NULL;
-  ops->host_results = klass->frame_done != NULL;
-}
-
 /* ---- start / stop / caps ------------------------------------------------ */
 
 static void
@@ -939,25 +786,6 @@ gst_cuda_morphology_base_transform_caps (GstBaseTransform * trans,
   return res;
 }
 
-/**
- * gst_cuda_morphology_base_fixate_memory:
- * @self: the element
- * @othercaps: (transfer full): the caps to fixate on one pad
- * @caps: the fixed caps of the other pad
- *
- * For subclasses with their own fixate_caps, before fixating: keeps the
- * structures of @othercaps in the memory of @caps when the peer accepts
- * that memory, so that frames stay in the memory they came in.
- *
- * Returns: (transfer full): the caps
- */
-GstCaps *
-gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase * self,
-    GstCaps * othercaps, GstCaps * caps)
-{
-  return gst_cuda_morphology_negotiation_in_memory_of (othercaps, caps);
-}
-
 static GstCaps *
 gst_cuda_morphology_base_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
@@ -1049,7 +877,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   priv->frames.use_cuda = priv->dev.use_cuda;
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
-  gst_cuda_morphology_base_filter_ops (self, &priv->filter);
+  gst_cuda_morphology_filter_ops_init (&priv->filter, self);
   status = gst_cuda_morphology_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -1123,54 +951,15 @@ gst_cuda_morphology_base_decide_allocation (GstBaseTransform * trans,
       query);
 }
 
-/**
- * gst_cuda_morphology_base_before_transform:
- *
- * Before each buffer (passthrough too): controlled properties
- * (GstController bindings) take their values at the buffer's stream time,
- * so that they apply from this frame on. Subclasses that override
- * before_transform call it first.
- */
-void
-gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
-{
-  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
-
-  if (GST_CLOCK_TIME_IS_VALID (ts))
-    gst_object_sync_values (GST_OBJECT (trans), ts);
-}
-
-/* A filter changes sample values, never where the frame's pixels are: a
- * meta is kept unless one of its tags says it depends on something else
- * than the video, its orientation, size or colour space (as GStreamer's
- * video filters decide), e.g. "memory"; colour-space metas only while the
- * output has the input's format. Regions of interest and affine
- * transformations stay. */
+/* Which metas the output keeps: gstcudamorphologyhelpers.c. */
 static gboolean
 gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
 {
   GstCudaMorphologyBasePrivate *priv =
       GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (trans));
-  const gchar *const *tags;
-  const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
-    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR,
-    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
-  };
 
-  tags = gst_meta_api_type_get_tags (meta->info->api);
-  if (tags == NULL)
-    return TRUE;
-  for (; *tags; tags++) {
-    if (!g_strv_contains (kept, *tags))
-      return FALSE;
-    if (priv->frames.convert &&
-        g_str_equal (*tags, GST_META_TAG_VIDEO_COLORSPACE_STR))
-      return FALSE;
-  }
-  return TRUE;
+  return gst_cuda_morphology_meta_is_kept (meta, priv->frames.convert);
 }
 
 /* Frames may leave with their work still queued (stream order, >= 1.24):

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the base class offers its subclasses without the element's state
+ * (the helpers of gstcudamorphologybase.h that are not the element's own:
+ * property values, controlled properties, depths and host images, caps
+ * for their own transform_caps and fixate_caps), and what it asks of them
+ * on the frame's way: which metas the output keeps, the subclass's
+ * methods as the frame path calls them (gstcudamorphologyhelpers.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstcudamorphologybase.h"
+#include "gstcudamorphologyhelpers.h"
+
+#include "gstcudamorphologynegotiation.h"
+
+/* ---- properties --------------------------------------------------------- */
+
+/**
+ * gst_cuda_morphology_base_double_in_range:
+ *
+ * The double that set_property got for a #GParamSpecDouble, brought into
+ * the spec's range: GLib up to 2.74 lets through values a hair outside it
+ * (its comparison tolerance; newer GLib refuses them), which the core
+ * would refuse. NaN stays NaN for the caller to refuse with a warning.
+ */
+gdouble
+gst_cuda_morphology_base_double_in_range (const GValue * value,
+    GParamSpec * pspec)
+{
+  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
+  gdouble v = g_value_get_double (value);
+
+  return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
+/**
+ * gst_cuda_morphology_base_before_transform:
+ *
+ * Before each buffer (passthrough too): controlled properties
+ * (GstController bindings) take their values at the buffer's stream time,
+ * so that they apply from this frame on. Subclasses that override
+ * before_transform call it first.
+ */
+void
+gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+}
+
+/* ---- depths and host images --------------------------------------------- */
+
+/**
+ * gst_cuda_morphology_base_info_depth:
+ * @info: negotiated video info
+ *
+ * Returns: the sample depth of the planes processed for @info
+ */
+cm_depth
+gst_cuda_morphology_base_info_depth (const GstVideoInfo * info)
+{
+  return gst_cuda_morphology_frame_info_depth (info);
+}
+
+/**
+ * gst_cuda_morphology_base_host_image_alloc:
+ *
+ * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
+ * free img->data with g_free). Returns %FALSE when out of memory.
+ */
+gboolean
+gst_cuda_morphology_base_host_image_alloc (cm_image * img, gint width,
+    gint height, cm_depth depth)
+{
+  return gst_cuda_morphology_frame_host_image_alloc (img, width, height,
+      depth);
+}
+
+/* ---- caps for subclasses' own negotiation ------------------------------- */
+
+/**
+ * gst_cuda_morphology_base_template_caps:
+ * @formats: a caps list of formats, "{ GRAY8, ... }"
+ *
+ * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
+ * memory (the formats the CUDA allocator supports, no GRAY), then in
+ * system memory; without it, system memory only. The templates do not
+ * depend on the driver: whether CUDA memory is offered at run time is
+ * decided by transform_caps.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_template_caps (const gchar * formats)
+{
+  return gst_cuda_morphology_negotiation_template_caps (formats);
+}
+
+/**
+ * gst_cuda_morphology_base_caps_to_system:
+ * @caps: caps on one pad
+ * @allow: gst_cuda_morphology_base_allow_cuda_memory(), read once for the
+ *     query
+ *
+ * For subclasses with their own transform_caps: the structures of @caps
+ * the element can take (no CUDA memory without @allow), in system memory.
+ * Compute the other pad's formats on the result, then give it to
+ * gst_cuda_morphology_base_caps_add_memory() with the same @allow.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_caps_to_system (GstCaps * caps, gboolean allow)
+{
+  return gst_cuda_morphology_negotiation_usable (caps, TRUE, allow);
+}
+
+/**
+ * gst_cuda_morphology_base_caps_add_memory:
+ * @caps: (transfer full): system-memory caps for the other pad
+ * @like: the caps they were computed from
+ * @allow: gst_cuda_morphology_base_allow_cuda_memory(), as given to
+ *     gst_cuda_morphology_base_caps_to_system()
+ *
+ * Puts @caps in the memories the element can give: first the memory of
+ * @like's first structure, then the other one (CUDA memory only for the
+ * formats it supports, and only with @allow).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_caps_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
+{
+  return gst_cuda_morphology_negotiation_add_memory (caps, like, allow);
+}
+
+/**
+ * gst_cuda_morphology_base_fixate_memory:
+ * @self: the element
+ * @othercaps: (transfer full): the caps to fixate on one pad
+ * @caps: the fixed caps of the other pad
+ *
+ * For subclasses with their own fixate_caps, before fixating: keeps the
+ * structures of @othercaps in the memory of @caps when the peer accepts
+ * that memory, so that frames stay in the memory they came in.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase * self,
+    GstCaps * othercaps, GstCaps * caps)
+{
+  return gst_cuda_morphology_negotiation_in_memory_of (othercaps, caps);
+}
+
+/* ---- metas -------------------------------------------------------------- */
+
+/* A filter changes sample values, never where the frame's pixels are: a
+ * meta is kept unless one of its tags says it depends on something else
+ * than the video, its orientation, size or colour space (as GStreamer's
+ * video filters decide), e.g. "memory"; colour-space metas only while the
+ * output has the input's format. Regions of interest and affine
+ * transformations stay. @convert: the output format differs from the
+ * input's. */
+gboolean
+gst_cuda_morphology_meta_is_kept (GstMeta * meta, gboolean convert)
+{
+  const gchar *const *tags;
+  const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
+
+  tags = gst_meta_api_type_get_tags (meta->info->api);
+  if (tags == NULL)
+    return TRUE;
+  for (; *tags; tags++) {
+    if (!g_strv_contains (kept, *tags))
+      return FALSE;
+    if (convert &&
+        g_str_equal (*tags, GST_META_TAG_VIDEO_COLORSPACE_STR))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- the subclass, as the frame path calls it --------------------------- */
+
+/* The subclass's filter methods as the frame path calls them. */
+static cm_status
+filter_process_plane (gpointer owner, const cm_image * src,
+    const cm_image * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_plane (owner,
+      src, dst, use_cuda, stream);
+}
+
+static gboolean
+filter_wants_packed (gpointer owner, const GstVideoInfo * info)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->wants_packed (owner,
+      info);
+}
+
+static cm_status
+filter_process_packed (gpointer owner, const cm_image_packed * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_packed (owner,
+      src, dst, use_cuda, stream);
+}
+
+static cm_status
+filter_analyse_plane (gpointer owner, const cm_image * src,
+    gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->analyse_plane (owner,
+      src, use_cuda, stream);
+}
+
+static cm_status
+filter_process_convert (gpointer owner, const cm_image * src,
+    const cm_image_packed * dst, gboolean use_cuda, void *stream)
+{
+  return GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (owner)->process_convert (owner,
+      src, dst, use_cuda, stream);
+}
+
+/* Fills @ops with the subclass's methods (once per caps, not per
+ * frame). */
+void
+gst_cuda_morphology_filter_ops_init (GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+
+  ops->owner = self;
+  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
+  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
+  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
+  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
+  ops->process_convert = klass->process_convert ?
+      filter_process_convert : NULL;
+  ops->host_results = klass->frame_done != NULL;
+}

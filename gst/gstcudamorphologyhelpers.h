@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The base class's rules about its subclasses that need no element state
+ * (gstcudamorphologyhelpers.c, which also defines the stateless helpers
+ * of gstcudamorphologybase.h): which metas a frame keeps, and the
+ * subclass's methods as the frame path calls them. */
+#pragma once
+
+#include <gst/gst.h>
+
+#include "gstcudamorphologybase.h"
+#include "gstcudamorphologyframe.h"
+
+G_BEGIN_DECLS
+
+gboolean gst_cuda_morphology_meta_is_kept (GstMeta * meta, gboolean convert);
+
+void gst_cuda_morphology_filter_ops_init (GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyBase * self);
+
+G_END_DECLS
