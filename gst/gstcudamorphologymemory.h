@@ -11,16 +11,8 @@
  * (stream creation, plans, frames, frees) and never calls cm_device_set()
  * while it is pushed (cudaSetDevice would make the primary context current
  * instead). The element's cm_stream is created with the context pushed and
- * therefore belongs to it. On 1.22 a GstCudaMemory carries no stream:
- * whoever maps it (host maps, cudadownload, the next element) does not wait
- * for ours, so the element synchronises its stream once per frame before it
- * unmaps the frames and pushes the buffer. From 1.24 an input may carry its
- * producer's stream with work in flight
- * (gst_cuda_morphology_memory_pending_stream); the base class orders its
- * own stream after it. From 1.24 the element's stream is a GstCudaStream
- * (gst_cuda_morphology_memory_stream_new) that the pools it makes give to
- * their frames; a frame read and written in such memory is pushed without
- * a host synchronisation (the frame path's stream order). */
+ * therefore belongs to it. Which stream a frame carries and who waits for
+ * whom: gstcudamorphologystream.h, included here. */
 #pragma once
 
 #include <gst/gst.h>
@@ -30,6 +22,7 @@
 #include <gst/cuda/gstcudabufferpool.h>
 
 #include "cm-image.h"
+#include "gstcudamorphologystream.h"
 
 G_BEGIN_DECLS
 
@@ -66,16 +59,8 @@ gboolean gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
 gboolean gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
     GstCudaContext * context, gpointer stream);
 
-gpointer gst_cuda_morphology_memory_stream_new (GstCudaContext * context);
-gpointer gst_cuda_morphology_memory_stream_handle (gpointer stream);
-void gst_cuda_morphology_memory_stream_unref (gpointer stream);
-gpointer gst_cuda_morphology_memory_buffer_stream (GstBuffer * buffer);
-void gst_cuda_morphology_memory_mark_written (GstBuffer * buffer);
-
 GstCudaContext *gst_cuda_morphology_memory_buffer_context (GstBuffer *
     buffer);
-gpointer gst_cuda_morphology_memory_pending_stream (GstBuffer * buffer);
-void gst_cuda_morphology_memory_sync (GstBuffer * buffer);
 gboolean gst_cuda_morphology_memory_frame_map (GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
 gboolean gst_cuda_morphology_memory_plane_view (const GstVideoFrame * frame,
