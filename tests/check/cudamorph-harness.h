@@ -387,28 +387,32 @@ morph_make_input_blobs (const GstVideoInfo * info, guint64 seed,
  * frame and between the corridor rows (odd rows), @corridor along them,
  * the rows joined at alternate ends, and the one opening to the frame's
  * edge at (0, 1). Reconstruction from the border then has to follow the
- * whole corridor: half the frame's pixels, one after the other. */
+ * whole corridor: half the frame's pixels, one after the other. With
+ * @vertical the same along columns (opening at (1, 0)). */
 static inline GstBuffer *
 morph_make_input_maze (const GstVideoInfo * info, guint64 seed,
-    guint wall, guint corridor)
+    guint wall, guint corridor, gboolean vertical)
 {
   GstBuffer *buf = morph_make_input (info, seed, 0);
   int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   int n_comp = GST_VIDEO_INFO_IS_RGB (info) ? 3 : 1;
+  /* (u, v): along and across the corridors */
+  int lu = vertical ? h : w, lv = vertical ? w : h;
   GstVideoFrame frame;
 
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
   for (int c = 0; c < n_comp; c++)
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++) {
-        gboolean open = y % 2 == 1 && y < h - 1 && x > 0 && x < w - 1;
+    for (int v = 0; v < lv; v++)
+      for (int u = 0; u < lu; u++) {
+        gboolean open = v % 2 == 1 && v < lv - 1 && u > 0 && u < lu - 1;
 
-        /* wall rows open at the right end, then the left, ... */
-        if (y % 2 == 0 && y > 0 && y + 1 < h - 1)
-          open = x == ((y / 2) % 2 ? w - 2 : 1) && w > 2;
-        if (x == 0 && y == 1 && h > 2)
+        /* wall rows open at the far end, then the near one, ... */
+        if (v % 2 == 0 && v > 0 && v + 1 < lv - 1)
+          open = u == ((v / 2) % 2 ? lu - 2 : 1) && lu > 2;
+        if (u == 0 && v == 1 && lv > 2)
           open = TRUE;
-        morph_frame_set (&frame, c, x, y, open ? corridor : wall);
+        morph_frame_set (&frame, c, vertical ? v : u, vertical ? u : v,
+            open ? corridor : wall);
       }
   gst_video_frame_unmap (&frame);
   return buf;

@@ -529,11 +529,11 @@ GST_START_TEST (test_recon_ops)
         push_and_check_recon (h, &info, &p, in, "recon blobs");
         gst_buffer_unref (in);
         if (grey) {
-          in = morph_make_input_maze (&info, seed++, 200, 30);
+          in = morph_make_input_maze (&info, seed++, 200, 30, FALSE);
           push_and_check_recon (h, &info, &p, in, "recon maze");
           gst_buffer_unref (in);
-          in = morph_make_input_maze (&info, seed++, 30, 200);
-          push_and_check_recon (h, &info, &p, in, "recon maze");
+          in = morph_make_input_maze (&info, seed++, 30, 200, TRUE);
+          push_and_check_recon (h, &info, &p, in, "recon vertical maze");
           gst_buffer_unref (in);
         }
       }

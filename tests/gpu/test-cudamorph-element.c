@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudamorph on the CUDA backend against the same element on the CPU
  * backend, bit for bit, for every format, operations and shapes that take
- * each GPU algorithm, padded strides, a size change and property changes
- * while PLAYING. Exits 77 (meson: SKIP) when no CUDA device is usable. */
+ * each GPU algorithm, the reconstruction operations (4 and 8 neighbours,
+ * blobs, noise and mazes that make propagation long), padded strides, a
+ * size change and property changes while PLAYING. Exits 77 (meson: SKIP)
+ * when no CUDA device is usable. */
 #include <stdio.h>
 #include <string.h>
 
@@ -88,17 +90,20 @@ pair_apply (Pair * pair, const MorphParams * p)
   morph_params_apply (pair->cuda, p);
 }
 
+/* both elements set for the reconstruction @p while PLAYING */
 static void
-pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
-    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+pair_apply_recon (Pair * pair, const ReconParams * p)
 {
-  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  recon_params_apply (pair->cpu, p);
+  recon_params_apply (pair->cuda, p);
+}
+
+/* @in through both elements, outputs compared; @what names the case */
+static void
+pair_push_buffer_and_compare (Pair * pair, const GstVideoInfo * info,
+    GstBuffer * in, const char *what)
+{
   GstBuffer *out_cpu, *out_cuda;
-  gchar *desc = morph_params_describe (p);
-  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
-      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
-      seed);
 
   out_cuda = gst_harness_push_and_pull (pair->hcuda, gst_buffer_ref (in));
   fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
@@ -112,6 +117,66 @@ pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
 
   gst_buffer_unref (out_cpu);
   gst_buffer_unref (out_cuda);
+}
+
+static void
+pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  gchar *desc = morph_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
+      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
+      seed);
+
+  pair_push_buffer_and_compare (pair, info, in, what);
+  gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
+}
+
+/* The frames of a reconstruction case. */
+typedef enum
+{
+  RECON_NOISE,                  /* every byte random */
+  RECON_BLOBS,                  /* plateaus of 6x6 plus a little noise */
+  RECON_MAZE_DARK,              /* dark corridor, one path from the edge */
+  RECON_MAZE_BRIGHT_V           /* bright corridor along columns */
+} ReconInput;
+
+static void
+pair_push_and_compare_recon (Pair * pair, const GstVideoInfo * info,
+    const ReconParams * p, ReconInput input, guint64 seed, int extra_stride,
+    const char *ctx)
+{
+  static const char *const names[] = { "noise", "blobs", "maze", "maze-v" };
+  gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+  guint lo = deep ? 3000 : 30, hi = deep ? 60000 : 220;
+  GstBuffer *in;
+  gchar *desc = recon_params_describe (p);
+  gchar *what;
+
+  switch (input) {
+    case RECON_NOISE:
+      in = morph_make_input (info, seed, extra_stride);
+      break;
+    case RECON_BLOBS:
+      in = morph_make_input_blobs (info, seed, extra_stride, 6, 12);
+      break;
+    case RECON_MAZE_DARK:
+      in = morph_make_input_maze (info, seed, hi, lo, FALSE);
+      break;
+    default:
+      in = morph_make_input_maze (info, seed, lo, hi, TRUE);
+      break;
+  }
+  what = g_strdup_printf ("%s %s %dx%d%s %s, %s, seed %" G_GUINT64_FORMAT,
+      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "",
+      names[input], desc, seed);
+
+  pair_push_buffer_and_compare (pair, info, in, what);
   gst_buffer_unref (in);
   g_free (what);
   g_free (desc);
@@ -307,6 +372,137 @@ GST_START_TEST (test_property_change_playing)
 
 GST_END_TEST;
 
+/* Reconstruction operations: op, connectivity (both are run), dome-height,
+ * and the marker's structuring element of open-rec and close-rec (op,
+ * shape, width, height, radius, length, angle, mask, iterations, border,
+ * border-value; op unused). */
+#define RECON_ROW(op, h, ...) {op, 8, h, {CM_MORPH_ERODE, __VA_ARGS__}}
+#define SQ3 CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1, CM_BORDER_NEUTRAL, 0
+
+static const ReconParams recon_params[] = {
+  RECON_ROW (CM_RECON_FILL_HOLES, 10, SQ3),
+  RECON_ROW (CM_RECON_CLEAR_BORDER, 10, SQ3),
+  RECON_ROW (CM_RECON_OPEN, 10, CM_SHAPE_RECT, 9, 9, 1, 15, 0, DEF_MASK, 1,
+      CM_BORDER_NEUTRAL, 0),
+  RECON_ROW (CM_RECON_CLOSE, 10, CM_SHAPE_DISK, 3, 3, 5, 15, 0, DEF_MASK, 1,
+      CM_BORDER_REPLICATE, 0),
+  RECON_ROW (CM_RECON_OPEN, 10, CM_SHAPE_LINE, 3, 3, 1, 31, 70, DEF_MASK, 2,
+      CM_BORDER_MIRROR, 0),
+  RECON_ROW (CM_RECON_CLOSE, 10, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0,
+      "00100;01110;11011;01110;00100", 1, CM_BORDER_CONSTANT, 1000),
+  RECON_ROW (CM_RECON_HMAX, 40, SQ3),
+  RECON_ROW (CM_RECON_HMIN, 40, SQ3),
+  RECON_ROW (CM_RECON_HDOME, 25, SQ3),
+  RECON_ROW (CM_RECON_HBASIN, 25, SQ3),
+  RECON_ROW (CM_RECON_HMAX, 0, SQ3),
+  RECON_ROW (CM_RECON_HBASIN, 65535, SQ3),
+};
+
+/* every reconstruction operation, 4 and 8 neighbours, on GRAY8 and
+ * GRAY16_LE (noise, blobs, mazes whose one path from the edge crosses the
+ * whole frame), NV12 and RGBA */
+GST_START_TEST (test_recon)
+{
+  static const struct
+  {
+    const char *format;
+    int width, height;
+    ReconInput input;
+    int extra_stride;
+  } cases[] = {
+    {"GRAY8", 203, 117, RECON_NOISE, 0},
+    {"GRAY8", 203, 117, RECON_BLOBS, 8},
+    {"GRAY8", 1280, 720, RECON_BLOBS, 0},
+    {"GRAY8", 640, 480, RECON_MAZE_DARK, 0},
+    {"GRAY8", 480, 640, RECON_MAZE_BRIGHT_V, 0},
+    {"GRAY8", 1921, 31, RECON_MAZE_DARK, 0},
+    {"GRAY8", 1, 1, RECON_NOISE, 0},
+    {"GRAY8", 9, 1, RECON_NOISE, 0},
+    {"GRAY8", 1, 9, RECON_NOISE, 0},
+    {"GRAY16_LE", 203, 117, RECON_NOISE, 0},
+    {"GRAY16_LE", 203, 117, RECON_BLOBS, 0},
+    {"GRAY16_LE", 640, 480, RECON_MAZE_BRIGHT_V, 0},
+    {"NV12", 333, 111, RECON_BLOBS, 0},
+    {"RGBA", 333, 111, RECON_BLOBS, 8},
+  };
+  guint64 seed = 5000;
+  int n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (recon_params); i++) {
+    for (int conn = 4; conn <= 8; conn += 4) {
+      ReconParams p = recon_params[i];
+      Pair pair;
+
+      if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
+        seed += G_N_ELEMENTS (cases);
+        continue;
+      }
+
+      p.connectivity = conn;
+      pair_init (&pair, &p.marker);
+      pair_apply_recon (&pair, &p);
+      for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+        GstVideoInfo info;
+
+        pair_set_caps (&pair, cases[c].format, cases[c].width,
+            cases[c].height, &info);
+        pair_push_and_compare_recon (&pair, &info, &p, cases[c].input,
+            seed++, cases[c].extra_stride, "recon");
+      }
+      pair_clear (&pair);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* from morphology to reconstruction and back while PLAYING; connectivity
+ * and dome-height changes apply from the next frame */
+GST_START_TEST (test_recon_change_playing)
+{
+  MorphParams m = MORPH_PARAMS_DEFAULT;
+  ReconParams p = RECON_ROW (CM_RECON_FILL_HOLES, 10, SQ3);
+  GstVideoInfo info;
+  Pair pair;
+
+  pair_init (&pair, &m);
+  pair_set_caps (&pair, "GRAY8", 640, 360, &info);
+  pair_push_and_compare (&pair, &info, &m, 1, 0, "erode");
+
+  pair_apply_recon (&pair, &p);
+  pair_push_and_compare_recon (&pair, &info, &p, RECON_BLOBS, 2, 0,
+      "fill-holes");
+
+  p.connectivity = 4;
+  pair_apply_recon (&pair, &p);
+  pair_push_and_compare_recon (&pair, &info, &p, RECON_MAZE_DARK, 3, 0,
+      "connectivity 4");
+
+  p.op = CM_RECON_HDOME;
+  p.dome_height = 70;
+  pair_apply_recon (&pair, &p);
+  pair_push_and_compare_recon (&pair, &info, &p, RECON_BLOBS, 4, 0,
+      "hdome 70");
+
+  p.op = CM_RECON_OPEN;
+  p.marker.shape = CM_SHAPE_DISK;
+  p.marker.radius = 7;
+  pair_apply_recon (&pair, &p);
+  pair_set_caps (&pair, "GRAY16_LE", 333, 200, &info);
+  pair_push_and_compare_recon (&pair, &info, &p, RECON_BLOBS, 5, 0,
+      "open-rec disk 7, new size");
+
+  m.op = CM_MORPH_GRADIENT;
+  m.shape = CM_SHAPE_DISK;
+  m.radius = 3;
+  pair_apply (&pair, &m);
+  pair_push_and_compare (&pair, &info, &m, 6, 0, "gradient after open-rec");
+
+  pair_clear (&pair);
+}
+
+GST_END_TEST;
+
 /* cuda-device-id: the last device works, one past it fails to start */
 GST_START_TEST (test_device_id)
 {
@@ -362,6 +558,8 @@ cudamorph_element_suite (void)
   tcase_add_test (tc, test_shapes);
   tcase_add_test (tc, test_size_change);
   tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_recon);
+  tcase_add_test (tc, test_recon_change_playing);
   tcase_add_test (tc, test_device_id);
   return s;
 }
