@@ -167,3 +167,50 @@ test_image_equal (const cm_image * got, const cm_image * expected,
     }
   return 1;
 }
+
+void
+test_image_fill_maze (cm_image * img, uint32_t wall, uint32_t corridor,
+    int vertical, int framed)
+{
+  const int f = framed ? 1 : 0;
+  const int along = (vertical ? img->height : img->width) - 2 * f;
+  const int across = (vertical ? img->width : img->height) - 2 * f;
+
+  test_image_fill (img, wall);
+  for (int a = 0; a < across; a++) {
+    for (int b = 0; b < along; b++) {
+      /* wall row a: open at the far end for a % 4 == 1, else the near one */
+      const int open = a % 2 == 0 || (a % 4 == 1 ? b == along - 1 : b == 0);
+
+      if (vertical)
+        test_image_set (img, a + f, b + f, open ? corridor : wall);
+      else
+        test_image_set (img, b + f, a + f, open ? corridor : wall);
+    }
+  }
+  if (framed && along > 0 && across > 0)
+    test_image_set (img, vertical ? 1 : 0, vertical ? 0 : 1, corridor);
+}
+
+void
+test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
+    uint32_t noise)
+{
+  const uint32_t maxv = img->depth == CM_DEPTH_16 ? 65535u : 255u;
+  const int cw = (img->width + cell - 1) / cell;
+  const int chh = (img->height + cell - 1) / cell;
+  uint32_t *levels = malloc ((size_t) cw * chh * sizeof (*levels));
+
+  if (!levels)
+    abort ();
+  for (int i = 0; i < cw * chh; i++)
+    levels[i] = test_rng_below (r, maxv + 1);
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++) {
+      uint32_t v = levels[(y / cell) * cw + x / cell];
+      uint32_t n = noise ? test_rng_below (r, noise + 1) : 0;
+
+      test_image_set (img, x, y, v + n > maxv ? maxv : v + n);
+    }
+  free (levels);
+}

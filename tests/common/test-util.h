@@ -34,6 +34,20 @@ void test_image_fill_levels (cm_image * img, test_rng * r, int levels);
 /* Fill every sample (not the padding) with v. */
 void test_image_fill (cm_image * img, uint32_t v);
 
+/* A serpentine maze: corridor rows (@corridor) between wall rows (@wall)
+ * that open at alternate ends, so that one corridor visits every other
+ * row (columns when @vertical). @framed: the serpentine fills the inside
+ * of a one-pixel wall frame that opens only at the corridor's start, on
+ * the left (top) edge: from the border, the corridor is one path of about
+ * half the frame's pixels. */
+void test_image_fill_maze (cm_image * img, uint32_t wall, uint32_t corridor,
+    int vertical, int framed);
+/* Piecewise-constant blobs: random levels on a grid of @cell x @cell
+ * squares, plus random noise of amplitude @noise (regional extrema,
+ * basins and plateaus as in photographs, but reproducible). */
+void test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
+    uint32_t noise);
+
 uint32_t test_image_get (const cm_image * img, int x, int y);
 void test_image_set (const cm_image * img, int x, int y, uint32_t v);
 

@@ -162,35 +162,6 @@ typedef enum
 
 static const char *fill_names[] = { "random", "plateaus", "equal", "maze" };
 
-/* A serpentine: corridor rows (value hi) between wall rows (lo) that open
- * at alternate ends, so that the one corridor visits every other row.
- * Columns instead of rows when @vertical. */
-static void
-fill_maze (cm_image * img, uint32_t lo, uint32_t hi, int vertical)
-{
-  int along = vertical ? img->height : img->width;
-  int across = vertical ? img->width : img->height;
-
-  for (int a = 0; a < across; a++) {
-    for (int b = 0; b < along; b++) {
-      int open;
-      uint32_t v;
-
-      if (a % 2 == 0) {
-        v = hi;
-      } else {
-        /* wall row a: open at the right end for a % 4 == 1, else left */
-        open = (a % 4 == 1) ? b == along - 1 : b == 0;
-        v = open ? hi : lo;
-      }
-      if (vertical)
-        test_image_set (img, a, b, v);
-      else
-        test_image_set (img, b, a, v);
-    }
-  }
-}
-
 static void
 fill (cm_image * img, fill_kind k, test_rng * r)
 {
@@ -207,8 +178,8 @@ fill (cm_image * img, fill_kind k, test_rng * r)
       test_image_fill (img, test_rng_below (r, maxv + 1));
       break;
     case FILL_MAZE:
-      fill_maze (img, test_rng_below (r, maxv / 4), maxv / 2 +
-          test_rng_below (r, maxv / 2), test_rng_below (r, 2));
+      test_image_fill_maze (img, test_rng_below (r, maxv / 4), maxv / 2 +
+          test_rng_below (r, maxv / 2), test_rng_below (r, 2), 0);
       break;
   }
 }
@@ -263,7 +234,7 @@ check_large_maze (int w, int h, int conn)
   cm_image g = test_image_new (w, h, CM_DEPTH_8, 0);
   char what[96];
 
-  fill_maze (&f, 0, 200, 0);
+  test_image_fill_maze (&f, 0, 200, 0, 0);
   test_image_fill (&g, 0);
   test_image_set (&g, 0, 0, 200);
   snprintf (what, sizeof (what), "maze %dx%d, %d-connected", w, h, conn);

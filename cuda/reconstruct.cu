@@ -1,0 +1,755 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CUDA plans of reconstruction and the operations built on it
+ * (reconstruct.h), the device twins of reconstruct-ref.c.
+ *
+ * Reconstruction by dilation of g under f runs as a chaotic relaxation:
+ * any pixel may at any time be replaced by min (f, max of itself and its
+ * neighbours' current values). Every such update is monotone and never
+ * exceeds the reconstruction R (if g <= R then min (f, dilation of g) <= R,
+ * R being a fixpoint), and R is the least fixpoint above the marker, so
+ * the updates may run in any order, on stale or fresh neighbour values,
+ * and stop at R as soon as a whole pass changed nothing: in that pass
+ * nothing was written, so every read was current and every pixel met the
+ * fixpoint condition with all its neighbours. Termination: every pass but
+ * the last raises at least one sample, and samples are bounded.
+ *
+ * A pass is two sweeps followed by a grid barrier, in one cooperative
+ * kernel that loops over passes on the device (no host round trip):
+ *
+ * - a row sweep: a warp per row propagates left to right and right to
+ *   left along the whole row at once. Along a row the update
+ *   g[x] = min (max (g[x], g[x-1]), f[x]) is a clamp of g[x-1] to
+ *   [g[x], f[x]], and clamps compose into clamps (clamp (clamp (v, a, b),
+ *   c, d) = clamp (v, clamp (a, c, d), clamp (b, c, d))), associatively, so
+ *   the sweep is a parallel scan over the warp (Karas; the issue's note);
+ * - a column sweep: a warp per 32 columns of a band of rows walks down
+ *   then up, each lane one column, taking the previous row's value of its
+ *   column and, for 8-connectivity, of its two neighbours (shuffles inside
+ *   the warp, memory at its edges).
+ *
+ * Together the sweeps look at all 4 or 8 neighbours of every pixel.
+ * Reconstruction by erosion is the same on complemented samples (~v).
+ * Samples of g are read through L2 (__ldcg): they are written by other
+ * SMs within the kernel, and L1 is not coherent between SMs. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+#include <cooperative_groups.h>
+
+#include "reconstruct.h"
+#include "morph-passes.h"
+
+namespace cg = cooperative_groups;
+
+#define RECON_BLOCK 256         /* threads of a cooperative block          */
+#define ROW_PER_LANE 16         /* consecutive samples a lane scans alone  */
+#define COL_PREFETCH 16         /* rows a column sweep loads ahead         */
+
+/* flags[0..2]: "a sample changed" of passes p % 3; flags[3]: passes */
+#define FLAG_PASSES 3
+#define FLAG_COUNT 4
+
+struct cm_recon_plan
+{
+  cm_recon_desc desc;
+  int width, height;
+  cm_depth depth;
+  cm_morph_plan *marker_plan;   /* open, close: the erosion / dilation   */
+  int *d_flags;                 /* FLAG_COUNT, then the dirty flags      */
+  int *h_passes;                /* pinned: the last run's pass count      */
+  int blocks;                   /* cooperative grid                       */
+  int band_rows;
+};
+
+struct recon_args
+{
+  const uint8_t *f;
+  size_t fpitch;
+  uint8_t *g;
+  size_t gpitch;
+  int width, height;
+  int band_rows, nbands, ncols;
+  int *flags;
+  /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
+   * band_dirty[b * ncols + c] for the vertical and diagonal neighbours in
+   * band b of column group c (see mark_* below) */
+  int *row_dirty;
+  int *band_dirty;
+};
+
+/* samples in the "by dilation" orientation: erosion complements them */
+template <typename T, bool EROSION>
+static __device__ __forceinline__ unsigned
+to_dil (T v)
+{
+  return EROSION ? (unsigned) (T) ~v : (unsigned) v;
+}
+
+template <typename T>
+static __device__ __forceinline__ unsigned
+clampu (unsigned v, unsigned lo, unsigned hi)
+{
+  return min (max (v, lo), hi);
+}
+
+template <typename T>
+static __device__ __forceinline__ const T *
+row_of (const uint8_t * base, size_t pitch, int y)
+{
+  return (const T *) (base + (size_t) y * pitch);
+}
+
+/* ---- dirty flags ---------------------------------------------------------
+ * A sweep skips a row or band whose flag is clear: clear means that it was
+ * swept and that nothing it depends on was written since. The sweeper
+ * clears the flag and then reads; a writer writes and then sets the flags
+ * of what its samples neighbour. Both sides fence (sequentially
+ * consistent), so either the sweeper reads the new sample or the flag
+ * stays set and the next pass sweeps again: a pass that wrote nothing
+ * still proves the fixpoint everywhere. */
+
+static __device__ __forceinline__ bool
+take_dirty (int *flag, int lane)
+{
+  const int was = __shfl_sync (0xffffffffu, lane == 0 ?
+      *(volatile int *) flag : 0, 0);
+
+  if (!was)
+    return false;
+  if (lane == 0)
+    *(volatile int *) flag = 0;
+  __syncwarp ();
+  __threadfence ();
+  return true;
+}
+
+/* the bands of column groups [c0, c1] and rows [y0, y1] (clipped), after
+ * a fence: called by every lane of the warp, the stores spread over them */
+static __device__ void
+mark_bands (const recon_args & a, int c0, int c1, int y0, int y1, int lane)
+{
+  c0 = max (c0, 0);
+  c1 = min (c1, a.ncols - 1);
+  const int b0 = max (y0, 0) / a.band_rows;
+  const int b1 = min (y1, a.height - 1) / a.band_rows;
+  const int nc = c1 - c0 + 1;
+
+  for (int i = lane; i < nc * (b1 - b0 + 1); i += 32)
+    *(volatile int *) (a.band_dirty + (b0 + i / nc) * a.ncols + c0 +
+        i % nc) = 1;
+}
+
+/* Row y in one direction (FORWARD: x grows; otherwise the same on
+ * mirrored indices), a chunk of 32 * ROW_PER_LANE samples at a time: the
+ * warp loads the chunk with coalesced accesses into its shared staging
+ * (s_f, s_g), each lane then takes ROW_PER_LANE consecutive samples and
+ * composes their clamps, the warp scans the composites, the value entering
+ * the chunk comes from the previous one, and the changed samples go back
+ * with coalesced stores. Returns TRUE in the lanes that changed one. */
+#define ROW_CHUNK (32 * ROW_PER_LANE)
+#define ROW_PAD(k) ((k) + ((k) >> 5)) /* one word in 33: no bank conflicts */
+#define ROW_STAGE ROW_PAD (ROW_CHUNK)
+
+template <typename T, bool EROSION, bool FORWARD>
+static __device__ bool
+row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
+    unsigned *s_g)
+{
+  const T *f = row_of<T> (a.f, a.fpitch, y);
+  T *g = (T *) (a.g + (size_t) y * a.gpitch);
+  const unsigned maxv = (T) ~0u;
+  const int w = a.width;
+  unsigned carry = 0;
+  bool changed = false;
+
+  for (int c0 = 0; c0 < w; c0 += ROW_CHUNK) {
+#pragma unroll
+    for (int j = 0; j < ROW_PER_LANE; j++) {
+      const int k = c0 + j * 32 + lane;
+      /* past the row: the identity clamp [0, max] */
+      unsigned fv = maxv, gv = 0;
+
+      if (k < w) {
+        const int x = FORWARD ? k : w - 1 - k;
+
+        fv = to_dil<T, EROSION> (__ldg (f + x));
+        gv = to_dil<T, EROSION> (__ldcg (g + x));
+      }
+      s_f[ROW_PAD (j * 32 + lane)] = fv;
+      s_g[ROW_PAD (j * 32 + lane)] = gv;
+    }
+    __syncwarp ();
+
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
+    unsigned cl = 0, ch = maxv;
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      const int k = ROW_PAD (lane * ROW_PER_LANE + i);
+
+      hi[i] = s_f[k];
+      lo[i] = min (s_g[k], hi[i]);
+      /* the lane's composite so far, then this sample's clamp */
+      cl = clampu<T> (cl, lo[i], hi[i]);
+      ch = clampu<T> (ch, lo[i], hi[i]);
+    }
+    /* inclusive scan: lane l ends with the clamps of lanes 0..l composed */
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
+      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
+
+      if (lane >= off) {
+        const unsigned nl = clampu<T> (pl, cl, ch);
+        const unsigned nh = clampu<T> (ph, cl, ch);
+        cl = nl;
+        ch = nh;
+      }
+    }
+    /* exclusive: what lanes 0..l-1 do to the chunk's incoming value */
+    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
+    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
+    if (lane == 0) {
+      el = 0;
+      eh = maxv;
+    }
+    unsigned v = clampu<T> (carry, el, eh);
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      v = clampu<T> (v, lo[i], hi[i]);
+      s_f[ROW_PAD (lane * ROW_PER_LANE + i)] = v;       /* the new value */
+    }
+    carry = __shfl_sync (0xffffffffu, v, 31);
+    __syncwarp ();
+
+    bool wrote = false;
+
+#pragma unroll
+    for (int j = 0; j < ROW_PER_LANE; j++) {
+      const int k = c0 + j * 32 + lane;
+      const unsigned nv = s_f[ROW_PAD (j * 32 + lane)];
+
+      if (k < w && nv != s_g[ROW_PAD (j * 32 + lane)]) {
+        g[FORWARD ? k : w - 1 - k] = to_dil<T, EROSION> ((T) nv);
+        wrote = true;
+      }
+    }
+    if (__any_sync (0xffffffffu, wrote)) {
+      /* the chunk's columns, one more each side, in rows y - 1 .. y + 1:
+       * their vertical neighbourhoods saw a new value (the row itself is
+       * left stable along x by the two directions) */
+      const int xa = FORWARD ? c0 : w - 1 - min (c0 + ROW_CHUNK - 1, w - 1);
+      const int xb = FORWARD ? min (c0 + ROW_CHUNK - 1, w - 1) : w - 1 - c0;
+
+      __threadfence ();
+      mark_bands (a, (xa - 1) >> 5, (xb + 1) >> 5, y - 1, y + 1, lane);
+      changed |= wrote;
+    }
+    __syncwarp ();              /* the staging is refilled next */
+  }
+  return changed;
+}
+
+/* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
+ * from y0, otherwise down from y1 - 1. */
+template <typename T, bool EROSION, bool CONN8, bool DOWN>
+static __device__ bool
+col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
+{
+  const int x = x0 + lane;
+  const bool valid = x < a.width;
+  const int step = DOWN ? 1 : -1;
+  const int ystart = DOWN ? y0 : y1 - 1;
+  const int n = y1 - y0;
+  const int yp = ystart - step;
+  /* lanes 0 and 31 read their outer neighbour column from memory */
+  const int ex = lane == 0 ? x - 1 : x + 1;
+  const bool edge = CONN8 && (lane == 0 || lane == 31) && ex >= 0 &&
+      ex < a.width;
+  unsigned prev = 0;
+  bool changed = false;
+
+  if (valid && yp >= 0 && yp < a.height)
+    prev = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch, yp) + x));
+
+  for (int k0 = 0; k0 < n; k0 += COL_PREFETCH) {
+    unsigned gv[COL_PREFETCH], fv[COL_PREFETCH], ev[COL_PREFETCH];
+
+#pragma unroll
+    for (int r = 0; r < COL_PREFETCH; r++) {
+      const int k = k0 + r;
+      const int y = ystart + step * k;
+
+      gv[r] = fv[r] = ev[r] = 0;
+      if (k < n && valid) {
+        gv[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
+                    y) + x));
+        fv[r] = to_dil<T, EROSION> (__ldg (row_of<T> (a.f, a.fpitch,
+                    y) + x));
+      }
+      if (CONN8 && k < n && edge && y - step >= 0 && y - step < a.height)
+        ev[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
+                    y - step) + ex));
+    }
+    unsigned wrote_rows = 0;    /* bit r: this lane wrote row k0 + r */
+
+#pragma unroll
+    for (int r = 0; r < COL_PREFETCH; r++) {
+      if (k0 + r >= n)
+        break;                  /* n is the same in every lane */
+      unsigned m = max (gv[r], prev);
+
+      if (CONN8) {
+        unsigned pl = __shfl_up_sync (0xffffffffu, prev, 1);
+        unsigned pr = __shfl_down_sync (0xffffffffu, prev, 1);
+
+        if (lane == 0)
+          pl = ev[r];
+        if (lane == 31)
+          pr = ev[r];
+        m = max (m, max (pl, pr));
+      }
+      const unsigned v = min (m, fv[r]);
+
+      if (valid) {
+        if (v != gv[r]) {
+          const int y = ystart + step * (k0 + r);
+          T *gr = (T *) (a.g + (size_t) y * a.gpitch);
+
+          gr[x] = to_dil<T, EROSION> ((T) v);
+          wrote_rows |= 1u << r;
+        }
+        prev = v;
+      } else {
+        prev = 0;               /* columns past the frame inject nothing */
+      }
+    }
+    wrote_rows = __reduce_or_sync (0xffffffffu, wrote_rows);
+    if (wrote_rows) {
+      /* those rows' horizontal neighbours saw a new value */
+      __threadfence ();
+      if (lane < COL_PREFETCH && (wrote_rows >> lane & 1u))
+        *(volatile int *) (a.row_dirty + ystart + step * (k0 + lane)) = 1;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+template <typename T, bool EROSION, bool CONN8>
+static __global__ void __launch_bounds__ (RECON_BLOCK)
+recon_kernel (recon_args a)
+{
+  cg::grid_group grid = cg::this_grid ();
+  const int lane = threadIdx.x & 31;
+  const int warp = (int) ((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
+  const int nwarps = (int) ((gridDim.x * blockDim.x) >> 5);
+  const int col_items = a.ncols * a.nbands;
+  __shared__ unsigned stage_f[RECON_BLOCK / 32][ROW_STAGE];
+  __shared__ unsigned stage_g[RECON_BLOCK / 32][ROW_STAGE];
+  unsigned *s_f = stage_f[threadIdx.x >> 5];
+  unsigned *s_g = stage_g[threadIdx.x >> 5];
+
+  /* One barrier per pass, at its end: rows and column bands may be swept
+   * at the same time (any order of updates is valid), and a pass that
+   * wrote nothing read only the values the previous barrier left. */
+  for (int pass = 0;; pass++) {
+    const int slot = pass % 3;
+    bool changed = false;
+
+    /* the next pass's slot was last read at the end of pass - 2 */
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+      a.flags[(pass + 1) % 3] = 0;
+
+    for (int y = warp; y < a.height; y += nwarps) {
+      if (!take_dirty (a.row_dirty + y, lane))
+        continue;
+      changed |= row_sweep_dir<T, EROSION, true> (a, y, lane, s_f, s_g);
+      changed |= row_sweep_dir<T, EROSION, false> (a, y, lane, s_f, s_g);
+    }
+    for (int it = warp; it < col_items; it += nwarps) {
+      const int x0 = (it % a.ncols) * 32;
+      const int y0 = (it / a.ncols) * a.band_rows;
+      const int y1 = min (y0 + a.band_rows, a.height);
+      bool wrote;
+
+      if (!take_dirty (a.band_dirty + it, lane))
+        continue;
+      wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane);
+      wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane);
+      /* after a write, the band itself (the up walk may have raised a
+       * diagonal neighbour of what the down walk settled) and the bands
+       * around it */
+      if (__any_sync (0xffffffffu, wrote)) {
+        __threadfence ();
+        mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, y0 - 1, y1, lane);
+        changed = true;
+      }
+    }
+    if (__any_sync (0xffffffffu, changed) && lane == 0)
+      a.flags[slot] = 1;
+    grid.sync ();
+    if (__ldcg (a.flags + slot) == 0) {
+      if (blockIdx.x == 0 && threadIdx.x == 0)
+        a.flags[FLAG_PASSES] = pass + 1;
+      return;
+    }
+  }
+}
+
+typedef void (*recon_kernel_fn) (recon_args);
+
+static recon_kernel_fn
+recon_kernel_for (cm_depth depth, bool erosion, bool conn8)
+{
+#define PICK(T) \
+  (erosion ? (conn8 ? recon_kernel<T, true, true> : recon_kernel<T, true, false>) \
+      : (conn8 ? recon_kernel<T, false, true> : recon_kernel<T, false, false>))
+  return depth == CM_DEPTH_16 ? PICK (uint16_t) : PICK (uint8_t);
+#undef PICK
+}
+
+/* ---- markers and differences ------------------------------------------- */
+
+enum
+{
+  MARK_BORDER_ELSE_MAX,         /* fill holes   */
+  MARK_BORDER_ELSE_ZERO,        /* clear border */
+  MARK_MINUS_H,                 /* hmax         */
+  MARK_PLUS_H                   /* hmin         */
+};
+
+#define EW_BX 32
+#define EW_BY 8
+
+template <typename T>
+static __global__ void
+marker_kernel (const uint8_t * f, size_t fpitch, uint8_t * g, size_t gpitch,
+    int w, int h, int kind, unsigned hgt)
+{
+  const int x = (int) (blockIdx.x * EW_BX + threadIdx.x);
+  const int y = (int) (blockIdx.y * EW_BY + threadIdx.y);
+  const unsigned maxv = (T) ~0u;
+
+  if (x >= w || y >= h)
+    return;
+  const unsigned v = row_of<T> (f, fpitch, y)[x];
+  const bool border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+  unsigned m;
+
+  switch (kind) {
+    case MARK_BORDER_ELSE_MAX:
+      m = border ? v : maxv;
+      break;
+    case MARK_BORDER_ELSE_ZERO:
+      m = border ? v : 0;
+      break;
+    case MARK_MINUS_H:
+      m = v > hgt ? v - hgt : 0;
+      break;
+    default:
+      m = min (v + hgt, maxv);
+      break;
+  }
+  ((T *) (g + (size_t) y * gpitch))[x] = (T) m;
+}
+
+/* g = f - g (F_MINUS_G) or g - f */
+template <typename T, bool F_MINUS_G>
+static __global__ void
+difference_kernel (const uint8_t * f, size_t fpitch, uint8_t * g,
+    size_t gpitch, int w, int h)
+{
+  const int x = (int) (blockIdx.x * EW_BX + threadIdx.x);
+  const int y = (int) (blockIdx.y * EW_BY + threadIdx.y);
+
+  if (x >= w || y >= h)
+    return;
+  const T fv = row_of<T> (f, fpitch, y)[x];
+  T *gp = (T *) (g + (size_t) y * gpitch) + x;
+
+  *gp = F_MINUS_G ? (T) (fv - *gp) : (T) (*gp - fv);
+}
+
+/* ---- the plan ---------------------------------------------------------- */
+
+static cm_status
+launch_status (void)
+{
+  return cm_status_from_cuda (cudaGetLastError ());
+}
+
+static cm_status
+run_marker (const cm_recon_plan * p, const cm_image * src,
+    const cm_image * dst, int kind, cudaStream_t s)
+{
+  const dim3 block (EW_BX, EW_BY);
+  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
+      (p->height + EW_BY - 1) / EW_BY);
+  const unsigned hgt = p->desc.height < cm_depth_max (p->depth) ?
+      p->desc.height : cm_depth_max (p->depth);
+
+  if (p->depth == CM_DEPTH_16)
+    marker_kernel<uint16_t> <<<grid, block, 0, s>>> ((const uint8_t *)
+        src->data, src->pitch, (uint8_t *) dst->data, dst->pitch, p->width,
+        p->height, kind, hgt);
+  else
+    marker_kernel<uint8_t> <<<grid, block, 0, s>>> ((const uint8_t *)
+        src->data, src->pitch, (uint8_t *) dst->data, dst->pitch, p->width,
+        p->height, kind, hgt);
+  return launch_status ();
+}
+
+static cm_status
+run_difference (const cm_recon_plan * p, const cm_image * src,
+    const cm_image * dst, bool f_minus_g, cudaStream_t s)
+{
+  const dim3 block (EW_BX, EW_BY);
+  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
+      (p->height + EW_BY - 1) / EW_BY);
+  const uint8_t *f = (const uint8_t *) src->data;
+  uint8_t *g = (uint8_t *) dst->data;
+
+  if (p->depth == CM_DEPTH_16) {
+    if (f_minus_g)
+      difference_kernel<uint16_t, true> <<<grid, block, 0, s>>> (f,
+          src->pitch, g, dst->pitch, p->width, p->height);
+    else
+      difference_kernel<uint16_t, false> <<<grid, block, 0, s>>> (f,
+          src->pitch, g, dst->pitch, p->width, p->height);
+  } else {
+    if (f_minus_g)
+      difference_kernel<uint8_t, true> <<<grid, block, 0, s>>> (f,
+          src->pitch, g, dst->pitch, p->width, p->height);
+    else
+      difference_kernel<uint8_t, false> <<<grid, block, 0, s>>> (f,
+          src->pitch, g, dst->pitch, p->width, p->height);
+  }
+  return launch_status ();
+}
+
+/* dst := reconstruction of dst (the marker) under / over src */
+static cm_status
+run_reconstruction (cm_recon_plan * p, const cm_image * src,
+    const cm_image * dst, bool erosion, cudaStream_t s)
+{
+  recon_args a;
+  void *args[] = { &a };
+  cudaError_t e;
+
+  a.f = (const uint8_t *) src->data;
+  a.fpitch = src->pitch;
+  a.g = (uint8_t *) dst->data;
+  a.gpitch = dst->pitch;
+  a.width = p->width;
+  a.height = p->height;
+  a.band_rows = p->band_rows;
+  a.nbands = (p->height + p->band_rows - 1) / p->band_rows;
+  a.ncols = (p->width + 31) / 32;
+  a.flags = p->d_flags;
+  a.row_dirty = p->d_flags + FLAG_COUNT;
+  a.band_dirty = a.row_dirty + a.height;
+
+  /* everything dirty (any non-zero byte pattern) */
+  e = cudaMemsetAsync (p->d_flags, 0, FLAG_COUNT * sizeof (int), s);
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync (a.row_dirty, 1, (size_t) (a.height + a.nbands *
+            a.ncols) * sizeof (int), s);
+  if (e == cudaSuccess)
+    e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
+            erosion, p->desc.connectivity == 8), dim3 (p->blocks),
+        dim3 (RECON_BLOCK), args, 0, s);
+  if (e == cudaSuccess)
+    e = cudaMemcpyAsync (p->h_passes, p->d_flags + FLAG_PASSES, sizeof (int),
+        cudaMemcpyDeviceToHost, s);
+  return cm_status_from_cuda (e);
+}
+
+static bool
+same_frame (const cm_recon_plan * p, const cm_image * img)
+{
+  return img && img->data && img->width == p->width &&
+      img->height == p->height && img->depth == p->depth &&
+      img->pitch >= (size_t) p->width * cm_depth_bytes (p->depth);
+}
+
+cm_status
+cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  cudaStream_t s = (cudaStream_t) stream;
+  cm_status st;
+
+  if (!p || !same_frame (p, src) || !same_frame (p, dst) ||
+      src->data == dst->data)
+    return CM_ERR_INVALID_ARG;
+
+  switch (p->desc.op) {
+    case CM_RECON_FILL_HOLES:
+      st = run_marker (p, src, dst, MARK_BORDER_ELSE_MAX, s);
+      return st != CM_OK ? st : run_reconstruction (p, src, dst, true, s);
+    case CM_RECON_CLEAR_BORDER:
+      st = run_marker (p, src, dst, MARK_BORDER_ELSE_ZERO, s);
+      if (st == CM_OK)
+        st = run_reconstruction (p, src, dst, false, s);
+      return st != CM_OK ? st : run_difference (p, src, dst, true, s);
+    case CM_RECON_OPEN:
+    case CM_RECON_CLOSE:
+      st = cm_morph_plan_run (p->marker_plan, src, dst, stream);
+      return st != CM_OK ? st : run_reconstruction (p, src, dst,
+          p->desc.op == CM_RECON_CLOSE, s);
+    case CM_RECON_HMAX:
+    case CM_RECON_HDOME:
+      st = run_marker (p, src, dst, MARK_MINUS_H, s);
+      if (st == CM_OK)
+        st = run_reconstruction (p, src, dst, false, s);
+      if (st != CM_OK || p->desc.op == CM_RECON_HMAX)
+        return st;
+      return run_difference (p, src, dst, true, s);
+    case CM_RECON_HMIN:
+    case CM_RECON_HBASIN:
+      st = run_marker (p, src, dst, MARK_PLUS_H, s);
+      if (st == CM_OK)
+        st = run_reconstruction (p, src, dst, true, s);
+      if (st != CM_OK || p->desc.op == CM_RECON_HMIN)
+        return st;
+      return run_difference (p, src, dst, false, s);
+  }
+  return CM_ERR_INVALID_ARG;
+}
+
+/* The cooperative grid: as many blocks as can be resident at once (the
+ * condition of a grid barrier), fewer when the frame has less work. */
+static cm_status
+choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
+{
+  int dev, sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need;
+  cudaError_t e;
+
+  e = cudaGetDevice (&dev);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, dev);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (e != cudaSuccess)
+    return cm_status_from_cuda (e);
+  if (!coop)
+    return CM_ERR_UNSUPPORTED;
+
+  /* every variant has the same launch bounds; take the largest */
+  for (int v = 0; v < 8; v++) {
+    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
+        (const void *) recon_kernel_for (v & 1 ? CM_DEPTH_16 : CM_DEPTH_8,
+            (v & 2) != 0, (v & 4) != 0), RECON_BLOCK, 0);
+    if (e != cudaSuccess)
+      return cm_status_from_cuda (e);
+    if (v == 0 || per_sm < per_sm_max)
+      per_sm_max = per_sm;
+  }
+  if (per_sm_max < 1)
+    return CM_ERR_UNSUPPORTED;
+  if (tuning && tuning->blocks_per_sm > 0 &&
+      tuning->blocks_per_sm < per_sm_max)
+    per_sm_max = tuning->blocks_per_sm;
+
+  /* warps needed: a row each, and a band of 32 columns each */
+  need = ((p->width + 31) / 32) *
+      ((p->height + p->band_rows - 1) / p->band_rows);
+  if (need < p->height)
+    need = p->height;
+  need = (need + RECON_BLOCK / 32 - 1) / (RECON_BLOCK / 32);
+  p->blocks = need < per_sm_max * sms ? need : per_sm_max * sms;
+  return CM_OK;
+}
+
+cm_status
+cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
+    int width, int height, cm_depth depth, const cm_recon_tuning * tuning)
+{
+  cm_recon_plan *p;
+  cm_status st;
+  cudaError_t e;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (!desc || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+      (int) desc->op < 0 || (int) desc->op >= CM_RECON_OP_COUNT ||
+      (desc->connectivity != 4 && desc->connectivity != 8))
+    return CM_ERR_INVALID_ARG;
+  if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
+      (!desc->marker.se || desc->marker.iterations < 1))
+    return CM_ERR_INVALID_ARG;
+  if (tuning && (tuning->band_rows < 0 || tuning->blocks_per_sm < 0))
+    return CM_ERR_INVALID_ARG;
+
+  p = (cm_recon_plan *) calloc (1, sizeof (*p));
+  if (!p)
+    return CM_ERR_NO_MEMORY;
+  p->desc = *desc;
+  p->desc.marker.se = NULL;     /* borrowed: the marker plan copies it */
+  p->width = width;
+  p->height = height;
+  p->depth = depth;
+  /* a column band's walk is the longest chain of a pass: short bands for
+   * small frames, taller ones where more bands than warps would wait
+   * (docs/PERFORMANCE.md, reconstruction) */
+  p->band_rows = tuning && tuning->band_rows > 0 ? tuning->band_rows :
+      height > 1440 ? 64 : 32;
+
+  st = choose_grid (p, tuning);
+  if (st == CM_OK && (desc->op == CM_RECON_OPEN ||
+          desc->op == CM_RECON_CLOSE)) {
+    cm_morph_desc md = desc->marker;
+
+    md.op = desc->op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
+    st = cm_morph_plan_new (&p->marker_plan, &md, width, height, depth);
+  }
+  if (st == CM_OK) {
+    const size_t bands = (size_t) ((width + 31) / 32) *
+        ((height + p->band_rows - 1) / p->band_rows);
+
+    e = cudaMalloc ((void **) &p->d_flags, (FLAG_COUNT + height + bands) *
+        sizeof (int));
+    if (e == cudaSuccess)
+      e = cudaHostAlloc ((void **) &p->h_passes, sizeof (int),
+          cudaHostAllocDefault);
+    st = cm_status_from_cuda (e);
+  }
+  if (st != CM_OK) {
+    cm_recon_plan_free (p);
+    return st;
+  }
+  *p->h_passes = 0;
+  *out = p;
+  return CM_OK;
+}
+
+cm_status
+cm_recon_plan_new (cm_recon_plan ** out, const cm_recon_desc * desc,
+    int width, int height, cm_depth depth)
+{
+  return cm_recon_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+int
+cm_recon_plan_passes (const cm_recon_plan * p)
+{
+  return p && p->h_passes ? *(volatile int *) p->h_passes : 0;
+}
+
+void
+cm_recon_plan_free (cm_recon_plan * p)
+{
+  if (!p)
+    return;
+  if (p->marker_plan)
+    cm_morph_plan_free (p->marker_plan);
+  if (p->d_flags)
+    cudaFree (p->d_flags);
+  if (p->h_passes)
+    cudaFreeHost (p->h_passes);
+  free (p);
+}

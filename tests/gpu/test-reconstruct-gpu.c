@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* GPU reconstruction == CPU twin (reconstruct-ref.c), bit for bit, over
+ * the whole frame.
+ *
+ * Table: the eight operations x 4/8-connectivity x 8/16-bit x frames from
+ * 1x1 to 3840x2160 (strips one pixel wide or high, sizes off every warp
+ * and band multiple), filled with random noise, few-level plateaus, one
+ * value, piecewise-constant blobs, and serpentine mazes, framed or not,
+ * along rows or columns (a single corridor from the border through half
+ * the frame: the longest propagation there is). Device views with the
+ * allocator's pitch or one sample in (unaligned rows); the destination is
+ * pre-filled with noise and read back whole, the source read back
+ * unchanged. Each frame also runs under odd tunings (one-row bands, bands
+ * taller than the frame, one block per SM) that change which warp does
+ * what and in which order. The pass count must be reported (>= 1).
+ * Also: argument checks.
+ *
+ * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
+ * stderr, "N passed, M failed" at the end, exit 1 on any failure.
+ * CM_TEST_VERBOSE=1 prints every case with its pass count. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "reconstruct.h"
+#include "se.h"
+#include "test-util.h"
+
+static int n_pass, n_fail, verbose;
+static cm_stream stream;
+static cm_se *disk3, *line7;
+
+#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
+    fputc ('\n', stderr); n_fail++; } while (0)
+
+typedef enum
+{
+  FILL_RANDOM, FILL_PLATEAUS, FILL_EQUAL, FILL_BLOBS, FILL_MAZE,
+  FILL_MAZE_FRAMED, FILL_MAZE_FRAMED_DARK, FILL_KINDS
+} fill_kind;
+
+static const char *fill_names[FILL_KINDS] = { "random", "plateaus", "equal",
+  "blobs", "maze", "framed maze", "framed dark maze"
+};
+
+static void
+fill (cm_image * img, fill_kind k, int vertical, test_rng * r)
+{
+  const uint32_t maxv = cm_depth_max (img->depth);
+
+  switch (k) {
+    case FILL_RANDOM:
+      test_image_fill_random (img, r);
+      break;
+    case FILL_PLATEAUS:
+      test_image_fill_levels (img, r, 3);
+      break;
+    case FILL_EQUAL:
+      test_image_fill (img, test_rng_below (r, maxv + 1));
+      break;
+    case FILL_BLOBS:
+      test_image_fill_blobs (img, r, 9, maxv / 16);
+      break;
+    case FILL_MAZE:
+      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 0);
+      break;
+    case FILL_MAZE_FRAMED:     /* bright corridor: clear-border floods it */
+      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 1);
+      break;
+    default:                   /* dark corridor: fill-holes floods it */
+      test_image_fill_maze (img, maxv - maxv / 8, maxv / 8, vertical, 1);
+      break;
+  }
+}
+
+/* ---- device images: 0 the allocator's pitch, 1 one sample in ---------- */
+
+typedef struct
+{
+  cm_image alloc;               /* two samples wider than the view */
+  cm_image view;
+} dev_image;
+
+static int
+dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
+{
+  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
+    return 0;
+  d->view = d->alloc;
+  d->view.width = w;
+  if (layout == 1)
+    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
+  return 1;
+}
+
+static void
+upload (const dev_image * d, const cm_image * host)
+{
+  cm_copy_2d_async (d->alloc.data, d->alloc.pitch, host->data, host->pitch,
+      (size_t) host->width * cm_depth_bytes (host->depth), host->height,
+      CM_COPY_H2D, stream);
+}
+
+static void
+download (cm_image * host, const dev_image * d)
+{
+  cm_copy_2d_async (host->data, host->pitch, d->alloc.data, d->alloc.pitch,
+      (size_t) host->width * cm_depth_bytes (host->depth), host->height,
+      CM_COPY_D2H, stream);
+  cm_stream_sync (stream);
+}
+
+/* the view inside a host copy of the whole allocation */
+static cm_image
+host_view (const cm_image * whole, int layout, int w)
+{
+  cm_image v = *whole;
+
+  v.width = w;
+  if (layout == 1)
+    v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
+  return v;
+}
+
+static const cm_recon_tuning tunings[] = {
+  {0, 0},                       /* the defaults */
+  {1, 0},                       /* one-row bands */
+  {100000, 1},                  /* one band, one block per SM */
+  {7, 1},
+};
+
+#define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
+
+/* One frame: every tuning in @tuning_mask against the CPU twin. */
+static void
+check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
+    fill_kind kind, int vertical, int layout, unsigned tuning_mask,
+    test_rng * r)
+{
+  cm_recon_desc d;
+  const int aw = w + 2;
+  cm_image src_whole = test_image_new (aw, h, depth, 0);
+  cm_image dst_whole = test_image_new (aw, h, depth, 0);
+  cm_image noise = test_image_new (aw, h, depth, 0);
+  cm_image src, want = test_image_new (w, h, depth, 0);
+  dev_image ds, dd;
+  char what[256];
+
+  memset (&d, 0, sizeof (d));
+  d.op = op;
+  d.connectivity = conn;
+  d.height = test_rng_below (r, 3) == 0 ? 0 :
+      test_rng_below (r, cm_depth_max (depth) / 3 + 2);
+  d.marker.se = test_rng_below (r, 2) ? disk3 : line7;
+  d.marker.iterations = 1 + (int) test_rng_below (r, 2);
+  d.marker.border = (cm_border_mode) test_rng_below (r, CM_BORDER_MODE_COUNT);
+  d.marker.border_value = test_rng_below (r, cm_depth_max (depth) + 1);
+
+  test_image_fill_random (&src_whole, r);
+  test_image_fill_random (&noise, r);
+  src = host_view (&src_whole, layout, w);
+  fill (&src, kind, vertical, r);
+
+  if (cm_recon_ref (&d, &src, &want) != CM_OK) {
+    FAIL ("CPU twin refused %s", cm_recon_op_name (op));
+    goto out;
+  }
+  if (!dev_image_new (&ds, w, h, depth, layout)) {
+    FAIL ("device allocation %dx%d", w, h);
+    goto out;
+  }
+  if (!dev_image_new (&dd, w, h, depth, layout)) {
+    cm_device_free (ds.alloc.data);
+    FAIL ("device allocation %dx%d", w, h);
+    goto out;
+  }
+  upload (&ds, &src_whole);
+
+  for (int t = 0; t < N_TUNINGS; t++) {
+    cm_recon_plan *plan = NULL;
+    cm_image got;
+    cm_status st;
+    int ok, passes;
+
+    if (!(tuning_mask & (1u << t)))
+      continue;
+    snprintf (what, sizeof (what), "%s %d-connected h=%u %dx%d %d-bit %s%s "
+        "layout %d tuning %d", cm_recon_op_name (op), conn, d.height, w, h,
+        depth, fill_names[kind], vertical ? " (columns)" : "", layout, t);
+    st = cm_recon_plan_new_tuned (&plan, &d, w, h, depth, &tunings[t]);
+    if (st != CM_OK) {
+      FAIL ("%s: plan: %s", what, cm_status_string (st));
+      continue;
+    }
+    upload (&dd, &noise);
+    st = cm_recon_plan_run (plan, &ds.view, &dd.view, stream);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK) {
+      FAIL ("%s: run: %s", what, cm_status_string (st));
+      cm_recon_plan_free (plan);
+      continue;
+    }
+    passes = cm_recon_plan_passes (plan);
+    download (&dst_whole, &dd);
+    got = host_view (&dst_whole, layout, w);
+    ok = test_image_equal (&got, &want, what);
+    /* outside the view: untouched noise */
+    for (int y = 0; ok && y < h; y++)
+      for (int x = 0; x < aw; x++) {
+        const int inside = x >= layout && x < layout + w;
+
+        if (!inside && test_image_get (&dst_whole, x, y) !=
+            test_image_get (&noise, x, y)) {
+          fprintf (stderr, "%s: wrote outside the view at (%d, %d)\n", what,
+              x, y);
+          ok = 0;
+          break;
+        }
+      }
+    if (ok && passes < 1) {
+      fprintf (stderr, "%s: %d passes reported\n", what, passes);
+      ok = 0;
+    }
+    if (ok) {
+      cm_image back = test_image_new (aw, h, depth, 0);
+
+      download (&back, &ds);
+      ok = test_image_equal (&back, &src_whole, "source unchanged");
+      test_image_free (&back);
+    }
+    if (ok)
+      n_pass++;
+    else
+      FAIL ("%s", what);
+    if (verbose)
+      printf ("%s: %s, %d passes\n", ok ? "ok" : "FAIL", what, passes);
+    cm_recon_plan_free (plan);
+  }
+  cm_device_free (ds.alloc.data);
+  cm_device_free (dd.alloc.data);
+out:
+  test_image_free (&src_whole);
+  test_image_free (&dst_whole);
+  test_image_free (&noise);
+  test_image_free (&want);
+}
+
+static void
+test_table (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 45}, {45, 1}, {2, 2}, {3, 3}, {31, 33}, {33, 31}, {65, 7},
+    {130, 97}, {257, 129}, {640, 480},
+  };
+  test_rng r;
+
+  test_rng_seed (&r, 19);
+  for (size_t s = 0; s < sizeof (sizes) / sizeof (sizes[0]); s++)
+    for (int op = 0; op < CM_RECON_OP_COUNT; op++)
+      for (int conn = 4; conn <= 8; conn += 4)
+        for (int depth = 8; depth <= 16; depth += 8)
+          for (int k = 0; k < FILL_KINDS; k++) {
+            const int w = sizes[s][0], h = sizes[s][1];
+            /* every tuning on small frames, the defaults and one more
+             * on the larger */
+            const unsigned mask = w * h <= 4096 ? 0xfu :
+                1u | (1u << (1 + (op + k) % 3));
+
+            check_case ((cm_recon_op) op, conn, w, h, (cm_depth) depth,
+                (fill_kind) k, (op + k + conn) % 2, (op + s) % 2, mask, &r);
+          }
+}
+
+/* Frames of the sizes the element sees, and the 4K mazes. */
+static void
+test_large (void)
+{
+  test_rng r;
+
+  test_rng_seed (&r, 1919);
+  for (int op = 0; op < CM_RECON_OP_COUNT; op++)
+    for (int conn = 4; conn <= 8; conn += 4) {
+      check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_8, FILL_BLOBS,
+          0, 0, 1u, &r);
+      check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_16,
+          FILL_RANDOM, 0, 1, 1u, &r);
+    }
+  check_case (CM_RECON_FILL_HOLES, 8, 3840, 2160, CM_DEPTH_8, FILL_BLOBS, 0,
+      0, 1u, &r);
+  check_case (CM_RECON_OPEN, 8, 3840, 2160, CM_DEPTH_16, FILL_BLOBS, 0, 0,
+      1u, &r);
+  check_case (CM_RECON_FILL_HOLES, 8, 3840, 2160, CM_DEPTH_8,
+      FILL_MAZE_FRAMED_DARK, 0, 0, 1u, &r);
+  check_case (CM_RECON_CLEAR_BORDER, 4, 3840, 2160, CM_DEPTH_16,
+      FILL_MAZE_FRAMED, 1, 1, 1u, &r);
+}
+
+static void
+test_arguments (void)
+{
+  cm_recon_plan *plan = (cm_recon_plan *) 1;
+  cm_recon_desc d;
+  cm_recon_tuning bad = { -1, 0 };
+  cm_image a, b;
+  int expected_failures = 0, got_failures = 0;
+
+  memset (&d, 0, sizeof (d));
+  d.op = CM_RECON_FILL_HOLES;
+  d.connectivity = 8;
+
+#define EXPECT_REFUSED(call) do { expected_failures++; \
+    if ((call) != CM_ERR_INVALID_ARG) FAIL ("accepted: %s", #call); \
+    else got_failures++; } while (0)
+
+  EXPECT_REFUSED (cm_recon_plan_new (NULL, &d, 4, 4, CM_DEPTH_8));
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, NULL, 4, 4, CM_DEPTH_8));
+  if (plan != NULL)
+    FAIL ("a refused plan must leave *out NULL");
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, &d, 0, 4, CM_DEPTH_8));
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, &d, 4, 4, (cm_depth) 12));
+  d.connectivity = 6;
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.connectivity = 4;
+  d.op = CM_RECON_OPEN;         /* no structuring element */
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.op = (cm_recon_op) CM_RECON_OP_COUNT;
+  EXPECT_REFUSED (cm_recon_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.op = CM_RECON_HMAX;
+  EXPECT_REFUSED (cm_recon_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad));
+
+  if (cm_recon_plan_new (&plan, &d, 8, 8, CM_DEPTH_8) != CM_OK ||
+      cm_device_image_alloc (&a, 8, 8, CM_DEPTH_8) != CM_OK ||
+      cm_device_image_alloc (&b, 9, 8, CM_DEPTH_8) != CM_OK) {
+    FAIL ("argument checks: setup");
+    return;
+  }
+  EXPECT_REFUSED (cm_recon_plan_run (plan, &a, &a, stream));
+  EXPECT_REFUSED (cm_recon_plan_run (plan, &a, &b, stream));
+  EXPECT_REFUSED (cm_recon_plan_run (NULL, &a, &a, stream));
+  cm_recon_plan_free (plan);
+  cm_recon_plan_free (NULL);
+  cm_device_free (a.data);
+  cm_device_free (b.data);
+  if (got_failures == expected_failures)
+    n_pass++;
+#undef EXPECT_REFUSED
+}
+
+int
+main (void)
+{
+  const char *v = getenv ("CM_TEST_VERBOSE");
+  char name[256];
+
+  if (cm_device_count () == 0) {
+    printf ("no CUDA device: skipped\n");
+    return TEST_SKIP;
+  }
+  verbose = v && atoi (v) > 0;
+  if (cm_device_set (-1) != CM_OK || cm_stream_new (&stream) != CM_OK ||
+      cm_se_new_disk (&disk3, 3) != CM_OK ||
+      cm_se_new_line (&line7, 7, 30.0) != CM_OK) {
+    fprintf (stderr, "cannot set up the device\n");
+    return 1;
+  }
+  cm_device_name (-1, name, sizeof (name));
+  printf ("device: %s\n", name);
+
+  test_arguments ();
+  test_table ();
+  test_large ();
+
+  cm_se_free (disk3);
+  cm_se_free (line7);
+  cm_stream_free (stream);
+  printf ("%d passed, %d failed\n", n_pass, n_fail);
+  return n_fail ? 1 : 0;
+}
