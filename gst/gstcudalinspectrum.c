@@ -25,7 +25,9 @@
  *
  * Every frame (or every #GstCudaLinSpectrum:interval frames) the element
  * posts an element message (when #GstCudaLinSpectrum:post-messages is
- * %TRUE) with the spectrum and its dominant orientation, and pushes, as
+ * %TRUE) with the spectrum and its dominant orientation, attaches the same
+ * result to every output buffer (when #GstCudaLinSpectrum:attach-meta is
+ * %TRUE; see "Metadata" below), and pushes, as
  * #GstCudaLinSpectrum:output says:
  *
  * * passthrough (default): the frame unchanged (an analyser);
@@ -71,6 +73,28 @@
  *
  * The spectrum is the one of the frame the message is posted for.
  *
+ * ## Metadata
+ *
+ * Each output buffer carries its frame's result, whatever the interval,
+ * so that an application that takes frames from an appsink needs no
+ * matching of messages to frames:
+ *
+ * * a custom meta named "GstCudaLinSpectrumMeta"
+ *   (gst_buffer_get_custom_meta (), gst_custom_meta_get_structure ()):
+ *   a structure of that name with the message's fields, except `angles`
+ *   and `spectrum`, which are G_TYPE_BYTES: the values as doubles in the
+ *   machine's byte order (PyGObject reads a GBytes without GStreamer's
+ *   Python overrides, a GstValueArray it cannot);
+ * * from GStreamer 1.24 (built with gstreamer-analytics-1.0), an entry of
+ *   the buffer's #GstAnalyticsRelationMeta whose type is named
+ *   "cudalinspectrum-spectrum": the dominant angle and value, length,
+ *   operation, angles and spectrum, read with the inline functions of
+ *   gstcudalinspectrummeta.h.
+ *
+ * In passthrough the buffer pushed is the input buffer when it is
+ * writable, otherwise a copy that shares its memory (no pixel is copied);
+ * a meta cannot be added to a buffer someone else holds.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 -m videotestsrc num-buffers=3 pattern=zone-plate \
@@ -99,6 +123,7 @@
 #include <string.h>
 
 #include "gstcudalinspectrumprivate.h"
+#include "gstcudalinspectrummeta.h"
 
 /* shared with gstcudalinspectrumoutput.c */
 GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
@@ -112,6 +137,7 @@ GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
 #define DEFAULT_OUTPUT GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_INTERVAL 1
+#define DEFAULT_ATTACH_META TRUE
 
 /* range of angle-min and angle-max: orientations repeat every 180 degrees */
 #define ANGLE_LIMIT 360.0
@@ -128,6 +154,7 @@ enum
   PROP_OUTPUT,
   PROP_POST_MESSAGES,
   PROP_INTERVAL,
+  PROP_ATTACH_META,
 };
 
 #define gst_cuda_lin_spectrum_parent_class parent_class
@@ -158,6 +185,12 @@ static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase
     gboolean use_cuda, void *stream);
 static GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase
     * base, GstBuffer * inbuf);
+static GstFlowReturn gst_cuda_lin_spectrum_prepare_output_buffer
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer ** outbuf);
+static GstFlowReturn gst_cuda_lin_spectrum_transform (GstBaseTransform *
+    trans, GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn gst_cuda_lin_spectrum_transform_ip (GstBaseTransform *
+    trans, GstBuffer * buf);
 
 #define PARAM_FLAGS \
   (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
@@ -245,6 +278,15 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           "carries the spectrum of that frame",
           1, G_MAXUINT, DEFAULT_INTERVAL, CONTROLLABLE_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_ATTACH_META,
+      g_param_spec_boolean ("attach-meta", "Attach meta",
+          "Attach every frame's result (the message's fields) to its output "
+          "buffer: a custom meta named \"GstCudaLinSpectrumMeta\" and, "
+          "with GStreamer 1.24 or later, a \"cudalinspectrum-spectrum\" "
+          "entry of the analytics relation meta. In passthrough an input "
+          "buffer held elsewhere is pushed as a copy sharing its memory",
+          DEFAULT_ATTACH_META, PARAM_FLAGS));
+
   /* replace the base class's templates: no RGB input, RGBA output */
   caps = gst_cuda_morphology_base_template_caps
       (GST_CUDA_LIN_SPECTRUM_IN_FORMATS);
@@ -271,6 +313,11 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_set_caps);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_before_transform);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_prepare_output_buffer);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform);
+  trans_class->transform_ip =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform_ip);
 
   base_class->debug_category = gst_cuda_lin_spectrum_debug;
   base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_configure);
@@ -285,6 +332,8 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT, 0);
+  /* before the first buffer: applications look the meta up by name */
+  gst_cuda_lin_spectrum_meta_get_info ();
 }
 
 static void
@@ -300,6 +349,7 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
   s->output = DEFAULT_OUTPUT;
   s->post_messages = DEFAULT_POST_MESSAGES;
   s->interval = DEFAULT_INTERVAL;
+  s->attach_meta = DEFAULT_ATTACH_META;
 
   self->refused_min = self->refused_max = self->refused_step = NAN;
   self->output_applied = DEFAULT_OUTPUT;
@@ -416,6 +466,12 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
       GST_OBJECT_UNLOCK (self);
       rebuild = FALSE;
       break;
+    case PROP_ATTACH_META:
+      GST_OBJECT_LOCK (self);
+      s->attach_meta = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (self);
+      rebuild = FALSE;
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -458,6 +514,9 @@ gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
       break;
     case PROP_INTERVAL:
       g_value_set_uint (value, s->interval);
+      break;
+    case PROP_ATTACH_META:
+      g_value_set_boolean (value, s->attach_meta);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -526,6 +585,8 @@ gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
   g_clear_pointer (&self->rgba_plan, cm_orientation_rgba_plan_free);
   g_clear_pointer (&self->dev_sup.data, cm_device_free);
   g_clear_pointer (&self->dev_orient.data, cm_device_free);
+  gst_cuda_lin_spectrum_result_clear (&self->result);
+  self->result_ready = FALSE;
   self->configured = FALSE;
 }
 
@@ -578,7 +639,9 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   /* the first frame after a change is reported */
   self->frames_to_post = 0;
 
-  if (use_cuda) {
+  if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n)) {
+    status = CM_ERR_NO_MEMORY;
+  } else if (use_cuda) {
     status = cm_linspectrum_plan_new (&self->plan, &desc, width, height,
         depth);
     if (status == CM_OK && desc.want_orientation)
@@ -702,6 +765,8 @@ gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
   return status;
 }
 
+/* The frame's result: a message when this frame is reported, kept for
+ * its output buffer when that gets it. */
 static GstFlowReturn
 gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     GstBuffer * inbuf)
@@ -721,10 +786,11 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     self->frames_to_post = interval - 1;
   if (self->frames_to_post > 0) {
     self->frames_to_post--;
-    return GST_FLOW_OK;
+    post = FALSE;
+  } else {
+    self->frames_to_post = interval - 1;
   }
-  self->frames_to_post = interval - 1;
-  if (!post)
+  if (!post && !self->attach_frame)
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
@@ -735,12 +801,98 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
         ("no spectrum after a frame"));
     return GST_FLOW_ERROR;
   }
-  gst_element_post_message (GST_ELEMENT (self),
-      gst_message_new_element (GST_OBJECT (self),
-          gst_cuda_lin_spectrum_result (&self->desc, self->n_angles,
-              spectrum, (gdouble) self->width * (gdouble) self->height,
-              &GST_BASE_TRANSFORM (self)->segment, inbuf)));
+  gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
+      (gdouble) self->width * (gdouble) self->height);
+  if (post) {
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self),
+            gst_cuda_lin_spectrum_result_message (&self->result,
+                &GST_BASE_TRANSFORM (self)->segment, inbuf)));
+  }
+  /* attached once the frame is done, to the buffer that leaves */
+  self->result_ready = self->attach_frame;
   return GST_FLOW_OK;
+}
+
+/* ---- the result on the output buffer ------------------------------------ */
+
+/* Reads attach-meta once per buffer. In passthrough GstBaseTransform
+ * pushes the input buffer and transform_ip only looks at it; a meta needs
+ * a writable buffer, so one that someone else also holds (a tee, an
+ * application) is replaced by a copy that shares its memory and metas
+ * (gst_buffer_copy: no pixel is copied). GstBaseTransform drops its
+ * reference to the input when the output is another buffer. */
+static GstFlowReturn
+gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+
+  GST_OBJECT_LOCK (self);
+  self->attach_frame = self->settings.attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  self->result_ready = FALSE;
+
+  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer
+        (trans, inbuf, outbuf);
+
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
+  } else {
+    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
+        "shares its memory");
+    *outbuf = gst_buffer_copy (inbuf);
+  }
+  return GST_FLOW_OK;
+}
+
+/* after the frame: its result on @buf */
+static GstFlowReturn
+gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
+{
+  gboolean ready = self->result_ready;
+
+  self->result_ready = FALSE;
+  if (!ready)
+    return GST_FLOW_OK;
+  /* passthrough switched on or off between the buffer's allocation and
+   * its transform: the input itself, held elsewhere (rare) */
+  if (!gst_buffer_is_writable (buf)) {
+    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
+    return GST_FLOW_OK;
+  }
+  if (!gst_cuda_lin_spectrum_result_attach (&self->result,
+          &GST_BASE_TRANSFORM (self)->segment, buf)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),
+        ("could not attach the result to the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_lin_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->transform (trans, inbuf,
+      outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), outbuf);
+}
+
+static GstFlowReturn
+gst_cuda_lin_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->transform_ip (trans, buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), buf);
 }
 
 static void

@@ -2,7 +2,8 @@
 /* The instance of cudalinspectrum, shared by its files:
  * gstcudalinspectrum.c (properties, plans, frames), gstcudalinspectrumoutput.c
  * (the output property: caps, passthrough, a refused output kept) and
- * gstcudalinspectrumresult.c (the result of a frame as a structure). */
+ * gstcudalinspectrumresult.c (the result of a frame as a message and as
+ * the metas of gstcudalinspectrummeta.c on the output buffer). */
 #pragma once
 
 #include "gstcudalinspectrum.h"
@@ -29,7 +30,21 @@ typedef struct
   GstCudaLinSpectrumOutput output;
   gboolean post_messages;
   guint interval;
+  gboolean attach_meta;
 } GstCudaLinSpectrumSettings;
+
+/* The result of one frame (gstcudalinspectrumresult.c): the orientations
+ * and their bytes fixed per configuration, the values per frame. */
+typedef struct
+{
+  gint n_angles;
+  guint length;
+  gboolean closing;
+  const gdouble *angles;        /* n_angles, degrees; owned by angles_bytes */
+  GBytes *angles_bytes;         /* shared by every buffer's meta */
+  gdouble *spectrum;            /* n_angles: sums / pixels */
+  gdouble dominant_angle, dominant_value;
+} GstCudaLinSpectrumResult;
 
 struct _GstCudaLinSpectrum
 {
@@ -56,6 +71,10 @@ struct _GstCudaLinSpectrum
   GstCudaLinSpectrumOutput mode;
   gboolean rgba_caps;           /* negotiated output is RGBA */
   guint frames_to_post;         /* frames before the next message */
+  /* the buffer being processed gets the result (attach-meta, read with
+   * the output buffer), and its result is ready to be attached */
+  gboolean attach_frame;
+  gboolean result_ready;
 
   /* built by configure (), streaming thread */
   gboolean configured;
@@ -69,6 +88,7 @@ struct _GstCudaLinSpectrum
   cm_linspectrum_plan *plan;    /* CUDA backend */
   cm_orientation_rgba_plan *rgba_plan;  /* CUDA backend, orientation mode */
   cm_image dev_sup, dev_orient;
+  GstCudaLinSpectrumResult result;
 };
 
 /* gstcudalinspectrumoutput.c */
@@ -86,8 +106,15 @@ void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
     gboolean passthrough);
 
 /* gstcudalinspectrumresult.c */
-GstStructure *gst_cuda_lin_spectrum_result (const cm_linspectrum_desc * desc,
-    gint n_angles, const guint64 * spectrum, gdouble npix,
-    const GstSegment * segment, GstBuffer * inbuf);
+gboolean gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
+    const cm_linspectrum_desc * desc, gint n_angles);
+void gst_cuda_lin_spectrum_result_clear (GstCudaLinSpectrumResult * r);
+void gst_cuda_lin_spectrum_result_set (GstCudaLinSpectrumResult * r,
+    const cm_linspectrum_desc * desc, const guint64 * sums, gdouble npix);
+GstStructure *gst_cuda_lin_spectrum_result_message (const
+    GstCudaLinSpectrumResult * r, const GstSegment * segment,
+    GstBuffer * inbuf);
+gboolean gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult *
+    r, const GstSegment * segment, GstBuffer * buf);
 
 G_END_DECLS

@@ -2,8 +2,9 @@
 /* Helpers shared by the cudalinspectrum element tests (tests/check, CPU
  * backend) and the GPU element test (tests/gpu): element set-up from a
  * parameter row with its own bus, the "cudalinspectrum" messages read back
- * from it, their schema checked field by field, and the CPU reference of
- * every output (spectrum, supremum, orientation colours). */
+ * from it, their schema checked field by field, the result on the output
+ * buffers (GstCudaLinSpectrumMeta) in the messages' form, and the CPU
+ * reference of every output (spectrum, supremum, orientation colours). */
 #pragma once
 
 #include <string.h>
@@ -159,6 +160,85 @@ lin_check_schema (const GstStructure * s, const char *what)
     lin_array_get (s, "spectrum", i);
   }
   return n;
+}
+
+/* ---- the result on the buffer ------------------------------------------
+ * The custom meta GstCudaLinSpectrumMeta, read as an application reads it:
+ * by name, with no header of the plugin. */
+
+#define LIN_META_NAME "GstCudaLinSpectrumMeta"
+
+/* The number of GstCudaLinSpectrumMeta on @buf. */
+static inline guint
+lin_meta_count (GstBuffer * buf)
+{
+  const GstMetaInfo *info = gst_meta_get_info (LIN_META_NAME);
+  gpointer state = NULL;
+  guint n = 0;
+
+  if (info == NULL)
+    return 0;
+  while (gst_buffer_iterate_meta_filtered (buf, &state, info->api) != NULL)
+    n++;
+  return n;
+}
+
+/* The structure of the one GstCudaLinSpectrumMeta of @buf. */
+static inline const GstStructure *
+lin_meta_structure (GstBuffer * buf, const char *what)
+{
+  GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, LIN_META_NAME);
+
+  fail_unless (meta != NULL, "%s: no " LIN_META_NAME " on the buffer", what);
+  fail_unless_equals_int (lin_meta_count (buf), 1);
+  return gst_custom_meta_get_structure (meta);
+}
+
+/* The GBytes field @name of the meta's structure @s as *@n doubles. */
+static inline const gdouble *
+lin_meta_doubles (const GstStructure * s, const char *name, guint * n)
+{
+  const GValue *v = gst_structure_get_value (s, name);
+  gconstpointer data;
+  gsize size;
+
+  fail_unless (v != NULL && G_VALUE_HOLDS (v, G_TYPE_BYTES),
+      "meta field %s is not a GBytes", name);
+  data = g_bytes_get_data (g_value_get_boxed (v), &size);
+  fail_unless (size % sizeof (gdouble) == 0, "meta field %s: %"
+      G_GSIZE_FORMAT " bytes", name, size);
+  *n = size / sizeof (gdouble);
+  return data;
+}
+
+/* The meta's structure @s in the form of the message: named
+ * "cudalinspectrum", angles and spectrum as GstValueArray. Compared with
+ * gst_structure_is_equal () (doubles exactly) and checked against the
+ * reference with lin_check_message (). */
+static inline GstStructure *
+lin_meta_as_message (const GstStructure * s)
+{
+  static const char *const arrays[] = { "angles", "spectrum" };
+  GstStructure *m = gst_structure_copy (s);
+
+  fail_unless (gst_structure_has_name (s, LIN_META_NAME));
+  gst_structure_set_name (m, "cudalinspectrum");
+  for (guint a = 0; a < G_N_ELEMENTS (arrays); a++) {
+    GValue array = G_VALUE_INIT;
+    guint n;
+    const gdouble *v = lin_meta_doubles (s, arrays[a], &n);
+
+    g_value_init (&array, GST_TYPE_ARRAY);
+    for (guint i = 0; i < n; i++) {
+      GValue d = G_VALUE_INIT;
+
+      g_value_init (&d, G_TYPE_DOUBLE);
+      g_value_set_double (&d, v[i]);
+      gst_value_array_append_and_take_value (&array, &d);
+    }
+    gst_structure_take_value (m, arrays[a], &array);
+  }
+  return m;
 }
 
 /* The luma / GRAY plane of @frame as a core image view. */

@@ -5,12 +5,15 @@
  * format at odd sizes, the dominant angle of digital parallel lines,
  * interval and post-messages, passthrough frames untouched, the supremum
  * (chroma copied), the RGBA orientation map and its negotiation both ways,
- * output and parameter changes while PLAYING, and refused property values.
+ * output and parameter changes while PLAYING, refused property values, and
+ * the result on every output buffer (custom meta, and the analytics entry
+ * with GStreamer >= 1.24) equal to the message of the same frame.
  */
 #include <math.h>
 #include <string.h>
 
 #include "cudalinspectrum-harness.h"
+#include "gstcudalinspectrummeta.h"
 
 #define OPEN CM_MORPH_OPEN
 #define CLOSE CM_MORPH_CLOSE
@@ -62,13 +65,132 @@ check_one_message (GstBus * bus, GstBuffer * in, const GstVideoInfo * info,
       what);
 }
 
+/* Passthrough: @out is @in, or, when the test held @in (the element cannot
+ * add its meta to a buffer someone else holds), a copy that shares every
+ * memory of @in, and @in got no meta. */
+static void
+check_passed_through (GstBuffer * in, GstBuffer * out, const char *what)
+{
+  if (out == in)
+    return;
+  fail_unless_equals_int (gst_buffer_n_memory (out), gst_buffer_n_memory (in));
+  for (guint i = 0; i < gst_buffer_n_memory (in); i++)
+    fail_unless (gst_buffer_peek_memory (out, i) ==
+        gst_buffer_peek_memory (in, i), "%s: passthrough copied memory %u",
+        what, i);
+  fail_unless_equals_int (lin_meta_count (in), 0);
+}
+
+#ifdef HAVE_GST_ANALYTICS
+/* The "cudalinspectrum-spectrum" entries of @buf's relation meta. */
+static guint
+mtd_count (GstBuffer * buf)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta
+      (buf);
+  GstAnalyticsMtd mtd;
+  gpointer state = NULL;
+  guint n = 0;
+
+  while (rmeta != NULL && gst_analytics_relation_meta_iterate (rmeta, &state,
+          GST_ANALYTICS_MTD_TYPE_ANY, &mtd))
+    n += gst_cuda_lin_spectrum_mtd_get_data (&mtd) != NULL;
+  return n;
+}
+
+/* the analytics entry of @out, read with the header's inline readers,
+ * holds the values of the message @msg, exactly */
+static void
+check_mtd_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta
+      (out);
+  GstAnalyticsMtd mtd;
+  const gdouble *angles, *spectrum;
+  gdouble angle, value, d;
+  guint n, length, u;
+  gboolean closing;
+
+  fail_unless (rmeta != NULL, "%s: no analytics relation meta", what);
+  fail_unless (gst_cuda_lin_spectrum_mtd_find (rmeta, &mtd),
+      "%s: no " GST_CUDA_LIN_SPECTRUM_MTD_NAME " entry", what);
+  fail_unless_equals_int (mtd_count (out), 1);
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_dominant (&mtd, &angle, &value));
+  fail_unless (gst_structure_get_double (msg, "dominant-angle", &d));
+  fail_unless (angle == d, "%s: entry's dominant angle %.17g, message %.17g",
+      what, angle, d);
+  fail_unless (gst_structure_get_double (msg, "dominant-value", &d));
+  fail_unless (value == d, "%s: entry's dominant value %.17g, message %.17g",
+      what, value, d);
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_params (&mtd, &length,
+          &closing));
+  fail_unless (gst_structure_get_uint (msg, "length", &u));
+  fail_unless_equals_int (length, u);
+  fail_unless_equals_string (closing ? "close" : "open",
+      gst_structure_get_string (msg, "operation"));
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_spectrum (&mtd, &n, &angles,
+          &spectrum));
+  fail_unless_equals_int (n, gst_value_array_get_size
+      (gst_structure_get_value (msg, "angles")));
+  for (guint i = 0; i < n; i++) {
+    fail_unless (angles[i] == lin_array_get (msg, "angles", i) &&
+        spectrum[i] == lin_array_get (msg, "spectrum", i),
+        "%s: entry's orientation %u differs from the message", what, i);
+  }
+}
+#else
+static void
+check_mtd_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+}
+#endif
+
+/* The meta of @out carries the message @msg of the same frame: every
+ * field, angles and spectrum as GBytes of doubles with the message's
+ * values, exactly; and so does the analytics entry. */
+static void
+check_meta_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+  const GstStructure *ms = lin_meta_structure (out, what);
+  GstStructure *conv = lin_meta_as_message (ms);
+
+  fail_unless (gst_structure_get_field_type (ms, "angles") == G_TYPE_BYTES);
+  fail_unless (gst_structure_get_field_type (ms, "spectrum") == G_TYPE_BYTES);
+  lin_check_schema (conv, what);
+  fail_unless (gst_structure_is_equal (conv, msg), "%s: meta %"
+      GST_PTR_FORMAT " differs from the message %" GST_PTR_FORMAT, what, conv,
+      msg);
+  gst_structure_free (conv);
+  check_mtd_is_message (out, msg, what);
+}
+
+/* The one message of the frame @in is its reference analysis, and the
+ * output buffer @out carries the same result. */
+static void
+check_frame_result (GstBus * bus, GstBuffer * in, GstBuffer * out,
+    const GstVideoInfo * info, const LinParams * p, const char *what)
+{
+  GstMessage *msg = lin_pop_message (bus);
+
+  fail_unless (msg != NULL, "%s: no message", what);
+  fail_unless (lin_check_message (gst_message_get_structure (msg), in, info,
+          p, what), "%s: message differs from the reference", what);
+  check_meta_is_message (out, gst_message_get_structure (msg), what);
+  gst_message_unref (msg);
+  fail_unless (lin_pop_message (bus) == NULL, "%s: more than one message",
+      what);
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 GST_START_TEST (test_inspect)
 {
   static const char *const props[] = { "length", "angle-min", "angle-max",
     "angle-step", "operation", "output", "post-messages", "interval",
-    "backend", "cuda-device-id"
+    "attach-meta", "backend", "cuda-device-id"
   };
   GstBus *bus;
   GstElement *e = lin_element_new ("cpu", NULL, &bus);
@@ -102,6 +224,8 @@ GST_START_TEST (test_inspect)
   g_object_get (e, "interval", &u, NULL);
   fail_unless_equals_int (u, 1);
   g_object_get (e, "post-messages", &b, NULL);
+  fail_unless (b);
+  g_object_get (e, "attach-meta", &b, NULL);
   fail_unless (b);
   g_object_get (e, "operation", &v, NULL);
   fail_unless_equals_int (v, 0);
@@ -258,11 +382,10 @@ GST_START_TEST (test_formats_spectrum)
           in = morph_make_input (&info, seed++, extra);
           copy = gst_buffer_copy_deep (in);
           out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-          fail_unless (out == in, "%s: passthrough pushed another buffer",
-              what);
+          check_passed_through (in, out, what);
           fail_unless (morph_frames_equal (out, copy, &info, what),
               "%s: passthrough changed the frame", what);
-          check_one_message (bus, in, &info, &p, what);
+          check_frame_result (bus, in, out, &info, &p, what);
           gst_buffer_unref (copy);
           gst_buffer_unref (out);
           gst_buffer_unref (in);
@@ -465,7 +588,8 @@ GST_START_TEST (test_post_messages_false)
 
 GST_END_TEST;
 
-/* supremum (infimum) on every format, chroma copied, message as well */
+/* supremum (infimum) on every format, chroma copied, message and meta as
+ * well */
 GST_START_TEST (test_supremum)
 {
   guint64 seed = 700;
@@ -493,7 +617,7 @@ GST_START_TEST (test_supremum)
               what);
           fail_unless (lin_check_supremum (in, out, &info, &p, what),
               "%s: output differs from the reference", what);
-          check_one_message (bus, in, &info, &p, what);
+          check_frame_result (bus, in, out, &info, &p, what);
           gst_buffer_unref (out);
           gst_buffer_unref (in);
         }
@@ -549,7 +673,7 @@ GST_START_TEST (test_orientation)
         fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
                 what), "%s: orientation map differs from the reference",
             what);
-        check_one_message (bus, in, &info, &p, what);
+        check_frame_result (bus, in, out, &info, &p, what);
         gst_buffer_unref (out);
         gst_buffer_unref (in);
       }
@@ -639,8 +763,8 @@ GST_START_TEST (test_change_playing)
   fail_unless_equals_int (state, GST_STATE_PLAYING);
 
   in = push_random (h, &info, 1, 0, &out);
-  fail_unless (out == in);
-  check_one_message (bus, in, &info, &p, "passthrough");
+  check_passed_through (in, out, "passthrough");
+  check_frame_result (bus, in, out, &info, &p, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -648,7 +772,7 @@ GST_START_TEST (test_change_playing)
   gst_util_set_object_arg (G_OBJECT (e), "output", "supremum");
   in = push_random (h, &info, 2, 0, &out);
   fail_unless (lin_check_supremum (in, out, &info, &p, "to supremum"));
-  check_one_message (bus, in, &info, &p, "to supremum");
+  check_frame_result (bus, in, out, &info, &p, "to supremum");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -660,7 +784,7 @@ GST_START_TEST (test_change_playing)
   lin_params_apply (e, &p);
   in = push_random (h, &info, 3, 0, &out);
   fail_unless (lin_check_supremum (in, out, &info, &p, "new parameters"));
-  check_one_message (bus, in, &info, &p, "new parameters");
+  check_frame_result (bus, in, out, &info, &p, "new parameters");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -670,7 +794,7 @@ GST_START_TEST (test_change_playing)
   check_rgba_caps (h, 41, 29, &out_info);
   fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
           "to orientation"));
-  check_one_message (bus, in, &info, &p, "to orientation");
+  check_frame_result (bus, in, out, &info, &p, "to orientation");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -679,19 +803,19 @@ GST_START_TEST (test_change_playing)
   in = push_random (h, &info, 5, 0, &out);
   fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
           "orientation, open"));
-  check_one_message (bus, in, &info, &p, "orientation, open");
+  check_frame_result (bus, in, out, &info, &p, "orientation, open");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
   p.output = "passthrough";
   gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
   in = push_random (h, &info, 6, 0, &out);
-  fail_unless (out == in, "back to passthrough: another buffer");
+  check_passed_through (in, out, "back to passthrough");
   caps = gst_pad_get_current_caps (h->sinkpad);
   fail_unless (caps_has_format (caps, "I420"), "%" GST_PTR_FORMAT, caps);
   fail_if (caps_has_format (caps, "RGBA"), "%" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
-  check_one_message (bus, in, &info, &p, "back to passthrough");
+  check_frame_result (bus, in, out, &info, &p, "back to passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -703,7 +827,7 @@ GST_START_TEST (test_change_playing)
   check_rgba_caps (h, 19, 7, &out_info);
   fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
           "orientation, new caps"));
-  check_one_message (bus, in, &info, &p, "orientation, new caps");
+  check_frame_result (bus, in, out, &info, &p, "orientation, new caps");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -865,6 +989,7 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
   GstHarness *h;
   GstVideoInfo info;
   GstBuffer *in, *out;
+  GstMessage *msg;
 
   gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_DEBUG);
   gst_debug_add_log_function (race_log_hook, NULL, NULL);
@@ -873,8 +998,8 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
   h = lin_harness_new (e, "GRAY8", 64, 48, &info);
   /* padded rows (GstVideoMeta): a frame that cannot be sized from caps */
   in = push_random (h, &info, 11, 16, &out);
-  fail_unless (out == in);
-  check_one_message (bus, in, &info, &p, "passthrough");
+  check_passed_through (in, out, "passthrough");
+  check_frame_result (bus, in, out, &info, &p, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -888,9 +1013,13 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
   fail_unless (g_atomic_int_get (&race_fired), "basetransform did not log "
       "\"got DISCONT buffer\": the interleaving was not forced");
   fail_unless (out != NULL, "no output for the frame in flight");
+  msg = lin_pop_message (bus);
+  fail_unless (msg != NULL);
+  check_meta_is_message (out, gst_message_get_structure (msg),
+      "frame in flight");
+  gst_message_unref (msg);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
-  fail_unless (lin_pop_message (bus) != NULL);
 
   /* the next frames are supremum frames, in a buffer of the right size */
   p.output = "supremum";
@@ -898,7 +1027,7 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
     in = push_random (h, &info, 13 + k, 16, &out);
     fail_unless (out != in, "still in passthrough");
     fail_unless (lin_check_supremum (in, out, &info, &p, "after the race"));
-    check_one_message (bus, in, &info, &p, "after the race");
+    check_frame_result (bus, in, out, &info, &p, "after the race");
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
@@ -1088,6 +1217,250 @@ GST_START_TEST (test_angles_invalid_at_start)
 
 GST_END_TEST;
 
+/* ---- the result on the buffer ------------------------------------------ */
+
+#define META_FRAMES 8
+
+/* What an appsink application sees: frames pushed, then every output
+ * buffer taken and matched by its timestamp to the message of its frame;
+ * each carries one meta (and one analytics entry) with the values of that
+ * message, which is the frame's reference analysis. Inputs writable or
+ * held by the test (passthrough then pushes a copy sharing the memory),
+ * every output, several formats, both operations. */
+GST_START_TEST (test_meta_matches_message)
+{
+  static const struct
+  {
+    const char *format, *output;
+  } cases[] = {
+    {"GRAY8", "passthrough"}, {"I420", "passthrough"},
+    {"GRAY16_LE", "supremum"}, {"NV12", "supremum"},
+    {"Y444", "orientation"}, {"GRAY8", "orientation"},
+  };
+  guint64 seed = 1200;
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    LinParams p = { 7, 0, 180, 15, (c % 2) ? CLOSE : OPEN, cases[c].output };
+    gboolean passthrough = g_str_equal (cases[c].output, "passthrough");
+    GstBus *bus;
+    GstElement *e = lin_element_new ("cpu", &p, &bus);
+    GstHarness *h;
+    GstVideoInfo info;
+    GstBuffer *ref[META_FRAMES], *held[META_FRAMES];
+    gpointer pushed[META_FRAMES];
+    GstMessage *msgs[META_FRAMES];
+    GstMessage *msg;
+    guint n_msgs = 0;
+    gchar *desc = lin_params_describe (&p);
+
+    h = lin_harness_new (e, cases[c].format, 23, 17, &info);
+    for (guint i = 0; i < META_FRAMES; i++) {
+      GstBuffer *in = morph_make_input (&info, seed++, (i % 3) ? 0 : 8);
+
+      GST_BUFFER_PTS (in) = 1 * GST_SECOND + i * 40 * GST_MSECOND;
+      GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
+      ref[i] = gst_buffer_copy_deep (in);
+      pushed[i] = in;
+      /* odd frames stay referenced here: not writable for the element */
+      held[i] = (i % 2) ? gst_buffer_ref (in) : NULL;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+    while ((msg = lin_pop_message (bus)) != NULL) {
+      fail_unless (n_msgs < META_FRAMES, "%s: more messages than frames",
+          desc);
+      msgs[n_msgs++] = msg;
+    }
+    fail_unless_equals_int (n_msgs, META_FRAMES);
+
+    for (guint i = 0; i < META_FRAMES; i++) {
+      GstBuffer *out = gst_harness_pull (h);
+      const GstStructure *ms = NULL;
+      GstStructure *conv;
+      gchar *what;
+      guint64 t;
+
+      fail_unless (out != NULL);
+      what = g_strdup_printf ("%s %s frame %u at %" GST_TIME_FORMAT,
+          cases[c].format, desc, i, GST_TIME_ARGS (GST_BUFFER_PTS (out)));
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+          GST_BUFFER_PTS (ref[i]));
+      for (guint m = 0; m < n_msgs && ms == NULL; m++) {
+        const GstStructure *s = gst_message_get_structure (msgs[m]);
+
+        if (gst_structure_get_uint64 (s, "timestamp", &t) &&
+            t == GST_BUFFER_PTS (out))
+          ms = s;
+      }
+      fail_unless (ms != NULL, "%s: no message with its timestamp", what);
+      check_meta_is_message (out, ms, what);
+      conv = lin_meta_as_message (lin_meta_structure (out, what));
+      fail_unless (lin_check_message (conv, ref[i], &info, &p, what),
+          "%s: meta differs from the reference", what);
+      gst_structure_free (conv);
+      if (passthrough && held[i] != NULL)
+        check_passed_through (held[i], out, what);
+      else if (passthrough)
+        fail_unless (out == pushed[i], "%s: writable input not pushed", what);
+      else if (held[i] != NULL)
+        fail_unless_equals_int (lin_meta_count (held[i]), 0);
+      g_free (what);
+      gst_buffer_unref (out);
+    }
+
+    for (guint i = 0; i < META_FRAMES; i++) {
+      gst_buffer_unref (ref[i]);
+      if (held[i] != NULL)
+        gst_buffer_unref (held[i]);
+      gst_message_unref (msgs[i]);
+    }
+    lin_teardown (h, e, bus);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
+
+/* Every buffer has its own frame's result, whatever interval and
+ * post-messages say; the messages that are posted equal their frame's
+ * meta. */
+GST_START_TEST (test_meta_every_frame)
+{
+  LinParams p = { 5, -45, 45, 2.5, CLOSE, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+
+  g_object_set (e, "interval", 3, NULL);
+  h = lin_harness_new (e, "GRAY8", 19, 14, &info);
+  for (guint i = 0; i < 10; i++) {
+    GstBuffer *out, *in;
+    GstStructure *conv;
+    GstMessage *msg;
+    gchar *what = g_strdup_printf ("interval 3, frame %u", i);
+
+    if (i == 7)
+      g_object_set (e, "post-messages", FALSE, NULL);
+    in = push_random (h, &info, 1300 + i, 0, &out);
+    conv = lin_meta_as_message (lin_meta_structure (out, what));
+    fail_unless (lin_check_message (conv, in, &info, &p, what),
+        "%s: meta differs from the reference", what);
+    gst_structure_free (conv);
+    msg = lin_pop_message (bus);
+    if (i % 3 == 0 && i < 7) {
+      fail_unless (msg != NULL, "%s: no message", what);
+      check_meta_is_message (out, gst_message_get_structure (msg), what);
+      gst_message_unref (msg);
+    } else {
+      fail_unless (msg == NULL, "%s: a message", what);
+    }
+    g_free (what);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* attach-meta=false: no meta, and in passthrough the input itself even
+ * when it is held elsewhere; on again while PLAYING: from the next frame */
+GST_START_TEST (test_meta_off)
+{
+  LinParams p = { 9, 0, 180, 10, OPEN, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+
+  g_object_set (e, "attach-meta", FALSE, NULL);
+  h = lin_harness_new (e, "I420", 29, 21, &info);
+  in = push_random (h, &info, 1400, 0, &out);
+  fail_unless (out == in, "passthrough without meta: another buffer");
+  fail_unless_equals_int (lin_meta_count (out), 0);
+#ifdef HAVE_GST_ANALYTICS
+  fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
+#endif
+  check_one_message (bus, in, &info, &p, "attach-meta off");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.output = "supremum";
+  gst_util_set_object_arg (G_OBJECT (e), "output", "supremum");
+  in = push_random (h, &info, 1401, 0, &out);
+  fail_unless (lin_check_supremum (in, out, &info, &p, "supremum, no meta"));
+  fail_unless_equals_int (lin_meta_count (out), 0);
+#ifdef HAVE_GST_ANALYTICS
+  fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
+#endif
+  check_one_message (bus, in, &info, &p, "supremum, no meta");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  g_object_set (e, "attach-meta", TRUE, NULL);
+  in = push_random (h, &info, 1402, 0, &out);
+  check_frame_result (bus, in, out, &info, &p, "attach-meta on again");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* A copy of the buffer keeps the meta and the analytics entry; the
+ * structure goes through its string form unchanged (GBytes serialise);
+ * the result of an earlier pass stays beside the new one. */
+GST_START_TEST (test_meta_copied)
+{
+  LinParams p = { 11, 0, 180, 20, OPEN, "supremum" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in, *out, *copy, *out2;
+  GstStructure *conv, *back;
+  GstMessage *msg;
+  gchar *str;
+
+  h = lin_harness_new (e, "GRAY8", 33, 25, &info);
+  in = push_random (h, &info, 1500, 0, &out);
+  msg = lin_pop_message (bus);
+  fail_unless (msg != NULL);
+  check_meta_is_message (out, gst_message_get_structure (msg), "output");
+
+  copy = gst_buffer_copy (out);
+  check_meta_is_message (copy, gst_message_get_structure (msg), "copy");
+  str = gst_structure_to_string (lin_meta_structure (out, "output"));
+  back = gst_structure_from_string (str, NULL);
+  fail_unless (back != NULL, "meta structure not parsed back: %s", str);
+  fail_unless (gst_structure_is_equal (back, lin_meta_structure (out,
+              "output")), "meta structure changed through %s", str);
+  gst_structure_free (back);
+  g_free (str);
+
+  /* the output through the element again: two results */
+  out2 = gst_harness_push_and_pull (h, gst_buffer_ref (copy));
+  fail_unless (out2 != NULL);
+  fail_unless_equals_int (lin_meta_count (out2), 2);
+#ifdef HAVE_GST_ANALYTICS
+  fail_unless_equals_int (mtd_count (out2), 2);
+#endif
+  gst_buffer_unref (out2);
+  fail_unless (lin_pop_message (bus) != NULL);
+  gst_message_unref (msg);
+  fail_unless_equals_int (lin_meta_count (in), 0);
+  conv = lin_meta_as_message (lin_meta_structure (copy, "copy"));
+  fail_unless (lin_check_message (conv, in, &info, &p, "copy"));
+  gst_structure_free (conv);
+  gst_buffer_unref (copy);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 cudalinspectrum_suite (void)
 {
@@ -1112,6 +1485,10 @@ cudalinspectrum_suite (void)
   tcase_add_test (tc, test_angle_sets_concurrent);
   tcase_add_test (tc, test_angle_order);
   tcase_add_test (tc, test_angles_invalid_at_start);
+  tcase_add_test (tc, test_meta_matches_message);
+  tcase_add_test (tc, test_meta_every_frame);
+  tcase_add_test (tc, test_meta_off);
+  tcase_add_test (tc, test_meta_copied);
 
   return s;
 }
