@@ -1,22 +1,30 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Reads cudalinspectrum's results from the bus, one line per frame.
+"""Reads cudalinspectrum's results, one JSON line per frame.
 
-cudalinspectrum posts an element message named "cudalinspectrum" for the
-frames it analyses (docs/design.md, "Messages"): the buffer's timestamp,
-the angles, the angular spectrum and the dominant angle. This reader
-prints them as JSON lines, matched to frames by their timestamp. The
-angles and the spectrum are GstValueArray fields: reading them from
-Python needs GStreamer's Python overrides (Debian/Ubuntu: python3-gst-1.0)
-besides PyGObject (python3-gi gir1.2-gstreamer-1.0).
+cudalinspectrum gives each frame's result twice (docs/design.md, "Results
+on the buffer"): as an element message named "cudalinspectrum" on the bus,
+and as a custom meta named "GstCudaLinSpectrumMeta" on the buffer it
+pushes. Both carry the buffer's timestamp, the angles, the angular
+spectrum and the dominant angle and value.
+
+--source buffer takes the frames from an appsink and reads the meta of
+each: no matching of messages to frames. The meta's angles
+and spectrum are GBytes of doubles, which PyGObject reads by itself:
+python3-gi and gir1.2-gstreamer-1.0 are all it needs.
+
+--source bus (the default) reads the messages instead, matched to frames
+by their timestamp. Their angles and spectrum are GstValueArray fields, which
+need GStreamer's Python overrides as well (Debian/Ubuntu: python3-gst-1.0).
 
     examples/python/read_spectrum.py [--frames N] [--backend auto|cuda|cpu]
-                                     [FILE]
+                                     [--source bus|buffer] [FILE]
 
 Without FILE it analyses videotestsrc's zone plate; with one, any file
 GStreamer decodes (a scanned page, a fingerprint).
 """
 import argparse
+import array
 import json
 import sys
 
@@ -25,8 +33,10 @@ import gi
 gi.require_version("Gst", "1.0")
 from gi.repository import GLib, Gst  # noqa: E402
 
+META_NAME = "GstCudaLinSpectrumMeta"
 
-def array(structure, name):
+
+def value_array(structure, name):
     """A GstValueArray field as a Python list (needs python3-gst-1.0)."""
     value = structure.get_value(name)
     if isinstance(value, Gst.ValueArray):
@@ -34,11 +44,80 @@ def array(structure, name):
     return list(value)
 
 
+def doubles(structure, name):
+    """A GBytes field of doubles (machine byte order) as a Python list."""
+    return array.array("d", structure.get_value(name).get_data()).tolist()
+
+
+def result(structure, arrays):
+    """The fields both sources share, as one JSON-ready dict."""
+    return {
+        "timestamp": structure.get_uint64("timestamp")[1],
+        "dominant-angle": structure.get_double("dominant-angle")[1],
+        "dominant-value": structure.get_double("dominant-value")[1],
+        "angles": arrays(structure, "angles"),
+        "spectrum": arrays(structure, "spectrum"),
+    }
+
+
+def read_buffers(pipeline):
+    """Pulls every frame from the appsink; returns (frames, error)."""
+    sink = pipeline.get_by_name("sink")
+    bus = pipeline.get_bus()
+    frames = 0
+    pipeline.set_state(Gst.State.PLAYING)
+    while True:
+        # signals of appsink: no GstApp typelib needed; a timeout so that
+        # an error upstream (no EOS then) is seen
+        sample = sink.emit("try-pull-sample", 100 * 1000 * 1000)
+        if sample is None:
+            if sink.get_property("eos"):
+                return frames, None
+            msg = bus.pop_filtered(Gst.MessageType.ERROR)
+            if msg is not None:
+                err, debug = msg.parse_error()
+                return frames, f"{err.message} ({debug})"
+            continue
+        meta = sample.get_buffer().get_custom_meta(META_NAME)
+        if meta is None:
+            return frames, "a buffer without " + META_NAME
+        print(json.dumps(result(meta.get_structure(), doubles)))
+        frames += 1
+
+
+def read_bus(pipeline):
+    """Reads the element messages until EOS; returns (frames, error)."""
+    loop = GLib.MainLoop()
+    seen = {"error": None, "messages": 0}
+
+    def on_message(bus, msg):
+        if msg.type == Gst.MessageType.ELEMENT and \
+                msg.get_structure().get_name() == "cudalinspectrum":
+            print(json.dumps(result(msg.get_structure(), value_array)))
+            seen["messages"] += 1
+        elif msg.type == Gst.MessageType.EOS:
+            loop.quit()
+        elif msg.type == Gst.MessageType.ERROR:
+            err, debug = msg.parse_error()
+            seen["error"] = f"{err.message} ({debug})"
+            loop.quit()
+
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    pipeline.set_state(Gst.State.PLAYING)
+    loop.run()
+    bus.remove_signal_watch()
+    return seen["messages"], seen["error"]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--backend", default="auto",
                         choices=["auto", "cuda", "cpu"])
+    parser.add_argument("--source", default="bus",
+                        choices=["buffer", "bus"])
     parser.add_argument("file", nargs="?")
     args = parser.parse_args()
 
@@ -52,44 +131,28 @@ def main():
                   f"! videoconvert ! imagefreeze num-buffers={args.frames}")
     else:
         source = f"videotestsrc num-buffers={args.frames} pattern=zone-plate"
+    # the buffer source needs no messages, the bus source no buffers
+    if args.source == "buffer":
+        analyser = "post-messages=false"
+        sink = "appsink name=sink sync=false"
+    else:
+        analyser = "attach-meta=false"
+        sink = "fakesink sync=false"
     pipeline = Gst.parse_launch(
         f"{source} ! videoconvert ! video/x-raw,format=GRAY8 "
         f"! cudalinspectrum length=31 angle-step=3 backend={args.backend} "
-        "! fakesink sync=false")
-    loop = GLib.MainLoop()
-    result = {"error": None, "messages": 0}
+        f"{analyser} ! {sink}")
 
-    def on_message(bus, msg):
-        if msg.type == Gst.MessageType.ELEMENT and \
-                msg.get_structure().get_name() == "cudalinspectrum":
-            s = msg.get_structure()
-            ok, ts = s.get_uint64("timestamp")
-            print(json.dumps({
-                "timestamp": ts,
-                "dominant-angle": s.get_double("dominant-angle")[1],
-                "dominant-value": s.get_double("dominant-value")[1],
-                "angles": array(s, "angles"),
-                "spectrum": array(s, "spectrum"),
-            }))
-            result["messages"] += 1
-        elif msg.type == Gst.MessageType.EOS:
-            loop.quit()
-        elif msg.type == Gst.MessageType.ERROR:
-            err, debug = msg.parse_error()
-            result["error"] = f"{err.message} ({debug})"
-            loop.quit()
-
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
+    if args.source == "buffer":
+        frames, error = read_buffers(pipeline)
+    else:
+        frames, error = read_bus(pipeline)
     pipeline.set_state(Gst.State.NULL)
 
-    if result["error"]:
-        print("error:", result["error"], file=sys.stderr)
+    if error:
+        print("error:", error, file=sys.stderr)
         return 1
-    return 0 if result["messages"] == args.frames else 1
+    return 0 if frames == args.frames else 1
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The Python examples (examples/python/) on the CPU backend: each must run
-# to EOS and do what it says (exit 0). SKIP (77) without PyGObject and
-# GStreamer's Python overrides (python3-gi, python3-gst-1.0).
+# to EOS and do what it says (exit 0). read_spectrum.py reads its results
+# from the buffers (appsink, the custom meta), once with GStreamer's Python
+# overrides hidden to show that PyGObject alone reads them, and from the
+# bus; both give the same lines. SKIP (77) without PyGObject; the
+# examples that need GStreamer's Python overrides (python3-gst-1.0) are
+# left out without them.
 set -uo pipefail
 src=$1
 # the distribution's interpreter, which has its python3-gi packages
@@ -15,19 +19,48 @@ if [ -z "$py" ]; then
     fi
   done
 fi
-if [ -z "$py" ] || ! "$py" -c 'import gi; gi.require_version("Gst", "1.0"); from gi.repository import Gst; Gst.init(None); Gst.ValueArray' 2>/dev/null; then
-  echo "SKIP: no python3 with PyGObject and GStreamer's overrides"
+if [ -z "$py" ]; then
+  echo "SKIP: no python3 with PyGObject and GStreamer's introspection data"
   exit 77
 fi
-"$py" "$src/examples/python/morph_pipeline.py" --frames 5 --backend cpu ||
-  exit 1
-out=$("$py" "$src/examples/python/read_spectrum.py" --frames 3 \
-  --backend cpu) || exit 1
-echo "$out" | head -c 300
-# three JSON lines, each with a spectrum as long as its angles
-n=$("$py" -c '
+overrides=0
+"$py" -c 'import gi; gi.require_version("Gst", "1.0"); from gi.repository import Gst; Gst.init(None); Gst.ValueArray' 2>/dev/null &&
+  overrides=1
+spectrum=$src/examples/python/read_spectrum.py
+args=(--frames 3 --backend cpu)
+
+# N JSON lines, each with a spectrum as long as its angles
+check_rows() {
+  local n
+  n=$("$py" -c '
 import json, sys
 rows = [json.loads(l) for l in sys.stdin if l.strip()]
 ok = all(len(r["angles"]) == len(r["spectrum"]) > 1 for r in rows)
-print(len(rows) if ok else -1)' <<<"$out")
-[ "$n" = 3 ] || { echo "read_spectrum.py: expected 3 frames, got $n"; exit 1; }
+print(len(rows) if ok else -1)' <<<"$2")
+  [ "$n" = 3 ] || { echo "read_spectrum.py $1: expected 3 frames, got $n"; exit 1; }
+}
+
+# from the buffers, with the overrides hidden (python3-gi alone)
+buffer=$("$py" -c '
+import runpy, sys
+sys.modules["gi.overrides.Gst"] = None
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")' \
+  "$spectrum" "${args[@]}" --source buffer) || exit 1
+echo "$buffer" | head -c 300; echo
+check_rows "--source buffer" "$buffer"
+
+if [ "$overrides" = 0 ]; then
+  echo "no GStreamer Python overrides (python3-gst-1.0): morph_pipeline.py" \
+    "and read_spectrum.py --source bus not run"
+  exit 0
+fi
+"$py" "$src/examples/python/morph_pipeline.py" --frames 5 --backend cpu ||
+  exit 1
+bus=$("$py" "$spectrum" "${args[@]}" --source bus) || exit 1
+check_rows "--source bus" "$bus"
+[ "$bus" = "$buffer" ] || {
+  echo "read_spectrum.py: the buffers and the bus give different results"
+  diff <(echo "$bus") <(echo "$buffer") | head -c 2000
+  exit 1
+}
