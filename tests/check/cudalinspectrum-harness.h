@@ -241,6 +241,40 @@ lin_meta_as_message (const GstStructure * s)
   return m;
 }
 
+/* Passthrough: @out is @in, or, when the caller held @in (the element
+ * cannot add its meta to a buffer someone else holds), a copy that shares
+ * every memory of @in, and @in got no meta. */
+static inline void
+lin_check_passed_through (GstBuffer * in, GstBuffer * out, const char *what)
+{
+  if (out == in)
+    return;
+  fail_unless_equals_int (gst_buffer_n_memory (out), gst_buffer_n_memory (in));
+  for (guint i = 0; i < gst_buffer_n_memory (in); i++)
+    fail_unless (gst_buffer_peek_memory (out, i) ==
+        gst_buffer_peek_memory (in, i), "%s: passthrough copied memory %u",
+        what, i);
+  fail_unless_equals_int (lin_meta_count (in), 0);
+}
+
+/* The GstCudaLinSpectrumMeta of @out, in the message's form, is the
+ * message @msg of the same frame, exactly. */
+static inline void
+lin_check_meta_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+  const GstStructure *ms = lin_meta_structure (out, what);
+  GstStructure *conv = lin_meta_as_message (ms);
+
+  fail_unless (gst_structure_get_field_type (ms, "angles") == G_TYPE_BYTES);
+  fail_unless (gst_structure_get_field_type (ms, "spectrum") == G_TYPE_BYTES);
+  lin_check_schema (conv, what);
+  fail_unless (gst_structure_is_equal (conv, msg), "%s: meta %"
+      GST_PTR_FORMAT " differs from the message %" GST_PTR_FORMAT, what, conv,
+      msg);
+  gst_structure_free (conv);
+}
+
 /* The luma / GRAY plane of @frame as a core image view. */
 static inline cm_image
 lin_plane0 (GstVideoFrame * frame)

@@ -65,22 +65,6 @@ check_one_message (GstBus * bus, GstBuffer * in, const GstVideoInfo * info,
       what);
 }
 
-/* Passthrough: @out is @in, or, when the test held @in (the element cannot
- * add its meta to a buffer someone else holds), a copy that shares every
- * memory of @in, and @in got no meta. */
-static void
-check_passed_through (GstBuffer * in, GstBuffer * out, const char *what)
-{
-  if (out == in)
-    return;
-  fail_unless_equals_int (gst_buffer_n_memory (out), gst_buffer_n_memory (in));
-  for (guint i = 0; i < gst_buffer_n_memory (in); i++)
-    fail_unless (gst_buffer_peek_memory (out, i) ==
-        gst_buffer_peek_memory (in, i), "%s: passthrough copied memory %u",
-        what, i);
-  fail_unless_equals_int (lin_meta_count (in), 0);
-}
-
 #ifdef HAVE_GST_ANALYTICS
 /* The "cudalinspectrum-spectrum" entries of @buf's relation meta. */
 static guint
@@ -154,16 +138,7 @@ static void
 check_meta_is_message (GstBuffer * out, const GstStructure * msg,
     const char *what)
 {
-  const GstStructure *ms = lin_meta_structure (out, what);
-  GstStructure *conv = lin_meta_as_message (ms);
-
-  fail_unless (gst_structure_get_field_type (ms, "angles") == G_TYPE_BYTES);
-  fail_unless (gst_structure_get_field_type (ms, "spectrum") == G_TYPE_BYTES);
-  lin_check_schema (conv, what);
-  fail_unless (gst_structure_is_equal (conv, msg), "%s: meta %"
-      GST_PTR_FORMAT " differs from the message %" GST_PTR_FORMAT, what, conv,
-      msg);
-  gst_structure_free (conv);
+  lin_check_meta_is_message (out, msg, what);
   check_mtd_is_message (out, msg, what);
 }
 
@@ -382,7 +357,7 @@ GST_START_TEST (test_formats_spectrum)
           in = morph_make_input (&info, seed++, extra);
           copy = gst_buffer_copy_deep (in);
           out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-          check_passed_through (in, out, what);
+          lin_check_passed_through (in, out, what);
           fail_unless (morph_frames_equal (out, copy, &info, what),
               "%s: passthrough changed the frame", what);
           check_frame_result (bus, in, out, &info, &p, what);
@@ -763,7 +738,7 @@ GST_START_TEST (test_change_playing)
   fail_unless_equals_int (state, GST_STATE_PLAYING);
 
   in = push_random (h, &info, 1, 0, &out);
-  check_passed_through (in, out, "passthrough");
+  lin_check_passed_through (in, out, "passthrough");
   check_frame_result (bus, in, out, &info, &p, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
@@ -810,7 +785,7 @@ GST_START_TEST (test_change_playing)
   p.output = "passthrough";
   gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
   in = push_random (h, &info, 6, 0, &out);
-  check_passed_through (in, out, "back to passthrough");
+  lin_check_passed_through (in, out, "back to passthrough");
   caps = gst_pad_get_current_caps (h->sinkpad);
   fail_unless (caps_has_format (caps, "I420"), "%" GST_PTR_FORMAT, caps);
   fail_if (caps_has_format (caps, "RGBA"), "%" GST_PTR_FORMAT, caps);
@@ -998,7 +973,7 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
   h = lin_harness_new (e, "GRAY8", 64, 48, &info);
   /* padded rows (GstVideoMeta): a frame that cannot be sized from caps */
   in = push_random (h, &info, 11, 16, &out);
-  check_passed_through (in, out, "passthrough");
+  lin_check_passed_through (in, out, "passthrough");
   check_frame_result (bus, in, out, &info, &p, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
@@ -1298,7 +1273,7 @@ GST_START_TEST (test_meta_matches_message)
           "%s: meta differs from the reference", what);
       gst_structure_free (conv);
       if (passthrough && held[i] != NULL)
-        check_passed_through (held[i], out, what);
+        lin_check_passed_through (held[i], out, what);
       else if (passthrough)
         fail_unless (out == pushed[i], "%s: writable input not pushed", what);
       else if (held[i] != NULL)
