@@ -59,6 +59,9 @@ struct cm_recon_plan
   int *h_passes;                /* pinned: the last run's pass count      */
   int blocks;                   /* cooperative grid                       */
   int band_rows;
+  bool whole_rows;              /* rows swept in shared memory            */
+  int row_padded;               /* their samples, a multiple of ROW_CHUNK */
+  size_t smem;                  /* dynamic shared memory of a block       */
 };
 
 struct recon_args
@@ -69,6 +72,7 @@ struct recon_args
   size_t gpitch;
   int width, height;
   int band_rows, nbands, ncols;
+  int row_padded;               /* WHOLE: samples of a row in shared memory */
   int *flags;
   /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
    * band_dirty[b * ncols + c] for the vertical and diagonal neighbours in
@@ -97,6 +101,34 @@ static __device__ __forceinline__ const T *
 row_of (const uint8_t * base, size_t pitch, int y)
 {
   return (const T *) (base + (size_t) y * pitch);
+}
+
+/* warp reductions by shuffles (__reduce_*_sync needs sm_80) */
+static __device__ __forceinline__ unsigned
+warp_or (unsigned v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v |= __shfl_xor_sync (0xffffffffu, v, off);
+  return v;
+}
+
+static __device__ __forceinline__ int
+warp_min (int v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v = min (v, __shfl_xor_sync (0xffffffffu, v, off));
+  return v;
+}
+
+static __device__ __forceinline__ int
+warp_max (int v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v = max (v, __shfl_xor_sync (0xffffffffu, v, off));
+  return v;
 }
 
 /* ---- dirty flags ---------------------------------------------------------
@@ -251,6 +283,128 @@ row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
   return changed;
 }
 
+/* Row y with the whole row in the warp's shared memory (s_f, s_g: the
+ * mask and the marker, s_o: the marker as it was; @padded samples each,
+ * a multiple of ROW_CHUNK, the samples past the row being the identity
+ * clamp): one coalesced load of the row, both directions of the scan out
+ * of shared memory (no global round trip between chunks or directions),
+ * one coalesced write of what changed. Returns TRUE in every lane when a
+ * sample changed. */
+template <typename T, bool FORWARD>
+static __device__ void
+scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
+{
+  const unsigned maxv = (T) ~0u;
+  const int nchunks = padded / ROW_CHUNK;
+  unsigned carry = 0;
+
+  for (int c = 0; c < nchunks; c++) {
+    const int c0 = (FORWARD ? c : nchunks - 1 - c) * ROW_CHUNK;
+    const int seg = c0 + (FORWARD ? lane : 31 - lane) * ROW_PER_LANE;
+    union
+    {
+      uint4 q[sizeof (T)];
+      T v[ROW_PER_LANE];
+    } F, G;
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
+    unsigned cl = 0, ch = maxv;
+
+#pragma unroll
+    for (int q = 0; q < (int) sizeof (T); q++) {
+      F.q[q] = ((const uint4 *) (s_f + seg))[q];
+      G.q[q] = ((const uint4 *) (s_g + seg))[q];
+    }
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      const int j = FORWARD ? i : ROW_PER_LANE - 1 - i;
+
+      hi[i] = F.v[j];
+      lo[i] = min ((unsigned) G.v[j], hi[i]);
+      cl = clampu<T> (cl, lo[i], hi[i]);
+      ch = clampu<T> (ch, lo[i], hi[i]);
+    }
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
+      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
+
+      if (lane >= off) {
+        const unsigned nl = clampu<T> (pl, cl, ch);
+        const unsigned nh = clampu<T> (ph, cl, ch);
+        cl = nl;
+        ch = nh;
+      }
+    }
+    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
+    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
+    if (lane == 0) {
+      el = 0;
+      eh = maxv;
+    }
+    unsigned v = clampu<T> (carry, el, eh);
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      v = clampu<T> (v, lo[i], hi[i]);
+      G.v[FORWARD ? i : ROW_PER_LANE - 1 - i] = (T) v;
+    }
+#pragma unroll
+    for (int q = 0; q < (int) sizeof (T); q++)
+      ((uint4 *) (s_g + seg))[q] = G.q[q];
+    carry = __shfl_sync (0xffffffffu, v, 31);
+  }
+}
+
+template <typename T, bool EROSION>
+static __device__ bool
+row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
+    T * s_o, int padded)
+{
+  const T *f = row_of<T> (a.f, a.fpitch, y);
+  T *g = (T *) (a.g + (size_t) y * a.gpitch);
+  const int w = a.width;
+  int first = w, last = -1;     /* the columns written */
+
+  /* eight loads in flight per lane rather than four */
+#pragma unroll 8
+  for (int k = lane; k < padded; k += 32) {
+    T fv = (T) ~0u, gv = 0;     /* past the row: the identity clamp */
+
+    if (k < w) {
+      fv = (T) to_dil<T, EROSION> (__ldg (f + k));
+      gv = (T) to_dil<T, EROSION> (__ldcg (g + k));
+    }
+    s_f[k] = fv;
+    s_g[k] = gv;
+    s_o[k] = gv;
+  }
+  __syncwarp ();
+  scan_row_shared<T, true> (s_f, s_g, padded, lane);
+  __syncwarp ();
+  scan_row_shared<T, false> (s_f, s_g, padded, lane);
+  __syncwarp ();
+#pragma unroll 8
+  for (int k = lane; k < w; k += 32) {
+    const T nv = s_g[k];
+
+    if (nv != s_o[k]) {
+      g[k] = (T) to_dil<T, EROSION> (nv);
+      first = min (first, k);
+      last = max (last, k);
+    }
+  }
+  first = warp_min (first);
+  last = warp_max (last);
+  if (last < 0)
+    return false;
+  /* the written columns, one more each side, in rows y - 1 .. y + 1:
+   * their vertical neighbourhoods saw a new value (the row itself is left
+   * stable along x by the two directions) */
+  __threadfence ();
+  mark_bands (a, (first - 1) >> 5, (last + 1) >> 5, y - 1, y + 1, lane);
+  return true;
+}
+
 /* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
  * from y0, otherwise down from y1 - 1. */
 template <typename T, bool EROSION, bool CONN8, bool DOWN>
@@ -325,7 +479,7 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
         prev = 0;               /* columns past the frame inject nothing */
       }
     }
-    wrote_rows = __reduce_or_sync (0xffffffffu, wrote_rows);
+    wrote_rows = warp_or (wrote_rows);
     if (wrote_rows) {
       /* those rows' horizontal neighbours saw a new value */
       __threadfence ();
@@ -337,7 +491,9 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
   return changed;
 }
 
-template <typename T, bool EROSION, bool CONN8>
+/* WHOLE: rows swept in shared memory (a.row_padded samples a warp), or
+ * through the chunk staging (frames too wide for that) */
+template <typename T, bool EROSION, bool CONN8, bool WHOLE>
 static __global__ void __launch_bounds__ (RECON_BLOCK)
 recon_kernel (recon_args a)
 {
@@ -346,10 +502,16 @@ recon_kernel (recon_args a)
   const int warp = (int) ((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
   const int nwarps = (int) ((gridDim.x * blockDim.x) >> 5);
   const int col_items = a.ncols * a.nbands;
-  __shared__ unsigned stage_f[RECON_BLOCK / 32][ROW_STAGE];
-  __shared__ unsigned stage_g[RECON_BLOCK / 32][ROW_STAGE];
-  unsigned *s_f = stage_f[threadIdx.x >> 5];
-  unsigned *s_g = stage_g[threadIdx.x >> 5];
+  extern __shared__ uint4 dyn_smem[];
+  /* a warp's part: 3 rows of T (WHOLE) or 2 chunk stagings of unsigned */
+  unsigned char *mine = (unsigned char *) dyn_smem + (threadIdx.x >> 5) *
+      (WHOLE ? 3 * a.row_padded * sizeof (T) : 2 * ROW_STAGE *
+      sizeof (unsigned));
+  unsigned *s_f = (unsigned *) mine;
+  unsigned *s_g = s_f + ROW_STAGE;
+  T *r_f = (T *) mine;
+  T *r_g = r_f + a.row_padded;
+  T *r_o = r_g + a.row_padded;
 
   /* One barrier per pass, at its end: rows and column bands may be swept
    * at the same time (any order of updates is valid), and a pass that
@@ -365,8 +527,13 @@ recon_kernel (recon_args a)
     for (int y = warp; y < a.height; y += nwarps) {
       if (!take_dirty (a.row_dirty + y, lane))
         continue;
-      changed |= row_sweep_dir<T, EROSION, true> (a, y, lane, s_f, s_g);
-      changed |= row_sweep_dir<T, EROSION, false> (a, y, lane, s_f, s_g);
+      if (WHOLE) {
+        changed |= row_sweep_shared<T, EROSION> (a, y, lane, r_f, r_g, r_o,
+            a.row_padded);
+      } else {
+        changed |= row_sweep_dir<T, EROSION, true> (a, y, lane, s_f, s_g);
+        changed |= row_sweep_dir<T, EROSION, false> (a, y, lane, s_f, s_g);
+      }
     }
     for (int it = warp; it < col_items; it += nwarps) {
       const int x0 = (it % a.ncols) * 32;
@@ -401,13 +568,16 @@ recon_kernel (recon_args a)
 typedef void (*recon_kernel_fn) (recon_args);
 
 static recon_kernel_fn
-recon_kernel_for (cm_depth depth, bool erosion, bool conn8)
+recon_kernel_for (cm_depth depth, bool erosion, bool conn8, bool whole)
 {
+#define PICK2(T, E, C) \
+  (whole ? recon_kernel<T, E, C, true> : recon_kernel<T, E, C, false>)
 #define PICK(T) \
-  (erosion ? (conn8 ? recon_kernel<T, true, true> : recon_kernel<T, true, false>) \
-      : (conn8 ? recon_kernel<T, false, true> : recon_kernel<T, false, false>))
+  (erosion ? (conn8 ? PICK2 (T, true, true) : PICK2 (T, true, false)) \
+      : (conn8 ? PICK2 (T, false, true) : PICK2 (T, false, false)))
   return depth == CM_DEPTH_16 ? PICK (uint16_t) : PICK (uint8_t);
 #undef PICK
+#undef PICK2
 }
 
 /* ---- markers and differences ------------------------------------------- */
@@ -547,6 +717,7 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   a.band_rows = p->band_rows;
   a.nbands = (p->height + p->band_rows - 1) / p->band_rows;
   a.ncols = (p->width + 31) / 32;
+  a.row_padded = p->row_padded;
   a.flags = p->d_flags;
   a.row_dirty = p->d_flags + FLAG_COUNT;
   a.band_dirty = a.row_dirty + a.height;
@@ -558,8 +729,8 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
             a.ncols) * sizeof (int), s);
   if (e == cudaSuccess)
     e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
-            erosion, p->desc.connectivity == 8), dim3 (p->blocks),
-        dim3 (RECON_BLOCK), args, 0, s);
+            erosion, p->desc.connectivity == 8, p->whole_rows),
+        dim3 (p->blocks), dim3 (RECON_BLOCK), args, p->smem, s);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync (p->h_passes, p->d_flags + FLAG_PASSES, sizeof (int),
         cudaMemcpyDeviceToHost, s);
@@ -624,7 +795,7 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
 static cm_status
 choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
 {
-  int dev, sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need;
+  int dev, sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
   cudaError_t e;
 
   e = cudaGetDevice (&dev);
@@ -637,11 +808,29 @@ choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
   if (!coop)
     return CM_ERR_UNSUPPORTED;
 
-  /* every variant has the same launch bounds; take the largest */
-  for (int v = 0; v < 8; v++) {
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-        (const void *) recon_kernel_for (v & 1 ? CM_DEPTH_16 : CM_DEPTH_8,
-            (v & 2) != 0, (v & 4) != 0), RECON_BLOCK, 0);
+  /* whole rows in shared memory when three of them per warp fit */
+  e = cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+      dev);
+  if (e != cudaSuccess)
+    return cm_status_from_cuda (e);
+  p->row_padded = (p->width + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
+  p->smem = (size_t) (RECON_BLOCK / 32) * 3 * p->row_padded *
+      cm_depth_bytes (p->depth);
+  p->whole_rows = p->smem <= (size_t) optin &&
+      !(tuning && tuning->chunked_rows);
+  if (!p->whole_rows)
+    p->smem = (size_t) (RECON_BLOCK / 32) * 2 * ROW_STAGE * sizeof (unsigned);
+
+  /* the variants this plan launches (by erosion and by dilation) */
+  for (int v = 0; v < 2; v++) {
+    const void *fn = (const void *) recon_kernel_for (p->depth, v == 1,
+        p->desc.connectivity == 8, p->whole_rows);
+
+    e = cudaFuncSetAttribute (fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int) p->smem);
+    if (e == cudaSuccess)
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, fn,
+          RECON_BLOCK, p->smem);
     if (e != cudaSuccess)
       return cm_status_from_cuda (e);
     if (v == 0 || per_sm < per_sm_max)

@@ -84,6 +84,9 @@ typedef struct
   int band_rows;                /* rows of a column band, 0: default      */
   int blocks_per_sm;            /* cooperative blocks per SM, 0: as many
                                  * as fit                                  */
+  int chunked_rows;             /* 1: rows through the 512-sample staging
+                                 * even where whole rows fit in shared
+                                 * memory (the path of very wide frames)  */
 } cm_recon_tuning;
 
 cm_status cm_recon_plan_new (cm_recon_plan ** out, const cm_recon_desc * desc,

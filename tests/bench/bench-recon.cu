@@ -11,7 +11,7 @@
  *
  *   bench-recon [--image a.pgm ...] [--size 3840x2160] [--runs 21]
  *               [--band 0,32,128] [--blocks-per-sm N] [--only IMAGE]
- *               [--check]
+ *               [--chunked-rows] [--check]
  * (--only: the rows of one image, by name: "camera.pgm", "flat", ...) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +85,7 @@ main (int argc, char **argv)
   std::vector<host_image> images;
   std::vector<int> bands = { 0 };
   int w = 3840, h = 2160, runs = 21, check = 0, blocks_per_sm = 0;
+  int chunked = 0;
   const char *only = NULL;
   cudaDeviceProp prop;
   bench_timer t;
@@ -113,12 +114,14 @@ main (int argc, char **argv)
       blocks_per_sm = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
+    } else if (!strcmp (argv[i], "--chunked-rows")) {
+      chunked = 1;
     } else if (!strcmp (argv[i], "--check")) {
       check = 1;
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
           "[--runs N] [--band 0,32,...] [--blocks-per-sm N] "
-          "[--only IMAGE] [--check]\n", argv[0]);
+          "[--only IMAGE] [--chunked-rows] [--check]\n", argv[0]);
       return 2;
     }
   }
@@ -190,7 +193,7 @@ main (int argc, char **argv)
 
         for (int band : bands) {
           cm_recon_desc d;
-          cm_recon_tuning tun = { band, blocks_per_sm };
+          cm_recon_tuning tun = { band, blocks_per_sm, chunked };
           cm_recon_plan *plan = NULL;
           double first = 0, ms;
           const char *eq = "";

@@ -11,8 +11,9 @@
  * allocator's pitch or one sample in (unaligned rows); the destination is
  * pre-filled with noise and read back whole, the source read back
  * unchanged. Each frame also runs under odd tunings (one-row bands, bands
- * taller than the frame, one block per SM) that change which warp does
- * what and in which order. The pass count must be reported (>= 1).
+ * taller than the frame, one block per SM, rows through the chunk staging
+ * that frames too wide for shared memory take) that change which warp
+ * does what and in which order. The pass count must be reported (>= 1).
  * Also: argument checks.
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
@@ -124,10 +125,10 @@ host_view (const cm_image * whole, int layout, int w)
 }
 
 static const cm_recon_tuning tunings[] = {
-  {0, 0},                       /* the defaults */
-  {1, 0},                       /* one-row bands */
-  {100000, 1},                  /* one band, one block per SM */
-  {7, 1},
+  {0, 0, 0},                    /* the defaults: rows in shared memory */
+  {1, 0, 1},                    /* one-row bands, rows in chunks */
+  {100000, 1, 0},               /* one band, one block per SM */
+  {7, 1, 1},
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -283,7 +284,7 @@ test_large (void)
   for (int op = 0; op < CM_RECON_OP_COUNT; op++)
     for (int conn = 4; conn <= 8; conn += 4) {
       check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_8, FILL_BLOBS,
-          0, 0, 1u, &r);
+          0, 0, 1u | 2u, &r);
       check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_16,
           FILL_RANDOM, 0, 1, 1u, &r);
     }
@@ -302,7 +303,7 @@ test_arguments (void)
 {
   cm_recon_plan *plan = (cm_recon_plan *) 1;
   cm_recon_desc d;
-  cm_recon_tuning bad = { -1, 0 };
+  cm_recon_tuning bad = { -1, 0, 0 };
   cm_image a, b;
   int expected_failures = 0, got_failures = 0;
 
