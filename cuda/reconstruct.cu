@@ -642,6 +642,26 @@ difference_kernel (const uint8_t * f, size_t fpitch, uint8_t * g,
   *gp = F_MINUS_G ? (T) (fv - *gp) : (T) (*gp - fv);
 }
 
+/* g = min (g, f) (by dilation) or max (g, f) (by erosion): a marker made
+ * by a structuring element without its origin, or with a constant border,
+ * may cross the mask, and the relaxation needs every value on the mask's
+ * side before any neighbour reads it */
+template <typename T, bool EROSION>
+static __global__ void
+clamp_kernel (const uint8_t * f, size_t fpitch, uint8_t * g, size_t gpitch,
+    int w, int h)
+{
+  const int x = (int) (blockIdx.x * EW_BX + threadIdx.x);
+  const int y = (int) (blockIdx.y * EW_BY + threadIdx.y);
+
+  if (x >= w || y >= h)
+    return;
+  const T fv = row_of<T> (f, fpitch, y)[x];
+  T *gp = (T *) (g + (size_t) y * gpitch) + x;
+
+  *gp = EROSION ? max (*gp, fv) : min (*gp, fv);
+}
+
 /* ---- the plan ---------------------------------------------------------- */
 
 static cm_status
@@ -699,7 +719,36 @@ run_difference (const cm_recon_plan * p, const cm_image * src,
   return launch_status ();
 }
 
-/* dst := reconstruction of dst (the marker) under / over src */
+static cm_status
+run_clamp (const cm_recon_plan * p, const cm_image * src,
+    const cm_image * dst, bool erosion, cudaStream_t s)
+{
+  const dim3 block (EW_BX, EW_BY);
+  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
+      (p->height + EW_BY - 1) / EW_BY);
+  const uint8_t *f = (const uint8_t *) src->data;
+  uint8_t *g = (uint8_t *) dst->data;
+
+  if (p->depth == CM_DEPTH_16) {
+    if (erosion)
+      clamp_kernel<uint16_t, true> <<<grid, block, 0, s>>> (f, src->pitch, g,
+          dst->pitch, p->width, p->height);
+    else
+      clamp_kernel<uint16_t, false> <<<grid, block, 0, s>>> (f, src->pitch,
+          g, dst->pitch, p->width, p->height);
+  } else {
+    if (erosion)
+      clamp_kernel<uint8_t, true> <<<grid, block, 0, s>>> (f, src->pitch, g,
+          dst->pitch, p->width, p->height);
+    else
+      clamp_kernel<uint8_t, false> <<<grid, block, 0, s>>> (f, src->pitch, g,
+          dst->pitch, p->width, p->height);
+  }
+  return launch_status ();
+}
+
+/* dst := reconstruction of dst (the marker) under / over src; the marker
+ * must already be on the mask's side (the relaxation's invariant) */
 static cm_status
 run_reconstruction (cm_recon_plan * p, const cm_image * src,
     const cm_image * dst, bool erosion, cudaStream_t s)
@@ -768,6 +817,8 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
     case CM_RECON_OPEN:
     case CM_RECON_CLOSE:
       st = cm_morph_plan_run (p->marker_plan, src, dst, stream);
+      if (st == CM_OK)
+        st = run_clamp (p, src, dst, p->desc.op == CM_RECON_CLOSE, s);
       return st != CM_OK ? st : run_reconstruction (p, src, dst,
           p->desc.op == CM_RECON_CLOSE, s);
     case CM_RECON_HMAX:

@@ -30,7 +30,8 @@
 
 static int n_pass, n_fail, verbose;
 static cm_stream stream;
-static cm_se *disk3, *line7;
+static cm_se *disk3, *line7, *ring;   /* ring: no origin, so the marker
+                                         * of open/close crosses the mask */
 
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
@@ -153,7 +154,8 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
   d.connectivity = conn;
   d.height = test_rng_below (r, 3) == 0 ? 0 :
       test_rng_below (r, cm_depth_max (depth) / 3 + 2);
-  d.marker.se = test_rng_below (r, 2) ? disk3 : line7;
+  d.marker.se = test_rng_below (r, 3) == 0 ? disk3 :
+      test_rng_below (r, 2) ? line7 : ring;
   d.marker.iterations = 1 + (int) test_rng_below (r, 2);
   d.marker.border = (cm_border_mode) test_rng_below (r, CM_BORDER_MODE_COUNT);
   d.marker.border_value = test_rng_below (r, cm_depth_max (depth) + 1);
@@ -363,7 +365,8 @@ main (void)
   verbose = v && atoi (v) > 0;
   if (cm_device_set (-1) != CM_OK || cm_stream_new (&stream) != CM_OK ||
       cm_se_new_disk (&disk3, 3) != CM_OK ||
-      cm_se_new_line (&line7, 7, 30.0) != CM_OK) {
+      cm_se_new_line (&line7, 7, 30.0) != CM_OK ||
+      cm_se_new_custom (&ring, "00100;01110;11011;01110;00100") != CM_OK) {
     fprintf (stderr, "cannot set up the device\n");
     return 1;
   }
@@ -376,6 +379,7 @@ main (void)
 
   cm_se_free (disk3);
   cm_se_free (line7);
+  cm_se_free (ring);
   cm_stream_free (stream);
   printf ("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail ? 1 : 0;
