@@ -350,6 +350,11 @@ main (int argc, char **argv)
     "cudamorph operation=tophat shape=line length=31 angle=30",
     "cudalinspectrum length=41", NULL
   };
+  /* reconstruction: the marker and every pass stay on the device */
+  static const char *const recon[] = { "cudamorph operation=fill-holes",
+    "cudamorph operation=open-rec shape=disk radius=3",
+    "cudamorph operation=hdome dome-height=20 connectivity=4", NULL
+  };
   static const int one_size[] = { 320, 240, 0 };
   static const int two_sizes[] = { 320, 240, 178, 142, 0 };
   GstElementFactory *f;
@@ -396,11 +401,14 @@ main (int argc, char **argv)
   check_chain (three, "RGBA", one_size, MODE_CUDA);
   check_chain (four, "NV12", one_size, MODE_CUDA);
   check_chain (four, "I420", one_size, MODE_CUDA);
+  check_chain (recon, "NV12", one_size, MODE_CUDA);
+  check_chain (recon, "RGBA", one_size, MODE_CUDA);
 
   /* (3) resolution change mid-stream on the CUDA path */
   check_chain (three, "NV12", two_sizes, MODE_CUDA);
   check_chain (four, "NV12", two_sizes, MODE_CUDA);
   check_chain (three, "RGBA", two_sizes, MODE_CUDA);
+  check_chain (recon, "NV12", two_sizes, MODE_CUDA);
 
   /* (4) system memory on one side only */
   check_chain (three, "NV12", one_size, MODE_SYS_IN);
