@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Internal to cuda/reconstruct.cu: the arguments of the cooperative
+ * kernel and the sweeps a pass is made of (a row in chunks or whole in
+ * shared memory, a band of 32 columns down and up), with the dirty flags
+ * that let a pass skip what nothing changed around. reconstruct.cu says
+ * why any order of these updates gives the reconstruction. Included once,
+ * after RECON_BLOCK, ROW_PER_LANE and COL_PREFETCH are defined. */
+#pragma once
+
+struct recon_args
+{
+  const uint8_t *f;
+  size_t fpitch;
+  uint8_t *g;
+  size_t gpitch;
+  int width, height;
+  int band_rows, nbands, ncols;
+  int row_padded;               /* WHOLE: samples of a row in shared memory */
+  int *flags;
+  /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
+   * band_dirty[b * ncols + c] for the vertical and diagonal neighbours in
+   * band b of column group c (see mark_* below) */
+  int *row_dirty;
+  int *band_dirty;
+};
+
+/* samples in the "by dilation" orientation: erosion complements them */
+template <typename T, bool EROSION>
+static __device__ __forceinline__ unsigned
+to_dil (T v)
+{
+  return EROSION ? (unsigned) (T) ~v : (unsigned) v;
+}
+
+template <typename T>
+static __device__ __forceinline__ unsigned
+clampu (unsigned v, unsigned lo, unsigned hi)
+{
+  return min (max (v, lo), hi);
+}
+
+template <typename T>
+static __device__ __forceinline__ const T *
+row_of (const uint8_t * base, size_t pitch, int y)
+{
+  return (const T *) (base + (size_t) y * pitch);
+}
+
+/* warp reductions by shuffles (__reduce_*_sync needs sm_80) */
+static __device__ __forceinline__ unsigned
+warp_or (unsigned v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v |= __shfl_xor_sync (0xffffffffu, v, off);
+  return v;
+}
+
+static __device__ __forceinline__ int
+warp_min (int v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v = min (v, __shfl_xor_sync (0xffffffffu, v, off));
+  return v;
+}
+
+static __device__ __forceinline__ int
+warp_max (int v)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    v = max (v, __shfl_xor_sync (0xffffffffu, v, off));
+  return v;
+}
+
+/* ---- dirty flags ---------------------------------------------------------
+ * A sweep skips a row or band whose flag is clear: clear means that it was
+ * swept and that nothing it depends on was written since. The sweeper
+ * clears the flag and then reads; a writer writes and then sets the flags
+ * of what its samples neighbour. Both sides fence (sequentially
+ * consistent), so either the sweeper reads the new sample or the flag
+ * stays set and the next pass sweeps again: a pass that wrote nothing
+ * still proves the fixpoint everywhere. */
+
+static __device__ __forceinline__ bool
+take_dirty (int *flag, int lane)
+{
+  const int was = __shfl_sync (0xffffffffu, lane == 0 ?
+      *(volatile int *) flag : 0, 0);
+
+  if (!was)
+    return false;
+  if (lane == 0)
+    *(volatile int *) flag = 0;
+  __syncwarp ();
+  __threadfence ();
+  return true;
+}
+
+/* the bands of column groups [c0, c1] and rows [y0, y1] (clipped), after
+ * a fence: called by every lane of the warp, the stores spread over them */
+static __device__ void
+mark_bands (const recon_args & a, int c0, int c1, int y0, int y1, int lane)
+{
+  c0 = max (c0, 0);
+  c1 = min (c1, a.ncols - 1);
+  const int b0 = max (y0, 0) / a.band_rows;
+  const int b1 = min (y1, a.height - 1) / a.band_rows;
+  const int nc = c1 - c0 + 1;
+
+  for (int i = lane; i < nc * (b1 - b0 + 1); i += 32)
+    *(volatile int *) (a.band_dirty + (b0 + i / nc) * a.ncols + c0 +
+        i % nc) = 1;
+}
+
+/* Row y in one direction (FORWARD: x grows; otherwise the same on
+ * mirrored indices), a chunk of 32 * ROW_PER_LANE samples at a time: the
+ * warp loads the chunk with coalesced accesses into its shared staging
+ * (s_f, s_g), each lane then takes ROW_PER_LANE consecutive samples and
+ * composes their clamps, the warp scans the composites, the value entering
+ * the chunk comes from the previous one, and the changed samples go back
+ * with coalesced stores. Returns TRUE in the lanes that changed one. */
+#define ROW_CHUNK (32 * ROW_PER_LANE)
+#define ROW_PAD(k) ((k) + ((k) >> 5)) /* one word in 33: no bank conflicts */
+#define ROW_STAGE ROW_PAD (ROW_CHUNK)
+
+template <typename T, bool EROSION, bool FORWARD>
+static __device__ bool
+row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
+    unsigned *s_g)
+{
+  const T *f = row_of<T> (a.f, a.fpitch, y);
+  T *g = (T *) (a.g + (size_t) y * a.gpitch);
+  const unsigned maxv = (T) ~0u;
+  const int w = a.width;
+  unsigned carry = 0;
+  bool changed = false;
+
+  for (int c0 = 0; c0 < w; c0 += ROW_CHUNK) {
+#pragma unroll
+    for (int j = 0; j < ROW_PER_LANE; j++) {
+      const int k = c0 + j * 32 + lane;
+      /* past the row: the identity clamp [0, max] */
+      unsigned fv = maxv, gv = 0;
+
+      if (k < w) {
+        const int x = FORWARD ? k : w - 1 - k;
+
+        fv = to_dil<T, EROSION> (__ldg (f + x));
+        gv = to_dil<T, EROSION> (__ldcg (g + x));
+      }
+      s_f[ROW_PAD (j * 32 + lane)] = fv;
+      s_g[ROW_PAD (j * 32 + lane)] = gv;
+    }
+    __syncwarp ();
+
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
+    unsigned cl = 0, ch = maxv;
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      const int k = ROW_PAD (lane * ROW_PER_LANE + i);
+
+      hi[i] = s_f[k];
+      lo[i] = min (s_g[k], hi[i]);
+      /* the lane's composite so far, then this sample's clamp */
+      cl = clampu<T> (cl, lo[i], hi[i]);
+      ch = clampu<T> (ch, lo[i], hi[i]);
+    }
+    /* inclusive scan: lane l ends with the clamps of lanes 0..l composed */
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
+      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
+
+      if (lane >= off) {
+        const unsigned nl = clampu<T> (pl, cl, ch);
+        const unsigned nh = clampu<T> (ph, cl, ch);
+        cl = nl;
+        ch = nh;
+      }
+    }
+    /* exclusive: what lanes 0..l-1 do to the chunk's incoming value */
+    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
+    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
+    if (lane == 0) {
+      el = 0;
+      eh = maxv;
+    }
+    unsigned v = clampu<T> (carry, el, eh);
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      v = clampu<T> (v, lo[i], hi[i]);
+      s_f[ROW_PAD (lane * ROW_PER_LANE + i)] = v;       /* the new value */
+    }
+    carry = __shfl_sync (0xffffffffu, v, 31);
+    __syncwarp ();
+
+    bool wrote = false;
+
+#pragma unroll
+    for (int j = 0; j < ROW_PER_LANE; j++) {
+      const int k = c0 + j * 32 + lane;
+      const unsigned nv = s_f[ROW_PAD (j * 32 + lane)];
+
+      if (k < w && nv != s_g[ROW_PAD (j * 32 + lane)]) {
+        g[FORWARD ? k : w - 1 - k] = to_dil<T, EROSION> ((T) nv);
+        wrote = true;
+      }
+    }
+    if (__any_sync (0xffffffffu, wrote)) {
+      /* the chunk's columns, one more each side, in rows y - 1 .. y + 1:
+       * their vertical neighbourhoods saw a new value (the row itself is
+       * left stable along x by the two directions) */
+      const int xa = FORWARD ? c0 : w - 1 - min (c0 + ROW_CHUNK - 1, w - 1);
+      const int xb = FORWARD ? min (c0 + ROW_CHUNK - 1, w - 1) : w - 1 - c0;
+
+      __threadfence ();
+      mark_bands (a, (xa - 1) >> 5, (xb + 1) >> 5, y - 1, y + 1, lane);
+      changed |= wrote;
+    }
+    __syncwarp ();              /* the staging is refilled next */
+  }
+  return changed;
+}
+
+/* Row y with the whole row in the warp's shared memory (s_f, s_g: the
+ * mask and the marker, s_o: the marker as it was; @padded samples each,
+ * a multiple of ROW_CHUNK, the samples past the row being the identity
+ * clamp): one coalesced load of the row, both directions of the scan out
+ * of shared memory (no global round trip between chunks or directions),
+ * one coalesced write of what changed. Returns TRUE in every lane when a
+ * sample changed. */
+template <typename T, bool FORWARD>
+static __device__ void
+scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
+{
+  const unsigned maxv = (T) ~0u;
+  const int nchunks = padded / ROW_CHUNK;
+  unsigned carry = 0;
+
+  for (int c = 0; c < nchunks; c++) {
+    const int c0 = (FORWARD ? c : nchunks - 1 - c) * ROW_CHUNK;
+    const int seg = c0 + (FORWARD ? lane : 31 - lane) * ROW_PER_LANE;
+    union
+    {
+      uint4 q[sizeof (T)];
+      T v[ROW_PER_LANE];
+    } F, G;
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
+    unsigned cl = 0, ch = maxv;
+
+#pragma unroll
+    for (int q = 0; q < (int) sizeof (T); q++) {
+      F.q[q] = ((const uint4 *) (s_f + seg))[q];
+      G.q[q] = ((const uint4 *) (s_g + seg))[q];
+    }
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      const int j = FORWARD ? i : ROW_PER_LANE - 1 - i;
+
+      hi[i] = F.v[j];
+      lo[i] = min ((unsigned) G.v[j], hi[i]);
+      cl = clampu<T> (cl, lo[i], hi[i]);
+      ch = clampu<T> (ch, lo[i], hi[i]);
+    }
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
+      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
+
+      if (lane >= off) {
+        const unsigned nl = clampu<T> (pl, cl, ch);
+        const unsigned nh = clampu<T> (ph, cl, ch);
+        cl = nl;
+        ch = nh;
+      }
+    }
+    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
+    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
+    if (lane == 0) {
+      el = 0;
+      eh = maxv;
+    }
+    unsigned v = clampu<T> (carry, el, eh);
+
+#pragma unroll
+    for (int i = 0; i < ROW_PER_LANE; i++) {
+      v = clampu<T> (v, lo[i], hi[i]);
+      G.v[FORWARD ? i : ROW_PER_LANE - 1 - i] = (T) v;
+    }
+#pragma unroll
+    for (int q = 0; q < (int) sizeof (T); q++)
+      ((uint4 *) (s_g + seg))[q] = G.q[q];
+    carry = __shfl_sync (0xffffffffu, v, 31);
+  }
+}
+
+template <typename T, bool EROSION>
+static __device__ bool
+row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
+    T * s_o, int padded)
+{
+  const T *f = row_of<T> (a.f, a.fpitch, y);
+  T *g = (T *) (a.g + (size_t) y * a.gpitch);
+  const int w = a.width;
+  int first = w, last = -1;     /* the columns written */
+
+  /* eight loads in flight per lane rather than four */
+#pragma unroll 8
+  for (int k = lane; k < padded; k += 32) {
+    T fv = (T) ~0u, gv = 0;     /* past the row: the identity clamp */
+
+    if (k < w) {
+      fv = (T) to_dil<T, EROSION> (__ldg (f + k));
+      gv = (T) to_dil<T, EROSION> (__ldcg (g + k));
+    }
+    s_f[k] = fv;
+    s_g[k] = gv;
+    s_o[k] = gv;
+  }
+  __syncwarp ();
+  scan_row_shared<T, true> (s_f, s_g, padded, lane);
+  __syncwarp ();
+  scan_row_shared<T, false> (s_f, s_g, padded, lane);
+  __syncwarp ();
+#pragma unroll 8
+  for (int k = lane; k < w; k += 32) {
+    const T nv = s_g[k];
+
+    if (nv != s_o[k]) {
+      g[k] = (T) to_dil<T, EROSION> (nv);
+      first = min (first, k);
+      last = max (last, k);
+    }
+  }
+  first = warp_min (first);
+  last = warp_max (last);
+  if (last < 0)
+    return false;
+  /* the written columns, one more each side, in rows y - 1 .. y + 1:
+   * their vertical neighbourhoods saw a new value (the row itself is left
+   * stable along x by the two directions) */
+  __threadfence ();
+  mark_bands (a, (first - 1) >> 5, (last + 1) >> 5, y - 1, y + 1, lane);
+  return true;
+}
+
+/* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
+ * from y0, otherwise down from y1 - 1. */
+template <typename T, bool EROSION, bool CONN8, bool DOWN>
+static __device__ bool
+col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
+{
+  const int x = x0 + lane;
+  const bool valid = x < a.width;
+  const int step = DOWN ? 1 : -1;
+  const int ystart = DOWN ? y0 : y1 - 1;
+  const int n = y1 - y0;
+  const int yp = ystart - step;
+  /* lanes 0 and 31 read their outer neighbour column from memory */
+  const int ex = lane == 0 ? x - 1 : x + 1;
+  const bool edge = CONN8 && (lane == 0 || lane == 31) && ex >= 0 &&
+      ex < a.width;
+  unsigned prev = 0;
+  bool changed = false;
+
+  if (valid && yp >= 0 && yp < a.height)
+    prev = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch, yp) + x));
+
+  for (int k0 = 0; k0 < n; k0 += COL_PREFETCH) {
+    unsigned gv[COL_PREFETCH], fv[COL_PREFETCH], ev[COL_PREFETCH];
+
+#pragma unroll
+    for (int r = 0; r < COL_PREFETCH; r++) {
+      const int k = k0 + r;
+      const int y = ystart + step * k;
+
+      gv[r] = fv[r] = ev[r] = 0;
+      if (k < n && valid) {
+        gv[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
+                    y) + x));
+        fv[r] = to_dil<T, EROSION> (__ldg (row_of<T> (a.f, a.fpitch,
+                    y) + x));
+      }
+      if (CONN8 && k < n && edge && y - step >= 0 && y - step < a.height)
+        ev[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
+                    y - step) + ex));
+    }
+    unsigned wrote_rows = 0;    /* bit r: this lane wrote row k0 + r */
+
+#pragma unroll
+    for (int r = 0; r < COL_PREFETCH; r++) {
+      if (k0 + r >= n)
+        break;                  /* n is the same in every lane */
+      unsigned m = max (gv[r], prev);
+
+      if (CONN8) {
+        unsigned pl = __shfl_up_sync (0xffffffffu, prev, 1);
+        unsigned pr = __shfl_down_sync (0xffffffffu, prev, 1);
+
+        if (lane == 0)
+          pl = ev[r];
+        if (lane == 31)
+          pr = ev[r];
+        m = max (m, max (pl, pr));
+      }
+      const unsigned v = min (m, fv[r]);
+
+      if (valid) {
+        if (v != gv[r]) {
+          const int y = ystart + step * (k0 + r);
+          T *gr = (T *) (a.g + (size_t) y * a.gpitch);
+
+          gr[x] = to_dil<T, EROSION> ((T) v);
+          wrote_rows |= 1u << r;
+        }
+        prev = v;
+      } else {
+        prev = 0;               /* columns past the frame inject nothing */
+      }
+    }
+    wrote_rows = warp_or (wrote_rows);
+    if (wrote_rows) {
+      /* those rows' horizontal neighbours saw a new value */
+      __threadfence ();
+      if (lane < COL_PREFETCH && (wrote_rows >> lane & 1u))
+        *(volatile int *) (a.row_dirty + ystart + step * (k0 + lane)) = 1;
+      changed = true;
+    }
+  }
+  return changed;
+}
