@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * linspectrum-dump: prints the angular spectrum of an image as CSV, through
- * the core API (cuda/linspectrum.h) without GStreamer. Input for
+ * the core API (cuda/linspectrum/linspectrum.h) without GStreamer. Input for
  * scripts/plot-spectrum.py.
  *
  *   linspectrum-dump [-c] [-o IMAGE.pgm] page [SKEW]

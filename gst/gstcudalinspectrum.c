@@ -13,7 +13,7 @@
  * linear openings at arbitrary angle, eqs. 3 and 6). The segments are the
  * length consecutive pixels of the digital scan line of each orientation
  * through a pixel, cut at the frame border; docs/design.md and
- * cuda/linspectrum.h define them exactly.
+ * cuda/linspectrum/linspectrum.h define them exactly.
  *
  * An opening by a line keeps the bright structures that contain a segment
  * of that orientation and length: the sum sigma (alpha) of the opened
@@ -39,7 +39,7 @@
  *   horizontal, green 60 degrees, blue 120 degrees), brightness = its
  *   strength (the supremum, or for closings how dark the infimum is),
  *   full saturation, alpha 255. The colours are integer arithmetic
- *   (cuda/orientation-rgba.h), identical on both backends.
+ *   (cuda/linspectrum/orientation-rgba.h), identical on both backends.
  *
  * Input formats are GRAY8, GRAY16_LE and the luma plane of I420, NV12 and
  * Y444. Changing #GstCudaLinSpectrum:output while PLAYING renegotiates the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Plot angular spectra of linear openings/closings (cuda/linspectrum.h).
+"""Plot angular spectra of linear openings/closings (cuda/linspectrum/linspectrum.h).
 
 Runs examples/linspectrum-dump on its two synthetic inputs (a page of
 staves skewed by 3.3 degrees, a texture of bright lines at 30 and 115
@@ -108,7 +108,7 @@ def main():
         backend = info.get("backend", "?").split(" (")[0]
         print(f"{args[0]}: dominant {dom:.4f} degrees ({backend})")
     fig.suptitle("Angular spectrum of linear "
-                 "openings/closings (cudalinspectrum, cuda/linspectrum.h)",
+                 "openings/closings (cudalinspectrum, cuda/linspectrum/linspectrum.h)",
                  fontsize=11)
     fig.tight_layout()
     # the noisy inputs compress badly: an adaptive 96-colour palette keeps

@@ -14,7 +14,7 @@
  *
  * --variants hist16-v1,hist16-walk-b16 also times, next to each plan, the
  * plans made with CM_MEDIAN_KERNELS set to each of those values (see
- * cuda/median.cu: old, hist16-v1, hist16-v2, hist16-walk,
+ * cuda/median/median.cu: old, hist16-v1, hist16-v2, hist16-walk,
  * hist16-walk-b16), in rows whose requested algorithm ends in "-K"; a
  * variant that chooses the same kernel as the default gets no row.
  * --compare-old 1 also times, next to each plan, the plan made with

@@ -23,7 +23,7 @@
  * nothing for the symmetric masks timed here except the lines' direction.
  * --compare adds, under every case whose plan takes a new path, a row
  * "(legacy)" timed on the path the plan took before it (CM_MORPH_FORCE=
- * legacy, cuda/morph.cu): separable passes for rectangles, the per-lane
+ * legacy, cuda/morph/morph.cu): separable passes for rectangles, the per-lane
  * line kernel for diagonals; a row "(separable)" where CM_MORPH_FORCE=
  * separable (single-launch rows, then the vertical pass) differs; and
  * under rectangles the automatic choice leaves elsewhere, a row

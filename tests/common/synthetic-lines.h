@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Synthetic images with oriented linear structures for the linear
- * spectrum (cuda/linspectrum.h): one implementation shared by the core
+ * spectrum (cuda/linspectrum/linspectrum.h): one implementation shared by the core
  * tests, the GPU tests and the examples. Plain C on host images, no GLib.
  *
  * Angles follow linspectrum.h: degrees counter-clockwise from +x with the

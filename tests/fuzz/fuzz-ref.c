@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target: the CPU reference (cuda/morph-ref.c, median-ref.c,
+/* libFuzzer target: the CPU reference (cuda/morph/morph-ref.c, median-ref.c,
  * linspectrum-ref.c) on small images of random size, depth, pitch and
  * content, with random structuring elements, borders and windows.
  *

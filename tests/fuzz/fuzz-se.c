@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target: the structuring-element constructors of cuda/se.h.
+/* libFuzzer target: the structuring-element constructors of cuda/morph/se.h.
  *
  * The first byte picks a constructor; the rest is the custom mask string
  * or the numeric parameters (ints of any sign and size, the line angle as

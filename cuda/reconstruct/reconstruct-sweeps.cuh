@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal to cuda/reconstruct.cu: the arguments of the cooperative
+/* Internal to cuda/reconstruct/reconstruct.cu: the arguments of the cooperative
  * kernel and the sweeps a pass is made of (a row in chunks or whole in
  * shared memory, a band of 32 columns down and up), with the dirty flags
  * that let a pass skip what nothing changed around. reconstruct.cu says
