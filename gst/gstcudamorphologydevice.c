@@ -16,6 +16,52 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_device_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_device_debug
 
 /**
+ * gst_cuda_morphology_device_install_properties:
+ * @prop_backend: the id of the backend property
+ * @prop_device_id: the id of the cuda-device-id property
+ *
+ * Installs the properties that choose the device on the base class (which
+ * keeps their values and reads them when the element starts).
+ */
+void
+gst_cuda_morphology_device_install_properties (GObjectClass * gobject_class,
+    guint prop_backend, guint prop_device_id)
+{
+  /**
+   * GstCudaMorphologyBase:backend:
+   *
+   * Where frames are computed. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, prop_backend,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are computed: auto = CUDA when a device is usable, "
+          "otherwise the CPU reference implementation with one warning on "
+          "the bus; cuda = CUDA only, the element fails to start without a "
+          "usable device; cpu = the CPU reference implementation (slow, "
+          "bit-exact twin of the CUDA kernels; cudamorph and cudamedian use "
+          "every core, and a flush or a stop ends a running frame). Takes "
+          "effect at the next "
+          "READY to PAUSED change",
+          GST_TYPE_CUDA_MORPHOLOGY_BACKEND, GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstCudaMorphologyBase:cuda-device-id:
+   *
+   * The CUDA runtime device index. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, prop_device_id,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA runtime device index to run on (as ordered by the CUDA "
+          "runtime, after CUDA_VISIBLE_DEVICES); -1 = the default device "
+          "(index 0). Takes effect at the next READY to PAUSED change",
+          -1, G_MAXINT16, GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+}
+
+/**
  * gst_cuda_morphology_device_init:
  * @element: the owner; its object lock guards the context
  */
@@ -207,6 +253,77 @@ gst_cuda_morphology_device_open (GstCudaMorphologyDevice * dev,
       name);
   dev->use_cuda = TRUE;
   return CM_OK;
+}
+
+/**
+ * gst_cuda_morphology_device_start:
+ * @cpu_backend: the backend property is cpu
+ * @cuda_only: the backend property is cuda
+ * @device_id: the cuda-device-id property
+ *
+ * Chooses the backend when the element starts (between begin_start and
+ * end_start): the CPU reference for backend=cpu; otherwise opens the
+ * device, and when it is not usable falls back to the CPU with a warning
+ * on the bus (backend=auto) or posts an error (backend=cuda). The CPU
+ * backend shares no context.
+ *
+ * Returns: %FALSE when the element cannot start (error posted)
+ */
+gboolean
+gst_cuda_morphology_device_start (GstCudaMorphologyDevice * dev,
+    gboolean cpu_backend, gboolean cuda_only, gint device_id)
+{
+  GstElement *self = dev->element;
+  gchar *reason = NULL;
+  cm_status status;
+
+  if (cpu_backend) {
+    GST_INFO_OBJECT (self, "CPU reference backend (backend=cpu)");
+    gst_cuda_morphology_device_drop_context (dev);
+    return TRUE;
+  }
+
+  status = gst_cuda_morphology_device_open (dev, device_id, &reason);
+  if (status == CM_OK)
+    return TRUE;
+  gst_cuda_morphology_device_drop_context (dev);
+
+  if (cuda_only) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("backend=cuda, but CUDA is not usable: %s", reason),
+        ("cuda-device-id=%d, core status %d: %s", device_id, (gint) status,
+            cm_status_string (status)));
+    g_free (reason);
+    return FALSE;
+  }
+
+  GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+      ("Falling back to the CPU reference backend, which is much slower: "
+          "%s", reason),
+      ("backend=auto, cuda-device-id=%d, core status %d", device_id,
+          (gint) status));
+  g_free (reason);
+  return TRUE;
+}
+
+/**
+ * gst_cuda_morphology_device_finish_work:
+ *
+ * Frames may leave with their work still queued (stream order, >= 1.24):
+ * before plans and buffers that work uses are freed or rebuilt, it ends.
+ * With the device entered; nothing on the CPU backend.
+ */
+void
+gst_cuda_morphology_device_finish_work (GstCudaMorphologyDevice * dev)
+{
+  cm_status status;
+
+  if (!dev->use_cuda || dev->stream == NULL)
+    return;
+  status = cm_stream_sync (dev->stream);
+  if (status != CM_OK)
+    GST_WARNING_OBJECT (dev->element, "work of earlier frames failed: %s",
+        cm_status_string (status));
 }
 
 /**

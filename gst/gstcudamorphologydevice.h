@@ -18,6 +18,7 @@
 
 #include "cm-status.h"
 #include "device.h"
+#include "gstcudamorphologyenums.h"
 
 G_BEGIN_DECLS
 
@@ -34,11 +35,21 @@ typedef struct
   gint failed;                  /* a CUDA error in this run (atomic) */
 } GstCudaMorphologyDevice;
 
+#define GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_BACKEND \
+  GST_CUDA_MORPHOLOGY_BACKEND_AUTO
+#define GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_ID -1
+
+void gst_cuda_morphology_device_install_properties (GObjectClass * klass,
+    guint prop_backend, guint prop_device_id);
+
 void gst_cuda_morphology_device_init (GstCudaMorphologyDevice * dev,
     GstElement * element);
 
 void gst_cuda_morphology_device_begin_start (GstCudaMorphologyDevice * dev);
 void gst_cuda_morphology_device_end_start (GstCudaMorphologyDevice * dev);
+gboolean gst_cuda_morphology_device_start (GstCudaMorphologyDevice * dev,
+    gboolean cpu_backend, gboolean cuda_only, gint device_id);
+void gst_cuda_morphology_device_finish_work (GstCudaMorphologyDevice * dev);
 cm_status gst_cuda_morphology_device_open (GstCudaMorphologyDevice * dev,
     gint device_id, gchar ** reason);
 void gst_cuda_morphology_device_free_stream (GstCudaMorphologyDevice * dev);

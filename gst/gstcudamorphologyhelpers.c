@@ -251,3 +251,102 @@ gst_cuda_morphology_filter_ops_init (GstCudaMorphologyFilterOps * ops,
       filter_process_convert : NULL;
   ops->host_results = klass->frame_done != NULL;
 }
+
+/* ---- frame statistics --------------------------------------------------- */
+
+/* The fields of GstCudaMorphologyFrameStats and their names in the
+ * "cudamorphology-stats" query; "frames" counts one per frame. */
+static const struct
+{
+  const gchar *name;
+  gsize offset;
+} stats_fields[] = {
+  {"frames", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, frames)},
+  {"device-in", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, device_in)},
+  {"device-out", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, device_out)},
+  {"cuda-host-maps", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          cuda_host_maps)},
+  {"pinned-uploads", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          pinned_uploads)},
+  {"staged-uploads", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          staged_uploads)},
+  {"pinned-downloads", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          pinned_downloads)},
+  {"staged-downloads", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          staged_downloads)},
+  {"overlapped", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, overlapped)},
+  {"stream-ordered", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          stream_ordered)},
+  {"timed-frames", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          timed_frames)},
+  {"device-ns", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, device_ns)},
+};
+
+#define STATS_FIELD(st, i) \
+  G_STRUCT_MEMBER (guint64, (st), stats_fields[i].offset)
+
+/* Adds one frame's counts to @sum (the frame itself counted in frames). */
+void
+gst_cuda_morphology_frame_stats_add (GstCudaMorphologyFrameStats * sum,
+    const GstCudaMorphologyFrameStats * frame)
+{
+  guint i;
+
+  sum->frames++;
+  for (i = 1; i < G_N_ELEMENTS (stats_fields); i++)
+    STATS_FIELD (sum, i) += STATS_FIELD (frame, i);
+}
+
+void
+gst_cuda_morphology_frame_stats_to_structure (const
+    GstCudaMorphologyFrameStats * st, GstStructure * s)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (stats_fields); i++)
+    gst_structure_set (s, stats_fields[i].name, G_TYPE_UINT64,
+        STATS_FIELD (st, i), NULL);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Posts a GST_ELEMENT_ERROR "@what: <status text>" whose domain and code
+ * say what kind of failure @status is, logged in @category too. */
+void
+gst_cuda_morphology_post_status (GstElement * element,
+    GstDebugCategory * category, cm_status status, const gchar * what)
+{
+  const gchar *text = cm_status_string (status);
+
+  if (category)
+    GST_CAT_ERROR_OBJECT (category, element, "%s: %s (status %d)",
+        what, text, (gint) status);
+  GST_ERROR_OBJECT (element, "%s: %s (status %d)", what, text, (gint) status);
+
+  switch (status) {
+    case CM_ERR_INVALID_ARG:
+    case CM_ERR_PARSE:
+      GST_ELEMENT_ERROR (element, CORE, FAILED, ("%s: %s", what, text),
+          ("core status %d", (gint) status));
+      break;
+    case CM_ERR_UNSUPPORTED:
+      GST_ELEMENT_ERROR (element, CORE, NOT_IMPLEMENTED, ("%s: %s", what,
+              text), ("core status %d", (gint) status));
+      break;
+    case CM_ERR_NO_MEMORY:
+      GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT, ("%s: %s", what,
+              text), ("core status %d", (gint) status));
+      break;
+    case CM_ERR_NO_CUDA:
+    case CM_ERR_NO_DEVICE:
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND, ("%s: %s", what,
+              text), ("core status %d", (gint) status));
+      break;
+    default:
+      GST_ELEMENT_ERROR (element, RESOURCE, FAILED, ("%s: %s", what, text),
+          ("core status %d (CUDA error %d)", (gint) status,
+              CM_STATUS_IS_CUDA (status) ?
+              (gint) status - CM_ERR_CUDA_BASE : 0));
+      break;
+  }
+}

@@ -7,6 +7,9 @@
 
 #include "gstcudamorphologynegotiation.h"
 
+#include "gstcudamorphologybase.h"
+#include "gstcudamorphologyhelpers.h"
+
 #ifdef HAVE_GST_CUDA
 #include "gstcudamorphologymemory.h"
 #endif
@@ -411,4 +414,203 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
+}
+
+/* ---- the base class's callbacks ----------------------------------------- */
+
+/**
+ * gst_cuda_morphology_base_allow_cuda_memory:
+ * @self: the element
+ *
+ * Whether CUDA memory may be negotiated now: once started, when the
+ * element runs on CUDA with a GstCudaContext; before (caps queries while
+ * linking), when it may. A start or stop can change the answer at any
+ * time: read it once per caps query and give the same answer to
+ * gst_cuda_morphology_base_caps_to_system() and
+ * gst_cuda_morphology_base_caps_add_memory().
+ *
+ * Returns: %TRUE when CUDA memory may be negotiated
+ */
+gboolean
+gst_cuda_morphology_base_allow_cuda_memory (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyNegotiationState st;
+
+  g_return_val_if_fail (GST_IS_CUDA_MORPHOLOGY_BASE (self), FALSE);
+  gst_cuda_morphology_base_negotiation_state (GST_BASE_TRANSFORM (self), &st);
+  return st.allow_cuda;
+}
+
+/* GstCudaMorphologyBase derives from GstBaseTransform directly */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
+
+/* The other pad's caps: the same, in the memory they came in first, then
+ * in the other one when the element can use CUDA memory. */
+GstCaps *
+gst_cuda_morphology_negotiation_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  /* one answer for the whole query */
+  gboolean allow = gst_cuda_morphology_base_allow_cuda_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans));
+  GstCaps *res, *tmp;
+
+  debug_ensure ();
+  res = gst_cuda_morphology_negotiation_transform (caps, allow);
+
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+GstCaps *
+gst_cuda_morphology_negotiation_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  debug_ensure ();
+  othercaps = gst_cuda_morphology_base_fixate_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans), othercaps, caps);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* A caps query. On the CUDA backend the sink pad asks upstream for CUDA
+ * memory first: the work is on the device anyway, and an upstream that can
+ * give either memory (cudaupload, nvh264dec) then uploads or decodes into
+ * it. */
+gboolean
+gst_cuda_morphology_negotiation_query_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstCaps *caps;
+
+  if (direction != GST_PAD_SINK || !gst_cuda_morphology_base_allow_cuda_memory
+      (GST_CUDA_MORPHOLOGY_BASE (trans)))
+    return PARENT_CLASS->query (trans, direction, query);
+
+  if (!PARENT_CLASS->query (trans, direction, query))
+    return FALSE;
+  gst_query_parse_caps_result (query, &caps);
+  if (caps != NULL) {
+    caps = gst_cuda_morphology_negotiation_cuda_first (gst_caps_ref (caps));
+    gst_query_set_caps_result (query, caps);
+    gst_caps_unref (caps);
+  }
+  return TRUE;
+}
+
+/* set_caps: parses the caps into @in_info and @out_info and checks that
+ * the element can process them (an error is posted or logged when not). */
+gboolean
+gst_cuda_morphology_negotiation_check_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  GstCudaMorphologyNegotiationState st;
+
+  debug_ensure ();
+  gst_cuda_morphology_base_negotiation_state (trans, &st);
+  if (!gst_video_info_from_caps (in_info, incaps) ||
+      !gst_video_info_from_caps (out_info, outcaps)) {
+    GST_ERROR_OBJECT (trans, "invalid caps %" GST_PTR_FORMAT " -> %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* a field of an interlaced frame would be filtered with rows of the
+   * other field: wrong, so refused */
+  if (GST_VIDEO_INFO_IS_INTERLACED (in_info)) {
+    GST_ELEMENT_ERROR (trans, STREAM, FORMAT,
+        ("Interlaced video is not supported: put a deinterlace element "
+            "before %s", GST_ELEMENT_NAME (trans)),
+        ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)
+      || GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info)) {
+    GST_ERROR_OBJECT (trans, "input and output sizes differ: %"
+        GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* another output format: only a packed 8-bit RGB frame made by the
+   * subclass from a planar input */
+  if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
+      && (!st.can_convert || GST_VIDEO_INFO_IS_RGB (in_info)
+          || !GST_VIDEO_INFO_IS_RGB (out_info)
+          || GST_VIDEO_INFO_N_PLANES (out_info) != 1
+          || GST_VIDEO_INFO_COMP_DEPTH (out_info, 0) != 8)) {
+    GST_ERROR_OBJECT (trans, "cannot convert %" GST_PTR_FORMAT " to %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  if ((gst_cuda_morphology_negotiation_caps_is_cuda (incaps) ||
+          gst_cuda_morphology_negotiation_caps_is_cuda (outcaps)) &&
+      !(st.use_cuda && st.context != NULL)) {
+    GST_ERROR_OBJECT (trans, "CUDA memory without a CUDA context: %"
+        GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_morphology_negotiation_get_unit_size (GstBaseTransform * trans,
+    GstCaps * caps, gsize * size)
+{
+  GstVideoInfo info;
+
+  debug_ensure ();
+  if (!gst_video_info_from_caps (&info, caps)) {
+    GST_WARNING_OBJECT (trans, "cannot parse caps %" GST_PTR_FORMAT, caps);
+    return FALSE;
+  }
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_morphology_negotiation_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaMorphologyNegotiationState st;
+
+  /* passthrough (analysers): buffers go downstream as they come, so
+   * downstream answers */
+  if (decide_query == NULL)
+    return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
+  /* with overlap the input buffer of the frame still on the device is
+   * kept: one more than upstream needs itself */
+  gst_cuda_morphology_base_negotiation_state (trans, &st);
+  return gst_cuda_morphology_negotiation_propose (GST_OBJECT (trans), query,
+      st.use_cuda, st.context, st.stream, st.held);
+}
+
+gboolean
+gst_cuda_morphology_negotiation_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaMorphologyNegotiationState st;
+
+  gst_cuda_morphology_base_negotiation_state (trans, &st);
+  if (!gst_cuda_morphology_negotiation_decide (GST_OBJECT (trans), query,
+          st.use_cuda, st.context, st.stream))
+    return FALSE;
+  return PARENT_CLASS->decide_allocation (trans, query);
+}
+
+/* Which metas the output keeps: gstcudamorphologyhelpers.c. */
+gboolean
+gst_cuda_morphology_negotiation_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  GstCudaMorphologyNegotiationState st;
+
+  gst_cuda_morphology_base_negotiation_state (trans, &st);
+  return gst_cuda_morphology_meta_is_kept (meta, st.convert);
 }

@@ -228,6 +228,46 @@ gst_cuda_morphology_ring_drop (GstCudaMorphologyRing * ring)
 /* ---- the element's overlap ---------------------------------------------- */
 
 /**
+ * gst_cuda_morphology_overlap_install_property:
+ * @prop_overlap: the id of the overlap property
+ *
+ * Installs the overlap property on the base class (which keeps its value
+ * and gives it to gst_cuda_morphology_overlap_configure at every caps
+ * negotiation).
+ */
+void
+gst_cuda_morphology_overlap_install_property (GObjectClass * gobject_class,
+    guint prop_overlap)
+{
+  /**
+   * GstCudaMorphologyBase:overlap:
+   *
+   * Whether a frame may stay on the device while the next one comes in.
+   * Read at every caps negotiation.
+   */
+  g_object_class_install_property (gobject_class, prop_overlap,
+      g_param_spec_enum ("overlap", "Overlap",
+          "Keep one frame on the GPU while the next one comes in, so that "
+          "the device computes and copies while the pipeline moves "
+          "buffers: more frames per second for one frame of latency "
+          "(reported in the latency query). A frame held back leaves when "
+          "the next buffer or any serialized event (EOS, segment, caps) "
+          "comes, so an application that waits for each result before "
+          "pushing the next frame must keep this off. auto = when upstream "
+          "is not live, except with CUDA memory on both pads on GStreamer "
+          ">= 1.24, where frames leave with their GPU work still queued, "
+          "ordered by the memory's CUDA stream, at no latency; on = always; "
+          "off = every frame leaves before the next comes in. Only frames in CUDA or pinned host memory (the "
+          "pools the element proposes) overlap, on the CUDA backend, in "
+          "elements that change frames. Takes effect at the next caps "
+          "negotiation",
+          GST_TYPE_CUDA_MORPHOLOGY_OVERLAP, GST_CUDA_MORPHOLOGY_OVERLAP_DEFAULT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_OVERLAP, 0);
+}
+
+/**
  * gst_cuda_morphology_overlap_init:
  * @trans: the element (its object lock guards the latency)
  * @dev: its device, entered to wait for frames left on it
@@ -390,6 +430,34 @@ gst_cuda_morphology_overlap_add_latency (GstCudaMorphologyOverlapState * ov,
   if (GST_CLOCK_TIME_IS_VALID (max))
     max += frame;
   gst_query_set_latency (query, live, min, max);
+}
+
+/**
+ * gst_cuda_morphology_overlap_query:
+ * @parent_query: GstBaseTransform's own query
+ * @res: (out): the answer, when this returns %TRUE
+ *
+ * The queries the ring changes. A drain (serialized, streaming thread)
+ * empties the ring first, so that no frame and no input buffer stay held
+ * behind it, then goes on as usual (%FALSE). The latency query on the
+ * source pad is answered (%TRUE) with one frame duration more while the
+ * ring holds a frame back.
+ *
+ * Returns: %TRUE when the query was answered here (in @res)
+ */
+gboolean
+gst_cuda_morphology_overlap_query (GstCudaMorphologyOverlapState * ov,
+    GstPadDirection direction, GstQuery * query,
+    GstCudaMorphologyQueryFunc parent_query, gboolean * res)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && direction == GST_PAD_SINK)
+    gst_cuda_morphology_overlap_drain (ov);
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY || direction != GST_PAD_SRC)
+    return FALSE;
+  *res = parent_query (ov->trans, direction, query);
+  if (*res)
+    gst_cuda_morphology_overlap_add_latency (ov, query);
+  return TRUE;
 }
 
 /**

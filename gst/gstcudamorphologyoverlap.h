@@ -65,6 +65,11 @@ typedef struct
 typedef GstFlowReturn (*GstCudaMorphologyGenerateFunc) (GstBaseTransform *
     trans, GstBuffer ** outbuf);
 
+#define GST_CUDA_MORPHOLOGY_OVERLAP_DEFAULT GST_CUDA_MORPHOLOGY_OVERLAP_OFF
+
+void gst_cuda_morphology_overlap_install_property (GObjectClass * klass,
+    guint prop_overlap);
+
 void gst_cuda_morphology_overlap_init (GstCudaMorphologyOverlapState * ov,
     GstBaseTransform * trans, GstCudaMorphologyDevice * dev);
 void gst_cuda_morphology_overlap_start (GstCudaMorphologyOverlapState * ov);
@@ -74,6 +79,11 @@ void gst_cuda_morphology_overlap_configure (GstCudaMorphologyOverlapState *
     GstCaps * incaps, GstCaps * outcaps, const GstVideoInfo * info);
 gboolean gst_cuda_morphology_overlap_is_active (GstCudaMorphologyOverlapState
     * ov);
+typedef gboolean (*GstCudaMorphologyQueryFunc) (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+gboolean gst_cuda_morphology_overlap_query (GstCudaMorphologyOverlapState *
+    ov, GstPadDirection direction, GstQuery * query,
+    GstCudaMorphologyQueryFunc parent_query, gboolean * res);
 void gst_cuda_morphology_overlap_add_latency (GstCudaMorphologyOverlapState *
     ov, GstQuery * query);
 
