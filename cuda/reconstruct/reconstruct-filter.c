@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A reconstruction operation on either backend (reconstruct-filter.h). */
+#include <stdlib.h>
+
+#include "reconstruct-filter.h"
+
+struct cm_recon_filter
+{
+  cm_backend backend;
+  cm_recon_desc desc;           /* desc.marker.se is se */
+  cm_se *se;
+  int width, height;
+  cm_depth depth;
+  cm_cpu_opts cpu;              /* kept; cm_recon_ref takes none */
+  cm_recon_plan *plan;          /* CUDA */
+};
+
+cm_status
+cm_recon_filter_new (cm_recon_filter ** out, cm_backend backend,
+    const cm_recon_desc * desc, int width, int height, cm_depth depth,
+    const cm_cpu_opts * cpu)
+{
+  cm_recon_filter *f;
+  cm_status status = CM_OK;
+
+  if (out == NULL)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (desc == NULL || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+    return CM_ERR_INVALID_ARG;
+
+  f = (cm_recon_filter *) calloc (1, sizeof (*f));
+  if (f == NULL)
+    return CM_ERR_NO_MEMORY;
+  f->backend = backend;
+  f->desc = *desc;
+  if (desc->marker.se != NULL) {
+    f->se = cm_se_copy (desc->marker.se);
+    if (f->se == NULL)
+      status = CM_ERR_NO_MEMORY;
+  }
+  f->desc.marker.se = f->se;
+  f->width = width;
+  f->height = height;
+  f->depth = depth;
+  if (cpu != NULL)
+    f->cpu = *cpu;
+  if (status == CM_OK && backend == CM_BACKEND_CUDA)
+    status = cm_recon_plan_new (&f->plan, &f->desc, width, height, depth);
+  if (status != CM_OK) {
+    cm_recon_filter_free (f);
+    return status;
+  }
+  *out = f;
+  return CM_OK;
+}
+
+cm_status
+cm_recon_filter_run (cm_recon_filter * f, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  if (f == NULL || src == NULL || dst == NULL)
+    return CM_ERR_INVALID_ARG;
+  if (src->width != f->width || src->height != f->height ||
+      src->depth != f->depth || dst->width != f->width ||
+      dst->height != f->height || dst->depth != f->depth)
+    return CM_ERR_INVALID_ARG;
+  if (f->backend == CM_BACKEND_CUDA)
+    return cm_recon_plan_run (f->plan, src, dst, stream);
+  return cm_recon_ref (&f->desc, src, dst);
+}
+
+void
+cm_recon_filter_free (cm_recon_filter * f)
+{
+  if (f == NULL)
+    return;
+  if (f->plan != NULL)
+    cm_recon_plan_free (f->plan);
+  cm_se_free (f->se);
+  free (f);
+}
+
+cm_backend
+cm_recon_filter_backend (const cm_recon_filter * f)
+{
+  return f->backend;
+}

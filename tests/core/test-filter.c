@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The backend-neutral filters (morph-filter.h, median-filter.h,
+ * reconstruct-filter.h): on the CPU backend a filter's run gives exactly
+ * the reference's output (cm_morph_ref, cm_median_ref, cm_median_luma_ref,
+ * cm_recon_ref on the calling thread) for seeded random images of both
+ * depths, odd sizes, 1-pixel frames and every border mode, whatever the
+ * number of threads; the CUDA backend of a build without CUDA is refused
+ * cleanly (CM_ERR_NO_CUDA, no filter); arguments are checked. No GPU is
+ * used: in a CUDA build a CUDA filter is only made and freed when a
+ * device is there. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "median-filter.h"
+#include "morph-filter.h"
+#include "reconstruct-filter.h"
+#include "test-count.h"
+#include "test-util.h"
+
+static const cm_cpu_opts cpu_opts = { 3, NULL };
+
+typedef struct
+{
+  int width, height;
+  cm_depth depth;
+} size_row;
+
+static const size_row sizes[] = {
+  {1, 1, CM_DEPTH_8}, {1, 9, CM_DEPTH_8}, {13, 1, CM_DEPTH_16},
+  {17, 11, CM_DEPTH_8}, {33, 20, CM_DEPTH_16}, {64, 7, CM_DEPTH_8},
+};
+
+static const cm_border_mode borders[] = {
+  CM_BORDER_NEUTRAL, CM_BORDER_REPLICATE, CM_BORDER_REFLECT,
+  CM_BORDER_MIRROR, CM_BORDER_CONSTANT,
+};
+
+/* ---- morphology --------------------------------------------------------- */
+
+static void
+test_morph (test_rng * rng)
+{
+  cm_se *ses[3] = { NULL, NULL, NULL };
+  char what[160];
+
+  cm_se_new_rect (&ses[0], 5, 3);
+  cm_se_new_disk (&ses[1], 2);
+  cm_se_new_line (&ses[2], 7, 30.0);
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
+    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
+    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+
+    test_image_fill_random (&src, rng);
+    for (int op = 0; op < CM_MORPH_OP_COUNT; op++) {
+      for (int b = 0; b < N_OF (borders); b++) {
+        cm_morph_desc d = { (cm_morph_op) op, ses[(op + b) % 3], 1 + b % 2,
+          borders[b], 77 + 1000 * (uint32_t) b
+        };
+        cm_morph_filter *f = NULL;
+        cm_status st;
+
+        snprintf (what, sizeof (what), "morph %s border %d %dx%d/%d",
+            cm_morph_op_name (d.op), (int) d.border, z->width, z->height,
+            (int) z->depth);
+        checks++;
+        if (cm_morph_ref (&d, &src, &ref) != CM_OK) {
+          FAIL ("%s: reference failed", what);
+          continue;
+        }
+        st = cm_morph_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+            z->height, z->depth, &cpu_opts);
+        if (st == CM_OK)
+          st = cm_morph_filter_run (f, &src, &got, NULL);
+        if (st != CM_OK)
+          FAIL ("%s: %s", what, cm_status_string (st));
+        else if (!test_image_equal (&got, &ref, what))
+          FAIL ("%s: differs from cm_morph_ref", what);
+        else if (cm_morph_filter_backend (f) != CM_BACKEND_CPU ||
+            strcmp (cm_morph_filter_algorithm (f), "reference") != 0)
+          FAIL ("%s: backend or algorithm", what);
+        cm_morph_filter_free (f);
+      }
+    }
+    test_image_free (&src);
+    test_image_free (&ref);
+    test_image_free (&got);
+  }
+  for (int i = 0; i < 3; i++)
+    cm_se_free (ses[i]);
+}
+
+/* The filter copies the structuring element: the caller's may go. */
+static void
+test_morph_owns_se (test_rng * rng)
+{
+  cm_image src = test_image_new (19, 14, CM_DEPTH_8, 0);
+  cm_image ref = test_image_new (19, 14, CM_DEPTH_8, 0);
+  cm_image got = test_image_new (19, 14, CM_DEPTH_8, 0);
+  cm_se *se = NULL;
+  cm_morph_filter *f = NULL;
+  cm_morph_desc d = { CM_MORPH_GRADIENT, NULL, 2, CM_BORDER_REFLECT, 0 };
+
+  test_image_fill_random (&src, rng);
+  cm_se_new_octagon (&se, 3);
+  d.se = se;
+  cm_morph_ref (&d, &src, &ref);
+  checks++;
+  if (cm_morph_filter_new (&f, CM_BACKEND_CPU, &d, 19, 14, CM_DEPTH_8,
+          NULL) != CM_OK) {
+    FAIL ("morph filter with its own SE: not made");
+  } else {
+    cm_se_free (se);
+    se = NULL;
+    if (cm_morph_filter_run (f, &src, &got, NULL) != CM_OK ||
+        !test_image_equal (&got, &ref, "morph, SE freed by the caller"))
+      FAIL ("morph filter after the caller freed its SE");
+  }
+  cm_morph_filter_free (f);
+  cm_se_free (se);
+  test_image_free (&src);
+  test_image_free (&ref);
+  test_image_free (&got);
+}
+
+/* ---- median ------------------------------------------------------------- */
+
+static const struct
+{
+  int w, h;
+  double percentile;
+} windows[] = {
+  {3, 3, 50}, {5, 5, 50}, {7, 3, 90}, {1, 9, 0}, {11, 11, 100}, {3, 5, 25},
+};
+
+/* A packed view of @img, whose width holds @channels samples per pixel */
+static cm_image_packed
+packed_of (const cm_image * img, int channels)
+{
+  cm_image_packed p = { img->data, img->pitch, img->width / channels,
+    img->height, img->depth, channels
+  };
+  return p;
+}
+
+static void
+test_median (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
+    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
+    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    cm_image psrc = test_image_new (4 * z->width, z->height, z->depth, 8);
+    cm_image pref = test_image_new (4 * z->width, z->height, z->depth, 0);
+    cm_image pgot = test_image_new (4 * z->width, z->height, z->depth, 0);
+    cm_image_packed ps = packed_of (&psrc, 4), pr = packed_of (&pref, 4),
+        pg = packed_of (&pgot, 4);
+
+    test_image_fill_random (&src, rng);
+    test_image_fill_random (&psrc, rng);
+    for (int w = 0; w < N_OF (windows); w++) {
+      for (int b = 0; b < N_OF (borders); b++) {
+        cm_median_desc d;
+        cm_median_filter *f = NULL;
+        cm_status st;
+
+        memset (&d, 0, sizeof (d));
+        d.window_w = windows[w].w;
+        d.window_h = windows[w].h;
+        d.percentile = windows[w].percentile;
+        d.border = borders[b];
+        d.border_value = 200;
+        d.plan_flags = CM_MEDIAN_PLAN_LUMA;
+        snprintf (what, sizeof (what), "median %dx%d p%g border %d %dx%d/%d",
+            d.window_w, d.window_h, d.percentile, (int) d.border, z->width,
+            z->height, (int) z->depth);
+        checks++;
+        if (cm_median_ref (&d, &src, &ref) != CM_OK ||
+            cm_median_luma_ref (&d, &ps, &pr, 2, 1, 0, 3) != CM_OK) {
+          FAIL ("%s: reference failed", what);
+          continue;
+        }
+        st = cm_median_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+            z->height, z->depth, &cpu_opts);
+        if (st == CM_OK)
+          st = cm_median_filter_run (f, &src, &got, NULL);
+        if (st != CM_OK)
+          FAIL ("%s: %s", what, cm_status_string (st));
+        else if (!test_image_equal (&got, &ref, what))
+          FAIL ("%s: differs from cm_median_ref", what);
+        if (st == CM_OK) {
+          st = cm_median_filter_run_luma (f, &ps, &pg, 2, 1, 0, 3, NULL);
+          if (st != CM_OK)
+            FAIL ("%s, luma: %s", what, cm_status_string (st));
+          else if (!test_image_equal (&pgot, &pref, what))
+            FAIL ("%s: luma differs from cm_median_luma_ref", what);
+        }
+        cm_median_filter_free (f);
+      }
+    }
+    test_image_free (&src);
+    test_image_free (&ref);
+    test_image_free (&got);
+    test_image_free (&psrc);
+    test_image_free (&pref);
+    test_image_free (&pgot);
+  }
+}
+
+/* ---- reconstruction ----------------------------------------------------- */
+
+static void
+test_recon (test_rng * rng)
+{
+  cm_se *se = NULL;
+  char what[160];
+
+  cm_se_new_rect (&se, 3, 5);
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
+    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
+    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+
+    test_image_fill_levels (&src, rng, 6);
+    for (int op = 0; op < CM_RECON_OP_COUNT; op++) {
+      for (int conn = 4; conn <= 8; conn += 4) {
+        cm_recon_desc d;
+        cm_recon_filter *f = NULL;
+        cm_status st;
+
+        memset (&d, 0, sizeof (d));
+        d.op = (cm_recon_op) op;
+        d.connectivity = conn;
+        d.height = 30;
+        d.marker.op = op == CM_RECON_CLOSE ? CM_MORPH_DILATE : CM_MORPH_ERODE;
+        d.marker.se = se;
+        d.marker.iterations = 1;
+        d.marker.border = borders[(op + conn) % N_OF (borders)];
+        d.marker.border_value = 9;
+        snprintf (what, sizeof (what), "recon %s conn %d %dx%d/%d",
+            cm_recon_op_name (d.op), conn, z->width, z->height,
+            (int) z->depth);
+        checks++;
+        if (cm_recon_ref (&d, &src, &ref) != CM_OK) {
+          FAIL ("%s: reference failed", what);
+          continue;
+        }
+        st = cm_recon_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+            z->height, z->depth, &cpu_opts);
+        if (st == CM_OK)
+          st = cm_recon_filter_run (f, &src, &got, NULL);
+        if (st != CM_OK)
+          FAIL ("%s: %s", what, cm_status_string (st));
+        else if (!test_image_equal (&got, &ref, what))
+          FAIL ("%s: differs from cm_recon_ref", what);
+        cm_recon_filter_free (f);
+      }
+    }
+    test_image_free (&src);
+    test_image_free (&ref);
+    test_image_free (&got);
+  }
+  cm_se_free (se);
+}
+
+/* ---- the CUDA backend and arguments ------------------------------------- */
+
+/* In a build without CUDA every CUDA filter is refused with
+ * CM_ERR_NO_CUDA and *out is NULL; in a CUDA build a failure (no device)
+ * leaves *out NULL too, and a filter that was made is freed. */
+static void
+check_cuda_refusal (const char *what, cm_status st, const void *f)
+{
+  checks++;
+  if (!cm_have_cuda () && st != CM_ERR_NO_CUDA)
+    FAIL ("%s on CUDA without CUDA: %s, not CM_ERR_NO_CUDA", what,
+        cm_status_string (st));
+  else if (st != CM_OK && f != NULL)
+    FAIL ("%s on CUDA: failed (%s) but gave a filter", what,
+        cm_status_string (st));
+}
+
+static void
+test_cuda_backend (void)
+{
+  cm_se *se = NULL;
+  cm_morph_desc md = { CM_MORPH_OPEN, NULL, 1, CM_BORDER_NEUTRAL, 0 };
+  cm_median_desc ad;
+  cm_recon_desc rd;
+  cm_morph_filter *mf = (cm_morph_filter *) & md;
+  cm_median_filter *af = (cm_median_filter *) & ad;
+  cm_recon_filter *rf = (cm_recon_filter *) & rd;
+  cm_status st;
+
+  cm_se_new_rect (&se, 3, 3);
+  md.se = se;
+  memset (&ad, 0, sizeof (ad));
+  ad.window_w = ad.window_h = 3;
+  ad.percentile = 50;
+  memset (&rd, 0, sizeof (rd));
+  rd.op = CM_RECON_FILL_HOLES;
+  rd.connectivity = 8;
+  rd.marker = md;
+
+  /* *out is reset even when it held something */
+  st = cm_morph_filter_new (&mf, CM_BACKEND_CUDA, &md, 32, 16, CM_DEPTH_8,
+      NULL);
+  check_cuda_refusal ("morph", st, mf);
+  cm_morph_filter_free (st == CM_OK ? mf : NULL);
+  st = cm_median_filter_new (&af, CM_BACKEND_CUDA, &ad, 32, 16, CM_DEPTH_16,
+      NULL);
+  check_cuda_refusal ("median", st, af);
+  cm_median_filter_free (st == CM_OK ? af : NULL);
+  st = cm_recon_filter_new (&rf, CM_BACKEND_CUDA, &rd, 32, 16, CM_DEPTH_8,
+      NULL);
+  check_cuda_refusal ("reconstruction", st, rf);
+  cm_recon_filter_free (st == CM_OK ? rf : NULL);
+  cm_se_free (se);
+}
+
+static void
+test_arguments (void)
+{
+  cm_se *se = NULL;
+  cm_morph_desc md = { CM_MORPH_ERODE, NULL, 1, CM_BORDER_NEUTRAL, 0 };
+  cm_median_desc ad;
+  cm_morph_filter *mf = NULL;
+  cm_median_filter *af = NULL;
+  cm_image a = test_image_new (8, 8, CM_DEPTH_8, 0);
+  cm_image b = test_image_new (8, 8, CM_DEPTH_8, 0);
+  cm_image small = test_image_new (7, 8, CM_DEPTH_8, 0);
+  cm_image deep = test_image_new (8, 8, CM_DEPTH_16, 0);
+  cm_image_packed pa = packed_of (&a, 4), pb = packed_of (&b, 4);
+
+  cm_se_new_rect (&se, 3, 3);
+  md.se = se;
+  memset (&ad, 0, sizeof (ad));
+  ad.window_w = ad.window_h = 3;
+  ad.percentile = 50;
+
+#define EXPECT(call, want) do { \
+    cm_status got_ = (call); \
+    checks++; \
+    if (got_ != (want)) \
+      FAIL ("%s: %s, expected %s", #call, cm_status_string (got_), \
+          cm_status_string (want)); \
+  } while (0)
+
+  EXPECT (cm_morph_filter_new (NULL, CM_BACKEND_CPU, &md, 8, 8, CM_DEPTH_8,
+          NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, NULL, 8, 8, CM_DEPTH_8,
+          NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, &md, 0, 8, CM_DEPTH_8,
+          NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_morph_filter_new (&mf, (cm_backend) 7, &md, 8, 8, CM_DEPTH_8,
+          NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_median_filter_new (&af, CM_BACKEND_CPU, &ad, 8, 8,
+          (cm_depth) 12, NULL), CM_ERR_INVALID_ARG);
+  checks++;
+  if (mf != NULL || af != NULL)
+    FAIL ("a refused filter was given");
+
+  /* images of another size or depth than the filter's */
+  EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, &md, 8, 8, CM_DEPTH_8,
+          NULL), CM_OK);
+  EXPECT (cm_morph_filter_run (mf, &a, &b, NULL), CM_OK);
+  EXPECT (cm_morph_filter_run (mf, &small, &b, NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_morph_filter_run (mf, &a, &deep, NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_morph_filter_run (NULL, &a, &b, NULL), CM_ERR_INVALID_ARG);
+  cm_morph_filter_free (mf);
+
+  /* luma only for a filter made for it */
+  EXPECT (cm_median_filter_new (&af, CM_BACKEND_CPU, &ad, 2, 8, CM_DEPTH_8,
+          NULL), CM_OK);
+  EXPECT (cm_median_filter_run_luma (af, &pa, &pb, 0, 1, 2, 3, NULL),
+      CM_ERR_INVALID_ARG);
+  cm_median_filter_free (af);
+
+  cm_morph_filter_free (NULL);
+  cm_median_filter_free (NULL);
+  cm_recon_filter_free (NULL);
+#undef EXPECT
+
+  test_image_free (&a);
+  test_image_free (&b);
+  test_image_free (&small);
+  test_image_free (&deep);
+  cm_se_free (se);
+}
+
+int
+main (void)
+{
+  test_rng rng;
+
+  test_rng_seed (&rng, 20261126);
+  test_morph (&rng);
+  test_morph_owns_se (&rng);
+  test_median (&rng);
+  test_recon (&rng);
+  test_cuda_backend ();
+  test_arguments ();
+
+  printf ("test-filter: %d checks, %d failures (%s build)\n", checks,
+      failures, cm_have_cuda ()? "CUDA" : "no-CUDA");
+  return failures ? 1 : 0;
+}
