@@ -72,7 +72,7 @@
 
 #include "gstcudamedian.h"
 
-#include "median.h"
+#include "median-filter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
 #define GST_CAT_DEFAULT gst_cuda_median_debug
@@ -117,9 +117,7 @@ struct _GstCudaMedian
 
   /* built by configure (), used by the process functions: streaming
    * thread */
-  gboolean configured;
-  cm_median_desc desc;
-  cm_median_plan *plan;
+  cm_median_filter *filter;     /* the filter on the backend */
   gboolean luma;                /* RGB(A) frames whole, in luma mode */
   gint r_idx, g_idx, b_idx, a_idx;
 };
@@ -403,8 +401,7 @@ gst_cuda_median_release (GstCudaMorphologyBase * base)
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
-  g_clear_pointer (&self->plan, cm_median_plan_free);
-  self->configured = FALSE;
+  g_clear_pointer (&self->filter, cm_median_filter_free);
 }
 
 static gboolean
@@ -417,7 +414,7 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   gboolean luma;
-  cm_median_plan *plan = NULL;
+  cm_median_filter *filter = NULL;
   cm_median_desc desc;
   cm_status status;
 
@@ -444,18 +441,17 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
     return FALSE;
   }
 
-  if (use_cuda) {
-    status = cm_median_plan_new (&plan, &desc, width, height, depth);
-    if (status != CM_OK) {
-      gst_cuda_morphology_base_post_status_error (base, status,
-          "Failed to build the CUDA median plan");
-      return FALSE;
-    }
+  status = cm_median_filter_new (&filter, use_cuda ? CM_BACKEND_CUDA :
+      CM_BACKEND_CPU, &desc, width, height, depth,
+      gst_cuda_morphology_base_cpu_opts (base));
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (base, status,
+        "Failed to build the CUDA median plan");
+    return FALSE;
   }
 
   gst_cuda_median_release (base);
-  self->desc = desc;
-  self->plan = plan;
+  self->filter = filter;
   self->luma = luma;
   if (luma) {
     self->r_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
@@ -464,7 +460,6 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
     self->a_idx = GST_VIDEO_INFO_HAS_ALPHA (info) ?
         (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1;
   }
-  self->configured = TRUE;
 
   GST_INFO_OBJECT (self, "%dx%d window, percentile %g (rank %d), border %d "
       "(value %u), %s, %dx%d %d-bit on %s: %s", desc.window_w,
@@ -472,7 +467,7 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
       (gint) desc.border, desc.border_value,
       luma ? "luma colour median" : "per channel", width, height,
       (gint) depth, use_cuda ? "CUDA" : "CPU",
-      plan ? cm_median_plan_algorithm (plan) : "reference");
+      cm_median_filter_algorithm (filter));
 
   return TRUE;
 }
@@ -484,15 +479,9 @@ gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
-  if (!self->configured)
+  if (self->filter == NULL)
     return CM_ERR_INVALID_ARG;
-  if (use_cuda) {
-    if (self->plan == NULL)
-      return CM_ERR_INVALID_ARG;
-    return cm_median_plan_run (self->plan, src, dst, stream);
-  }
-  return cm_median_ref_mt (&self->desc, src, dst,
-      gst_cuda_morphology_base_cpu_opts (base));
+  return cm_median_filter_run (self->filter, src, dst, stream);
 }
 
 static gboolean
@@ -509,17 +498,10 @@ gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
-  if (!self->configured || !self->luma)
+  if (self->filter == NULL || !self->luma)
     return CM_ERR_INVALID_ARG;
-  if (use_cuda) {
-    if (self->plan == NULL)
-      return CM_ERR_INVALID_ARG;
-    return cm_median_plan_run_luma (self->plan, src, dst, self->r_idx,
-        self->g_idx, self->b_idx, self->a_idx, stream);
-  }
-  return cm_median_luma_ref_mt (&self->desc, src, dst, self->r_idx,
-      self->g_idx, self->b_idx, self->a_idx,
-      gst_cuda_morphology_base_cpu_opts (base));
+  return cm_median_filter_run_luma (self->filter, src, dst, self->r_idx,
+      self->g_idx, self->b_idx, self->a_idx, stream);
 }
 
 static void

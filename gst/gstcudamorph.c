@@ -102,8 +102,8 @@
 
 #include "gstcudamorph.h"
 
-#include "morph.h"
-#include "reconstruct.h"
+#include "morph-filter.h"
+#include "reconstruct-filter.h"
 #include "se.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
@@ -169,13 +169,10 @@ struct _GstCudaMorph
 
   /* built by configure (), used by process_plane (): streaming thread */
   cm_se *se;
-  cm_morph_desc desc;
-  cm_morph_plan *plan;
-  /* reconstruction operations (fill-holes ... hbasin): recon_desc's
-   * marker is desc */
-  gboolean recon;
-  cm_recon_desc recon_desc;
-  cm_recon_plan *recon_plan;
+  /* the operation on the backend, one of the two: morphology, or a
+   * reconstruction (fill-holes ... hbasin) */
+  cm_morph_filter *filter;
+  cm_recon_filter *recon_filter;
 };
 
 #define gst_cuda_morph_parent_class parent_class
@@ -630,11 +627,9 @@ gst_cuda_morph_release (GstCudaMorphologyBase * base)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
 
-  g_clear_pointer (&self->recon_plan, cm_recon_plan_free);
-  g_clear_pointer (&self->plan, cm_morph_plan_free);
+  g_clear_pointer (&self->recon_filter, cm_recon_filter_free);
+  g_clear_pointer (&self->filter, cm_morph_filter_free);
   g_clear_pointer (&self->se, cm_se_free);
-  self->desc.se = NULL;
-  self->recon_desc.marker.se = NULL;
 }
 
 static gboolean
@@ -666,15 +661,16 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
+  cm_backend backend = use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU;
+  const cm_cpu_opts *cpu = gst_cuda_morphology_base_cpu_opts (base);
   GstCudaMorphSettings s;
   cm_depth depth = gst_cuda_morphology_base_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
-  cm_morph_plan *plan = NULL;
-  cm_recon_plan *recon_plan = NULL;
+  cm_morph_filter *filter = NULL;
+  cm_recon_filter *recon_filter = NULL;
   cm_morph_desc desc;
   cm_recon_desc recon_desc;
-  gboolean recon;
   cm_se *se = NULL;
   cm_status status;
 
@@ -684,13 +680,12 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   GST_OBJECT_UNLOCK (self);
 
   status = gst_cuda_morph_build_se (&s, &se);
+  g_free (s.mask);
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (base, status,
         "Failed to build the structuring element");
-    g_free (s.mask);
     return FALSE;
   }
-  g_free (s.mask);
 
   memset (&desc, 0, sizeof (desc));
   desc.op = (cm_morph_op) s.operation;
@@ -699,29 +694,31 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   desc.border = (cm_border_mode) s.border;
   desc.border_value = MIN (s.border_value, cm_depth_max (depth));
 
-  recon = gst_cuda_morph_operation_is_recon (s.operation);
-  if (recon) {
+  if (gst_cuda_morph_operation_is_recon (s.operation)) {
     recon_desc = gst_cuda_morph_recon_desc (&s, &desc, depth);
     /* desc: the erosion (dilation) that makes the marker */
     desc = recon_desc.marker;
-    if (use_cuda) {
-      status = cm_recon_plan_new (&recon_plan, &recon_desc, width, height,
-          depth);
-      if (status != CM_OK) {
-        gst_cuda_morphology_base_post_status_error (base, status,
-            "Failed to build the CUDA reconstruction plan");
-        cm_se_free (se);
-        return FALSE;
-      }
-    }
+    status = cm_recon_filter_new (&recon_filter, backend, &recon_desc, width,
+        height, depth, cpu);
+  } else {
+    status = cm_morph_filter_new (&filter, backend, &desc, width, height,
+        depth, cpu);
+  }
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (base, status,
+        gst_cuda_morph_operation_is_recon (s.operation) ?
+        "Failed to build the CUDA reconstruction plan" :
+        "Failed to build the CUDA morphology plan");
+    cm_se_free (se);
+    return FALSE;
+  }
 
-    gst_cuda_morph_release (base);
-    self->se = se;
-    self->desc = desc;
-    self->recon = TRUE;
-    self->recon_desc = recon_desc;
-    self->recon_plan = recon_plan;
+  gst_cuda_morph_release (base);
+  self->se = se;
+  self->filter = filter;
+  self->recon_filter = recon_filter;
 
+  if (recon_filter != NULL)
     GST_INFO_OBJECT (self, "%s, connectivity %d, h %u, marker %s %dx%d "
         "(%d pixels), %d iteration(s), border %d (value %u), %dx%d %d-bit "
         "on %s: %s", cm_recon_op_name (recon_desc.op),
@@ -730,36 +727,18 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
         desc.border_value, width, height, (gint) depth,
         use_cuda ? "CUDA" : "CPU",
         use_cuda ? "reconstruction plan" : "reference");
-    return TRUE;
-  }
-
-  if (use_cuda) {
-    status = cm_morph_plan_new (&plan, &desc, width, height, depth);
-    if (status != CM_OK) {
-      gst_cuda_morphology_base_post_status_error (base, status,
-          "Failed to build the CUDA morphology plan");
-      cm_se_free (se);
-      return FALSE;
-    }
-  }
-
-  gst_cuda_morph_release (base);
-  self->se = se;
-  self->plan = plan;
-  self->desc = desc;
-  self->recon = FALSE;
-
-  GST_INFO_OBJECT (self, "%s, %s %dx%d (%d pixels), %d iteration(s), "
-      "border %d (value %u), %dx%d %d-bit on %s: %s",
-      cm_morph_op_name (desc.op), cm_shape_name (se->shape), se->width,
-      se->height, se->count, desc.iterations, (gint) desc.border,
-      desc.border_value, width, height, (gint) depth,
-      use_cuda ? "CUDA" : "CPU",
-      plan ? cm_morph_plan_algorithm (plan) : "reference");
-
+  else
+    GST_INFO_OBJECT (self, "%s, %s %dx%d (%d pixels), %d iteration(s), "
+        "border %d (value %u), %dx%d %d-bit on %s: %s",
+        cm_morph_op_name (desc.op), cm_shape_name (se->shape), se->width,
+        se->height, se->count, desc.iterations, (gint) desc.border,
+        desc.border_value, width, height, (gint) depth,
+        use_cuda ? "CUDA" : "CPU", cm_morph_filter_algorithm (filter));
   return TRUE;
 }
 
+/* One call on either backend: the filter was made for it (src and dst
+ * are device images on CUDA, host images on the CPU) */
 static cm_status
 gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
@@ -767,26 +746,11 @@ gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
 
-  if (self->recon) {
-    if (use_cuda) {
-      if (self->recon_plan == NULL)
-        return CM_ERR_INVALID_ARG;
-      return cm_recon_plan_run (self->recon_plan, src, dst, stream);
-    }
-    if (self->se == NULL)
-      return CM_ERR_INVALID_ARG;
-    return cm_recon_ref (&self->recon_desc, src, dst);
-  }
-
-  if (use_cuda) {
-    if (self->plan == NULL)
-      return CM_ERR_INVALID_ARG;
-    return cm_morph_plan_run (self->plan, src, dst, stream);
-  }
-  if (self->se == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_morph_ref_mt (&self->desc, src, dst,
-      gst_cuda_morphology_base_cpu_opts (base));
+  if (self->recon_filter != NULL)
+    return cm_recon_filter_run (self->recon_filter, src, dst, stream);
+  if (self->filter != NULL)
+    return cm_morph_filter_run (self->filter, src, dst, stream);
+  return CM_ERR_INVALID_ARG;
 }
 
 static void
