@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gstcudamorphologybase.h"
+#include "gstcudamorphenums.h"
 
 G_BEGIN_DECLS
 
