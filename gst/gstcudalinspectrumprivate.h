@@ -3,7 +3,8 @@
  * gstcudalinspectrum.c (properties, plans, frames), gstcudalinspectrumoutput.c
  * (the output property: caps, passthrough, a refused output kept) and
  * gstcudalinspectrumresult.c (the result of a frame as a message and as
- * the metas of gstcudalinspectrummeta.c on the output buffer). */
+ * the metas of gstcudalinspectrummeta.c on the output buffer, and the
+ * transform methods that attach them). */
 #pragma once
 
 #include "gstcudalinspectrum.h"
@@ -116,5 +117,13 @@ GstStructure *gst_cuda_lin_spectrum_result_message (const
     GstBuffer * inbuf);
 gboolean gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult *
     r, const GstSegment * segment, GstBuffer * buf);
+GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase *
+    base, GstBuffer * inbuf);
+GstFlowReturn gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform *
+    trans, GstBuffer * inbuf, GstBuffer ** outbuf);
+GstFlowReturn gst_cuda_lin_spectrum_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+GstFlowReturn gst_cuda_lin_spectrum_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf);
 
 G_END_DECLS

@@ -2,7 +2,8 @@
 /* The result of one cudalinspectrum frame (gstcudalinspectrumprivate.h):
  * computed once from the frame's sums, then given as the element message
  * (schema documented in gstcudalinspectrum.c) and as the metas of the
- * output buffer (gstcudalinspectrummeta.h), with the same values. */
+ * output buffer (gstcudalinspectrummeta.h), with the same values; and the
+ * element's transform methods that put it on the buffer that leaves. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -11,6 +12,9 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
+#define GST_CAT_DEFAULT gst_cuda_lin_spectrum_debug
 
 /**
  * gst_cuda_lin_spectrum_result_init:
@@ -225,4 +229,140 @@ gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
     return FALSE;
 #endif
   return TRUE;
+}
+
+/* ---- a frame's result ---------------------------------------------------- */
+
+/* The frame's result: a message when this frame is reported, kept for
+ * its output buffer when that gets it. */
+GstFlowReturn
+gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
+    GstBuffer * inbuf)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  const guint64 *spectrum;
+  gboolean post;
+  guint interval;
+
+  GST_OBJECT_LOCK (self);
+  post = self->settings.post_messages;
+  interval = self->settings.interval;
+  GST_OBJECT_UNLOCK (self);
+
+  /* a smaller interval applies at once */
+  if (self->frames_to_post >= interval)
+    self->frames_to_post = interval - 1;
+  if (self->frames_to_post > 0) {
+    self->frames_to_post--;
+    post = FALSE;
+  } else {
+    self->frames_to_post = interval - 1;
+  }
+  if (!post && !self->attach_frame)
+    return GST_FLOW_OK;
+
+  /* the stream was synchronised: the pinned copy is up to date */
+  spectrum = self->use_cuda ? cm_linspectrum_plan_spectrum (self->plan) :
+      self->spectrum;
+  if (spectrum == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("no spectrum after a frame"));
+    return GST_FLOW_ERROR;
+  }
+  gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
+      (gdouble) self->width * (gdouble) self->height);
+  if (post) {
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self),
+            gst_cuda_lin_spectrum_result_message (&self->result,
+                &GST_BASE_TRANSFORM (self)->segment, inbuf)));
+  }
+  /* attached once the frame is done, to the buffer that leaves */
+  self->result_ready = self->attach_frame;
+  return GST_FLOW_OK;
+}
+
+/* ---- the result on the output buffer ------------------------------------ */
+
+/* GstCudaLinSpectrum's parent, GstCudaMorphologyBase */
+#define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
+    (GST_TYPE_CUDA_MORPHOLOGY_BASE))
+
+/* Reads attach-meta once per buffer. In passthrough GstBaseTransform
+ * pushes the input buffer and transform_ip only looks at it; a meta needs
+ * a writable buffer, so one that someone else also holds (a tee, an
+ * application) is replaced by a copy that shares its memory and metas
+ * (gst_buffer_copy: no pixel is copied). GstBaseTransform drops its
+ * reference to the input when the output is another buffer. */
+GstFlowReturn
+gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+
+  GST_OBJECT_LOCK (self);
+  self->attach_frame = self->settings.attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  self->result_ready = FALSE;
+
+  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
+    return PARENT_CLASS->prepare_output_buffer
+        (trans, inbuf, outbuf);
+
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
+  } else {
+    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
+        "shares its memory");
+    *outbuf = gst_buffer_copy (inbuf);
+  }
+  return GST_FLOW_OK;
+}
+
+/* after the frame: its result on @buf */
+static GstFlowReturn
+gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
+{
+  gboolean ready = self->result_ready;
+
+  self->result_ready = FALSE;
+  if (!ready)
+    return GST_FLOW_OK;
+  /* passthrough switched on or off between the buffer's allocation and
+   * its transform: the input itself, held elsewhere (rare) */
+  if (!gst_buffer_is_writable (buf)) {
+    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
+    return GST_FLOW_OK;
+  }
+  if (!gst_cuda_lin_spectrum_result_attach (&self->result,
+          &GST_BASE_TRANSFORM (self)->segment, buf)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),
+        ("could not attach the result to the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_cuda_lin_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform (trans, inbuf,
+      outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), outbuf);
+}
+
+GstFlowReturn
+gst_cuda_lin_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform_ip (trans, buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), buf);
 }
