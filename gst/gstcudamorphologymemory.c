@@ -7,6 +7,7 @@
 #endif
 
 #include "gstcudamorphologymemory.h"
+#include "gstcudamorphologypool.h"
 
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
@@ -428,19 +429,13 @@ gst_cuda_morphology_memory_pool_new (GstCudaContext * context,
   debug_ensure ();
   pool = gst_cuda_buffer_pool_new (context);
   config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, *size, min, max);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
   gst_cuda_morphology_memory_config_set_stream (config, stream);
-  if (!gst_buffer_pool_set_config (pool, config)) {
+  if (!gst_cuda_morphology_pool_set_config (pool, config, caps, size, min,
+          max, TRUE)) {
     GST_WARNING_OBJECT (pool, "refused %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return NULL;
   }
-
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
   return pool;
 }
 
@@ -471,10 +466,7 @@ gst_cuda_morphology_memory_propose (GstQuery * query, GstCaps * caps,
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
 
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
+  if (!gst_cuda_morphology_pool_propose_wanted (query))
     return TRUE;
 
   size = GST_VIDEO_INFO_SIZE (&info);
@@ -531,14 +523,9 @@ gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
   if (pool) {
     GstStructure *config = gst_buffer_pool_get_config (pool);
 
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
     gst_cuda_morphology_memory_config_set_stream (config, stream);
-    if (gst_buffer_pool_set_config (pool, config)) {
-      config = gst_buffer_pool_get_config (pool);
-      gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-      gst_structure_free (config);
+    if (gst_cuda_morphology_pool_set_config (pool, config, caps, &size, min,
+            max, TRUE)) {
       ours = pool;
     } else {
       gst_object_unref (pool);
@@ -552,10 +539,7 @@ gst_cuda_morphology_memory_decide (GstQuery * query, GstCaps * caps,
   if (ours == NULL)
     return FALSE;
 
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, ours, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, ours, size, min, max);
+  gst_cuda_morphology_pool_put_first (query, ours, size, min, max, update);
   gst_object_unref (ours);
   return TRUE;
 }

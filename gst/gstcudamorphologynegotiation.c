@@ -9,6 +9,7 @@
 
 #include "gstcudamorphologybase.h"
 #include "gstcudamorphologyhelpers.h"
+#include "gstcudamorphologypool.h"
 
 #ifdef HAVE_GST_CUDA
 #include "gstcudamorphologymemory.h"
@@ -408,10 +409,8 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
     }
   }
 
-  if (update_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_cuda_morphology_pool_put_first (query, pool, size, min, max,
+      update_pool);
   gst_object_unref (pool);
   return TRUE;
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gstcudamorphologypinnedpool.h"
+#include "gstcudamorphologypool.h"
 
 #include "device.h"
 
@@ -288,28 +289,6 @@ gst_cuda_morphology_pinned_pool_new (GstObject * cuda_context)
   return GST_BUFFER_POOL_CAST (self);
 }
 
-/* Configures @pool for @caps; on success *size is the buffer size the pool
- * settled on. */
-static gboolean
-configure_pool (GstBufferPool * pool, GstCaps * caps, guint * size,
-    guint min, guint max, gboolean video_meta)
-{
-  GstStructure *config;
-
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, *size, min, max);
-  if (video_meta)
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config))
-    return FALSE;
-
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
-  gst_structure_free (config);
-  return TRUE;
-}
-
 /**
  * gst_cuda_morphology_pinned_pool_propose:
  * @query: the allocation query from upstream (propose_allocation)
@@ -336,15 +315,13 @@ gst_cuda_morphology_pinned_pool_propose (GstQuery * query, GstCaps * caps,
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
 
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
+  if (!gst_cuda_morphology_pool_propose_wanted (query))
     return TRUE;
 
   pool = gst_cuda_morphology_pinned_pool_new (cuda_context);
   size = GST_VIDEO_INFO_SIZE (&info);
-  if (!configure_pool (pool, caps, &size, 0, 0, TRUE)) {
+  if (!gst_cuda_morphology_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), caps, &size, 0, 0, TRUE)) {
     GST_WARNING_OBJECT (pool, "cannot configure for %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return FALSE;
@@ -392,16 +369,15 @@ gst_cuda_morphology_pinned_pool_decide (GstQuery * query, GstCaps * caps,
   size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
-  if (!configure_pool (pool, caps, &size, min, max, video_meta)) {
+  if (!gst_cuda_morphology_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), caps, &size, min, max,
+          video_meta)) {
     GST_WARNING_OBJECT (pool, "cannot configure for %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return FALSE;
   }
 
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_cuda_morphology_pool_put_first (query, pool, size, min, max, update);
   gst_object_unref (pool);
   return TRUE;
 }
