@@ -276,6 +276,31 @@ gst_cuda_median_check_side (GstCudaMedian * self, const gchar * name,
   return FALSE;
 }
 
+/* FALSE (with a warning) for a value the element refuses: the previous
+ * setting stays. Checked before the object lock is taken. */
+static gboolean
+gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  switch (prop_id) {
+    case PROP_SIZE:
+    case PROP_WIDTH:
+    case PROP_HEIGHT:
+      return gst_cuda_median_check_side (self, g_param_spec_get_name (pspec),
+          g_value_get_int (value));
+    case PROP_PERCENTILE:
+      /* a hair outside the range comes back inside; NaN stays NaN */
+      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
+        g_warning ("%s: percentile NaN is not a number; keeping the "
+            "previous percentile", GST_OBJECT_NAME (self));
+        return FALSE;
+      }
+      return TRUE;
+    default:
+      return TRUE;
+  }
+}
+
 static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -283,76 +308,41 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
   GstCudaMedian *self = GST_CUDA_MEDIAN (object);
   GstCudaMedianSettings *s = &self->settings;
 
+  if (!gst_cuda_median_value_ok (self, prop_id, value, pspec))
+    return;
+
+  GST_OBJECT_LOCK (self);
   switch (prop_id) {
-    case PROP_SIZE:{
-      gint v = g_value_get_int (value);
-
-      if (!gst_cuda_median_check_side (self, "size", v))
-        return;
-      GST_OBJECT_LOCK (self);
-      s->width = v;
-      s->height = v;
-      GST_OBJECT_UNLOCK (self);
+    case PROP_SIZE:
+      s->width = s->height = g_value_get_int (value);
       break;
-    }
-    case PROP_WIDTH:{
-      gint v = g_value_get_int (value);
-
-      if (!gst_cuda_median_check_side (self, "width", v))
-        return;
-      GST_OBJECT_LOCK (self);
-      s->width = v;
-      GST_OBJECT_UNLOCK (self);
+    case PROP_WIDTH:
+      s->width = g_value_get_int (value);
       break;
-    }
-    case PROP_HEIGHT:{
-      gint v = g_value_get_int (value);
-
-      if (!gst_cuda_median_check_side (self, "height", v))
-        return;
-      GST_OBJECT_LOCK (self);
-      s->height = v;
-      GST_OBJECT_UNLOCK (self);
+    case PROP_HEIGHT:
+      s->height = g_value_get_int (value);
       break;
-    }
-    case PROP_PERCENTILE:{
-      /* a hair outside the range comes back inside; NaN stays NaN */
-      gdouble p = gst_cuda_morphology_base_double_in_range (value, pspec);
-
-      if (isnan (p)) {
-        g_warning ("%s: percentile NaN is not a number; keeping the "
-            "previous percentile", GST_OBJECT_NAME (self));
-        return;
-      }
-      GST_OBJECT_LOCK (self);
-      s->percentile = p;
-      GST_OBJECT_UNLOCK (self);
+    case PROP_PERCENTILE:
+      s->percentile = gst_cuda_morphology_base_double_in_range (value, pspec);
       break;
-    }
     case PROP_BORDER:
-      GST_OBJECT_LOCK (self);
       s->border = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
       break;
     case PROP_BORDER_VALUE:
-      GST_OBJECT_LOCK (self);
       s->border_value = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
       break;
     case PROP_COLOR_MODE:
-      GST_OBJECT_LOCK (self);
       s->color_mode = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
       break;
     case PROP_ALGORITHM:
-      GST_OBJECT_LOCK (self);
       s->algorithm = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
       break;
     default:
+      GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
   }
+  GST_OBJECT_UNLOCK (self);
 
   /* rebuild the filter before the next frame */
   gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));

@@ -434,58 +434,21 @@ gst_cuda_morph_check_mask (const gchar * mask, gchar ** problem)
   return FALSE;
 }
 
-static void
-gst_cuda_morph_set_property (GObject * object, guint prop_id,
+/* FALSE (with a warning) for a value the element refuses: the previous
+ * setting stays. Checked before the object lock is taken. */
+static gboolean
+gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaMorph *self = GST_CUDA_MORPH (object);
-  GstCudaMorphSettings *s = &self->settings;
-
   switch (prop_id) {
-    case PROP_OPERATION:
-      GST_OBJECT_LOCK (self);
-      s->operation = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_SHAPE:
-      GST_OBJECT_LOCK (self);
-      s->shape = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_WIDTH:
-      GST_OBJECT_LOCK (self);
-      s->width = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_HEIGHT:
-      GST_OBJECT_LOCK (self);
-      s->height = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_RADIUS:
-      GST_OBJECT_LOCK (self);
-      s->radius = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_LENGTH:
-      GST_OBJECT_LOCK (self);
-      s->length = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_ANGLE:{
+    case PROP_ANGLE:
       /* a hair outside the range comes back inside; NaN stays NaN */
-      gdouble angle = gst_cuda_morphology_base_double_in_range (value, pspec);
-
-      if (isnan (angle)) {
+      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
         g_warning ("%s: angle NaN is not a number of degrees; keeping the "
             "previous angle", GST_OBJECT_NAME (self));
-        return;
+        return FALSE;
       }
-      GST_OBJECT_LOCK (self);
-      s->angle = angle;
-      GST_OBJECT_UNLOCK (self);
-      break;
-    }
+      return TRUE;
     case PROP_MASK:{
       const gchar *mask = g_value_get_string (value);
       gchar *problem = NULL;
@@ -494,52 +457,81 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
         g_warning ("%s: invalid mask \"%s\": %s; keeping the previous mask",
             GST_OBJECT_NAME (self), GST_STR_NULL (mask), problem);
         g_free (problem);
-        return;
+        return FALSE;
       }
-      GST_OBJECT_LOCK (self);
-      g_free (s->mask);
-      s->mask = g_strdup (mask);
-      GST_OBJECT_UNLOCK (self);
-      break;
+      return TRUE;
     }
-    case PROP_ITERATIONS:
-      GST_OBJECT_LOCK (self);
-      s->iterations = g_value_get_int (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_BORDER:
-      GST_OBJECT_LOCK (self);
-      s->border = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_BORDER_VALUE:
-      GST_OBJECT_LOCK (self);
-      s->border_value = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_CONNECTIVITY:{
-      gint connectivity = g_value_get_int (value);
-
-      if (connectivity != 4 && connectivity != 8) {
+    case PROP_CONNECTIVITY:
+      if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
         g_warning ("%s: invalid connectivity %d: only 4 and 8 are allowed; "
             "keeping the previous connectivity", GST_OBJECT_NAME (self),
-            connectivity);
-        return;
+            g_value_get_int (value));
+        return FALSE;
       }
-      GST_OBJECT_LOCK (self);
-      s->connectivity = connectivity;
-      GST_OBJECT_UNLOCK (self);
+      return TRUE;
+    default:
+      return TRUE;
+  }
+}
+
+static void
+gst_cuda_morph_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaMorph *self = GST_CUDA_MORPH (object);
+  GstCudaMorphSettings *s = &self->settings;
+
+  if (!gst_cuda_morph_value_ok (self, prop_id, value, pspec))
+    return;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_OPERATION:
+      s->operation = g_value_get_enum (value);
       break;
-    }
+    case PROP_SHAPE:
+      s->shape = g_value_get_enum (value);
+      break;
+    case PROP_WIDTH:
+      s->width = g_value_get_int (value);
+      break;
+    case PROP_HEIGHT:
+      s->height = g_value_get_int (value);
+      break;
+    case PROP_RADIUS:
+      s->radius = g_value_get_int (value);
+      break;
+    case PROP_LENGTH:
+      s->length = g_value_get_int (value);
+      break;
+    case PROP_ANGLE:
+      s->angle = gst_cuda_morphology_base_double_in_range (value, pspec);
+      break;
+    case PROP_MASK:
+      g_free (s->mask);
+      s->mask = g_value_dup_string (value);
+      break;
+    case PROP_ITERATIONS:
+      s->iterations = g_value_get_int (value);
+      break;
+    case PROP_BORDER:
+      s->border = g_value_get_enum (value);
+      break;
+    case PROP_BORDER_VALUE:
+      s->border_value = g_value_get_uint (value);
+      break;
+    case PROP_CONNECTIVITY:
+      s->connectivity = g_value_get_int (value);
+      break;
     case PROP_DOME_HEIGHT:
-      GST_OBJECT_LOCK (self);
       s->dome_height = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
       break;
     default:
+      GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
   }
+  GST_OBJECT_UNLOCK (self);
 
   /* rebuild the filter before the next frame */
   gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
