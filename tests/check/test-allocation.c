@@ -4,7 +4,9 @@
  * active one) is replaced by a video pool of the element's own, nothing of
  * the refused configuration leaks, and the replacement still puts a
  * GstVideoMeta on its buffers when downstream said it reads one. */
-#include "cudamorph-harness.h"
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
 
 /* the pool the harness's sink pad offers in the allocation query */
 static GstBufferPool *offered_pool;

@@ -19,9 +19,11 @@
  * errors on the bus, never crashes. */
 #include <math.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "device.h"
 #include "reliability-harness.h"
+#include "test-util.h"
 
 /* ---- warnings ----------------------------------------------------------- */
 

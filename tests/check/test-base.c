@@ -7,7 +7,11 @@
  * properties that a control binding drives, for cudamorph, cudamedian
  * and cudalinspectrum alike; a long frame on the CPU stops at a flush or a
  * stop (cudamorph, cudamedian). */
-#include "cudamorph-harness.h"
+#include <string.h>
+
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
 
 static const char *const elements[] = {
   "cudamorph", "cudamedian", "cudalinspectrum"

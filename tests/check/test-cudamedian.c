@@ -6,10 +6,14 @@
  * new colours in luma mode, property changes while PLAYING and refused
  * property values. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cudamorph-harness.h"
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
 #include "median.h"
+#include "test-util.h"
 
 typedef struct
 {

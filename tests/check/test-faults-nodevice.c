@@ -13,6 +13,9 @@
  *
  * On a machine with a device the no-device cases are skipped (printed)
  * and the rest still runs; tests/gpu/test-faults.c covers the device. */
+#include <stdio.h>
+#include <string.h>
+
 #include "device.h"
 #include "faults-harness.h"
 

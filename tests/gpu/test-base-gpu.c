@@ -37,9 +37,12 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
 
-#include "../check/cudamorph-harness.h"
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
 #include "chain-compare.h"
 #include "device.h"
+#include "test-util.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -18,8 +18,12 @@
  * check of the test itself on a machine without a GPU). Worker threads
  * never call the check assertions: they count and print mismatches, and
  * the test thread asserts on the counts. */
+#include <stdio.h>
+#include <string.h>
+
 #include "device.h"
-#include "../check/reliability-harness.h"
+#include "reliability-harness.h"
+#include "test-util.h"
 
 static const Setting thread_settings[] = {
   MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 5, 15, 0.0,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../check/cudalinspectrum-harness.h"
+#include "lin-harness.h"
 #include "device.h"
 #include "test-util.h"
 

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../check/cudamorph-harness.h"
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
 #include "device.h"
 #include "test-util.h"
 

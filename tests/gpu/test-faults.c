@@ -16,10 +16,14 @@
  *    default 4096).
  * CM_TEST_NO_OOM skips the out-of-memory case (set by the meson test
  * setups of compute-sanitizer, which reports every failed cudaMalloc). */
+#include <stdio.h>
+#include <string.h>
+
 #include <cuda_runtime_api.h>
 
 #include "device.h"
-#include "../check/faults-harness.h"
+#include "faults-harness.h"
+#include "test-util.h"
 
 static const Setting fault_settings[] = {
   MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,

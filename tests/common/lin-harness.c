@@ -1,29 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Helpers shared by the cudalinspectrum element tests (tests/check, CPU
- * backend) and the GPU element test (tests/gpu): element set-up from a
- * parameter row with its own bus, the "cudalinspectrum" messages read back
- * from it, their schema checked field by field, the result on the output
- * buffers (GstCudaLinSpectrumMeta) in the messages' form, and the CPU
- * reference of every output (spectrum, supremum, orientation colours). */
-#pragma once
-
+/* cudalinspectrum set up, its messages and metas read back and checked */
+#include <stdio.h>
 #include <string.h>
 
-#include "cudamorph-harness.h"
-#include "linspectrum.h"
+#include <gst/check/gstcheck.h>
+
+#include "gstcudalinspectrummeta.h"
 #include "orientation-rgba.h"
+#include "test-util.h"
 
-typedef struct
-{
-  int length;
-  double angle_min, angle_max, angle_step;
-  cm_morph_op op;               /* CM_MORPH_OPEN or CM_MORPH_CLOSE */
-  const char *output;           /* "passthrough", "supremum", "orientation" */
-} LinParams;
+#include "lin-harness.h"
 
-#define LIN_N_FORMATS 5
-
-static inline const char *
+const char *
 lin_format (int i)
 {
   static const char *const formats[LIN_N_FORMATS] = {
@@ -32,7 +20,7 @@ lin_format (int i)
   return formats[i];
 }
 
-static inline void
+void
 lin_params_desc (const LinParams * p, cm_linspectrum_desc * d)
 {
   memset (d, 0, sizeof (*d));
@@ -43,7 +31,7 @@ lin_params_desc (const LinParams * p, cm_linspectrum_desc * d)
   d->op = p->op;
 }
 
-static inline gchar *
+gchar *
 lin_params_describe (const LinParams * p)
 {
   return g_strdup_printf ("%s L=%d %g..%g step %g output=%s",
@@ -51,9 +39,7 @@ lin_params_describe (const LinParams * p)
       p->angle_max, p->angle_step, p->output);
 }
 
-/* Sets every analysis property of @e from @p. The angles go through a
- * wide range first so that no intermediate combination is refused. */
-static inline void
+void
 lin_params_apply (GstElement * e, const LinParams * p)
 {
   g_object_set (e, "angle-step", 360.0, NULL);
@@ -67,9 +53,7 @@ lin_params_apply (GstElement * e, const LinParams * p)
   gst_util_set_object_arg (G_OBJECT (e), "output", p->output);
 }
 
-/* A cudalinspectrum with backend @backend, parameters @p (NULL: the
- * defaults) and a bus of its own in *@bus. */
-static inline GstElement *
+GstElement *
 lin_element_new (const char *backend, const LinParams * p, GstBus ** bus)
 {
   GstElement *e = gst_element_factory_make ("cudalinspectrum", NULL);
@@ -84,8 +68,7 @@ lin_element_new (const char *backend, const LinParams * p, GstBus ** bus)
   return e;
 }
 
-/* The next "cudalinspectrum" element message on @bus, or NULL. */
-static inline GstMessage *
+GstMessage *
 lin_pop_message (GstBus * bus)
 {
   GstMessage *msg;
@@ -98,7 +81,7 @@ lin_pop_message (GstBus * bus)
   return NULL;
 }
 
-static inline guint
+guint
 lin_count_messages (GstBus * bus)
 {
   GstMessage *msg;
@@ -111,8 +94,7 @@ lin_count_messages (GstBus * bus)
   return n;
 }
 
-/* The double at @i of the GstValueArray field @name of @s. */
-static inline gdouble
+gdouble
 lin_array_get (const GstStructure * s, const char *name, guint i)
 {
   const GValue *arr = gst_structure_get_value (s, name);
@@ -122,9 +104,7 @@ lin_array_get (const GstStructure * s, const char *name, guint i)
   return g_value_get_double (v);
 }
 
-/* Every field of the schema with its type; returns the number of
- * orientations. */
-static inline guint
+guint
 lin_check_schema (const GstStructure * s, const char *what)
 {
   static const struct
@@ -162,14 +142,7 @@ lin_check_schema (const GstStructure * s, const char *what)
   return n;
 }
 
-/* ---- the result on the buffer ------------------------------------------
- * The custom meta GstCudaLinSpectrumMeta, read as an application reads it:
- * by name, with no header of the plugin. */
-
-#define LIN_META_NAME "GstCudaLinSpectrumMeta"
-
-/* The number of GstCudaLinSpectrumMeta on @buf. */
-static inline guint
+guint
 lin_meta_count (GstBuffer * buf)
 {
   const GstMetaInfo *info = gst_meta_get_info (LIN_META_NAME);
@@ -183,8 +156,7 @@ lin_meta_count (GstBuffer * buf)
   return n;
 }
 
-/* The structure of the one GstCudaLinSpectrumMeta of @buf. */
-static inline const GstStructure *
+const GstStructure *
 lin_meta_structure (GstBuffer * buf, const char *what)
 {
   GstCustomMeta *meta = gst_buffer_get_custom_meta (buf, LIN_META_NAME);
@@ -194,8 +166,7 @@ lin_meta_structure (GstBuffer * buf, const char *what)
   return gst_custom_meta_get_structure (meta);
 }
 
-/* The GBytes field @name of the meta's structure @s as *@n doubles. */
-static inline const gdouble *
+const gdouble *
 lin_meta_doubles (const GstStructure * s, const char *name, guint * n)
 {
   const GValue *v = gst_structure_get_value (s, name);
@@ -211,11 +182,7 @@ lin_meta_doubles (const GstStructure * s, const char *name, guint * n)
   return data;
 }
 
-/* The meta's structure @s in the form of the message: named
- * "cudalinspectrum", angles and spectrum as GstValueArray. Compared with
- * gst_structure_is_equal () (doubles exactly) and checked against the
- * reference with lin_check_message (). */
-static inline GstStructure *
+GstStructure *
 lin_meta_as_message (const GstStructure * s)
 {
   static const char *const arrays[] = { "angles", "spectrum" };
@@ -241,10 +208,7 @@ lin_meta_as_message (const GstStructure * s)
   return m;
 }
 
-/* Passthrough: @out is @in, or, when the caller held @in (the element
- * cannot add its meta to a buffer someone else holds), a copy that shares
- * every memory of @in, and @in got no meta. */
-static inline void
+void
 lin_check_passed_through (GstBuffer * in, GstBuffer * out, const char *what)
 {
   if (out == in)
@@ -257,9 +221,7 @@ lin_check_passed_through (GstBuffer * in, GstBuffer * out, const char *what)
   fail_unless_equals_int (lin_meta_count (in), 0);
 }
 
-/* The GstCudaLinSpectrumMeta of @out, in the message's form, is the
- * message @msg of the same frame, exactly. */
-static inline void
+void
 lin_check_meta_is_message (GstBuffer * out, const GstStructure * msg,
     const char *what)
 {
@@ -275,8 +237,7 @@ lin_check_meta_is_message (GstBuffer * out, const GstStructure * msg,
   gst_structure_free (conv);
 }
 
-/* The luma / GRAY plane of @frame as a core image view. */
-static inline cm_image
+cm_image
 lin_plane0 (GstVideoFrame * frame)
 {
   cm_image img;
@@ -290,10 +251,7 @@ lin_plane0 (GstVideoFrame * frame)
   return img;
 }
 
-/* TRUE when the message @s is the reference analysis of @inbuf: the
- * angles, spectrum / pixels, dominant angle and value, length and
- * operation, all exact. */
-static inline gboolean
+gboolean
 lin_check_message (const GstStructure * s, GstBuffer * inbuf,
     const GstVideoInfo * info, const LinParams * p, const char *what)
 {
@@ -349,8 +307,7 @@ lin_check_message (const GstStructure * s, GstBuffer * inbuf,
   return ok;
 }
 
-/* TRUE when the RGBA pixels of @got and @exp are equal. */
-static inline gboolean
+gboolean
 lin_rgba_equal (const cm_image_packed * got, const cm_image_packed * exp,
     const char *what)
 {
@@ -369,9 +326,7 @@ lin_rgba_equal (const cm_image_packed * got, const cm_image_packed * exp,
   return TRUE;
 }
 
-/* TRUE when @outbuf (RGBA, @out_info) is the reference colouring of the
- * orientation map of @inbuf (@in_info). */
-static inline gboolean
+gboolean
 lin_check_orientation (GstBuffer * inbuf, const GstVideoInfo * in_info,
     GstBuffer * outbuf, const GstVideoInfo * out_info, const LinParams * p,
     const char *what)
@@ -414,9 +369,7 @@ lin_check_orientation (GstBuffer * inbuf, const GstVideoInfo * in_info,
   return ok;
 }
 
-/* TRUE when @outbuf is @inbuf with its plane 0 replaced by the reference
- * supremum (infimum for closings) and the other planes copied. */
-static inline gboolean
+gboolean
 lin_check_supremum (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const LinParams * p, const char *what)
 {
@@ -462,4 +415,172 @@ lin_check_supremum (GstBuffer * inbuf, GstBuffer * outbuf,
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   return ok;
+}
+
+GstHarness *
+lin_harness_new (GstElement * e, const char *format, int w, int h,
+    GstVideoInfo * info)
+{
+  GstHarness *hn = gst_harness_new_with_element (e, "sink", "src");
+
+  morph_harness_set_caps (hn, format, w, h, info);
+  return hn;
+}
+
+void
+lin_teardown (GstHarness * h, GstElement * e, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+GstBuffer *
+lin_push_random (GstHarness * h, const GstVideoInfo * info, guint64 seed,
+    int extra, GstBuffer ** out)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra);
+
+  *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (*out != NULL, "no output buffer");
+  return in;
+}
+
+void
+lin_check_one_message (GstBus * bus, GstBuffer * in, const GstVideoInfo * info,
+    const LinParams * p, const char *what)
+{
+  GstMessage *msg = lin_pop_message (bus);
+
+  fail_unless (msg != NULL, "%s: no message", what);
+  fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT);
+  fail_unless (lin_check_message (gst_message_get_structure (msg), in, info,
+          p, what), "%s: message differs from the reference", what);
+  gst_message_unref (msg);
+  fail_unless (lin_pop_message (bus) == NULL, "%s: more than one message",
+      what);
+}
+
+#ifdef HAVE_GST_ANALYTICS
+guint
+lin_mtd_count (GstBuffer * buf)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta
+      (buf);
+  GstAnalyticsMtd mtd;
+  gpointer state = NULL;
+  guint n = 0;
+
+  while (rmeta != NULL && gst_analytics_relation_meta_iterate (rmeta, &state,
+          GST_ANALYTICS_MTD_TYPE_ANY, &mtd))
+    n += gst_cuda_lin_spectrum_mtd_get_data (&mtd) != NULL;
+  return n;
+}
+
+/* the analytics entry of @out, read with the header's inline readers,
+ * holds the values of the message @msg, exactly */
+static void
+lin_check_mtd_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta
+      (out);
+  GstAnalyticsMtd mtd;
+  const gdouble *angles, *spectrum;
+  gdouble angle, value, d;
+  guint n, length, u;
+  gboolean closing;
+
+  fail_unless (rmeta != NULL, "%s: no analytics relation meta", what);
+  fail_unless (gst_cuda_lin_spectrum_mtd_find (rmeta, &mtd),
+      "%s: no " GST_CUDA_LIN_SPECTRUM_MTD_NAME " entry", what);
+  fail_unless_equals_int (lin_mtd_count (out), 1);
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_dominant (&mtd, &angle, &value));
+  fail_unless (gst_structure_get_double (msg, "dominant-angle", &d));
+  fail_unless (angle == d, "%s: entry's dominant angle %.17g, message %.17g",
+      what, angle, d);
+  fail_unless (gst_structure_get_double (msg, "dominant-value", &d));
+  fail_unless (value == d, "%s: entry's dominant value %.17g, message %.17g",
+      what, value, d);
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_params (&mtd, &length,
+          &closing));
+  fail_unless (gst_structure_get_uint (msg, "length", &u));
+  fail_unless_equals_int (length, u);
+  fail_unless_equals_string (closing ? "close" : "open",
+      gst_structure_get_string (msg, "operation"));
+  fail_unless (gst_cuda_lin_spectrum_mtd_get_spectrum (&mtd, &n, &angles,
+          &spectrum));
+  fail_unless_equals_int (n, gst_value_array_get_size
+      (gst_structure_get_value (msg, "angles")));
+  for (guint i = 0; i < n; i++) {
+    fail_unless (angles[i] == lin_array_get (msg, "angles", i) &&
+        spectrum[i] == lin_array_get (msg, "spectrum", i),
+        "%s: entry's orientation %u differs from the message", what, i);
+  }
+}
+#else
+guint
+lin_mtd_count (GstBuffer * buf)
+{
+  return 0;
+}
+
+static void
+lin_check_mtd_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+}
+#endif
+
+void
+lin_check_result_is_message (GstBuffer * out, const GstStructure * msg,
+    const char *what)
+{
+  lin_check_meta_is_message (out, msg, what);
+  lin_check_mtd_is_message (out, msg, what);
+}
+
+void
+lin_check_frame_result (GstBus * bus, GstBuffer * in, GstBuffer * out,
+    const GstVideoInfo * info, const LinParams * p, const char *what)
+{
+  GstMessage *msg = lin_pop_message (bus);
+
+  fail_unless (msg != NULL, "%s: no message", what);
+  fail_unless (lin_check_message (gst_message_get_structure (msg), in, info,
+          p, what), "%s: message differs from the reference", what);
+  lin_check_result_is_message (out, gst_message_get_structure (msg), what);
+  gst_message_unref (msg);
+  fail_unless (lin_pop_message (bus) == NULL, "%s: more than one message",
+      what);
+}
+
+void
+lin_check_rgba_caps (GstHarness * h, int w, int hgt, GstVideoInfo * out_info)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  gint n, d;
+
+  fail_unless (caps != NULL);
+  fail_unless (gst_video_info_from_caps (out_info, caps));
+  fail_unless_equals_string (GST_VIDEO_INFO_NAME (out_info), "RGBA");
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (out_info), w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (out_info), hgt);
+  fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &n, &d));
+  fail_unless (n == 30 && d == 1, "framerate %d/%d", n, d);
+  gst_caps_unref (caps);
+}
+
+gboolean
+lin_caps_has_format (GstCaps * caps, const char *format)
+{
+  gchar *s = g_strdup_printf ("video/x-raw,format=%s", format);
+  GstCaps *f = gst_caps_from_string (s);
+  gboolean ret = gst_caps_can_intersect (caps, f);
+
+  gst_caps_unref (f);
+  g_free (s);
+  return ret;
 }

@@ -1,46 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Helpers of the reliability tests (tests/check/test-bad-input.c,
- * test-faults-nodevice.c, tests/gpu/test-faults.c, test-concurrency.c):
- * one filter setting of any of the three elements, the element made from
- * it on the backend of CM_TEST_BACKEND (default cpu), and a frame pushed,
- * pulled and compared with the CPU reference (cudalinspectrum: its message
- * and its supremum or passthrough output). */
-#pragma once
-
-#include <math.h>
+/* one setting of any element, a frame pushed and checked */
+#include <stdio.h>
 #include <string.h>
 
-#include "cudalinspectrum-harness.h"
-#include "median.h"
+#include <gst/check/gstcheck.h>
 
-/* ---- elements and their reference --------------------------------------- */
+#include "test-util.h"
 
-typedef enum
-{
-  EL_MORPH,
-  EL_MEDIAN,
-  EL_LIN
-} ElemKind;
+#include "reliability-harness.h"
 
-typedef struct
-{
-  int width, height;
-  double percentile;
-  cm_border_mode border;
-  unsigned border_value;
-  gboolean luma;
-} MedianParams;
-
-/* One filter setting of one element. */
-typedef struct
-{
-  ElemKind kind;
-  MorphParams morph;
-  MedianParams median;
-  LinParams lin;
-} Setting;
-
-static inline const gchar *
+const gchar *
 test_backend (void)
 {
   const gchar *b = g_getenv ("CM_TEST_BACKEND");
@@ -48,14 +17,14 @@ test_backend (void)
   return b && *b ? b : "cpu";
 }
 
-static inline const gchar *
+const gchar *
 kind_name (ElemKind k)
 {
   return k == EL_MORPH ? "cudamorph" : k == EL_MEDIAN ? "cudamedian" :
       "cudalinspectrum";
 }
 
-static inline void
+void
 median_apply (GstElement * e, const MedianParams * p)
 {
   gst_util_set_object_arg (G_OBJECT (e), "border",
@@ -66,8 +35,7 @@ median_apply (GstElement * e, const MedianParams * p)
       p->percentile, "border-value", p->border_value, NULL);
 }
 
-/* The element of @s on the test backend with a bus of its own. */
-static inline GstElement *
+GstElement *
 setting_element_new (const Setting * s, GstBus ** bus)
 {
   GstElement *e;
@@ -88,7 +56,7 @@ setting_element_new (const Setting * s, GstBus ** bus)
   return e;
 }
 
-static inline gchar *
+gchar *
 setting_describe (const Setting * s)
 {
   if (s->kind == EL_MORPH)
@@ -101,7 +69,7 @@ setting_describe (const Setting * s)
       s->median.luma ? "luma" : "channels");
 }
 
-static inline gboolean
+gboolean
 bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
     gsize row_bytes, int rows, const char *what)
 {
@@ -117,8 +85,7 @@ bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
   return TRUE;
 }
 
-/* The reference filter of one plane or colour channel. */
-static inline void
+void
 reference_plane (const Setting * s, const cm_image * src, const cm_image * dst)
 {
   cm_median_desc md;
@@ -146,9 +113,7 @@ reference_plane (const Setting * s, const cm_image * src, const cm_image * dst)
   }
 }
 
-/* cudamorph and cudamedian: plane 0 / each colour channel filtered, the
- * other planes and bytes copied; the colour median on whole pixels. */
-static inline gboolean
+gboolean
 check_filtered (const Setting * s, GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const char *what)
 {
@@ -247,9 +212,7 @@ check_filtered (const Setting * s, GstBuffer * inbuf, GstBuffer * outbuf,
   return ok;
 }
 
-/* Pops every message of @bus: fails on an ERROR, returns the
- * "cudalinspectrum" element messages in order (the rest is dropped). */
-static inline GList *
+GList *
 drain_bus (GstBus * bus, const char *what)
 {
   GList *spectra = NULL;
@@ -273,16 +236,14 @@ drain_bus (GstBus * bus, const char *what)
   return spectra;
 }
 
-static inline void
+void
 assert_no_error (GstBus * bus, const char *what)
 {
   g_list_free_full (drain_bus (bus, what),
       (GDestroyNotify) gst_message_unref);
 }
 
-/* Pushes one seeded frame of @info, pulls the output and checks it (and
- * for cudalinspectrum the message of this frame). */
-static inline void
+void
 push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx)
@@ -327,23 +288,14 @@ push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
   g_free (desc);
 }
 
-static inline int
+int
 n_formats (ElemKind k)
 {
   return k == EL_LIN ? LIN_N_FORMATS : MORPH_N_FORMATS;
 }
 
-static inline const char *
+const char *
 format_name (ElemKind k, int i)
 {
   return k == EL_LIN ? lin_format (i) : morph_format (i);
 }
-
-#define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, { 3, 3, 50, \
-      CM_BORDER_REPLICATE, 0, TRUE }, { 41, 0, 180, 1, CM_MORPH_OPEN, \
-      "passthrough" } }
-#define MEDIAN_SETTING(...) { EL_MEDIAN, MORPH_PARAMS_DEFAULT, \
-    { __VA_ARGS__ }, { 41, 0, 180, 1, CM_MORPH_OPEN, "passthrough" } }
-#define LIN_SETTING(...) { EL_LIN, MORPH_PARAMS_DEFAULT, { 3, 3, 50, \
-      CM_BORDER_REPLICATE, 0, TRUE }, { __VA_ARGS__ } }
-

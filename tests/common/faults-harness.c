@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Helpers of the fault tests (tests/check/test-faults-nodevice.c on any
- * machine, tests/gpu/test-faults.c on a CUDA device): the element error or
- * warning an element posts, host memory in use, and NULL <-> PLAYING
- * cycles of a harnessed element with one frame checked per cycle. */
-#pragma once
-
+/* element errors, memory in use, state cycles */
 #include <stdio.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
-#include "reliability-harness.h"
+#include <gst/check/gstcheck.h>
 
-/* Resident set size of this process in KiB (0 when unknown). */
-static inline gsize
+#include "faults-harness.h"
+
+gsize
 faults_rss_kib (void)
 {
   unsigned long size = 0, resident = 0;
@@ -28,10 +24,7 @@ faults_rss_kib (void)
   return (gsize) resident * (gsize) sysconf (_SC_PAGESIZE) / 1024;
 }
 
-/* Bytes of the C heap in use (malloc'ed and not freed, mmapped blocks
- * included) in KiB, from glibc's mallinfo2 (); 0 where there is none.
- * Beside RSS it tells held memory from pages the allocator keeps. */
-static inline gsize
+gsize
 faults_heap_kib (void)
 {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
@@ -43,9 +36,7 @@ faults_heap_kib (void)
 #endif
 }
 
-/* TRUE when built with AddressSanitizer (its quarantine keeps freed memory
- * resident, so RSS says nothing about leaks there: LeakSanitizer does). */
-static inline gboolean
+gboolean
 faults_under_asan (void)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -61,9 +52,7 @@ faults_under_asan (void)
 #endif
 }
 
-/* The first message of @type on @bus (the others are dropped), with its
- * text and debug string joined in *@text (lower case). NULL when none. */
-static inline GstMessage *
+GstMessage *
 faults_pop (GstBus * bus, GstMessageType type, gchar ** text)
 {
   GstMessage *msg = test_bus_pop_filtered (bus, type);
@@ -86,10 +75,7 @@ faults_pop (GstBus * bus, GstMessageType type, gchar ** text)
   return msg;
 }
 
-/* Like morph_harness_set_caps () but without asserting that the element
- * takes the caps (gst_harness_set_src_caps () does): caps and a segment,
- * TRUE when the caps were taken. */
-static inline gboolean
+gboolean
 faults_push_caps (GstHarness * h, const char *format, int width, int height,
     GstVideoInfo * info)
 {
@@ -109,9 +95,7 @@ faults_push_caps (GstHarness * h, const char *format, int width, int height,
   return ok;
 }
 
-/* Frames of these sizes and formats alternate from cycle to cycle, so
- * that every cycle negotiates caps anew. */
-static inline const char *
+const char *
 faults_cycle_format (ElemKind k, guint cycle)
 {
   static const char *const filt[] = { "GRAY8", "I420", "RGBA", "GRAY16_LE" };
@@ -120,9 +104,7 @@ faults_cycle_format (ElemKind k, guint cycle)
   return k == EL_LIN ? lin[cycle % 4] : filt[cycle % 4];
 }
 
-/* Takes harnessed element @e from PLAYING to NULL and back, sends it a new
- * stream (stream-start, caps, segment) and checks one frame. */
-static inline void
+void
 faults_cycle_once (GstHarness * h, GstElement * e, GstBus * bus,
     const Setting * s, guint cycle, int w, int hgt)
 {
@@ -164,18 +146,7 @@ faults_cycle_once (GstHarness * h, GstElement * e, GstBus * bus,
     gst_event_unref (ev);
 }
 
-typedef struct
-{
-  gsize rss_before_kib, rss_after_kib;
-  gsize heap_before_kib, heap_after_kib;        /* faults_heap_kib ()   */
-  guint cycles;
-} FaultsCycleResult;
-
-/* @warmup then @cycles NULL <-> PLAYING cycles of the element of @s on the
- * test backend, one @w x @h frame checked per cycle; RSS sampled after the
- * warm-up and at the end. @between, when set, is called after the warm-up
- * and at the end too (device memory sampling). */
-static inline FaultsCycleResult
+FaultsCycleResult
 faults_cycles (const Setting * s, guint warmup, guint cycles, int w, int h,
     void (*between) (gboolean end, gpointer data), gpointer data)
 {
@@ -206,8 +177,7 @@ faults_cycles (const Setting * s, guint warmup, guint cycles, int w, int h,
   return r;
 }
 
-/* CM_TEST_CYCLES, or @def */
-static inline guint
+guint
 faults_n_cycles (guint def)
 {
   const gchar *v = g_getenv ("CM_TEST_CYCLES");

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudalinspectrum element tests on the CPU backend (GstHarness,
+ * CK_FORK=no), its properties: output and parameter changes while
+ * PLAYING, refused property values, and the defects a review found:
+ * passthrough left in the middle of a buffer, a refused output kept,
+ * angles set from another thread while frames flow, the order of angle
+ * changes and angles invalid at start. */
+#include <math.h>
+#include <string.h>
+
+#include "lin-harness.h"
+#include "padded-frames.h"
+#include "test-util.h"
+
+#define OPEN CM_MORPH_OPEN
+#define CLOSE CM_MORPH_CLOSE
+
+/* output and parameters changed while PLAYING apply to the next frame;
+ * output changes renegotiate (RGBA and back) */
+GST_START_TEST (test_change_playing)
+{
+  LinParams p = { 9, 0, 180, 6, OPEN, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info, out_info;
+  GstBuffer *in, *out;
+  GstState state;
+  GstCaps *caps;
+
+  h = lin_harness_new (e, "I420", 41, 29, &info);
+  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_PLAYING);
+
+  in = lin_push_random (h, &info, 1, 0, &out);
+  lin_check_passed_through (in, out, "passthrough");
+  lin_check_frame_result (bus, in, out, &info, &p, "passthrough");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.output = "supremum";
+  gst_util_set_object_arg (G_OBJECT (e), "output", "supremum");
+  in = lin_push_random (h, &info, 2, 0, &out);
+  fail_unless (lin_check_supremum (in, out, &info, &p, "to supremum"));
+  lin_check_frame_result (bus, in, out, &info, &p, "to supremum");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.length = 21;
+  p.op = CLOSE;
+  p.angle_min = -20;
+  p.angle_max = 20;
+  p.angle_step = 0.25;
+  lin_params_apply (e, &p);
+  in = lin_push_random (h, &info, 3, 0, &out);
+  fail_unless (lin_check_supremum (in, out, &info, &p, "new parameters"));
+  lin_check_frame_result (bus, in, out, &info, &p, "new parameters");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.output = "orientation";
+  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
+  in = lin_push_random (h, &info, 4, 0, &out);
+  lin_check_rgba_caps (h, 41, 29, &out_info);
+  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+          "to orientation"));
+  lin_check_frame_result (bus, in, out, &info, &p, "to orientation");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.op = OPEN;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
+  in = lin_push_random (h, &info, 5, 0, &out);
+  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+          "orientation, open"));
+  lin_check_frame_result (bus, in, out, &info, &p, "orientation, open");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  p.output = "passthrough";
+  gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
+  in = lin_push_random (h, &info, 6, 0, &out);
+  lin_check_passed_through (in, out, "back to passthrough");
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (lin_caps_has_format (caps, "I420"), "%" GST_PTR_FORMAT, caps);
+  fail_if (lin_caps_has_format (caps, "RGBA"), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  lin_check_frame_result (bus, in, out, &info, &p, "back to passthrough");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* with a caps change in orientation mode */
+  p.output = "orientation";
+  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
+  morph_harness_set_caps (h, "GRAY16_LE", 19, 7, &info);
+  in = lin_push_random (h, &info, 7, 0, &out);
+  lin_check_rgba_caps (h, 19, 7, &out_info);
+  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+          "orientation, new caps"));
+  lin_check_frame_result (bus, in, out, &info, &p, "orientation, new caps");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* Pops every message of @bus: the one spectrum message of the frame is
+ * checked against @in, warnings are counted (errors fail). */
+static guint
+check_message_and_warnings (GstBus * bus, GstBuffer * in,
+    const GstVideoInfo * info, const LinParams * p, const char *what)
+{
+  GstMessage *msg;
+  guint spectra = 0, warnings = 0;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: error", what);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      warnings++;
+    if (gst_message_has_name (msg, "cudalinspectrum")) {
+      fail_unless (lin_check_message (gst_message_get_structure (msg), in,
+              info, p, what), "%s: message differs from the reference", what);
+      spectra++;
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (spectra, 1);
+  return warnings;
+}
+
+/* refused values leave the old value and the element keeps working */
+GST_START_TEST (test_invalid_values)
+{
+  LinParams p = { 15, 10, 100, 2, OPEN, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gdouble d;
+  guint u;
+
+  /* one value alone: refused at once, the old one kept */
+  ASSERT_WARNING (g_object_set (e, "angle-step", 0.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", -1.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) INFINITY,
+          NULL));
+  g_object_get (e, "angle-step", &d, NULL);
+  fail_unless_equals_float (d, 2.0);
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) -INFINITY,
+          NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) INFINITY,
+          NULL));
+  g_object_get (e, "angle-min", &d, NULL);
+  fail_unless_equals_float (d, 10.0);
+  g_object_get (e, "angle-max", &d, NULL);
+  fail_unless_equals_float (d, 100.0);
+
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "length", 0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "length",
+          CM_LINSPECTRUM_MAX_LENGTH + 1, NULL));
+  g_object_get (e, "length", &u, NULL);
+  fail_unless_equals_int (u, 15);
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "interval", 0, NULL));
+  g_object_get (e, "interval", &u, NULL);
+  fail_unless_equals_int (u, 1);
+
+  h = lin_harness_new (e, "GRAY8", 23, 17, &info);
+  in = lin_push_random (h, &info, 77, 0, &out);
+  lin_check_one_message (bus, in, &info, &p, "after refused values");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* combinations: taken as set, judged at the next frame; an invalid one
+   * keeps the orientations in use with one warning */
+  {
+    const struct
+    {
+      const char *name;
+      gdouble value;
+    } bad[] = {
+      {"angle-step", 0.01},     /* 9000 orientations */
+      {"angle-min", 100.0},     /* = angle-max */
+      {"angle-max", -5.0},      /* below angle-min */
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+      gchar *what = g_strdup_printf ("%s = %g", bad[i].name, bad[i].value);
+
+      g_object_get (e, bad[i].name, &d, NULL);
+      g_object_set (e, bad[i].name, bad[i].value, NULL);
+      for (int k = 0; k < 2; k++) {
+        in = lin_push_random (h, &info, 80 + 2 * i + k, 0, &out);
+        fail_unless_equals_int (check_message_and_warnings (bus, in, &info,
+                &p, what), k == 0 ? 1 : 0);
+        gst_buffer_unref (out);
+        gst_buffer_unref (in);
+      }
+      /* back to the value before: no warning */
+      g_object_set (e, bad[i].name, d, NULL);
+      in = lin_push_random (h, &info, 90 + i, 0, &out);
+      fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+              what), 0);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      g_free (what);
+    }
+  }
+
+  /* the largest number of orientations is fine */
+  p.angle_min = 0;
+  p.angle_max = 180;
+  p.angle_step = 180.0 / CM_LINSPECTRUM_MAX_ANGLES;
+  g_object_set (e, "angle-min", 0.0, "angle-max", 180.0, "angle-step",
+      180.0 / CM_LINSPECTRUM_MAX_ANGLES, NULL);
+  in = lin_push_random (h, &info, 99, 0, &out);
+  fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+          "4096 orientations"), 0);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* ---- review defects: passthrough, refused output, angle race ------------ */
+
+/* Sets output=supremum from basetransform's own log line "got DISCONT
+ * buffer", which it writes between before_transform and its check for a
+ * pending reconfigure: the interleaving that once left the element out of
+ * passthrough with no output pool. */
+static GstElement *race_element;
+static gint race_armed, race_fired;
+
+static void
+race_log_hook (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * msg,
+    gpointer user_data)
+{
+  const gchar *m = gst_debug_message_get (msg);
+
+  if (m != NULL && g_str_has_prefix (m, "got DISCONT buffer") &&
+      g_atomic_int_compare_and_exchange (&race_armed, TRUE, FALSE)) {
+    gst_util_set_object_arg (G_OBJECT (race_element), "output", "supremum");
+    g_atomic_int_set (&race_fired, TRUE);
+  }
+}
+
+GST_START_TEST (test_passthrough_left_mid_buffer)
+{
+  LinParams p = { 3, 0, 180, 45, OPEN, "passthrough" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstMessage *msg;
+
+  gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (race_log_hook, NULL, NULL);
+  race_element = e;
+
+  h = lin_harness_new (e, "GRAY8", 64, 48, &info);
+  /* padded rows (GstVideoMeta): a frame that cannot be sized from caps */
+  in = lin_push_random (h, &info, 11, 16, &out);
+  lin_check_passed_through (in, out, "passthrough");
+  lin_check_frame_result (bus, in, out, &info, &p, "passthrough");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* output changes while this buffer is between the two steps */
+  in = morph_make_input (&info, 12, 16);
+  GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+  g_atomic_int_set (&race_armed, TRUE);
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  gst_debug_remove_log_function (race_log_hook);
+  gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_NONE);
+  fail_unless (g_atomic_int_get (&race_fired), "basetransform did not log "
+      "\"got DISCONT buffer\": the interleaving was not forced");
+  fail_unless (out != NULL, "no output for the frame in flight");
+  msg = lin_pop_message (bus);
+  fail_unless (msg != NULL);
+  lin_check_result_is_message (out, gst_message_get_structure (msg),
+      "frame in flight");
+  gst_message_unref (msg);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  /* the next frames are supremum frames, in a buffer of the right size */
+  p.output = "supremum";
+  for (int k = 0; k < 2; k++) {
+    in = lin_push_random (h, &info, 13 + k, 16, &out);
+    fail_unless (out != in, "still in passthrough");
+    fail_unless (lin_check_supremum (in, out, &info, &p, "after the race"));
+    lin_check_frame_result (bus, in, out, &info, &p, "after the race");
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  fail_if (gst_bus_have_pending (bus), "error or warning on the bus");
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* the output property's nick */
+static gchar *
+output_nick (GstElement * e)
+{
+  GValue v = G_VALUE_INIT;
+  gchar *nick;
+
+  g_value_init (&v, g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+          "output")->value_type);
+  g_object_get_property (G_OBJECT (e), "output", &v);
+  nick = g_strdup (g_enum_get_value (g_type_class_peek (G_VALUE_TYPE (&v)),
+          g_value_get_enum (&v))->value_nick);
+  g_value_unset (&v);
+  return nick;
+}
+
+/* output=orientation asked of a downstream that takes only the input
+ * format: frames keep coming in the output in use (supremum), with one
+ * warning, and the property says so; the same back from RGBA */
+GST_START_TEST (test_refused_output_kept)
+{
+  LinParams p = { 9, 0, 180, 30, OPEN, "supremum" };
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", &p, &bus);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  gchar *output;
+
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
+  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
+  in = lin_push_random (h, &info, 21, 0, &out);
+  fail_unless (lin_check_supremum (in, out, &info, &p, "supremum"));
+  lin_check_one_message (bus, in, &info, &p, "supremum");
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+
+  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
+  for (int k = 0; k < 3; k++) {
+    gchar *what = g_strdup_printf ("kept, frame %d", k);
+
+    in = lin_push_random (h, &info, 22 + k, 0, &out);
+    fail_unless (lin_check_supremum (in, out, &info, &p, what),
+        "%s: not the supremum", what);
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            what), k == 0 ? 1 : 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    g_free (what);
+  }
+  output = output_nick (e);
+  fail_unless_equals_string (output, "supremum");
+  g_free (output);
+  lin_teardown (h, e, bus);
+
+  /* and from RGBA to a format downstream refuses */
+  p.output = "orientation";
+  e = lin_element_new ("cpu", &p, &bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
+  for (int k = 0; k < 2; k++) {
+    GstVideoInfo out_info;
+
+    if (k == 1)
+      gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
+    in = lin_push_random (h, &info, 30 + k, 0, &out);
+    lin_check_rgba_caps (h, 40, 30, &out_info);
+    fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+            "orientation kept"));
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            "orientation kept"), k == 1 ? 1 : 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  output = output_nick (e);
+  fail_unless_equals_string (output, "orientation");
+  g_free (output);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+/* Concurrent sets of different angle properties: none undoes another. */
+static GstElement *angle_element;
+static gint angle_stop;
+
+static gpointer
+set_angle_min_loop (gpointer data)
+{
+  for (guint i = 0; !g_atomic_int_get (&angle_stop); i++)
+    g_object_set (angle_element, "angle-min", (i & 1) ? 10.0 : 20.0, NULL);
+  return NULL;
+}
+
+GST_START_TEST (test_angle_sets_concurrent)
+{
+  GThread *t;
+  guint undone = 0, n = 100000;
+
+  angle_element = gst_element_factory_make ("cudalinspectrum", NULL);
+  g_atomic_int_set (&angle_stop, FALSE);
+  t = g_thread_new ("angle-min", set_angle_min_loop, NULL);
+  for (guint i = 0; i < n; i++) {
+    gdouble want = (i & 1) ? 2.0 : 3.0, got;
+
+    g_object_set (angle_element, "angle-step", want, NULL);
+    g_object_get (angle_element, "angle-step", &got, NULL);
+    if (got != want)
+      undone++;
+  }
+  g_atomic_int_set (&angle_stop, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (undone, 0);
+  gst_object_unref (angle_element);
+}
+
+GST_END_TEST;
+
+/* angle-min=200 angle-max=300 and the other way round give the same
+ * orientations: the three are judged together at the next frame */
+GST_START_TEST (test_angle_order)
+{
+  for (int order = 0; order < 2; order++) {
+    LinParams p = { 5, 200, 300, 20, OPEN, "passthrough" };
+    GstBus *bus;
+    GstElement *e = lin_element_new ("cpu", NULL, &bus);
+    GstHarness *h;
+    GstVideoInfo info;
+    GstBuffer *in, *out;
+
+    gst_util_set_object_arg (G_OBJECT (e), "length", "5");
+    gst_util_set_object_arg (G_OBJECT (e), "angle-step", "20");
+    if (order == 0) {
+      gst_util_set_object_arg (G_OBJECT (e), "angle-min", "200");
+      gst_util_set_object_arg (G_OBJECT (e), "angle-max", "300");
+    } else {
+      gst_util_set_object_arg (G_OBJECT (e), "angle-max", "300");
+      gst_util_set_object_arg (G_OBJECT (e), "angle-min", "200");
+    }
+    h = lin_harness_new (e, "GRAY8", 30, 20, &info);
+    in = lin_push_random (h, &info, 7, 0, &out);
+    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+            order ? "max then min" : "min then max"), 0);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    lin_teardown (h, e, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* an invalid combination when the element starts: an error that names
+ * it, no frame */
+GST_START_TEST (test_angles_invalid_at_start)
+{
+  GstBus *bus;
+  GstElement *e = lin_element_new ("cpu", NULL, &bus);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  g_object_set (e, "angle-min", 200.0, NULL);   /* angle-max stays 180 */
+  h = gst_harness_new_with_element (e, "sink", "src");
+  morph_harness_set_caps (h, "GRAY8", 30, 20, &info);
+  fail_if (gst_harness_push (h, morph_make_input (&info, 3, 0)) ==
+      GST_FLOW_OK);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "angle-max") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  lin_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudalinspectrum_properties_suite (void)
+{
+  Suite *s = suite_create ("cudalinspectrum-properties");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_change_playing);
+  tcase_add_test (tc, test_invalid_values);
+  tcase_add_test (tc, test_passthrough_left_mid_buffer);
+  tcase_add_test (tc, test_refused_output_kept);
+  tcase_add_test (tc, test_angle_sets_concurrent);
+  tcase_add_test (tc, test_angle_order);
+  tcase_add_test (tc, test_angles_invalid_at_start);
+
+  return s;
+}
+
+GST_CHECK_MAIN (cudalinspectrum_properties);

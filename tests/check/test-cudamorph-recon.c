@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudamorph element tests on the CPU backend (GstHarness, CK_FORK=no), the
+ * reconstruction operations: every operation against cm_recon_ref, one
+ * independent oracle of connectivity, refused connectivity and clamped
+ * dome-height, changes while PLAYING. */
+#include "element-harness.h"
+#include "frame-compare.h"
+#include "padded-frames.h"
+
+#define E CM_MORPH_ERODE
+#define NEU CM_BORDER_NEUTRAL
+#define REP CM_BORDER_REPLICATE
+#define CON CM_BORDER_CONSTANT
+#define DEF_MASK "010;111;010"
+
+/* Reconstruction operations: op, connectivity, dome-height, and the
+ * marker's structuring element (op, shape, width, height, radius, length,
+ * angle, mask, iterations, border, border-value; op unused). */
+#define RECON_ROW(op, conn, h, ...) {op, conn, h, {E, __VA_ARGS__}}
+#define SQ3 CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1, NEU, 0
+
+static const ReconParams recon_params[] = {
+  RECON_ROW (CM_RECON_FILL_HOLES, 8, 10, SQ3),
+  RECON_ROW (CM_RECON_CLEAR_BORDER, 8, 10, SQ3),
+  RECON_ROW (CM_RECON_OPEN, 8, 10, CM_SHAPE_RECT, 5, 3, 1, 15, 0, DEF_MASK,
+      1, NEU, 0),
+  RECON_ROW (CM_RECON_CLOSE, 8, 10, CM_SHAPE_DISK, 3, 3, 2, 15, 0, DEF_MASK,
+      1, NEU, 0),
+  RECON_ROW (CM_RECON_OPEN, 8, 10, CM_SHAPE_LINE, 3, 3, 1, 9, 30, DEF_MASK,
+      2, REP, 0),
+  RECON_ROW (CM_RECON_CLOSE, 8, 10, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0,
+      "110;011;001", 1, CON, 90),
+  RECON_ROW (CM_RECON_HMAX, 8, 40, SQ3),
+  RECON_ROW (CM_RECON_HMIN, 8, 40, SQ3),
+  RECON_ROW (CM_RECON_HDOME, 8, 25, SQ3),
+  RECON_ROW (CM_RECON_HBASIN, 8, 25, SQ3),
+  RECON_ROW (CM_RECON_HMAX, 8, 0, SQ3),
+  RECON_ROW (CM_RECON_HDOME, 8, 65535, SQ3),
+};
+
+/* pushes @in through @h and checks the result against cm_recon_ref */
+static void
+push_and_check_recon (GstHarness * h, const GstVideoInfo * info,
+    const ReconParams * p, GstBuffer * in, const char *ctx)
+{
+  gchar *desc = recon_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), desc);
+  GstBuffer *out;
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s: no output buffer", what);
+  fail_unless (recon_check_output (in, out, info, p, what),
+      "%s: output differs from the reference", what);
+
+  gst_buffer_unref (out);
+  g_free (what);
+  g_free (desc);
+}
+
+/* Every reconstruction operation, 4 and 8 neighbours, on GRAY8 and
+ * GRAY16_LE (noise, blobs, a maze), RGBA (each colour channel) and I420
+ * (luma), bit for bit against cm_recon_ref called here. */
+GST_START_TEST (test_recon_ops)
+{
+  static const char *const formats[] = {
+    "GRAY8", "GRAY16_LE", "RGBA", "I420"
+  };
+  guint64 seed = 3000;
+
+  for (guint i = 0; i < G_N_ELEMENTS (recon_params); i++) {
+    for (int conn = 4; conn <= 8; conn += 4) {
+      ReconParams p = recon_params[i];
+      GstElement *e;
+      GstHarness *h;
+
+      p.connectivity = conn;
+      e = morph_element_new ("cpu", NULL);
+      recon_params_apply (e, &p);
+      h = morph_harness_new (e);
+
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
+        gboolean grey = f < 2;
+        GstVideoInfo info;
+        GstBuffer *in;
+
+        morph_harness_set_caps (h, formats[f], grey ? 41 : 23,
+            grey ? 29 : 17, &info);
+        in = morph_make_input (&info, seed++, grey ? 0 : 8);
+        push_and_check_recon (h, &info, &p, in, "recon noise");
+        gst_buffer_unref (in);
+        in = morph_make_input_blobs (&info, seed++, 0, 4, 24);
+        push_and_check_recon (h, &info, &p, in, "recon blobs");
+        gst_buffer_unref (in);
+        if (grey) {
+          in = morph_make_input_maze (&info, seed++, 200, 30, FALSE);
+          push_and_check_recon (h, &info, &p, in, "recon maze");
+          gst_buffer_unref (in);
+          in = morph_make_input_maze (&info, seed++, 30, 200, TRUE);
+          push_and_check_recon (h, &info, &p, in, "recon vertical maze");
+          gst_buffer_unref (in);
+        }
+      }
+
+      gst_harness_teardown (h);
+      gst_object_unref (e);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* The element's connectivity, independently of the core: on a
+ * checkerboard of 2x2 squares fill-holes through 4 neighbours raises every
+ * dark square that does not touch the frame's edge to the bright level;
+ * through 8 neighbours the dark squares meet at their corners, all reach
+ * the edge, and the frame comes out unchanged. */
+GST_START_TEST (test_recon_connectivity_oracle)
+{
+  const int w = 22, hgt = 14;
+
+  for (int conn = 4; conn <= 8; conn += 4) {
+    GstElement *e = morph_element_new ("cpu", NULL);
+    GstHarness *h;
+    GstVideoInfo info;
+    GstVideoFrame fin, fout;
+    GstBuffer *in, *out;
+    int changed = 0;
+
+    gst_util_set_object_arg (G_OBJECT (e), "operation", "fill-holes");
+    g_object_set (e, "connectivity", conn, NULL);
+    h = morph_harness_new (e);
+    morph_harness_set_caps (h, "GRAY8", w, hgt, &info);
+    in = morph_make_input (&info, 99, 0);
+    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_WRITE));
+    for (int y = 0; y < hgt; y++)
+      for (int x = 0; x < w; x++)
+        morph_frame_set (&fin, 0, x, y, (x / 2 + y / 2) % 2 ? 200 : 50);
+    gst_video_frame_unmap (&fin);
+
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    fail_unless (out != NULL);
+    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    for (int y = 0; y < hgt; y++) {
+      const guint8 *a = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0);
+      const guint8 *o = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0);
+
+      for (int x = 0; x < w; x++) {
+        /* a 2x2 square touches the edge when one of its pixels does */
+        int sx = x / 2 * 2, sy = y / 2 * 2;
+        gboolean edge = sx == 0 || sy == 0 || sx + 1 >= w - 1 ||
+            sy + 1 >= hgt - 1;
+        guint8 want = conn == 4 && a[x] == 50 && !edge ? 200 : a[x];
+
+        if (o[x] != want)
+          fail ("connectivity %d: (%d, %d) is %u, expected %u", conn, x, y,
+              o[x], want);
+        changed += o[x] != a[x];
+      }
+    }
+    /* 4 neighbours: (22/2 - 2) x (14/2 - 2) squares, half of them dark */
+    fail_unless_equals_int (changed, conn == 4 ? 4 * (9 * 5 / 2 + 1) : 0);
+    gst_video_frame_unmap (&fout);
+    gst_video_frame_unmap (&fin);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_harness_teardown (h);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
+/* connectivity other than 4 or 8 is refused and the old value kept */
+GST_START_TEST (test_recon_connectivity_refused)
+{
+  ReconParams p = RECON_ROW (CM_RECON_CLEAR_BORDER, 4, 10, SQ3);
+  GstElement *e = morph_element_new ("cpu", NULL);
+  GstHarness *h;
+  GstVideoInfo info;
+  GstBuffer *in;
+  guint u;
+  gint v;
+
+  g_object_set (e, "connectivity", 4, NULL);
+  for (int bad = 5; bad <= 7; bad++) {
+    ASSERT_WARNING (g_object_set (e, "connectivity", bad, NULL));
+    g_object_get (e, "connectivity", &v, NULL);
+    fail_unless_equals_int (v, 4);
+  }
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 3, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 9, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 0, NULL));
+  g_object_get (e, "connectivity", &v, NULL);
+  fail_unless_equals_int (v, 4);
+  ASSERT_OUT_OF_RANGE (g_object_set (e, "dome-height", 65536, NULL));
+  g_object_get (e, "dome-height", &u, NULL);
+  fail_unless_equals_int (u, 10);
+
+  /* the element works with the value it kept, also while PLAYING */
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "clear-border");
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
+  in = morph_make_input_blobs (&info, 7, 0, 3, 16);
+  push_and_check_recon (h, &info, &p, in, "connectivity kept");
+  ASSERT_WARNING (g_object_set (e, "connectivity", 6, NULL));
+  push_and_check_recon (h, &info, &p, in, "connectivity kept, playing");
+  gst_buffer_unref (in);
+
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* dome-height is clamped to the sample depth: 1000 behaves as 255 on
+ * 8-bit formats (not as 1000 mod 256), as 1000 on GRAY16_LE */
+GST_START_TEST (test_recon_dome_height_clamp)
+{
+  static const cm_recon_op ops[] = {
+    CM_RECON_HMAX, CM_RECON_HMIN, CM_RECON_HDOME, CM_RECON_HBASIN
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++) {
+    ReconParams p = RECON_ROW (ops[i], 8, 1000, SQ3);
+    ReconParams p255 = p, pmod = p;
+    GstElement *e = morph_element_new ("cpu", NULL);
+    GstHarness *h;
+    GstVideoInfo info;
+    GstBuffer *in, *out, *in16;
+    gchar *what = g_strdup_printf ("%s dome-height=1000",
+        recon_op_nick (ops[i]));
+
+    p255.dome_height = 255;
+    pmod.dome_height = 1000 % 256;
+    recon_params_apply (e, &p);
+    h = morph_harness_new (e);
+
+    morph_harness_set_caps (h, "GRAY8", 33, 21, &info);
+    in = morph_make_input_blobs (&info, 40 + i, 0, 5, 0);
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    fail_unless (out != NULL);
+    fail_unless (recon_check_output (in, out, &info, &p255, what),
+        "%s on GRAY8 differs from dome-height=255", what);
+    /* and the frame tells 255 from 232 */
+    fail_if (recon_check_output (in, out, &info, &pmod, "(expected to "
+            "differ)"), "%s: the frame does not tell 255 from 232", what);
+    gst_buffer_unref (out);
+
+    morph_harness_set_caps (h, "GRAY16_LE", 33, 21, &info);
+    in16 = morph_make_input_blobs (&info, 50 + i, 0, 5, 0);
+    out = gst_harness_push_and_pull (h, gst_buffer_ref (in16));
+    fail_unless (out != NULL);
+    fail_unless (recon_check_output (in16, out, &info, &p, what),
+        "%s on GRAY16_LE", what);
+    fail_if (recon_check_output (in16, out, &info, &p255, "(expected to "
+            "differ)"), "%s on GRAY16_LE acts as 255", what);
+    gst_buffer_unref (out);
+
+    gst_buffer_unref (in16);
+    gst_buffer_unref (in);
+    g_free (what);
+    gst_harness_teardown (h);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
+/* a change to or from a reconstruction operation while PLAYING applies
+ * from the next frame on */
+GST_START_TEST (test_recon_change_playing)
+{
+  MorphParams m = MORPH_PARAMS_DEFAULT;
+  ReconParams p = RECON_ROW (CM_RECON_FILL_HOLES, 8, 10, SQ3);
+  GstElement *e = morph_element_new ("cpu", &m);
+  GstHarness *h = morph_harness_new (e);
+  GstVideoInfo info;
+  GstBuffer *in;
+  GstState state;
+
+  morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
+  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  morph_push_and_check (h, &info, &m, 1, 0, "erode first");
+
+  /* only the operation changes: the rest is the element's defaults */
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "fill-holes");
+  in = morph_make_input_blobs (&info, 2, 0, 4, 20);
+  push_and_check_recon (h, &info, &p, in, "fill-holes while playing");
+  gst_buffer_unref (in);
+
+  p.connectivity = 4;
+  g_object_set (e, "connectivity", 4, NULL);
+  in = morph_make_input_blobs (&info, 3, 0, 4, 20);
+  push_and_check_recon (h, &info, &p, in, "connectivity 4 while playing");
+  gst_buffer_unref (in);
+
+  p.op = CM_RECON_HBASIN;
+  p.dome_height = 60;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "hbasin");
+  g_object_set (e, "dome-height", 60, NULL);
+  in = morph_make_input_blobs (&info, 4, 0, 4, 20);
+  push_and_check_recon (h, &info, &p, in, "hbasin 60 while playing");
+  gst_buffer_unref (in);
+
+  p.op = CM_RECON_OPEN;
+  p.marker.shape = CM_SHAPE_DISK;
+  p.marker.radius = 2;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "open-rec");
+  gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
+  g_object_set (e, "radius", 2, NULL);
+  in = morph_make_input_blobs (&info, 5, 0, 4, 20);
+  push_and_check_recon (h, &info, &p, in, "open-rec disk 2 while playing");
+  gst_buffer_unref (in);
+
+  /* together with a caps change */
+  p.op = CM_RECON_CLOSE;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "close-rec");
+  morph_harness_set_caps (h, "BGRx", 19, 7, &info);
+  in = morph_make_input_blobs (&info, 6, 0, 3, 20);
+  push_and_check_recon (h, &info, &p, in, "close-rec after caps change");
+  gst_buffer_unref (in);
+
+  /* and back to morphology */
+  m.op = CM_MORPH_DILATE;
+  m.shape = CM_SHAPE_DISK;
+  m.radius = 2;
+  gst_util_set_object_arg (G_OBJECT (e), "operation", "dilate");
+  morph_push_and_check (h, &info, &m, 7, 0, "dilate after close-rec");
+
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+cudamorph_recon_suite (void)
+{
+  Suite *s = suite_create ("cudamorph-recon");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_recon_ops);
+  tcase_add_test (tc, test_recon_connectivity_oracle);
+  tcase_add_test (tc, test_recon_connectivity_refused);
+  tcase_add_test (tc, test_recon_dome_height_clamp);
+  tcase_add_test (tc, test_recon_change_playing);
+
+  return s;
+}
+
+GST_CHECK_MAIN (cudamorph_recon);
+

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudamorph set up from parameter rows, the bus read back */
+
+#include "element-harness.h"
+
+GstMessage *
+test_bus_pop_filtered (GstBus * bus, GstMessageType types)
+{
+  GstMessage *msg;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) & types)
+      return msg;
+    gst_message_unref (msg);
+  }
+  return NULL;
+}
+
+const char *
+morph_format (int i)
+{
+  static const char *const formats[MORPH_N_FORMATS] = {
+    "GRAY8", "GRAY16_LE", "I420", "NV12", "Y444", "RGBA", "BGRA", "RGBx",
+    "BGRx"
+  };
+  return formats[i];
+}
+
+const char *
+morph_op_nick (cm_morph_op op)
+{
+  static const char *const nicks[] = {
+    "erode", "dilate", "open", "close", "tophat", "blackhat", "gradient"
+  };
+  return nicks[op];
+}
+
+const char *
+morph_shape_nick (cm_shape shape)
+{
+  static const char *const nicks[] = {
+    "rect", "cross", "diamond", "disk", "octagon", "line", "custom"
+  };
+  return nicks[shape];
+}
+
+const char *
+morph_border_nick (cm_border_mode border)
+{
+  static const char *const nicks[] = {
+    "neutral", "replicate", "reflect", "mirror", "constant"
+  };
+  return nicks[border];
+}
+
+const char *
+recon_op_nick (cm_recon_op op)
+{
+  static const char *const nicks[] = {
+    "fill-holes", "clear-border", "open-rec", "close-rec", "hmax", "hmin",
+    "hdome", "hbasin"
+  };
+  return nicks[op];
+}
+
+gchar *
+morph_params_describe (const MorphParams * p)
+{
+  gchar *shape;
+  gchar *s;
+
+  switch (p->shape) {
+    case CM_SHAPE_RECT:
+    case CM_SHAPE_CROSS:
+      shape = g_strdup_printf ("%s %dx%d", morph_shape_nick (p->shape),
+          p->width, p->height);
+      break;
+    case CM_SHAPE_LINE:
+      shape = g_strdup_printf ("line L=%d a=%g", p->length, p->angle);
+      break;
+    case CM_SHAPE_CUSTOM:
+      shape = g_strdup_printf ("custom \"%s\"", p->mask);
+      break;
+    default:
+      shape = g_strdup_printf ("%s r=%d", morph_shape_nick (p->shape),
+          p->radius);
+      break;
+  }
+  s = g_strdup_printf ("%s %s it=%d border=%s(%u)", morph_op_nick (p->op),
+      shape, p->iterations, morph_border_nick (p->border), p->border_value);
+  g_free (shape);
+  return s;
+}
+
+gchar *
+recon_params_describe (const ReconParams * p)
+{
+  gchar *marker = morph_params_describe (&p->marker);
+  gchar *s = g_strdup_printf ("%s c=%d h=%u (marker: %s)",
+      recon_op_nick (p->op), p->connectivity, p->dome_height, marker);
+
+  g_free (marker);
+  return s;
+}
+
+void
+morph_params_apply (GstElement * e, const MorphParams * p)
+{
+  gst_util_set_object_arg (G_OBJECT (e), "operation", morph_op_nick (p->op));
+  gst_util_set_object_arg (G_OBJECT (e), "shape", morph_shape_nick (p->shape));
+  gst_util_set_object_arg (G_OBJECT (e), "border",
+      morph_border_nick (p->border));
+  g_object_set (e, "width", p->width, "height", p->height, "radius",
+      p->radius, "length", p->length, "angle", p->angle, "mask", p->mask,
+      "iterations", p->iterations, "border-value", p->border_value, NULL);
+}
+
+void
+recon_params_apply (GstElement * e, const ReconParams * p)
+{
+  morph_params_apply (e, &p->marker);
+  gst_util_set_object_arg (G_OBJECT (e), "operation", recon_op_nick (p->op));
+  g_object_set (e, "connectivity", p->connectivity, "dome-height",
+      p->dome_height, NULL);
+}
+
+GstElement *
+morph_element_new (const char *backend, const MorphParams * p)
+{
+  GstElement *e = gst_element_factory_make ("cudamorph", NULL);
+
+  fail_unless (e != NULL, "cannot create cudamorph: is GST_PLUGIN_PATH set "
+      "to the build's gst/ directory?");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  if (p)
+    morph_params_apply (e, p);
+  return e;
+}
+
+GstHarness *
+morph_harness_new (GstElement * e)
+{
+  return gst_harness_new_with_element (e, "sink", "src");
+}
+
+void
+morph_harness_set_caps (GstHarness * h, const char *format, int width,
+    int height, GstVideoInfo * info)
+{
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=30/1", format, width, height);
+
+  gst_video_info_set_format (info, gst_video_format_from_string (format),
+      width, height);
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
+}
+
+cm_se *
+morph_params_se (const MorphParams * p)
+{
+  cm_se *se = NULL;
+  cm_status s = CM_ERR_INVALID_ARG;
+
+  switch (p->shape) {
+    case CM_SHAPE_RECT:
+      s = cm_se_new_rect (&se, p->width, p->height);
+      break;
+    case CM_SHAPE_CROSS:
+      s = cm_se_new_cross (&se, p->width, p->height);
+      break;
+    case CM_SHAPE_DIAMOND:
+      s = cm_se_new_diamond (&se, p->radius);
+      break;
+    case CM_SHAPE_DISK:
+      s = cm_se_new_disk (&se, p->radius);
+      break;
+    case CM_SHAPE_OCTAGON:
+      s = cm_se_new_octagon (&se, p->radius);
+      break;
+    case CM_SHAPE_LINE:
+      s = cm_se_new_line (&se, p->length, p->angle);
+      break;
+    case CM_SHAPE_CUSTOM:
+      s = cm_se_new_custom (&se, p->mask);
+      break;
+  }
+  fail_unless (s == CM_OK && se != NULL, "cannot build the reference SE: %s",
+      cm_status_string (s));
+  return se;
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* frames compared with the CPU reference or with each other */
+#include <stdio.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "test-util.h"
+
+#include "frame-compare.h"
+
+cm_status
+morph_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  const MorphParams *p = params;
+  cm_se *se = morph_params_se (p);
+  cm_morph_desc desc;
+  cm_status status;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = p->op;
+  desc.se = se;
+  desc.iterations = p->iterations;
+  desc.border = p->border;
+  desc.border_value = MIN (p->border_value, cm_depth_max (src->depth));
+  status = cm_morph_ref (&desc, src, dst);
+  cm_se_free (se);
+  return status;
+}
+
+cm_status
+recon_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  const ReconParams *p = params;
+  cm_se *se = morph_params_se (&p->marker);
+  cm_recon_desc desc;
+  cm_status status;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = p->op;
+  desc.connectivity = p->connectivity;
+  desc.height = MIN (p->dome_height, cm_depth_max (src->depth));
+  desc.marker.op = p->op == CM_RECON_CLOSE ? CM_MORPH_DILATE : CM_MORPH_ERODE;
+  desc.marker.se = se;
+  desc.marker.iterations = p->marker.iterations;
+  desc.marker.border = p->marker.border;
+  desc.marker.border_value = MIN (p->marker.border_value,
+      cm_depth_max (src->depth));
+  status = cm_recon_ref (&desc, src, dst);
+  cm_se_free (se);
+  return status;
+}
+
+gboolean
+morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
+    const char *what)
+{
+  GstVideoFrame in, out;
+  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
+      CM_DEPTH_16 : CM_DEPTH_8;
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gboolean ok = TRUE;
+  gchar *label;
+
+  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
+      "%s: output buffer does not match the caps", what);
+  fail_unless (morph_frame_fits (&in, what) && morph_frame_fits (&out, what),
+      "%s: frame layout outside the buffer", what);
+
+  if (GST_VIDEO_INFO_IS_RGB (info)) {
+    int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+
+    for (int b = 0; b < pstride && ok; b++) {
+      gboolean colour = FALSE;
+      cm_image src = morph_extract_byte (&in, b);
+      cm_image got = morph_extract_byte (&out, b);
+
+      for (int c = 0; c < 3; c++)
+        colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
+      if (colour) {
+        cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
+
+        fail_unless (ref (params, &src, &exp) == CM_OK);
+        label = g_strdup_printf ("%s: colour byte %d", what, b);
+        ok = test_image_equal (&got, &exp, label);
+        g_free (label);
+        test_image_free (&exp);
+      } else {
+        label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
+        ok = test_image_equal (&got, &src, label);
+        g_free (label);
+      }
+      test_image_free (&src);
+      test_image_free (&got);
+    }
+  } else {
+    cm_image src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, depth
+    };
+    cm_image got = { GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
+      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, h, depth
+    };
+    cm_image exp = test_image_new (w, h, depth, 0);
+
+    fail_unless (ref (params, &src, &exp) == CM_OK);
+    label = g_strdup_printf ("%s: plane 0", what);
+    ok = test_image_equal (&got, &exp, label);
+    g_free (label);
+    test_image_free (&exp);
+
+    for (guint pl = 1; ok && pl < GST_VIDEO_FRAME_N_PLANES (&in); pl++) {
+      const guint8 *a = GST_VIDEO_FRAME_PLANE_DATA (&in, pl);
+      const guint8 *o = GST_VIDEO_FRAME_PLANE_DATA (&out, pl);
+      gsize as = GST_VIDEO_FRAME_PLANE_STRIDE (&in, pl);
+      gsize os = GST_VIDEO_FRAME_PLANE_STRIDE (&out, pl);
+      gsize row_bytes;
+      int rows;
+
+      morph_plane_extent (&in, pl, &row_bytes, &rows);
+      for (int y = 0; ok && y < rows; y++) {
+        if (memcmp (a + y * as, o + y * os, row_bytes) != 0) {
+          fprintf (stderr, "%s: chroma plane %u row %d differs from the "
+              "input\n", what, pl, y);
+          ok = FALSE;
+        }
+      }
+    }
+  }
+
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return ok;
+}
+
+gboolean
+morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const MorphParams * p, const char *what)
+{
+  return morph_check_output_with (inbuf, outbuf, info, morph_plane_ref, p,
+      what);
+}
+
+gboolean
+recon_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const ReconParams * p, const char *what)
+{
+  return morph_check_output_with (inbuf, outbuf, info, recon_plane_ref, p,
+      what);
+}
+
+gboolean
+morph_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info,
+    const char *what)
+{
+  GstVideoFrame fa, fb;
+  gboolean ok = TRUE;
+
+  fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
+  for (guint pl = 0; ok && pl < GST_VIDEO_FRAME_N_PLANES (&fa); pl++) {
+    const guint8 *da = GST_VIDEO_FRAME_PLANE_DATA (&fa, pl);
+    const guint8 *db = GST_VIDEO_FRAME_PLANE_DATA (&fb, pl);
+    gsize sa = GST_VIDEO_FRAME_PLANE_STRIDE (&fa, pl);
+    gsize sb = GST_VIDEO_FRAME_PLANE_STRIDE (&fb, pl);
+    gsize row_bytes;
+    int rows;
+
+    morph_plane_extent (&fa, pl, &row_bytes, &rows);
+    for (int y = 0; ok && y < rows; y++) {
+      for (gsize x = 0; x < row_bytes; x++) {
+        if (da[y * sa + x] != db[y * sb + x]) {
+          fprintf (stderr, "%s: plane %u, row %d, byte %" G_GSIZE_FORMAT
+              ": %u vs %u\n", what, pl, y, x, da[y * sa + x], db[y * sb + x]);
+          ok = FALSE;
+          break;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+  return ok;
+}
+
+void
+morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  GstBuffer *out;
+  gchar *desc = morph_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
+      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
+      seed);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s: no output buffer", what);
+  fail_unless (morph_check_output (in, out, info, p, what),
+      "%s: output differs from the reference", what);
+
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Frame comparison of the element tests: an output frame against the
+ * core's CPU reference applied to the input (the luma / GRAY plane or each
+ * colour channel filtered, chroma, alpha and padding bytes equal to the
+ * input), or two frames byte for byte; the first difference is printed
+ * to stderr. */
+#pragma once
+
+#include <gst/video/video.h>
+
+#include "element-harness.h"
+#include "padded-frames.h"
+
+/* The expected result of one plane: @src filtered into @dst (a new image
+ * of @src's size and depth) by the core's CPU reference. */
+typedef cm_status (*MorphPlaneRef) (gconstpointer params, const cm_image * src,
+    const cm_image * dst);
+
+/* cm_morph_ref for a MorphParams, border-value clamped like the element */
+cm_status morph_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst);
+
+/* cm_recon_ref for a ReconParams, dome-height and border-value clamped
+ * like the element */
+cm_status recon_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst);
+
+/* TRUE when @outbuf is @inbuf filtered plane by plane as @ref says: @ref
+ * applied to the luma / GRAY plane or to each colour channel, chroma and
+ * alpha equal to the input. Prints the first difference to stderr. */
+gboolean morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
+    const char *what);
+
+/* TRUE when @outbuf is @inbuf filtered as @p says (morphology). */
+gboolean morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const MorphParams * p, const char *what);
+
+/* TRUE when @outbuf is @inbuf filtered as @p says (reconstruction). */
+gboolean recon_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, const ReconParams * p, const char *what);
+
+/* TRUE when the visible bytes of every plane of @a and @b are equal. */
+gboolean morph_frames_equal (GstBuffer * a, GstBuffer * b,
+    const GstVideoInfo * info,
+    const char *what);
+
+/* Pushes one random frame of @info (morph_make_input ()) through @h,
+ * pulls the output and asserts that it is the frame filtered as @p says;
+ * @ctx opens the failure message. */
+void morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx);

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The reliability tests' harness (tests/check/test-bad-input.c,
+ * test-faults-nodevice.c, tests/gpu/test-faults.c, test-concurrency.c):
+ * one filter setting of any of the three elements, the element made from
+ * it on the backend of CM_TEST_BACKEND (default cpu), and a frame pushed,
+ * pulled and compared with the CPU reference (cudalinspectrum: its message
+ * and its supremum or passthrough output). */
+#pragma once
+
+#include "lin-harness.h"
+#include "median.h"
+
+/* ---- elements and their reference --------------------------------------- */
+
+typedef enum
+{
+  EL_MORPH,
+  EL_MEDIAN,
+  EL_LIN
+} ElemKind;
+
+typedef struct
+{
+  int width, height;
+  double percentile;
+  cm_border_mode border;
+  unsigned border_value;
+  gboolean luma;
+} MedianParams;
+
+/* One filter setting of one element. */
+typedef struct
+{
+  ElemKind kind;
+  MorphParams morph;
+  MedianParams median;
+  LinParams lin;
+} Setting;
+
+const gchar *test_backend (void);
+
+const gchar *kind_name (ElemKind k);
+
+void median_apply (GstElement * e, const MedianParams * p);
+
+/* The element of @s on the test backend with a bus of its own. */
+GstElement *setting_element_new (const Setting * s, GstBus ** bus);
+
+gchar *setting_describe (const Setting * s);
+
+gboolean bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
+    gsize row_bytes, int rows, const char *what);
+
+/* The reference filter of one plane or colour channel. */
+void reference_plane (const Setting * s, const cm_image * src,
+    const cm_image * dst);
+
+/* cudamorph and cudamedian: plane 0 / each colour channel filtered, the
+ * other planes and bytes copied; the colour median on whole pixels. */
+gboolean check_filtered (const Setting * s, GstBuffer * inbuf,
+    GstBuffer * outbuf,
+    const GstVideoInfo * info, const char *what);
+
+/* Pops every message of @bus: fails on an ERROR, returns the
+ * "cudalinspectrum" element messages in order (the rest is dropped). */
+GList *drain_bus (GstBus * bus, const char *what);
+
+void assert_no_error (GstBus * bus, const char *what);
+
+/* Pushes one seeded frame of @info, pulls the output and checks it (and
+ * for cudalinspectrum the message of this frame). */
+void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
+    const GstVideoInfo * info, guint64 seed, int extra_stride,
+    const char *ctx);
+
+int n_formats (ElemKind k);
+
+const char *format_name (ElemKind k, int i);
+
+#define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, { 3, 3, 50, \
+      CM_BORDER_REPLICATE, 0, TRUE }, { 41, 0, 180, 1, CM_MORPH_OPEN, \
+      "passthrough" } }
+#define MEDIAN_SETTING(...) { EL_MEDIAN, MORPH_PARAMS_DEFAULT, \
+    { __VA_ARGS__ }, { 41, 0, 180, 1, CM_MORPH_OPEN, "passthrough" } }
+#define LIN_SETTING(...) { EL_LIN, MORPH_PARAMS_DEFAULT, { 3, 3, 50, \
+      CM_BORDER_REPLICATE, 0, TRUE }, { __VA_ARGS__ } }
