@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The backend-neutral filters (morph-filter.h, median-filter.h,
- * reconstruct-filter.h): on the CPU backend a filter's run gives exactly
- * the reference's output (cm_morph_ref, cm_median_ref, cm_median_luma_ref,
- * cm_recon_ref on the calling thread) for seeded random images of both
- * depths, odd sizes, 1-pixel frames and every border mode, whatever the
- * number of threads; the CUDA backend of a build without CUDA is refused
+ * reconstruct-filter.h, linspectrum-filter.h): on the CPU backend a
+ * filter's run gives exactly the reference's output (cm_morph_ref,
+ * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
+ * and cm_orientation_rgba_ref, on the calling thread) for seeded random
+ * images of both depths, odd sizes, 1-pixel frames and every border
+ * mode, whatever the number of threads; the CUDA backend of a build without CUDA is refused
  * cleanly (CM_ERR_NO_CUDA, no filter); arguments are checked. No GPU is
  * used: in a CUDA build a CUDA filter is only made and freed when a
  * device is there. */
@@ -13,8 +14,10 @@
 #include <string.h>
 
 #include "device.h"
+#include "linspectrum-filter.h"
 #include "median-filter.h"
 #include "morph-filter.h"
+#include "orientation-rgba.h"
 #include "reconstruct-filter.h"
 #include "test-count.h"
 #include "test-util.h"
@@ -271,6 +274,84 @@ test_recon (test_rng * rng)
   cm_se_free (se);
 }
 
+/* ---- linear spectrum ---------------------------------------------------- */
+
+static void
+test_linspectrum (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
+    cm_image sup_ref = test_image_new (z->width, z->height, z->depth, 0);
+    cm_image orient_ref = test_image_new (z->width, z->height, CM_DEPTH_16,
+        0);
+    cm_image sup = test_image_new (z->width, z->height, z->depth, 16);
+    cm_image rgba_ref = test_image_new (4 * z->width, z->height, CM_DEPTH_8,
+        0);
+    cm_image rgba = test_image_new (4 * z->width, z->height, CM_DEPTH_8, 4);
+    cm_image_packed pr = packed_of (&rgba_ref, 4), pg = packed_of (&rgba, 4);
+
+    test_image_fill_random (&src, rng);
+    for (int op = 0; op < 2; op++) {
+      cm_linspectrum_desc d;
+      cm_linspectrum_filter *f = NULL;
+      uint64_t *spectrum;
+      cm_status st;
+      int n;
+
+      memset (&d, 0, sizeof (d));
+      d.length = 5 + 2 * op;
+      d.angle_min = 0;
+      d.angle_max = 180;
+      d.angle_step = op ? 15 : 22.5;
+      d.op = op ? CM_MORPH_CLOSE : CM_MORPH_OPEN;
+      d.want_supremum = d.want_orientation = 1;
+      n = cm_linspectrum_count_angles (&d);
+      spectrum = (uint64_t *) calloc ((size_t) n, sizeof (uint64_t));
+      snprintf (what, sizeof (what), "linspectrum %s L %d %dx%d/%d",
+          op ? "close" : "open", d.length, z->width, z->height,
+          (int) z->depth);
+      checks++;
+      if (cm_linspectrum_ref (&d, &src, spectrum, &sup_ref, &orient_ref) !=
+          CM_OK || cm_orientation_rgba_ref (&d, &sup_ref, &orient_ref,
+              &pr) != CM_OK) {
+        FAIL ("%s: reference failed", what);
+        free (spectrum);
+        continue;
+      }
+      st = cm_linspectrum_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+          z->height, z->depth, &cpu_opts);
+      if (st == CM_OK)
+        st = cm_linspectrum_filter_run (f, &src, &sup, NULL);
+      if (st != CM_OK)
+        FAIL ("%s: %s", what, cm_status_string (st));
+      else if (!test_image_equal (&sup, &sup_ref, what))
+        FAIL ("%s: supremum differs from cm_linspectrum_ref", what);
+      else if (cm_linspectrum_filter_count (f) != n ||
+          memcmp (cm_linspectrum_filter_spectrum (f), spectrum,
+              (size_t) n * sizeof (uint64_t)) != 0)
+        FAIL ("%s: spectrum differs from cm_linspectrum_ref", what);
+      if (st == CM_OK) {
+        st = cm_linspectrum_filter_run_rgba (f, &src, &pg, NULL);
+        if (st != CM_OK)
+          FAIL ("%s, rgba: %s", what, cm_status_string (st));
+        else if (!test_image_equal (&rgba, &rgba_ref, what))
+          FAIL ("%s: orientation map differs from the references", what);
+      }
+      cm_linspectrum_filter_free (f);
+      free (spectrum);
+    }
+    test_image_free (&src);
+    test_image_free (&sup_ref);
+    test_image_free (&orient_ref);
+    test_image_free (&sup);
+    test_image_free (&rgba_ref);
+    test_image_free (&rgba);
+  }
+}
+
 /* ---- the CUDA backend and arguments ------------------------------------- */
 
 /* In a build without CUDA every CUDA filter is refused with
@@ -298,6 +379,8 @@ test_cuda_backend (void)
   cm_morph_filter *mf = (cm_morph_filter *) & md;
   cm_median_filter *af = (cm_median_filter *) & ad;
   cm_recon_filter *rf = (cm_recon_filter *) & rd;
+  cm_linspectrum_desc ld = { 7, 0, 180, 30, CM_MORPH_OPEN, 1, 1 };
+  cm_linspectrum_filter *lf = (cm_linspectrum_filter *) & ld;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -323,6 +406,10 @@ test_cuda_backend (void)
       NULL);
   check_cuda_refusal ("reconstruction", st, rf);
   cm_recon_filter_free (st == CM_OK ? rf : NULL);
+  st = cm_linspectrum_filter_new (&lf, CM_BACKEND_CUDA, &ld, 32, 16,
+      CM_DEPTH_8, NULL);
+  check_cuda_refusal ("linear spectrum", st, lf);
+  cm_linspectrum_filter_free (st == CM_OK ? lf : NULL);
   cm_se_free (se);
 }
 
@@ -387,6 +474,7 @@ test_arguments (void)
   cm_morph_filter_free (NULL);
   cm_median_filter_free (NULL);
   cm_recon_filter_free (NULL);
+  cm_linspectrum_filter_free (NULL);
 #undef EXPECT
 
   test_image_free (&a);
@@ -406,6 +494,7 @@ main (void)
   test_morph_owns_se (&rng);
   test_median (&rng);
   test_recon (&rng);
+  test_linspectrum (&rng);
   test_cuda_backend ();
   test_arguments ();
 

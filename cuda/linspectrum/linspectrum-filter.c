@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The linear spectrum on either backend (linspectrum-filter.h). */
+#include <stdlib.h>
+
+#include "device.h"
+#include "linspectrum-filter.h"
+#include "orientation-rgba.h"
+
+struct cm_linspectrum_filter
+{
+  cm_backend backend;
+  cm_linspectrum_desc desc;
+  int width, height;
+  cm_depth depth;
+  int count;                    /* orientations */
+  cm_cpu_opts cpu;              /* kept; cm_linspectrum_ref takes none */
+  /* the orientation map's inputs (want_orientation), host or device */
+  cm_image sup, orient;
+  /* CPU */
+  uint64_t *spectrum;
+  /* CUDA */
+  cm_linspectrum_plan *plan;
+  cm_orientation_rgba_plan *rgba_plan;
+};
+
+/* A host image, rows padded to 64 bytes */
+static cm_status
+host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
+{
+  img->pitch = ((size_t) width * cm_depth_bytes (depth) + 63) & ~(size_t) 63;
+  img->width = width;
+  img->height = height;
+  img->depth = depth;
+  img->data = malloc (img->pitch * (size_t) height);
+  return img->data != NULL ? CM_OK : CM_ERR_NO_MEMORY;
+}
+
+static cm_status
+make_cpu (cm_linspectrum_filter * f)
+{
+  cm_status status = CM_OK;
+
+  f->spectrum = (uint64_t *) calloc ((size_t) f->count, sizeof (uint64_t));
+  if (f->spectrum == NULL)
+    return CM_ERR_NO_MEMORY;
+  if (f->desc.want_orientation) {
+    status = host_image_alloc (&f->sup, f->width, f->height, f->depth);
+    if (status == CM_OK)
+      status = host_image_alloc (&f->orient, f->width, f->height,
+          CM_DEPTH_16);
+  }
+  return status;
+}
+
+static cm_status
+make_cuda (cm_linspectrum_filter * f)
+{
+  cm_status status;
+
+  status = cm_linspectrum_plan_new (&f->plan, &f->desc, f->width, f->height,
+      f->depth);
+  if (status != CM_OK || !f->desc.want_orientation)
+    return status;
+  status = cm_orientation_rgba_plan_new (&f->rgba_plan, &f->desc);
+  if (status == CM_OK)
+    status = cm_device_image_alloc (&f->sup, f->width, f->height, f->depth);
+  if (status == CM_OK)
+    status = cm_device_image_alloc (&f->orient, f->width, f->height,
+        CM_DEPTH_16);
+  return status;
+}
+
+cm_status
+cm_linspectrum_filter_new (cm_linspectrum_filter ** out, cm_backend backend,
+    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
+    const cm_cpu_opts * cpu)
+{
+  cm_linspectrum_filter *f;
+  cm_status status;
+
+  if (out == NULL)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (desc == NULL || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+    return CM_ERR_INVALID_ARG;
+  status = cm_linspectrum_desc_check (desc);
+  if (status != CM_OK)
+    return status;
+
+  f = (cm_linspectrum_filter *) calloc (1, sizeof (*f));
+  if (f == NULL)
+    return CM_ERR_NO_MEMORY;
+  f->backend = backend;
+  f->desc = *desc;
+  f->width = width;
+  f->height = height;
+  f->depth = depth;
+  f->count = cm_linspectrum_count_angles (desc);
+  if (cpu != NULL)
+    f->cpu = *cpu;
+  status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
+  if (status != CM_OK) {
+    cm_linspectrum_filter_free (f);
+    return status;
+  }
+  *out = f;
+  return CM_OK;
+}
+
+/* The image matches the filter's size and @depth */
+static int
+fits (const cm_linspectrum_filter * f, const cm_image * img, cm_depth depth)
+{
+  return img->width == f->width && img->height == f->height &&
+      img->depth == depth;
+}
+
+/* The spectrum of @src, the supremum into @sup and the orientation into
+ * @orient when they are not NULL. */
+static cm_status
+run (cm_linspectrum_filter * f, const cm_image * src, const cm_image * sup,
+    const cm_image * orient, void *stream)
+{
+  if (f->backend == CM_BACKEND_CUDA)
+    return cm_linspectrum_plan_run (f->plan, src, sup, orient, stream);
+  return cm_linspectrum_ref (&f->desc, src, f->spectrum, sup, orient);
+}
+
+cm_status
+cm_linspectrum_filter_run (cm_linspectrum_filter * f, const cm_image * src,
+    const cm_image * sup, void *stream)
+{
+  if (f == NULL || src == NULL || !fits (f, src, f->depth) ||
+      (sup != NULL && (!f->desc.want_supremum || !fits (f, sup, f->depth))))
+    return CM_ERR_INVALID_ARG;
+  return run (f, src, sup, NULL, stream);
+}
+
+cm_status
+cm_linspectrum_filter_run_rgba (cm_linspectrum_filter * f,
+    const cm_image * src, const cm_image_packed * dst, void *stream)
+{
+  cm_status status;
+
+  if (f == NULL || src == NULL || dst == NULL || !fits (f, src, f->depth) ||
+      !f->desc.want_orientation || dst->width != f->width ||
+      dst->height != f->height || dst->depth != CM_DEPTH_8 ||
+      dst->channels != 4)
+    return CM_ERR_INVALID_ARG;
+  status = run (f, src, &f->sup, &f->orient, stream);
+  if (status != CM_OK)
+    return status;
+  if (f->backend == CM_BACKEND_CUDA)
+    return cm_orientation_rgba_plan_run (f->rgba_plan, &f->sup, &f->orient,
+        dst, stream);
+  return cm_orientation_rgba_ref (&f->desc, &f->sup, &f->orient, dst);
+}
+
+const uint64_t *
+cm_linspectrum_filter_spectrum (const cm_linspectrum_filter * f)
+{
+  if (f == NULL)
+    return NULL;
+  if (f->backend == CM_BACKEND_CUDA)
+    return cm_linspectrum_plan_spectrum (f->plan);
+  return f->spectrum;
+}
+
+int
+cm_linspectrum_filter_count (const cm_linspectrum_filter * f)
+{
+  return f != NULL ? f->count : 0;
+}
+
+void
+cm_linspectrum_filter_free (cm_linspectrum_filter * f)
+{
+  if (f == NULL)
+    return;
+  if (f->backend == CM_BACKEND_CUDA) {
+    if (f->plan != NULL)
+      cm_linspectrum_plan_free (f->plan);
+    if (f->rgba_plan != NULL)
+      cm_orientation_rgba_plan_free (f->rgba_plan);
+    if (f->sup.data != NULL)
+      cm_device_free (f->sup.data);
+    if (f->orient.data != NULL)
+      cm_device_free (f->orient.data);
+  } else {
+    free (f->sup.data);
+    free (f->orient.data);
+  }
+  free (f->spectrum);
+  free (f);
+}
+
+cm_backend
+cm_linspectrum_filter_backend (const cm_linspectrum_filter * f)
+{
+  return f->backend;
+}
+
+const char *
+cm_linspectrum_filter_describe (const cm_linspectrum_filter * f)
+{
+  if (f == NULL)
+    return "none";
+  return f->plan != NULL ? cm_linspectrum_plan_describe (f->plan) :
+      "reference";
+}
