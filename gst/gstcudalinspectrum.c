@@ -570,13 +570,7 @@ gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
 
-  g_clear_pointer (&self->spectrum, g_free);
-  g_clear_pointer (&self->host_sup.data, g_free);
-  g_clear_pointer (&self->host_orient.data, g_free);
-  g_clear_pointer (&self->plan, cm_linspectrum_plan_free);
-  g_clear_pointer (&self->rgba_plan, cm_orientation_rgba_plan_free);
-  g_clear_pointer (&self->dev_sup.data, cm_device_free);
-  g_clear_pointer (&self->dev_orient.data, cm_device_free);
+  g_clear_pointer (&self->filter, cm_linspectrum_filter_free);
   gst_cuda_lin_spectrum_result_clear (&self->result);
   self->result_ready = FALSE;
   self->configured = FALSE;
@@ -631,28 +625,12 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   /* the first frame after a change is reported */
   self->frames_to_post = 0;
 
-  if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n)) {
+  if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n))
     status = CM_ERR_NO_MEMORY;
-  } else if (use_cuda) {
-    status = cm_linspectrum_plan_new (&self->plan, &desc, width, height,
-        depth);
-    if (status == CM_OK && desc.want_orientation)
-      status = cm_orientation_rgba_plan_new (&self->rgba_plan, &desc);
-    if (status == CM_OK && desc.want_orientation)
-      status = cm_device_image_alloc (&self->dev_sup, width, height, depth);
-    if (status == CM_OK && desc.want_orientation)
-      status = cm_device_image_alloc (&self->dev_orient, width, height,
-          CM_DEPTH_16);
-  } else {
-    status = CM_OK;
-    self->spectrum = g_try_new0 (guint64, n);
-    if (self->spectrum == NULL || (desc.want_orientation &&
-            (!gst_cuda_morphology_base_host_image_alloc (&self->host_sup,
-                    width, height, depth) ||
-                !gst_cuda_morphology_base_host_image_alloc
-                (&self->host_orient, width, height, CM_DEPTH_16))))
-      status = CM_ERR_NO_MEMORY;
-  }
+  else
+    status = cm_linspectrum_filter_new (&self->filter, use_cuda ?
+        CM_BACKEND_CUDA : CM_BACKEND_CPU, &desc, width, height, depth,
+        gst_cuda_morphology_base_cpu_opts (base));
   if (status != CM_OK) {
     gst_cuda_lin_spectrum_release (base);
     gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
@@ -669,22 +647,21 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ? "orientation" :
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM ? "supremum" :
       "passthrough", width, height, (gint) depth, use_cuda ? "CUDA" : "CPU",
-      self->plan ? cm_linspectrum_plan_describe (self->plan) : "reference");
+      cm_linspectrum_filter_describe (self->filter));
   return TRUE;
 }
 
 /* ---- frames ------------------------------------------------------------- */
 
-/* The spectrum (and sup/orient when not NULL) of @src. */
+/* The spectrum (and the supremum when @sup is not NULL) of @src, on the
+ * backend the filter was made for. */
 static cm_status
 gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
-    const cm_image * sup, const cm_image * orient, void *stream)
+    const cm_image * sup, void *stream)
 {
   if (!self->configured)
     return CM_ERR_INVALID_ARG;
-  if (self->use_cuda)
-    return cm_linspectrum_plan_run (self->plan, src, sup, orient, stream);
-  return cm_linspectrum_ref (&self->desc, src, self->spectrum, sup, orient);
+  return cm_linspectrum_filter_run (self->filter, src, sup, stream);
 }
 
 static cm_status
@@ -696,7 +673,7 @@ gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase * base,
   /* a plan built for another mode expects its images */
   if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH)
     return CM_ERR_INVALID_ARG;
-  return gst_cuda_lin_spectrum_run (self, src, NULL, NULL, stream);
+  return gst_cuda_lin_spectrum_run (self, src, NULL, stream);
 }
 
 static cm_status
@@ -709,11 +686,11 @@ gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase * base,
 
   switch (self->mode) {
     case GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM:
-      return gst_cuda_lin_spectrum_run (self, src, dst, NULL, stream);
+      return gst_cuda_lin_spectrum_run (self, src, dst, stream);
     case GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH:
       /* a frame that was not passed through (passthrough is being switched
        * on): analysed and copied */
-      status = gst_cuda_lin_spectrum_run (self, src, NULL, NULL, stream);
+      status = gst_cuda_lin_spectrum_run (self, src, NULL, stream);
       if (status != CM_OK)
         return status;
       if (use_cuda)
@@ -737,24 +714,11 @@ gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
     void *stream)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-  cm_status status;
 
-  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
+  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ||
+      !self->configured)
     return CM_ERR_INVALID_ARG;
-  if (use_cuda) {
-    status = gst_cuda_lin_spectrum_run (self, src, &self->dev_sup,
-        &self->dev_orient, stream);
-    if (status == CM_OK)
-      status = cm_orientation_rgba_plan_run (self->rgba_plan, &self->dev_sup,
-          &self->dev_orient, dst, stream);
-    return status;
-  }
-  status = gst_cuda_lin_spectrum_run (self, src, &self->host_sup,
-      &self->host_orient, NULL);
-  if (status == CM_OK)
-    status = cm_orientation_rgba_ref (&self->desc, &self->host_sup,
-        &self->host_orient, dst);
-  return status;
+  return cm_linspectrum_filter_run_rgba (self->filter, src, dst, stream);
 }
 
 static void

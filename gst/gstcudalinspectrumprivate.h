@@ -10,8 +10,7 @@
 #include "gstcudalinspectrum.h"
 
 #include "device.h"
-#include "linspectrum.h"
-#include "orientation-rgba.h"
+#include "linspectrum-filter.h"
 
 G_BEGIN_DECLS
 
@@ -84,11 +83,7 @@ struct _GstCudaLinSpectrum
   gint n_angles;
   gint width, height;
   cm_depth depth;
-  guint64 *spectrum;            /* CPU backend: the last frame's spectrum */
-  cm_image host_sup, host_orient;       /* CPU backend, orientation mode */
-  cm_linspectrum_plan *plan;    /* CUDA backend */
-  cm_orientation_rgba_plan *rgba_plan;  /* CUDA backend, orientation mode */
-  cm_image dev_sup, dev_orient;
+  cm_linspectrum_filter *filter;        /* on the backend */
   GstCudaLinSpectrumResult result;
 };
 

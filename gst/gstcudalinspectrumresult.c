@@ -262,8 +262,7 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
-  spectrum = self->use_cuda ? cm_linspectrum_plan_spectrum (self->plan) :
-      self->spectrum;
+  spectrum = cm_linspectrum_filter_spectrum (self->filter);
   if (spectrum == NULL) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
         ("no spectrum after a frame"));
