@@ -125,10 +125,12 @@ struct _GstCudaMorphologyBaseClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
-/* Defined in gstcudamorphologybase.c where they read the element's state;
- * the others (info_depth, double_in_range, host_image_alloc,
- * template_caps, caps_to_system, caps_add_memory, fixate_memory,
- * before_transform) in gstcudamorphologyhelpers.c. */
+/* Defined in gstcudamorphologybase.c where they read the element's state
+ * (allow_cuda_memory in gstcudamorphologynegotiation.c, through the
+ * state the base class gives it); the others (info_depth,
+ * double_in_range, host_image_alloc, template_caps, caps_to_system,
+ * caps_add_memory, fixate_memory, before_transform) in
+ * gstcudamorphologyhelpers.c. */
 void gst_cuda_morphology_base_mark_dirty (GstCudaMorphologyBase * self);
 
 gboolean gst_cuda_morphology_base_is_cuda (GstCudaMorphologyBase * self);
