@@ -11,168 +11,15 @@
 
 #include "element-harness.h"
 #include "frame-compare.h"
+#include "median-harness.h"
 #include "padded-frames.h"
-#include "median.h"
 #include "test-util.h"
-
-typedef struct
-{
-  int width, height;
-  double percentile;
-  cm_border_mode border;
-  unsigned border_value;
-  gboolean luma;                /* color-mode=luma, else channels */
-} MedianParams;
 
 #define REP CM_BORDER_REPLICATE
 #define REF CM_BORDER_REFLECT
 #define MIR CM_BORDER_MIRROR
 #define CON CM_BORDER_CONSTANT
 #define NEU CM_BORDER_NEUTRAL
-
-static GstElement *
-median_element_new (const MedianParams * p)
-{
-  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
-
-  fail_unless (e != NULL, "cannot create cudamedian: is GST_PLUGIN_PATH set "
-      "to the build's gst/ directory?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  if (p) {
-    gst_util_set_object_arg (G_OBJECT (e), "border",
-        morph_border_nick (p->border));
-    gst_util_set_object_arg (G_OBJECT (e), "color-mode",
-        p->luma ? "luma" : "channels");
-    g_object_set (e, "width", p->width, "height", p->height, "percentile",
-        p->percentile, "border-value", p->border_value, NULL);
-  }
-  return e;
-}
-
-static void
-median_desc (const MedianParams * p, cm_depth depth, cm_median_desc * desc)
-{
-  memset (desc, 0, sizeof (*desc));
-  desc->window_w = p->width;
-  desc->window_h = p->height;
-  desc->percentile = p->percentile;
-  desc->border = p->border;
-  desc->border_value = MIN (p->border_value, cm_depth_max (depth));
-}
-
-static gboolean
-bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
-    gsize row_bytes, int rows, const char *what)
-{
-  for (int y = 0; y < rows; y++) {
-    for (gsize x = 0; x < row_bytes; x++) {
-      if (a[y * as + x] != b[y * bs + x]) {
-        fprintf (stderr, "%s: row %d byte %" G_GSIZE_FORMAT ": got %u, "
-            "expected %u\n", what, y, x, a[y * as + x], b[y * bs + x]);
-        return FALSE;
-      }
-    }
-  }
-  return TRUE;
-}
-
-/* TRUE when @outbuf is @inbuf filtered as @p says. */
-static gboolean
-median_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
-    const GstVideoInfo * info, const MedianParams * p, const char *what)
-{
-  GstVideoFrame in, out;
-  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
-      CM_DEPTH_16 : CM_DEPTH_8;
-  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  cm_median_desc desc;
-  gboolean ok = TRUE;
-  gchar *label;
-
-  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
-      "%s: output buffer does not match the caps", what);
-  median_desc (p, depth, &desc);
-
-  if (GST_VIDEO_INFO_IS_RGB (info) && p->luma) {
-    int ps = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-    cm_image_packed src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, CM_DEPTH_8, ps
-    };
-    gsize pitch = (gsize) w * ps;
-    guint8 *exp = g_malloc (pitch * h);
-    cm_image_packed dst = { exp, pitch, w, h, CM_DEPTH_8, ps };
-    int a = GST_VIDEO_INFO_HAS_ALPHA (info) ?
-        (int) GST_VIDEO_INFO_COMP_POFFSET (info, 3) : -1;
-
-    fail_unless (cm_median_luma_ref (&desc, &src, &dst,
-            GST_VIDEO_INFO_COMP_POFFSET (info, 0),
-            GST_VIDEO_INFO_COMP_POFFSET (info, 1),
-            GST_VIDEO_INFO_COMP_POFFSET (info, 2), a) == CM_OK);
-    label = g_strdup_printf ("%s: luma", what);
-    ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), exp, pitch, pitch, h, label);
-    g_free (label);
-    g_free (exp);
-  } else if (GST_VIDEO_INFO_IS_RGB (info)) {
-    int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-
-    for (int b = 0; b < pstride && ok; b++) {
-      gboolean colour = FALSE;
-      cm_image src = morph_extract_byte (&in, b);
-      cm_image got = morph_extract_byte (&out, b);
-
-      for (int c = 0; c < 3; c++)
-        colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
-      if (colour) {
-        cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
-
-        fail_unless (cm_median_ref (&desc, &src, &exp) == CM_OK);
-        label = g_strdup_printf ("%s: colour byte %d", what, b);
-        ok = test_image_equal (&got, &exp, label);
-        g_free (label);
-        test_image_free (&exp);
-      } else {
-        label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
-        ok = test_image_equal (&got, &src, label);
-        g_free (label);
-      }
-      test_image_free (&src);
-      test_image_free (&got);
-    }
-  } else {
-    cm_image src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, depth
-    };
-    cm_image got = { GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, h, depth
-    };
-    cm_image exp = test_image_new (w, h, depth, 0);
-
-    fail_unless (cm_median_ref (&desc, &src, &exp) == CM_OK);
-    label = g_strdup_printf ("%s: plane 0", what);
-    ok = test_image_equal (&got, &exp, label);
-    g_free (label);
-    test_image_free (&exp);
-
-    for (guint pl = 1; ok && pl < GST_VIDEO_FRAME_N_PLANES (&in); pl++) {
-      gsize row_bytes;
-      int rows;
-
-      morph_plane_extent (&in, pl, &row_bytes, &rows);
-      label = g_strdup_printf ("%s: chroma plane %u", what, pl);
-      ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, pl),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&out, pl),
-          GST_VIDEO_FRAME_PLANE_DATA (&in, pl),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&in, pl), row_bytes, rows, label);
-      g_free (label);
-    }
-  }
-
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  return ok;
-}
 
 static void
 push_and_check (GstHarness * h, const GstVideoInfo * info,
@@ -231,7 +78,7 @@ GST_START_TEST (test_formats_odd_sizes)
 
         for (int mode = 0; mode < 2; mode++) {
           p.luma = mode == 0;
-          e = median_element_new (&p);
+          e = median_element_new ("cpu", &p);
           h = morph_harness_new (e);
           morph_harness_set_caps (h, morph_format (f), odd_sizes[s].width,
               odd_sizes[s].height, &info);
@@ -266,7 +113,7 @@ GST_START_TEST (test_windows)
 
   for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
     for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
-      GstElement *e = median_element_new (&params[i]);
+      GstElement *e = median_element_new ("cpu", &params[i]);
       GstHarness *h = morph_harness_new (e);
       GstVideoInfo info;
 
@@ -292,7 +139,7 @@ GST_START_TEST (test_percentile_extremes)
     for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
       for (int extreme = 0; extreme <= 100; extreme += 100) {
         MedianParams p = { 5, 3, extreme, borders[b], 99, FALSE };
-        GstElement *e = median_element_new (&p);
+        GstElement *e = median_element_new ("cpu", &p);
         GstHarness *h = morph_harness_new (e);
         GstVideoInfo info;
         GstVideoFrame in, out;
@@ -351,7 +198,7 @@ GST_START_TEST (test_luma_no_new_colours)
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (guint q = 0; q < G_N_ELEMENTS (percentiles); q++) {
       MedianParams p = { 5, 3, percentiles[q], MIR, 0, TRUE };
-      GstElement *e = median_element_new (&p);
+      GstElement *e = median_element_new ("cpu", &p);
       GstHarness *h = morph_harness_new (e);
       GstVideoInfo info;
       GstVideoFrame in, out;
@@ -408,7 +255,7 @@ GST_END_TEST;
 GST_START_TEST (test_property_change_playing)
 {
   MedianParams p = { 3, 3, 50, REP, 0, TRUE };
-  GstElement *e = median_element_new (NULL);
+  GstElement *e = median_element_new ("cpu", NULL);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
   GstState state;
@@ -463,7 +310,7 @@ GST_END_TEST;
 GST_START_TEST (test_invalid_values)
 {
   MedianParams p = { 5, 3, 40, REP, 0, TRUE };
-  GstElement *e = median_element_new (NULL);
+  GstElement *e = median_element_new ("cpu", NULL);
   GstHarness *h;
   GstVideoInfo info;
   gdouble d;
@@ -510,7 +357,7 @@ GST_START_TEST (test_inspect)
     "percentile", "border", "border-value", "color-mode", "algorithm",
     "backend", "cuda-device-id"
   };
-  GstElement *e = median_element_new (NULL);
+  GstElement *e = median_element_new ("cpu", NULL);
   gint v;
   gdouble d;
 

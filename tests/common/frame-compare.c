@@ -54,9 +54,111 @@ recon_plane_ref (gconstpointer params, const cm_image * src,
 }
 
 gboolean
-morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
+frame_bytes_equal (const guint8 * got, gsize got_stride, const guint8 * exp,
+    gsize exp_stride, gsize row_bytes, int rows, const char *what)
+{
+  for (int y = 0; y < rows; y++) {
+    for (gsize x = 0; x < row_bytes; x++) {
+      if (got[y * got_stride + x] != exp[y * exp_stride + x]) {
+        fprintf (stderr, "%s: row %d byte %" G_GSIZE_FORMAT ": got %u, "
+            "expected %u\n", what, y, x, got[y * got_stride + x],
+            exp[y * exp_stride + x]);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+frame_planes_equal (GstVideoFrame * got, GstVideoFrame * exp,
+    guint first_plane, const char *what)
+{
+  gboolean ok = TRUE;
+
+  for (guint pl = first_plane; ok && pl < GST_VIDEO_FRAME_N_PLANES (exp);
+      pl++) {
+    gchar *label = g_strdup_printf ("%s: plane %u", what, pl);
+    gsize row_bytes;
+    int rows;
+
+    morph_plane_extent (exp, pl, &row_bytes, &rows);
+    ok = frame_bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (got, pl),
+        GST_VIDEO_FRAME_PLANE_STRIDE (got, pl),
+        GST_VIDEO_FRAME_PLANE_DATA (exp, pl),
+        GST_VIDEO_FRAME_PLANE_STRIDE (exp, pl), row_bytes, rows, label);
+    g_free (label);
+  }
+  return ok;
+}
+
+/* packed RGB, whole pixels: @pixel_ref over plane 0 */
+static gboolean
+check_pixels (GstVideoFrame * in, GstVideoFrame * out,
+    const GstVideoInfo * info, MorphPixelRef pixel_ref, gconstpointer params,
+    const char *what)
+{
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  int ps = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  cm_image_packed src = { GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+    (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), w, h, CM_DEPTH_8, ps
+  };
+  gsize pitch = (gsize) w * ps;
+  guint8 *exp = g_malloc (pitch * h);
+  cm_image_packed dst = { exp, pitch, w, h, CM_DEPTH_8, ps };
+  gchar *label = g_strdup_printf ("%s: whole pixels", what);
+  gboolean ok;
+
+  fail_unless (pixel_ref (params, &src, &dst, info) == CM_OK);
+  ok = frame_bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), exp, pitch, pitch, h, label);
+  g_free (label);
+  g_free (exp);
+  return ok;
+}
+
+/* packed RGB, each byte of a pixel: @ref on the colour bytes, the others
+ * (alpha, padding) equal to the input */
+static gboolean
+check_channels (GstVideoFrame * in, GstVideoFrame * out,
     const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
     const char *what)
+{
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  gboolean ok = TRUE;
+  gchar *label;
+
+  for (int b = 0; b < pstride && ok; b++) {
+    gboolean colour = FALSE;
+    cm_image src = morph_extract_byte (in, b);
+    cm_image got = morph_extract_byte (out, b);
+
+    for (int c = 0; c < 3; c++)
+      colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
+    if (colour) {
+      cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
+
+      fail_unless (ref (params, &src, &exp) == CM_OK);
+      label = g_strdup_printf ("%s: colour byte %d", what, b);
+      ok = test_image_equal (&got, &exp, label);
+      g_free (label);
+      test_image_free (&exp);
+    } else {
+      label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
+      ok = test_image_equal (&got, &src, label);
+      g_free (label);
+    }
+    test_image_free (&src);
+    test_image_free (&got);
+  }
+  return ok;
+}
+
+gboolean
+morph_check_output_pixels (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, MorphPixelRef pixel_ref,
+    gconstpointer params, const char *what)
 {
   GstVideoFrame in, out;
   cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
@@ -71,32 +173,10 @@ morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
   fail_unless (morph_frame_fits (&in, what) && morph_frame_fits (&out, what),
       "%s: frame layout outside the buffer", what);
 
-  if (GST_VIDEO_INFO_IS_RGB (info)) {
-    int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-
-    for (int b = 0; b < pstride && ok; b++) {
-      gboolean colour = FALSE;
-      cm_image src = morph_extract_byte (&in, b);
-      cm_image got = morph_extract_byte (&out, b);
-
-      for (int c = 0; c < 3; c++)
-        colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
-      if (colour) {
-        cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
-
-        fail_unless (ref (params, &src, &exp) == CM_OK);
-        label = g_strdup_printf ("%s: colour byte %d", what, b);
-        ok = test_image_equal (&got, &exp, label);
-        g_free (label);
-        test_image_free (&exp);
-      } else {
-        label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
-        ok = test_image_equal (&got, &src, label);
-        g_free (label);
-      }
-      test_image_free (&src);
-      test_image_free (&got);
-    }
+  if (GST_VIDEO_INFO_IS_RGB (info) && pixel_ref != NULL) {
+    ok = check_pixels (&in, &out, info, pixel_ref, params, what);
+  } else if (GST_VIDEO_INFO_IS_RGB (info)) {
+    ok = check_channels (&in, &out, info, ref, params, what);
   } else {
     cm_image src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
       (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, depth
@@ -111,29 +191,23 @@ morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
     ok = test_image_equal (&got, &exp, label);
     g_free (label);
     test_image_free (&exp);
-
-    for (guint pl = 1; ok && pl < GST_VIDEO_FRAME_N_PLANES (&in); pl++) {
-      const guint8 *a = GST_VIDEO_FRAME_PLANE_DATA (&in, pl);
-      const guint8 *o = GST_VIDEO_FRAME_PLANE_DATA (&out, pl);
-      gsize as = GST_VIDEO_FRAME_PLANE_STRIDE (&in, pl);
-      gsize os = GST_VIDEO_FRAME_PLANE_STRIDE (&out, pl);
-      gsize row_bytes;
-      int rows;
-
-      morph_plane_extent (&in, pl, &row_bytes, &rows);
-      for (int y = 0; ok && y < rows; y++) {
-        if (memcmp (a + y * as, o + y * os, row_bytes) != 0) {
-          fprintf (stderr, "%s: chroma plane %u row %d differs from the "
-              "input\n", what, pl, y);
-          ok = FALSE;
-        }
-      }
-    }
+    label = g_strdup_printf ("%s: chroma", what);
+    ok = ok && frame_planes_equal (&out, &in, 1, label);
+    g_free (label);
   }
 
   gst_video_frame_unmap (&out);
   gst_video_frame_unmap (&in);
   return ok;
+}
+
+gboolean
+morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
+    const char *what)
+{
+  return morph_check_output_pixels (inbuf, outbuf, info, ref, NULL, params,
+      what);
 }
 
 gboolean
@@ -157,30 +231,11 @@ morph_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info,
     const char *what)
 {
   GstVideoFrame fa, fb;
-  gboolean ok = TRUE;
+  gboolean ok;
 
   fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
-  for (guint pl = 0; ok && pl < GST_VIDEO_FRAME_N_PLANES (&fa); pl++) {
-    const guint8 *da = GST_VIDEO_FRAME_PLANE_DATA (&fa, pl);
-    const guint8 *db = GST_VIDEO_FRAME_PLANE_DATA (&fb, pl);
-    gsize sa = GST_VIDEO_FRAME_PLANE_STRIDE (&fa, pl);
-    gsize sb = GST_VIDEO_FRAME_PLANE_STRIDE (&fb, pl);
-    gsize row_bytes;
-    int rows;
-
-    morph_plane_extent (&fa, pl, &row_bytes, &rows);
-    for (int y = 0; ok && y < rows; y++) {
-      for (gsize x = 0; x < row_bytes; x++) {
-        if (da[y * sa + x] != db[y * sb + x]) {
-          fprintf (stderr, "%s: plane %u, row %d, byte %" G_GSIZE_FORMAT
-              ": %u vs %u\n", what, pl, y, x, da[y * sa + x], db[y * sb + x]);
-          ok = FALSE;
-          break;
-        }
-      }
-    }
-  }
+  ok = frame_planes_equal (&fa, &fb, 0, what);
   gst_video_frame_unmap (&fb);
   gst_video_frame_unmap (&fa);
   return ok;

@@ -25,6 +25,33 @@ cm_status morph_plane_ref (gconstpointer params, const cm_image * src,
 cm_status recon_plane_ref (gconstpointer params, const cm_image * src,
     const cm_image * dst);
 
+/* The expected result of a packed RGB frame filtered as whole pixels
+ * (cudamedian's luma mode): @src filtered into @dst, @info telling where
+ * the colour and alpha bytes are. */
+typedef cm_status (*MorphPixelRef) (gconstpointer params,
+    const cm_image_packed * src, const cm_image_packed * dst,
+    const GstVideoInfo * info);
+
+/* TRUE when @got (@got_stride bytes a row) equals @exp over @rows rows of
+ * @row_bytes; else prints the first difference ("@what: row, byte"). */
+gboolean frame_bytes_equal (const guint8 * got, gsize got_stride,
+    const guint8 * exp, gsize exp_stride, gsize row_bytes, int rows,
+    const char *what);
+
+/* TRUE when the visible bytes of planes @first_plane... of @got and @exp
+ * are equal; else prints the first difference. */
+gboolean frame_planes_equal (GstVideoFrame * got, GstVideoFrame * exp,
+    guint first_plane, const char *what);
+
+/* TRUE when @outbuf is @inbuf filtered as @ref says: @ref applied to the
+ * luma / GRAY plane or to each colour byte of packed RGB (@pixel_ref, when
+ * set, to whole RGB pixels instead), chroma, alpha and padding bytes equal
+ * to the input; both frames' layouts inside their buffers. Prints the
+ * first difference to stderr. */
+gboolean morph_check_output_pixels (GstBuffer * inbuf, GstBuffer * outbuf,
+    const GstVideoInfo * info, MorphPlaneRef ref, MorphPixelRef pixel_ref,
+    gconstpointer params, const char *what);
+
 /* TRUE when @outbuf is @inbuf filtered plane by plane as @ref says: @ref
  * applied to the luma / GRAY plane or to each colour channel, chroma and
  * alpha equal to the input. Prints the first difference to stderr. */

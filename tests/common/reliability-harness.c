@@ -24,17 +24,6 @@ kind_name (ElemKind k)
       "cudalinspectrum";
 }
 
-void
-median_apply (GstElement * e, const MedianParams * p)
-{
-  gst_util_set_object_arg (G_OBJECT (e), "border",
-      morph_border_nick (p->border));
-  gst_util_set_object_arg (G_OBJECT (e), "color-mode",
-      p->luma ? "luma" : "channels");
-  g_object_set (e, "width", p->width, "height", p->height, "percentile",
-      p->percentile, "border-value", p->border_value, NULL);
-}
-
 GstElement *
 setting_element_new (const Setting * s, GstBus ** bus)
 {
@@ -43,14 +32,10 @@ setting_element_new (const Setting * s, GstBus ** bus)
   if (s->kind == EL_LIN)
     return lin_element_new (test_backend (), &s->lin, bus);
 
-  e = gst_element_factory_make (kind_name (s->kind), NULL);
-  fail_unless (e != NULL, "cannot create %s: is GST_PLUGIN_PATH set to the "
-      "build's gst/ directory?", kind_name (s->kind));
-  gst_util_set_object_arg (G_OBJECT (e), "backend", test_backend ());
   if (s->kind == EL_MORPH)
-    morph_params_apply (e, &s->morph);
+    e = morph_element_new (test_backend (), &s->morph);
   else
-    median_apply (e, &s->median);
+    e = median_element_new (test_backend (), &s->median);
   *bus = gst_bus_new ();
   gst_element_set_bus (e, *bus);
   return e;
@@ -63,153 +48,16 @@ setting_describe (const Setting * s)
     return morph_params_describe (&s->morph);
   if (s->kind == EL_LIN)
     return lin_params_describe (&s->lin);
-  return g_strdup_printf ("median %dx%d p=%g border=%s(%u) %s",
-      s->median.width, s->median.height, s->median.percentile,
-      morph_border_nick (s->median.border), s->median.border_value,
-      s->median.luma ? "luma" : "channels");
-}
-
-gboolean
-bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
-    gsize row_bytes, int rows, const char *what)
-{
-  for (int y = 0; y < rows; y++) {
-    for (gsize x = 0; x < row_bytes; x++) {
-      if (a[y * as + x] != b[y * bs + x]) {
-        fprintf (stderr, "%s: row %d byte %" G_GSIZE_FORMAT ": got %u, "
-            "expected %u\n", what, y, x, a[y * as + x], b[y * bs + x]);
-        return FALSE;
-      }
-    }
-  }
-  return TRUE;
-}
-
-void
-reference_plane (const Setting * s, const cm_image * src, const cm_image * dst)
-{
-  cm_median_desc md;
-  cm_morph_desc d;
-  cm_se *se;
-
-  if (s->kind == EL_MORPH) {
-    se = morph_params_se (&s->morph);
-    memset (&d, 0, sizeof (d));
-    d.op = s->morph.op;
-    d.se = se;
-    d.iterations = s->morph.iterations;
-    d.border = s->morph.border;
-    d.border_value = MIN (s->morph.border_value, cm_depth_max (src->depth));
-    fail_unless (cm_morph_ref (&d, src, dst) == CM_OK);
-    cm_se_free (se);
-  } else {
-    memset (&md, 0, sizeof (md));
-    md.window_w = s->median.width;
-    md.window_h = s->median.height;
-    md.percentile = s->median.percentile;
-    md.border = s->median.border;
-    md.border_value = MIN (s->median.border_value, cm_depth_max (src->depth));
-    fail_unless (cm_median_ref (&md, src, dst) == CM_OK);
-  }
+  return median_params_describe (&s->median);
 }
 
 gboolean
 check_filtered (const Setting * s, GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const char *what)
 {
-  GstVideoFrame in, out;
-  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
-      CM_DEPTH_16 : CM_DEPTH_8;
-  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
-  gboolean ok = TRUE;
-
-  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
-      "%s: output buffer does not match the caps", what);
-  fail_unless (morph_frame_fits (&in, what) && morph_frame_fits (&out, what),
-      "%s: frame layout outside the buffer", what);
-
-  if (GST_VIDEO_INFO_IS_RGB (info) && s->kind == EL_MEDIAN && s->median.luma) {
-    int ps = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-    cm_image_packed src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, CM_DEPTH_8, ps
-    };
-    gsize pitch = (gsize) w * ps;
-    guint8 *exp = g_malloc (pitch * h);
-    cm_image_packed dst = { exp, pitch, w, h, CM_DEPTH_8, ps };
-    int a = GST_VIDEO_INFO_HAS_ALPHA (info) ?
-        (int) GST_VIDEO_INFO_COMP_POFFSET (info, 3) : -1;
-    cm_median_desc md;
-
-    memset (&md, 0, sizeof (md));
-    md.window_w = s->median.width;
-    md.window_h = s->median.height;
-    md.percentile = s->median.percentile;
-    md.border = s->median.border;
-    md.border_value = MIN (s->median.border_value, 255u);
-    fail_unless (cm_median_luma_ref (&md, &src, &dst,
-            GST_VIDEO_INFO_COMP_POFFSET (info, 0),
-            GST_VIDEO_INFO_COMP_POFFSET (info, 1),
-            GST_VIDEO_INFO_COMP_POFFSET (info, 2), a) == CM_OK);
-    ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), exp, pitch, pitch, h, what);
-    g_free (exp);
-  } else if (GST_VIDEO_INFO_IS_RGB (info)) {
-    int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-
-    for (int b = 0; b < pstride && ok; b++) {
-      gboolean colour = FALSE;
-      cm_image src = morph_extract_byte (&in, b);
-      cm_image got = morph_extract_byte (&out, b);
-      gchar *label = g_strdup_printf ("%s: byte %d of each pixel", what, b);
-
-      for (int c = 0; c < 3; c++)
-        colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
-      if (colour) {
-        cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
-
-        reference_plane (s, &src, &exp);
-        ok = test_image_equal (&got, &exp, label);
-        test_image_free (&exp);
-      } else {
-        ok = test_image_equal (&got, &src, label);
-      }
-      g_free (label);
-      test_image_free (&src);
-      test_image_free (&got);
-    }
-  } else {
-    cm_image src = { GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, h, depth
-    };
-    cm_image got = { GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
-      (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, h, depth
-    };
-    cm_image exp = test_image_new (w, h, depth, 0);
-    gchar *label = g_strdup_printf ("%s: plane 0", what);
-
-    reference_plane (s, &src, &exp);
-    ok = test_image_equal (&got, &exp, label);
-    g_free (label);
-    test_image_free (&exp);
-
-    for (guint pl = 1; ok && pl < GST_VIDEO_FRAME_N_PLANES (&in); pl++) {
-      gsize row_bytes;
-      int rows;
-
-      morph_plane_extent (&in, pl, &row_bytes, &rows);
-      label = g_strdup_printf ("%s: chroma plane %u", what, pl);
-      ok = bytes_equal (GST_VIDEO_FRAME_PLANE_DATA (&out, pl),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&out, pl),
-          GST_VIDEO_FRAME_PLANE_DATA (&in, pl),
-          GST_VIDEO_FRAME_PLANE_STRIDE (&in, pl), row_bytes, rows, label);
-      g_free (label);
-    }
-  }
-
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  return ok;
+  if (s->kind == EL_MORPH)
+    return morph_check_output (inbuf, outbuf, info, &s->morph, what);
+  return median_check_output (inbuf, outbuf, info, &s->median, what);
 }
 
 GList *

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "lin-harness.h"
-#include "median.h"
+#include "median-harness.h"
 
 /* ---- elements and their reference --------------------------------------- */
 
@@ -19,15 +19,6 @@ typedef enum
   EL_LIN
 } ElemKind;
 
-typedef struct
-{
-  int width, height;
-  double percentile;
-  cm_border_mode border;
-  unsigned border_value;
-  gboolean luma;
-} MedianParams;
-
 /* One filter setting of one element. */
 typedef struct
 {
@@ -37,29 +28,20 @@ typedef struct
   LinParams lin;
 } Setting;
 
+/* CM_TEST_BACKEND, default "cpu" */
 const gchar *test_backend (void);
 
 const gchar *kind_name (ElemKind k);
-
-void median_apply (GstElement * e, const MedianParams * p);
 
 /* The element of @s on the test backend with a bus of its own. */
 GstElement *setting_element_new (const Setting * s, GstBus ** bus);
 
 gchar *setting_describe (const Setting * s);
 
-gboolean bytes_equal (const guint8 * a, gsize as, const guint8 * b, gsize bs,
-    gsize row_bytes, int rows, const char *what);
-
-/* The reference filter of one plane or colour channel. */
-void reference_plane (const Setting * s, const cm_image * src,
-    const cm_image * dst);
-
 /* cudamorph and cudamedian: plane 0 / each colour channel filtered, the
  * other planes and bytes copied; the colour median on whole pixels. */
 gboolean check_filtered (const Setting * s, GstBuffer * inbuf,
-    GstBuffer * outbuf,
-    const GstVideoInfo * info, const char *what);
+    GstBuffer * outbuf, const GstVideoInfo * info, const char *what);
 
 /* Pops every message of @bus: fails on an ERROR, returns the
  * "cudalinspectrum" element messages in order (the rest is dropped). */
