@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cudamorph set up from parameter rows, the bus read back */
 
+#include <stdio.h>
+
+#include "device.h"
 #include "element-harness.h"
+#include "test-util.h"
 
 GstMessage *
 test_bus_pop_filtered (GstBus * bus, GstMessageType types)
@@ -14,6 +18,44 @@ test_bus_pop_filtered (GstBus * bus, GstMessageType types)
     gst_message_unref (msg);
   }
   return NULL;
+}
+
+guint
+test_bus_count_problems (GstBus * bus, GstMessageType types)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  while ((msg = test_bus_pop_filtered (bus, types)) != NULL) {
+    GError *err = NULL;
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, NULL);
+    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    n++;
+  }
+  return n;
+}
+
+int
+test_gpu_check_main (int *argc, char ***argv, Suite * (*make_suite) (void),
+    const char *name, const char *file)
+{
+  /* before gst_check_init: no device, no test (meson shows SKIP) */
+  if (cm_device_count () == 0) {
+    printf ("no usable CUDA device: skipping\n");
+    return TEST_SKIP;
+  }
+
+  /* CUDA was initialised above: a forked child could not use it */
+  g_setenv ("CK_FORK", "no", TRUE);
+
+  gst_check_init (argc, argv);
+  return gst_check_run_suite (make_suite (), name, file);
 }
 
 const char *

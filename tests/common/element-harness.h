@@ -43,6 +43,18 @@
  * let go. */
 GstMessage *test_bus_pop_filtered (GstBus * bus, GstMessageType types);
 
+/* Pops every message of @types (errors, warnings) from @bus, prints each
+ * one's text ("bus: ...") to stderr and returns how many there were. */
+guint test_bus_count_problems (GstBus * bus, GstMessageType types);
+
+/* main () of a GPU element test: exits 77 (meson: SKIP) before
+ * gst_check_init () when there is no usable CUDA device, else runs the
+ * suite @make_suite () makes, named @name, in this process (CUDA is
+ * initialised: a forked child could not use it); @file: the test's
+ * __FILE__. */
+int test_gpu_check_main (int *argc, char ***argv, Suite * (*make_suite) (void),
+    const char *name, const char *file);
+
 typedef struct
 {
   cm_morph_op op;

@@ -31,34 +31,13 @@ pair_init (Pair * pair, const LinParams * p)
   pair->hcuda = gst_harness_new_with_element (pair->cuda, "sink", "src");
 }
 
-static guint
-pop_problems (GstBus * bus)
-{
-  GstMessage *msg;
-  guint n = 0;
-
-  while ((msg = test_bus_pop_filtered (bus,
-              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL) {
-    GError *err = NULL;
-
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, NULL);
-    else
-      gst_message_parse_warning (msg, &err, NULL);
-    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
-    g_clear_error (&err);
-    gst_message_unref (msg);
-    n++;
-  }
-  return n;
-}
-
 static void
 pair_clear (Pair * pair)
 {
   gst_harness_teardown (pair->hcuda);
   gst_harness_teardown (pair->hcpu);
-  fail_unless_equals_int (pop_problems (pair->bcuda), 0);
+  fail_unless_equals_int (test_bus_count_problems (pair->bcuda,
+          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
   gst_element_set_bus (pair->cuda, NULL);
   gst_element_set_bus (pair->cpu, NULL);
   gst_object_unref (pair->bcuda);
@@ -325,18 +304,6 @@ cudalinspectrum_element_suite (void)
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-
-  /* before gst_check_init: no device, no test (meson shows SKIP) */
-  if (cm_device_count () == 0) {
-    printf ("no usable CUDA device: skipping\n");
-    return TEST_SKIP;
-  }
-
-  /* CUDA was initialised above: a forked child could not use it */
-  g_setenv ("CK_FORK", "no", TRUE);
-
-  gst_check_init (&argc, &argv);
-  s = cudalinspectrum_element_suite ();
-  return gst_check_run_suite (s, "cudalinspectrum-element", __FILE__);
+  return test_gpu_check_main (&argc, &argv, cudalinspectrum_element_suite,
+      "cudalinspectrum-element", __FILE__);
 }

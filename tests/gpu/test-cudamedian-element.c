@@ -45,28 +45,6 @@ median_element_new (const char *backend, const MedianParams * p)
   return e;
 }
 
-static guint
-pop_errors (GstBus * bus)
-{
-  GstMessage *msg;
-  guint n = 0;
-
-  while ((msg = test_bus_pop_filtered (bus,
-              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING)) != NULL) {
-    GError *err = NULL;
-
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, NULL);
-    else
-      gst_message_parse_warning (msg, &err, NULL);
-    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
-    g_clear_error (&err);
-    gst_message_unref (msg);
-    n++;
-  }
-  return n;
-}
-
 /* one CPU and one CUDA element fed the same frames of @format */
 static void
 compare (const MedianParams * p, const char *format, int width, int height,
@@ -115,7 +93,8 @@ compare (const MedianParams * p, const char *format, int width, int height,
 
   gst_harness_teardown (hcuda);
   gst_harness_teardown (hcpu);
-  fail_unless_equals_int (pop_errors (bus), 0);
+  fail_unless_equals_int (test_bus_count_problems (bus,
+          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
   gst_element_set_bus (cuda, NULL);
   gst_object_unref (bus);
   gst_object_unref (cuda);
@@ -208,18 +187,6 @@ cudamedian_element_suite (void)
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-
-  /* before gst_check_init: no device, no test (meson shows SKIP) */
-  if (cm_device_count () == 0) {
-    printf ("no usable CUDA device: skipping\n");
-    return TEST_SKIP;
-  }
-
-  /* CUDA was initialised above: a forked child could not use it */
-  g_setenv ("CK_FORK", "no", TRUE);
-
-  gst_check_init (&argc, &argv);
-  s = cudamedian_element_suite ();
-  return gst_check_run_suite (s, "cudamedian-element", __FILE__);
+  return test_gpu_check_main (&argc, &argv, cudamedian_element_suite,
+      "cudamedian-element", __FILE__);
 }

@@ -42,33 +42,12 @@ pair_init (Pair * pair, const MorphParams * p)
   pair_init_on_device (pair, p, -1);
 }
 
-static guint
-pop_messages (GstBus * bus, GstMessageType type)
-{
-  GstMessage *msg;
-  guint n = 0;
-
-  while ((msg = test_bus_pop_filtered (bus, type)) != NULL) {
-    GError *err = NULL;
-
-    if (type == GST_MESSAGE_ERROR)
-      gst_message_parse_error (msg, &err, NULL);
-    else
-      gst_message_parse_warning (msg, &err, NULL);
-    fprintf (stderr, "bus: %s\n", err ? err->message : "?");
-    g_clear_error (&err);
-    gst_message_unref (msg);
-    n++;
-  }
-  return n;
-}
-
 static void
 pair_clear (Pair * pair)
 {
   gst_harness_teardown (pair->hcuda);
   gst_harness_teardown (pair->hcpu);
-  fail_unless_equals_int (pop_messages (pair->bus,
+  fail_unless_equals_int (test_bus_count_problems (pair->bus,
           GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
   gst_element_set_bus (pair->cuda, NULL);
   gst_object_unref (pair->bus);
@@ -526,7 +505,8 @@ GST_START_TEST (test_device_id)
   g_object_set (e, "cuda-device-id", n, NULL);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
       GST_STATE_CHANGE_FAILURE);
-  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR), 1);
+  fail_unless_equals_int (test_bus_count_problems (bus, GST_MESSAGE_ERROR),
+      1);
   gst_element_set_state (e, GST_STATE_NULL);
   gst_element_set_bus (e, NULL);
   gst_object_unref (bus);
@@ -538,7 +518,7 @@ GST_START_TEST (test_device_id)
   gst_element_set_bus (e, bus);
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
       GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (pop_messages (bus,
+  fail_unless_equals_int (test_bus_count_problems (bus,
           GST_MESSAGE_WARNING | GST_MESSAGE_ERROR), 0);
   gst_element_set_state (e, GST_STATE_NULL);
   gst_element_set_bus (e, NULL);
@@ -569,18 +549,6 @@ cudamorph_element_suite (void)
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-
-  /* before gst_check_init: no device, no test (meson shows SKIP) */
-  if (cm_device_count () == 0) {
-    printf ("no usable CUDA device: skipping\n");
-    return TEST_SKIP;
-  }
-
-  /* CUDA was initialised above: a forked child could not use it */
-  g_setenv ("CK_FORK", "no", TRUE);
-
-  gst_check_init (&argc, &argv);
-  s = cudamorph_element_suite ();
-  return gst_check_run_suite (s, "cudamorph-element", __FILE__);
+  return test_gpu_check_main (&argc, &argv, cudamorph_element_suite,
+      "cudamorph-element", __FILE__);
 }
