@@ -202,6 +202,16 @@ cm_median_plan_new (cm_median_plan ** out, const cm_median_desc * desc,
 }
 
 cm_status
+cm_median_plan_new_tuned (cm_median_plan ** out,
+    const cm_median_desc * desc, int width, int height, cm_depth depth,
+    const cm_median_tuning * tuning)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
 cm_median_plan_run (cm_median_plan * plan, const cm_image * src,
     const cm_image * dst, void *stream)
 {

@@ -3,17 +3,17 @@
  * ("histogram-16-walk", med_h16w_kernel): the hierarchical histogram of
  * paper 001 section 3.6 (256 bins of the high byte, the 256 bins of the low
  * byte for a band of B high bytes around the answer) on the sliding window
- * of Perreault & Hébert, like the first version in median-hist.cu, with a
- * warp per output column; what changes is the work a warp does per output.
+ * of Perreault & Hébert, with a warp per output column, as the 16-bit
+ * kernels before it; what changes is the work a warp does per output.
  *
- * Why: the first version costs 6.4-7.1 ms at 3840x2160 for every window
- * from 17x17 to 63x63 on an H100, flat in the window. Its rebuilds are not
- * the cause (band re-centred on 5% of the outputs at 31x31, 0.8% at 63x63
- * on uniform noise: simulated), and the second version, which hid the load
- * latencies, was slower: the time goes into the instructions every output
- * issues, two full warp searches of 256 bins (each lane 8 bins unpacked and
- * searched one by one, a 5-step shuffle scan, a ballot, shuffles) around
- * 300 warp instructions an output, about 2 issued per SM cycle.
+ * Why: the earlier kernels took the same time for every window from 17x17
+ * to 63x63. Their band rebuilds were not the cause (rare on uniform noise,
+ * rarer as the window grows: simulated), and a variant that hid the load
+ * latencies was slower: the time went into the instructions every output
+ * issued, two full warp searches of 256 bins (each lane 8 bins unpacked
+ * and searched one by one, a 5-step shuffle scan, a ballot, shuffles),
+ * about 300 warp instructions an output. Figures: docs/PERFORMANCE.md
+ * (Median, "Figures moved from code comments").
  *
  * What this kernel does per output (ww <= 32, one sample a lane):
  *  - coarse level (high byte) tracked, not searched: the warp keeps H, the
@@ -34,13 +34,12 @@
  *  - a band rebuild (the answer's high byte left the band) reads the window
  *    8 rows at a time (8 loads in flight a lane).
  *
- * Expected (H100, 3840x2160 noise): about 100 warp instructions an output
- * at 31x31 against about 300, so 2-3 ms (3-4 Gpx/s) instead of 6.4 if the
- * issue rate stays; 17x17 somewhat more (longer walks, 21% rebuilds of 17
- * rows), 63x63 two samples a lane (about 140 instructions). Shared memory
- * per warp is (1 + B) * 512 bytes: B = 8 (default, 4.6 KB, 11 blocks of 4
- * warps an SM on sm_80/90) or 16 (CM_MEDIAN_HIST16_BAND=16: rebuilds 3-4
- * times rarer, half the warps). */
+ * Expected: about a third of the earlier kernels' warp instructions an
+ * output at 31x31; 17x17 somewhat more (longer walks, more rebuilds),
+ * 63x63 two samples a lane. Measured: docs/PERFORMANCE.md (Median).
+ * Shared memory per warp is (1 + B) * 512 bytes: B = 8 (the default, 11
+ * blocks of 4 warps an SM on sm_80/90) or 16 (cm_median_tuning.hist16_band:
+ * rebuilds rarer, half the warps). */
 #include <limits.h>
 
 #include "median-impl.cuh"

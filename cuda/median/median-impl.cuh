@@ -131,22 +131,15 @@ int med_net_sort_size (int n);  /* bucket for N, 0 if N > 64 */
 cudaError_t med_net_sort_launch (int nmax, const med_args * a,
     cudaStream_t stream);
 
-/* ---- sliding histograms (median-hist.cu, median-hist16.cu) --------------- */
-/* 16-bit kernels (med_hist_config.kernel16, chosen by the caller) */
-enum
-{
-  MED_H16_V1 = 0,               /* the first kernel (median-hist.cu)       */
-  MED_H16_V2 = 1,               /* batched-row loads (median-hist.cu)      */
-  MED_H16_WALK = 2              /* tracked coarse level (median-hist16.cu) */
-};
-
+/* ---- sliding histograms (median-hist.cu, median-hist16.cu) ---------------
+ * 8-bit: med_hist8_kernel (median-hist.cu); 16-bit: the walk kernel
+ * (median-hist16.cu). */
 struct med_hist_config
 {
   int threads;                  /* block size, multiple of 32              */
   int seg_rows;                 /* output rows per thread                  */
   size_t smem;                  /* dynamic shared memory bytes             */
-  int kernel16;                 /* 16-bit: MED_H16_* (set by caller)       */
-  int band16;                   /* MED_H16_WALK: band of 8 or 16 high bytes
+  int band16;                   /* 16-bit: band of 8 or 16 high bytes
                                    (set by caller)                         */
 };
 
@@ -157,7 +150,7 @@ cudaError_t med_hist_configure (const med_args * a,
     struct med_hist_config *cfg);
 cudaError_t med_hist_launch (const med_args * a,
     const struct med_hist_config *cfg, cudaStream_t stream);
-/* MED_H16_WALK (median-hist16.cu), called by the two above */
+/* 16-bit (median-hist16.cu), called by the two above */
 cudaError_t med_h16w_configure (const med_args * a,
     struct med_hist_config *cfg);
 cudaError_t med_h16w_launch (const med_args * a,

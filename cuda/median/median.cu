@@ -18,23 +18,18 @@
  * median, minimum or maximum rank use the shared-work selection networks;
  * other windows of up to MED_AUTO_SORT_N_8 / _16 samples one sorting
  * network per output; everything else the sliding histograms. The limits
- * follow the first H100 measurements (tests/bench/bench-median, 3840x2160:
- * network-11x11 at 50 Gpx/s against 12.8 for the first sliding-histogram
- * version at 8 bits) and the instruction counts of the 13x13 and 15x15
- * networks; re-measure when a kernel changes.
+ * follow the H100 measurements of tests/bench/bench-median (the networks
+ * several times faster than the sliding histograms up to 11x11) and the
+ * instruction counts of the 13x13 and 15x15 networks; figures in
+ * docs/PERFORMANCE.md (Median); re-measure when a kernel changes.
  *
  * The 3 x 3 median, minimum and maximum stream (median-stream3.cu), with
  * the shared-memory network of median-net3.cu as the fallback for rows
- * that are not 16-byte aligned. CM_MEDIAN_KERNELS=old in the environment
- * when a plan is made selects the previous kernels instead (3 x 3 network,
- * first 16-bit sliding histogram), so that one benchmark run can time
- * both (tests/bench/bench-median --compare-old). The 16-bit sliding
- * histogram can also be picked alone: CM_MEDIAN_KERNELS=hist16-v1 (the
- * first), hist16-v2 (batched rows), hist16-walk (the default: tracked
- * coarse level, band of 8 high bytes) or hist16-walk-b16 (band of 16);
- * bench-median --variants times several in one run. The default is the
- * walk kernel on its predicted instruction count, before any measurement:
- * re-check it against hist16-v1 on the GPU host. */
+ * that are not 16-byte aligned; the 16-bit sliding histogram is the walk
+ * kernel (median-hist16.cu) with a band of 8 high bytes. Tests and
+ * benchmarks pick the other variants through cm_median_tuning
+ * (cm_median_plan_new_tuned): the 3 x 3 network on every image, a band
+ * of 16. */
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime.h>
@@ -65,8 +60,7 @@ struct cm_median_plan
   enum med_alg alg;
   int side, variant;            /* MED_ALG_NET_TILE                       */
   int nmax;                     /* MED_ALG_NET_SORT                       */
-  int legacy;                   /* CM_MEDIAN_KERNELS=old                  */
-  int kernel16, band16;         /* 16-bit histogram: MED_H16_*, band      */
+  cm_median_tuning tuning;      /* the variants asked for                 */
   struct med_hist_config hist;  /* MED_ALG_HIST                           */
   const char *name;
   /* luma scratch: luminance and its rank plane (plan depth) */
@@ -183,7 +177,7 @@ tile:
   p->side = d->window_w;
   p->variant = variant;
   p->name = tile_name (p->side, variant);
-  if (p->side == 3 && !p->legacy) {
+  if (p->side == 3 && !p->tuning.network3_shared) {
     static const char *names[3] = { "network-3x3-min-stream",
       "network-3x3-stream", "network-3x3-max-stream"
     };
@@ -198,9 +192,8 @@ sort:
   return CM_OK;
 hist:
   p->alg = MED_ALG_HIST;
-  p->name = !is16 ? "histogram-8" : p->kernel16 == MED_H16_V1 ?
-      "histogram-16" : p->kernel16 == MED_H16_V2 ? "histogram-16-v2" :
-      p->band16 == 16 ? "histogram-16-walk-b16" : "histogram-16-walk";
+  p->name = !is16 ? "histogram-8" : p->tuning.hist16_band == 16 ?
+      "histogram-16-walk-b16" : "histogram-16-walk";
   return CM_OK;
 }
 
@@ -237,6 +230,13 @@ extern "C" cm_status
 cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
     int width, int height, cm_depth depth)
 {
+  return cm_median_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+extern "C" cm_status
+cm_median_plan_new_tuned (cm_median_plan **out, const cm_median_desc *desc,
+    int width, int height, cm_depth depth, const cm_median_tuning *tuning)
+{
   cm_median_plan *p;
   cm_status st;
 
@@ -245,6 +245,9 @@ cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
   *out = NULL;
   if (cm_median_desc_check (desc) != CM_OK || width < 1 || height < 1 ||
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+    return CM_ERR_INVALID_ARG;
+  if (tuning && tuning->hist16_band != 0 && tuning->hist16_band != 8 &&
+      tuning->hist16_band != 16)
     return CM_ERR_INVALID_ARG;
 
   p = (cm_median_plan *) calloc (1, sizeof (*p));
@@ -256,28 +259,15 @@ cm_median_plan_new (cm_median_plan **out, const cm_median_desc *desc,
   p->depth = depth;
   p->n = desc->window_w * desc->window_h;
   p->k = cm_median_rank (desc);
-  {
-    const char *kern = getenv ("CM_MEDIAN_KERNELS");
-    p->legacy = kern && !strcmp (kern, "old");
-    /* 16-bit sliding histogram: the walk kernel (median-hist16.cu) by
-     * default; the first kernel with "old" or "hist16-v1"; the batched-row
-     * one (10-25% slower than the first on an H100, 2026-11-22) with
-     * "hist16-v2" */
-    p->kernel16 = MED_H16_WALK;
-    p->band16 = 8;
-    if (kern && (!strcmp (kern, "old") || !strcmp (kern, "hist16-v1")))
-      p->kernel16 = MED_H16_V1;
-    else if (kern && !strcmp (kern, "hist16-v2"))
-      p->kernel16 = MED_H16_V2;
-    else if (kern && !strcmp (kern, "hist16-walk-b16"))
-      p->band16 = 16;
-  }
+  if (tuning)
+    p->tuning = *tuning;
+  if (p->tuning.hist16_band == 0)
+    p->tuning.hist16_band = 8;
 
   st = choose (p);
   if (st == CM_OK && p->alg == MED_ALG_HIST) {
     med_args a = plan_args (p, NULL, 0, NULL, 0);
-    p->hist.kernel16 = p->kernel16;
-    p->hist.band16 = p->band16;
+    p->hist.band16 = p->tuning.hist16_band;
     st = med_status (med_hist_configure (&a, &p->hist));
   }
   if (st == CM_OK && (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)) {

@@ -126,6 +126,28 @@ typedef struct cm_median_plan cm_median_plan;
 
 cm_status cm_median_plan_new (cm_median_plan ** out,
     const cm_median_desc * desc, int width, int height, cm_depth depth);
+
+/* Kernel variants for tests and benchmarks. The library reads no
+ * environment: a caller that wants a variant passes it here. A zeroed
+ * struct (or NULL) gives the defaults, which cm_median_plan_new uses;
+ * the result is the same whatever the variant, only the kernel changes. */
+typedef struct
+{
+  int network3_shared;          /* nonzero: 3 x 3 windows at rank 0, the
+                                   median and N - 1 run the shared-memory
+                                   selection network (median-net3.cu, the
+                                   streaming kernel's fallback for rows
+                                   that are not 16-byte aligned) on every
+                                   image instead of the streaming kernel  */
+  int hist16_band;              /* 16-bit sliding histogram: high bytes
+                                   with fine bins, 8 or 16; 0: 8          */
+} cm_median_tuning;
+
+/* cm_median_plan_new with a tuning (NULL: the defaults).
+ * CM_ERR_INVALID_ARG for a field out of its range. */
+cm_status cm_median_plan_new_tuned (cm_median_plan ** out,
+    const cm_median_desc * desc, int width, int height, cm_depth depth,
+    const cm_median_tuning * tuning);
 /* src, dst: single-channel device images, not overlapping. stream: a
  * cudaStream_t or NULL. Asynchronous: returns after queueing the work. */
 cm_status cm_median_plan_run (cm_median_plan * plan, const cm_image * src,
@@ -139,7 +161,7 @@ cm_status cm_median_plan_run_luma (cm_median_plan * plan,
 void cm_median_plan_free (cm_median_plan * plan);
 
 /* Which algorithm the plan chose, e.g. "network-5x5", "network-sort-32",
- * "histogram-8", "histogram-16", "copy" (static string). */
+ * "histogram-8", "histogram-16-walk", "copy" (static string). */
 const char *cm_median_plan_algorithm (const cm_median_plan * plan);
 
 const char *cm_median_algorithm_name (cm_median_algorithm algorithm);

@@ -12,16 +12,15 @@
  *                [--compare-old 0|1] [--variants K1,K2,...]
  *                [--timing gated|call]
  *
- * --variants hist16-v1,hist16-walk-b16 also times, next to each plan, the
- * plans made with CM_MEDIAN_KERNELS set to each of those values (see
- * cuda/median/median.cu: old, hist16-v1, hist16-v2, hist16-walk,
- * hist16-walk-b16), in rows whose requested algorithm ends in "-K"; a
- * variant that chooses the same kernel as the default gets no row.
- * --compare-old 1 also times, next to each plan, the plan made with
- * CM_MEDIAN_KERNELS=old (the previous kernels: the 3 x 3 shared-memory
- * network instead of the 3 x 3 stream, the first 16-bit sliding
- * histogram), in rows whose requested algorithm ends in "-old"; cases
- * where both choose the same kernel get no extra row.
+ * --variants net3,hist16-walk-b16 also times, next to each plan, the
+ * plans made with those variants (cm_median_tuning, median.h: net3 = the
+ * 3 x 3 shared-memory network instead of the 3 x 3 stream,
+ * hist16-walk-b16 = the 16-bit sliding histogram with a band of 16,
+ * hist16-walk = the default), in rows whose requested algorithm ends in
+ * "-K"; a variant that chooses the same kernel as the default gets no
+ * row. --compare-old 1 is --variants old: "old" is what remains of the
+ * previous kernels, the 3 x 3 network (the first 16-bit histograms are
+ * deleted), in rows ending in "-old".
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
  * CUDA events on one stream after K warm-up runs; Gpx/s is width * height /
@@ -77,8 +76,22 @@ struct bench_opts
   int device = 0;
   int compare_old = 0;
   int timing_call = 0;
-  std::vector<std::string> variants;    /* CM_MEDIAN_KERNELS values */
+  std::vector<std::string> variants;    /* names of bench_variant () */
 };
+
+/* The tuning of a variant name; false for an unknown name */
+static bool
+bench_variant (const std::string & name, cm_median_tuning * t)
+{
+  memset (t, 0, sizeof (*t));
+  if (name == "old" || name == "net3")
+    t->network3_shared = 1;
+  else if (name == "hist16-walk-b16")
+    t->hist16_band = 16;
+  else if (name != "hist16-walk")
+    return false;
+  return true;
+}
 
 static void
 usage (const char *argv0)
@@ -97,10 +110,10 @@ usage (const char *argv0)
       "  --algorithm all      auto, network and histogram (a forced\n"
       "                       network may be unsupported: reported as such)\n"
       "  --npp-max-window N   time NPP only for windows of side <= N\n"
-      "  --compare-old 1      also time the previous kernels\n"
-      "                       (CM_MEDIAN_KERNELS=old), rows \"...-old\"\n"
-      "  --variants K1,K2     also time CM_MEDIAN_KERNELS=K1, K2, ...\n"
-      "                       (e.g. hist16-v1,hist16-v2,hist16-walk-b16)\n",
+      "  --compare-old 1      also time the previous 3 x 3 kernel (the\n"
+      "                       shared-memory network), rows \"...-old\"\n"
+      "  --variants K1,K2     also time the variants K1, K2, ...: net3,\n"
+      "                       hist16-walk, hist16-walk-b16\n",
       argv0);
 }
 
@@ -210,6 +223,12 @@ parse_opts (int argc, char **argv, bench_opts * o)
       for (const char *p = v; *p;) {
         const char *e = strchr (p, ',');
         std::string k = e ? std::string (p, e - p) : std::string (p);
+        cm_median_tuning t;
+        if (!k.empty () && !bench_variant (k, &t)) {
+          fprintf (stderr, "unknown variant '%s' (net3, hist16-walk, "
+              "hist16-walk-b16)\n", k.c_str ());
+          return 0;
+        }
         if (!k.empty ())
           o->variants.push_back (k);
         if (!e)
@@ -445,7 +464,7 @@ main (int argc, char **argv)
         snprintf (npp_ms, sizeof (npp_ms), "skipped");
 #endif
       /* rows of one algorithm: the default kernels, then "old", then the
-       * variants (CM_MEDIAN_KERNELS values) */
+       * variants (bench_variant) */
       std::vector<std::string> kernels (1, std::string ());
       if (o.compare_old)
         kernels.push_back ("old");
@@ -470,13 +489,12 @@ main (int argc, char **argv)
         snprintf (wname, sizeof (wname), "%dx%d", w, w);
 
         cm_median_plan *plan = NULL;
+        cm_median_tuning tuning;
+        memset (&tuning, 0, sizeof (tuning));
         if (old)
-          setenv ("CM_MEDIAN_KERNELS", kernels[old].c_str (), 1);
-        else
-          unsetenv ("CM_MEDIAN_KERNELS");
-        cm_status st = cm_median_plan_new (&plan, &d, o.width, o.height,
-            depth);
-        unsetenv ("CM_MEDIAN_KERNELS");
+          bench_variant (kernels[old], &tuning);
+        cm_status st = cm_median_plan_new_tuned (&plan, &d, o.width,
+            o.height, depth, &tuning);
         if (!old)
           new_algo[0] = 0;
         if (st == CM_OK && old &&

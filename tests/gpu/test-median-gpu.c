@@ -14,8 +14,9 @@
  * (CM_ERR_UNSUPPORTED) only outside its documented limits. Luma mode on
  * RGBA / BGRx / RGB images, 8 and 16 bits. Argument checks. Edge cases
  * of particular kernels (the 3 x 3 stream, the 16-bit histograms), also
- * with the previous kernels (CM_MEDIAN_KERNELS=old); every 16-bit
- * sliding-histogram kernel forced in turn (test_hist16).
+ * with the other variants of cm_median_tuning (the 3 x 3 shared-memory
+ * network, a band of 16); every 16-bit sliding-histogram variant forced in
+ * turn (test_hist16).
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
  * stderr, "N passed, M failed" at the end, exit 1 on any failure.
@@ -30,17 +31,15 @@
 #include "device.h"
 #include "median.h"
 #include "test-util.h"
+#include "test-median-gpu.h"
 
-static int n_pass, n_fail, n_unsupported, verbose;
-static long max_pixels = 1L << 40;      /* CM_TEST_MAX_PIXELS */
-static cm_stream stream;
+int n_pass, n_fail, n_unsupported, verbose;
+long max_pixels = 1L << 40;     /* CM_TEST_MAX_PIXELS */
+cm_stream stream;
+/* the variants the plans of run_case are made with (NULL: defaults) */
+static const cm_median_tuning *tuning;
 
-#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
-    fputc ('\n', stderr); n_fail++; } while (0)
-
-#define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
-
-static const char *
+const char *
 border_name (cm_border_mode b)
 {
   static const char *names[] = { "neutral", "replicate", "reflect", "mirror",
@@ -180,11 +179,6 @@ check_dst (const dev_image * d, const cm_image * noise, const cm_image * exp,
 
 /* ---- grey cases ----------------------------------------------------------- */
 
-typedef struct
-{
-  int w, h;
-} size2;
-
 static const size2 sizes[] = {
   {1, 1}, {1, 9}, {9, 1}, {5, 4}, {37, 23}, {136, 136}, {640, 480}
 };
@@ -196,17 +190,17 @@ static const size2 windows[] = {
 
 static const double percentiles[] = { 0, 10, 50, 90, 100 };
 
-static const cm_border_mode borders[] = {
+const cm_border_mode borders[MEDIAN_TEST_BORDERS] = {
   CM_BORDER_REPLICATE, CM_BORDER_REFLECT, CM_BORDER_MIRROR,
   CM_BORDER_CONSTANT, CM_BORDER_NEUTRAL
 };
 
-static const cm_median_algorithm algorithms[] = {
+const cm_median_algorithm algorithms[MEDIAN_TEST_ALGORITHMS] = {
   CM_MEDIAN_AUTO, CM_MEDIAN_NETWORK, CM_MEDIAN_HISTOGRAM
 };
 
 /* Does a forced network accept this window and rank (median.h)? */
-static int
+int
 network_supports (int ww, int wh, int k)
 {
   int n = ww * wh;
@@ -266,7 +260,8 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
     return;
   snprintf (what, sizeof (what), "%s alg %s layout %d", what0,
       cm_median_algorithm_name (d->algorithm), layout);
-  st = cm_median_plan_new (&plan, d, exp->width, exp->height, exp->depth);
+  st = cm_median_plan_new_tuned (&plan, d, exp->width, exp->height,
+      exp->depth, tuning);
   if (st == CM_ERR_UNSUPPORTED && d->algorithm == CM_MEDIAN_NETWORK &&
       !network_supports (d->window_w, d->window_h, k)) {
     n_unsupported++;
@@ -480,19 +475,10 @@ test_worst_cases (void)
  * N x 1, every border, ranks 0 / median / N-1 (and p10, a sorting
  * network), aligned views (the stream) and unaligned ones (its fallback).
  * Then the same 3 x 3 cases and a few 16-bit sliding-histogram cases with
- * CM_MEDIAN_KERNELS=old (the previous kernels, kept for comparison). */
-/* 0: the default kernels; 1: CM_MEDIAN_KERNELS=old; 2: =hist16-v2 (the
- * batched-row 16-bit histogram, not the default but still selectable) */
-static void
-set_old_kernels (int old)
-{
-  if (old == 1)
-    setenv ("CM_MEDIAN_KERNELS", "old", 1);
-  else if (old == 2)
-    setenv ("CM_MEDIAN_KERNELS", "hist16-v2", 1);
-  else
-    unsetenv ("CM_MEDIAN_KERNELS");
-}
+ * the other variants (cm_median_tuning): the 3 x 3 shared-memory network
+ * on aligned rows too, the 16-bit histogram with a band of 16. */
+/* 0: the default kernels; 1: the other variants */
+static const cm_median_tuning variant_tunings[2] = { {0, 0}, {1, 16} };
 
 static void
 test_kernels (void)
@@ -509,8 +495,8 @@ test_kernels (void)
   test_rng rng;
 
   test_rng_seed (&rng, 333);
-  for (int old = 0; old < 3; old++) {
-    set_old_kernels (old);
+  for (int vi = 0; vi < N_OF (variant_tunings); vi++) {
+    tuning = &variant_tunings[vi];
     for (int di = 0; di < 2; di++) {
       cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
       for (int si = 0; si < N_OF (ssizes); si++) {
@@ -545,7 +531,7 @@ test_kernels (void)
               char what[200];
 
               snprintf (what, sizeof (what), "kernels%s %dx%d depth %d "
-                  "src layout %d win 3x3 p%g %s", old == 1 ? " (old)" : old == 2 ? " (hist16-v2)" : "",
+                  "src layout %d win 3x3 p%g %s", vi ? " (variants)" : "",
                   sz->w, sz->h, depth, slayout, d.percentile,
                   border_name (d.border));
               if (cm_median_ref (&d, &src, &exp) != CM_OK) {
@@ -576,7 +562,7 @@ test_kernels (void)
                 char what[200];
 
                 snprintf (what, sizeof (what), "kernels%s %dx%d depth 16 "
-                    "win %dx%d p%g %s", old == 1 ? " (old)" : old == 2 ? " (hist16-v2)" : "", sz->w, sz->h,
+                    "win %dx%d p%g %s", vi ? " (variants)" : "", sz->w, sz->h,
                     d.window_w, d.window_h, d.percentile,
                     border_name (d.border));
                 cm_median_ref (&d, &src, &exp);
@@ -592,12 +578,12 @@ test_kernels (void)
       }
     }
   }
-  set_old_kernels (0);
+  tuning = NULL;
 }
 
 /* ---- 16-bit sliding histograms, every kernel -----------------------------
- * Each 16-bit histogram kernel (CM_MEDIAN_KERNELS=hist16-v1, hist16-v2,
- * hist16-walk = the default, hist16-walk-b16) forced on windows from 17 to
+ * Each 16-bit histogram variant (the walk kernel with a band of 8, the
+ * default, and of 16: cm_median_tuning.hist16_band) on windows from 17 to
  * 65, square and not (one and two samples a lane, rows wider than a warp,
  * windows larger than the image), at every border, on data that stress the
  * walk kernel's tracked coarse level and band: noise (the answer's high
@@ -607,13 +593,10 @@ test_kernels (void)
  * answer climbs steadily through bands) and few levels (ties). Random data
  * get every percentile of 0 / 10 / 50 / 90 / 100 at every border, the
  * others one percentile a window in turn. */
-static const char *const hist16_kernels[] = {
-  "hist16-v1", "hist16-v2", "hist16-walk", "hist16-walk-b16"
-};
+static const cm_median_tuning hist16_tunings[] = { {0, 0}, {0, 16} };
 
 static const char *const hist16_names[] = {
-  "histogram-16", "histogram-16-v2", "histogram-16-walk",
-  "histogram-16-walk-b16"
+  "histogram-16-walk", "histogram-16-walk-b16"
 };
 
 static void
@@ -688,26 +671,26 @@ test_hist16 (void)
               test_image_free (&exp);
               continue;
             }
-            for (int ki = 0; ki < N_OF (hist16_kernels); ki++) {
+            for (int ki = 0; ki < N_OF (hist16_tunings); ki++) {
               cm_median_plan *plan = NULL;
 
-              setenv ("CM_MEDIAN_KERNELS", hist16_kernels[ki], 1);
+              tuning = &hist16_tunings[ki];
               /* the plan runs the kernel asked for */
-              if (cm_median_plan_new (&plan, &d, sz->w, sz->h,
-                      CM_DEPTH_16) == CM_OK &&
+              if (cm_median_plan_new_tuned (&plan, &d, sz->w, sz->h,
+                      CM_DEPTH_16, tuning) == CM_OK &&
                   strcmp (cm_median_plan_algorithm (plan),
                       hist16_names[ki]))
-                FAIL ("hist16: %s runs %s", hist16_kernels[ki],
+                FAIL ("hist16: %s runs %s", hist16_names[ki],
                     cm_median_plan_algorithm (plan));
               cm_median_plan_free (plan);
               snprintf (what, sizeof (what), "hist16 %s %dx%d kind %d win "
-                  "%dx%d p%g %s", hist16_kernels[ki], sz->w, sz->h, kind,
+                  "%dx%d p%g %s", hist16_names[ki], sz->w, sz->h, kind,
                   d.window_w, d.window_h, d.percentile,
                   border_name (d.border));
               run_case (&d, &dsrc, &exp, &dst, (wi + pi + bi + ki) %
                   LAYOUTS, what);
             }
-            unsetenv ("CM_MEDIAN_KERNELS");
+            tuning = NULL;
             test_image_free (&exp);
           }
         }
@@ -717,18 +700,18 @@ test_hist16 (void)
       test_image_free (&src);
     }
   }
-  unsetenv ("CM_MEDIAN_KERNELS");
 }
 
 /* The plan names say which kernel runs: the stream for 3 x 3 at the three
- * shared-work ranks, the old network with CM_MEDIAN_KERNELS=old. */
+ * shared-work ranks, the shared-memory network with
+ * cm_median_tuning.network3_shared. */
 static void
 test_kernel_names (void)
 {
   static const struct
   {
     double p;
-    int old;
+    int net3;
     const char *name;
   } cases[] = {
     {50, 0, "network-3x3-stream"}, {0, 0, "network-3x3-min-stream"},
@@ -742,328 +725,18 @@ test_kernel_names (void)
     };
     cm_median_plan *plan = NULL;
 
-    set_old_kernels (cases[i].old);
-    if (cm_median_plan_new (&plan, &d, 64, 64, CM_DEPTH_8) != CM_OK)
+    const cm_median_tuning t = { cases[i].net3, 0 };
+
+    if (cm_median_plan_new_tuned (&plan, &d, 64, 64, CM_DEPTH_8, &t) !=
+        CM_OK)
       FAIL ("names: plan p%g", cases[i].p);
     else if (strcmp (cm_median_plan_algorithm (plan), cases[i].name))
-      FAIL ("names: p%g old %d runs %s, expected %s", cases[i].p,
-          cases[i].old, cm_median_plan_algorithm (plan), cases[i].name);
+      FAIL ("names: p%g net3 %d runs %s, expected %s", cases[i].p,
+          cases[i].net3, cm_median_plan_algorithm (plan), cases[i].name);
     else
       n_pass++;
     cm_median_plan_free (plan);
   }
-  set_old_kernels (0);
-}
-
-/* ---- luma mode ------------------------------------------------------------ */
-
-static cm_image_packed
-host_packed_new (int w, int h, cm_depth depth, int ch)
-{
-  cm_image_packed p;
-
-  p.width = w;
-  p.height = h;
-  p.depth = depth;
-  p.channels = ch;
-  p.pitch = (size_t) w * ch * cm_depth_bytes (depth);
-  p.data = calloc (p.pitch * (size_t) h, 1);
-  return p;
-}
-
-static void
-packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
-{
-  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t s = (uint16_t) v;
-    memcpy (row + 2 * i, &s, 2);
-  } else
-    row[i] = (uint8_t) v;
-}
-
-static uint32_t
-packed_get (const cm_image_packed * p, int x, int y, int c)
-{
-  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t v;
-    memcpy (&v, row + 2 * i, 2);
-    return v;
-  }
-  return row[i];
-}
-
-static cm_status
-packed_copy (void *dst, size_t dpitch, const void *src, size_t spitch,
-    const cm_image_packed * shape, cm_copy_kind kind)
-{
-  cm_status st = cm_copy_2d_async (dst, dpitch, src, spitch,
-      (size_t) shape->width * shape->channels * cm_depth_bytes (shape->depth),
-      shape->height, kind, stream);
-  return st == CM_OK ? cm_stream_sync (stream) : st;
-}
-
-static void
-test_luma (void)
-{
-  static const struct
-  {
-    int ch, r, g, b, a;
-    const char *name;
-  } layouts[] = {
-    {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
-  };
-  static const size2 lsizes[] = { {1, 1}, {9, 1}, {37, 23}, {160, 120} };
-  static const size2 lwins[] = { {1, 1}, {3, 3}, {5, 3}, {9, 9}, {15, 15} };
-  static const double lps[] = { 0, 50, 90 };
-  test_rng rng;
-
-  test_rng_seed (&rng, 4242);
-  for (int di = 0; di < 2; di++) {
-    cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
-    uint32_t maxv = cm_depth_max (depth);
-    for (int li = 0; li < N_OF (layouts); li++) {
-      for (int si = 0; si < N_OF (lsizes); si++) {
-        const int w = lsizes[si].w, h = lsizes[si].h, ch = layouts[li].ch;
-        if ((long) w * h > max_pixels)
-          continue;
-        cm_image_packed src = host_packed_new (w, h, depth, ch);
-        cm_image_packed exp = host_packed_new (w, h, depth, ch);
-        cm_image_packed got = host_packed_new (w, h, depth, ch);
-        cm_image_packed dsrc, ddst;
-        uint32_t pal[5][4];
-
-        /* a small palette with two colours of equal luminance (ties) */
-        for (int i = 0; i < 5; i++)
-          for (int c = 0; c < 4; c++)
-            pal[i][c] = test_rng_below (&rng, maxv + 1);
-        memcpy (pal[1], pal[0], sizeof (pal[0]));
-        pal[1][3] ^= 1;
-        for (int y = 0; y < h; y++)
-          for (int x = 0; x < w; x++) {
-            int i = (int) test_rng_below (&rng, 6);
-            for (int c = 0; c < ch; c++)
-              packed_set (&src, x, y, c, i < 5 ? pal[i][c] :
-                  test_rng_below (&rng, maxv + 1));
-          }
-        if (cm_device_packed_alloc (&dsrc, w, h, depth, ch) != CM_OK ||
-            cm_device_packed_alloc (&ddst, w, h, depth, ch) != CM_OK ||
-            packed_copy (dsrc.data, dsrc.pitch, src.data, src.pitch, &src,
-                CM_COPY_H2D) != CM_OK) {
-          FAIL ("luma: device allocation / upload");
-          goto next;
-        }
-        for (int wi = 0; wi < N_OF (lwins); wi++) {
-          for (int pi = 0; pi < N_OF (lps); pi++) {
-            for (int bi = 0; bi < 4; bi++) {
-              cm_median_desc d = { lwins[wi].w, lwins[wi].h, lps[pi],
-                borders[bi], maxv / 3, CM_MEDIAN_AUTO, CM_MEDIAN_PLAN_LUMA
-              };
-              char what[200];
-
-              if (w * h > 10000 && bi != 1 && pi != 1)
-                continue;
-              snprintf (what, sizeof (what), "luma %s %dx%d depth %d win "
-                  "%dx%d p%g %s", layouts[li].name, w, h, depth, d.window_w,
-                  d.window_h, d.percentile, border_name (d.border));
-              if (cm_median_luma_ref (&d, &src, &exp, layouts[li].r,
-                      layouts[li].g, layouts[li].b, layouts[li].a) != CM_OK) {
-                FAIL ("%s: reference failed", what);
-                continue;
-              }
-              for (int ai = 0; ai < N_OF (algorithms); ai++) {
-                cm_median_plan *plan = NULL;
-                cm_status st;
-                int bad = 0;
-
-                if (!test_sample_keep ())
-                  continue;
-                d.algorithm = algorithms[ai];
-                st = cm_median_plan_new (&plan, &d, w, h, depth);
-                if (st == CM_ERR_UNSUPPORTED &&
-                    d.algorithm == CM_MEDIAN_NETWORK &&
-                    !network_supports (d.window_w, d.window_h,
-                        cm_median_rank (&d))) {
-                  n_unsupported++;
-                  continue;
-                }
-                if (st != CM_OK) {
-                  FAIL ("%s alg %s: plan: %s", what,
-                      cm_median_algorithm_name (d.algorithm),
-                      cm_status_string (st));
-                  continue;
-                }
-                memset (got.data, 0x5A, got.pitch * (size_t) h);
-                packed_copy (ddst.data, ddst.pitch, got.data, got.pitch,
-                    &got, CM_COPY_H2D);
-                st = cm_median_plan_run_luma (plan, &dsrc, &ddst,
-                    layouts[li].r, layouts[li].g, layouts[li].b,
-                    layouts[li].a, stream);
-                if (st == CM_OK)
-                  st = cm_stream_sync (stream);
-                if (st == CM_OK)
-                  st = packed_copy (got.data, got.pitch, ddst.data,
-                      ddst.pitch, &got, CM_COPY_D2H);
-                if (st != CM_OK) {
-                  FAIL ("%s alg %s (%s): run: %s", what,
-                      cm_median_algorithm_name (d.algorithm),
-                      cm_median_plan_algorithm (plan),
-                      cm_status_string (st));
-                  cm_median_plan_free (plan);
-                  continue;
-                }
-                for (int y = 0; y < h && !bad; y++)
-                  for (int x = 0; x < w && !bad; x++)
-                    for (int c = 0; c < ch; c++)
-                      if (packed_get (&got, x, y, c) !=
-                          packed_get (&exp, x, y, c)) {
-                        FAIL ("%s alg %s (%s): first mismatch at (%d, %d) "
-                            "channel %d: got %u expected %u", what,
-                            cm_median_algorithm_name (d.algorithm),
-                            cm_median_plan_algorithm (plan), x, y, c,
-                            packed_get (&got, x, y, c),
-                            packed_get (&exp, x, y, c));
-                        bad = 1;
-                        break;
-                      }
-                if (!bad)
-                  n_pass++;
-                if (verbose)
-                  printf ("%s alg %s: %s\n", what,
-                      cm_median_algorithm_name (d.algorithm),
-                      cm_median_plan_algorithm (plan));
-                cm_median_plan_free (plan);
-              }
-            }
-          }
-        }
-      next:
-        cm_device_free (dsrc.data);
-        cm_device_free (ddst.data);
-        free (src.data);
-        free (exp.data);
-        free (got.data);
-      }
-    }
-  }
-}
-
-/* ---- argument checks ------------------------------------------------------ */
-
-static void
-expect (cm_status got, cm_status want, const char *what)
-{
-  if (got != want)
-    FAIL ("args: %s: got %s, expected %s", what, cm_status_string (got),
-        cm_status_string (want));
-  else
-    n_pass++;
-}
-
-static void
-test_args (void)
-{
-  cm_median_desc good = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
-    0
-  };
-  cm_median_desc d;
-  cm_median_plan *plan = NULL;
-  cm_image a, b, c16, odd;
-  cm_image_packed pa, pb;
-
-  expect (cm_median_plan_new (NULL, &good, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "NULL out");
-  expect (cm_median_plan_new (&plan, NULL, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "NULL desc");
-  d = good;
-  d.window_w = 4;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "even window");
-  d = good;
-  d.percentile = NAN;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "NaN percentile");
-  d = good;
-  d.percentile = 101;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "percentile 101");
-  d = good;
-  d.algorithm = (cm_median_algorithm) 5;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "bad algorithm");
-  expect (cm_median_plan_new (&plan, &good, 0, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "zero width");
-  expect (cm_median_plan_new (&plan, &good, 8, 8, (cm_depth) 12),
-      CM_ERR_INVALID_ARG, "bad depth");
-  d = good;
-  d.window_w = d.window_h = 15;
-  d.percentile = 10;
-  d.algorithm = CM_MEDIAN_NETWORK;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_UNSUPPORTED, "network 15x15 p10");
-  if (plan)
-    FAIL ("args: failed plan_new left a plan");
-
-  if (cm_median_plan_new (&plan, &good, 8, 8, CM_DEPTH_16) != CM_OK) {
-    FAIL ("args: valid plan refused");
-    return;
-  }
-  cm_device_image_alloc (&a, 8, 8, CM_DEPTH_16);
-  cm_device_image_alloc (&b, 8, 8, CM_DEPTH_16);
-  cm_device_image_alloc (&c16, 9, 8, CM_DEPTH_16);
-  expect (cm_median_plan_run (plan, &a, &b, stream), CM_OK, "valid run");
-  expect (cm_stream_sync (stream), CM_OK, "valid run sync");
-  expect (cm_median_plan_run (NULL, &a, &b, stream), CM_ERR_INVALID_ARG,
-      "NULL plan");
-  expect (cm_median_plan_run (plan, NULL, &b, stream), CM_ERR_INVALID_ARG,
-      "NULL src");
-  expect (cm_median_plan_run (plan, &a, &c16, stream), CM_ERR_INVALID_ARG,
-      "size mismatch");
-  expect (cm_median_plan_run (plan, &a, &a, stream), CM_ERR_INVALID_ARG,
-      "in place");
-  odd = b;
-  odd.pitch = b.pitch - 1;
-  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
-      "pitch not a multiple of the sample");
-  odd = b;
-  odd.data = (uint8_t *) b.data + 1;
-  odd.width = 7;
-  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
-      "odd address, other width");
-  odd = b;
-  odd.depth = CM_DEPTH_8;
-  expect (cm_median_plan_run (plan, &a, &odd, stream), CM_ERR_INVALID_ARG,
-      "depth mismatch");
-  cm_device_packed_alloc (&pa, 8, 8, CM_DEPTH_16, 4);
-  cm_device_packed_alloc (&pb, 8, 8, CM_DEPTH_16, 4);
-  expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 3, stream),
-      CM_ERR_INVALID_ARG, "luma run of a plan without CM_MEDIAN_PLAN_LUMA");
-  cm_median_plan_free (plan);
-  plan = NULL;
-  d = good;
-  d.plan_flags = CM_MEDIAN_PLAN_LUMA;
-  if (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_16) == CM_OK) {
-    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 3, stream),
-        CM_OK, "valid luma run");
-    expect (cm_stream_sync (stream), CM_OK, "valid luma run sync");
-    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 1, 3, stream),
-        CM_ERR_INVALID_ARG, "luma g == b");
-    expect (cm_median_plan_run_luma (plan, &pa, &pb, 0, 1, 2, 4, stream),
-        CM_ERR_INVALID_ARG, "luma alpha out of range");
-    expect (cm_median_plan_run_luma (plan, &pa, &pa, 0, 1, 2, 3, stream),
-        CM_ERR_INVALID_ARG, "luma in place");
-  } else
-    FAIL ("args: valid luma plan refused");
-  cm_median_plan_free (plan);
-  cm_median_plan_free (NULL);
-  cm_device_free (a.data);
-  cm_device_free (b.data);
-  cm_device_free (c16.data);
-  cm_device_free (pa.data);
-  cm_device_free (pb.data);
 }
 
 int
