@@ -250,6 +250,16 @@ cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
 }
 
 cm_status
+cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
+    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
+    const cm_linspectrum_tuning * tuning)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
 cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     const cm_image * sup, const cm_image * orient, void *stream)
 {

@@ -150,8 +150,8 @@ cm_status cm_linspectrum_dominant (const cm_linspectrum_desc * desc,
  * accumulators when wanted) and a pinned host copy of the spectrum.
  * A descriptor of one orientation (one opening) has its own path: the
  * opened image is written directly (no accumulators) and the orientation
- * image, when wanted, is 0 (CM_LINSPECTRUM_SINGLE=0 at plan creation
- * sends it through the general kernel, for comparisons).
+ * image, when wanted, is 0 (cm_linspectrum_tuning.general_kernel sends it
+ * through the general kernel, for comparisons).
  * Returns CM_ERR_UNSUPPORTED when one warp's line buffers
  * (2 * (length + 1) * 32 samples) exceed the device's shared memory per
  * block, CM_ERR_INVALID_ARG for sizes outside 1..CM_LINSPECTRUM_MAX_SIZE. */
@@ -159,6 +159,48 @@ typedef struct cm_linspectrum_plan cm_linspectrum_plan;
 
 cm_status cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
     const cm_linspectrum_desc * desc, int width, int height, cm_depth depth);
+
+/* Kernel variants and sizes for tests and benchmarks. The library reads no
+ * environment: a caller that wants a variant passes it here. A zeroed
+ * struct (or NULL) gives the defaults, which cm_linspectrum_plan_new
+ * uses; the results are the same whatever the tuning. */
+typedef struct
+{
+  int warps_per_block;          /* 1, 2 or 4 (CM_ERR_UNSUPPORTED when it
+                                   does not fit); 0: the most resident
+                                   warps per multiprocessor               */
+  int zone_length;              /* positions per zone (e.g. 40 splits every
+                                   line into many zones, so that the zone
+                                   overlap runs on every size); 0: chosen
+                                   from the device's occupancy            */
+  int general_kernel;           /* nonzero: a descriptor of one orientation
+                                   runs the general kernel (packed words,
+                                   finalisation) instead of its own path  */
+  int sup_reads_ahead;          /* the general kernel's supremum sink:
+                                   1 reads its words one chunk ahead, -1 at
+                                   each step; 0: ahead above length 128   */
+  int single_target;            /* one orientation: the warps per
+                                   multiprocessor its zones aim at; 0: 16 */
+  int sheared_max;              /* one orientation: the longest segment run
+                                   on the sheared tile, beyond it the
+                                   stream kernel; -1: never the tile;
+                                   0: 63                                  */
+  int sheared_tile;             /* output rows per block of the sheared
+                                   tile (rounded up to its chunk); 0: its
+                                   own choice                             */
+  int items_major;              /* nonzero: the general kernel's grid runs
+                                   the items of one orientation before the
+                                   next, the order that plans of more than
+                                   65,535 blocks of items take; 0: the
+                                   neighbouring orientations of an item
+                                   together, where the grid allows       */
+} cm_linspectrum_tuning;
+
+/* cm_linspectrum_plan_new with a tuning (NULL: the defaults).
+ * CM_ERR_INVALID_ARG for a field out of its range. */
+cm_status cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
+    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
+    const cm_linspectrum_tuning * tuning);
 
 /* Queues on stream (a cudaStream_t, NULL = legacy default stream): the
  * whole computation, then an async copy of the spectrum into the plan's

@@ -13,16 +13,16 @@
  *    supremum + orientation images;
  *    with the ratio of each time to the L = 11 time of the same size and
  *    outputs (column vs_L11: issue 4 wants <= 1.3 up to L = 251);
- *    and the supremum + orientation rows again with
- *    CM_LINSPECTRUM_SUPPF=0 ("sup+ori-nopf": the supremum sink that reads
- *    its word at each step, the one before run 3);
+ *    and the supremum + orientation rows again with the sink that reads
+ *    its word at each step ("sup+ori-nopf": cm_linspectrum_tuning
+ *    .sup_reads_ahead = -1, the sink before run 3);
  *  - one opening (a single orientation) at 0, 30, 45, 60, 90 and 120
  *    degrees, L = 41 (all lengths at 30 degrees), spectrum only and with
  *    the supremum image (= the opened image), in Gpx/s (target >= 100 at
  *    3840x2160), by the one-orientation path ("opening-Xdeg": the sheared
  *    tile up to L = 63, else the stream kernel), by its stream kernel
- *    ("opening-Xdeg-stream") and by the general kernel
- *    (CM_LINSPECTRUM_SINGLE=0, "opening-Xdeg-gen");
+ *    ("opening-Xdeg-stream": sheared_max = -1) and by the general kernel
+ *    ("opening-Xdeg-gen": general_kernel = 1);
  *  - the CPU reference on 640x640, length 41, 180 orientations, once
  *    (the paper's Table 2 row "D15/D47": 640x640, 180 angles), and the
  *    GPU spectrum checked against it.
@@ -31,7 +31,14 @@
  *    lengths, and a sweep of the sheared tile's rows per block.
  *
  * Usage: bench-linspectrum [--csv FILE] [--quick] [--openings]
- *                          [--timing gated|call] */
+ *                          [--timing gated|call] [tuning options]
+ *
+ * The tuning options fill the cm_linspectrum_tuning of every plan (the
+ * rows above that time a variant change its one field): --wpb 1|2|4,
+ * --zone-length N, --general-kernel, --sup-reads-ahead -1|0|1,
+ * --single-target N, --sheared-max N (-1: never), --sheared-tile N,
+ * --items-major (linspectrum.h; they replace the CM_LINSPECTRUM_*
+ * environment variables of the earlier library). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +57,8 @@
 
 static FILE *csv;
 static bench_timer timer;
+/* every plan's tuning (options), the variants' one field changed */
+static cm_linspectrum_tuning base_tuning;
 static char device_name[256];
 
 #define CUDA_OK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
@@ -87,8 +96,8 @@ typedef struct
 
 /* median device time of plan_run for desc on the device image src */
 static timing
-time_plan (const cm_linspectrum_desc * d, const cm_image * src,
-    cudaStream_t s, uint64_t * spectrum_out)
+time_plan (const cm_linspectrum_desc * d, const cm_linspectrum_tuning * tn,
+    const cm_image * src, cudaStream_t s, uint64_t * spectrum_out)
 {
   timing t;
   cm_linspectrum_plan *plan = NULL;
@@ -97,8 +106,8 @@ time_plan (const cm_linspectrum_desc * d, const cm_image * src,
   cm_status st;
 
   memset (&t, 0, sizeof (t));
-  st = cm_linspectrum_plan_new (&plan, d, src->width, src->height,
-      src->depth);
+  st = cm_linspectrum_plan_new_tuned (&plan, d, src->width, src->height,
+      src->depth, tn);
   if (st != CM_OK) {
     fprintf (stderr, "plan_new: %s\n", cm_status_string (st));
     return t;
@@ -176,22 +185,20 @@ bench_opening (double deg, int L, const cm_image * src, cudaStream_t s)
   char what[32];
 
   /* the one-orientation path as the plan chooses it, its stream kernel
-   * (CM_LINSPECTRUM_SHEARED_MAX=0), then the general kernel (the plan
-   * reads the switches when it is created) */
+   * (no sheared tile), then the general kernel */
   for (int variant = 0; variant < 3; variant++) {
     static const char *const suffix[] = { "", "-stream", "-gen" };
+    cm_linspectrum_tuning tn = base_tuning;
 
     snprintf (what, sizeof (what), "opening-%gdeg%s", deg, suffix[variant]);
-    setenv ("CM_LINSPECTRUM_SINGLE", variant < 2 ? "1" : "0", 1);
+    tn.general_kernel = variant == 2;
     if (variant == 1)
-      setenv ("CM_LINSPECTRUM_SHEARED_MAX", "0", 1);
-    else
-      unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
+      tn.sheared_max = -1;
     for (int want = 0; want < 2; want++) {
       cm_linspectrum_desc d = { L, deg, deg + 0.5, 1, CM_MORPH_OPEN, want,
         0
       };
-      timing t = time_plan (&d, src, s, NULL);
+      timing t = time_plan (&d, &tn, src, s, NULL);
 
       if (t.ok)
         report (what, src->width, src->height, L, 1,
@@ -199,15 +206,13 @@ bench_opening (double deg, int L, const cm_image * src, cudaStream_t s)
             (double) npix / (t.median_ms * 1e6), 0);
     }
   }
-  unsetenv ("CM_LINSPECTRUM_SINGLE");
-  unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
 }
 
 /* --openings: 3840x2160 only, with the opened image: one orientation at
  * every 7.5 degrees (L = 41) by the plan's default path; L = 11, 41, 48,
  * 56, 64, 101, 127, 251 at 30 and 90 degrees by the sheared tile and by the
  * stream kernel (where the plan switches); the sheared tile's output rows
- * per block (CM_LINSPECTRUM_SHEARED_TILE) at 30 and 90 degrees, L = 41 */
+ * per block (sheared_tile) at 30 and 90 degrees, L = 41 */
 static void
 bench_openings_only (const cm_image * src, cudaStream_t s)
 {
@@ -218,7 +223,7 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
   for (int i = 0; i < 24; i++) {
     const double deg = 7.5 * i;
     cm_linspectrum_desc d = { 41, deg, deg + 0.5, 1, CM_MORPH_OPEN, 1, 0 };
-    timing t = time_plan (&d, src, s, NULL);
+    timing t = time_plan (&d, &base_tuning, src, s, NULL);
 
     if (t.ok)
       report ("opening", src->width, src->height, 41, 1, "supremum", &t,
@@ -231,11 +236,11 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
       cm_linspectrum_desc d = { lengths[li], deg, deg + 0.5, 1,
         CM_MORPH_OPEN, 1, 0
       };
+      cm_linspectrum_tuning tn = base_tuning;
       timing t;
 
-      setenv ("CM_LINSPECTRUM_SHEARED_MAX", k < 2 ? "4095" : "0", 1);
-      t = time_plan (&d, src, s, NULL);
-      unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
+      tn.sheared_max = k < 2 ? CM_LINSPECTRUM_MAX_LENGTH : -1;
+      t = time_plan (&d, &tn, src, s, NULL);
       if (t.ok)
         report (k < 2 ? "opening-sheared" : "opening-stream", src->width,
             src->height, lengths[li], 1, "supremum", &t,
@@ -245,13 +250,11 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
     for (int k = 0; k < 2; k++) {
       const double deg = k ? 90 : 30;
       cm_linspectrum_desc d = { 41, deg, deg + 0.5, 1, CM_MORPH_OPEN, 1, 0 };
-      char v[16];
+      cm_linspectrum_tuning tn = base_tuning;
       timing t;
 
-      snprintf (v, sizeof (v), "%d", tiles[ti]);
-      setenv ("CM_LINSPECTRUM_SHEARED_TILE", v, 1);
-      t = time_plan (&d, src, s, NULL);
-      unsetenv ("CM_LINSPECTRUM_SHEARED_TILE");
+      tn.sheared_tile = tiles[ti];
+      t = time_plan (&d, &tn, src, s, NULL);
       if (t.ok)
         report ("opening-tile", src->width, src->height, 41, 1, "supremum",
             &t, (double) npix / (t.median_ms * 1e6), 0);
@@ -280,9 +283,28 @@ main (int argc, char **argv)
     else if (!strcmp (argv[i], "--timing") && i + 1 < argc &&
         (timing_call = bench_parse_timing (argv[i + 1])) >= 0)
       i++;
+    else if (!strcmp (argv[i], "--general-kernel"))
+      base_tuning.general_kernel = 1;
+    else if (!strcmp (argv[i], "--items-major"))
+      base_tuning.items_major = 1;
+    else if (i + 1 < argc && !strcmp (argv[i], "--wpb"))
+      base_tuning.warps_per_block = atoi (argv[++i]);
+    else if (i + 1 < argc && !strcmp (argv[i], "--zone-length"))
+      base_tuning.zone_length = atoi (argv[++i]);
+    else if (i + 1 < argc && !strcmp (argv[i], "--sup-reads-ahead"))
+      base_tuning.sup_reads_ahead = atoi (argv[++i]);
+    else if (i + 1 < argc && !strcmp (argv[i], "--single-target"))
+      base_tuning.single_target = atoi (argv[++i]);
+    else if (i + 1 < argc && !strcmp (argv[i], "--sheared-max"))
+      base_tuning.sheared_max = atoi (argv[++i]);
+    else if (i + 1 < argc && !strcmp (argv[i], "--sheared-tile"))
+      base_tuning.sheared_tile = atoi (argv[++i]);
     else {
       fprintf (stderr, "usage: %s [--csv FILE] [--quick] [--openings] "
-          "[--timing gated|call]\n", argv[0]);
+          "[--timing gated|call] [--wpb 1|2|4] [--zone-length N]\n"
+          "          [--general-kernel] [--sup-reads-ahead -1|0|1]\n"
+          "          [--single-target N] [--sheared-max N] "
+          "[--sheared-tile N] [--items-major]\n", argv[0]);
       return 2;
     }
   }
@@ -330,7 +352,7 @@ main (int argc, char **argv)
           continue;
         for (int want = 0; want < 2; want++) {
           cm_linspectrum_desc d = { L, 0, 180, 1, CM_MORPH_OPEN, want, want };
-          timing t = time_plan (&d, &src, s, NULL);
+          timing t = time_plan (&d, &base_tuning, &src, s, NULL);
 
           if (!t.ok)
             continue;
@@ -344,11 +366,11 @@ main (int argc, char **argv)
         {
           /* the supremum sink without its reads ahead (the previous one) */
           cm_linspectrum_desc d = { L, 0, 180, 1, CM_MORPH_OPEN, 1, 1 };
+          cm_linspectrum_tuning tn = base_tuning;
           timing t;
 
-          setenv ("CM_LINSPECTRUM_SUPPF", "0", 1);
-          t = time_plan (&d, &src, s, NULL);
-          unsetenv ("CM_LINSPECTRUM_SUPPF");
+          tn.sup_reads_ahead = -1;
+          t = time_plan (&d, &tn, &src, s, NULL);
           if (L == 11)
             base[2] = t.median_ms;
           if (t.ok)
@@ -376,7 +398,7 @@ main (int argc, char **argv)
 
       cm_linspectrum_ref (&d, &hsrc, cpu, NULL, NULL);
       cpu_ms = (now_s () - t0) * 1e3;
-      t = time_plan (&d, &src, s, gpu);
+      t = time_plan (&d, &base_tuning, &src, s, gpu);
       printf ("table2 640x640 L=41 180 orientations: CPU reference %.1f ms, "
           "GPU %.3f ms, speed-up %.0fx, spectra %s\n", cpu_ms, t.median_ms,
           cpu_ms / t.median_ms,

@@ -50,6 +50,8 @@
 static int n_pass, n_fail, verbose;
 static long max_pixels;
 static cm_stream stream;
+/* the variants check_case's plans are made with (NULL: the defaults) */
+static const cm_linspectrum_tuning *tuning;
 
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
@@ -240,7 +242,7 @@ run_gpu (const cm_linspectrum_desc * dref, const cm_image * src,
   snprintf (what, sizeof (what), "%s want=%s%s layout %d", name,
       ws ? "sup" : "", wo ? "+orient" : "", layout);
 
-  st = cm_linspectrum_plan_new (&plan, &d, w, h, src->depth);
+  st = cm_linspectrum_plan_new_tuned (&plan, &d, w, h, src->depth, tuning);
   if (st != CM_OK) {
     FAIL ("%s: cm_linspectrum_plan_new: %s", what, cm_status_string (st));
     ok = 0;
@@ -440,8 +442,8 @@ test_long (void)
   for (int i = 0; i < N_OF (rows); i++) {
     cm_linspectrum_desc d = { rows[i].L, 0, 180, 7.5, CM_MORPH_OPEN, 1, 1 };
     cm_linspectrum_plan *plan = NULL;
-    cm_status st = cm_linspectrum_plan_new (&plan, &d, rows[i].w, rows[i].h,
-        rows[i].depth);
+    cm_status st = cm_linspectrum_plan_new_tuned (&plan, &d, rows[i].w,
+        rows[i].h, rows[i].depth, tuning);
 
     /* 2 * L * 32 samples per warp: 1 (16-bit L = 1500), 2 or 4 warps per
      * block on an H100/H200; smaller devices may refuse some */
@@ -464,7 +466,8 @@ test_long (void)
 /* ---- one orientation ------------------------------------------------------
  * Plans of one orientation take their own path (linspectrum.cu: the
  * opening stored directly, transposed back for shallow lines, orientation
- * image 0, host-listed items; CM_LINSPECTRUM_SINGLE=0 turns it off): many
+ * image 0, host-listed items; cm_linspectrum_tuning.general_kernel turns
+ * it off): many
  * angles, both line kinds and slope signs, angles on the shallow/steep
  * boundary, odd sizes, short and long segments, 8 and 16 bits, OPEN and
  * CLOSE, every output variant (check_case), against cm_linspectrum_ref. */
@@ -498,22 +501,25 @@ test_single_angles (int case_no)
 }
 
 /* The one-orientation plan has two kernels (linspectrum.cu): the sheared
- * tile (linspectrum-sheared.cu) up to CM_LINSPECTRUM_SHEARED_MAX samples,
- * the stream kernel beyond. The table runs with the default split, with
- * the stream kernel everywhere, and with the sheared tile everywhere on
- * tiles of 8 output rows, rounded up to the chunk (8 to 64 rows: many
- * blocks per strip, halos over several tiles, L = 251 too). */
+ * tile (linspectrum-sheared.cu) up to cm_linspectrum_tuning.sheared_max
+ * samples, the stream kernel beyond. The table runs with the default
+ * split, with the stream kernel everywhere, and with the sheared tile
+ * everywhere on tiles of 8 output rows, rounded up to the chunk (8 to 64
+ * rows: many blocks per strip, halos over several tiles, L = 251 too). */
 static void
 test_single (void)
 {
+  static const cm_linspectrum_tuning stream_only = {.sheared_max = -1 };
+  static const cm_linspectrum_tuning sheared_small = {
+    .sheared_max = CM_LINSPECTRUM_MAX_LENGTH, .sheared_tile = 8
+  };
+
   test_single_angles (2000);
-  setenv ("CM_LINSPECTRUM_SHEARED_MAX", "0", 1);
+  tuning = &stream_only;
   test_single_angles (4001);      /* other depths and operations */
-  setenv ("CM_LINSPECTRUM_SHEARED_MAX", "4095", 1);
-  setenv ("CM_LINSPECTRUM_SHEARED_TILE", "8", 1);
+  tuning = &sheared_small;
   test_single_angles (6002);
-  unsetenv ("CM_LINSPECTRUM_SHEARED_MAX");
-  unsetenv ("CM_LINSPECTRUM_SHEARED_TILE");
+  tuning = NULL;
 }
 
 /* ---- cudamorph's 2-D operation at 0, 45, 90 and 135 degrees --------------
@@ -854,6 +860,29 @@ test_args (void)
   if (plan)
     FAIL ("plan_new: *out not NULL after a failure");
   d.length = 11;
+  {
+    cm_linspectrum_tuning t = {.warps_per_block = 3 };
+
+    check_status (cm_linspectrum_plan_new_tuned (&plan, &d, 8, 8,
+            CM_DEPTH_8, &t), CM_ERR_INVALID_ARG, "tuning: 3 warps a block");
+    t.warps_per_block = 0;
+    t.sup_reads_ahead = 2;
+    check_status (cm_linspectrum_plan_new_tuned (&plan, &d, 8, 8,
+            CM_DEPTH_8, &t), CM_ERR_INVALID_ARG, "tuning: reads ahead 2");
+    t.sup_reads_ahead = 0;
+    t.sheared_max = -2;
+    check_status (cm_linspectrum_plan_new_tuned (&plan, &d, 8, 8,
+            CM_DEPTH_8, &t), CM_ERR_INVALID_ARG, "tuning: sheared_max -2");
+    if (plan)
+      FAIL ("plan_new_tuned: *out not NULL after a failure");
+    t.sheared_max = 0;
+    t.warps_per_block = 2;
+    t.zone_length = 40;
+    check_status (cm_linspectrum_plan_new_tuned (&plan, &d, 8, 8,
+            CM_DEPTH_8, &t), CM_OK, "tuning: 2 warps a block, zones of 40");
+    cm_linspectrum_plan_free (plan);
+    plan = NULL;
+  }
 
   st = cm_linspectrum_plan_new (&plan, &d, 8, 8, CM_DEPTH_8);
   if (st != CM_OK) {
@@ -933,11 +962,15 @@ main (void)
   test_args ();
   test_long ();
   test_table ();
-  /* the general kernel's former block order (orientations along grid.y),
-   * which plans with more than 65,535 blocks of items still take */
-  setenv ("CM_LINSPECTRUM_OMAJOR", "0", 1);
-  test_long ();
-  unsetenv ("CM_LINSPECTRUM_OMAJOR");
+  /* the general kernel's other block order (orientations along grid.y),
+   * which plans with more than 65,535 blocks of items take */
+  {
+    static const cm_linspectrum_tuning items_major = {.items_major = 1 };
+
+    tuning = &items_major;
+    test_long ();
+    tuning = NULL;
+  }
   test_single ();
   test_vs_morph ();
   test_parallel_lines ();
