@@ -80,7 +80,8 @@ typedef struct
   gint device_id;
   GstCudaMorphologyOverlap overlap_mode;
 
-  GstCudaMorphologyDevice dev;  /* chosen in start (): device, stream, context */
+  /* chosen in start (): the device, its stream and context */
+  GstCudaMorphologyDevice dev;
   gboolean started;             /* object lock */
   GstCudaMorphologyOverlapState overlap;        /* frames left on the device */
   /* how frames came and left since the start (STATS_QUERY_NAME), object

@@ -42,7 +42,8 @@ gst_cuda_morphology_device_install_properties (GObjectClass * gobject_class,
           "every core, and a flush or a stop ends a running frame). Takes "
           "effect at the next "
           "READY to PAUSED change",
-          GST_TYPE_CUDA_MORPHOLOGY_BACKEND, GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_BACKEND,
+          GST_TYPE_CUDA_MORPHOLOGY_BACKEND,
+          GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_BACKEND,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 

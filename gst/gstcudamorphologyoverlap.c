@@ -257,7 +257,8 @@ gst_cuda_morphology_overlap_install_property (GObjectClass * gobject_class,
           "is not live, except with CUDA memory on both pads on GStreamer "
           ">= 1.24, where frames leave with their GPU work still queued, "
           "ordered by the memory's CUDA stream, at no latency; on = always; "
-          "off = every frame leaves before the next comes in. Only frames in CUDA or pinned host memory (the "
+          "off = every frame leaves before the next comes in. Only frames "
+          "in CUDA or pinned host memory (the "
           "pools the element proposes) overlap, on the CUDA backend, in "
           "elements that change frames. Takes effect at the next caps "
           "negotiation",

@@ -5,10 +5,10 @@
  * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
  * and cm_orientation_rgba_ref, on the calling thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
- * mode, whatever the number of threads; the CUDA backend of a build without CUDA is refused
- * cleanly (CM_ERR_NO_CUDA, no filter); arguments are checked. No GPU is
- * used: in a CUDA build a CUDA filter is only made and freed when a
- * device is there. */
+ * mode, whatever the number of threads; the CUDA backend of a build
+ * without CUDA is refused cleanly (CM_ERR_NO_CUDA, no filter); arguments
+ * are checked. No GPU is used: in a CUDA build a CUDA filter is only made
+ * and freed when a device is there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
