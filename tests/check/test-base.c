@@ -17,21 +17,10 @@ static const char *const elements[] = {
   "cudamorph", "cudamedian", "cudalinspectrum"
 };
 
-static GstElement *
-element_new (const char *name)
-{
-  GstElement *e = gst_element_factory_make (name, NULL);
-
-  fail_unless (e != NULL, "cannot create %s: is GST_PLUGIN_PATH set to the "
-      "build's gst/ directory?", name);
-  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  return e;
-}
-
 GST_START_TEST (test_qos_default)
 {
   for (guint i = 0; i < G_N_ELEMENTS (elements); i++) {
-    GstElement *e = element_new (elements[i]);
+    GstElement *e = test_element_new (elements[i], "cpu");
     gboolean qos = FALSE;
 
     g_object_get (e, "qos", &qos, NULL);
@@ -45,7 +34,7 @@ GST_END_TEST;
 GST_START_TEST (test_interlaced_refused)
 {
   for (guint i = 0; i < G_N_ELEMENTS (elements); i++) {
-    GstElement *e = element_new (elements[i]);
+    GstElement *e = test_element_new (elements[i], "cpu");
     GstBus *bus = gst_bus_new ();
     GstHarness *h;
     GstMessage *msg;
@@ -134,7 +123,7 @@ GST_START_TEST (test_metas_kept)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    GstElement *e = element_new (cases[i][0]);
+    GstElement *e = test_element_new (cases[i][0], "cpu");
     gboolean converts = cases[i][1] && !strcmp (cases[i][1], "orientation");
     gchar *what = g_strdup_printf ("%s%s%s", cases[i][0],
         cases[i][1] ? " output=" : "", cases[i][1] ? cases[i][1] : "");
@@ -226,7 +215,7 @@ step_binding_init (StepBinding * self)
 
 GST_START_TEST (test_controlled_property)
 {
-  GstElement *e = element_new ("cudamorph");
+  GstElement *e = test_element_new ("cudamorph", "cpu");
   MorphParams p = MORPH_PARAMS_DEFAULT;
   GstControlBinding *binding;
   GstVideoInfo info;
@@ -242,7 +231,7 @@ GST_START_TEST (test_controlled_property)
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
-      GstElement *o = element_new (props[i][0]);
+      GstElement *o = test_element_new (props[i][0], "cpu");
       GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (o),
           props[i][1]);
 
@@ -310,7 +299,8 @@ GST_START_TEST (test_cpu_frame_stopped)
 {
   for (int run = 0; run < 4; run++) {
     int how = run % 2, median = run / 2;
-    GstElement *e = element_new (median ? "cudamedian" : "cudamorph");
+    GstElement *e = test_element_new (median ? "cudamedian" : "cudamorph",
+        "cpu");
     GstBus *bus = gst_bus_new ();
     GstVideoInfo info;
     PushJob job = { 0, };

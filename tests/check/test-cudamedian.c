@@ -21,29 +21,6 @@
 #define CON CM_BORDER_CONSTANT
 #define NEU CM_BORDER_NEUTRAL
 
-static void
-push_and_check (GstHarness * h, const GstVideoInfo * info,
-    const MedianParams * p, guint64 seed, int extra_stride, const char *ctx)
-{
-  GstBuffer *in = morph_make_input (info, seed, extra_stride);
-  GstBuffer *out;
-  gchar *what = g_strdup_printf ("%s %s %dx%d%s, window %dx%d p=%g "
-      "border=%s(%u) %s, seed %" G_GUINT64_FORMAT, ctx,
-      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "",
-      p->width, p->height, p->percentile, morph_border_nick (p->border),
-      p->border_value, p->luma ? "luma" : "channels", seed);
-
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s: no output buffer", what);
-  fail_unless (median_check_output (in, out, info, p, what),
-      "%s: output differs from the reference", what);
-
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
-  g_free (what);
-}
-
 static const MedianParams format_params[] = {
   {3, 3, 50, REP, 0, TRUE},
   {5, 5, 50, REF, 0, FALSE},
@@ -83,8 +60,8 @@ GST_START_TEST (test_formats_odd_sizes)
           morph_harness_set_caps (h, morph_format (f), odd_sizes[s].width,
               odd_sizes[s].height, &info);
           /* two frames: the per-caps buffers are reused */
-          push_and_check (h, &info, &p, seed++, extra, "formats");
-          push_and_check (h, &info, &p, seed++, extra, "formats");
+          median_push_and_check (h, &info, &p, seed++, extra, "formats");
+          median_push_and_check (h, &info, &p, seed++, extra, "formats");
           gst_harness_teardown (h);
           gst_object_unref (e);
         }
@@ -118,7 +95,7 @@ GST_START_TEST (test_windows)
       GstVideoInfo info;
 
       morph_harness_set_caps (h, formats[f], 33, 19, &info);
-      push_and_check (h, &info, &params[i], seed++, 0, "windows");
+      median_push_and_check (h, &info, &params[i], seed++, 0, "windows");
       gst_harness_teardown (h);
       gst_object_unref (e);
     }
@@ -265,7 +242,7 @@ GST_START_TEST (test_property_change_playing)
   fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
       GST_STATE_CHANGE_SUCCESS);
   fail_unless_equals_int (state, GST_STATE_PLAYING);
-  push_and_check (h, &info, &p, 1, 0, "defaults");
+  median_push_and_check (h, &info, &p, 1, 0, "defaults");
 
   p.width = p.height = 7;
   g_object_set (e, "size", 7, NULL);
@@ -273,11 +250,11 @@ GST_START_TEST (test_property_change_playing)
   fail_unless_equals_int (v, 7);
   g_object_get (e, "height", &v, NULL);
   fail_unless_equals_int (v, 7);
-  push_and_check (h, &info, &p, 2, 0, "size 7");
+  median_push_and_check (h, &info, &p, 2, 0, "size 7");
 
   p.luma = FALSE;
   gst_util_set_object_arg (G_OBJECT (e), "color-mode", "channels");
-  push_and_check (h, &info, &p, 3, 0, "channels");
+  median_push_and_check (h, &info, &p, 3, 0, "channels");
 
   p.width = 9;
   p.height = 3;
@@ -289,16 +266,16 @@ GST_START_TEST (test_property_change_playing)
       "border-value", 200, NULL);
   gst_util_set_object_arg (G_OBJECT (e), "border", "constant");
   gst_util_set_object_arg (G_OBJECT (e), "color-mode", "luma");
-  push_and_check (h, &info, &p, 4, 0, "9x3 p75 constant luma");
+  median_push_and_check (h, &info, &p, 4, 0, "9x3 p75 constant luma");
 
   gst_util_set_object_arg (G_OBJECT (e), "algorithm", "histogram");
-  push_and_check (h, &info, &p, 5, 0, "algorithm histogram");
+  median_push_and_check (h, &info, &p, 5, 0, "algorithm histogram");
 
   /* with a caps change */
   p.percentile = 0;
   g_object_set (e, "percentile", 0.0, NULL);
   morph_harness_set_caps (h, "NV12", 19, 7, &info);
-  push_and_check (h, &info, &p, 6, 0, "after caps change");
+  median_push_and_check (h, &info, &p, 6, 0, "after caps change");
 
   gst_harness_teardown (h);
   gst_object_unref (e);
@@ -343,7 +320,7 @@ GST_START_TEST (test_invalid_values)
   /* the element still works with the values it kept */
   h = morph_harness_new (e);
   morph_harness_set_caps (h, "BGRx", 21, 11, &info);
-  push_and_check (h, &info, &p, 77, 0, "after refused values");
+  median_push_and_check (h, &info, &p, 77, 0, "after refused values");
   gst_harness_teardown (h);
   gst_object_unref (e);
 }

@@ -38,27 +38,6 @@ static const ReconParams recon_params[] = {
   RECON_ROW (CM_RECON_HDOME, 8, 65535, SQ3),
 };
 
-/* pushes @in through @h and checks the result against cm_recon_ref */
-static void
-push_and_check_recon (GstHarness * h, const GstVideoInfo * info,
-    const ReconParams * p, GstBuffer * in, const char *ctx)
-{
-  gchar *desc = recon_params_describe (p);
-  gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
-      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), desc);
-  GstBuffer *out;
-
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s: no output buffer", what);
-  fail_unless (recon_check_output (in, out, info, p, what),
-      "%s: output differs from the reference", what);
-
-  gst_buffer_unref (out);
-  g_free (what);
-  g_free (desc);
-}
-
 /* Every reconstruction operation, 4 and 8 neighbours, on GRAY8 and
  * GRAY16_LE (noise, blobs, a maze), RGBA (each colour channel) and I420
  * (luma), bit for bit against cm_recon_ref called here. */
@@ -88,17 +67,17 @@ GST_START_TEST (test_recon_ops)
         morph_harness_set_caps (h, formats[f], grey ? 41 : 23,
             grey ? 29 : 17, &info);
         in = morph_make_input (&info, seed++, grey ? 0 : 8);
-        push_and_check_recon (h, &info, &p, in, "recon noise");
+        recon_push_and_check (h, &info, &p, in, "recon noise");
         gst_buffer_unref (in);
         in = morph_make_input_blobs (&info, seed++, 0, 4, 24);
-        push_and_check_recon (h, &info, &p, in, "recon blobs");
+        recon_push_and_check (h, &info, &p, in, "recon blobs");
         gst_buffer_unref (in);
         if (grey) {
           in = morph_make_input_maze (&info, seed++, 200, 30, FALSE);
-          push_and_check_recon (h, &info, &p, in, "recon maze");
+          recon_push_and_check (h, &info, &p, in, "recon maze");
           gst_buffer_unref (in);
           in = morph_make_input_maze (&info, seed++, 30, 200, TRUE);
-          push_and_check_recon (h, &info, &p, in, "recon vertical maze");
+          recon_push_and_check (h, &info, &p, in, "recon vertical maze");
           gst_buffer_unref (in);
         }
       }
@@ -206,9 +185,9 @@ GST_START_TEST (test_recon_connectivity_refused)
   h = morph_harness_new (e);
   morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
   in = morph_make_input_blobs (&info, 7, 0, 3, 16);
-  push_and_check_recon (h, &info, &p, in, "connectivity kept");
+  recon_push_and_check (h, &info, &p, in, "connectivity kept");
   ASSERT_WARNING (g_object_set (e, "connectivity", 6, NULL));
-  push_and_check_recon (h, &info, &p, in, "connectivity kept, playing");
+  recon_push_and_check (h, &info, &p, in, "connectivity kept, playing");
   gst_buffer_unref (in);
 
   gst_harness_teardown (h);
@@ -292,13 +271,13 @@ GST_START_TEST (test_recon_change_playing)
   /* only the operation changes: the rest is the element's defaults */
   gst_util_set_object_arg (G_OBJECT (e), "operation", "fill-holes");
   in = morph_make_input_blobs (&info, 2, 0, 4, 20);
-  push_and_check_recon (h, &info, &p, in, "fill-holes while playing");
+  recon_push_and_check (h, &info, &p, in, "fill-holes while playing");
   gst_buffer_unref (in);
 
   p.connectivity = 4;
   g_object_set (e, "connectivity", 4, NULL);
   in = morph_make_input_blobs (&info, 3, 0, 4, 20);
-  push_and_check_recon (h, &info, &p, in, "connectivity 4 while playing");
+  recon_push_and_check (h, &info, &p, in, "connectivity 4 while playing");
   gst_buffer_unref (in);
 
   p.op = CM_RECON_HBASIN;
@@ -306,7 +285,7 @@ GST_START_TEST (test_recon_change_playing)
   gst_util_set_object_arg (G_OBJECT (e), "operation", "hbasin");
   g_object_set (e, "dome-height", 60, NULL);
   in = morph_make_input_blobs (&info, 4, 0, 4, 20);
-  push_and_check_recon (h, &info, &p, in, "hbasin 60 while playing");
+  recon_push_and_check (h, &info, &p, in, "hbasin 60 while playing");
   gst_buffer_unref (in);
 
   p.op = CM_RECON_OPEN;
@@ -316,7 +295,7 @@ GST_START_TEST (test_recon_change_playing)
   gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
   g_object_set (e, "radius", 2, NULL);
   in = morph_make_input_blobs (&info, 5, 0, 4, 20);
-  push_and_check_recon (h, &info, &p, in, "open-rec disk 2 while playing");
+  recon_push_and_check (h, &info, &p, in, "open-rec disk 2 while playing");
   gst_buffer_unref (in);
 
   /* together with a caps change */
@@ -324,7 +303,7 @@ GST_START_TEST (test_recon_change_playing)
   gst_util_set_object_arg (G_OBJECT (e), "operation", "close-rec");
   morph_harness_set_caps (h, "BGRx", 19, 7, &info);
   in = morph_make_input_blobs (&info, 6, 0, 3, 20);
-  push_and_check_recon (h, &info, &p, in, "close-rec after caps change");
+  recon_push_and_check (h, &info, &p, in, "close-rec after caps change");
   gst_buffer_unref (in);
 
   /* and back to morphology */

@@ -167,13 +167,21 @@ recon_params_apply (GstElement * e, const ReconParams * p)
 }
 
 GstElement *
+test_element_new (const char *factory, const char *backend)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+
+  fail_unless (e != NULL, "cannot create %s: is GST_PLUGIN_PATH set to the "
+      "build's gst/ directory?", factory);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  return e;
+}
+
+GstElement *
 morph_element_new (const char *backend, const MorphParams * p)
 {
-  GstElement *e = gst_element_factory_make ("cudamorph", NULL);
+  GstElement *e = test_element_new ("cudamorph", backend);
 
-  fail_unless (e != NULL, "cannot create cudamorph: is GST_PLUGIN_PATH set "
-      "to the build's gst/ directory?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
   if (p)
     morph_params_apply (e, p);
   return e;

@@ -110,6 +110,10 @@ void morph_params_apply (GstElement * e, const MorphParams * p);
 /* The same for a reconstruction operation. */
 void recon_params_apply (GstElement * e, const ReconParams * p);
 
+/* Element @factory of this plugin with backend @backend ("cpu", "cuda",
+ * "auto"). */
+GstElement *test_element_new (const char *factory, const char *backend);
+
 /* A cudamorph with backend @backend ("cpu", "cuda", "auto") and @p. */
 GstElement *morph_element_new (const char *backend, const MorphParams * p);
 

@@ -9,20 +9,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "faults-harness.h"
-
-gsize
-faults_rss_kib (void)
-{
-  unsigned long size = 0, resident = 0;
-  FILE *f = fopen ("/proc/self/statm", "r");
-
-  if (f == NULL)
-    return 0;
-  if (fscanf (f, "%lu %lu", &size, &resident) != 2)
-    resident = 0;
-  fclose (f);
-  return (gsize) resident * (gsize) sysconf (_SC_PAGESIZE) / 1024;
-}
+#include "test-util.h"
 
 gsize
 faults_heap_kib (void)
@@ -161,11 +148,11 @@ faults_cycles (const Setting * s, guint warmup, guint cycles, int w, int h,
     faults_cycle_once (hn, e, bus, s, c, w, h);
   if (between)
     between (FALSE, data);
-  r.rss_before_kib = faults_rss_kib ();
+  r.rss_before_kib = test_rss_kib ();
   r.heap_before_kib = faults_heap_kib ();
   for (guint c = 0; c < cycles; c++)
     faults_cycle_once (hn, e, bus, s, warmup + c, w, h);
-  r.rss_after_kib = faults_rss_kib ();
+  r.rss_after_kib = test_rss_kib ();
   r.heap_after_kib = faults_heap_kib ();
   if (between)
     between (TRUE, data);

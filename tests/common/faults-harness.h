@@ -7,9 +7,6 @@
 
 #include "reliability-harness.h"
 
-/* Resident set size of this process in KiB (0 when unknown). */
-gsize faults_rss_kib (void);
-
 /* Bytes of the C heap in use (malloc'ed and not freed, mmapped blocks
  * included) in KiB, from glibc's mallinfo2 (); 0 where there is none.
  * Beside RSS it tells held memory from pages the allocator keeps. */

@@ -242,24 +242,52 @@ morph_frames_equal (GstBuffer * a, GstBuffer * b, const GstVideoInfo * info,
 }
 
 void
+frame_push_and_check (GstHarness * h, GstBuffer * in,
+    const GstVideoInfo * info, MorphPlaneRef ref, MorphPixelRef pixel_ref,
+    gconstpointer params, const char *what)
+{
+  GstBuffer *out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+
+  fail_unless (out != NULL, "%s: no output buffer", what);
+  fail_unless (morph_check_output_pixels (in, out, info, ref, pixel_ref,
+          params, what), "%s: output differs from the reference", what);
+  gst_buffer_unref (out);
+}
+
+gchar *
+frame_case_name (const char *ctx, const GstVideoInfo * info,
+    int extra_stride, const char *desc, guint64 seed)
+{
+  return g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT, ctx,
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
+      seed);
+}
+
+void
 morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
 {
   GstBuffer *in = morph_make_input (info, seed, extra_stride);
-  GstBuffer *out;
   gchar *desc = morph_params_describe (p);
-  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
-      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
-      seed);
+  gchar *what = frame_case_name (ctx, info, extra_stride, desc, seed);
 
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s: no output buffer", what);
-  fail_unless (morph_check_output (in, out, info, p, what),
-      "%s: output differs from the reference", what);
-
-  gst_buffer_unref (out);
+  frame_push_and_check (h, in, info, morph_plane_ref, NULL, p, what);
   gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
+}
+
+void
+recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const ReconParams * p, GstBuffer * in, const char *ctx)
+{
+  gchar *desc = recon_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), desc);
+
+  frame_push_and_check (h, in, info, recon_plane_ref, NULL, p, what);
   g_free (what);
   g_free (desc);
 }

@@ -72,8 +72,23 @@ gboolean morph_frames_equal (GstBuffer * a, GstBuffer * b,
     const GstVideoInfo * info,
     const char *what);
 
+/* Pushes @in through @h, pulls the output and asserts that it is @in
+ * filtered as morph_check_output_pixels () says; @what names the case. */
+void frame_push_and_check (GstHarness * h, GstBuffer * in,
+    const GstVideoInfo * info, MorphPlaneRef ref, MorphPixelRef pixel_ref,
+    gconstpointer params, const char *what);
+
+/* "@ctx GRAY8 37x23 padded, @desc, seed 5", for failure messages */
+gchar *frame_case_name (const char *ctx, const GstVideoInfo * info,
+    int extra_stride, const char *desc, guint64 seed);
+
 /* Pushes one random frame of @info (morph_make_input ()) through @h,
  * pulls the output and asserts that it is the frame filtered as @p says;
  * @ctx opens the failure message. */
 void morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const MorphParams * p, guint64 seed, int extra_stride, const char *ctx);
+
+/* Pushes @in through @h and asserts that the output is @in reconstructed
+ * as @p says (cm_recon_ref); @ctx opens the failure message. */
+void recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const ReconParams * p, GstBuffer * in, const char *ctx);

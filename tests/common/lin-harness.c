@@ -56,11 +56,8 @@ lin_params_apply (GstElement * e, const LinParams * p)
 GstElement *
 lin_element_new (const char *backend, const LinParams * p, GstBus ** bus)
 {
-  GstElement *e = gst_element_factory_make ("cudalinspectrum", NULL);
+  GstElement *e = test_element_new ("cudalinspectrum", backend);
 
-  fail_unless (e != NULL, "cannot create cudalinspectrum: is "
-      "GST_PLUGIN_PATH set to the build's gst/ directory?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
   if (p)
     lin_params_apply (e, p);
   *bus = gst_bus_new ();

@@ -7,6 +7,7 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "median-harness.h"
+#include "padded-frames.h"
 
 void
 median_params_apply (GstElement * e, const MedianParams * p)
@@ -22,11 +23,8 @@ median_params_apply (GstElement * e, const MedianParams * p)
 GstElement *
 median_element_new (const char *backend, const MedianParams * p)
 {
-  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
+  GstElement *e = test_element_new ("cudamedian", backend);
 
-  fail_unless (e != NULL, "cannot create cudamedian: is GST_PLUGIN_PATH set "
-      "to the build's gst/ directory?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
   if (p)
     median_params_apply (e, p);
   return e;
@@ -83,4 +81,19 @@ median_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
 {
   return morph_check_output_pixels (inbuf, outbuf, info, median_plane_ref,
       p->luma ? median_pixel_ref : NULL, p, what);
+}
+
+void
+median_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MedianParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  gchar *desc = median_params_describe (p);
+  gchar *what = frame_case_name (ctx, info, extra_stride, desc, seed);
+
+  frame_push_and_check (h, in, info, median_plane_ref,
+      p->luma ? median_pixel_ref : NULL, p, what);
+  gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
 }

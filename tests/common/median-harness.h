@@ -5,6 +5,7 @@
  * and, in luma mode, on whole RGB pixels. */
 #pragma once
 
+#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
 #include "median.h"
@@ -38,3 +39,9 @@ gchar *median_params_describe (const MedianParams * p);
  * pixels of packed RGB in luma mode; the rest equal to the input. */
 gboolean median_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const MedianParams * p, const char *what);
+
+/* Pushes one random frame of @info (morph_make_input ()) through @h,
+ * pulls the output and asserts that it is the frame filtered as @p says;
+ * @ctx opens the failure message. */
+void median_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MedianParams * p, guint64 seed, int extra_stride, const char *ctx);

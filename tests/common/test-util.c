@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void
 test_rng_seed (test_rng * r, uint64_t seed)
@@ -213,4 +214,18 @@ test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
       test_image_set (img, x, y, v + n > maxv ? maxv : v + n);
     }
   free (levels);
+}
+
+size_t
+test_rss_kib (void)
+{
+  unsigned long size = 0, resident = 0;
+  FILE *f = fopen ("/proc/self/statm", "r");
+
+  if (f == NULL)
+    return 0;
+  if (fscanf (f, "%lu %lu", &size, &resident) != 2)
+    resident = 0;
+  fclose (f);
+  return (size_t) resident * (size_t) sysconf (_SC_PAGESIZE) / 1024;
 }

@@ -4,6 +4,7 @@
  * the first mismatch. No GStreamer, no CUDA. */
 #pragma once
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "cm-image.h"
@@ -50,6 +51,10 @@ void test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
 
 uint32_t test_image_get (const cm_image * img, int x, int y);
 void test_image_set (const cm_image * img, int x, int y, uint32_t v);
+
+/* Resident set size of this process in KiB, from /proc/self/statm (0
+ * where there is none). */
+size_t test_rss_kib (void);
 
 /* Case sampler for slow runs (compute-sanitizer instruments every
  * launch): with CM_TEST_SAMPLE=n in the environment, test_sample_keep ()

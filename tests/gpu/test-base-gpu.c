@@ -75,21 +75,6 @@ give_context (GstElement * e, GstCudaContext * ctx)
   gst_context_unref (c);
 }
 
-/* one random frame through @h, checked against the CPU reference */
-static void
-push_checked (GstHarness * h, const GstVideoInfo * info,
-    const MorphParams * p, guint64 seed, const char *what)
-{
-  GstBuffer *in = morph_make_input (info, seed, 0), *out;
-
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  fail_unless (out != NULL, "%s: no output", what);
-  fail_unless (morph_check_output (in, out, info, p, what),
-      "%s: output differs from the reference", what);
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
-}
-
 /* Tears down @h and lets go of the messages it left on @bus: the
  * structure-change messages of the teardown hold the harness's pads,
  * which stay linked to the element (a new harness could not link it)
@@ -146,7 +131,7 @@ GST_START_TEST (test_context_replaced_when_stopped)
   /* a first run: the element finds or makes a context and keeps it */
   h = morph_harness_new (e);
   morph_harness_set_caps (h, "NV12", 64, 48, &info);
-  push_checked (h, &info, &p, 1, "first run");
+  morph_push_and_check (h, &info, &p, 1, 0, "first run");
   first = answered_context (e);
   fail_unless (first != NULL, "no context after the first run");
   harness_teardown_release (h, bus);
@@ -158,7 +143,7 @@ GST_START_TEST (test_context_replaced_when_stopped)
   give_context (e, given);
   h = morph_harness_new (e);
   morph_harness_set_caps (h, "NV12", 64, 48, &info);
-  push_checked (h, &info, &p, 2, "second run");
+  morph_push_and_check (h, &info, &p, 2, 0, "second run");
   ctx = answered_context (e);
   fail_unless (ctx == given, "the element kept its earlier context %"
       GST_PTR_FORMAT " instead of the one given while stopped %"
@@ -171,7 +156,7 @@ GST_START_TEST (test_context_replaced_when_stopped)
   ctx = answered_context (e);
   fail_unless (ctx == given, "the context changed while running");
   gst_clear_object (&ctx);
-  push_checked (h, &info, &p, 3, "after a context while running");
+  morph_push_and_check (h, &info, &p, 3, 0, "after a context while running");
   gst_harness_teardown (h);
 
   gst_object_unref (late);

@@ -38,20 +38,6 @@
 #include "se.h"
 #include "test-util.h"
 
-static gsize
-rss_kib (void)
-{
-  unsigned long size = 0, resident = 0;
-  FILE *f = fopen ("/proc/self/statm", "r");
-
-  if (f == NULL)
-    return 0;
-  if (fscanf (f, "%lu %lu", &size, &resident) != 2)
-    resident = 0;
-  fclose (f);
-  return (gsize) resident * (gsize) sysconf (_SC_PAGESIZE) / 1024;
-}
-
 /* device memory in use (all processes), KiB; -1 without CUDA */
 static gssize
 device_used_kib (void)
@@ -244,7 +230,7 @@ main (int argc, char **argv)
     if ((f + 1) % sample == 0 || f == 0 || f + 1 == frames) {
       gdouble secs = (g_get_monotonic_time () - t0) / 1e6;
       gssize dev = device_used_kib ();
-      gsize rss = rss_kib ();
+      gsize rss = test_rss_kib ();
 
       checked++;
       if (!check_frame (pool[f % 4], out, &info)) {
