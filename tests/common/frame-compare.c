@@ -265,17 +265,26 @@ frame_case_name (const char *ctx, const GstVideoInfo * info,
 }
 
 void
-morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
-    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+frame_push_random_and_check (GstHarness * h, const GstVideoInfo * info,
+    guint64 seed, int extra_stride, MorphPlaneRef ref,
+    MorphPixelRef pixel_ref, gconstpointer params, gchar * desc,
+    const char *ctx)
 {
   GstBuffer *in = morph_make_input (info, seed, extra_stride);
-  gchar *desc = morph_params_describe (p);
   gchar *what = frame_case_name (ctx, info, extra_stride, desc, seed);
 
-  frame_push_and_check (h, in, info, morph_plane_ref, NULL, p, what);
+  frame_push_and_check (h, in, info, ref, pixel_ref, params, what);
   gst_buffer_unref (in);
   g_free (what);
   g_free (desc);
+}
+
+void
+morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
+{
+  frame_push_random_and_check (h, info, seed, extra_stride, morph_plane_ref,
+      NULL, p, morph_params_describe (p), ctx);
 }
 
 void

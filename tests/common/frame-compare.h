@@ -82,6 +82,13 @@ void frame_push_and_check (GstHarness * h, GstBuffer * in,
 gchar *frame_case_name (const char *ctx, const GstVideoInfo * info,
     int extra_stride, const char *desc, guint64 seed);
 
+/* The same for a random frame of @info (morph_make_input ()); @ctx and
+ * @desc (freed here) name the case with frame_case_name (). */
+void frame_push_random_and_check (GstHarness * h, const GstVideoInfo * info,
+    guint64 seed, int extra_stride, MorphPlaneRef ref,
+    MorphPixelRef pixel_ref, gconstpointer params, gchar * desc,
+    const char *ctx);
+
 /* Pushes one random frame of @info (morph_make_input ()) through @h,
  * pulls the output and asserts that it is the frame filtered as @p says;
  * @ctx opens the failure message. */

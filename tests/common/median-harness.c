@@ -87,13 +87,7 @@ void
 median_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const MedianParams * p, guint64 seed, int extra_stride, const char *ctx)
 {
-  GstBuffer *in = morph_make_input (info, seed, extra_stride);
-  gchar *desc = median_params_describe (p);
-  gchar *what = frame_case_name (ctx, info, extra_stride, desc, seed);
-
-  frame_push_and_check (h, in, info, median_plane_ref,
-      p->luma ? median_pixel_ref : NULL, p, what);
-  gst_buffer_unref (in);
-  g_free (what);
-  g_free (desc);
+  frame_push_random_and_check (h, info, seed, extra_stride,
+      median_plane_ref, p->luma ? median_pixel_ref : NULL, p,
+      median_params_describe (p), ctx);
 }
