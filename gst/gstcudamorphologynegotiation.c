@@ -266,7 +266,6 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
   GstCaps *caps;
   GstVideoInfo info;
   GstBufferPool *pool;
-  GstStructure *config;
   guint size;
 
   debug_ensure ();
@@ -291,18 +290,13 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
   }
 #endif
 
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
+  if (!gst_cuda_morphology_pool_propose_wanted (query))
     return TRUE;
 
   size = GST_VIDEO_INFO_SIZE (&info);
   pool = gst_video_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
+  if (!gst_cuda_morphology_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), caps, &size, 0, 0, TRUE)) {
     GST_WARNING_OBJECT (element, "failed to configure the proposed pool");
     gst_object_unref (pool);
     return TRUE;
