@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the GPU chain tests (test-cuda-memory-element, test-nvcodec-chain)
- * compare: the output frames and cudalinspectrum messages of a chain on
- * CUDA against the same chain on the CPU backend, and where the frames
- * were, from the elements' "cudamorphology-stats" query and caps. */
+ * run and compare: a chain of our elements in a pipeline, its output
+ * frames and cudalinspectrum messages on CUDA against the same chain on
+ * the CPU backend, and where the frames were, from the elements'
+ * "cudamorphology-stats" query and caps. */
 #pragma once
 
 #include <gst/gst.h>
+#include <stdio.h>
+
 #include <gst/video/video.h>
 
 /* The element's frame statistics (NULL when it does not answer). */
@@ -130,4 +133,116 @@ caps_cuda (GstCaps * caps)
       return TRUE;
   }
   return FALSE;
+}
+
+/* What one run of a chain gave: the output samples (system memory), the
+ * cudalinspectrum messages, and per chain element its statistics and the
+ * caps on its pads. */
+typedef struct
+{
+  GPtrArray *samples;           /* GstSample, system memory */
+  GPtrArray *messages;          /* GstStructure of cudalinspectrum */
+  GPtrArray *stats;             /* GstStructure per chain element */
+  GPtrArray *sink_caps;         /* GstCaps on each chain element's sink */
+  GPtrArray *src_caps;          /* GstCaps on each chain element's src */
+  gboolean ok;
+} RunResult;
+
+static inline RunResult
+run_result_new (void)
+{
+  RunResult r = { g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_sample_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_caps_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_caps_unref), TRUE
+  };
+
+  return r;
+}
+
+static inline void
+run_result_clear (RunResult * r)
+{
+  g_ptr_array_unref (r->samples);
+  g_ptr_array_unref (r->messages);
+  g_ptr_array_unref (r->stats);
+  g_ptr_array_unref (r->sink_caps);
+  g_ptr_array_unref (r->src_caps);
+}
+
+/* "a ! b ! c" with @props (" backend=cpu") after every element, the
+ * elements named e0, e1, ... */
+static inline gchar *
+chain_desc (const char *const *elements, const char *props)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; elements[i]; i++) {
+    if (i > 0)
+      g_string_append (s, " ! ");
+    g_string_append_printf (s, "%s name=e%u%s", elements[i], i, props);
+  }
+  return g_string_free (s, FALSE);
+}
+
+static inline GstCaps *
+pad_caps (GstElement * e, const char *pad_name)
+{
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+
+  gst_object_unref (pad);
+  return caps ? caps : gst_caps_new_empty ();
+}
+
+/* The caps and statistics of chain elements e0 ... e@n_elements-1 of
+ * @pipe, while they still run. */
+static inline void
+run_result_collect (RunResult * r, GstElement * pipe, guint n_elements)
+{
+  for (guint i = 0; i < n_elements; i++) {
+    gchar name[16];
+    GstElement *e;
+    GstStructure *st;
+
+    g_snprintf (name, sizeof (name), "e%u", i);
+    e = gst_bin_get_by_name (GST_BIN (pipe), name);
+    g_ptr_array_add (r->sink_caps, pad_caps (e, "sink"));
+    g_ptr_array_add (r->src_caps, pad_caps (e, "src"));
+    st = query_stats (e);
+    g_ptr_array_add (r->stats, st ? st : gst_structure_new_empty ("none"));
+    gst_object_unref (e);
+  }
+}
+
+/* Takes every message off @bus: keeps the cudalinspectrum ones, reports
+ * errors. FALSE after an error. */
+static inline gboolean
+drain_bus (GstBus * bus, RunResult * r, const char *what)
+{
+  GstMessage *msg;
+  gboolean ok = TRUE;
+
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      fprintf (stderr, "%s: error from %s: %s (%s)\n", what,
+          GST_MESSAGE_SRC_NAME (msg), err->message, dbg ? dbg : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      ok = FALSE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_structure_has_name (gst_message_get_structure (msg),
+            "cudalinspectrum")) {
+      g_ptr_array_add (r->messages,
+          gst_structure_copy (gst_message_get_structure (msg)));
+    }
+    gst_message_unref (msg);
+  }
+  return ok;
 }

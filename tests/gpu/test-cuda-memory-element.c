@@ -37,38 +37,11 @@ static const char *const mode_names[] = { "cpu", "cuda", "system-in",
   "system-out"
 };
 
-typedef struct
+/* every element's properties in @mode */
+static const char *
+mode_props (Mode mode)
 {
-  GPtrArray *samples;           /* GstSample, system memory */
-  GPtrArray *messages;          /* GstStructure of cudalinspectrum */
-  GPtrArray *stats;             /* GstStructure per chain element */
-  GPtrArray *src_caps;          /* GstCaps on each chain element's src */
-  gboolean ok;
-} RunResult;
-
-static void
-run_result_clear (RunResult * r)
-{
-  g_ptr_array_unref (r->samples);
-  g_ptr_array_unref (r->messages);
-  g_ptr_array_unref (r->stats);
-  g_ptr_array_unref (r->src_caps);
-}
-
-/* "a ! b ! c" with backend=cpu on every element for MODE_CPU, the
- * elements named e0, e1, ... */
-static gchar *
-chain_desc (const char *const *elements, Mode mode)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; elements[i]; i++) {
-    if (i > 0)
-      g_string_append (s, " ! ");
-    g_string_append_printf (s, "%s name=e%u%s", elements[i], i,
-        mode == MODE_CPU ? " backend=cpu" : " backend=cuda overlap=auto");
-  }
-  return g_string_free (s, FALSE);
+  return mode == MODE_CPU ? " backend=cpu" : " backend=cuda overlap=auto";
 }
 
 static GstBuffer *
@@ -93,18 +66,12 @@ static RunResult
 run_chain (const char *const *elements, const char *format,
     const int *sizes, int n_frames, Mode mode)
 {
-  RunResult r = { g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_sample_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_caps_unref), TRUE
-  };
-  gchar *chain = chain_desc (elements, mode), *desc;
+  RunResult r = run_result_new ();
+  gchar *chain = chain_desc (elements, mode_props (mode)), *desc, *what;
   const char *pre = "", *post = "";
   GstElement *pipe, *src, *sink;
   GError *err = NULL;
   GstBus *bus;
-  GstMessage *msg;
   guint64 pts = 0;
   guint n_elements = g_strv_length ((gchar **) elements);
 
@@ -168,40 +135,11 @@ run_chain (const char *const *elements, const char *format,
     g_ptr_array_add (r.samples, sample);
   }
   /* caps and statistics while the elements still run */
-  for (guint i = 0; i < n_elements; i++) {
-    gchar name[16];
-    GstElement *e;
-    GstPad *pad;
-
-    g_snprintf (name, sizeof (name), "e%u", i);
-    e = gst_bin_get_by_name (GST_BIN (pipe), name);
-    pad = gst_element_get_static_pad (e, "src");
-    g_ptr_array_add (r.src_caps, gst_pad_get_current_caps (pad) ?:
-        gst_caps_new_empty ());
-    g_ptr_array_add (r.stats, query_stats (e) ?: gst_structure_new_empty
-        ("none"));
-    gst_object_unref (pad);
-    gst_object_unref (e);
-  }
-
-  while ((msg = gst_bus_pop (bus)) != NULL) {
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      fprintf (stderr, "%s (%s): error: %s (%s)\n", mode_names[mode], chain,
-          err->message, dbg ? dbg : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      r.ok = FALSE;
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
-        gst_structure_has_name (gst_message_get_structure (msg),
-            "cudalinspectrum")) {
-      g_ptr_array_add (r.messages,
-          gst_structure_copy (gst_message_get_structure (msg)));
-    }
-    gst_message_unref (msg);
-  }
+  run_result_collect (&r, pipe, n_elements);
+  what = g_strdup_printf ("%s (%s)", mode_names[mode], chain);
+  if (!drain_bus (bus, &r, what))
+    r.ok = FALSE;
+  g_free (what);
 
   gst_element_set_state (pipe, GST_STATE_NULL);
   gst_object_unref (bus);
@@ -228,7 +166,7 @@ check_chain (const char *const *elements, const char *format,
   gint64 t0 = g_get_monotonic_time ();
   RunResult cpu = run_chain (elements, format, sizes, n_frames, MODE_CPU);
   RunResult gpu = run_chain (elements, format, sizes, n_frames, mode);
-  gchar *chain = chain_desc (elements, mode);
+  gchar *chain = chain_desc (elements, mode_props (mode));
   gchar *what = g_strdup_printf ("%s %s [%s]", format, mode_names[mode],
       chain);
   guint n = g_strv_length ((gchar **) elements), expected = 0;

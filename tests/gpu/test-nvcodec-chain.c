@@ -28,97 +28,15 @@
 /* longest a pipeline may take to reach EOS */
 #define RUN_TIMEOUT_S 120
 
-typedef struct
-{
-  GPtrArray *samples;           /* GstSample, system memory NV12 */
-  GPtrArray *messages;          /* GstStructure of cudalinspectrum */
-  GPtrArray *stats;             /* GstStructure per chain element */
-  GPtrArray *sink_caps;         /* GstCaps on each chain element's sink */
-  GPtrArray *src_caps;          /* GstCaps on each chain element's src */
-  gboolean ok;
-} RunResult;
-
-static void
-run_result_clear (RunResult * r)
-{
-  g_ptr_array_unref (r->samples);
-  g_ptr_array_unref (r->messages);
-  g_ptr_array_unref (r->stats);
-  g_ptr_array_unref (r->sink_caps);
-  g_ptr_array_unref (r->src_caps);
-}
-
-/* "a ! b ! c" with the backend set on every element, the elements named
- * e0, e1, ... */
-static gchar *
-chain_desc (const char *const *elements, gboolean cuda)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; elements[i]; i++) {
-    if (i > 0)
-      g_string_append (s, " ! ");
-    g_string_append_printf (s, "%s name=e%u backend=%s", elements[i], i,
-        cuda ? "cuda" : "cpu");
-  }
-  return g_string_free (s, FALSE);
-}
-
-
-static GstCaps *
-pad_caps (GstElement * e, const char *pad_name)
-{
-  GstPad *pad = gst_element_get_static_pad (e, pad_name);
-  GstCaps *caps = gst_pad_get_current_caps (pad);
-
-  gst_object_unref (pad);
-  return caps ? caps : gst_caps_new_empty ();
-}
-
-/* Takes every message off @bus: keeps the cudalinspectrum ones, reports
- * errors. FALSE after an error. */
-static gboolean
-drain_bus (GstBus * bus, RunResult * r, const char *what)
-{
-  GstMessage *msg;
-  gboolean ok = TRUE;
-
-  while ((msg = gst_bus_pop (bus)) != NULL) {
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      fprintf (stderr, "%s: error from %s: %s (%s)\n", what,
-          GST_MESSAGE_SRC_NAME (msg), err->message, dbg ? dbg : "");
-      g_clear_error (&err);
-      g_free (dbg);
-      ok = FALSE;
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
-        gst_structure_has_name (gst_message_get_structure (msg),
-            "cudalinspectrum")) {
-      g_ptr_array_add (r->messages,
-          gst_structure_copy (gst_message_get_structure (msg)));
-    }
-    gst_message_unref (msg);
-  }
-  return ok;
-}
-
 /* Decodes @data with nvh264dec and runs the chain: on the CUDA backend
  * right after the decoder (@cuda), or on the CPU backend after
  * cudadownload. The output in system memory. */
 static RunResult
 run_chain (const char *data, const char *const *elements, gboolean cuda)
 {
-  RunResult r = { g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_sample_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_structure_free), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_caps_unref), g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_caps_unref), TRUE
-  };
-  gchar *chain = chain_desc (elements, cuda), *desc;
+  RunResult r = run_result_new ();
+  gchar *chain = chain_desc (elements, cuda ? " backend=cuda" :
+      " backend=cpu"), *desc;
   const char *what = cuda ? "cuda" : "cpu";
   GstElement *pipe, *src, *sink;
   GError *err = NULL;
@@ -171,19 +89,7 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
   }
 
   /* caps and statistics while the elements still run */
-  for (guint i = 0; i < n_elements; i++) {
-    gchar name[16];
-    GstElement *e;
-    GstStructure *st;
-
-    g_snprintf (name, sizeof (name), "e%u", i);
-    e = gst_bin_get_by_name (GST_BIN (pipe), name);
-    g_ptr_array_add (r.sink_caps, pad_caps (e, "sink"));
-    g_ptr_array_add (r.src_caps, pad_caps (e, "src"));
-    st = query_stats (e);
-    g_ptr_array_add (r.stats, st ? st : gst_structure_new_empty ("none"));
-    gst_object_unref (e);
-  }
+  run_result_collect (&r, pipe, n_elements);
   if (!drain_bus (bus, &r, what))
     r.ok = FALSE;
 
@@ -260,7 +166,7 @@ check_chain (const char *data, const char *const *elements)
 {
   RunResult cpu = run_chain (data, elements, FALSE);
   RunResult gpu = run_chain (data, elements, TRUE);
-  gchar *chain = chain_desc (elements, TRUE);
+  gchar *chain = chain_desc (elements, " backend=cuda");
   GString *why = g_string_new (NULL);
   guint n = g_strv_length ((gchar **) elements);
   gboolean spectrum = FALSE;
