@@ -158,6 +158,15 @@ cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
 }
 
 cm_status
+cm_morph_plan_new_tuned (cm_morph_plan ** out, const cm_morph_desc * desc,
+    int width, int height, cm_depth depth, const cm_morph_tuning * tuning)
+{
+  if (out)
+    *out = NULL;
+  return CM_ERR_NO_CUDA;
+}
+
+cm_status
 cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
     const cm_image * dst, void *stream)
 {

@@ -17,91 +17,95 @@
 #include "cm-image.h"
 #include "cm-border.h"
 #include "se.h"
+#include "morph.h"
 
 /* ---- van Herk / Gil-Werman 1-D passes (morph-vhgw.cu) -------------------
  * S = { k * (dir_x, dir_y) : k = first .. first + len - 1 }, len >= 1,
  * direction one of (1,0) horizontal, (0,1) vertical, (1,1) and (1,-1)
  * diagonals (a vertical pass on the sheared image). O(1) comparisons per
- * pixel whatever len. */
+ * pixel whatever len (O(log len) for the doubling kernel).
+ *
+ * The kernel of a segment is chosen once, by cm_vhgw_segment_plan when the
+ * plan is built (from the mask, the frame, the device and the tuning);
+ * cm_vhgw_pass then launches that variant. The one choice left to a run:
+ * the row kernels by doubling and by two windows of P need 16-byte aligned
+ * rows, and a run whose images do not have them takes the segment's
+ * tile_variant. */
+typedef enum
+{
+  CM_PASS_VERTICAL,             /* vHGW on a staged strip of columns      */
+  CM_PASS_HORIZONTAL,           /* vHGW on a transposed shared tile       */
+  CM_PASS_SHEARED,              /* diagonals: the vertical kernel on the
+                                   sheared image                          */
+  CM_PASS_LINES,                /* a lane per line, samples from global
+                                   memory: when no tile fits in shared
+                                   memory, and the diagonals of
+                                   CM_MORPH_PATHS_LEGACY                  */
+  CM_PASS_ROW_DOUBLING,         /* short centred rows by doubling
+                                   (morph-row-doubling.cu)                */
+  CM_PASS_ROW_PWIN              /* long 8-bit rows as two windows of P
+                                   (morph-row-pwin.cu)                    */
+} cm_pass_variant;
+
 typedef struct
 {
   int dir_x, dir_y;
   int first, len;
-  int legacy;                   /* diagonals: the per-lane line kernel
-                                   instead of the sheared tile (kept for
-                                   comparisons, CM_MORPH_FORCE=legacy)    */
-  int tile;                     /* outputs per block along the pass: rows
-                                   (vertical, diagonal) or columns
-                                   (horizontal); 0: the default
-                                   (CM_VHGW_TILE, CM_VHGW_HTILE)          */
-  int cmax;                     /* cap on the chunk C (windows per thread),
-                                   0: the default (CM_VHGW_CMAX)          */
-  int tile_rows;                /* horizontal: always the vHGW tile kernel,
-                                   never the doubling kernel
-                                   (CM_VHGW_ROWS=tile; tests, benchmarks) */
-  int pwin_rows;                /* horizontal: the two-P-window kernel
-                                   wherever it applies, short windows
-                                   included (CM_VHGW_ROWS=pwin)           */
-  int grid_tiles;               /* diagonals: tiles on the fixed grid of
-                                   rows, not from where each strip enters
-                                   the image (CM_VHGW_DIAG=grid; for
-                                   comparisons)                           */
-  int diag_checked;             /* diagonals: the checked stores also in
-                                   blocks whose output lies inside the
-                                   image (CM_VHGW_DIAG=checked; for
-                                   comparisons)                           */
-  int diag_flip;                /* diagonals: the other order of strips
-                                   (CM_VHGW_DIAG=flip; for comparisons)   */
+  /* set by cm_vhgw_segment_plan */
+  cm_pass_variant variant;
+  cm_pass_variant tile_variant; /* ROW_*: HORIZONTAL or LINES, the pass
+                                   for rows that are not 16-byte aligned;
+                                   else variant                           */
+  int c;                        /* the vHGW kernel's chunk (windows per
+                                   thread)                                */
+  int tile;                     /* its outputs per block along the pass:
+                                   rows (vertical, sheared) or columns
+                                   (horizontal); 0 for LINES              */
+  size_t smem;                  /* its dynamic shared bytes               */
+  int grid_tiles;               /* sheared: the tuning's diag_grid        */
+  int diag_checked;             /* sheared: the tuning's diag_checked     */
+  int diag_flip;                /* sheared: the tuning's diag_flip        */
+  int pwin_parts;               /* ROW_PWIN: the tuning's pwin_parts      */
+  int pdl;                      /* programmatic dependent launches        */
 } cm_segment;
+
+/* The kernel and launch configuration of seg (direction, first and len
+ * set) for frames of width x height at depth on the current device, with
+ * tuning (NULL: automatic). Errors: an invalid segment, or the device's
+ * attributes cannot be read. */
+cm_status cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
+    cm_depth depth, const cm_morph_tuning * tuning);
 
 /* ---- short horizontal windows by doubling (morph-row-doubling.cu) -------
  * Odd len up to 65 (8-bit) or 33 (16-bit) samples, centred (first =
- * -(len - 1) / 2), rows of both images 16-byte aligned: supported () says
- * whether the pass can take it; cm_vhgw_pass () then does. border: no
- * NEUTRAL (turned into CONSTANT with cval by the caller). */
-int cm_row_doubling_supported (const cm_image * src, const cm_image * dst,
-    int first, int len);
+ * -(len - 1) / 2): takes () says whether the kernel has the window; the
+ * rows of both images must also be 16-byte aligned (cm_rows_vec_aligned).
+ * border: no NEUTRAL (turned into CONSTANT with cval by the caller). */
+int cm_row_doubling_takes (cm_depth depth, int first, int len);
 cudaError_t cm_row_doubling_pass (const cm_image * src, const cm_image * dst,
-    int len, int is_min, cm_border_mode border, uint32_t cval,
+    int len, int is_min, cm_border_mode border, uint32_t cval, int pdl,
     cudaStream_t stream);
 
 /* ---- long horizontal windows as two windows of P (morph-row-pwin.cu) ---
  * 8-bit, len 32 .. 511, first >= -512 and first + len - P <= 511 (P the
  * power of two with P <= len < 2P; any centred window), rows of both
- * images 16-byte aligned. border: no NEUTRAL. */
-int cm_row_pwin_supported (const cm_image * src, const cm_image * dst,
-    int first, int len);
+ * images 16-byte aligned. border: no NEUTRAL. parts: parts per row (0:
+ * about 32 warps per SM). */
+int cm_row_pwin_takes (cm_depth depth, int first, int len);
 cudaError_t cm_row_pwin_pass (const cm_image * src, const cm_image * dst,
     int first, int len, int is_min, cm_border_mode border, uint32_t cval,
-    cudaStream_t stream);
+    int parts, int pdl, cudaStream_t stream);
+
+/* the rows of both images allow 16-byte accesses */
+static inline int
+cm_rows_vec_aligned (const cm_image * src, const cm_image * dst)
+{
+  return ((((uintptr_t) src->data | src->pitch | (uintptr_t) dst->data |
+              dst->pitch) & 15) == 0);
+}
 
 cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     const cm_segment * seg, int is_min, cm_border_mode border,
-    uint32_t border_value, void *scratch, size_t scratch_size,
-    cudaStream_t stream);
-/* The test hook's cap on shared memory per block (0: none) */
-int cm_vhgw_tile_limit (void);
-/* Device scratch bytes cm_vhgw_pass needs for this image and segment
- * (0 when none). The plan allocates it once. */
-size_t cm_vhgw_scratch_size (int width, int height, cm_depth depth,
-    const cm_segment * seg);
-
-/* ---- full rectangles in one launch (morph-rect2d.cu) ---------------------
- * S = { (dx, dy) : x <= dx < x + w, y <= dy < y + h }: the horizontal and
- * vertical vHGW recurrences on one shared-memory tile, no intermediate
- * image. cm_rect2d_supported says whether the tile of a w x h rectangle
- * fits in the current device's shared memory (else the pass refuses). */
-typedef struct
-{
-  int x, y, w, h;
-} cm_rect;
-
-int cm_rect2d_supported (int w, int h, cm_depth depth);
-/* Staged input samples per output sample of the tile, x 100 (the halo's
- * cost), 0 when no tile fits */
-int cm_rect2d_staged_percent (int w, int h, cm_depth depth);
-cudaError_t cm_rect2d_pass (const cm_image * src, const cm_image * dst,
-    const cm_rect * rect, int is_min, cm_border_mode border,
     uint32_t border_value, cudaStream_t stream);
 
 /* ---- general SE by runs (morph-runs.cu) ---------------------------------

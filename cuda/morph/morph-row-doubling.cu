@@ -77,9 +77,10 @@ rd_step (uint32_t (&m)[NW])
 
 /* The computation runs on words of two 16-bit samples whatever the depth:
  * __vminu2/__vmaxu2 are one instruction on sm_90, while the four-byte
- * __vminu4/__vmaxu4 are emulated (a first version on bytes took 15 us for
- * a 4K row pass of 15 samples, about what its emulated byte minima
- * cost). 8-bit vectors are widened when read and narrowed when stored. */
+ * __vminu4/__vmaxu4 are emulated (a first version on bytes took about
+ * what its emulated byte minima cost; docs/PERFORMANCE.md, "Figures moved
+ * from code comments"). 8-bit vectors are widened when read and narrowed
+ * when stored. */
 template <typename Pix, int L, class Op>
 static __global__ void __launch_bounds__ (32 * RD_WARPS)
 row_doubling_kernel (const __grid_constant__ rd_args a)
@@ -238,20 +239,16 @@ rd_for (int bytes, int len, int is_min)
 }
 
 int
-cm_row_doubling_supported (const cm_image * src, const cm_image * dst,
-    int first, int len)
+cm_row_doubling_takes (cm_depth depth, int first, int len)
 {
-  const int bytes = cm_depth_bytes (src->depth);
-
   return len % 2 == 1 && first == -(len - 1) / 2 &&
-      rd_for (bytes, len, 1) != NULL &&
-      ((((uintptr_t) src->data | src->pitch | (uintptr_t) dst->data |
-                  dst->pitch) & 15) == 0);
+      rd_for (cm_depth_bytes (depth), len, 1) != NULL;
 }
 
 cudaError_t
 cm_row_doubling_pass (const cm_image * src, const cm_image * dst, int len,
-    int is_min, cm_border_mode border, uint32_t cval, cudaStream_t stream)
+    int is_min, cm_border_mode border, uint32_t cval, int pdl,
+    cudaStream_t stream)
 {
   const int bytes = cm_depth_bytes (src->depth);
   const int vpx = 16 / bytes;
@@ -269,5 +266,5 @@ cm_row_doubling_pass (const cm_image * src, const cm_image * dst, int len,
       (unsigned) ((src->height + RD_WARPS - 1) / RD_WARPS));
   if (grid.y > 65535u)
     return cudaErrorInvalidValue;
-  return pdl_launch (k, grid, block, 0, stream, a);
+  return pdl_launch (k, grid, block, 0, stream, a, pdl);
 }

@@ -14,8 +14,8 @@
  *
  * Why not the tile kernel (morph-vhgw.cu): for L above 64 its staged tile
  * (tile + L - 1 columns of 64 rows) leaves two blocks per SM, and staging,
- * barrier and computing do not overlap (H100: 25 % occupancy, 0.3
- * instructions issued per scheduler and cycle, 27 us for L = 255 at 4K).
+ * barrier and computing do not overlap (low occupancy and few
+ * instructions issued per cycle: the profile is in docs/PERFORMANCE.md).
  * Here a warp owns a whole row and walks it in chunks of 512 samples
  * (lane l: the 16 samples 16 l .. 16 l + 15, one 16-byte load), the next
  * chunk's load in flight while the current one is computed; no block
@@ -336,19 +336,16 @@ pw_for_p (int p)
   }
 }
 
-/* parts per row: enough warps for about 32 per SM; *sms_out: the SMs */
+/* parts per row: @parts when > 0, else enough warps for about 32 per SM;
+ * *sms_out: the SMs */
 static int
-pw_parts (int width, int height, int *sms_out)
+pw_parts (int width, int height, int parts, int *sms_out)
 {
-  const char *env = getenv ("CM_PWIN_PARTS");
   const int chunks = (width + PW_CHUNK - 1) / PW_CHUNK;
   const int sms = current_device_attr (cudaDevAttrMultiProcessorCount);
-  int parts;
 
   *sms_out = sms;
-  if (env && atoi (env) > 0)
-    parts = atoi (env);
-  else
+  if (parts <= 0)
     parts = (sms * 32 + height - 1) / height;
   if (parts > chunks)
     parts = chunks;
@@ -358,30 +355,27 @@ pw_parts (int width, int height, int *sms_out)
 }
 
 int
-cm_row_pwin_supported (const cm_image * src, const cm_image * dst,
-    int first, int len)
+cm_row_pwin_takes (cm_depth depth, int first, int len)
 {
   const int p = pw_block (len);
 
   /* the lag of the rings: every window lies in the chunks before, of and
    * after its output chunk */
-  return src->depth == CM_DEPTH_8 && dst->depth == CM_DEPTH_8 &&
-      len >= 32 && len <= 511 && first >= -PW_CHUNK &&
-      first + len - p <= PW_CHUNK - 1 &&
-      ((((uintptr_t) src->data | src->pitch | (uintptr_t) dst->data |
-                  dst->pitch) & 15) == 0);
+  return depth == CM_DEPTH_8 && len >= 32 && len <= 511 &&
+      first >= -PW_CHUNK && first + len - p <= PW_CHUNK - 1;
 }
 
 cudaError_t
 cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
-    int len, int is_min, cm_border_mode border, uint32_t cval,
-    cudaStream_t stream)
+    int len, int is_min, cm_border_mode border, uint32_t cval, int parts,
+    int pdl, cudaStream_t stream)
 {
   const int p = pw_block (len);
   pw_args a;
-  int parts, sms;
+  int sms;
 
-  if (!cm_row_pwin_supported (src, dst, first, len))
+  if (src->depth != dst->depth || !cm_row_pwin_takes (src->depth, first, len)
+      || !cm_rows_vec_aligned (src, dst))
     return cudaErrorInvalidValue;
   pass_set_views (a, src, dst);
   a.first = first;
@@ -392,8 +386,8 @@ cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
   /* Rows split into parts, one warp each: a 4K frame has only 2,160 rows,
    * 16 warps per SM of an H100, too few to hide the latency of a warp's
    * chain of shuffles and shared accesses; each part pays the rings' lag
-   * (one chunk) again. CM_PWIN_PARTS for tuning. */
-  parts = pw_parts (src->width, src->height, &sms);
+   * (one chunk) again. parts: the tuning's (cm_morph_tuning.pwin_parts). */
+  parts = pw_parts (src->width, src->height, parts, &sms);
   a.o_seg = (a.o_end + parts - 1) / parts;
   parts = (a.o_end + a.o_seg - 1) / a.o_seg;
 
@@ -403,5 +397,5 @@ cm_row_pwin_pass (const cm_image * src, const cm_image * dst, int first,
   /* the early launch of the next pass only when this one runs in one wave
    * (16 blocks per SM: shared memory allows 18) */
   a.trigger = (double) grid.x * grid.y <= 16.0 * sms;
-  return pdl_launch (k, grid, dim3 (32 * PW_WARPS), 0, stream, a);
+  return pdl_launch (k, grid, dim3 (32 * PW_WARPS), 0, stream, a, pdl);
 }

@@ -355,9 +355,9 @@ vhgw_vs_kernel (const __grid_constant__ pass_args a)
    * lane's samples x and x + 1 lie inside the row too: plain loads in a
    * loop without branches, unrolled, so that each thread issues the
    * loads of several rows before it uses the first (a test inside the
-   * loop made every row's loads wait for the row before: 56 % of the
-   * stall samples of a diagonal of 255, H100); the other rows: the border
-   * rule on x. Row t belongs to warp t % WARPS. */
+   * loop made every row's loads wait for the row before: most of the
+   * stall samples of the long diagonals, docs/PERFORMANCE.md); the other
+   * rows: the border rule on x. Row t belongs to warp t % WARPS. */
   const int t0 = min (max (-ys, 0), n);
   const int t1 = max (min (a.height - ys, n), t0);
   const int ylo = a.sigma > 0 ? -e : e - (a.width - 2);
@@ -511,9 +511,8 @@ vhgw_h_kernel (const __grid_constant__ pass_args a)
   constexpr int RUN = h_run<Pix>::N;
   /* long windows only: below C = 32 the kernel is bound by occupancy and
    * the tail of its last wave, and the vector paths' registers cost more
-   * than the load and store instructions they save (line 31 at 0 deg:
-   * 20.1 us without, 21.5 us with them; line 127: 33.5 us without, 26.6
-   * with) */
+   * than the load and store instructions they save (the figures of lines
+   * 31 and 127 at 0 deg are in docs/PERFORMANCE.md) */
   constexpr bool VEC = C >= 32;
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int x0 = (int) blockIdx.x * a.tile;
@@ -736,11 +735,11 @@ chunk_for (int len, int cmax)
   return c;
 }
 
-/* the kernel's cap on C, lowered by the plan's (CM_VHGW_CMAX) */
+/* the kernel's cap on C, lowered by the tuning's (cmax > 0) */
 static int
-cmax_for (const cm_segment * seg, int kernel_max)
+cmax_for (int cmax, int kernel_max)
 {
-  return seg->cmax > 0 && seg->cmax < kernel_max ? seg->cmax : kernel_max;
+  return cmax > 0 && cmax < kernel_max ? cmax : kernel_max;
 }
 
 static int
@@ -751,18 +750,18 @@ round_up (int v, int m)
 
 typedef void (*pass_kernel) (const pass_args);
 
-/* Kernel for (kind, depth, C, min/max); kind 0 vertical, 1 horizontal,
- * 2 lines, 3 sheared vertical (diagonals). */
+/* Kernel for (variant, depth, C, min/max); VERTICAL, HORIZONTAL, SHEARED or
+ * LINES. */
 template <typename Pix, int C, class Op2, class Op1>
 static pass_kernel
-kernel_for_c (int kind)
+kernel_for_c (cm_pass_variant v)
 {
-  switch (kind) {
-    case 0:
+  switch (v) {
+    case CM_PASS_VERTICAL:
       return vhgw_v_kernel<Pix, C, Op2>;
-    case 1:
+    case CM_PASS_HORIZONTAL:
       return vhgw_h_kernel<Pix, C, Op2>;
-    case 3:
+    case CM_PASS_SHEARED:
       return vhgw_vs_kernel<Pix, C, Op2>;
     default:
       /* the line kernel runs with C <= 32 (registers) */
@@ -772,43 +771,46 @@ kernel_for_c (int kind)
 
 template <typename Pix, class Op2, class Op1>
 static pass_kernel
-kernel_for_depth (int kind, int c)
+kernel_for_depth (cm_pass_variant v, int c)
 {
   switch (c) {
     case 1:
-      return kernel_for_c<Pix, 1, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 1, Op2, Op1> (v);
     case 2:
-      return kernel_for_c<Pix, 2, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 2, Op2, Op1> (v);
     case 4:
-      return kernel_for_c<Pix, 4, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 4, Op2, Op1> (v);
     case 8:
-      return kernel_for_c<Pix, 8, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 8, Op2, Op1> (v);
     case 16:
-      return kernel_for_c<Pix, 16, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 16, Op2, Op1> (v);
     case 32:
-      return kernel_for_c<Pix, 32, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 32, Op2, Op1> (v);
     default:
-      return kernel_for_c<Pix, 64, Op2, Op1> (kind);
+      return kernel_for_c<Pix, 64, Op2, Op1> (v);
   }
 }
 
 static pass_kernel
-kernel_for (int kind, cm_depth depth, int is_min, int c)
+kernel_for (cm_pass_variant v, cm_depth depth, int is_min, int c)
 {
   if (depth == CM_DEPTH_16)
-    return is_min ? kernel_for_depth<uint16_t, op_min2, op_min1> (kind, c)
-        : kernel_for_depth<uint16_t, op_max2, op_max1> (kind, c);
-  return is_min ? kernel_for_depth<uint8_t, op_min2, op_min1> (kind, c)
-      : kernel_for_depth<uint8_t, op_max2, op_max1> (kind, c);
+    return is_min ? kernel_for_depth<uint16_t, op_min2, op_min1> (v, c)
+        : kernel_for_depth<uint16_t, op_max2, op_max1> (v, c);
+  return is_min ? kernel_for_depth<uint8_t, op_min2, op_min1> (v, c)
+      : kernel_for_depth<uint8_t, op_max2, op_max1> (v, c);
 }
 
-/* Shared bytes of a tile kernel for `tile` outputs per block: kind 0
- * (vertical, sheared) the staged strip, kind 1 (horizontal) the input and
- * output tiles */
+/* Tile kernels: kind 0 the vertical and sheared ones (a staged strip),
+ * kind 1 the horizontal one (the input and output tiles) */
+enum
+{ TILE_STRIP = 0, TILE_ROWS = 1 };
+
+/* Shared bytes of a tile kernel for `tile` outputs per block */
 static size_t
 tile_bytes (int kind, int tile, int len)
 {
-  if (kind == 0)
+  if (kind == TILE_STRIP)
     return (size_t) (tile + len - 1) * LANES * 4;
   return (size_t) (2 * tile + len - 1) * HT_STRIDE * 4;
 }
@@ -818,10 +820,10 @@ tile_bytes (int kind, int tile, int len)
 static int
 tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
 {
-  /* H100, 3840 x 2160 (docs/PERFORMANCE.md, tile sweep of 2026-11-24):
-   * vertical 192 rows for C <= 16 (5-8% faster than 128), 8 C from 32 on;
+  /* the tiles of the sweep in docs/PERFORMANCE.md (H100, 3840 x 2160):
+   * vertical 192 rows for C <= 16 (faster than 128), 8 C from 32 on;
    * horizontal 128 columns up to C = 16 */
-  int tile = c >= 32 ? 8 * c : kind == 0 ? 192 : 128;
+  int tile = c >= 32 ? 8 * c : kind == TILE_STRIP ? 192 : 128;
   size_t b = 0;
 
   if (tile > round_up (extent, c))
@@ -842,15 +844,15 @@ tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
 
 /* Vertical tiles of 8 C rows (one chunk per warp) against one of 9 C
  * (one warp takes two): the taller one when it makes the grid fit in
- * fewer waves of blocks. H100, 4K, C = 64: 512 rows give 300 blocks at 2
- * per SM, 1.14 waves; 576 rows 240 blocks, one wave (rect 255 x 255 in
- * a chain of passes: 27.1 -> 26.6 us, open 54.2 -> 52.0 us). */
+ * fewer waves of blocks (an H100 at 4K, C = 64: 512 rows give 300 blocks
+ * at 2 per SM, 1.14 waves, 576 rows 240 blocks, one wave; the gain is in
+ * docs/PERFORMANCE.md). */
 static int
 v_tile_waves (int tile, int c, int len, int width, int height, int smem_max,
     size_t *bytes)
 {
   const int strips = (width + 2 * LANES - 1) / (2 * LANES);
-  const size_t alt_bytes = tile_bytes (0, tile + c, len);
+  const size_t alt_bytes = tile_bytes (TILE_STRIP, tile + c, len);
   long waves[2];
 
   if (tile != 8 * c || tile >= height || alt_bytes > (size_t) smem_max)
@@ -863,7 +865,8 @@ v_tile_waves (int tile, int c, int len, int width, int height, int smem_max,
   for (int i = 0; i < 2; i++) {
     const int t = tile + i * c;
     /* 1 KiB per block reserved by the system */
-    const long per_sm = smem_sm / (long) (tile_bytes (0, t, len) + 1024);
+    const long per_sm = smem_sm / (long) (tile_bytes (TILE_STRIP, t, len) +
+        1024);
     const long blocks = (long) strips * ((height + t - 1) / t);
     if (per_sm < 1)
       return tile;
@@ -876,17 +879,16 @@ v_tile_waves (int tile, int c, int len, int width, int height, int smem_max,
   return tile;
 }
 
-/* The tile kernels' outputs per block from the plan (seg->tile,
- * CM_VHGW_TILE / CM_VHGW_HTILE, for tuning runs) when it fits, rounded up
- * to C; else the default tile. kind as tile_plan. */
+/* The tile kernels' outputs per block from the tuning (want > 0) when it
+ * fits, rounded up to C; else the default tile. */
 static int
-tile_override (int kind, const cm_segment * seg, int c, int len, int extent,
-    int smem_max, int tile, size_t *bytes)
+tile_override (int kind, int want, int c, int len, int extent, int smem_max,
+    int tile, size_t *bytes)
 {
-  int t = round_up (seg->tile, c);
+  int t = round_up (want, c);
   size_t b;
 
-  if (seg->tile <= 0)
+  if (want <= 0)
     return tile;
   if (t > round_up (extent, c))
     t = round_up (extent, c);
@@ -898,9 +900,9 @@ tile_override (int kind, const cm_segment * seg, int c, int len, int extent,
 }
 
 /* Test hook for tests/gpu (not part of the API, not thread-safe): caps the
- * shared memory of the tile kernels (and of morph-rect2d.cu) so that the
- * smaller tiles and the fall-backs of devices with less shared memory run
- * on any GPU. 0: the device's limit. */
+ * shared memory of the tile kernels of the plans built from now on, so
+ * that the smaller tiles and the fall-backs of devices with less shared
+ * memory run on any GPU. 0: the device's limit. */
 static int tile_limit;
 
 extern "C" void cm_vhgw_set_tile_limit (int bytes);
@@ -911,10 +913,107 @@ cm_vhgw_set_tile_limit (int bytes)
   tile_limit = bytes > 0 ? bytes : 0;
 }
 
-int
-cm_vhgw_tile_limit (void)
+/* A tile kernel's chunk, tile and shared bytes: the default tile for the
+ * frame and device, then the tuning's (want); LINES with smem 0 when no
+ * tile fits. */
+static cm_pass_variant
+tile_config (cm_segment * seg, cm_pass_variant variant, int kind, int c,
+    int extent, int width, int height, int want, int smem_max)
 {
-  return tile_limit;
+  size_t smem = 0;
+  int tile = tile_plan (kind, c, seg->len, extent, smem_max, &smem);
+
+  if (tile > 0 && variant == CM_PASS_VERTICAL && c >= 32)
+    tile = v_tile_waves (tile, c, seg->len, width, height, smem_max, &smem);
+  if (tile > 0)
+    tile = tile_override (kind, want, c, seg->len, extent, smem_max, tile,
+        &smem);
+  seg->c = c;
+  seg->tile = tile;
+  seg->smem = tile > 0 ? smem : 0;
+  return tile > 0 ? variant : CM_PASS_LINES;
+}
+
+cm_status
+cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
+    cm_depth depth, const cm_morph_tuning * tuning)
+{
+  static const cm_morph_tuning automatic = { };
+  const cm_morph_tuning *t = tuning ? tuning : &automatic;
+  int dev, smem_max;
+  cudaError_t e;
+
+  if (!seg || seg->len < 1 || seg->len > (1 << 20) || width < 1 ||
+      height < 1)
+    return CM_ERR_INVALID_ARG;
+  e = cudaGetDevice (&dev);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute (&smem_max,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  if (e != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return cm_status_from_cuda (e);
+  }
+  if (tile_limit > 0 && tile_limit < smem_max)
+    smem_max = tile_limit;
+
+  seg->grid_tiles = t->diag_grid;
+  seg->diag_checked = t->diag_checked;
+  seg->diag_flip = t->diag_flip;
+  seg->pwin_parts = t->pwin_parts;
+  seg->pdl = !t->no_pdl;
+  /* the line kernel's chunk, when it is the choice */
+  seg->c = chunk_for (seg->len, cmax_for (t->cmax, 32));
+  seg->tile = 0;
+  seg->smem = 0;
+
+  if (seg->dir_x == 0 && seg->dir_y == 1) {
+    seg->variant = tile_config (seg, CM_PASS_VERTICAL, TILE_STRIP,
+        chunk_for (seg->len, cmax_for (t->cmax, 64)), height, width, height,
+        t->vtile, smem_max);
+    if (seg->variant == CM_PASS_LINES)
+      seg->c = chunk_for (seg->len, cmax_for (t->cmax, 32));
+  } else if (seg->dir_x == 1 && seg->dir_y == 0) {
+    const int rows_tile = t->rows == CM_MORPH_ROWS_TILE;
+    /* short centred windows: 16-byte accesses and doublings beat the
+     * tile's staging (morph-row-doubling.cu) */
+    const int pwin = !rows_tile && cm_row_pwin_takes (depth, seg->first,
+        seg->len);
+
+    seg->tile_variant = tile_config (seg, CM_PASS_HORIZONTAL, TILE_ROWS,
+        chunk_for (seg->len, cmax_for (t->cmax, 32)), width, width, height,
+        t->htile, smem_max);
+    /* longer ones: two windows of P in registers, no staged tile
+     * (morph-row-pwin.cu); it takes over from the doubling kernel where
+     * that needs two neighbour vectors (the figures of the line 63 at 0
+     * degrees are in docs/PERFORMANCE.md) */
+    if (!rows_tile && !(pwin && (t->rows == CM_MORPH_ROWS_PWIN ||
+                seg->len > 33)) &&
+        cm_row_doubling_takes (depth, seg->first, seg->len))
+      seg->variant = CM_PASS_ROW_DOUBLING;
+    else if (pwin)
+      seg->variant = CM_PASS_ROW_PWIN;
+    else
+      seg->variant = seg->tile_variant;
+    return CM_OK;
+  } else if (seg->dir_x == 1 && (seg->dir_y == 1 || seg->dir_y == -1)) {
+    seg->variant = CM_PASS_LINES;
+    if (t->paths != CM_MORPH_PATHS_LEGACY) {
+      /* C <= 32 on tiles of 8 C rows (256) for every length: C = 64 on
+       * 512-row tiles ran the longest diagonals faster or slower than C =
+       * 32 depending on the order of the strips, the faster order being a
+       * different one on different H100s; C = 32 is close to the better
+       * of the two in either order (docs/PERFORMANCE.md) */
+      seg->variant = tile_config (seg, CM_PASS_SHEARED, TILE_STRIP,
+          chunk_for (seg->len, cmax_for (t->cmax, t->cmax > 32 ? 64 : 32)),
+          height, width, height, t->vtile, smem_max);
+    }
+    if (seg->variant == CM_PASS_LINES)
+      seg->c = chunk_for (seg->len, cmax_for (t->cmax, 32));
+  } else
+    return CM_ERR_INVALID_ARG;
+  seg->tile_variant = seg->variant;
+  return CM_OK;
 }
 
 static int
@@ -941,33 +1040,18 @@ vec_aligned (const cm_image * img)
   return (((uintptr_t) img->data | (uintptr_t) img->pitch) & 15) == 0;
 }
 
-size_t
-cm_vhgw_scratch_size (int width, int height, cm_depth depth,
-    const cm_segment * seg)
-{
-  (void) width;
-  (void) height;
-  (void) depth;
-  (void) seg;
-  return 0;                     /* every kernel works in shared memory */
-}
-
 cudaError_t
 cm_vhgw_pass (const cm_image * src, const cm_image * dst,
     const cm_segment * seg, int is_min, cm_border_mode border,
-    uint32_t border_value, void *scratch, size_t scratch_size,
-    cudaStream_t stream)
+    uint32_t border_value, cudaStream_t stream)
 {
+  cm_pass_variant variant;
   pass_args a;
   pass_kernel k;
   dim3 block (LANES, WARPS), grid;
-  size_t smem = 0;
-  int kind, c, dev, smem_max;
   uint32_t maxv;
   cudaError_t e;
 
-  (void) scratch;
-  (void) scratch_size;
   if (!image_ok (src) || !image_ok (dst) || !seg)
     return cudaErrorInvalidValue;
   if (src->width != dst->width || src->height != dst->height ||
@@ -987,7 +1071,7 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   pass_set_views (a, src, dst);
   a.first = seg->first;
   a.len = seg->len;
-  a.tile = 0;
+  a.tile = seg->tile;
   a.border = (int) border;
   a.cval = border_value < maxv ? border_value : maxv;
   a.src_aligned = pair_aligned (src);
@@ -1002,72 +1086,12 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   a.diag_checked = 0;
   a.reverse = 0;
 
-  e = cudaGetDevice (&dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&smem_max,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (e != cudaSuccess) {
-    (void) cudaGetLastError ();
-    return e;
-  }
-  if (tile_limit > 0 && tile_limit < smem_max)
-    smem_max = tile_limit;
-
-  if (seg->dir_x == 0 && seg->dir_y == 1)
-    kind = 0;
-  else if (seg->dir_x == 1 && seg->dir_y == 0)
-    kind = 1;
-  else if (seg->dir_x == 1 && (seg->dir_y == 1 || seg->dir_y == -1))
-    kind = 2;
-  else
-    return cudaErrorInvalidValue;
-
-  if (kind == 0) {
-    c = chunk_for (a.len, cmax_for (seg, 64));
-    a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
-    if (a.tile > 0 && c >= 32)
-      a.tile = v_tile_waves (a.tile, c, a.len, a.width, a.height, smem_max,
-          &smem);
-    if (a.tile > 0)
-      a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
-          &smem);
-    if (a.tile > 0) {
-      grid = dim3 ((unsigned) ((a.width + 2 * LANES - 1) / (2 * LANES)),
-          (unsigned) ((a.height + a.tile - 1) / a.tile));
-    } else {
-      kind = 2;                 /* lines along y: one per column */
-      a.e_count = a.width;
-    }
-  } else if (kind == 1) {
-    /* short centred windows: 16-byte accesses and doublings beat the
-     * tile's staging (morph-row-doubling.cu) */
-    const int pwin = !seg->tile_rows &&
-        cm_row_pwin_supported (src, dst, seg->first, seg->len);
-    /* longer ones: two windows of P in registers, no staged tile
-     * (morph-row-pwin.cu); it takes over from the doubling kernel where
-     * that needs two neighbour vectors (H100, 4K, line 63 at 0 deg:
-     * 14.1 us against 16.5) */
-    if (!seg->tile_rows && !(pwin && (seg->pwin_rows || seg->len > 33)) &&
-        cm_row_doubling_supported (src, dst, seg->first, seg->len))
-      return cm_row_doubling_pass (src, dst, seg->len, is_min, border,
-          a.cval, stream);
-    if (pwin)
-      return cm_row_pwin_pass (src, dst, seg->first, seg->len, is_min,
-          border, a.cval, stream);
-    c = chunk_for (a.len, cmax_for (seg, 32));
-    a.tile = tile_plan (1, c, a.len, a.width, smem_max, &smem);
-    if (a.tile > 0)
-      a.tile = tile_override (1, seg, c, a.len, a.width, smem_max, a.tile,
-          &smem);
-    if (a.tile > 0) {
-      grid = dim3 ((unsigned) ((a.width + a.tile - 1) / a.tile),
-          (unsigned) ((a.height + HT_ROWS - 1) / HT_ROWS));
-    } else {
-      kind = 2;                 /* lines along x: one per row */
-      a.trans = 1;
-      a.e_count = a.height;
-    }
-  } else {
+  variant = seg->variant;
+  if ((variant == CM_PASS_ROW_DOUBLING || variant == CM_PASS_ROW_PWIN) &&
+      !cm_rows_vec_aligned (src, dst))
+    variant = seg->tile_variant;
+  if (seg->dir_x == 1 && seg->dir_y != 0) {
+    /* diagonals: walk along y, line e */
     a.sigma = seg->dir_y;
     if (a.sigma > 0) {
       /* (x + k, y + k): e = x - y, b' = y + k */
@@ -1078,49 +1102,57 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
       a.e_min = 0;
     }
     a.e_count = a.width + a.height - 1;
-    if (!seg->legacy) {
-      /* C <= 32 on tiles of 8 C rows (256) for every length. C = 64 on
-       * 512-row tiles (2 blocks per SM, about 1.2 waves at 4K) ran a
-       * diagonal of 255 in 22 us or in 27 us depending on the order of
-       * the strips, the faster order being a different one on different
-       * H100s; C = 32 takes 24.6 - 25.4 us in either order (and 19 us
-       * for 127). H100, 4K (docs/bench/2026-11-24-h100-s7/
-       * diag-c32-robust.txt, diag-order*.txt) */
-      c = chunk_for (a.len, cmax_for (seg, seg->cmax > 32 ? 64 : 32));
+  }
+
+  switch (variant) {
+    case CM_PASS_ROW_DOUBLING:
+      return cm_row_doubling_pass (src, dst, seg->len, is_min, border,
+          a.cval, seg->pdl, stream);
+    case CM_PASS_ROW_PWIN:
+      return cm_row_pwin_pass (src, dst, seg->first, seg->len, is_min,
+          border, a.cval, seg->pwin_parts, seg->pdl, stream);
+    case CM_PASS_VERTICAL:
+      grid = dim3 ((unsigned) ((a.width + 2 * LANES - 1) / (2 * LANES)),
+          (unsigned) ((a.height + a.tile - 1) / a.tile));
+      break;
+    case CM_PASS_HORIZONTAL:
+      grid = dim3 ((unsigned) ((a.width + a.tile - 1) / a.tile),
+          (unsigned) ((a.height + HT_ROWS - 1) / HT_ROWS));
+      break;
+    case CM_PASS_SHEARED:
       a.diag_checked = seg->diag_checked;
       a.reverse = seg->diag_flip;
-      a.tile = tile_plan (0, c, a.len, a.height, smem_max, &smem);
-      if (a.tile > 0)
-        a.tile = tile_override (0, seg, c, a.len, a.height, smem_max, a.tile,
-            &smem);
-      if (a.tile > 0) {
-        kind = 3;
-        grid = dim3 ((unsigned) ((a.e_count + 2 * LANES - 1) / (2 * LANES)),
-            (unsigned) ((a.height + a.tile - 1) / a.tile));
+      grid = dim3 ((unsigned) ((a.e_count + 2 * LANES - 1) / (2 * LANES)),
+          (unsigned) ((a.height + a.tile - 1) / a.tile));
+      break;
+    default:                   /* CM_PASS_LINES */
+      if (seg->dir_y == 0) {
+        a.trans = 1;            /* lines along x: one per row */
+        a.e_count = a.height;
+      } else if (seg->dir_x == 0)
+        a.e_count = a.width;    /* lines along y: one per column */
+      {
+        const int walk = a.trans ? a.width : a.height;
+        grid = dim3 ((unsigned) ((a.e_count + LANES - 1) / LANES),
+            (unsigned) (((walk + seg->c - 1) / seg->c + WARPS - 1) / WARPS));
       }
-    }
-  }
-  if (kind == 2) {
-    int walk = a.trans ? a.width : a.height;
-    c = chunk_for (a.len, cmax_for (seg, 32));
-    grid = dim3 ((unsigned) ((a.e_count + LANES - 1) / LANES),
-        (unsigned) (((walk + c - 1) / c + WARPS - 1) / WARPS));
-    smem = 0;
+      break;
   }
   if (grid.y > 65535u)
     return cudaErrorInvalidValue;
 
-  k = kernel_for (kind, src->depth, is_min, c);
-  if (smem > 48 * 1024) {
+  k = kernel_for (variant, src->depth, is_min, seg->c);
+  if (seg->smem > 48 * 1024) {
     e = cudaFuncSetAttribute ((const void *) k,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) seg->smem);
     if (e != cudaSuccess)
       return e;
   }
-  if (kind == 0 || kind == 3)   /* passes of chains: see pdl_wait */
-    e = pdl_launch (k, grid, block, smem, stream, a);
+  if (variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED)
+    /* passes of chains: see pdl_wait */
+    e = pdl_launch (k, grid, block, seg->smem, stream, a, seg->pdl);
   else {
-    k <<< grid, block, smem, stream >>> (a);
+    k <<< grid, block, seg->smem, stream >>> (a);
     e = cudaGetLastError ();
   }
   return e;

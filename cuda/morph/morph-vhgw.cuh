@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Internal to cuda/: the van Herk / Gil-Werman chunk shared by the 1-D
- * passes (morph-vhgw.cu) and the 2-D rectangle kernel (morph-rect2d.cu),
- * and the min/max operators it is instantiated with. Device code only.
+ * passes (morph-vhgw*.cu) and the linear openings (linspectrum-sheared.cu),
+ * the min/max operators it is instantiated with, and the launch helpers of
+ * the passes (programmatic dependent launch, device attributes).
  *
  * Window of length len starting at t: a thread owns C consecutive windows
  * 0 .. C-1 (C a power of two <= len). With the split point P = C every
@@ -77,32 +78,31 @@ pdl_trigger (void)
 #endif
 }
 
-/* Launch with the programmatic stream serialization attribute on devices
- * of compute capability 9.0 and later (CM_PDL=0: plain launches, for
- * comparisons); the kernel must call pdl_wait () first. The answer is
- * kept per device (the first 64; others ask on every launch). */
+/* Launch with the programmatic stream serialization attribute when
+ * @allow and the device is of compute capability 9.0 or later (allow 0:
+ * plain launches, cm_morph_tuning.no_pdl, for comparisons); the kernel
+ * must call pdl_wait () first. The device's answer is kept per device (the
+ * first 64; others ask on every launch). */
 template <class Args>
 static inline cudaError_t
 pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
-    cudaStream_t stream, const Args & args)
+    cudaStream_t stream, const Args & args, int allow)
 {
-  static signed char known[64]; /* 0: not asked yet, 1: off, 2: on */
+  static signed char known[64]; /* 0: not asked yet, 1: before 9.0, 2: 9.0+ */
   cudaLaunchConfig_t cfg = { };
   cudaLaunchAttribute attr;
-  int dev = -1, enabled;
+  int dev = -1, capable;
 
   if (cudaGetDevice (&dev) != cudaSuccess) {
     (void) cudaGetLastError ();
     dev = -1;
   }
   if (dev >= 0 && dev < 64 && known[dev])
-    enabled = known[dev] == 2;
+    capable = known[dev] == 2;
   else {
-    const char *env = getenv ("CM_PDL");
-    enabled = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9 &&
-        !(env && strcmp (env, "0") == 0);
+    capable = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9;
     if (dev >= 0 && dev < 64)
-      known[dev] = enabled ? 2 : 1;
+      known[dev] = capable ? 2 : 1;
   }
   cfg.gridDim = grid;
   cfg.blockDim = block;
@@ -111,7 +111,7 @@ pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = &attr;
-  cfg.numAttrs = enabled ? 1 : 0;
+  cfg.numAttrs = capable && allow ? 1 : 0;
   return cudaLaunchKernelEx (&cfg, kernel, args);
 }
 

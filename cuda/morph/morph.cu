@@ -3,45 +3,28 @@
  * (Definitions) composed from single passes (morph-passes.h).
  *
  * The plan reads the structuring element's mask and picks:
- *  - a full rectangle up to 256 x 256 (tall tiles for large ones) or a
- *    row up to 256 long: both van Herk / Gil-Werman recurrences on one
- *    shared-memory tile in a single launch (morph-rect2d.cu), exact by
- *    construction;
- *  - a larger full rectangle: a horizontal then a vertical van Herk /
+ *  - the centred 3 x 3 square: the rank-0 / rank-8 filter of the median's
+ *    streaming 3 x 3 kernel (median-stream3.cu), one pass;
+ *  - any other full rectangle: a horizontal then a vertical van Herk /
  *    Gil-Werman pass (van Herk 1992, Gil & Werman 1993; separable as in
- *    paper 004), the horizontal one (rows up to 256) by the same
- *    single-launch kernel with h = 1. Exact for every border rule: the
- *    index maps act per axis, so the vertical pass's out-of-range rows
- *    are the mapped rows of the horizontal result, and a constant border
- *    is constant along every row and column, so a row outside yields the
- *    constant whatever the horizontal extent;
- *  - one contiguous row longer than 256 or column: a single vHGW pass;
+ *    paper 004). Exact for every border rule: the index maps act per
+ *    axis, so the vertical pass's out-of-range rows are the mapped rows of
+ *    the horizontal result, and a constant border is constant along every
+ *    row and column, so a row outside yields the constant whatever the
+ *    horizontal extent;
+ *  - one contiguous row or column: a single vHGW pass;
  *  - a contiguous diagonal or anti-diagonal through the origin: one
  *    diagonal vHGW pass (a vertical pass on the sheared image);
  *  - a row and a column through the origin (a cross): the min/max of a
  *    horizontal and a vertical pass (the extreme over a union of sets);
  *  - anything else: the general runs pass (morph-runs.cu).
- * Erosion by B is the min-pass over the offsets B, dilation the max-pass
- * over -B. NEUTRAL borders become CONSTANT with the identity of the pass.
- * All device memory is allocated when the plan is built; running it only
- * queues kernels on the stream.
- *
- * CM_MORPH_FORCE (read when a plan is built, for benchmarks and tests):
- * "legacy" takes the former paths: full rectangles by one pass per axis,
- * diagonals by the per-lane line kernel; "separable" keeps rectangles
- * with two sides > 1 on the separable passes (rows by the single-launch
- * kernel); "rect2d" sends every full rectangle whose tile fits to the
- * single-launch kernel; unset or anything else: the choice above.
- * CM_VHGW_TILE=N: rows per block of the vertical and diagonal passes,
- * CM_VHGW_HTILE=N: columns per block of the horizontal pass (rounded up to
- * their chunk), CM_VHGW_CMAX=N: cap on the chunk of every pass (a power of
- * two); for tuning the tiles against the number of SMs. CM_VHGW_ROWS=tile:
- * horizontal passes always on the vHGW tile kernel (short windows
- * otherwise take the doubling kernel, morph-row-doubling.cu, and long
- * 8-bit ones the two-window kernel, morph-row-pwin.cu); CM_VHGW_ROWS=pwin:
- * the two-window kernel wherever it applies, from 32 samples on.
- * CM_VHGW_DIAG=grid: diagonal tiles on the fixed grid of rows (the
- * former layout) instead of from each strip's first row in the image. */
+ * Each vHGW pass's kernel and tile are chosen with it, when the plan is
+ * built (cm_vhgw_segment_plan); cm_morph_tuning (morph.h) moves those
+ * choices for tests and benchmarks. Erosion by B is the min-pass over the
+ * offsets B, dilation the max-pass over -B. NEUTRAL borders become
+ * CONSTANT with the identity of the pass. All device memory is allocated
+ * when the plan is built; running it only queues kernels on the stream.
+ * Which path wins where: docs/design.md and docs/PERFORMANCE.md. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +37,6 @@
 typedef enum
 {
   ALGO_SEGMENTS,                /* 1 or 2 vHGW passes in sequence         */
-  ALGO_RECT2D,                  /* full rectangle, one launch             */
   ALGO_CROSS,                   /* min/max of 2 vHGW passes               */
   ALGO_RANK3,                   /* centred 3 x 3: median-stream3 min/max  */
   ALGO_RUNS                     /* morph-runs.cu                          */
@@ -75,13 +57,9 @@ struct cm_morph_plan
   plan_algo algo;
   int nseg;
   cm_segment ero[2], dil[2];
-  cm_rect rect_ero, rect_dil;
-  int row_rect2d;               /* SEGMENTS: ero[0]/dil[0] by rect2d      */
   cm_runs_pass *runs_ero, *runs_dil;
   cm_median_plan *rank_min, *rank_max;  /* ALGO_RANK3                     */
   cm_image tmp[TMP_COUNT];
-  void *scratch;
-  size_t scratch_size;
   const char *name;
 };
 
@@ -272,104 +250,37 @@ mask_scan (const cm_se * se, mask_info * m)
   }
 }
 
+/* the segment's kernel is chosen by cm_vhgw_segment_plan */
 static cm_segment
 segment (int dir_x, int dir_y, int first, int len)
 {
   cm_segment s;
 
+  memset (&s, 0, sizeof (s));
   s.dir_x = dir_x;
   s.dir_y = dir_y;
   s.first = first;
   s.len = len;
-  s.legacy = 0;
-  s.tile = 0;
-  s.cmax = 0;
-  s.tile_rows = 0;
-  s.pwin_rows = 0;
-  s.grid_tiles = 0;
-  s.diag_checked = 0;
-  s.diag_flip = 0;
   return s;
 }
 
-enum
-{ FORCE_AUTO, FORCE_LEGACY, FORCE_SEPARABLE, FORCE_RECT2D };
-
+/* The algorithm and the segments of the erosion from the mask; 0 when
+ * the runs pass is needed */
 static int
-force_mode (void)
-{
-  const char *force = getenv ("CM_MORPH_FORCE");
-
-  if (force && strcmp (force, "legacy") == 0)
-    return FORCE_LEGACY;
-  if (force && strcmp (force, "separable") == 0)
-    return FORCE_SEPARABLE;
-  if (force && strcmp (force, "rect2d") == 0)
-    return FORCE_RECT2D;
-  return FORCE_AUTO;
-}
-
-/* A full w x h rectangle: the single-launch kernel? Automatic while its
- * 2-D halo (staged and filtered once per tile) costs less than the
- * separable form's second launch and intermediate frame: sides up to 256
- * and at most 8 staged samples per output (8-bit 255 x 255: tall tiles,
- * 7.4; 16-bit 255 x 255 does not qualify); else the separable passes,
- * whose cost does not grow with the other side. A row has a horizontal
- * halo only. Columns stay on the vertical pass, which already reads each
- * sample once. */
-static int
-rect2d_wanted (int w, int h, cm_depth depth)
-{
-  const int force = force_mode ();
-  int want;
-
-  if (force == FORCE_LEGACY)
-    return 0;
-  if (force == FORCE_RECT2D)
-    return cm_rect2d_supported (w, h, depth);
-  /* Measured on an H100 (3840x2160 8-bit, bench-morph --compare, device
-   * time): on 2026-11-22 the single-launch kernel beat the two vHGW passes
-   * up to 7x7 only; since the short rows take the doubling kernel
-   * (2026-11-24) the separable passes win at every size (5x5: 0.020 ms
-   * against 0.026, 7x7: 0.020 against 0.028, 15x15: 0.026 against 0.032).
-   * So it runs only when forced (CM_MORPH_FORCE=rect2d; rows on the
-   * separable route with CM_MORPH_FORCE=separable), kept for
-   * comparisons and for the tests of both. */
-  if (h == 1)
-    want = force == FORCE_SEPARABLE && w <= 256;
-  else
-    want = 0;
-  return want && cm_rect2d_staged_percent (w, h, depth) <= 800 &&
-      cm_rect2d_supported (w, h, depth);
-}
-
-/* Segments of the erosion from the mask; 0 when the runs pass is needed */
-static int
-choose_segments (cm_morph_plan * p, const mask_info * m)
+choose_segments (cm_morph_plan * p, const mask_info * m,
+    const cm_morph_tuning * t)
 {
   int w = m->x1 - m->x0 + 1, h = m->y1 - m->y0 + 1;
 
   /* The centred 3 x 3 square is the rank-0 / rank-8 filter of a 3 x 3
    * window: the median's streaming kernel (median-stream3.cu) does it in
-   * one pass at about the speed of a frame copy (0.019 ms at 3840x2160
-   * 8-bit on an H100, against 0.031 for rect2d and 0.024 for NPP's 3 x 3
-   * erosion). It is symmetric, so the dilation uses the same window. */
+   * one pass at about the speed of a frame copy, faster than the
+   * separable passes and NPP's 3 x 3 erosion (docs/PERFORMANCE.md). It
+   * is symmetric, so the dilation uses the same window. */
   if (m->count == 9 && w == 3 && h == 3 && m->x0 == -1 && m->y0 == -1 &&
-      force_mode () == FORCE_AUTO) {
+      t->paths == CM_MORPH_PATHS_AUTO) {
     p->algo = ALGO_RANK3;
     p->name = "rank3-stream";
-    return 1;
-  }
-  if (m->count == w * h && rect2d_wanted (w, h, p->depth)) {
-    p->algo = ALGO_RECT2D;
-    p->rect_ero.x = m->x0;
-    p->rect_ero.y = m->y0;
-    p->rect_ero.w = w;
-    p->rect_ero.h = h;
-    p->rect_dil = p->rect_ero;
-    p->rect_dil.x = -(m->x0 + w - 1);
-    p->rect_dil.y = -(m->y0 + h - 1);
-    p->name = "rect2d";
     return 1;
   }
   if (m->count == w * h) {
@@ -383,12 +294,6 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
       p->ero[p->nseg++] = segment (0, 1, m->y0, h);
     p->name = p->nseg == 2 ? "vhgw-separable" : need_v ? "vhgw-column"
         : "vhgw-row";
-    /* the horizontal pass of a large rectangle on the single-launch
-     * kernel as a row (word loads and stores, no transposed tile) */
-    if (p->nseg == 2 && w > 1 && rect2d_wanted (w, 1, p->depth)) {
-      p->row_rect2d = 1;
-      p->name = "rect2d-row+vhgw-column";
-    }
     return 1;
   }
   if ((m->on_diag || m->on_anti) && m->count == w) {
@@ -396,8 +301,8 @@ choose_segments (cm_morph_plan * p, const mask_info * m)
     p->algo = ALGO_SEGMENTS;
     p->nseg = 1;
     p->ero[0] = segment (1, m->on_diag ? 1 : -1, m->x0, w);
-    p->ero[0].legacy = force_mode () == FORCE_LEGACY;
-    p->name = p->ero[0].legacy ? "vhgw-diagonal-lanes" : "vhgw-diagonal";
+    p->name = t->paths == CM_MORPH_PATHS_LEGACY ? "vhgw-diagonal-lanes" :
+        "vhgw-diagonal";
     return 1;
   }
   if (m->on_axes && m->row_n > 0 && m->col_n > 0 &&
@@ -423,8 +328,6 @@ cm_morph_plan_free (cm_morph_plan * plan)
   for (int i = 0; i < TMP_COUNT; i++)
     if (plan->tmp[i].data)
       (void) status_of (cudaFree (plan->tmp[i].data));
-  if (plan->scratch)
-    (void) status_of (cudaFree (plan->scratch));
   if (plan->runs_ero)
     cm_runs_pass_free (plan->runs_ero);
   if (plan->runs_dil)
@@ -472,7 +375,8 @@ se_ok (const cm_se * se)
 }
 
 static cm_status
-plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
+plan_build (cm_morph_plan * p, const cm_morph_desc * desc,
+    const cm_morph_tuning * tuning)
 {
   const uint32_t maxv = cm_depth_max (p->depth);
   int need_ero = desc->op != CM_MORPH_DILATE;
@@ -499,36 +403,17 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc)
   }
 
   mask_scan (p->se, &m);
-  if (!choose_segments (p, &m))
+  if (!choose_segments (p, &m, tuning))
     p->algo = ALGO_RUNS;
   if (p->algo == ALGO_SEGMENTS || p->algo == ALGO_CROSS) {
-    const char *vtile = getenv ("CM_VHGW_TILE");
-    const char *htile = getenv ("CM_VHGW_HTILE");
-    const char *cmax = getenv ("CM_VHGW_CMAX");
-    const char *rows = getenv ("CM_VHGW_ROWS");
-    const char *diag = getenv ("CM_VHGW_DIAG");
-
     for (int i = 0; i < p->nseg; i++) {
-      size_t s;
-
-      if (vtile && p->ero[i].dir_y != 0)
-        p->ero[i].tile = atoi (vtile);
-      if (htile && p->ero[i].dir_y == 0)
-        p->ero[i].tile = atoi (htile);
-      if (cmax)
-        p->ero[i].cmax = atoi (cmax);
-      p->ero[i].tile_rows = rows && !strcmp (rows, "tile");
-      p->ero[i].pwin_rows = rows && !strcmp (rows, "pwin");
-      p->ero[i].grid_tiles = diag && strstr (diag, "grid") != NULL;
-      p->ero[i].diag_checked = diag && strstr (diag, "checked") != NULL;
-      p->ero[i].diag_flip = diag && strstr (diag, "flip") != NULL;
       p->dil[i] = p->ero[i];
       p->dil[i].first = -(p->ero[i].first + p->ero[i].len - 1);
-      s = cm_vhgw_scratch_size (p->width, p->height, p->depth, &p->ero[i]);
-      p->scratch_size = s > p->scratch_size ? s : p->scratch_size;
-    }
-    if (p->scratch_size > 0) {
-      st = status_of (cudaMalloc (&p->scratch, p->scratch_size));
+      st = cm_vhgw_segment_plan (&p->ero[i], p->width, p->height, p->depth,
+          tuning);
+      if (st == CM_OK)
+        st = cm_vhgw_segment_plan (&p->dil[i], p->width, p->height,
+            p->depth, tuning);
       if (st != CM_OK)
         return st;
     }
@@ -586,6 +471,14 @@ cm_status
 cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
     int width, int height, cm_depth depth)
 {
+  return cm_morph_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+cm_status
+cm_morph_plan_new_tuned (cm_morph_plan ** out, const cm_morph_desc * desc,
+    int width, int height, cm_depth depth, const cm_morph_tuning * tuning)
+{
+  static const cm_morph_tuning automatic = { };
   cm_morph_plan *p;
   cm_status st;
 
@@ -606,7 +499,7 @@ cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
   p->width = width;
   p->height = height;
   p->depth = depth;
-  st = plan_build (p, desc);
+  st = plan_build (p, desc, tuning ? tuning : &automatic);
   if (st != CM_OK) {
     cm_morph_plan_free (p);
     return st;
@@ -633,9 +526,6 @@ basic (cm_morph_plan * p, int erode, const cm_image * in,
   cudaError_t e;
 
   switch (p->algo) {
-    case ALGO_RECT2D:
-      return cm_rect2d_pass (in, out, erode ? &p->rect_ero : &p->rect_dil,
-          erode, p->border, bv, s);
     case ALGO_RANK3:
       /* the median plan keeps the CUDA error text in its status; the
        * runtime's last error still holds the code */
@@ -647,25 +537,15 @@ basic (cm_morph_plan * p, int erode, const cm_image * in,
       return cudaSuccess;
     case ALGO_SEGMENTS:
       if (p->nseg == 1)
-        return cm_vhgw_pass (in, out, &seg[0], erode, p->border, bv,
-            p->scratch, p->scratch_size, s);
-      if (p->row_rect2d) {
-        cm_rect row = { seg[0].first, 0, seg[0].len, 1 };
-        e = cm_rect2d_pass (in, ta, &row, erode, p->border, bv, s);
-      } else {
-        e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, p->scratch,
-            p->scratch_size, s);
-      }
+        return cm_vhgw_pass (in, out, &seg[0], erode, p->border, bv, s);
+      e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, s);
       if (e != cudaSuccess)
         return e;
-      return cm_vhgw_pass (ta, out, &seg[1], erode, p->border, bv,
-          p->scratch, p->scratch_size, s);
+      return cm_vhgw_pass (ta, out, &seg[1], erode, p->border, bv, s);
     case ALGO_CROSS:
-      e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, p->scratch,
-          p->scratch_size, s);
+      e = cm_vhgw_pass (in, ta, &seg[0], erode, p->border, bv, s);
       if (e == cudaSuccess)
-        e = cm_vhgw_pass (in, tb, &seg[1], erode, p->border, bv, p->scratch,
-            p->scratch_size, s);
+        e = cm_vhgw_pass (in, tb, &seg[1], erode, p->border, bv, s);
       if (e != cudaSuccess)
         return e;
       return cm_combine (ta, tb, out, erode, s);

@@ -59,6 +59,65 @@ typedef struct cm_morph_plan cm_morph_plan;
 
 cm_status cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
     int width, int height, cm_depth depth);
+
+/* Tuning of a plan, for tests and benchmarks: which of the passes' kernels
+ * run and their tiles. A zero-initialised struct (or NULL) is the
+ * automatic choice, the one cm_morph_plan_new makes; the library reads no
+ * environment. Every setting gives the same result as the automatic
+ * choice, only the kernels or their launch configuration differ. */
+typedef enum
+{
+  CM_MORPH_PATHS_AUTO = 0,
+  CM_MORPH_PATHS_LEGACY = 1     /* the former paths: the centred 3 x 3 on
+                                   the separable passes instead of the
+                                   median's streaming kernel, diagonals by
+                                   the per-lane line kernel instead of the
+                                   sheared tile                           */
+} cm_morph_paths;
+
+typedef enum
+{
+  CM_MORPH_ROWS_AUTO = 0,       /* short centred rows by doubling, long
+                                   8-bit ones by two windows of P, the
+                                   others on the vHGW tile                */
+  CM_MORPH_ROWS_TILE = 1,       /* every row on the vHGW tile kernel      */
+  CM_MORPH_ROWS_PWIN = 2        /* the two-window kernel wherever it takes
+                                   the row (from 32 samples, short ones
+                                   included)                              */
+} cm_morph_rows;
+
+typedef struct
+{
+  cm_morph_paths paths;
+  cm_morph_rows rows;
+  int vtile;                    /* > 0: output rows per block of the
+                                   vertical and diagonal passes (rounded
+                                   up to the chunk; ignored when it does
+                                   not fit in shared memory)              */
+  int htile;                    /* > 0: output columns per block of the
+                                   horizontal tile pass (likewise)        */
+  int cmax;                     /* > 0: cap on the chunk C (windows per
+                                   thread) of every vHGW pass; 64 lets the
+                                   diagonals take C = 64 (default 32)     */
+  int diag_grid;                /* diagonals: tiles on the fixed grid of
+                                   rows, not from where each strip enters
+                                   the image                              */
+  int diag_checked;             /* diagonals: the checked stores also in
+                                   blocks whose output lies inside the
+                                   image                                  */
+  int diag_flip;                /* diagonals: the strips in the other
+                                   order                                  */
+  int pwin_parts;               /* > 0: parts (one warp each) per row of
+                                   the two-window kernel (default: about
+                                   32 warps per SM)                       */
+  int no_pdl;                   /* plain launches instead of programmatic
+                                   dependent launches on sm_90            */
+} cm_morph_tuning;
+
+/* cm_morph_plan_new with @tuning (NULL: the automatic choice) */
+cm_status cm_morph_plan_new_tuned (cm_morph_plan ** out,
+    const cm_morph_desc * desc, int width, int height, cm_depth depth,
+    const cm_morph_tuning * tuning);
 /* src, dst: device images, may not overlap. stream: a cudaStream_t or NULL.
  * Asynchronous: returns after queueing the work. */
 cm_status cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
