@@ -7,7 +7,10 @@
  *               [--warmup K] [--filter SUBSTRING] [--csv FILE]
  *               [--border neutral|replicate|reflect|mirror|constant]
  *               [--npp-max-mask N] [--device ID] [--compare]
- *               [--timing gated|call]
+ *               [--timing gated|call] [--paths auto|legacy]
+ *               [--rows auto|tile|pwin] [--vtile N] [--htile N]
+ *               [--cmax N] [--diag grid,checked,flip] [--pwin-parts N]
+ *               [--no-pdl]
  *
  * Every figure is the median of N (>= 20) runs, each timed with a pair of
  * CUDA events on one stream after K warm-up runs: by default the device
@@ -22,13 +25,17 @@
  * fast path) and its dilation does not reflect the mask, which changes
  * nothing for the symmetric masks timed here except the lines' direction.
  * --compare adds, under every case whose plan takes a new path, a row
- * "(legacy)" timed on the path the plan took before it (CM_MORPH_FORCE=
- * legacy, cuda/morph/morph.cu): separable passes for rectangles, the per-lane
- * line kernel for diagonals; a row "(separable)" where CM_MORPH_FORCE=
- * separable (single-launch rows, then the vertical pass) differs; and
- * under rectangles the automatic choice leaves elsewhere, a row
- * "(rect2d)" on the single-launch kernel (CM_MORPH_FORCE=rect2d).
- * CM_MORPH_FORCE set by the caller applies to every plan instead.
+ * "(legacy)" timed on the path the plan took before it (--paths legacy,
+ * cm_morph_tuning in cuda/morph/morph.h): the separable passes for the
+ * centred 3 x 3, the per-lane line kernel for diagonals. The other
+ * options fill the plans' cm_morph_tuning (every plan, the compared ones
+ * included): --paths legacy for every plan (then --compare adds nothing),
+ * --rows tile|pwin the row kernel, --vtile/--htile the tiles of the
+ * vertical and horizontal passes, --cmax the chunk cap, --diag the
+ * diagonals' tile layout, store checks and strip order, --pwin-parts the
+ * parts per row of the two-window kernel, --no-pdl plain launches. They
+ * replace the environment variables of the records in docs/PERFORMANCE.md
+ * (the mapping is there, "Benchmark options for the former environment").
  * This is a benchmark, not a test: it is not registered with meson test. */
 
 #include <cuda_runtime.h>
@@ -62,6 +69,7 @@ struct bench_opts
   int device = 0;
   int compare = 0;
   int timing_call = 0;
+  cm_morph_tuning tuning = { };
 };
 
 static void
@@ -72,15 +80,28 @@ usage (const char *argv0)
       "          [--warmup K] [--filter SUBSTRING] [--csv FILE]\n"
       "          [--border neutral|replicate|reflect|mirror|constant]\n"
       "          [--npp-max-mask N] [--device ID] [--compare]\n"
-      "          [--timing gated|call]\n"
+      "          [--timing gated|call] [--paths auto|legacy]\n"
+      "          [--rows auto|tile|pwin] [--vtile N] [--htile N] [--cmax N]\n"
+      "          [--diag grid,checked,flip] [--pwin-parts N] [--no-pdl]\n"
       "  --runs N          timed runs per case, median reported (>= 20)\n"
-      "  --compare         also time the former path (CM_MORPH_FORCE=legacy)\n"
-      "                    of every case whose plan takes a new one, and\n"
-      "                    rectangles forced onto rect2d\n"
+      "  --compare         also time the former path (--paths legacy) of\n"
+      "                    every case whose plan takes a new one\n"
       "  --npp-max-mask N  time NPP only for masks of <= N pixels\n"
       "                    (NPP's cost grows with the mask area)\n"
       "  --timing gated     device time of each run (default); call: the\n"
-      "                    latency of each call on an idle stream\n", argv0);
+      "                    latency of each call on an idle stream\n"
+      "  --paths legacy    the former paths (3x3 separable, diagonals by\n"
+      "                    the per-lane line kernel) for every plan\n"
+      "  --rows tile|pwin  every row on the vHGW tile kernel, or on the\n"
+      "                    two-window kernel wherever it applies\n"
+      "  --vtile N         rows per block of the vertical, diagonal passes\n"
+      "  --htile N         columns per block of the horizontal tile pass\n"
+      "  --cmax N          cap on the chunk C (64: diagonals take C = 64)\n"
+      "  --diag LIST       diagonals: grid (tiles on the fixed grid of rows),\n"
+      "                    checked (checked stores everywhere), flip (other\n"
+      "                    order of strips), comma-separated\n"
+      "  --pwin-parts N    parts per row of the two-window kernel\n"
+      "  --no-pdl          no programmatic dependent launches\n", argv0);
 }
 
 static int
@@ -97,6 +118,41 @@ parse_border (const char *s, cm_border_mode * out)
   return 0;
 }
 
+/* the tuning options with a value: 1 when taken */
+static int
+parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
+{
+  if (!strcmp (a, "--paths")) {
+    if (strcmp (v, "auto") && strcmp (v, "legacy"))
+      return 0;
+    t->paths = strcmp (v, "legacy") ? CM_MORPH_PATHS_AUTO :
+        CM_MORPH_PATHS_LEGACY;
+  } else if (!strcmp (a, "--rows")) {
+    if (!strcmp (v, "auto"))
+      t->rows = CM_MORPH_ROWS_AUTO;
+    else if (!strcmp (v, "tile"))
+      t->rows = CM_MORPH_ROWS_TILE;
+    else if (!strcmp (v, "pwin"))
+      t->rows = CM_MORPH_ROWS_PWIN;
+    else
+      return 0;
+  } else if (!strcmp (a, "--vtile"))
+    t->vtile = atoi (v);
+  else if (!strcmp (a, "--htile"))
+    t->htile = atoi (v);
+  else if (!strcmp (a, "--cmax"))
+    t->cmax = atoi (v);
+  else if (!strcmp (a, "--pwin-parts"))
+    t->pwin_parts = atoi (v);
+  else if (!strcmp (a, "--diag")) {
+    t->diag_grid = strstr (v, "grid") != NULL;
+    t->diag_checked = strstr (v, "checked") != NULL;
+    t->diag_flip = strstr (v, "flip") != NULL;
+  } else
+    return 0;
+  return 1;
+}
+
 static int
 parse_opts (int argc, char **argv, bench_opts * o)
 {
@@ -109,6 +165,10 @@ parse_opts (int argc, char **argv, bench_opts * o)
     }
     if (!strcmp (a, "--compare")) {
       o->compare = 1;
+      continue;
+    }
+    if (!strcmp (a, "--no-pdl")) {
+      o->tuning.no_pdl = 1;
       continue;
     }
     if (!v) {
@@ -151,8 +211,8 @@ parse_opts (int argc, char **argv, bench_opts * o)
         return 0;
       }
     }
-    else {
-      fprintf (stderr, "unknown option '%s'\n", a);
+    else if (!parse_tuning (a, v, &o->tuning)) {
+      fprintf (stderr, "unknown option or value '%s %s'\n", a, v);
       return 0;
     }
   }
@@ -485,8 +545,8 @@ main (int argc, char **argv)
     desc.border = o.border;
     desc.border_value = 0;
     cm_morph_plan *plan = NULL;
-    cm_status st = cm_morph_plan_new (&plan, &desc, o.width, o.height,
-        o.depth);
+    cm_status st = cm_morph_plan_new_tuned (&plan, &desc, o.width,
+        o.height, o.depth, &o.tuning);
     if (st != CM_OK) {
       printf ("%-24s plan failed: %s\n", c.name, cm_status_string (st));
       failures++;
@@ -539,14 +599,15 @@ main (int argc, char **argv)
         fprintf (csv, ",,%.5f\n", ms_other);
     }
     cm_morph_plan_free (plan);
-    for (const char *mode : { "legacy", "separable", "rect2d" }) {
-      /* the same case on the former path, and on the single-launch
-       * rectangle kernel, where the plan's choice differs */
-      if (!o.compare || getenv ("CM_MORPH_FORCE"))
-        break;
-      setenv ("CM_MORPH_FORCE", mode, 1);
-      st = cm_morph_plan_new (&plan, &desc, o.width, o.height, o.depth);
-      unsetenv ("CM_MORPH_FORCE");
+    if (o.compare && o.tuning.paths == CM_MORPH_PATHS_AUTO) {
+      /* the same case on the former path, where the plan's choice
+       * differs */
+      const char *mode = "legacy";
+      cm_morph_tuning former = o.tuning;
+
+      former.paths = CM_MORPH_PATHS_LEGACY;
+      st = cm_morph_plan_new_tuned (&plan, &desc, o.width, o.height, o.depth,
+          &former);
       if (st != CM_OK) {
         printf ("%-24s %s plan failed: %s\n", c.name, mode,
             cm_status_string (st));
@@ -554,8 +615,7 @@ main (int argc, char **argv)
         continue;
       }
       const char *lalgo = cm_morph_plan_algorithm (plan);
-      if (strcmp (lalgo, algo) != 0 && (strcmp (mode, "rect2d") != 0 ||
-              strncmp (lalgo, "rect2d", 6) == 0)) {
+      if (strcmp (lalgo, algo) != 0) {
         char lname[80];
         snprintf (lname, sizeof (lname), "%s (%s)", c.name, mode);
         ms = time_median (t, o.warmup, o.runs, [&]() {

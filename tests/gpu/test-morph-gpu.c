@@ -32,6 +32,9 @@ static int n_pass, n_fail, verbose, dry_run;
 static long max_pixels;           /* CM_TEST_MAX_PIXELS: skip larger cases */
 static double dry_cost;
 static cm_stream stream;
+/* the tuning of the plans built from now on (cm_morph_plan_new_tuned):
+ * zero, the automatic choice, except inside the run_* parts that set it */
+static cm_morph_tuning tuning;
 
 /* test hook of morph-vhgw.cu: cap the shared memory of the tile kernels
  * (0: the device's limit; 1: no tile fits, the line kernel runs) */
@@ -333,9 +336,9 @@ run_morph_case (const morph_case * c)
     goto out;
   }
 
-  st = cm_morph_plan_new (&plan, &desc, w, h, c->depth);
+  st = cm_morph_plan_new_tuned (&plan, &desc, w, h, c->depth, &tuning);
   if (st != CM_OK) {
-    FAIL ("%s: cm_morph_plan_new: %s", name, cm_status_string (st));
+    FAIL ("%s: cm_morph_plan_new_tuned: %s", name, cm_status_string (st));
     goto out;
   }
   st = cm_morph_plan_run (plan, &dsrc, &ddst, stream);
@@ -496,22 +499,25 @@ expects (const shape * s, const char *algo)
   return s->expect_algo && strcmp (s->expect_algo, algo) == 0;
 }
 
-/* CM_MORPH_FORCE for the plans built from now on (NULL: unset) */
+/* The paths of the plans built from now on. The single-launch rectangle
+ * kernel (rect2d) that two of the former modes forced is gone; those
+ * modes run on what they took besides it, the legacy paths (the shapes
+ * they ran are rectangles: no diagonal), so that the cases, seeds and
+ * layouts of the parts below stay as they were. */
+enum
+{ PATHS_AUTO, PATHS_LEGACY, PATHS_FORMER_RECT2D, PATHS_FORMER_SEPARABLE };
+
 static void
-force_paths (const char *mode)
+force_paths (int mode)
 {
-  if (mode)
-    setenv ("CM_MORPH_FORCE", mode, 1);
-  else
-    unsetenv ("CM_MORPH_FORCE");
+  tuning.paths = mode == PATHS_AUTO ? CM_MORPH_PATHS_AUTO :
+      CM_MORPH_PATHS_LEGACY;
 }
 
 /* The tile kernels with smaller tiles and the line kernel on rows,
- * columns and diagonals (taken on devices with less shared memory); the
- * rectangles on the single-launch kernel (CM_MORPH_FORCE=rect2d) with
- * smaller tiles (20000) or on the separable passes (1: no tile fits), and
+ * columns and diagonals (taken on devices with less shared memory), and
  * the 3 x 3 and separable-route shapes on the separable passes with
- * either limit (CM_MORPH_FORCE=legacy) */
+ * either limit (legacy paths, twice: the former rect2d mode too) */
 static void
 run_tile_limits (void)
 {
@@ -524,17 +530,17 @@ run_tile_limits (void)
     cm_vhgw_set_tile_limit (limits[li]);
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
-      const int legacy = expects (s, "rank3-stream") ||
-          expects (s, "rect2d-row+vhgw-column");
-      const int rect2d = expects (s, "rect2d") ||
-          expects (s, "vhgw-separable") || expects (s, "rank3-stream");
+      const int legacy = expects (s, "rank3-stream");
+      const int rects = expects (s, "vhgw-separable") ||
+          expects (s, "rank3-stream");
 
       if (!s->expect_algo)
         continue;
       for (int mode = 0; mode < 3; mode++) {
-        if ((mode == 1 && !legacy) || (mode == 2 && !rect2d))
+        if ((mode == 1 && !legacy) || (mode == 2 && !rects))
           continue;
-        force_paths (mode == 1 ? "legacy" : mode == 2 ? "rect2d" : NULL);
+        force_paths (mode == 1 ? PATHS_LEGACY : mode == 2 ?
+            PATHS_FORMER_RECT2D : PATHS_AUTO);
         for (int si = 0; si < 5; si++) {
           for (int k = 0; k < 20; k++) {
             static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE };
@@ -550,22 +556,20 @@ run_tile_limits (void)
       }
     }
   }
-  force_paths (NULL);
+  force_paths (PATHS_AUTO);
   cm_vhgw_set_tile_limit (0);
 }
 
-/* The paths the automatic choice does not take for a shape:
- * CM_MORPH_FORCE=rect2d on every full rectangle (columns, rows and
- * rectangles beyond the automatic sizes), CM_MORPH_FORCE=legacy on the
- * shapes whose automatic path is new (the separable passes, the
- * diagonals' line kernel), the vertical and diagonal passes with the tile
- * of CM_VHGW_TILE (72 rows, rounded up to the chunk) and the horizontal
- * ones on the vHGW tile kernel (CM_VHGW_ROWS=tile, not the doubling
- * kernel) with CM_VHGW_HTILE (72 columns), and
- * CM_MORPH_FORCE=separable on the rectangles of the single-launch kernel
- * (rows of it, then the vertical pass), and the diagonals again with
- * 72-row tiles on the fixed grid of rows (CM_VHGW_DIAG=grid, the layout
- * before tiles started at each strip's first row). Every border and depth,
+/* The paths the automatic choice does not take for a shape: the legacy
+ * paths on every full rectangle (mode 0, the former rect2d mode) and on
+ * the shapes whose automatic path is new (mode 1: the separable passes,
+ * the diagonals' line kernel), the vertical and diagonal passes with a
+ * tile of 72 rows (vtile, rounded up to the chunk) and the horizontal
+ * ones on the vHGW tile kernel (rows TILE, not the doubling kernel) with
+ * 72 columns (htile) (mode 2), the same tiles on the legacy paths (mode
+ * 3, the former separable mode), and the diagonals again with 72-row
+ * tiles on the fixed grid of rows (mode 4: diag_grid, the layout before
+ * tiles started at each strip's first row). Every border and depth,
  * iterations 1 and 2, frames smaller than the SE and not multiples of the
  * tiles. */
 static void
@@ -579,35 +583,31 @@ run_forced_paths (void)
   };
 
   for (int mode = 0; mode < 5; mode++) {
-    force_paths (mode == 0 ? "rect2d" : mode == 1 ? "legacy" : mode == 3 ?
-        "separable" : NULL);
-    if (mode == 2 || mode == 4) {
-      setenv ("CM_VHGW_TILE", "72", 1);
-      setenv ("CM_VHGW_HTILE", "72", 1);
-      setenv ("CM_VHGW_ROWS", "tile", 1);
+    force_paths (mode == 0 ? PATHS_FORMER_RECT2D : mode == 1 ? PATHS_LEGACY
+        : mode == 3 ? PATHS_FORMER_SEPARABLE : PATHS_AUTO);
+    /* from mode 2 on (modes 3 and 4 keep them) */
+    if (mode == 2) {
+      tuning.vtile = 72;
+      tuning.htile = 72;
+      tuning.rows = CM_MORPH_ROWS_TILE;
     }
     if (mode == 4)
-      setenv ("CM_VHGW_DIAG", "grid", 1);
+      tuning.diag_grid = 1;
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
       const int vertical = expects (s, "vhgw-column") ||
           expects (s, "vhgw-diagonal") || expects (s, "vhgw-separable") ||
-          expects (s, "vhgw-cross") || expects (s, "rect2d-row+vhgw-column") ||
-          expects (s, "vhgw-row");
-      const int rect = expects (s, "rect2d") || expects (s, "vhgw-row") ||
+          expects (s, "vhgw-cross") || expects (s, "vhgw-row");
+      const int rect = expects (s, "vhgw-row") ||
           expects (s, "rank3-stream") ||
-          expects (s, "vhgw-column") || expects (s, "vhgw-separable") ||
-          expects (s, "rect2d-row+vhgw-column");
-      const int fresh = expects (s, "rect2d") ||
-          expects (s, "rank3-stream") ||
-          expects (s, "rect2d-row+vhgw-column") ||
+          expects (s, "vhgw-column") || expects (s, "vhgw-separable");
+      const int fresh = expects (s, "rank3-stream") ||
           expects (s, "vhgw-diagonal");
 
       if (mode == 4 ? !expects (s, "vhgw-diagonal") :
           mode == 0 ? !rect : mode == 1 ? !fresh : mode == 2 ? !vertical
-          : !(expects (s, "rect2d") || expects (s, "vhgw-separable") ||
-              expects (s, "rank3-stream") ||
-              expects (s, "vhgw-row")))
+          : !(expects (s, "vhgw-separable") ||
+              expects (s, "rank3-stream") || expects (s, "vhgw-row")))
         continue;
       for (int si = 0; si < (int) (sizeof (fsizes) / sizeof (fsizes[0]));
           si++) {
@@ -624,16 +624,13 @@ run_forced_paths (void)
       }
     }
   }
-  force_paths (NULL);
-  unsetenv ("CM_VHGW_TILE");
-  unsetenv ("CM_VHGW_HTILE");
-  unsetenv ("CM_VHGW_ROWS");
-  unsetenv ("CM_VHGW_DIAG");
+  memset (&tuning, 0, sizeof (tuning));
 }
 
 /* Long rows on the two-window kernel (morph-row-pwin.cu), forced with
- * CM_VHGW_ROWS=pwin so that every block size P (32 .. 256) runs, short
- * windows included, rows whole or in parts: lengths at and around the powers of two (odd and
+ * rows PWIN so that every block size P (32 .. 256) runs, short windows
+ * included, rows whole or in parts (pwin_parts 1 or the default): lengths
+ * at and around the powers of two (odd and
  * even, so centred windows of both parities), widths around the 16-sample
  * lanes and the 512-sample chunks, every border, the five ops, 8 and
  * 16 bit (16 bit and rows that are not 16-byte aligned, layout 2, take
@@ -651,16 +648,13 @@ run_row_pwin (void)
     CM_MORPH_CLOSE, CM_MORPH_GRADIENT
   };
 
-  setenv ("CM_VHGW_ROWS", "pwin", 1);
+  tuning.rows = CM_MORPH_ROWS_PWIN;
   for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
     shape s;
 
     /* rows in as many parts as there are chunks (the small heights here),
      * or whole rows, one warp each */
-    if (li % 2)
-      setenv ("CM_PWIN_PARTS", "1", 1);
-    else
-      unsetenv ("CM_PWIN_PARTS");
+    tuning.pwin_parts = li % 2 ? 1 : 0;
 
     memset (&s, 0, sizeof (s));
     snprintf (s.name, sizeof (s.name), "rect %dx1 (pwin)", lens[li]);
@@ -682,14 +676,13 @@ run_row_pwin (void)
     }
     cm_se_free (s.se);
   }
-  unsetenv ("CM_VHGW_ROWS");
-  unsetenv ("CM_PWIN_PARTS");
+  memset (&tuning, 0, sizeof (tuning));
 }
 
 /* Diagonal lines on the sheared tile kernel, its stores checked in every
- * block or not (CM_VHGW_DIAG=checked), its strips in either order
- * (CM_VHGW_DIAG=flip), chunks capped at 32 or 64
- * (CM_VHGW_CMAX) and several tiles (CM_VHGW_TILE): lengths around the
+ * block or not (diag_checked), its strips in either order (diag_flip),
+ * chunks capped at 32 or 64 (cmax) and several tiles (vtile): lengths
+ * around the
  * chunks and the powers of two, frames around the 64-column strips and
  * the tiles, both diagonals, every border, the five ops, 8 and 16 bit,
  * every layout. */
@@ -702,32 +695,29 @@ run_diagonals (void)
   static const size2 dsizes[] = { {1, 9}, {9, 1}, {63, 65}, {64, 64},
     {65, 130}, {129, 64}, {200, 333}, {333, 200}, {700, 577}
   };
-  static const char *access[] = { "", "checked", "flip", "flip",
+  /* bit 0: diag_checked, bit 1: diag_flip */
+  static const int access[] = { 0, 1, 2, 2, 3 };
+  static const char *access_name[] = { "", "checked", "flip", "flip",
     "checked,flip"
   };
-  static const char *cmax[] = { NULL, "64", "32", "64", "32" };
-  static const char *tiles[] = { NULL, "576", "72", NULL, "128" };
+  static const int cmax[] = { 0, 64, 32, 64, 32 };
+  static const int tiles[] = { 0, 576, 72, 0, 128 };
   static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
     CM_MORPH_CLOSE, CM_MORPH_GRADIENT
   };
 
   for (int v = 0; v < 5; v++) {
-    setenv ("CM_VHGW_DIAG", access[v], 1);
-    if (cmax[v])
-      setenv ("CM_VHGW_CMAX", cmax[v], 1);
-    else
-      unsetenv ("CM_VHGW_CMAX");
-    if (tiles[v])
-      setenv ("CM_VHGW_TILE", tiles[v], 1);
-    else
-      unsetenv ("CM_VHGW_TILE");
+    tuning.diag_checked = access[v] & 1;
+    tuning.diag_flip = (access[v] & 2) != 0;
+    tuning.cmax = cmax[v];
+    tuning.vtile = tiles[v];
     for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
       for (int ai = 0; ai < 2; ai++) {
         shape s;
 
         memset (&s, 0, sizeof (s));
         snprintf (s.name, sizeof (s.name), "line %d@%d (diag %s)", lens[li],
-            ai ? 135 : 45, access[v]);
+            ai ? 135 : 45, access_name[v]);
         if (cm_se_new_line (&s.se, lens[li], ai ? 135.0 : 45.0) != CM_OK) {
           FAIL ("%s: cm_se_new_line", s.name);
           continue;
@@ -751,9 +741,7 @@ run_diagonals (void)
       }
     }
   }
-  unsetenv ("CM_VHGW_DIAG");
-  unsetenv ("CM_VHGW_CMAX");
-  unsetenv ("CM_VHGW_TILE");
+  memset (&tuning, 0, sizeof (tuning));
 }
 
 /* ---- algorithm selection ------------------------------------------------ */
