@@ -87,12 +87,13 @@ typedef struct
 
 #define MORPH_N_FORMATS 9
 
+/* Template format @i (0 ... MORPH_N_FORMATS - 1) of cudamorph and
+ * cudamedian. */
 const char *morph_format (int i);
 
+/* The element's nicks of an operation, a shape and a border. */
 const char *morph_op_nick (cm_morph_op op);
-
 const char *morph_shape_nick (cm_shape shape);
-
 const char *morph_border_nick (cm_border_mode border);
 
 /* the element's nicks, in cm_recon_op's order */
@@ -120,6 +121,8 @@ GstElement *morph_element_new (const char *backend, const MorphParams * p);
 /* Harness around @e (the harness takes its own reference). */
 GstHarness *morph_harness_new (GstElement * e);
 
+/* Caps @format @width x @height at 30/1 on @h's source (asserted taken),
+ * *@info set to them. */
 void morph_harness_set_caps (GstHarness * h, const char *format, int width,
     int height, GstVideoInfo * info);
 

@@ -22,10 +22,13 @@ typedef struct
 
 #define LIN_N_FORMATS 5
 
+/* Template format @i (0 ... LIN_N_FORMATS - 1) of cudalinspectrum. */
 const char *lin_format (int i);
 
+/* The core's description of @p. */
 void lin_params_desc (const LinParams * p, cm_linspectrum_desc * d);
 
+/* "open L=41 0..180 step 1 output=passthrough", for failure messages */
 gchar *lin_params_describe (const LinParams * p);
 
 /* Sets every analysis property of @e from @p. The angles go through a
@@ -40,6 +43,7 @@ GstElement *lin_element_new (const char *backend, const LinParams * p,
 /* The next "cudalinspectrum" element message on @bus, or NULL. */
 GstMessage *lin_pop_message (GstBus * bus);
 
+/* Pops the "cudalinspectrum" messages of @bus; returns how many. */
 guint lin_count_messages (GstBus * bus);
 
 /* The double at @i of the GstValueArray field @name of @s. */

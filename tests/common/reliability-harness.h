@@ -31,11 +31,13 @@ typedef struct
 /* CM_TEST_BACKEND, default "cpu" */
 const gchar *test_backend (void);
 
+/* The element factory of @k. */
 const gchar *kind_name (ElemKind k);
 
 /* The element of @s on the test backend with a bus of its own. */
 GstElement *setting_element_new (const Setting * s, GstBus ** bus);
 
+/* @s in words, for failure messages */
 gchar *setting_describe (const Setting * s);
 
 /* cudamorph and cudamedian: plane 0 / each colour channel filtered, the
@@ -47,6 +49,7 @@ gboolean check_filtered (const Setting * s, GstBuffer * inbuf,
  * "cudalinspectrum" element messages in order (the rest is dropped). */
 GList *drain_bus (GstBus * bus, const char *what);
 
+/* drain_bus (), its messages dropped */
 void assert_no_error (GstBus * bus, const char *what);
 
 /* Pushes one seeded frame of @info, pulls the output and checks it (and
@@ -55,8 +58,8 @@ void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx);
 
+/* The template formats of @k: how many, and the @i-th. */
 int n_formats (ElemKind k);
-
 const char *format_name (ElemKind k, int i);
 
 #define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, { 3, 3, 50, \

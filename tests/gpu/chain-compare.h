@@ -220,7 +220,7 @@ run_result_collect (RunResult * r, GstElement * pipe, guint n_elements)
 /* Takes every message off @bus: keeps the cudalinspectrum ones, reports
  * errors. FALSE after an error. */
 static inline gboolean
-drain_bus (GstBus * bus, RunResult * r, const char *what)
+chain_drain_bus (GstBus * bus, RunResult * r, const char *what)
 {
   GstMessage *msg;
   gboolean ok = TRUE;

@@ -137,7 +137,7 @@ run_chain (const char *const *elements, const char *format,
   /* caps and statistics while the elements still run */
   run_result_collect (&r, pipe, n_elements);
   what = g_strdup_printf ("%s (%s)", mode_names[mode], chain);
-  if (!drain_bus (bus, &r, what))
+  if (!chain_drain_bus (bus, &r, what))
     r.ok = FALSE;
   g_free (what);
 

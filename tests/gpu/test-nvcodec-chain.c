@@ -76,7 +76,7 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
     }
     if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
       break;
-    if (!drain_bus (bus, &r, what)) {
+    if (!chain_drain_bus (bus, &r, what)) {
       r.ok = FALSE;
       break;
     }
@@ -90,7 +90,7 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
 
   /* caps and statistics while the elements still run */
   run_result_collect (&r, pipe, n_elements);
-  if (!drain_bus (bus, &r, what))
+  if (!chain_drain_bus (bus, &r, what))
     r.ok = FALSE;
 
   gst_element_set_state (pipe, GST_STATE_NULL);
