@@ -114,6 +114,40 @@ mark_bands (const recon_args & a, int c0, int c1, int y0, int y1, int lane)
         i % nc) = 1;
 }
 
+/* The warp's scan of a chunk's clamps. Lane l holds (cl, ch), the
+ * composite of the clamps [lo, hi] of its samples in scan order (the
+ * identity [0, max] for none); carry is the value entering the chunk.
+ * Returns the value entering lane l's first sample: carry through the
+ * clamps of lanes 0 .. l - 1. Whole warp. */
+template <typename T>
+static __device__ __forceinline__ unsigned
+clamp_scan (unsigned cl, unsigned ch, unsigned carry, int lane)
+{
+  const unsigned maxv = (T) ~0u;
+
+  /* inclusive scan: lane l ends with the clamps of lanes 0..l composed */
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
+    const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
+
+    if (lane >= off) {
+      const unsigned nl = clampu<T> (pl, cl, ch);
+      const unsigned nh = clampu<T> (ph, cl, ch);
+      cl = nl;
+      ch = nh;
+    }
+  }
+  /* exclusive: what lanes 0..l-1 do to the chunk's incoming value */
+  unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
+  unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
+  if (lane == 0) {
+    el = 0;
+    eh = maxv;
+  }
+  return clampu<T> (carry, el, eh);
+}
+
 /* Row y in one direction (FORWARD: x grows; otherwise the same on
  * mirrored indices), a chunk of 32 * ROW_PER_LANE samples at a time: the
  * warp loads the chunk with coalesced accesses into its shared staging
@@ -168,27 +202,7 @@ row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
       cl = clampu<T> (cl, lo[i], hi[i]);
       ch = clampu<T> (ch, lo[i], hi[i]);
     }
-    /* inclusive scan: lane l ends with the clamps of lanes 0..l composed */
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
-      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
-
-      if (lane >= off) {
-        const unsigned nl = clampu<T> (pl, cl, ch);
-        const unsigned nh = clampu<T> (ph, cl, ch);
-        cl = nl;
-        ch = nh;
-      }
-    }
-    /* exclusive: what lanes 0..l-1 do to the chunk's incoming value */
-    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
-    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
-    if (lane == 0) {
-      el = 0;
-      eh = maxv;
-    }
-    unsigned v = clampu<T> (carry, el, eh);
+    unsigned v = clamp_scan<T> (cl, ch, carry, lane);
 
 #pragma unroll
     for (int i = 0; i < ROW_PER_LANE; i++) {
@@ -266,25 +280,7 @@ scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
       cl = clampu<T> (cl, lo[i], hi[i]);
       ch = clampu<T> (ch, lo[i], hi[i]);
     }
-#pragma unroll
-    for (int off = 1; off < 32; off <<= 1) {
-      const unsigned pl = __shfl_up_sync (0xffffffffu, cl, off);
-      const unsigned ph = __shfl_up_sync (0xffffffffu, ch, off);
-
-      if (lane >= off) {
-        const unsigned nl = clampu<T> (pl, cl, ch);
-        const unsigned nh = clampu<T> (ph, cl, ch);
-        cl = nl;
-        ch = nh;
-      }
-    }
-    unsigned el = __shfl_up_sync (0xffffffffu, cl, 1);
-    unsigned eh = __shfl_up_sync (0xffffffffu, ch, 1);
-    if (lane == 0) {
-      el = 0;
-      eh = maxv;
-    }
-    unsigned v = clampu<T> (carry, el, eh);
+    unsigned v = clamp_scan<T> (cl, ch, carry, lane);
 
 #pragma unroll
     for (int i = 0; i < ROW_PER_LANE; i++) {
