@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "test-count.h"
+
 #include "cm-border.h"
 
 #define FIRST (-12)
@@ -71,7 +73,6 @@ static const border_case cases[] = {
 int
 main (void)
 {
-  int failures = 0, checks = 0;
   const cm_border_mode maps[] =
       { CM_BORDER_REPLICATE, CM_BORDER_REFLECT, CM_BORDER_MIRROR };
 
@@ -108,11 +109,5 @@ main (void)
     }
   }
 
-  if (failures) {
-    fprintf (stderr, "test-border: %d of %d checks failed\n", failures,
-        checks);
-    return 1;
-  }
-  printf ("test-border: %d checks passed\n", checks);
-  return 0;
+  return test_count_report ("test-border");
 }

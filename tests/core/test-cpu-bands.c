@@ -83,6 +83,5 @@ main (void)
   test_image_free (&dst16);
   test_image_free (&src8);
   test_image_free (&dst8);
-  printf ("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_count_report ("test-cpu-bands");
 }

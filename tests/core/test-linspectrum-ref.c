@@ -751,6 +751,5 @@ main (void)
   test_parallel_lines ();
   test_music_sheet ();
 
-  printf ("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_count_report ("test-linspectrum-ref");
 }

@@ -731,6 +731,5 @@ main (void)
   test_extremes ();
   test_luma ();
   test_threads ();
-  printf ("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_count_report ("test-median-ref");
 }

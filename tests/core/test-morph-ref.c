@@ -913,11 +913,5 @@ main (void)
   check_threads ();
   check_cancel ();
 
-  if (failures) {
-    fprintf (stderr, "test-morph-ref: %d of %d checks failed\n", failures,
-        checks);
-    return 1;
-  }
-  printf ("test-morph-ref: %d checks passed\n", checks);
-  return 0;
+  return test_count_report ("test-morph-ref");
 }

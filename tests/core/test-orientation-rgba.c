@@ -12,18 +12,13 @@
 #include <string.h>
 
 #include "orientation-rgba.h"
+#include "test-count.h"
 #include "test-util.h"
-
-static int failures;
-static int checks;
 
 #define CHECK(cond, ...) do { \
     checks++; \
-    if (!(cond)) { \
-      fprintf (stderr, __VA_ARGS__); \
-      fputc ('\n', stderr); \
-      failures++; \
-    } \
+    if (!(cond)) \
+      FAIL (__VA_ARGS__); \
   } while (0)
 
 static cm_linspectrum_desc
@@ -352,6 +347,5 @@ main (void)
   test_pixels ();
   test_random_against_float ();
   test_invalid ();
-  printf ("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_count_report ("test-orientation-rgba");
 }

@@ -220,11 +220,5 @@ main (void)
               extras[e], seed++);
   check_bad_args ();
 
-  if (failures) {
-    fprintf (stderr, "test-planes: %d of %d checks failed\n", failures,
-        checks);
-    return 1;
-  }
-  printf ("test-planes: %d checks passed\n", checks);
-  return 0;
+  return test_count_report ("test-planes");
 }

@@ -397,6 +397,5 @@ main (void)
   cm_se_free (se);
   check_arguments ();
 
-  printf ("%d checks, %d failures\n", checks, failures);
-  return failures ? 1 : 0;
+  return test_count_report ("test-reconstruct-ref");
 }
