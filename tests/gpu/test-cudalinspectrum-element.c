@@ -10,52 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "element-pair.h"
 #include "lin-harness.h"
 #include "device.h"
 #include "test-util.h"
 
-/* A CPU and a CUDA element fed the same frames. */
-typedef struct
-{
-  GstElement *cpu, *cuda;
-  GstBus *bcpu, *bcuda;
-  GstHarness *hcpu, *hcuda;
-} Pair;
-
+/* a CPU and a CUDA cudalinspectrum set from @p */
 static void
-pair_init (Pair * pair, const LinParams * p)
+pair_init (ElementPair * pair, const LinParams * p)
 {
-  pair->cpu = lin_element_new ("cpu", p, &pair->bcpu);
-  pair->cuda = lin_element_new ("cuda", p, &pair->bcuda);
-  pair->hcpu = gst_harness_new_with_element (pair->cpu, "sink", "src");
-  pair->hcuda = gst_harness_new_with_element (pair->cuda, "sink", "src");
+  GstElement *cpu = test_element_new ("cudalinspectrum", "cpu");
+  GstElement *cuda = test_element_new ("cudalinspectrum", "cuda");
+
+  lin_params_apply (cpu, p);
+  lin_params_apply (cuda, p);
+  element_pair_init (pair, cpu, cuda);
 }
 
 static void
-pair_clear (Pair * pair)
-{
-  gst_harness_teardown (pair->hcuda);
-  gst_harness_teardown (pair->hcpu);
-  fail_unless_equals_int (test_bus_count_problems (pair->bcuda,
-          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
-  gst_element_set_bus (pair->cuda, NULL);
-  gst_element_set_bus (pair->cpu, NULL);
-  gst_object_unref (pair->bcuda);
-  gst_object_unref (pair->bcpu);
-  gst_object_unref (pair->cuda);
-  gst_object_unref (pair->cpu);
-}
-
-static void
-pair_set_caps (Pair * pair, const char *format, int w, int h,
-    GstVideoInfo * info)
-{
-  morph_harness_set_caps (pair->hcpu, format, w, h, info);
-  morph_harness_set_caps (pair->hcuda, format, w, h, info);
-}
-
-static void
-pair_apply (Pair * pair, const LinParams * p)
+pair_apply (ElementPair * pair, const LinParams * p)
 {
   lin_params_apply (pair->cpu, p);
   lin_params_apply (pair->cuda, p);
@@ -107,7 +80,7 @@ messages_equal (const GstStructure * a, const GstStructure * b,
 }
 
 static void
-pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
+pair_push_and_compare (ElementPair * pair, const GstVideoInfo * info,
     const LinParams * p, guint64 seed, int extra, const char *ctx)
 {
   GstBuffer *in = morph_make_input (info, seed, extra);
@@ -119,11 +92,7 @@ pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
       ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
       GST_VIDEO_INFO_HEIGHT (info), extra ? " padded" : "", desc, seed);
 
-  out_cuda = gst_harness_push_and_pull (pair->hcuda, gst_buffer_ref (in));
-  fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
-      what);
-  out_cpu = gst_harness_push_and_pull (pair->hcpu, gst_buffer_ref (in));
-  fail_unless (out_cpu != NULL, "%s: no output from the CPU element", what);
+  element_pair_push (pair, in, &out_cuda, &out_cpu, what);
 
   harness_out_info (pair->hcuda, &oi_cuda);
   harness_out_info (pair->hcpu, &oi_cpu);
@@ -188,7 +157,7 @@ GST_START_TEST (test_outputs)
           LinParams p = { op ? 25 : 41, op ? -10 : 0, op ? 10 : 180,
             op ? 0.25 : 3, op ? CM_MORPH_CLOSE : CM_MORPH_OPEN, outputs[o]
           };
-          Pair pair;
+          ElementPair pair;
           GstVideoInfo info;
 
           /* the large frame for the three main formats only */
@@ -199,11 +168,11 @@ GST_START_TEST (test_outputs)
             continue;
           }
           pair_init (&pair, &p);
-          pair_set_caps (&pair, formats[f], sizes[s].width, sizes[s].height,
-              &info);
+          element_pair_set_caps (&pair, formats[f], sizes[s].width,
+              sizes[s].height, &info);
           pair_push_and_compare (&pair, &info, &p, seed++, 0, "outputs");
           pair_push_and_compare (&pair, &info, &p, seed++, 8, "outputs");
-          pair_clear (&pair);
+          element_pair_clear (&pair);
         }
       }
     }
@@ -226,7 +195,7 @@ GST_START_TEST (test_lengths)
   guint64 seed = 5000;
 
   for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
-    Pair pair;
+    ElementPair pair;
     GstVideoInfo info;
 
     /* sanitizer setups: one length in two */
@@ -235,9 +204,10 @@ GST_START_TEST (test_lengths)
       continue;
     }
     pair_init (&pair, &params[i]);
-    pair_set_caps (&pair, i % 2 ? "GRAY16_LE" : "GRAY8", 203, 117, &info);
+    element_pair_set_caps (&pair, i % 2 ? "GRAY16_LE" : "GRAY8", 203, 117,
+        &info);
     pair_push_and_compare (&pair, &info, &params[i], seed++, 0, "lengths");
-    pair_clear (&pair);
+    element_pair_clear (&pair);
   }
 }
 
@@ -248,10 +218,10 @@ GST_START_TEST (test_change_playing)
 {
   LinParams p = { 21, 0, 180, 5, CM_MORPH_OPEN, "passthrough" };
   GstVideoInfo info;
-  Pair pair;
+  ElementPair pair;
 
   pair_init (&pair, &p);
-  pair_set_caps (&pair, "NV12", 320, 240, &info);
+  element_pair_set_caps (&pair, "NV12", 320, 240, &info);
   pair_push_and_compare (&pair, &info, &p, 1, 0, "passthrough");
 
   p.output = "orientation";
@@ -270,7 +240,7 @@ GST_START_TEST (test_change_playing)
   pair_apply (&pair, &p);
   pair_push_and_compare (&pair, &info, &p, 4, 0, "to supremum");
 
-  pair_set_caps (&pair, "GRAY16_LE", 97, 45, &info);
+  element_pair_set_caps (&pair, "GRAY16_LE", 97, 45, &info);
   pair_push_and_compare (&pair, &info, &p, 5, 0, "new caps");
 
   p.output = "passthrough";
@@ -279,10 +249,10 @@ GST_START_TEST (test_change_playing)
 
   p.output = "orientation";
   pair_apply (&pair, &p);
-  pair_set_caps (&pair, "GRAY8", 640, 480, &info);
+  element_pair_set_caps (&pair, "GRAY8", 640, 480, &info);
   pair_push_and_compare (&pair, &info, &p, 7, 0, "orientation, new caps");
 
-  pair_clear (&pair);
+  element_pair_clear (&pair);
 }
 
 GST_END_TEST;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "element-harness.h"
+#include "element-pair.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
 #include "device.h"
@@ -36,11 +37,8 @@ median_apply (GstElement * e, const MedianParams * p)
 static GstElement *
 median_element_new (const char *backend, const MedianParams * p)
 {
-  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
+  GstElement *e = test_element_new ("cudamedian", backend);
 
-  fail_unless (e != NULL, "cannot create cudamedian: is GST_PLUGIN_PATH set "
-      "to the build's gst/ directory?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
   median_apply (e, p);
   return e;
 }
@@ -50,18 +48,13 @@ static void
 compare (const MedianParams * p, const char *format, int width, int height,
     guint64 seed, int extra_stride, const MedianParams * p2)
 {
-  GstElement *cpu = median_element_new ("cpu", p);
-  GstElement *cuda = median_element_new ("cuda", p);
-  GstBus *bus = gst_bus_new ();
-  GstHarness *hcpu, *hcuda;
+  ElementPair pair;
   GstVideoInfo info;
   int n_frames = p2 ? 2 : 1;
 
-  gst_element_set_bus (cuda, bus);
-  hcpu = morph_harness_new (cpu);
-  hcuda = morph_harness_new (cuda);
-  morph_harness_set_caps (hcpu, format, width, height, &info);
-  morph_harness_set_caps (hcuda, format, width, height, &info);
+  element_pair_init (&pair, median_element_new ("cpu", p),
+      median_element_new ("cuda", p));
+  element_pair_set_caps (&pair, format, width, height, &info);
 
   for (int i = 0; i < n_frames; i++) {
     const MedianParams *q = i == 0 ? p : p2;
@@ -74,15 +67,10 @@ compare (const MedianParams * p, const char *format, int width, int height,
         q->algorithm, seed + i);
 
     if (i > 0) {
-      median_apply (cpu, q);
-      median_apply (cuda, q);
+      median_apply (pair.cpu, q);
+      median_apply (pair.cuda, q);
     }
-    out_cuda = gst_harness_push_and_pull (hcuda, gst_buffer_ref (in));
-    fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
-        what);
-    out_cpu = gst_harness_push_and_pull (hcpu, gst_buffer_ref (in));
-    fail_unless (out_cpu != NULL, "%s: no output from the CPU element",
-        what);
+    element_pair_push (&pair, in, &out_cuda, &out_cpu, what);
     fail_unless (morph_frames_equal (out_cuda, out_cpu, &info, what),
         "%s: CUDA and CPU outputs differ", what);
     gst_buffer_unref (out_cpu);
@@ -91,14 +79,7 @@ compare (const MedianParams * p, const char *format, int width, int height,
     g_free (what);
   }
 
-  gst_harness_teardown (hcuda);
-  gst_harness_teardown (hcpu);
-  fail_unless_equals_int (test_bus_count_problems (bus,
-          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
-  gst_element_set_bus (cuda, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (cuda);
-  gst_object_unref (cpu);
+  element_pair_clear (&pair);
 }
 
 static const MedianParams params[] = {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "element-harness.h"
+#include "element-pair.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
 #include "device.h"
@@ -16,56 +17,27 @@
 
 #define DEF_MASK "010;111;010"
 
-/* A CPU and a CUDA element fed the same frames. */
-typedef struct
-{
-  GstElement *cpu, *cuda;
-  GstHarness *hcpu, *hcuda;
-  GstBus *bus;                  /* of the CUDA element */
-} Pair;
-
+/* a CPU and a CUDA cudamorph set from @p, the CUDA one on @device_id */
 static void
-pair_init_on_device (Pair * pair, const MorphParams * p, int device_id)
+pair_init_on_device (ElementPair * pair, const MorphParams * p,
+    int device_id)
 {
-  pair->cpu = morph_element_new ("cpu", p);
-  pair->cuda = morph_element_new ("cuda", p);
-  g_object_set (pair->cuda, "cuda-device-id", device_id, NULL);
-  pair->bus = gst_bus_new ();
-  gst_element_set_bus (pair->cuda, pair->bus);
-  pair->hcpu = morph_harness_new (pair->cpu);
-  pair->hcuda = morph_harness_new (pair->cuda);
+  GstElement *cpu = morph_element_new ("cpu", p);
+  GstElement *cuda = morph_element_new ("cuda", p);
+
+  g_object_set (cuda, "cuda-device-id", device_id, NULL);
+  element_pair_init (pair, cpu, cuda);
 }
 
 static void
-pair_init (Pair * pair, const MorphParams * p)
+pair_init (ElementPair * pair, const MorphParams * p)
 {
   pair_init_on_device (pair, p, -1);
 }
 
-static void
-pair_clear (Pair * pair)
-{
-  gst_harness_teardown (pair->hcuda);
-  gst_harness_teardown (pair->hcpu);
-  fail_unless_equals_int (test_bus_count_problems (pair->bus,
-          GST_MESSAGE_ERROR | GST_MESSAGE_WARNING), 0);
-  gst_element_set_bus (pair->cuda, NULL);
-  gst_object_unref (pair->bus);
-  gst_object_unref (pair->cuda);
-  gst_object_unref (pair->cpu);
-}
-
-static void
-pair_set_caps (Pair * pair, const char *format, int width, int height,
-    GstVideoInfo * info)
-{
-  morph_harness_set_caps (pair->hcpu, format, width, height, info);
-  morph_harness_set_caps (pair->hcuda, format, width, height, info);
-}
-
 /* both elements set from @p while PLAYING */
 static void
-pair_apply (Pair * pair, const MorphParams * p)
+pair_apply (ElementPair * pair, const MorphParams * p)
 {
   morph_params_apply (pair->cpu, p);
   morph_params_apply (pair->cuda, p);
@@ -73,7 +45,7 @@ pair_apply (Pair * pair, const MorphParams * p)
 
 /* both elements set for the reconstruction @p while PLAYING */
 static void
-pair_apply_recon (Pair * pair, const ReconParams * p)
+pair_apply_recon (ElementPair * pair, const ReconParams * p)
 {
   recon_params_apply (pair->cpu, p);
   recon_params_apply (pair->cuda, p);
@@ -81,17 +53,12 @@ pair_apply_recon (Pair * pair, const ReconParams * p)
 
 /* @in through both elements, outputs compared; @what names the case */
 static void
-pair_push_buffer_and_compare (Pair * pair, const GstVideoInfo * info,
+pair_push_buffer_and_compare (ElementPair * pair, const GstVideoInfo * info,
     GstBuffer * in, const char *what)
 {
   GstBuffer *out_cpu, *out_cuda;
 
-  out_cuda = gst_harness_push_and_pull (pair->hcuda, gst_buffer_ref (in));
-  fail_unless (out_cuda != NULL, "%s: no output from the CUDA element",
-      what);
-  out_cpu = gst_harness_push_and_pull (pair->hcpu, gst_buffer_ref (in));
-  fail_unless (out_cpu != NULL, "%s: no output from the CPU element", what);
-
+  element_pair_push (pair, in, &out_cuda, &out_cpu, what);
   /* the CPU element equals the reference (tests/check): bit for bit */
   fail_unless (morph_frames_equal (out_cuda, out_cpu, info, what),
       "%s: CUDA and CPU outputs differ", what);
@@ -101,7 +68,7 @@ pair_push_buffer_and_compare (Pair * pair, const GstVideoInfo * info,
 }
 
 static void
-pair_push_and_compare (Pair * pair, const GstVideoInfo * info,
+pair_push_and_compare (ElementPair * pair, const GstVideoInfo * info,
     const MorphParams * p, guint64 seed, int extra_stride, const char *ctx)
 {
   GstBuffer *in = morph_make_input (info, seed, extra_stride);
@@ -127,7 +94,7 @@ typedef enum
 } ReconInput;
 
 static void
-pair_push_and_compare_recon (Pair * pair, const GstVideoInfo * info,
+pair_push_and_compare_recon (ElementPair * pair, const GstVideoInfo * info,
     const ReconParams * p, ReconInput input, guint64 seed, int extra_stride,
     const char *ctx)
 {
@@ -193,7 +160,7 @@ GST_START_TEST (test_formats)
       for (int extra = 0; extra <= 8; extra += 8) {
         const MorphParams *p =
             &format_params[(f + s) % G_N_ELEMENTS (format_params)];
-        Pair pair;
+        ElementPair pair;
         GstVideoInfo info;
 
         if (n++ > 0 && !test_sample_keep ()) {  /* sanitizer setups */
@@ -202,11 +169,11 @@ GST_START_TEST (test_formats)
         }
 
         pair_init (&pair, p);
-        pair_set_caps (&pair, morph_format (f), sizes[s].width,
+        element_pair_set_caps (&pair, morph_format (f), sizes[s].width,
             sizes[s].height, &info);
         pair_push_and_compare (&pair, &info, p, seed++, extra, "formats");
         pair_push_and_compare (&pair, &info, p, seed++, extra, "formats");
-        pair_clear (&pair);
+        element_pair_clear (&pair);
       }
     }
   }
@@ -259,7 +226,7 @@ GST_START_TEST (test_shapes)
 
   for (guint i = 0; i < G_N_ELEMENTS (shape_params); i++) {
     for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
-      Pair pair;
+      ElementPair pair;
       GstVideoInfo info;
 
       if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
@@ -268,15 +235,15 @@ GST_START_TEST (test_shapes)
       }
 
       pair_init (&pair, &shape_params[i]);
-      pair_set_caps (&pair, formats[f], 203, 117, &info);
+      element_pair_set_caps (&pair, formats[f], 203, 117, &info);
       pair_push_and_compare (&pair, &info, &shape_params[i], seed++, 0,
           "shapes");
       if (f == 0) {
-        pair_set_caps (&pair, formats[f], 1280, 720, &info);
+        element_pair_set_caps (&pair, formats[f], 1280, 720, &info);
         pair_push_and_compare (&pair, &info, &shape_params[i], seed++, 0,
             "shapes");
       }
-      pair_clear (&pair);
+      element_pair_clear (&pair);
     }
   }
 }
@@ -296,18 +263,18 @@ GST_START_TEST (test_size_change)
   MorphParams p = { CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 6, 15, 0, DEF_MASK,
     1, CM_BORDER_MIRROR, 0
   };
-  Pair pair;
+  ElementPair pair;
 
   pair_init (&pair, &p);
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
     GstVideoInfo info;
 
-    pair_set_caps (&pair, steps[i].format, steps[i].width, steps[i].height,
-        &info);
+    element_pair_set_caps (&pair, steps[i].format, steps[i].width,
+        steps[i].height, &info);
     pair_push_and_compare (&pair, &info, &p, 100 + i, 0, "size change");
     pair_push_and_compare (&pair, &info, &p, 200 + i, 8, "size change");
   }
-  pair_clear (&pair);
+  element_pair_clear (&pair);
 }
 
 GST_END_TEST;
@@ -316,10 +283,10 @@ GST_START_TEST (test_property_change_playing)
 {
   MorphParams p = MORPH_PARAMS_DEFAULT;
   GstVideoInfo info;
-  Pair pair;
+  ElementPair pair;
 
   pair_init (&pair, &p);
-  pair_set_caps (&pair, "Y444", 320, 240, &info);
+  element_pair_set_caps (&pair, "Y444", 320, 240, &info);
   pair_push_and_compare (&pair, &info, &p, 1, 0, "defaults");
 
   p.op = CM_MORPH_DILATE;
@@ -345,10 +312,10 @@ GST_START_TEST (test_property_change_playing)
   /* property and size change before the same frame */
   p.op = CM_MORPH_BLACKHAT;
   pair_apply (&pair, &p);
-  pair_set_caps (&pair, "BGRA", 640, 360, &info);
+  element_pair_set_caps (&pair, "BGRA", 640, 360, &info);
   pair_push_and_compare (&pair, &info, &p, 5, 0, "blackhat, new size");
 
-  pair_clear (&pair);
+  element_pair_clear (&pair);
 }
 
 GST_END_TEST;
@@ -412,7 +379,7 @@ GST_START_TEST (test_recon)
   for (guint i = 0; i < G_N_ELEMENTS (recon_params); i++) {
     for (int conn = 4; conn <= 8; conn += 4) {
       ReconParams p = recon_params[i];
-      Pair pair;
+      ElementPair pair;
 
       if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
         seed += G_N_ELEMENTS (cases);
@@ -425,12 +392,12 @@ GST_START_TEST (test_recon)
       for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
         GstVideoInfo info;
 
-        pair_set_caps (&pair, cases[c].format, cases[c].width,
+        element_pair_set_caps (&pair, cases[c].format, cases[c].width,
             cases[c].height, &info);
         pair_push_and_compare_recon (&pair, &info, &p, cases[c].input,
             seed++, cases[c].extra_stride, "recon");
       }
-      pair_clear (&pair);
+      element_pair_clear (&pair);
     }
   }
 }
@@ -444,10 +411,10 @@ GST_START_TEST (test_recon_change_playing)
   MorphParams m = MORPH_PARAMS_DEFAULT;
   ReconParams p = RECON_ROW (CM_RECON_FILL_HOLES, 10, SQ3);
   GstVideoInfo info;
-  Pair pair;
+  ElementPair pair;
 
   pair_init (&pair, &m);
-  pair_set_caps (&pair, "GRAY8", 640, 360, &info);
+  element_pair_set_caps (&pair, "GRAY8", 640, 360, &info);
   pair_push_and_compare (&pair, &info, &m, 1, 0, "erode");
 
   pair_apply_recon (&pair, &p);
@@ -469,7 +436,7 @@ GST_START_TEST (test_recon_change_playing)
   p.marker.shape = CM_SHAPE_DISK;
   p.marker.radius = 7;
   pair_apply_recon (&pair, &p);
-  pair_set_caps (&pair, "GRAY16_LE", 333, 200, &info);
+  element_pair_set_caps (&pair, "GRAY16_LE", 333, 200, &info);
   pair_push_and_compare_recon (&pair, &info, &p, RECON_BLOBS, 5, 0,
       "open-rec disk 7, new size");
 
@@ -479,7 +446,7 @@ GST_START_TEST (test_recon_change_playing)
   pair_apply (&pair, &m);
   pair_push_and_compare (&pair, &info, &m, 6, 0, "gradient after open-rec");
 
-  pair_clear (&pair);
+  element_pair_clear (&pair);
 }
 
 GST_END_TEST;
@@ -492,12 +459,12 @@ GST_START_TEST (test_device_id)
   GstElement *e;
   GstBus *bus;
   GstVideoInfo info;
-  Pair pair;
+  ElementPair pair;
 
   pair_init_on_device (&pair, &p, n - 1);
-  pair_set_caps (&pair, "GRAY8", 97, 45, &info);
+  element_pair_set_caps (&pair, "GRAY8", 97, 45, &info);
   pair_push_and_compare (&pair, &info, &p, 9, 0, "last device");
-  pair_clear (&pair);
+  element_pair_clear (&pair);
 
   e = morph_element_new ("cuda", &p);
   bus = gst_bus_new ();
