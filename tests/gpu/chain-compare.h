@@ -8,6 +8,7 @@
 
 #include <gst/gst.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <gst/video/video.h>
 
@@ -245,4 +246,58 @@ chain_drain_bus (GstBus * bus, RunResult * r, const char *what)
     gst_message_unref (msg);
   }
   return ok;
+}
+
+/* The pipeline @desc (exits on a parse error) with its elements "src" and
+ * "sink" and its bus. */
+static inline GstElement *
+chain_pipeline_new (const char *desc, GstElement ** src, GstElement ** sink,
+    GstBus ** bus)
+{
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+
+  if (pipe == NULL) {
+    fprintf (stderr, "%s: %s\n", desc, err->message);
+    exit (1);
+  }
+  *src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  *sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  *bus = gst_element_get_bus (pipe);
+  return pipe;
+}
+
+/* The end of a run: the chain elements' caps and statistics while they
+ * still run, the bus drained, @pipe stopped; @pipe and @bus let go of. */
+static inline void
+run_result_finish (RunResult * r, GstElement * pipe, GstBus * bus,
+    guint n_elements, const char *what)
+{
+  run_result_collect (r, pipe, n_elements);
+  if (!chain_drain_bus (bus, r, what))
+    r->ok = FALSE;
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+/* 1 when cudamorph's source pad template offers CUDA memory, 0 when it
+ * does not (the plugin was built without gstreamer-cuda), -1 when there
+ * is no cudamorph. */
+static inline int
+plugin_has_cuda_memory (void)
+{
+  GstElement *e = gst_element_factory_make ("cudamorph", NULL);
+  GstPadTemplate *t;
+  GstCaps *tc;
+  gboolean cuda;
+
+  if (e == NULL)
+    return -1;
+  t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), "src");
+  tc = gst_pad_template_get_caps (t);
+  cuda = caps_cuda (tc);
+  gst_caps_unref (tc);
+  gst_object_unref (e);
+  return cuda ? 1 : 0;
 }

@@ -70,7 +70,6 @@ run_chain (const char *const *elements, const char *format,
   gchar *chain = chain_desc (elements, mode_props (mode)), *desc, *what;
   const char *pre = "", *post = "";
   GstElement *pipe, *src, *sink;
-  GError *err = NULL;
   GstBus *bus;
   guint64 pts = 0;
   guint n_elements = g_strv_length ((gchar **) elements);
@@ -93,14 +92,7 @@ run_chain (const char *const *elements, const char *format,
   desc = g_strdup_printf ("appsrc name=src format=time ! %s%s%s ! "
       "video/x-raw, format=%s ! appsink name=sink sync=false", pre, chain,
       post, format);
-  pipe = gst_parse_launch (desc, &err);
-  if (pipe == NULL) {
-    fprintf (stderr, "%s: %s\n", desc, err->message);
-    exit (1);
-  }
-  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
-  bus = gst_element_get_bus (pipe);
+  pipe = chain_pipeline_new (desc, &src, &sink, &bus);
   g_object_set (src, "max-bytes", (guint64) 0, NULL);
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
@@ -134,18 +126,11 @@ run_chain (const char *const *elements, const char *format,
       break;
     g_ptr_array_add (r.samples, sample);
   }
-  /* caps and statistics while the elements still run */
-  run_result_collect (&r, pipe, n_elements);
   what = g_strdup_printf ("%s (%s)", mode_names[mode], chain);
-  if (!chain_drain_bus (bus, &r, what))
-    r.ok = FALSE;
-  g_free (what);
-
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
+  run_result_finish (&r, pipe, bus, n_elements, what);
   gst_object_unref (src);
   gst_object_unref (sink);
-  gst_object_unref (pipe);
+  g_free (what);
   g_free (desc);
   g_free (chain);
   return r;
@@ -305,25 +290,15 @@ main (int argc, char **argv)
     return SKIP;
   }
   gst_object_unref (f);
-  {
-    GstElement *e = gst_element_factory_make ("cudamorph", NULL);
-    GstPadTemplate *t;
-    GstCaps *tc;
-    gboolean cuda;
-
-    if (e == NULL) {
+  switch (plugin_has_cuda_memory ()) {
+    case -1:
       fprintf (stderr, "no cudamorph: GST_PLUGIN_PATH?\n");
       return 1;
-    }
-    t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), "src");
-    tc = gst_pad_template_get_caps (t);
-    cuda = caps_cuda (tc);
-    gst_caps_unref (tc);
-    gst_object_unref (e);
-    if (!cuda) {
+    case 0:
       printf ("SKIP: plugin built without gstreamer-cuda\n");
       return SKIP;
-    }
+    default:
+      break;
   }
 
   /* (1) + (2): each element and the chains, NV12 and RGBA */

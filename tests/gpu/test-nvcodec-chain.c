@@ -39,7 +39,6 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
       " backend=cpu"), *desc;
   const char *what = cuda ? "cuda" : "cpu";
   GstElement *pipe, *src, *sink;
-  GError *err = NULL;
   GstBus *bus;
   gint64 deadline;
   guint n_elements = g_strv_length ((gchar **) elements);
@@ -52,15 +51,8 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
     desc = g_strdup_printf ("filesrc name=src ! h264parse ! nvh264dec ! "
         "cudadownload ! video/x-raw, format=NV12 ! %s ! appsink name=sink "
         "sync=false", chain);
-  pipe = gst_parse_launch (desc, &err);
-  if (pipe == NULL) {
-    fprintf (stderr, "%s: %s\n", desc, err->message);
-    exit (1);
-  }
-  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
+  pipe = chain_pipeline_new (desc, &src, &sink, &bus);
   g_object_set (src, "location", data, NULL);
-  bus = gst_element_get_bus (pipe);
 
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   /* until EOS; an error or a stall ends the wait instead of blocking in
@@ -88,16 +80,9 @@ run_chain (const char *data, const char *const *elements, gboolean cuda)
     }
   }
 
-  /* caps and statistics while the elements still run */
-  run_result_collect (&r, pipe, n_elements);
-  if (!chain_drain_bus (bus, &r, what))
-    r.ok = FALSE;
-
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  gst_object_unref (bus);
+  run_result_finish (&r, pipe, bus, n_elements, what);
   gst_object_unref (src);
   gst_object_unref (sink);
-  gst_object_unref (pipe);
   g_free (desc);
   g_free (chain);
   return r;
@@ -258,25 +243,15 @@ main (int argc, char **argv)
       return TEST_SKIP;
     }
   }
-  {
-    GstElement *e = gst_element_factory_make ("cudamorph", NULL);
-    GstPadTemplate *t;
-    GstCaps *tc;
-    gboolean cuda;
-
-    if (e == NULL) {
+  switch (plugin_has_cuda_memory ()) {
+    case -1:
       printf ("SKIP: cudamorph cannot be created\n");
       return TEST_SKIP;
-    }
-    t = gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (e), "src");
-    tc = gst_pad_template_get_caps (t);
-    cuda = caps_cuda (tc);
-    gst_caps_unref (tc);
-    gst_object_unref (e);
-    if (!cuda) {
+    case 0:
       printf ("SKIP: plugin built without gstreamer-cuda\n");
       return TEST_SKIP;
-    }
+    default:
+      break;
   }
 
   check_chain (data, erode);
