@@ -4,33 +4,19 @@
 #endif
 
 #include "gstcudalinspectrumenums.h"
+#include "gstcudamorphologyenums.h"
 
 /* numbered from 0, as GStreamer's own enums are (a binding that sets 0
  * gets the default); the element maps them to the core's cm_morph_op */
-GType
-gst_cuda_lin_spectrum_operation_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_lin_spectrum_operation,
+    GstCudaLinSpectrumOperation,
     {GST_CUDA_LIN_SPECTRUM_OPERATION_OPEN,
         "Openings by lines: bright linear structures", "open"},
     {GST_CUDA_LIN_SPECTRUM_OPERATION_CLOSE,
-        "Closings by lines: dark linear structures", "close"},
-    {0, NULL, NULL}
-  };
+        "Closings by lines: dark linear structures", "close"});
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaLinSpectrumOperation", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
-
-GType
-gst_cuda_lin_spectrum_output_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_lin_spectrum_output,
+    GstCudaLinSpectrumOutput,
     {GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH,
         "Frames unchanged, results in messages only", "passthrough"},
     {GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM,
@@ -38,13 +24,4 @@ gst_cuda_lin_spectrum_output_get_type (void)
           "closings)", "supremum"},
     {GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION,
         "RGBA orientation map: hue = orientation, brightness = strength",
-          "orientation"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaLinSpectrumOutput", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
+          "orientation"});

@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcudamedianenums.h"
+#include "gstcudamorphologyenums.h"
 
 #include "median.h"
 
@@ -16,44 +17,20 @@ G_STATIC_ASSERT ((int) GST_CUDA_MEDIAN_ALGORITHM_HISTOGRAM ==
     (int) CM_MEDIAN_HISTOGRAM);
 G_STATIC_ASSERT (CM_MEDIAN_ALGORITHM_COUNT == 3);
 
-GType
-gst_cuda_median_color_mode_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_median_color_mode,
+    GstCudaMedianColorMode,
     {GST_CUDA_MEDIAN_COLOR_MODE_LUMA,
         "Whole RGB pixel of the window whose luminance has the rank "
           "(no new colours)", "luma"},
     {GST_CUDA_MEDIAN_COLOR_MODE_CHANNELS,
-        "Each colour channel independently", "channels"},
-    {0, NULL, NULL}
-  };
+        "Each colour channel independently", "channels"});
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMedianColorMode", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
-
-GType
-gst_cuda_median_algorithm_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_median_algorithm,
+    GstCudaMedianAlgorithm,
     {GST_CUDA_MEDIAN_ALGORITHM_AUTO,
         "Chosen from the window size, depth and rank", "auto"},
     {GST_CUDA_MEDIAN_ALGORITHM_NETWORK,
         "Sorting/selection networks (windows of at most 64 pixels, or "
           "square 3..11 at min/median/max)", "network"},
     {GST_CUDA_MEDIAN_ALGORITHM_HISTOGRAM,
-        "Sliding histograms (any window)", "histogram"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMedianAlgorithm", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
+        "Sliding histograms (any window)", "histogram"});

@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcudamorphenums.h"
+#include "gstcudamorphologyenums.h"
 
 #include "morph.h"
 #include "reconstruct.h"
@@ -33,11 +34,8 @@ G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_LINE == (int) CM_SHAPE_LINE);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_CUSTOM == (int) CM_SHAPE_CUSTOM);
 G_STATIC_ASSERT (CM_SHAPE_COUNT == 7);
 
-GType
-gst_cuda_morph_operation_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morph_operation,
+    GstCudaMorphOperation,
     {GST_CUDA_MORPH_OPERATION_ERODE, "Erosion (minimum over the element)",
         "erode"},
     {GST_CUDA_MORPH_OPERATION_DILATE, "Dilation (maximum over the element)",
@@ -80,22 +78,9 @@ gst_cuda_morph_operation_get_type (void)
         "bright peak", "hdome"},
     {GST_CUDA_MORPH_OPERATION_HBASIN,
         "H-basins (hmin minus image): the bottom dome-height levels of each "
-        "dark basin", "hbasin"},
-    {0, NULL, NULL}
-  };
+        "dark basin", "hbasin"});
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMorphOperation", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
-
-GType
-gst_cuda_morph_shape_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morph_shape, GstCudaMorphShape,
     {GST_CUDA_MORPH_SHAPE_RECT, "Rectangle of width x height", "rect"},
     {GST_CUDA_MORPH_SHAPE_CROSS,
         "Cross: centre row and column of width x height", "cross"},
@@ -107,13 +92,4 @@ gst_cuda_morph_shape_get_type (void)
     {GST_CUDA_MORPH_SHAPE_LINE, "Line of length pixels at angle degrees",
         "line"},
     {GST_CUDA_MORPH_SHAPE_CUSTOM, "Custom 0/1 mask (mask property)",
-        "custom"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMorphShape", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
+        "custom"});

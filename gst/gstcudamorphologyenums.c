@@ -14,51 +14,24 @@ G_STATIC_ASSERT ((int) GST_CUDA_MORPHOLOGY_BORDER_CONSTANT ==
     (int) CM_BORDER_CONSTANT);
 G_STATIC_ASSERT (CM_BORDER_MODE_COUNT == 5);
 
-GType
-gst_cuda_morphology_backend_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morphology_backend,
+    GstCudaMorphologyBackend,
     {GST_CUDA_MORPHOLOGY_BACKEND_AUTO,
         "CUDA when a device is usable, else the CPU reference", "auto"},
     {GST_CUDA_MORPHOLOGY_BACKEND_CUDA,
         "CUDA only (fail without a usable device)", "cuda"},
-    {GST_CUDA_MORPHOLOGY_BACKEND_CPU, "CPU reference implementation", "cpu"},
-    {0, NULL, NULL}
-  };
+    {GST_CUDA_MORPHOLOGY_BACKEND_CPU, "CPU reference implementation", "cpu"});
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMorphologyBackend", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
-
-GType
-gst_cuda_morphology_overlap_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morphology_overlap,
+    GstCudaMorphologyOverlap,
     {GST_CUDA_MORPHOLOGY_OVERLAP_AUTO,
         "Overlap when upstream is not live", "auto"},
     {GST_CUDA_MORPHOLOGY_OVERLAP_ON,
         "Always overlap (one frame of latency)", "on"},
-    {GST_CUDA_MORPHOLOGY_OVERLAP_OFF, "Never overlap", "off"},
-    {0, NULL, NULL}
-  };
+    {GST_CUDA_MORPHOLOGY_OVERLAP_OFF, "Never overlap", "off"});
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMorphologyOverlap", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
-
-GType
-gst_cuda_morphology_border_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
+GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morphology_border,
+    GstCudaMorphologyBorder,
     {GST_CUDA_MORPHOLOGY_BORDER_NEUTRAL,
         "Outside pixels never win (max for erosion, 0 for dilation)",
         "neutral"},
@@ -69,13 +42,4 @@ gst_cuda_morphology_border_get_type (void)
     {GST_CUDA_MORPHOLOGY_BORDER_MIRROR,
         "Mirrored, edge pixel not repeated (dcb|abcd|cba)", "mirror"},
     {GST_CUDA_MORPHOLOGY_BORDER_CONSTANT,
-        "Constant value (border-value) outside the frame", "constant"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaMorphologyBorder", values);
-    g_once_init_leave (&type, t);
-  }
-  return (GType) type;
-}
+        "Constant value (border-value) outside the frame", "constant"});

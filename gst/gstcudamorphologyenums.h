@@ -65,6 +65,25 @@ typedef enum
   GST_CUDA_MORPHOLOGY_BORDER_CONSTANT = 4
 } GstCudaMorphologyBorder;
 
+/* Defines GType @prefix##_get_type (void): the GEnum named @TypeName
+ * (the C type's own name), registered once from the GEnumValue entries
+ * that follow, {value, description, nick}, ... (the terminating
+ * {0, NULL, NULL} is added). Every enum file of the plugin registers its
+ * types with it. */
+#define GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE(prefix, TypeName, ...) \
+GType \
+prefix##_get_type (void) \
+{ \
+  static gsize type = 0; \
+  static const GEnumValue values[] = { __VA_ARGS__, {0, NULL, NULL} }; \
+  \
+  if (g_once_init_enter (&type)) { \
+    GType t = g_enum_register_static (#TypeName, values); \
+    g_once_init_leave (&type, t); \
+  } \
+  return (GType) type; \
+}
+
 #define GST_TYPE_CUDA_MORPHOLOGY_BACKEND \
   (gst_cuda_morphology_backend_get_type ())
 GType gst_cuda_morphology_backend_get_type (void);
