@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The element harness of the element tests (tests/check on the CPU
- * backend, tests/gpu on CUDA): a cudamorph set up from a parameter row
- * (morphology or reconstruction) in a GstHarness, the properties' nicks
- * and descriptions for failure messages, the bus read without
- * gst_bus_pop_filtered ()'s trap, and GLib's refusal of out-of-range
- * values asserted on every GLib version. */
+ * backend, tests/gpu on CUDA): an element of the plugin on a backend, a
+ * cudamorph set up from a parameter row (morphology or reconstruction) in
+ * a GstHarness, the properties' nicks and descriptions for failure
+ * messages, the bus read without gst_bus_pop_filtered ()'s trap, GLib's
+ * refusal of out-of-range values asserted on every GLib version, and the
+ * main () of the GPU element tests. The frames are in padded-frames.h,
+ * their comparison in frame-compare.h, the other elements in
+ * median-harness.h and lin-harness.h. */
 #pragma once
 
 #include <gst/check/gstcheck.h>
