@@ -119,8 +119,7 @@ GST_START_TEST (test_percentile_extremes)
         GstElement *e = median_element_new ("cpu", &p);
         GstHarness *h = morph_harness_new (e);
         GstVideoInfo info;
-        GstVideoFrame in, out;
-        GstBuffer *inbuf, *outbuf;
+        FrameRun r;
         cm_depth depth;
         cm_image src, got, exp;
         cm_se *se = NULL;
@@ -129,18 +128,13 @@ GST_START_TEST (test_percentile_extremes)
         morph_harness_set_caps (h, formats[f], w, ht, &info);
         depth = GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
             CM_DEPTH_16 : CM_DEPTH_8;
-        inbuf = morph_make_input (&info, seed++, 0);
-        outbuf = gst_harness_push_and_pull (h, gst_buffer_ref (inbuf));
-        fail_unless (outbuf != NULL);
-        fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
-        fail_unless (gst_video_frame_map (&out, &info, outbuf,
-                GST_MAP_READ));
+        frame_run_push (&r, h, &info, morph_make_input (&info, seed++, 0));
         src = (cm_image) {
-        GST_VIDEO_FRAME_PLANE_DATA (&in, 0),
-              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0), w, ht, depth};
+        GST_VIDEO_FRAME_PLANE_DATA (&r.in, 0),
+              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&r.in, 0), w, ht, depth};
         got = (cm_image) {
-        GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
-              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, ht, depth};
+        GST_VIDEO_FRAME_PLANE_DATA (&r.out, 0),
+              (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&r.out, 0), w, ht, depth};
         exp = test_image_new (w, ht, depth, 0);
         fail_unless (cm_se_new_rect (&se, 5, 3) == CM_OK);
         fail_unless (cm_morph_ref_rank_extreme (se, extreme == 0,
@@ -152,10 +146,7 @@ GST_START_TEST (test_percentile_extremes)
             extreme == 0 ? "erosion" : "dilation");
         cm_se_free (se);
         test_image_free (&exp);
-        gst_video_frame_unmap (&out);
-        gst_video_frame_unmap (&in);
-        gst_buffer_unref (outbuf);
-        gst_buffer_unref (inbuf);
+        frame_run_clear (&r);
         gst_harness_teardown (h);
         gst_object_unref (e);
       }
@@ -178,26 +169,21 @@ GST_START_TEST (test_luma_no_new_colours)
       GstElement *e = median_element_new ("cpu", &p);
       GstHarness *h = morph_harness_new (e);
       GstVideoInfo info;
-      GstVideoFrame in, out;
-      GstBuffer *inbuf, *outbuf;
+      FrameRun r;
       int w = 19, ht = 13, ps, ri, gi, bi;
       const guint8 *id, *od;
       gsize is, os;
 
       morph_harness_set_caps (h, formats[f], w, ht, &info);
-      inbuf = morph_make_input (&info, seed++, 0);
-      outbuf = gst_harness_push_and_pull (h, gst_buffer_ref (inbuf));
-      fail_unless (outbuf != NULL);
-      fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&out, &info, outbuf, GST_MAP_READ));
+      frame_run_push (&r, h, &info, morph_make_input (&info, seed++, 0));
       ps = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
       ri = GST_VIDEO_INFO_COMP_POFFSET (&info, 0);
       gi = GST_VIDEO_INFO_COMP_POFFSET (&info, 1);
       bi = GST_VIDEO_INFO_COMP_POFFSET (&info, 2);
-      id = GST_VIDEO_FRAME_PLANE_DATA (&in, 0);
-      od = GST_VIDEO_FRAME_PLANE_DATA (&out, 0);
-      is = GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0);
-      os = GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0);
+      id = GST_VIDEO_FRAME_PLANE_DATA (&r.in, 0);
+      od = GST_VIDEO_FRAME_PLANE_DATA (&r.out, 0);
+      is = GST_VIDEO_FRAME_PLANE_STRIDE (&r.in, 0);
+      os = GST_VIDEO_FRAME_PLANE_STRIDE (&r.out, 0);
       for (int y = 0; y < ht; y++) {
         for (int x = 0; x < w; x++) {
           const guint8 *o = od + y * os + x * ps;
@@ -217,10 +203,7 @@ GST_START_TEST (test_luma_no_new_colours)
               o[bi], x, y);
         }
       }
-      gst_video_frame_unmap (&out);
-      gst_video_frame_unmap (&in);
-      gst_buffer_unref (outbuf);
-      gst_buffer_unref (inbuf);
+      frame_run_clear (&r);
       gst_harness_teardown (h);
       gst_object_unref (e);
     }

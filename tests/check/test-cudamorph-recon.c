@@ -103,8 +103,9 @@ GST_START_TEST (test_recon_connectivity_oracle)
     GstElement *e = morph_element_new ("cpu", NULL);
     GstHarness *h;
     GstVideoInfo info;
-    GstVideoFrame fin, fout;
-    GstBuffer *in, *out;
+    GstVideoFrame fin;
+    GstBuffer *in;
+    FrameRun r;
     int changed = 0;
 
     gst_util_set_object_arg (G_OBJECT (e), "operation", "fill-holes");
@@ -118,15 +119,12 @@ GST_START_TEST (test_recon_connectivity_oracle)
         morph_frame_set (&fin, 0, x, y, (x / 2 + y / 2) % 2 ? 200 : 50);
     gst_video_frame_unmap (&fin);
 
-    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-    fail_unless (out != NULL);
-    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    frame_run_push (&r, h, &info, in);
     for (int y = 0; y < hgt; y++) {
-      const guint8 *a = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 0) +
-          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0);
-      const guint8 *o = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0) +
-          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0);
+      const guint8 *a = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&r.in, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&r.in, 0);
+      const guint8 *o = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&r.out, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&r.out, 0);
 
       for (int x = 0; x < w; x++) {
         /* a 2x2 square touches the edge when one of its pixels does */
@@ -143,10 +141,7 @@ GST_START_TEST (test_recon_connectivity_oracle)
     }
     /* 4 neighbours: (22/2 - 2) x (14/2 - 2) squares, half of them dark */
     fail_unless_equals_int (changed, conn == 4 ? 4 * (9 * 5 / 2 + 1) : 0);
-    gst_video_frame_unmap (&fout);
-    gst_video_frame_unmap (&fin);
-    gst_buffer_unref (out);
-    gst_buffer_unref (in);
+    frame_run_clear (&r);
     gst_harness_teardown (h);
     gst_object_unref (e);
   }

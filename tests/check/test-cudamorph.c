@@ -178,8 +178,7 @@ GST_START_TEST (test_independent_oracle)
     GstElement *e;
     GstHarness *h;
     GstVideoInfo info;
-    GstVideoFrame fin, fout;
-    GstBuffer *in, *out;
+    FrameRun r;
     guint8 f[13 * 7];
 
     p.op = erode ? CM_MORPH_ERODE : CM_MORPH_DILATE;
@@ -189,30 +188,23 @@ GST_START_TEST (test_independent_oracle)
     h = morph_harness_new (e);
     morph_harness_set_caps (h, "GRAY8", w, hgt, &info);
 
-    in = morph_make_input (&info, 4242 + erode, 0);
-    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-    fail_unless (out != NULL);
-    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    frame_run_push (&r, h, &info, morph_make_input (&info, 4242 + erode, 0));
     for (int y = 0; y < hgt; y++)
-      memcpy (f + y * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 0) +
-          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), w);
+      memcpy (f + y * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&r.in, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&r.in, 0), w);
     for (int y = 0; y < hgt; y++) {
-      const guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0) +
-          y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0);
+      const guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&r.out, 0) +
+          y * GST_VIDEO_FRAME_PLANE_STRIDE (&r.out, 0);
       for (int x = 0; x < w; x++) {
         guint8 want = brute_force (f, w, hgt, x, y, mask, 3, 3, erode);
         fail_unless_equals_int_hex (row[x], want);
       }
     }
     /* and the result is not the input */
-    fail_if (memcmp (GST_VIDEO_FRAME_PLANE_DATA (&fout, 0),
-            GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0) * hgt) == 0);
-    gst_video_frame_unmap (&fout);
-    gst_video_frame_unmap (&fin);
-    gst_buffer_unref (out);
-    gst_buffer_unref (in);
+    fail_if (memcmp (GST_VIDEO_FRAME_PLANE_DATA (&r.out, 0),
+            GST_VIDEO_FRAME_PLANE_DATA (&r.in, 0),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&r.in, 0) * hgt) == 0);
+    frame_run_clear (&r);
     gst_harness_teardown (h);
     gst_object_unref (e);
   }

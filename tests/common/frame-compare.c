@@ -300,3 +300,24 @@ recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
   g_free (what);
   g_free (desc);
 }
+
+void
+frame_run_push (FrameRun * r, GstHarness * h, const GstVideoInfo * info,
+    GstBuffer * inbuf)
+{
+  r->inbuf = inbuf;
+  r->outbuf = gst_harness_push_and_pull (h, gst_buffer_ref (inbuf));
+  fail_unless (r->outbuf != NULL, "no output buffer");
+  fail_unless (gst_video_frame_map (&r->in, info, r->inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&r->out, info, r->outbuf,
+          GST_MAP_READ));
+}
+
+void
+frame_run_clear (FrameRun * r)
+{
+  gst_video_frame_unmap (&r->out);
+  gst_video_frame_unmap (&r->in);
+  gst_buffer_unref (r->outbuf);
+  gst_buffer_unref (r->inbuf);
+}

@@ -99,3 +99,20 @@ void morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
  * as @p says (cm_recon_ref); @ctx opens the failure message. */
 void recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const ReconParams * p, GstBuffer * in, const char *ctx);
+
+/* One frame through a harness with the input and the output mapped for
+ * reading, for the tests that read the samples themselves. */
+typedef struct
+{
+  GstBuffer *inbuf, *outbuf;
+  GstVideoFrame in, out;
+} FrameRun;
+
+/* Pushes @inbuf (its reference taken over) through @h, pulls the output
+ * (asserted) and maps both as @info says. */
+void frame_run_push (FrameRun * r, GstHarness * h, const GstVideoInfo * info,
+    GstBuffer * inbuf);
+
+/* Unmaps both frames and lets go of the buffers. */
+void frame_run_clear (FrameRun * r);
+
