@@ -2,19 +2,20 @@
 /* One orientation of the linear spectrum on a sheared tile
  * (linspectrum-sheared.h).
  *
- * Why (issue 4, one opening >= 100 Gpx/s): the stream kernel of
- * linspectrum.cu gives one thread a whole scan line. With one orientation
- * a 3840x2160 frame has only 2,000-4,000 lines, so it must cut them into
- * zones whose 2 L overlap it pays again and again, and each step walks a
- * FIFO in shared memory: 113 Gpx/s steep, 79 with the transpositions of
- * shallow lines (H100, L = 41). Seen from the lines, one orientation is a
- * 1-D opening along the columns of the sheared frame g (b, q) = the
- * sample of line b at position q: here a block stages a strip of 64 lines
- * over a tile of positions (each staged row is a run of 64 neighbouring
- * samples of one image row: coalesced), and the 1-D opening is the vHGW
- * chunk of morph-vhgw.cuh twice, erosion then dilation, through shared
- * memory: no per-line state, no zones, as many blocks as the frame has
- * tiles. The price is the halo of 2 (L - 1) staged rows per tile, so the
+ * Why (issue 4, the throughput target of one opening): the stream kernel
+ * (linspectrum-kernels.cu) gives one thread a whole scan line. With one
+ * orientation a 3840x2160 frame has only 2,000-4,000 lines, so it must cut
+ * them into zones whose 2 L overlap it pays again and again, and each step
+ * walks a FIFO in shared memory: it missed the target, shallow lines (two
+ * transpositions) more than steep ones (docs/PERFORMANCE.md, Linear
+ * spectrum, "Figures moved from code comments"). Seen from the lines, one
+ * orientation is a 1-D opening along the columns of the sheared frame
+ * g (b, q) = the sample of line b at position q: here a block stages a
+ * strip of 64 lines over a tile of positions (each staged row is a run of
+ * 64 neighbouring samples of one image row: coalesced), and the 1-D
+ * opening is the vHGW chunk of morph-vhgw.cuh twice, erosion then
+ * dilation, through shared memory: no per-line state, no zones, as many
+ * blocks as the frame has tiles. The price is the halo of 2 (L - 1) staged rows per tile, so the
  * plan keeps the stream kernel for long segments (linspectrum.cu).
  *
  * Exactness: a sample outside the image (q outside [0, span) or its
@@ -276,10 +277,10 @@ lin_sheared_new (lin_sheared ** out, const int *e_host, int span, int ext,
   }
 
   /* C: the largest power of two <= L up to 64 (vhgw_chunk needs C <= L).
-   * The tile: 128 rows (H100, 3840x2160, L = 41, 2026-11-24: 64 / 128 /
-   * 192 / 256 / 384 / 512 rows gave 127 / 170 / 147 / 127 / 85 / 84 Gpx/s
-   * steep: beyond 128 the shared memory leaves fewer blocks per
-   * multiprocessor, below it the halo of 2 (L - 1) rows dominates),
+   * The tile: 128 rows, the fastest of a sweep from 64 to 512 rows
+   * (docs/PERFORMANCE.md, Linear spectrum: beyond 128 the shared memory
+   * leaves fewer blocks per multiprocessor, below it the halo of
+   * 2 (L - 1) rows dominates),
    * halved while two blocks do not fit in a multiprocessor's shared
    * memory (the opt-in limit per block approximates half of it) */
   while (c * 2 <= L && c * 2 <= 64)
