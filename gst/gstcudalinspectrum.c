@@ -184,11 +184,8 @@ static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase
     * base, const cm_image * src, const cm_image_packed * dst,
     gboolean use_cuda, void *stream);
 
-#define PARAM_FLAGS \
-  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
-/* per-frame settings: a GstController binding may drive them (values
- * taken at each buffer's stream time, before_transform) */
-#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
+#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
@@ -384,93 +381,82 @@ gst_cuda_lin_spectrum_angles_refusal (const cm_linspectrum_desc * desc)
       " orientations";
 }
 
+/* the properties in the settings */
+static const GstCudaMorphologyField gst_cuda_lin_spectrum_fields[] = {
+  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, length)},
+  {PROP_ANGLE_MIN, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_min)},
+  {PROP_ANGLE_MAX, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_max)},
+  {PROP_ANGLE_STEP, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_step)},
+  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, operation)},
+  {PROP_OUTPUT, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, output)},
+  {PROP_POST_MESSAGES,
+      G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, post_messages)},
+  {PROP_INTERVAL, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, interval)},
+  {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, attach_meta)},
+};
+
+/* FALSE (with a warning) for a value the element refuses: the previous
+ * setting stays. Checked before the object lock is taken; an angle alone:
+ * the three together are checked at the next frame (configure), so that
+ * the order they arrive in does not matter. */
+static gboolean
+gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  gdouble v;
+  const gchar *why = NULL;
+
+  if (prop_id != PROP_ANGLE_MIN && prop_id != PROP_ANGLE_MAX &&
+      prop_id != PROP_ANGLE_STEP)
+    return TRUE;
+  /* NaN stays NaN and is refused here */
+  v = gst_cuda_morphology_base_double_in_range (value, pspec);
+  if (!isfinite (v))
+    why = "it is not a finite number";
+  else if (prop_id == PROP_ANGLE_STEP && !(v > 0.0))
+    why = "angle-step must be larger than 0";
+  if (why == NULL)
+    return TRUE;
+  g_warning ("%s: refusing %s = %g: %s; keeping the previous value",
+      GST_OBJECT_NAME (self), pspec->name, v, why);
+  return FALSE;
+}
+
 static void
 gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (object);
-  GstCudaLinSpectrumSettings *s = &self->settings;
-  gboolean rebuild = TRUE;
 
-  switch (prop_id) {
-    case PROP_LENGTH:
-      GST_OBJECT_LOCK (self);
-      s->length = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_ANGLE_MIN:
-    case PROP_ANGLE_MAX:
-    case PROP_ANGLE_STEP:{
-      /* NaN stays NaN and is refused below */
-      gdouble v = gst_cuda_morphology_base_double_in_range (value, pspec);
-      const gchar *why = NULL;
+  if (!gst_cuda_lin_spectrum_value_ok (self, prop_id, value, pspec))
+    return;
 
-      /* one value alone; the three together are checked at the next frame
-       * (configure), so that the order they arrive in does not matter */
-      if (!isfinite (v))
-        why = "it is not a finite number";
-      else if (prop_id == PROP_ANGLE_STEP && !(v > 0.0))
-        why = "angle-step must be larger than 0";
-      if (why != NULL) {
-        g_warning ("%s: refusing %s = %g: %s; keeping the previous value",
-            GST_OBJECT_NAME (self), pspec->name, v, why);
-        return;
-      }
-      GST_OBJECT_LOCK (self);
-      if (prop_id == PROP_ANGLE_MIN)
-        s->angle_min = v;
-      else if (prop_id == PROP_ANGLE_MAX)
-        s->angle_max = v;
-      else
-        s->angle_step = v;
-      GST_OBJECT_UNLOCK (self);
-      break;
-    }
-    case PROP_OPERATION:
-      GST_OBJECT_LOCK (self);
-      s->operation = g_value_get_enum (value);
-      GST_OBJECT_UNLOCK (self);
-      break;
-    case PROP_OUTPUT:{
-      GstCudaLinSpectrumOutput output = g_value_get_enum (value);
-      gboolean changed;
+  if (prop_id == PROP_OUTPUT) {
+    GstCudaLinSpectrumOutput output = g_value_get_enum (value);
+    gboolean changed;
 
-      GST_OBJECT_LOCK (self);
-      changed = s->output != output;
-      s->output = output;
-      GST_OBJECT_UNLOCK (self);
-      /* new output caps (RGBA or not) and/or a new passthrough state:
-       * renegotiate before the next buffer; the streaming thread applies
-       * the passthrough flag itself (before_transform) */
-      if (changed)
-        gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
-      break;
-    }
-    case PROP_POST_MESSAGES:
-      GST_OBJECT_LOCK (self);
-      s->post_messages = g_value_get_boolean (value);
-      GST_OBJECT_UNLOCK (self);
-      rebuild = FALSE;
-      break;
-    case PROP_INTERVAL:
-      GST_OBJECT_LOCK (self);
-      s->interval = g_value_get_uint (value);
-      GST_OBJECT_UNLOCK (self);
-      rebuild = FALSE;
-      break;
-    case PROP_ATTACH_META:
-      GST_OBJECT_LOCK (self);
-      s->attach_meta = g_value_get_boolean (value);
-      GST_OBJECT_UNLOCK (self);
-      rebuild = FALSE;
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
+    /* compared and set at once: the streaming thread may put back the
+     * output in use (gstcudalinspectrumoutput.c) */
+    GST_OBJECT_LOCK (self);
+    changed = self->settings.output != output;
+    self->settings.output = output;
+    GST_OBJECT_UNLOCK (self);
+    /* new output caps (RGBA or not) and/or a new passthrough state:
+     * renegotiate before the next buffer; the streaming thread applies
+     * the passthrough flag itself (before_transform) */
+    if (changed)
+      gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  } else if (!gst_cuda_morphology_base_settings_set (object, &self->settings,
+          gst_cuda_lin_spectrum_fields,
+          G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
+          pspec)) {
+    return;
   }
 
-  /* rebuild the plans before the next frame */
-  if (rebuild)
+  /* messages and metas are read at every frame; the others rebuild the
+   * plans before the next frame */
+  if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
+      prop_id != PROP_ATTACH_META)
     gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
 }
 
@@ -478,43 +464,9 @@ static void
 gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (object);
-  GstCudaLinSpectrumSettings *s = &self->settings;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_LENGTH:
-      g_value_set_uint (value, s->length);
-      break;
-    case PROP_ANGLE_MIN:
-      g_value_set_double (value, s->angle_min);
-      break;
-    case PROP_ANGLE_MAX:
-      g_value_set_double (value, s->angle_max);
-      break;
-    case PROP_ANGLE_STEP:
-      g_value_set_double (value, s->angle_step);
-      break;
-    case PROP_OPERATION:
-      g_value_set_enum (value, s->operation);
-      break;
-    case PROP_OUTPUT:
-      g_value_set_enum (value, s->output);
-      break;
-    case PROP_POST_MESSAGES:
-      g_value_set_boolean (value, s->post_messages);
-      break;
-    case PROP_INTERVAL:
-      g_value_set_uint (value, s->interval);
-      break;
-    case PROP_ATTACH_META:
-      g_value_set_boolean (value, s->attach_meta);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_base_settings_get (object,
+      &GST_CUDA_LIN_SPECTRUM (object)->settings, gst_cuda_lin_spectrum_fields,
+      G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value, pspec);
 }
 
 /* ---- plans -------------------------------------------------------------- */

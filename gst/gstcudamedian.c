@@ -149,11 +149,8 @@ static cm_status gst_cuda_median_process_packed (GstCudaMorphologyBase *
     gboolean use_cuda, void *stream);
 static void gst_cuda_median_release (GstCudaMorphologyBase * base);
 
-#define PARAM_FLAGS \
-  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
-/* per-frame settings: a GstController binding may drive them (values
- * taken at each buffer's stream time, before_transform) */
-#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
+#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_median_class_init (GstCudaMedianClass * klass)
@@ -301,89 +298,41 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
   }
 }
 
+/* the properties in the settings: size sets both sides, reads the width */
+static const GstCudaMorphologyField gst_cuda_median_fields[] = {
+  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
+  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
+  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
+  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
+  {PROP_PERCENTILE, G_STRUCT_OFFSET (GstCudaMedianSettings, percentile)},
+  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMedianSettings, border)},
+  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMedianSettings, border_value)},
+  {PROP_COLOR_MODE, G_STRUCT_OFFSET (GstCudaMedianSettings, color_mode)},
+  {PROP_ALGORITHM, G_STRUCT_OFFSET (GstCudaMedianSettings, algorithm)},
+};
+
 static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (object);
-  GstCudaMedianSettings *s = &self->settings;
 
   if (!gst_cuda_median_value_ok (self, prop_id, value, pspec))
     return;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIZE:
-      s->width = s->height = g_value_get_int (value);
-      break;
-    case PROP_WIDTH:
-      s->width = g_value_get_int (value);
-      break;
-    case PROP_HEIGHT:
-      s->height = g_value_get_int (value);
-      break;
-    case PROP_PERCENTILE:
-      s->percentile = gst_cuda_morphology_base_double_in_range (value, pspec);
-      break;
-    case PROP_BORDER:
-      s->border = g_value_get_enum (value);
-      break;
-    case PROP_BORDER_VALUE:
-      s->border_value = g_value_get_uint (value);
-      break;
-    case PROP_COLOR_MODE:
-      s->color_mode = g_value_get_enum (value);
-      break;
-    case PROP_ALGORITHM:
-      s->algorithm = g_value_get_enum (value);
-      break;
-    default:
-      GST_OBJECT_UNLOCK (self);
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-  }
-  GST_OBJECT_UNLOCK (self);
-
   /* rebuild the filter before the next frame */
-  gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+          gst_cuda_median_fields, G_N_ELEMENTS (gst_cuda_median_fields),
+          prop_id, value, pspec))
+    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
 }
 
 static void
 gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
-  GstCudaMedianSettings *s = &self->settings;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SIZE:
-    case PROP_WIDTH:
-      g_value_set_int (value, s->width);
-      break;
-    case PROP_HEIGHT:
-      g_value_set_int (value, s->height);
-      break;
-    case PROP_PERCENTILE:
-      g_value_set_double (value, s->percentile);
-      break;
-    case PROP_BORDER:
-      g_value_set_enum (value, s->border);
-      break;
-    case PROP_BORDER_VALUE:
-      g_value_set_uint (value, s->border_value);
-      break;
-    case PROP_COLOR_MODE:
-      g_value_set_enum (value, s->color_mode);
-      break;
-    case PROP_ALGORITHM:
-      g_value_set_enum (value, s->algorithm);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_base_settings_get (object,
+      &GST_CUDA_MEDIAN (object)->settings, gst_cuda_median_fields,
+      G_N_ELEMENTS (gst_cuda_median_fields), prop_id, value, pspec);
 }
 
 static void

@@ -197,11 +197,8 @@ static cm_status gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
     void *stream);
 static void gst_cuda_morph_release (GstCudaMorphologyBase * base);
 
-#define PARAM_FLAGS \
-  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
-/* per-frame settings: a GstController binding may drive them (values
- * taken at each buffer's stream time, before_transform) */
-#define CONTROLLABLE_FLAGS (PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
+#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_morph_class_init (GstCudaMorphClass * klass)
@@ -474,122 +471,45 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
   }
 }
 
+/* the properties in the settings */
+static const GstCudaMorphologyField gst_cuda_morph_fields[] = {
+  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaMorphSettings, operation)},
+  {PROP_SHAPE, G_STRUCT_OFFSET (GstCudaMorphSettings, shape)},
+  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMorphSettings, width)},
+  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, height)},
+  {PROP_RADIUS, G_STRUCT_OFFSET (GstCudaMorphSettings, radius)},
+  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaMorphSettings, length)},
+  {PROP_ANGLE, G_STRUCT_OFFSET (GstCudaMorphSettings, angle)},
+  {PROP_MASK, G_STRUCT_OFFSET (GstCudaMorphSettings, mask)},
+  {PROP_ITERATIONS, G_STRUCT_OFFSET (GstCudaMorphSettings, iterations)},
+  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMorphSettings, border)},
+  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMorphSettings, border_value)},
+  {PROP_CONNECTIVITY, G_STRUCT_OFFSET (GstCudaMorphSettings, connectivity)},
+  {PROP_DOME_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, dome_height)},
+};
+
 static void
 gst_cuda_morph_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (object);
-  GstCudaMorphSettings *s = &self->settings;
 
   if (!gst_cuda_morph_value_ok (self, prop_id, value, pspec))
     return;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_OPERATION:
-      s->operation = g_value_get_enum (value);
-      break;
-    case PROP_SHAPE:
-      s->shape = g_value_get_enum (value);
-      break;
-    case PROP_WIDTH:
-      s->width = g_value_get_int (value);
-      break;
-    case PROP_HEIGHT:
-      s->height = g_value_get_int (value);
-      break;
-    case PROP_RADIUS:
-      s->radius = g_value_get_int (value);
-      break;
-    case PROP_LENGTH:
-      s->length = g_value_get_int (value);
-      break;
-    case PROP_ANGLE:
-      s->angle = gst_cuda_morphology_base_double_in_range (value, pspec);
-      break;
-    case PROP_MASK:
-      g_free (s->mask);
-      s->mask = g_value_dup_string (value);
-      break;
-    case PROP_ITERATIONS:
-      s->iterations = g_value_get_int (value);
-      break;
-    case PROP_BORDER:
-      s->border = g_value_get_enum (value);
-      break;
-    case PROP_BORDER_VALUE:
-      s->border_value = g_value_get_uint (value);
-      break;
-    case PROP_CONNECTIVITY:
-      s->connectivity = g_value_get_int (value);
-      break;
-    case PROP_DOME_HEIGHT:
-      s->dome_height = g_value_get_uint (value);
-      break;
-    default:
-      GST_OBJECT_UNLOCK (self);
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      return;
-  }
-  GST_OBJECT_UNLOCK (self);
-
   /* rebuild the filter before the next frame */
-  gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+          gst_cuda_morph_fields, G_N_ELEMENTS (gst_cuda_morph_fields),
+          prop_id, value, pspec))
+    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
 }
 
 static void
 gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaMorph *self = GST_CUDA_MORPH (object);
-  GstCudaMorphSettings *s = &self->settings;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_OPERATION:
-      g_value_set_enum (value, s->operation);
-      break;
-    case PROP_SHAPE:
-      g_value_set_enum (value, s->shape);
-      break;
-    case PROP_WIDTH:
-      g_value_set_int (value, s->width);
-      break;
-    case PROP_HEIGHT:
-      g_value_set_int (value, s->height);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, s->radius);
-      break;
-    case PROP_LENGTH:
-      g_value_set_int (value, s->length);
-      break;
-    case PROP_ANGLE:
-      g_value_set_double (value, s->angle);
-      break;
-    case PROP_MASK:
-      g_value_set_string (value, s->mask);
-      break;
-    case PROP_ITERATIONS:
-      g_value_set_int (value, s->iterations);
-      break;
-    case PROP_BORDER:
-      g_value_set_enum (value, s->border);
-      break;
-    case PROP_BORDER_VALUE:
-      g_value_set_uint (value, s->border_value);
-      break;
-    case PROP_CONNECTIVITY:
-      g_value_set_int (value, s->connectivity);
-      break;
-    case PROP_DOME_HEIGHT:
-      g_value_set_uint (value, s->dome_height);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_base_settings_get (object,
+      &GST_CUDA_MORPH (object)->settings, gst_cuda_morph_fields,
+      G_N_ELEMENTS (gst_cuda_morph_fields), prop_id, value, pspec);
 }
 
 static cm_status

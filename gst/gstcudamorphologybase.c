@@ -141,54 +141,33 @@ gst_cuda_morphology_base_change_state (GstElement * element,
   return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
+/* the properties in the private struct */
+static const GstCudaMorphologyField gst_cuda_morphology_base_fields[] = {
+  {PROP_BACKEND, G_STRUCT_OFFSET (GstCudaMorphologyBasePrivate, backend)},
+  {PROP_CUDA_DEVICE_ID,
+      G_STRUCT_OFFSET (GstCudaMorphologyBasePrivate, device_id)},
+  {PROP_OVERLAP,
+      G_STRUCT_OFFSET (GstCudaMorphologyBasePrivate, overlap_mode)},
+};
+
 static void
 gst_cuda_morphology_base_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (object);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_BACKEND:
-      priv->backend = g_value_get_enum (value);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      priv->device_id = g_value_get_int (value);
-      break;
-    case PROP_OVERLAP:
-      priv->overlap_mode = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_base_settings_set (object,
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object)),
+      gst_cuda_morphology_base_fields,
+      G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value, pspec);
 }
 
 static void
 gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (object);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_BACKEND:
-      g_value_set_enum (value, priv->backend);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, priv->device_id);
-      break;
-    case PROP_OVERLAP:
-      g_value_set_enum (value, priv->overlap_mode);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_cuda_morphology_base_settings_get (object,
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object)),
+      gst_cuda_morphology_base_fields,
+      G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value, pspec);
 }
 
 /* ---- the element's state, for subclasses -------------------------------- */

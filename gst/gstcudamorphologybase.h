@@ -125,11 +125,37 @@ struct _GstCudaMorphologyBaseClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
+/* The flags of the elements' properties: all may change while PLAYING;
+ * the controllable ones are per-frame settings that a GstController
+ * binding may drive (values taken at each buffer's stream time,
+ * gst_cuda_morphology_base_before_transform()). */
+#define GST_CUDA_MORPHOLOGY_PARAM_FLAGS \
+  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
+#define GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS \
+  (GST_CUDA_MORPHOLOGY_PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
+
+/**
+ * GstCudaMorphologyField:
+ * @prop_id: a property of the element
+ * @offset: where its value is kept in the element's settings struct
+ *     (G_STRUCT_OFFSET)
+ *
+ * A property kept in a field of the type of its value: gint, guint,
+ * gboolean, gdouble (brought into the spec's range), an enum or a string
+ * (gchar *, owned). A property listed twice sets both fields and reads
+ * back the first. See gst_cuda_morphology_base_settings_set().
+ */
+typedef struct
+{
+  guint prop_id;
+  gsize offset;
+} GstCudaMorphologyField;
+
 /* Defined in gstcudamorphologybase.c where they read the element's state
  * (allow_cuda_memory in gstcudamorphologynegotiation.c, through the
  * state the base class gives it); the others (info_depth,
- * double_in_range, host_image_alloc, template_caps, caps_to_system,
- * caps_add_memory, fixate_memory, before_transform) in
+ * double_in_range, settings_set and _get, host_image_alloc, template_caps,
+ * caps_to_system, caps_add_memory, fixate_memory, before_transform) in
  * gstcudamorphologyhelpers.c. */
 void gst_cuda_morphology_base_mark_dirty (GstCudaMorphologyBase * self);
 
@@ -167,6 +193,14 @@ GstCaps *gst_cuda_morphology_base_fixate_memory (GstCudaMorphologyBase *
 
 void gst_cuda_morphology_base_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
+
+gboolean gst_cuda_morphology_base_settings_set (GObject * object,
+    gpointer settings, const GstCudaMorphologyField * fields,
+    guint n_fields, guint prop_id, const GValue * value, GParamSpec * pspec);
+
+void gst_cuda_morphology_base_settings_get (GObject * object,
+    gconstpointer settings, const GstCudaMorphologyField * fields,
+    guint n_fields, guint prop_id, GValue * value, GParamSpec * pspec);
 
 const cm_cpu_opts *gst_cuda_morphology_base_cpu_opts (GstCudaMorphologyBase *
     self);

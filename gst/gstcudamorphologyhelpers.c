@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the base class offers its subclasses without the element's state
  * (the helpers of gstcudamorphologybase.h that are not the element's own:
- * property values, controlled properties, depths and host images, caps
- * for their own transform_caps and fixate_caps), and what it asks of them
+ * property values and the settings structs they are kept in, controlled
+ * properties, depths and host images, caps for their own transform_caps
+ * and fixate_caps), and what it asks of them
  * on the frame's way: which metas the output keeps, the subclass's
  * methods as the frame path calls them (gstcudamorphologyhelpers.h). */
 #ifdef HAVE_CONFIG_H
@@ -34,6 +35,127 @@ gst_cuda_morphology_base_double_in_range (const GValue * value,
   gdouble v = g_value_get_double (value);
 
   return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
+/* @value into the field at @p, of the type of @pspec's values */
+static void
+field_store (gpointer p, const GValue * value, GParamSpec * pspec)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+    case G_TYPE_INT:
+      *(gint *) p = g_value_get_int (value);
+      break;
+    case G_TYPE_UINT:
+      *(guint *) p = g_value_get_uint (value);
+      break;
+    case G_TYPE_BOOLEAN:
+      *(gboolean *) p = g_value_get_boolean (value);
+      break;
+    case G_TYPE_DOUBLE:
+      *(gdouble *) p = gst_cuda_morphology_base_double_in_range (value, pspec);
+      break;
+    case G_TYPE_ENUM:
+      *(gint *) p = g_value_get_enum (value);
+      break;
+    case G_TYPE_STRING:
+      g_free (*(gchar **) p);
+      *(gchar **) p = g_value_dup_string (value);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/* the field at @p into @value */
+static void
+field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+    case G_TYPE_INT:
+      g_value_set_int (value, *(const gint *) p);
+      break;
+    case G_TYPE_UINT:
+      g_value_set_uint (value, *(const guint *) p);
+      break;
+    case G_TYPE_BOOLEAN:
+      g_value_set_boolean (value, *(const gboolean *) p);
+      break;
+    case G_TYPE_DOUBLE:
+      g_value_set_double (value, *(const gdouble *) p);
+      break;
+    case G_TYPE_ENUM:
+      g_value_set_enum (value, *(const gint *) p);
+      break;
+    case G_TYPE_STRING:
+      g_value_set_string (value, *(gchar * const *) p);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/**
+ * gst_cuda_morphology_base_settings_set:
+ * @object: the element
+ * @settings: its settings struct
+ * @fields: (array length=n_fields): where its properties are kept in
+ *     @settings
+ * @prop_id: @value: @pspec: as set_property got them
+ *
+ * set_property for the properties kept in @settings: stores @value in
+ * the fields of @prop_id under the object lock, or warns about an
+ * invalid property id. A value the element refuses is to be refused
+ * before.
+ *
+ * Returns: %TRUE when @prop_id is one of @fields
+ */
+gboolean
+gst_cuda_morphology_base_settings_set (GObject * object, gpointer settings,
+    const GstCudaMorphologyField * fields, guint n_fields, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  gboolean known = FALSE;
+  guint i;
+
+  GST_OBJECT_LOCK (object);
+  for (i = 0; i < n_fields; i++) {
+    if (fields[i].prop_id == prop_id) {
+      field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset), value,
+          pspec);
+      known = TRUE;
+    }
+  }
+  GST_OBJECT_UNLOCK (object);
+
+  if (!known)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  return known;
+}
+
+/**
+ * gst_cuda_morphology_base_settings_get:
+ *
+ * get_property for the properties kept in @settings, read under the
+ * object lock; the arguments are those of
+ * gst_cuda_morphology_base_settings_set().
+ */
+void
+gst_cuda_morphology_base_settings_get (GObject * object,
+    gconstpointer settings, const GstCudaMorphologyField * fields,
+    guint n_fields, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  guint i;
+
+  for (i = 0; i < n_fields; i++) {
+    if (fields[i].prop_id == prop_id) {
+      GST_OBJECT_LOCK (object);
+      field_load (G_STRUCT_MEMBER_P (settings, fields[i].offset), value,
+          pspec);
+      GST_OBJECT_UNLOCK (object);
+      return;
+    }
+  }
+  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 /**
