@@ -266,7 +266,6 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
   GstCaps *caps;
   GstVideoInfo info;
   GstBufferPool *pool;
-  guint size;
 
   debug_ensure ();
   gst_query_parse_allocation (query, &caps, NULL);
@@ -293,15 +292,10 @@ gst_cuda_morphology_negotiation_propose (GstObject * element,
   if (!gst_cuda_morphology_pool_propose_wanted (query))
     return TRUE;
 
-  size = GST_VIDEO_INFO_SIZE (&info);
   pool = gst_video_buffer_pool_new ();
-  if (!gst_cuda_morphology_pool_set_config (pool,
-          gst_buffer_pool_get_config (pool), caps, &size, 0, 0, TRUE)) {
+  if (!gst_cuda_morphology_pool_offer (query, pool, caps,
+          GST_VIDEO_INFO_SIZE (&info)))
     GST_WARNING_OBJECT (element, "failed to configure the proposed pool");
-    gst_object_unref (pool);
-    return TRUE;
-  }
-  gst_query_add_allocation_pool (query, pool, size, 0, 0);
   gst_object_unref (pool);
 
   return TRUE;

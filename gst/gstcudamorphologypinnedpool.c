@@ -308,7 +308,7 @@ gst_cuda_morphology_pinned_pool_propose (GstQuery * query, GstCaps * caps,
 {
   GstVideoInfo info;
   GstBufferPool *pool;
-  guint size;
+  gboolean ok;
 
   g_return_val_if_fail (query != NULL, FALSE);
 
@@ -319,16 +319,12 @@ gst_cuda_morphology_pinned_pool_propose (GstQuery * query, GstCaps * caps,
     return TRUE;
 
   pool = gst_cuda_morphology_pinned_pool_new (cuda_context);
-  size = GST_VIDEO_INFO_SIZE (&info);
-  if (!gst_cuda_morphology_pool_set_config (pool,
-          gst_buffer_pool_get_config (pool), caps, &size, 0, 0, TRUE)) {
+  ok = gst_cuda_morphology_pool_offer (query, pool, caps,
+      GST_VIDEO_INFO_SIZE (&info));
+  if (!ok)
     GST_WARNING_OBJECT (pool, "cannot configure for %" GST_PTR_FORMAT, caps);
-    gst_object_unref (pool);
-    return FALSE;
-  }
-  gst_query_add_allocation_pool (query, pool, size, 0, 0);
   gst_object_unref (pool);
-  return TRUE;
+  return ok;
 }
 
 /**

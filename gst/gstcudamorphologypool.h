@@ -44,6 +44,21 @@ gst_cuda_morphology_pool_propose_wanted (GstQuery * query)
   return gst_query_get_n_allocation_pools (query) == 0;
 }
 
+/* The end of a pool proposal: @pool configured for @caps, buffers of
+ * @size at least and the GstVideoMeta option, and offered in @query (no
+ * minimum or maximum). Returns %FALSE when @pool refuses the
+ * configuration (nothing is offered then). */
+static inline gboolean
+gst_cuda_morphology_pool_offer (GstQuery * query, GstBufferPool * pool,
+    GstCaps * caps, guint size)
+{
+  if (!gst_cuda_morphology_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), caps, &size, 0, 0, TRUE))
+    return FALSE;
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  return TRUE;
+}
+
 /* The end of a pool decision: @pool first in @query, in place of
  * downstream's when @update (@query had one). */
 static inline void
