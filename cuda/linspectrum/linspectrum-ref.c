@@ -12,6 +12,7 @@
  * here once for both the reference and the CUDA plan, which uploads the
  * same lround () tables. */
 #include "linspectrum.h"
+#include "cm-sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,19 +116,6 @@ image_ok (const cm_image * img)
   return img && img->data && img->width >= 1 && img->height >= 1 &&
       (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
       img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
-}
-
-static uint32_t
-pix_get (const cm_image * img, int x, int y)
-{
-  const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
-
-  if (img->depth == CM_DEPTH_16) {
-    uint16_t v;                 /* memcpy: any pitch is accepted */
-    memcpy (&v, row + 2 * (size_t) x, 2);
-    return v;
-  }
-  return row[x];
 }
 
 static void
@@ -274,7 +262,7 @@ filter_orientation (ref_ctx * c, const cm_image * src, double angle_deg,
 
       c->px[n] = steep ? cc : q;
       c->py[n] = steep ? q : cc;
-      v = pix_get (src, c->px[n], c->py[n]);
+      v = cm_image_sample (src, c->px[n], c->py[n]);
       c->g[n] = close ? c->maxv - v : v;
       n++;
     }

@@ -2,6 +2,7 @@
 /* CPU reference of the orientation colouring (orientation-rgba.h), written
  * as the definition there, and the hue table that the CUDA plan uploads. */
 #include "orientation-rgba.h"
+#include "cm-sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,18 +28,6 @@ cm_orientation_hue_table (const cm_linspectrum_desc * desc, uint16_t * hue,
     hue[i] = (uint16_t) h;
   }
   return CM_OK;
-}
-
-static uint32_t
-sample (const cm_image * img, int x, int y)
-{
-  const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
-  uint16_t v;
-
-  if (img->depth == CM_DEPTH_8)
-    return row[x];
-  memcpy (&v, row + 2 * (size_t) x, 2);
-  return v;
 }
 
 static int
@@ -80,8 +69,8 @@ cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
     uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch;
 
     for (int x = 0; x < sup->width; x++) {
-      uint32_t s = sample (sup, x, y);
-      uint32_t i = sample (orient, x, y);
+      uint32_t s = cm_image_sample (sup, x, y);
+      uint32_t i = cm_image_sample (orient, x, y);
       uint32_t u = close ? m - s : s;
       uint32_t v = (u * 255u + m / 2u) / m;
       uint32_t h = hue[i < (uint32_t) n ? i : (uint32_t) n - 1];

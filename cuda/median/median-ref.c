@@ -14,6 +14,7 @@
  * either an image sample or the constant. */
 #include "median.h"
 #include "cpu-bands.h"
+#include "cm-sample.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -119,28 +120,6 @@ static size_t
 image_span (size_t pitch, int height, size_t row_bytes)
 {
   return (size_t) (height - 1) * pitch + row_bytes;
-}
-
-static inline uint32_t
-load_sample (const uint8_t * row, int x, int bpp)
-{
-  uint16_t v;
-
-  if (bpp == 1)
-    return row[x];
-  memcpy (&v, row + 2 * (size_t) x, 2);
-  return v;
-}
-
-static inline void
-store_sample (uint8_t * row, int x, int bpp, uint32_t v)
-{
-  uint16_t w = (uint16_t) v;
-
-  if (bpp == 1)
-    row[x] = (uint8_t) v;
-  else
-    memcpy (row + 2 * (size_t) x, &w, 2);
 }
 
 /* ---- hierarchical histogram ----------------------------------------------
@@ -294,7 +273,7 @@ ext_sample (const plane * p, const border_tables * t, const uint8_t * row,
 
   if (!row || mx < 0)
     return t->cval;
-  return load_sample (row, mx, p->bpp);
+  return cm_load_sample (row, mx, p->bpp);
 }
 
 /* Called for every output with the rank-k sample and the number of window
@@ -410,7 +389,7 @@ grey_emit (void *ctx, int x, int y, uint32_t v, int below)
   grey_ctx *c = ctx;
 
   (void) below;
-  store_sample ((uint8_t *) c->dst->data + (size_t) y * c->dst->pitch, x,
+  cm_store_sample ((uint8_t *) c->dst->data + (size_t) y * c->dst->pitch, x,
       c->bpp, v);
 }
 
@@ -496,7 +475,7 @@ luma_emit (void *ctx, int x, int y, uint32_t ystar, int below)
   if (found && wx >= 0 && wy >= 0) {
     srow = (const uint8_t *) c->src->data + (size_t) wy * c->src->pitch;
     for (int i = 0; i < c->ch; i++)
-      px[i] = load_sample (srow, wx * c->ch + i, c->bpp);
+      px[i] = cm_load_sample (srow, wx * c->ch + i, c->bpp);
   } else {
     /* outside pixel of CONSTANT (found is always 1: the histogram counted
      * exactly these samples) */
@@ -505,11 +484,11 @@ luma_emit (void *ctx, int x, int y, uint32_t ystar, int below)
   }
   if (c->a_idx >= 0) {
     crow = (const uint8_t *) c->src->data + (size_t) y * c->src->pitch;
-    px[c->a_idx] = load_sample (crow, x * c->ch + c->a_idx, c->bpp);
+    px[c->a_idx] = cm_load_sample (crow, x * c->ch + c->a_idx, c->bpp);
   }
   drow = (uint8_t *) c->dst->data + (size_t) y * c->dst->pitch;
   for (int i = 0; i < c->ch; i++)
-    store_sample (drow, x * c->ch + i, c->bpp, px[i]);
+    cm_store_sample (drow, x * c->ch + i, c->bpp, px[i]);
 }
 
 static int
@@ -569,9 +548,9 @@ cm_median_luma_ref_mt (const cm_median_desc * desc,
     const uint8_t *row = (const uint8_t *) src->data + (size_t) y *
         src->pitch;
     for (int x = 0; x < src->width; x++) {
-      uint32_t r = load_sample (row, x * src->channels + r_idx, bpp);
-      uint32_t g = load_sample (row, x * src->channels + g_idx, bpp);
-      uint32_t b = load_sample (row, x * src->channels + b_idx, bpp);
+      uint32_t r = cm_load_sample (row, x * src->channels + r_idx, bpp);
+      uint32_t g = cm_load_sample (row, x * src->channels + g_idx, bpp);
+      uint32_t b = cm_load_sample (row, x * src->channels + b_idx, bpp);
       ybuf[(size_t) y * src->width + x] =
           (uint16_t) ((77u * r + 150u * g + 29u * b) >> 8);
     }

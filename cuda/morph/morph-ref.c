@@ -13,6 +13,7 @@
 #include "morph.h"
 
 #include "cpu-bands.h"
+#include "cm-sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,30 +22,6 @@ typedef struct
 {
   int dx, dy;
 } ref_offset;
-
-/* 16-bit samples are read and written through memcpy: the reference
- * accepts any pitch, including odd ones, without unaligned accesses. */
-static inline uint32_t
-load_sample (const uint8_t * row, int x, int bpp)
-{
-  uint16_t v;
-
-  if (bpp == 1)
-    return row[x];
-  memcpy (&v, row + 2 * (size_t) x, 2);
-  return v;
-}
-
-static inline void
-store_sample (uint8_t * row, int x, int bpp, uint32_t v)
-{
-  uint16_t w = (uint16_t) v;
-
-  if (bpp == 1)
-    row[x] = (uint8_t) v;
-  else
-    memcpy (row + 2 * (size_t) x, &w, 2);
-}
 
 static inline const uint8_t *
 row_ptr (const cm_image * img, int y)
@@ -229,7 +206,7 @@ acc_border (uint16_t * acc, const uint8_t * row, int x0, int x1, int dx,
   }
   for (int x = x0; x < x1; x++) {
     uint16_t v =
-        (uint16_t) load_sample (row, cm_border_map (border, x + dx, width),
+        (uint16_t) cm_load_sample (row, cm_border_map (border, x + dx, width),
         bpp);
     if (is_min ? v < acc[x] : v > acc[x])
       acc[x] = v;
@@ -414,8 +391,8 @@ saturating_diff (const cm_image * a, const cm_image * b, const cm_image * dst)
     uint8_t *rd = (uint8_t *) dst->data + (size_t) y * dst->pitch;
 
     for (int x = 0; x < dst->width; x++) {
-      uint32_t va = load_sample (ra, x, bpp), vb = load_sample (rb, x, bpp);
-      store_sample (rd, x, bpp, va > vb ? va - vb : 0);
+      uint32_t va = cm_load_sample (ra, x, bpp), vb = cm_load_sample (rb, x, bpp);
+      cm_store_sample (rd, x, bpp, va > vb ? va - vb : 0);
     }
   }
 }
