@@ -27,21 +27,14 @@
 #include "planes.h"
 #include "se.h"
 #include "test-util.h"
+#include "test-morph-gpu.h"
 
-static int n_pass, n_fail, verbose, dry_run;
+int n_fail;
+static int n_pass, verbose, dry_run;
 static long max_pixels;           /* CM_TEST_MAX_PIXELS: skip larger cases */
 static double dry_cost;
 static cm_stream stream;
-/* the tuning of the plans built from now on (cm_morph_plan_new_tuned):
- * zero, the automatic choice, except inside the run_* parts that set it */
-static cm_morph_tuning tuning;
-
-/* test hook of morph-vhgw.cu: cap the shared memory of the tile kernels
- * (0: the device's limit; 1: no tile fits, the line kernel runs) */
-void cm_vhgw_set_tile_limit (int bytes);
-
-#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
-    fputc ('\n', stderr); n_fail++; } while (0)
+cm_morph_tuning tuning;
 
 static const char *
 border_name (cm_border_mode b)
@@ -56,7 +49,6 @@ border_name (cm_border_mode b)
  * 0: cm_device_image_alloc's own pitch; 1: every other row of a twice as
  * tall allocation (doubled pitch); 2: one sample in from the left of a
  * two samples wider allocation (rows not aligned for pair accesses). */
-#define LAYOUTS 3
 
 static cm_image
 view_of (const cm_image * alloc, int layout, int w, int h)
@@ -123,16 +115,8 @@ fill_input (cm_image * img, test_rng * r, int levels)
 
 /* ---- structuring elements ----------------------------------------------- */
 
-typedef struct
-{
-  char name[32];
-  cm_se *se;
-  const char *expect_algo;      /* NULL: not checked */
-} shape;
-
-#define MAX_SHAPES 48
-static shape shapes[MAX_SHAPES];
-static int n_shapes;
+shape shapes[MAX_SHAPES];
+int n_shapes;
 
 static void
 add_shape (const char *name, cm_status st, cm_se * se, const char *algo)
@@ -220,20 +204,6 @@ build_shapes (void)
 
 /* ---- one morphology case ------------------------------------------------ */
 
-typedef struct
-{
-  cm_morph_op op;
-  const shape *shape;
-  cm_border_mode border;
-  uint32_t border_value;
-  cm_depth depth;
-  int width, height;
-  int iterations;
-  int layout;
-  int levels;                   /* 0: uniform random */
-  uint64_t seed;
-} morph_case;
-
 static void
 case_name (const morph_case * c, char *buf, size_t size)
 {
@@ -248,9 +218,7 @@ case_name (const morph_case * c, char *buf, size_t size)
       c->levels ? "levels" : "random", (unsigned long long) c->seed);
 }
 
-static double case_cost (const morph_case * c);
-
-static void
+void
 run_morph_case (const morph_case * c)
 {
   const int w = c->width, h = c->height;
@@ -398,11 +366,6 @@ out:
 
 /* ---- the table ---------------------------------------------------------- */
 
-typedef struct
-{
-  int w, h;
-} size2;
-
 static const size2 sizes[] = {
   {1, 1}, {1, 9}, {9, 1}, {3, 2}, {37, 23}, {257, 131}, {640, 480},
   {33, 1100}, {1100, 7}
@@ -411,7 +374,7 @@ static const size2 sizes[] = {
 #define N_SIZES ((int) (sizeof (sizes) / sizeof (sizes[0])))
 
 /* samples the brute-force reference reads */
-static double
+double
 case_cost (const morph_case * c)
 {
   int stages = c->op == CM_MORPH_ERODE || c->op == CM_MORPH_DILATE ? 1 : 2;
@@ -423,9 +386,9 @@ case_cost (const morph_case * c)
 #define CASE_CAP 2.5e9          /* no single case above this             */
 #define FULL_BELOW 2.0e6        /* cases this cheap are all run          */
 
-static uint64_t case_counter;
+uint64_t case_counter;
 
-static void
+void
 fill_case (morph_case * c, const shape * s, size2 sz, int op, int border,
     int depth16, int iterations)
 {
@@ -491,257 +454,6 @@ run_table (void)
       }
     }
   }
-}
-
-static int
-expects (const shape * s, const char *algo)
-{
-  return s->expect_algo && strcmp (s->expect_algo, algo) == 0;
-}
-
-/* The paths of the plans built from now on. The single-launch rectangle
- * kernel (rect2d) that two of the former modes forced is gone; those
- * modes run on what they took besides it, the legacy paths (the shapes
- * they ran are rectangles: no diagonal), so that the cases, seeds and
- * layouts of the parts below stay as they were. */
-enum
-{ PATHS_AUTO, PATHS_LEGACY, PATHS_FORMER_RECT2D, PATHS_FORMER_SEPARABLE };
-
-static void
-force_paths (int mode)
-{
-  tuning.paths = mode == PATHS_AUTO ? CM_MORPH_PATHS_AUTO :
-      CM_MORPH_PATHS_LEGACY;
-}
-
-/* The tile kernels with smaller tiles and the line kernel on rows,
- * columns and diagonals (taken on devices with less shared memory), and
- * the 3 x 3 and separable-route shapes on the separable passes with
- * either limit (legacy paths, twice: the former rect2d mode too) */
-static void
-run_tile_limits (void)
-{
-  static const int limits[] = { 20000, 1 };
-  static const size2 lsizes[] = { {37, 23}, {257, 131}, {33, 1100},
-    {1100, 7}, {3, 2}
-  };
-
-  for (int li = 0; li < 2; li++) {
-    cm_vhgw_set_tile_limit (limits[li]);
-    for (int hi = 0; hi < n_shapes; hi++) {
-      const shape *s = &shapes[hi];
-      const int legacy = expects (s, "rank3-stream");
-      const int rects = expects (s, "vhgw-separable") ||
-          expects (s, "rank3-stream");
-
-      if (!s->expect_algo)
-        continue;
-      for (int mode = 0; mode < 3; mode++) {
-        if ((mode == 1 && !legacy) || (mode == 2 && !rects))
-          continue;
-        force_paths (mode == 1 ? PATHS_LEGACY : mode == 2 ?
-            PATHS_FORMER_RECT2D : PATHS_AUTO);
-        for (int si = 0; si < 5; si++) {
-          for (int k = 0; k < 20; k++) {
-            static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE };
-            morph_case c;
-
-            fill_case (&c, s, lsizes[si], ops[k % 2], k / 2 % 5, k / 10, 1);
-            if (case_cost (&c) > 2.0e8)
-              continue;
-            case_counter++;
-            run_morph_case (&c);
-          }
-        }
-      }
-    }
-  }
-  force_paths (PATHS_AUTO);
-  cm_vhgw_set_tile_limit (0);
-}
-
-/* The paths the automatic choice does not take for a shape: the legacy
- * paths on every full rectangle (mode 0, the former rect2d mode) and on
- * the shapes whose automatic path is new (mode 1: the separable passes,
- * the diagonals' line kernel), the vertical and diagonal passes with a
- * tile of 72 rows (vtile, rounded up to the chunk) and the horizontal
- * ones on the vHGW tile kernel (rows TILE, not the doubling kernel) with
- * 72 columns (htile) (mode 2), the same tiles on the legacy paths (mode
- * 3, the former separable mode), and the diagonals again with 72-row
- * tiles on the fixed grid of rows (mode 4: diag_grid, the layout before
- * tiles started at each strip's first row). Every border and depth,
- * iterations 1 and 2, frames smaller than the SE and not multiples of the
- * tiles. */
-static void
-run_forced_paths (void)
-{
-  static const size2 fsizes[] = { {1, 1}, {3, 2}, {9, 1}, {1, 9},
-    {37, 23}, {257, 131}, {300, 70}, {70, 300}
-  };
-  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
-    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
-  };
-
-  for (int mode = 0; mode < 5; mode++) {
-    force_paths (mode == 0 ? PATHS_FORMER_RECT2D : mode == 1 ? PATHS_LEGACY
-        : mode == 3 ? PATHS_FORMER_SEPARABLE : PATHS_AUTO);
-    /* from mode 2 on (modes 3 and 4 keep them) */
-    if (mode == 2) {
-      tuning.vtile = 72;
-      tuning.htile = 72;
-      tuning.rows = CM_MORPH_ROWS_TILE;
-    }
-    if (mode == 4)
-      tuning.diag_grid = 1;
-    for (int hi = 0; hi < n_shapes; hi++) {
-      const shape *s = &shapes[hi];
-      const int vertical = expects (s, "vhgw-column") ||
-          expects (s, "vhgw-diagonal") || expects (s, "vhgw-separable") ||
-          expects (s, "vhgw-cross") || expects (s, "vhgw-row");
-      const int rect = expects (s, "vhgw-row") ||
-          expects (s, "rank3-stream") ||
-          expects (s, "vhgw-column") || expects (s, "vhgw-separable");
-      const int fresh = expects (s, "rank3-stream") ||
-          expects (s, "vhgw-diagonal");
-
-      if (mode == 4 ? !expects (s, "vhgw-diagonal") :
-          mode == 0 ? !rect : mode == 1 ? !fresh : mode == 2 ? !vertical
-          : !(expects (s, "vhgw-separable") ||
-              expects (s, "rank3-stream") || expects (s, "vhgw-row")))
-        continue;
-      for (int si = 0; si < (int) (sizeof (fsizes) / sizeof (fsizes[0]));
-          si++) {
-        for (int k = 0; k < 20; k++) {
-          morph_case c;
-
-          fill_case (&c, s, fsizes[si], ops[k % 5], k % 5 == 4 ? 0 : k / 4,
-              (k + si) % 2, 1 + (k % 7 == 3));
-          if (case_cost (&c) > 1.0e8)
-            continue;
-          case_counter++;
-          run_morph_case (&c);
-        }
-      }
-    }
-  }
-  memset (&tuning, 0, sizeof (tuning));
-}
-
-/* Long rows on the two-window kernel (morph-row-pwin.cu), forced with
- * rows PWIN so that every block size P (32 .. 256) runs, short windows
- * included, rows whole or in parts (pwin_parts 1 or the default): lengths
- * at and around the powers of two (odd and
- * even, so centred windows of both parities), widths around the 16-sample
- * lanes and the 512-sample chunks, every border, the five ops, 8 and
- * 16 bit (16 bit and rows that are not 16-byte aligned, layout 2, take
- * the tile kernel), iterations 1 and 2. */
-static void
-run_row_pwin (void)
-{
-  static const int lens[] = { 32, 33, 47, 63, 64, 65, 96, 127, 128, 129,
-    191, 255, 256, 257, 383, 511
-  };
-  static const size2 psizes[] = { {1, 2}, {15, 3}, {16, 2}, {17, 3},
-    {200, 4}, {511, 2}, {512, 3}, {513, 2}, {1100, 5}, {2049, 3}
-  };
-  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
-    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
-  };
-
-  tuning.rows = CM_MORPH_ROWS_PWIN;
-  for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
-    shape s;
-
-    /* rows in as many parts as there are chunks (the small heights here),
-     * or whole rows, one warp each */
-    tuning.pwin_parts = li % 2 ? 1 : 0;
-
-    memset (&s, 0, sizeof (s));
-    snprintf (s.name, sizeof (s.name), "rect %dx1 (pwin)", lens[li]);
-    if (cm_se_new_rect (&s.se, lens[li], 1) != CM_OK) {
-      FAIL ("%s: cm_se_new_rect", s.name);
-      continue;
-    }
-    for (int si = 0; si < (int) (sizeof (psizes) / sizeof (psizes[0]));
-        si++) {
-      for (int k = 0; k < 12; k++) {
-        morph_case c;
-
-        fill_case (&c, &s, psizes[si], ops[(k + li) % 5],
-            (k + si) % CM_BORDER_MODE_COUNT, k % 6 == 5, 1 + (k % 7 == 4));
-        c.layout = k % 4 == 3 ? 2 : k % 2;
-        case_counter++;
-        run_morph_case (&c);
-      }
-    }
-    cm_se_free (s.se);
-  }
-  memset (&tuning, 0, sizeof (tuning));
-}
-
-/* Diagonal lines on the sheared tile kernel, its stores checked in every
- * block or not (diag_checked), its strips in either order (diag_flip),
- * chunks capped at 32 or 64 (cmax) and several tiles (vtile): lengths
- * around the
- * chunks and the powers of two, frames around the 64-column strips and
- * the tiles, both diagonals, every border, the five ops, 8 and 16 bit,
- * every layout. */
-static void
-run_diagonals (void)
-{
-  static const int lens[] = { 3, 15, 32, 33, 63, 64, 65, 127, 128, 129,
-    192, 255
-  };
-  static const size2 dsizes[] = { {1, 9}, {9, 1}, {63, 65}, {64, 64},
-    {65, 130}, {129, 64}, {200, 333}, {333, 200}, {700, 577}
-  };
-  /* bit 0: diag_checked, bit 1: diag_flip */
-  static const int access[] = { 0, 1, 2, 2, 3 };
-  static const char *access_name[] = { "", "checked", "flip", "flip",
-    "checked,flip"
-  };
-  static const int cmax[] = { 0, 64, 32, 64, 32 };
-  static const int tiles[] = { 0, 576, 72, 0, 128 };
-  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
-    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
-  };
-
-  for (int v = 0; v < 5; v++) {
-    tuning.diag_checked = access[v] & 1;
-    tuning.diag_flip = (access[v] & 2) != 0;
-    tuning.cmax = cmax[v];
-    tuning.vtile = tiles[v];
-    for (int li = 0; li < (int) (sizeof (lens) / sizeof (lens[0])); li++) {
-      for (int ai = 0; ai < 2; ai++) {
-        shape s;
-
-        memset (&s, 0, sizeof (s));
-        snprintf (s.name, sizeof (s.name), "line %d@%d (diag %s)", lens[li],
-            ai ? 135 : 45, access_name[v]);
-        if (cm_se_new_line (&s.se, lens[li], ai ? 135.0 : 45.0) != CM_OK) {
-          FAIL ("%s: cm_se_new_line", s.name);
-          continue;
-        }
-        for (int si = 0; si < (int) (sizeof (dsizes) / sizeof (dsizes[0]));
-            si++) {
-          for (int k = 0; k < 4; k++) {
-            const int j = k + si + li + v;
-            morph_case c;
-
-            fill_case (&c, &s, dsizes[si], ops[j % 5],
-                (j + ai) % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 9 == 4));
-            c.layout = (j + ai) % LAYOUTS;
-            if (case_cost (&c) > 1.0e8)
-              continue;
-            case_counter++;
-            run_morph_case (&c);
-          }
-        }
-        cm_se_free (s.se);
-      }
-    }
-  }
-  memset (&tuning, 0, sizeof (tuning));
 }
 
 /* ---- algorithm selection ------------------------------------------------ */
