@@ -157,7 +157,6 @@ enum
   PROP_ATTACH_META,
 };
 
-#define gst_cuda_lin_spectrum_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaLinSpectrum, gst_cuda_lin_spectrum,
     GST_TYPE_CUDA_MORPHOLOGY_BASE,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_lin_spectrum_debug, "cudalinspectrum",
@@ -170,7 +169,6 @@ static void gst_cuda_lin_spectrum_set_property (GObject * object,
     guint prop_id, const GValue * value, GParamSpec * pspec);
 static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
-static void gst_cuda_lin_spectrum_finalize (GObject * object);
 
 static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda);
@@ -199,7 +197,6 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
 
   gobject_class->set_property = gst_cuda_lin_spectrum_set_property;
   gobject_class->get_property = gst_cuda_lin_spectrum_get_property;
-  gobject_class->finalize = gst_cuda_lin_spectrum_finalize;
 
   g_object_class_install_property (gobject_class, PROP_LENGTH,
       g_param_spec_uint ("length", "Length",
@@ -671,12 +668,4 @@ gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
       !self->configured)
     return CM_ERR_INVALID_ARG;
   return cm_linspectrum_filter_run_rgba (self->filter, src, dst, stream);
-}
-
-static void
-gst_cuda_lin_spectrum_finalize (GObject * object)
-{
-  gst_cuda_lin_spectrum_release (GST_CUDA_MORPHOLOGY_BASE (object));
-
-  G_OBJECT_CLASS (parent_class)->finalize (object);
 }

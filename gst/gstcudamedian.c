@@ -122,7 +122,6 @@ struct _GstCudaMedian
   gint r_idx, g_idx, b_idx, a_idx;
 };
 
-#define gst_cuda_median_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaMedian, gst_cuda_median,
     GST_TYPE_CUDA_MORPHOLOGY_BASE,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
@@ -135,7 +134,6 @@ static void gst_cuda_median_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
-static void gst_cuda_median_finalize (GObject * object);
 
 static gboolean gst_cuda_median_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda);
@@ -162,7 +160,6 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
 
   gobject_class->set_property = gst_cuda_median_set_property;
   gobject_class->get_property = gst_cuda_median_get_property;
-  gobject_class->finalize = gst_cuda_median_finalize;
 
   g_object_class_install_property (gobject_class, PROP_SIZE,
       g_param_spec_int ("size", "Size",
@@ -441,14 +438,4 @@ gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
     return CM_ERR_INVALID_ARG;
   return cm_median_filter_run_luma (self->filter, src, dst, self->r_idx,
       self->g_idx, self->b_idx, self->a_idx, stream);
-}
-
-static void
-gst_cuda_median_finalize (GObject * object)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (object);
-
-  gst_cuda_median_release (GST_CUDA_MORPHOLOGY_BASE (self));
-
-  G_OBJECT_CLASS (parent_class)->finalize (object);
 }

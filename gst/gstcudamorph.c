@@ -670,7 +670,7 @@ gst_cuda_morph_finalize (GObject * object)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (object);
 
-  gst_cuda_morph_release (GST_CUDA_MORPHOLOGY_BASE (self));
+  /* the filter: the base class's finalize (release) */
   g_free (self->settings.mask);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);

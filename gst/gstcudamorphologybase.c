@@ -676,11 +676,15 @@ static void
 gst_cuda_morphology_base_finalize (GObject * object)
 {
   GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (object);
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  gboolean pushed;
+  gboolean pushed, entered;
 
-  /* normally done in stop () already */
-  if (gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK) {
+  /* normally done in stop () already; the subclass's filter too */
+  entered = gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK;
+  if (klass->release)
+    klass->release (self);
+  if (entered) {
     gst_cuda_morphology_frame_path_free (&priv->frames);
     gst_cuda_morphology_device_free_stream (&priv->dev);
     gst_cuda_morphology_device_leave (&priv->dev, pushed);

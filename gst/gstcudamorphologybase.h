@@ -56,8 +56,9 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
  *     and @stream is %NULL. Return the core status; the base class turns a
  *     failure into an element error.
  * @release: (nullable): free what @configure built; called from stop()
- *     with the device current. A subclass frees what may be left in its
- *     own finalize.
+ *     with the device current, and again when the element is finalized
+ *     (with the device current when it can be made so): a subclass's
+ *     finalize does not call it.
  * @wants_packed: (nullable): for the packed RGB(A) formats, whether the
  *     next frame goes whole to @process_packed instead of channel by
  *     channel to @process_plane. Called from the streaming thread before
