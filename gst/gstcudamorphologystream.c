@@ -140,16 +140,12 @@ gpointer
 gst_cuda_morphology_memory_pending_stream (GstBuffer * buffer)
 {
 #if GST_CHECK_VERSION (1, 24, 0)
-  GstMemory *mem;
-  GstCudaStream *stream;
-
-  if (gst_cuda_morphology_memory_buffer_context (buffer) == NULL)
+  /* the stream it carries, while its flag says the work may be pending */
+  if (gst_cuda_morphology_memory_buffer_context (buffer) == NULL ||
+      !GST_MEMORY_FLAG_IS_SET (gst_buffer_peek_memory (buffer, 0),
+          GST_CUDA_MEMORY_TRANSFER_NEED_SYNC))
     return NULL;
-  mem = gst_buffer_peek_memory (buffer, 0);
-  if (!GST_MEMORY_FLAG_IS_SET (mem, GST_CUDA_MEMORY_TRANSFER_NEED_SYNC))
-    return NULL;
-  stream = gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
-  return stream ? (gpointer) gst_cuda_stream_get_handle (stream) : NULL;
+  return gst_cuda_morphology_memory_buffer_stream (buffer);
 #else
   return NULL;
 #endif
