@@ -325,7 +325,7 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
   GstVideoInfo info;
   GstBufferPool *pool = NULL;
   GstStructure *config;
-  guint size = 0, min = 0, max = 0;
+  guint size = 0, min = 0, max = 0, settled;
   gboolean update_pool, video_meta;
 
   debug_ensure ();
@@ -361,13 +361,11 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
 
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
-  if (video_meta)
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-
-  if (!gst_buffer_pool_set_config (pool, config)) {
+  /* the query keeps size: what the pool settles on is not put in it */
+  settled = size;
+  if (!gst_cuda_morphology_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), outcaps, &settled, min, max,
+          video_meta)) {
     gboolean usable;
 
     /* the pool may have adjusted the config: take it if it is still fine,
@@ -384,12 +382,10 @@ gst_cuda_morphology_negotiation_decide (GstObject * element,
       GST_DEBUG_OBJECT (element, "downstream pool refused our config");
       gst_object_unref (pool);
       pool = gst_video_buffer_pool_new ();
-      config = gst_buffer_pool_get_config (pool);
-      gst_buffer_pool_config_set_params (config, outcaps, size, min, max);
-      if (video_meta)
-        gst_buffer_pool_config_add_option (config,
-            GST_BUFFER_POOL_OPTION_VIDEO_META);
-      if (!gst_buffer_pool_set_config (pool, config)) {
+      settled = size;
+      if (!gst_cuda_morphology_pool_set_config (pool,
+              gst_buffer_pool_get_config (pool), outcaps, &settled, min, max,
+              video_meta)) {
         GST_ERROR_OBJECT (element, "failed to configure a video buffer pool");
         gst_object_unref (pool);
         return FALSE;
