@@ -136,16 +136,6 @@ ew_kernel (const uint8_t * a, size_t apitch, const uint8_t * b,
 }
 
 static int
-view_ok (const cm_image * img)
-{
-  return img && img->data && img->width >= 1 && img->height >= 1 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
-      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth) &&
-      (img->depth == CM_DEPTH_8 ||
-      (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
-}
-
-static int
 same_shape (const cm_image * a, const cm_image * b)
 {
   return a->width == b->width && a->height == b->height &&
@@ -161,8 +151,8 @@ ew_launch (const cm_image * a, const cm_image * b, const cm_image * dst,
   uintptr_t any;
   dim3 block (EW_BX, EW_BY), grid;
 
-  if (!view_ok (a) || !view_ok (b) || !view_ok (dst) || !same_shape (a, b)
-      || !same_shape (a, dst))
+  if (!cm_pass_view_ok (a) || !cm_pass_view_ok (b) || !cm_pass_view_ok (dst)
+      || !same_shape (a, b) || !same_shape (a, dst))
     return cudaErrorInvalidValue;
   per = 4 / cm_depth_bytes (dst->depth);
   words = (dst->width + per - 1) / per;
@@ -595,7 +585,7 @@ cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
   const cm_image *p0, *p1;
   cudaError_t e;
 
-  if (!plan || !view_ok (src) || !view_ok (dst))
+  if (!plan || !cm_pass_view_ok (src) || !cm_pass_view_ok (dst))
     return CM_ERR_INVALID_ARG;
   if (src->width != plan->width || src->height != plan->height ||
       src->depth != plan->depth || !same_shape (src, dst) ||
