@@ -9,16 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "device.h"
-#include "morph-passes.h"
-
-/* status of a runtime call, clearing the runtime's last error */
-static cm_status
-status_of (cudaError_t e)
-{
-  if (e != cudaSuccess)
-    (void) cudaGetLastError ();
-  return cm_status_from_cuda (e);
-}
+#include "cm-cuda.h"
 
 extern "C" const char *cm_cuda_error_text (int cuda_error);
 
@@ -59,7 +50,7 @@ cm_device_set (int device_id)
 
   if (id >= cm_device_count ())
     return CM_ERR_NO_DEVICE;
-  return status_of (cudaSetDevice (id));
+  return cm_cuda_status (cudaSetDevice (id));
 }
 
 extern "C" cm_status
@@ -75,7 +66,7 @@ cm_device_name (int device_id, char *buf, size_t size)
     snprintf (buf, size, "none");
     return CM_ERR_NO_DEVICE;
   }
-  st = status_of (cudaGetDeviceProperties (&prop, id));
+  st = cm_cuda_status (cudaGetDeviceProperties (&prop, id));
   if (st != CM_OK) {
     snprintf (buf, size, "unknown");
     return st;
@@ -94,7 +85,7 @@ cm_stream_new (cm_stream * out)
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  st = status_of (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  st = cm_cuda_status (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
   if (st == CM_OK)
     *out = (cm_stream) s;
   return st;
@@ -105,13 +96,13 @@ cm_stream_free (cm_stream stream)
 {
   if (!stream)
     return CM_OK;               /* the default stream is not ours */
-  return status_of (cudaStreamDestroy ((cudaStream_t) stream));
+  return cm_cuda_status (cudaStreamDestroy ((cudaStream_t) stream));
 }
 
 extern "C" cm_status
 cm_stream_sync (cm_stream stream)
 {
-  return status_of (cudaStreamSynchronize ((cudaStream_t) stream));
+  return cm_cuda_status (cudaStreamSynchronize ((cudaStream_t) stream));
 }
 
 extern "C" cm_status
@@ -122,7 +113,7 @@ cm_event_new (cm_event * out)
 
   if (!out)
     return CM_ERR_INVALID_ARG;
-  st = status_of (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming));
+  st = cm_cuda_status (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming));
   *out = st == CM_OK ? (cm_event) ev : NULL;
   return st;
 }
@@ -135,7 +126,7 @@ cm_event_new_timed (cm_event * out)
 
   if (!out)
     return CM_ERR_INVALID_ARG;
-  st = status_of (cudaEventCreate (&ev));
+  st = cm_cuda_status (cudaEventCreate (&ev));
   *out = st == CM_OK ? (cm_event) ev : NULL;
   return st;
 }
@@ -157,7 +148,7 @@ cm_event_elapsed_us (cm_event start, cm_event end, double *us, int *done)
   if (e == cudaSuccess)
     e = cudaEventElapsedTime (&ms, (cudaEvent_t) start, (cudaEvent_t) end);
   if (e != cudaSuccess)
-    return status_of (e);
+    return cm_cuda_status (e);
   *us = (double) ms * 1000.0;
   *done = 1;
   return CM_OK;
@@ -168,20 +159,20 @@ cm_event_free (cm_event event)
 {
   if (!event)
     return CM_OK;
-  return status_of (cudaEventDestroy ((cudaEvent_t) event));
+  return cm_cuda_status (cudaEventDestroy ((cudaEvent_t) event));
 }
 
 extern "C" cm_status
 cm_event_record (cm_event event, cm_stream stream)
 {
-  return status_of (cudaEventRecord ((cudaEvent_t) event,
+  return cm_cuda_status (cudaEventRecord ((cudaEvent_t) event,
           (cudaStream_t) stream));
 }
 
 extern "C" cm_status
 cm_event_sync (cm_event event)
 {
-  return status_of (cudaEventSynchronize ((cudaEvent_t) event));
+  return cm_cuda_status (cudaEventSynchronize ((cudaEvent_t) event));
 }
 
 extern "C" cm_status
@@ -189,7 +180,7 @@ cm_stream_wait_event (cm_stream stream, cm_event event)
 {
   if (!event)
     return CM_ERR_INVALID_ARG;
-  return status_of (cudaStreamWaitEvent ((cudaStream_t) stream,
+  return cm_cuda_status (cudaStreamWaitEvent ((cudaStream_t) stream,
           (cudaEvent_t) event, 0));
 }
 
@@ -206,7 +197,7 @@ alloc_pitched (void **data, size_t *pitch, size_t width_bytes, int height)
   size_t pt = 0;
   cm_status st;
 
-  st = status_of (cudaMallocPitch (&p, &pt, width_bytes, (size_t) height));
+  st = cm_cuda_status (cudaMallocPitch (&p, &pt, width_bytes, (size_t) height));
   if (st != CM_OK)
     return st;
   *data = p;
@@ -253,7 +244,7 @@ extern "C" void
 cm_device_free (void *ptr)
 {
   if (ptr)
-    (void) status_of (cudaFree (ptr));
+    (void) cm_cuda_status (cudaFree (ptr));
 }
 
 extern "C" cm_status
@@ -267,7 +258,7 @@ cm_host_alloc_pinned (void **out, size_t size)
   *out = NULL;
   if (size == 0)
     return CM_ERR_INVALID_ARG;
-  st = status_of (cudaMallocHost (&p, size));
+  st = cm_cuda_status (cudaMallocHost (&p, size));
   if (st == CM_OK)
     *out = p;
   return st;
@@ -277,7 +268,7 @@ extern "C" void
 cm_host_free_pinned (void *ptr)
 {
   if (ptr)
-    (void) status_of (cudaFreeHost (ptr));
+    (void) cm_cuda_status (cudaFreeHost (ptr));
 }
 
 extern "C" cm_status
@@ -309,6 +300,6 @@ cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
     return CM_OK;
   if (!dst || !src || dst_pitch < width_bytes || src_pitch < width_bytes)
     return CM_ERR_INVALID_ARG;
-  return status_of (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch,
+  return cm_cuda_status (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch,
           width_bytes, (size_t) height, k, (cudaStream_t) stream));
 }

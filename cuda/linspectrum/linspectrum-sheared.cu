@@ -31,6 +31,7 @@
 #include <cuda_runtime.h>
 
 #include "linspectrum-sheared.h"
+#include "cm-cuda.h"
 #include "morph-passes.h"
 #include "morph-vhgw.cuh"
 
@@ -271,10 +272,8 @@ lin_sheared_new (lin_sheared ** out, const int *e_host, int span, int ext,
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute (&optin,
         cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (e != cudaSuccess) {
-    (void) cudaGetLastError ();
-    return cm_status_from_cuda (e);
-  }
+  if (e != cudaSuccess)
+    return cm_cuda_status (e);
 
   /* C: the largest power of two <= L up to 64 (vhgw_chunk needs C <= L).
    * The tile: 128 rows, the fastest of a sweep from 64 to 512 rows
@@ -354,9 +353,10 @@ lin_sheared_new (lin_sheared ** out, const int *e_host, int span, int ext,
     e = cudaStreamSynchronize (0);
   free (items);
   if (e != cudaSuccess) {
-    (void) cudaGetLastError ();
+    cm_status st = cm_cuda_status (e);
+
     lin_sheared_free (sh);
-    return cm_status_from_cuda (e);
+    return st;
   }
   snprintf (sh->describe, sizeof (sh->describe),
       "sheared C=%d tile=%d blocks=%d smem=%zu", c, tile, n, sh->smem);

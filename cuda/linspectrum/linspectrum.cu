@@ -24,9 +24,9 @@
 #include <cuda_runtime.h>
 
 #include "linspectrum.h"
+#include "cm-cuda.h"
 #include "linspectrum-impl.cuh"
 #include "linspectrum-sheared.h"
-#include "morph-passes.h"
 
 /* The longest segment of the sheared tile in one-orientation plans: the
  * tile beats the stream kernel up to here, at steep and shallow angles
@@ -64,15 +64,6 @@ struct cm_linspectrum_plan
   int items_major;              /* general kernel: items along grid.x    */
   char describe[224];
 };
-
-/* runtime status, clearing the runtime's last error */
-static cm_status
-lin_status (cudaError_t e)
-{
-  if (e != cudaSuccess)
-    (void) cudaGetLastError ();
-  return cm_status_from_cuda (e);
-}
 
 extern "C" void
 cm_linspectrum_plan_free (cm_linspectrum_plan * plan)
@@ -148,7 +139,7 @@ lin_choose_blocks (cm_linspectrum_plan * p, const cm_linspectrum_tuning * t,
   e = cudaFuncSetAttribute (kfn, cudaFuncAttributeMaxDynamicSharedMemorySize,
       optin);
   if (e != cudaSuccess)
-    return lin_status (e);
+    return cm_cuda_status (e);
   /* warps per block: the most resident warps per multiprocessor, the
    * larger block on ties (at L = 251, 8-bit, 2 warps per block fit 14
    * warps where 4 fit 12: each block also costs 1 KB of reserve) */
@@ -164,7 +155,7 @@ lin_choose_blocks (cm_linspectrum_plan * p, const cm_linspectrum_tuning * t,
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&nbw, kfn,
         w * LIN_WARP, (size_t) w * per_warp);
     if (e != cudaSuccess)
-      return lin_status (e);
+      return cm_cuda_status (e);
     if (nbw >= 1 && nbw * w >= *nb * p->wpb) {
       p->wpb = w;
       *nb = nbw;
@@ -342,7 +333,7 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
     e = cudaDeviceGetAttribute (&optin,
         cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
   if (e != cudaSuccess)
-    return lin_status (e);
+    return cm_cuda_status (e);
 
   p = (cm_linspectrum_plan *) calloc (1, sizeof (*p));
   if (!p)
@@ -363,7 +354,7 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
     p->any_steep = lay.any_steep;
     p->zlen = lay.zlen;
     p->max_items = lay.max_items;
-    st = lin_status (lin_upload (p, &lay, h_lines, h_items));
+    st = cm_cuda_status (lin_upload (p, &lay, h_lines, h_items));
   }
   lin_layout_clear (&lay);
   free (h_lines);
@@ -446,7 +437,7 @@ lin_run_single (cm_linspectrum_plan * plan, const cm_image * src,
   if (e == cudaSuccess && plan->desc.want_orientation)
     e = cudaMemset2DAsync (orient->data, orient->pitch, 0,
         (size_t) w * sizeof (uint16_t), (size_t) h, s);
-  return lin_status (e);
+  return cm_cuda_status (e);
 }
 
 extern "C" cm_status
@@ -471,7 +462,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
   e = cudaMemsetAsync (plan->d_spec, 0,
       sizeof (unsigned long long) * plan->n, s);
   if (e != cudaSuccess)
-    return lin_status (e);
+    return cm_cuda_status (e);
   if (plan->single) {
     st = lin_run_single (plan, src, sup, orient, s);
     if (st != CM_OK)
@@ -488,7 +479,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     e = lin_transpose (sup16, (const uint8_t *) src->data, src->pitch,
         plan->d_tsrc, plan->tpitch, w, h, s);
   if (e != cudaSuccess)
-    return lin_status (e);
+    return cm_cuda_status (e);
 
   memset (&a, 0, sizeof (a));
   a.src0 = (const uint8_t *) src->data;
@@ -528,7 +519,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     e = lin_kernel_launch (plan->depth, plan->mode, grid, blk, plan->smem,
         &a, s);
     if (e != cudaSuccess)
-      return lin_status (e);
+      return cm_cuda_status (e);
   }
 
   if (plan->sup) {
@@ -541,13 +532,13 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
     e = lin_finalize (sup16, plan->d_words0, plan->d_words1, sd, sp, od, op,
         w, h, a.maxv, a.invert, s);
     if (e != cudaSuccess)
-      return lin_status (e);
+      return cm_cuda_status (e);
   }
 
 download:
   e = cudaMemcpyAsync (plan->h_spec, plan->d_spec,
       sizeof (uint64_t) * plan->n, cudaMemcpyDeviceToHost, s);
-  return lin_status (e);
+  return cm_cuda_status (e);
 }
 
 extern "C" const uint64_t *

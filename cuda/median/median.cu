@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include "median.h"
+#include "cm-cuda.h"
 #include "median-impl.cuh"
 
 #define MED_AUTO_NET_SIDE_8 15
@@ -67,16 +68,6 @@ struct cm_median_plan
   void *yplane, *ystar;
   size_t ypitch, yspitch;
 };
-
-/* status of a runtime call, clearing the runtime's last error */
-static cm_status
-med_status (cudaError_t e)
-{
-  if (e == cudaSuccess)
-    return CM_OK;
-  (void) cudaGetLastError ();
-  return (cm_status) (CM_ERR_CUDA_BASE + (int) e);
-}
 
 /* ---- algorithm choice --------------------------------------------------- */
 
@@ -268,14 +259,14 @@ cm_median_plan_new_tuned (cm_median_plan **out, const cm_median_desc *desc,
   if (st == CM_OK && p->alg == MED_ALG_HIST) {
     med_args a = plan_args (p, NULL, 0, NULL, 0);
     p->hist.band16 = p->tuning.hist16_band;
-    st = med_status (med_hist_configure (&a, &p->hist));
+    st = cm_cuda_status (med_hist_configure (&a, &p->hist));
   }
   if (st == CM_OK && (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)) {
     size_t row = (size_t) width * cm_depth_bytes (depth);
-    st = med_status (cudaMallocPitch (&p->yplane, &p->ypitch, row,
+    st = cm_cuda_status (cudaMallocPitch (&p->yplane, &p->ypitch, row,
             (size_t) height));
     if (st == CM_OK)
-      st = med_status (cudaMallocPitch (&p->ystar, &p->yspitch, row,
+      st = cm_cuda_status (cudaMallocPitch (&p->ystar, &p->yspitch, row,
               (size_t) height));
   }
   if (st != CM_OK) {
@@ -292,9 +283,9 @@ cm_median_plan_free (cm_median_plan *plan)
   if (!plan)
     return;
   if (plan->yplane)
-    (void) med_status (cudaFree (plan->yplane));
+    (void) cm_cuda_status (cudaFree (plan->yplane));
   if (plan->ystar)
-    (void) med_status (cudaFree (plan->ystar));
+    (void) cm_cuda_status (cudaFree (plan->ystar));
   free (plan);
 }
 
@@ -313,20 +304,20 @@ run_plane (const cm_median_plan *p, const void *src, size_t spitch,
 
   switch (p->alg) {
     case MED_ALG_COPY:
-      return med_status (cudaMemcpy2DAsync (dst, dpitch, src, spitch,
+      return cm_cuda_status (cudaMemcpy2DAsync (dst, dpitch, src, spitch,
               (size_t) p->width * a.bpp, (size_t) p->height,
               cudaMemcpyDeviceToDevice, stream));
     case MED_ALG_NET_TILE:
-      return med_status (med_net_tile_launch (p->side, p->variant, &a,
+      return cm_cuda_status (med_net_tile_launch (p->side, p->variant, &a,
               stream));
     case MED_ALG_STREAM3:
       if (med_s3_supported (&a))
-        return med_status (med_s3_launch (p->variant, &a, stream));
-      return med_status (med_net_tile_launch (3, p->variant, &a, stream));
+        return cm_cuda_status (med_s3_launch (p->variant, &a, stream));
+      return cm_cuda_status (med_net_tile_launch (3, p->variant, &a, stream));
     case MED_ALG_NET_SORT:
-      return med_status (med_net_sort_launch (p->nmax, &a, stream));
+      return cm_cuda_status (med_net_sort_launch (p->nmax, &a, stream));
     default:
-      return med_status (med_hist_launch (&a, &p->hist, stream));
+      return cm_cuda_status (med_hist_launch (&a, &p->hist, stream));
   }
 }
 
@@ -525,7 +516,7 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
     return CM_ERR_INVALID_ARG;  /* plan made without CM_MEDIAN_PLAN_LUMA */
 
   if (plan->alg == MED_ALG_COPY)        /* the winner is the centre */
-    return med_status (cudaMemcpy2DAsync (dst->data, dst->pitch, src->data,
+    return cm_cuda_status (cudaMemcpy2DAsync (dst->data, dst->pitch, src->data,
             src->pitch, row, (size_t) plan->height, cudaMemcpyDeviceToDevice,
             s));
 
@@ -559,7 +550,7 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
   dim3 grid ((unsigned) ((plan->width + 31) / 32),
       (unsigned) ((plan->height + 7) / 8));
   med_luma_y_kernel<<<grid, block, 0, s>>> (l);
-  st = med_status (cudaGetLastError ());
+  st = cm_cuda_status (cudaGetLastError ());
   if (st != CM_OK)
     return st;
   st = run_plane (plan, plan->yplane, plan->ypitch, plan->ystar,
@@ -567,5 +558,5 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
   if (st != CM_OK)
     return st;
   med_luma_pick_kernel<<<grid, block, 0, s>>> (l);
-  return med_status (cudaGetLastError ());
+  return cm_cuda_status (cudaGetLastError ());
 }
