@@ -51,6 +51,20 @@ cm_depth_max (cm_depth d)
   return d == CM_DEPTH_16 ? 65535u : 255u;
 }
 
+/* r, g, b: distinct channel indices of an interleaved image of ch
+ * channels; a: its alpha channel (distinct from them) or -1 */
+static inline int
+cm_channels_ok (int ch, int r, int g, int b, int a)
+{
+  if (r < 0 || g < 0 || b < 0 || r >= ch || g >= ch || b >= ch)
+    return 0;
+  if (r == g || r == b || g == b)
+    return 0;
+  if (a == -1)
+    return 1;
+  return a >= 0 && a < ch && a != r && a != g && a != b;
+}
+
 #ifdef __cplusplus
 }
 #endif

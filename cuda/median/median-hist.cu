@@ -220,7 +220,7 @@ cudaError_t
 med_hist_configure (const med_args *a, struct med_hist_config *cfg)
 {
   int dev = 0, sms = 0, optin = 0, per_sm = 0;
-  int columns_per_block, blocks_per_sm, resident, segs, rows;
+  int columns_per_block, blocks_per_sm, resident, segs;
   cudaError_t e;
 
   if (a->bpp == 2)
@@ -255,16 +255,7 @@ med_hist_configure (const med_args *a, struct med_hist_config *cfg)
   segs = (2 * resident * columns_per_block + a->width - 1) /
       ((a->width + columns_per_block - 1) / columns_per_block *
       columns_per_block);
-  if (segs < 1)
-    segs = 1;
-  rows = (a->height + segs - 1) / segs;
-  if (rows < a->wh / 2)
-    rows = a->wh / 2;
-  if (rows < 8)
-    rows = 8;
-  if (rows > a->height)
-    rows = a->height;
-  cfg->seg_rows = rows;
+  cfg->seg_rows = med_hist_seg_rows (a, segs);
 
   if (cfg->smem > 48 * 1024)
     e = cudaFuncSetAttribute (med_hist8_kernel,

@@ -350,18 +350,9 @@ med_h16w_configure (const med_args *a, struct med_hist_config *cfg)
   {
     const int columns = (a->width + H16W_WARPS - 1) / H16W_WARPS;
     const int resident = per_block * sms;
-    int segs = (2 * resident + columns - 1) / columns, rows;
+    const int segs = (2 * resident + columns - 1) / columns;
 
-    if (segs < 1)
-      segs = 1;
-    rows = (a->height + segs - 1) / segs;
-    if (rows < a->wh / 2)
-      rows = a->wh / 2;
-    if (rows < 8)
-      rows = 8;
-    if (rows > a->height)
-      rows = a->height;
-    cfg->seg_rows = rows;
+    cfg->seg_rows = med_hist_seg_rows (a, segs);
   }
   return cudaSuccess;
 }

@@ -143,6 +143,26 @@ struct med_hist_config
                                    (set by caller)                         */
 };
 
+/* Output rows a segment (a thread's or a warp's) of segs segments: a
+ * segment pays an initial window besides its slides, so at least half a
+ * window high, and at least 8 rows; at most the image */
+static inline int
+med_hist_seg_rows (const med_args * a, int segs)
+{
+  int rows;
+
+  if (segs < 1)
+    segs = 1;
+  rows = (a->height + segs - 1) / segs;
+  if (rows < a->wh / 2)
+    rows = a->wh / 2;
+  if (rows < 8)
+    rows = 8;
+  if (rows > a->height)
+    rows = a->height;
+  return rows;
+}
+
 /* Block size, rows per thread and shared memory for this device (the
  * current one) and problem. Sets the kernel's shared-memory limit when it
  * needs more than 48 KB. */

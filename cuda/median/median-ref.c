@@ -491,18 +491,6 @@ luma_emit (void *ctx, int x, int y, uint32_t ystar, int below)
     cm_store_sample (drow, x * c->ch + i, c->bpp, px[i]);
 }
 
-static int
-channels_ok (int ch, int r, int g, int b, int a)
-{
-  if (r < 0 || g < 0 || b < 0 || r >= ch || g >= ch || b >= ch)
-    return 0;
-  if (r == g || r == b || g == b)
-    return 0;
-  if (a == -1)
-    return 1;
-  return a >= 0 && a < ch && a != r && a != g && a != b;
-}
-
 cm_status
 cm_median_luma_ref (const cm_median_desc * desc,
     const cm_image_packed * src, const cm_image_packed * dst, int r_idx,
@@ -531,7 +519,7 @@ cm_median_luma_ref_mt (const cm_median_desc * desc,
   if (src->width != dst->width || src->height != dst->height ||
       src->depth != dst->depth || src->channels != dst->channels)
     return CM_ERR_INVALID_ARG;
-  if (!channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
+  if (!cm_channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
     return CM_ERR_INVALID_ARG;
   row_bytes = (size_t) src->width * (size_t) src->channels * bpp;
   if (ranges_overlap (src->data, image_span (src->pitch, src->height,

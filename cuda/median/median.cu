@@ -470,18 +470,6 @@ med_luma_pick_kernel (med_luma_args l)
 }
 
 static int
-channels_ok (int ch, int r, int g, int b, int a)
-{
-  if (r < 0 || g < 0 || b < 0 || r >= ch || g >= ch || b >= ch)
-    return 0;
-  if (r == g || r == b || g == b)
-    return 0;
-  if (a == -1)
-    return 1;
-  return a >= 0 && a < ch && a != r && a != g && a != b;
-}
-
-static int
 packed_ok (const cm_median_plan *p, const cm_image_packed *img)
 {
   const size_t bpp = (size_t) cm_depth_bytes (p->depth);
@@ -506,7 +494,7 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
   if (!plan || !packed_ok (plan, src) || !packed_ok (plan, dst) ||
       src->channels != dst->channels)
     return CM_ERR_INVALID_ARG;
-  if (!channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
+  if (!cm_channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
     return CM_ERR_INVALID_ARG;
   row = (size_t) plan->width * src->channels * cm_depth_bytes (plan->depth);
   if (ranges_overlap (src->data, (size_t) (plan->height - 1) * src->pitch +
