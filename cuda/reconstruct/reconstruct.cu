@@ -245,13 +245,20 @@ launch_status (void)
   return cm_status_from_cuda (cudaGetLastError ());
 }
 
+/* the grid of the element-wise kernels (EW_BX x EW_BY blocks) */
+static dim3
+ew_grid (const cm_recon_plan * p)
+{
+  return dim3 ((p->width + EW_BX - 1) / EW_BX,
+      (p->height + EW_BY - 1) / EW_BY);
+}
+
 static cm_status
 run_marker (const cm_recon_plan * p, const cm_image * src,
     const cm_image * dst, int kind, cudaStream_t s)
 {
   const dim3 block (EW_BX, EW_BY);
-  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
-      (p->height + EW_BY - 1) / EW_BY);
+  const dim3 grid = ew_grid (p);
   const unsigned hgt = p->desc.height < cm_depth_max (p->depth) ?
       p->desc.height : cm_depth_max (p->depth);
 
@@ -271,8 +278,7 @@ run_difference (const cm_recon_plan * p, const cm_image * src,
     const cm_image * dst, bool f_minus_g, cudaStream_t s)
 {
   const dim3 block (EW_BX, EW_BY);
-  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
-      (p->height + EW_BY - 1) / EW_BY);
+  const dim3 grid = ew_grid (p);
   const uint8_t *f = (const uint8_t *) src->data;
   uint8_t *g = (uint8_t *) dst->data;
 
@@ -299,8 +305,7 @@ run_clamp (const cm_recon_plan * p, const cm_image * src,
     const cm_image * dst, bool erosion, cudaStream_t s)
 {
   const dim3 block (EW_BX, EW_BY);
-  const dim3 grid ((p->width + EW_BX - 1) / EW_BX,
-      (p->height + EW_BY - 1) / EW_BY);
+  const dim3 grid = ew_grid (p);
   const uint8_t *f = (const uint8_t *) src->data;
   uint8_t *g = (uint8_t *) dst->data;
 
