@@ -179,20 +179,6 @@ tile_override (int kind, int want, int c, int len, int extent, int smem_max,
   return t;
 }
 
-/* Test hook for tests/gpu (not part of the API, not thread-safe): caps the
- * shared memory of the tile kernels of the plans built from now on, so
- * that the smaller tiles and the fall-backs of devices with less shared
- * memory run on any GPU. 0: the device's limit. */
-static int tile_limit;
-
-extern "C" void cm_vhgw_set_tile_limit (int bytes);
-
-extern "C" void
-cm_vhgw_set_tile_limit (int bytes)
-{
-  tile_limit = bytes > 0 ? bytes : 0;
-}
-
 /* A tile kernel's chunk, tile and shared bytes: the default tile for the
  * frame and device, then the tuning's (want); LINES with smem 0 when no
  * tile fits. */
@@ -234,8 +220,8 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
     (void) cudaGetLastError ();
     return cm_status_from_cuda (e);
   }
-  if (tile_limit > 0 && tile_limit < smem_max)
-    smem_max = tile_limit;
+  if (t->smem_limit > 0 && t->smem_limit < smem_max)
+    smem_max = t->smem_limit;   /* the tests' smaller devices */
 
   seg->grid_tiles = t->diag_grid;
   seg->diag_checked = t->diag_checked;

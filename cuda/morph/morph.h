@@ -112,6 +112,11 @@ typedef struct
                                    32 warps per SM)                       */
   int no_pdl;                   /* plain launches instead of programmatic
                                    dependent launches on sm_90            */
+  int smem_limit;               /* > 0: cap in bytes on the shared memory
+                                   of the vHGW tile kernels, below the
+                                   device's, so that the smaller tiles and
+                                   the line kernel of devices with less
+                                   shared memory run on any GPU (tests)   */
 } cm_morph_tuning;
 
 /* cm_morph_plan_new with @tuning (NULL: the automatic choice) */

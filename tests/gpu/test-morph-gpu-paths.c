@@ -35,7 +35,8 @@ force_paths (int mode)
 }
 
 /* The tile kernels with smaller tiles and the line kernel on rows,
- * columns and diagonals (taken on devices with less shared memory), and
+ * columns and diagonals (taken on devices with less shared memory: the
+ * tuning's smem_limit, 20000 bytes or 1, no tile fits), and
  * the 3 x 3 and separable-route shapes on the separable passes with
  * either limit (legacy paths, twice: the former rect2d mode too) */
 void
@@ -47,7 +48,7 @@ run_tile_limits (void)
   };
 
   for (int li = 0; li < 2; li++) {
-    cm_vhgw_set_tile_limit (limits[li]);
+    tuning.smem_limit = limits[li];
     for (int hi = 0; hi < n_shapes; hi++) {
       const shape *s = &shapes[hi];
       const int legacy = expects (s, "rank3-stream");
@@ -77,7 +78,7 @@ run_tile_limits (void)
     }
   }
   force_paths (PATHS_AUTO);
-  cm_vhgw_set_tile_limit (0);
+  tuning.smem_limit = 0;
 }
 
 /* The paths the automatic choice does not take for a shape: the legacy

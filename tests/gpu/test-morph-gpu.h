@@ -53,11 +53,6 @@ extern uint64_t case_counter;
  * zero, the automatic choice, except inside the parts that set it */
 extern cm_morph_tuning tuning;
 
-/* test hook of morph-vhgw.cu: cap the shared memory of the tile kernels
- * of the plans built from now on (0: the device's limit; 1: no tile
- * fits, the line kernel runs) */
-void cm_vhgw_set_tile_limit (int bytes);
-
 /* samples the brute-force reference reads */
 double case_cost (const morph_case * c);
 void fill_case (morph_case * c, const shape * s, size2 sz, int op,
