@@ -241,18 +241,20 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
       seg->c = chunk_for (seg->len, cmax_for (t->cmax, 32));
   } else if (seg->dir_x == 1 && seg->dir_y == 0) {
     const int rows_tile = t->rows == CM_MORPH_ROWS_TILE;
-    /* short centred windows: 16-byte accesses and doublings beat the
-     * tile's staging (morph-row-doubling.cu) */
     const int pwin = !rows_tile && cm_row_pwin_takes (depth, seg->first,
         seg->len);
 
+    /* the tile kernel: every other row, and rows that are not 16-byte
+     * aligned at run time */
     seg->tile_variant = tile_config (seg, CM_PASS_HORIZONTAL, TILE_ROWS,
         chunk_for (seg->len, cmax_for (t->cmax, 32)), width, width, height,
         t->htile, smem_max);
-    /* longer ones: two windows of P in registers, no staged tile
-     * (morph-row-pwin.cu); it takes over from the doubling kernel where
-     * that needs two neighbour vectors (the figures of the line 63 at 0
-     * degrees are in docs/PERFORMANCE.md) */
+    /* short centred windows: 16-byte accesses and doublings beat the
+     * tile's staging (morph-row-doubling.cu); longer ones: two windows of
+     * P in registers, no staged tile (morph-row-pwin.cu), which takes
+     * over from the doubling kernel where that needs two neighbour
+     * vectors (the figures of the line 63 at 0 degrees are in
+     * docs/PERFORMANCE.md) */
     if (!rows_tile && !(pwin && (t->rows == CM_MORPH_ROWS_PWIN ||
                 seg->len > 33)) &&
         cm_row_doubling_takes (depth, seg->first, seg->len))
