@@ -2,18 +2,17 @@
 /* The linear spectrum on either backend (linspectrum-filter.h). */
 #include <stdlib.h>
 
+#include "cm-filter.h"
 #include "device.h"
 #include "linspectrum-filter.h"
 #include "orientation-rgba.h"
 
 struct cm_linspectrum_filter
 {
-  cm_backend backend;
+  cm_filter_base base;          /* first; its cpu is kept,
+                                 * cm_linspectrum_ref takes none */
   cm_linspectrum_desc desc;
-  int width, height;
-  cm_depth depth;
   int count;                    /* orientations */
-  cm_cpu_opts cpu;              /* kept; cm_linspectrum_ref takes none */
   /* the orientation map's inputs (want_orientation), host or device */
   cm_image sup, orient;
   /* CPU */
@@ -38,15 +37,16 @@ host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 static cm_status
 make_cpu (cm_linspectrum_filter * f)
 {
+  const cm_filter_base *b = &f->base;
   cm_status status = CM_OK;
 
   f->spectrum = (uint64_t *) calloc ((size_t) f->count, sizeof (uint64_t));
   if (f->spectrum == NULL)
     return CM_ERR_NO_MEMORY;
   if (f->desc.want_orientation) {
-    status = host_image_alloc (&f->sup, f->width, f->height, f->depth);
+    status = host_image_alloc (&f->sup, b->width, b->height, b->depth);
     if (status == CM_OK)
-      status = host_image_alloc (&f->orient, f->width, f->height,
+      status = host_image_alloc (&f->orient, b->width, b->height,
           CM_DEPTH_16);
   }
   return status;
@@ -55,17 +55,18 @@ make_cpu (cm_linspectrum_filter * f)
 static cm_status
 make_cuda (cm_linspectrum_filter * f)
 {
+  const cm_filter_base *b = &f->base;
   cm_status status;
 
-  status = cm_linspectrum_plan_new (&f->plan, &f->desc, f->width, f->height,
-      f->depth);
+  status = cm_linspectrum_plan_new (&f->plan, &f->desc, b->width, b->height,
+      b->depth);
   if (status != CM_OK || !f->desc.want_orientation)
     return status;
   status = cm_orientation_rgba_plan_new (&f->rgba_plan, &f->desc);
   if (status == CM_OK)
-    status = cm_device_image_alloc (&f->sup, f->width, f->height, f->depth);
+    status = cm_device_image_alloc (&f->sup, b->width, b->height, b->depth);
   if (status == CM_OK)
-    status = cm_device_image_alloc (&f->orient, f->width, f->height,
+    status = cm_device_image_alloc (&f->orient, b->width, b->height,
         CM_DEPTH_16);
   return status;
 }
@@ -81,25 +82,18 @@ cm_linspectrum_filter_new (cm_linspectrum_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
     return CM_ERR_INVALID_ARG;
   status = cm_linspectrum_desc_check (desc);
   if (status != CM_OK)
     return status;
 
-  f = (cm_linspectrum_filter *) calloc (1, sizeof (*f));
+  f = (cm_linspectrum_filter *) cm_filter_alloc (sizeof (*f), backend,
+      width, height, depth, cpu);
   if (f == NULL)
     return CM_ERR_NO_MEMORY;
-  f->backend = backend;
   f->desc = *desc;
-  f->width = width;
-  f->height = height;
-  f->depth = depth;
   f->count = cm_linspectrum_count_angles (desc);
-  if (cpu != NULL)
-    f->cpu = *cpu;
   status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
   if (status != CM_OK) {
     cm_linspectrum_filter_free (f);
@@ -109,12 +103,11 @@ cm_linspectrum_filter_new (cm_linspectrum_filter ** out, cm_backend backend,
   return CM_OK;
 }
 
-/* The image matches the filter's size and @depth */
+/* The image matches the filter's size and depth */
 static int
-fits (const cm_linspectrum_filter * f, const cm_image * img, cm_depth depth)
+fits (const cm_linspectrum_filter * f, const cm_image * img)
 {
-  return img->width == f->width && img->height == f->height &&
-      img->depth == depth;
+  return cm_filter_fits (&f->base, img->width, img->height, img->depth);
 }
 
 /* The spectrum of @src, the supremum into @sup and the orientation into
@@ -123,7 +116,7 @@ static cm_status
 run (cm_linspectrum_filter * f, const cm_image * src, const cm_image * sup,
     const cm_image * orient, void *stream)
 {
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_linspectrum_plan_run (f->plan, src, sup, orient, stream);
   return cm_linspectrum_ref (&f->desc, src, f->spectrum, sup, orient);
 }
@@ -132,8 +125,8 @@ cm_status
 cm_linspectrum_filter_run (cm_linspectrum_filter * f, const cm_image * src,
     const cm_image * sup, void *stream)
 {
-  if (f == NULL || src == NULL || !fits (f, src, f->depth) ||
-      (sup != NULL && (!f->desc.want_supremum || !fits (f, sup, f->depth))))
+  if (f == NULL || src == NULL || !fits (f, src) ||
+      (sup != NULL && (!f->desc.want_supremum || !fits (f, sup))))
     return CM_ERR_INVALID_ARG;
   return run (f, src, sup, NULL, stream);
 }
@@ -144,15 +137,15 @@ cm_linspectrum_filter_run_rgba (cm_linspectrum_filter * f,
 {
   cm_status status;
 
-  if (f == NULL || src == NULL || dst == NULL || !fits (f, src, f->depth) ||
-      !f->desc.want_orientation || dst->width != f->width ||
-      dst->height != f->height || dst->depth != CM_DEPTH_8 ||
+  if (f == NULL || src == NULL || dst == NULL || !fits (f, src) ||
+      !f->desc.want_orientation || dst->width != f->base.width ||
+      dst->height != f->base.height || dst->depth != CM_DEPTH_8 ||
       dst->channels != 4)
     return CM_ERR_INVALID_ARG;
   status = run (f, src, &f->sup, &f->orient, stream);
   if (status != CM_OK)
     return status;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_orientation_rgba_plan_run (f->rgba_plan, &f->sup, &f->orient,
         dst, stream);
   return cm_orientation_rgba_ref (&f->desc, &f->sup, &f->orient, dst);
@@ -163,7 +156,7 @@ cm_linspectrum_filter_spectrum (const cm_linspectrum_filter * f)
 {
   if (f == NULL)
     return NULL;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_linspectrum_plan_spectrum (f->plan);
   return f->spectrum;
 }
@@ -179,7 +172,7 @@ cm_linspectrum_filter_free (cm_linspectrum_filter * f)
 {
   if (f == NULL)
     return;
-  if (f->backend == CM_BACKEND_CUDA) {
+  if (f->base.backend == CM_BACKEND_CUDA) {
     if (f->plan != NULL)
       cm_linspectrum_plan_free (f->plan);
     if (f->rgba_plan != NULL)
@@ -199,7 +192,7 @@ cm_linspectrum_filter_free (cm_linspectrum_filter * f)
 cm_backend
 cm_linspectrum_filter_backend (const cm_linspectrum_filter * f)
 {
-  return f->backend;
+  return f->base.backend;
 }
 
 const char *

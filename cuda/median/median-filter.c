@@ -2,15 +2,13 @@
 /* A median (rank) filter on either backend (median-filter.h). */
 #include <stdlib.h>
 
+#include "cm-filter.h"
 #include "median-filter.h"
 
 struct cm_median_filter
 {
-  cm_backend backend;
+  cm_filter_base base;          /* first */
   cm_median_desc desc;
-  int width, height;
-  cm_depth depth;
-  cm_cpu_opts cpu;
   cm_median_plan *plan;         /* CUDA */
 };
 
@@ -25,21 +23,14 @@ cm_median_filter_new (cm_median_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
     return CM_ERR_INVALID_ARG;
 
-  f = (cm_median_filter *) calloc (1, sizeof (*f));
+  f = (cm_median_filter *) cm_filter_alloc (sizeof (*f), backend, width,
+      height, depth, cpu);
   if (f == NULL)
     return CM_ERR_NO_MEMORY;
-  f->backend = backend;
   f->desc = *desc;
-  f->width = width;
-  f->height = height;
-  f->depth = depth;
-  if (cpu != NULL)
-    f->cpu = *cpu;
   if (backend == CM_BACKEND_CUDA)
     status = cm_median_plan_new (&f->plan, &f->desc, width, height, depth);
   if (status != CM_OK) {
@@ -50,24 +41,17 @@ cm_median_filter_new (cm_median_filter ** out, cm_backend backend,
   return CM_OK;
 }
 
-/* The image matches the filter's size and depth */
-static int
-fits (const cm_median_filter * f, int width, int height, cm_depth depth)
-{
-  return width == f->width && height == f->height && depth == f->depth;
-}
-
 cm_status
 cm_median_filter_run (cm_median_filter * f, const cm_image * src,
     const cm_image * dst, void *stream)
 {
   if (f == NULL || src == NULL || dst == NULL ||
-      !fits (f, src->width, src->height, src->depth) ||
-      !fits (f, dst->width, dst->height, dst->depth))
+      !cm_filter_fits (&f->base, src->width, src->height, src->depth) ||
+      !cm_filter_fits (&f->base, dst->width, dst->height, dst->depth))
     return CM_ERR_INVALID_ARG;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_median_plan_run (f->plan, src, dst, stream);
-  return cm_median_ref_mt (&f->desc, src, dst, &f->cpu);
+  return cm_median_ref_mt (&f->desc, src, dst, &f->base.cpu);
 }
 
 cm_status
@@ -77,14 +61,14 @@ cm_median_filter_run_luma (cm_median_filter * f,
 {
   if (f == NULL || src == NULL || dst == NULL ||
       !(f->desc.plan_flags & CM_MEDIAN_PLAN_LUMA) ||
-      !fits (f, src->width, src->height, src->depth) ||
-      !fits (f, dst->width, dst->height, dst->depth))
+      !cm_filter_fits (&f->base, src->width, src->height, src->depth) ||
+      !cm_filter_fits (&f->base, dst->width, dst->height, dst->depth))
     return CM_ERR_INVALID_ARG;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_median_plan_run_luma (f->plan, src, dst, r_idx, g_idx, b_idx,
         a_idx, stream);
   return cm_median_luma_ref_mt (&f->desc, src, dst, r_idx, g_idx, b_idx,
-      a_idx, &f->cpu);
+      a_idx, &f->base.cpu);
 }
 
 void
@@ -100,7 +84,7 @@ cm_median_filter_free (cm_median_filter * f)
 cm_backend
 cm_median_filter_backend (const cm_median_filter * f)
 {
-  return f->backend;
+  return f->base.backend;
 }
 
 const char *

@@ -2,16 +2,15 @@
 /* A reconstruction operation on either backend (reconstruct-filter.h). */
 #include <stdlib.h>
 
+#include "cm-filter.h"
 #include "reconstruct-filter.h"
 
 struct cm_recon_filter
 {
-  cm_backend backend;
+  cm_filter_base base;          /* first; its cpu is kept, cm_recon_ref
+                                 * takes none */
   cm_recon_desc desc;           /* desc.marker.se is se */
   cm_se *se;
-  int width, height;
-  cm_depth depth;
-  cm_cpu_opts cpu;              /* kept; cm_recon_ref takes none */
   cm_recon_plan *plan;          /* CUDA */
 };
 
@@ -26,15 +25,13 @@ cm_recon_filter_new (cm_recon_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
     return CM_ERR_INVALID_ARG;
 
-  f = (cm_recon_filter *) calloc (1, sizeof (*f));
+  f = (cm_recon_filter *) cm_filter_alloc (sizeof (*f), backend, width,
+      height, depth, cpu);
   if (f == NULL)
     return CM_ERR_NO_MEMORY;
-  f->backend = backend;
   f->desc = *desc;
   if (desc->marker.se != NULL) {
     f->se = cm_se_copy (desc->marker.se);
@@ -42,11 +39,6 @@ cm_recon_filter_new (cm_recon_filter ** out, cm_backend backend,
       status = CM_ERR_NO_MEMORY;
   }
   f->desc.marker.se = f->se;
-  f->width = width;
-  f->height = height;
-  f->depth = depth;
-  if (cpu != NULL)
-    f->cpu = *cpu;
   if (status == CM_OK && backend == CM_BACKEND_CUDA)
     status = cm_recon_plan_new (&f->plan, &f->desc, width, height, depth);
   if (status != CM_OK) {
@@ -61,13 +53,11 @@ cm_status
 cm_recon_filter_run (cm_recon_filter * f, const cm_image * src,
     const cm_image * dst, void *stream)
 {
-  if (f == NULL || src == NULL || dst == NULL)
+  if (f == NULL || src == NULL || dst == NULL ||
+      !cm_filter_fits (&f->base, src->width, src->height, src->depth) ||
+      !cm_filter_fits (&f->base, dst->width, dst->height, dst->depth))
     return CM_ERR_INVALID_ARG;
-  if (src->width != f->width || src->height != f->height ||
-      src->depth != f->depth || dst->width != f->width ||
-      dst->height != f->height || dst->depth != f->depth)
-    return CM_ERR_INVALID_ARG;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_recon_plan_run (f->plan, src, dst, stream);
   return cm_recon_ref (&f->desc, src, dst);
 }
@@ -86,5 +76,5 @@ cm_recon_filter_free (cm_recon_filter * f)
 cm_backend
 cm_recon_filter_backend (const cm_recon_filter * f)
 {
-  return f->backend;
+  return f->base.backend;
 }

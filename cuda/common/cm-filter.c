@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The filters' shared fields and checks (cm-filter.h). */
+#include <stdlib.h>
+
+#include "cm-filter.h"
+
+int
+cm_filter_args_ok (cm_backend backend, int width, int height, cm_depth depth)
+{
+  return width >= 1 && height >= 1 &&
+      (depth == CM_DEPTH_8 || depth == CM_DEPTH_16) &&
+      (backend == CM_BACKEND_CPU || backend == CM_BACKEND_CUDA);
+}
+
+void *
+cm_filter_alloc (size_t size, cm_backend backend, int width, int height,
+    cm_depth depth, const cm_cpu_opts * cpu)
+{
+  cm_filter_base *base = (cm_filter_base *) calloc (1, size);
+
+  if (base == NULL)
+    return NULL;
+  base->backend = backend;
+  base->width = width;
+  base->height = height;
+  base->depth = depth;
+  if (cpu != NULL)
+    base->cpu = *cpu;
+  return base;
+}
+
+int
+cm_filter_fits (const cm_filter_base * base, int width, int height,
+    cm_depth depth)
+{
+  return width == base->width && height == base->height &&
+      depth == base->depth;
+}
