@@ -4,22 +4,23 @@
 
 #include "cm-filter.h"
 
-int
-cm_filter_args_ok (cm_backend backend, int width, int height, cm_depth depth)
-{
-  return width >= 1 && height >= 1 &&
-      (depth == CM_DEPTH_8 || depth == CM_DEPTH_16) &&
-      (backend == CM_BACKEND_CPU || backend == CM_BACKEND_CUDA);
-}
-
 void *
-cm_filter_alloc (size_t size, cm_backend backend, int width, int height,
-    cm_depth depth, const cm_cpu_opts * cpu)
+cm_filter_alloc (size_t size, int desc_ok, cm_backend backend, int width,
+    int height, cm_depth depth, const cm_cpu_opts * cpu, cm_status * status)
 {
-  cm_filter_base *base = (cm_filter_base *) calloc (1, size);
+  cm_filter_base *base;
 
-  if (base == NULL)
+  if (!desc_ok || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA)) {
+    *status = CM_ERR_INVALID_ARG;
     return NULL;
+  }
+  base = (cm_filter_base *) calloc (1, size);
+  if (base == NULL) {
+    *status = CM_ERR_NO_MEMORY;
+    return NULL;
+  }
   base->backend = backend;
   base->width = width;
   base->height = height;

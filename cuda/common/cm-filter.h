@@ -23,13 +23,15 @@ typedef struct
   cm_cpu_opts cpu;              /* zero when made with NULL options */
 } cm_filter_base;
 
-/* The size, depth and backend a filter can be made for */
-int cm_filter_args_ok (cm_backend backend, int width, int height,
-    cm_depth depth);
-/* @size zeroed bytes whose first member is a cm_filter_base, filled in
- * (@cpu copied when not NULL); NULL when out of memory. Freed with free(). */
-void *cm_filter_alloc (size_t size, cm_backend backend, int width,
-    int height, cm_depth depth, const cm_cpu_opts * cpu);
+/* The start of every cm_<op>_filter_new, once its out pointer is NULL:
+ * with @desc_ok (the descriptor given and valid), a size of at least 1x1,
+ * an 8- or 16-bit depth and a known backend, @size zeroed bytes whose first
+ * member is a cm_filter_base, filled in (@cpu copied when not NULL), freed
+ * with free(). NULL otherwise, *status then CM_ERR_INVALID_ARG or
+ * CM_ERR_NO_MEMORY. */
+void *cm_filter_alloc (size_t size, int desc_ok, cm_backend backend,
+    int width, int height, cm_depth depth, const cm_cpu_opts * cpu,
+    cm_status * status);
 /* An image of @width x @height and @depth matches the filter's size and
  * depth */
 int cm_filter_fits (const cm_filter_base * base, int width, int height,

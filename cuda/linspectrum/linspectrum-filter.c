@@ -82,16 +82,13 @@ cm_linspectrum_filter_new (cm_linspectrum_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
-    return CM_ERR_INVALID_ARG;
-  status = cm_linspectrum_desc_check (desc);
-  if (status != CM_OK)
-    return status;
-
-  f = (cm_linspectrum_filter *) cm_filter_alloc (sizeof (*f), backend,
-      width, height, depth, cpu);
+  /* (cm_linspectrum_desc_check refuses a NULL desc, and only ever with
+   * CM_ERR_INVALID_ARG) */
+  f = (cm_linspectrum_filter *) cm_filter_alloc (sizeof (*f),
+      cm_linspectrum_desc_check (desc) == CM_OK, backend, width, height,
+      depth, cpu, &status);
   if (f == NULL)
-    return CM_ERR_NO_MEMORY;
+    return status;
   f->desc = *desc;
   f->count = cm_linspectrum_count_angles (desc);
   status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);

@@ -23,13 +23,10 @@ cm_median_filter_new (cm_median_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
-    return CM_ERR_INVALID_ARG;
-
-  f = (cm_median_filter *) cm_filter_alloc (sizeof (*f), backend, width,
-      height, depth, cpu);
+  f = (cm_median_filter *) cm_filter_alloc (sizeof (*f), desc != NULL,
+      backend, width, height, depth, cpu, &status);
   if (f == NULL)
-    return CM_ERR_NO_MEMORY;
+    return status;
   f->desc = *desc;
   if (backend == CM_BACKEND_CUDA)
     status = cm_median_plan_new (&f->plan, &f->desc, width, height, depth);

@@ -25,13 +25,10 @@ cm_recon_filter_new (cm_recon_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || !cm_filter_args_ok (backend, width, height, depth))
-    return CM_ERR_INVALID_ARG;
-
-  f = (cm_recon_filter *) cm_filter_alloc (sizeof (*f), backend, width,
-      height, depth, cpu);
+  f = (cm_recon_filter *) cm_filter_alloc (sizeof (*f), desc != NULL,
+      backend, width, height, depth, cpu, &status);
   if (f == NULL)
-    return CM_ERR_NO_MEMORY;
+    return status;
   f->desc = *desc;
   if (desc->marker.se != NULL) {
     f->se = cm_se_copy (desc->marker.se);
