@@ -7,6 +7,7 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
+#include "test-suite.h"
 
 /* the pool the harness's sink pad offers in the allocation query */
 static GstBufferPool *offered_pool;
@@ -78,15 +79,9 @@ GST_START_TEST (test_refused_pool_config)
 
 GST_END_TEST;
 
-static Suite *
-allocation_suite (void)
-{
-  Suite *s = suite_create ("allocation");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_refused_pool_config),
+  {NULL}
+};
 
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_refused_pool_config);
-  return s;
-}
-
-GST_CHECK_MAIN (allocation);
+TEST_SUITE_MAIN (allocation, "allocation", 0, suite_tests);

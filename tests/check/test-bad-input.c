@@ -24,6 +24,7 @@
 #include "device.h"
 #include "reliability-harness.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 /* ---- warnings ----------------------------------------------------------- */
 
@@ -856,45 +857,29 @@ GST_START_TEST (test_refused_while_playing)
 
 GST_END_TEST;
 
-static Suite *
-bad_input_suite (void)
-{
-  Suite *s = suite_create ("bad-input");
-  TCase *tc = tcase_create ("general");
-  int n = G_N_ELEMENTS (settings);
-
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 600);
-  tcase_add_test (tc, test_morph_properties);
-  tcase_add_test (tc, test_median_properties);
-  tcase_add_test (tc, test_linspectrum_properties);
-  tcase_add_loop_test (tc, test_refused_while_playing, 0, n);
-  tcase_add_loop_test (tc, test_double_tolerance, 0, n);
-  tcase_add_loop_test (tc, test_small_frames, 0, n);
-  tcase_add_loop_test (tc, test_caps_changes, 0, n);
-  tcase_add_loop_test (tc, test_flush, 0, n);
-  tcase_add_loop_test (tc, test_eos_without_frames, 0, n);
-  tcase_add_loop_test (tc, test_short_buffer, 0, n);
-  tcase_add_loop_test (tc, test_refused_caps, 0, n);
-  return s;
-}
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_morph_properties),
+  TEST_SUITE_TEST (test_median_properties),
+  TEST_SUITE_TEST (test_linspectrum_properties),
+  TEST_SUITE_LOOP (test_refused_while_playing, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_double_tolerance, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_small_frames, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_caps_changes, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_flush, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_eos_without_frames, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_short_buffer, 0, G_N_ELEMENTS (settings)),
+  TEST_SUITE_LOOP (test_refused_caps, 0, G_N_ELEMENTS (settings)),
+  {NULL}
+};
 
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-  SRunner *sr;
-  int nf;
-
   gst_check_init (&argc, &argv);
   if (strcmp (test_backend (), "cuda") == 0 && cm_device_count () <= 0) {
     fprintf (stderr, "CM_TEST_BACKEND=cuda but no CUDA device: skipped\n");
     return TEST_SKIP;
   }
-  s = bad_input_suite ();
-  sr = srunner_create (s);
-  srunner_run_all (sr, CK_NORMAL);
-  nf = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return nf == 0 ? 0 : 1;
+  return test_suite_run (test_suite_new ("bad-input", "general", 600,
+          suite_tests));
 }

@@ -12,6 +12,7 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
+#include "test-suite.h"
 
 static const char *const elements[] = {
   "cudamorph", "cudamedian", "cudalinspectrum"
@@ -356,19 +357,13 @@ GST_START_TEST (test_cpu_frame_stopped)
 
 GST_END_TEST;
 
-static Suite *
-base_suite (void)
-{
-  Suite *s = suite_create ("base");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_qos_default),
+  TEST_SUITE_TEST (test_interlaced_refused),
+  TEST_SUITE_TEST (test_metas_kept),
+  TEST_SUITE_TEST (test_controlled_property),
+  TEST_SUITE_TEST (test_cpu_frame_stopped),
+  {NULL}
+};
 
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_qos_default);
-  tcase_add_test (tc, test_interlaced_refused);
-  tcase_add_test (tc, test_metas_kept);
-  tcase_add_test (tc, test_controlled_property);
-  tcase_add_test (tc, test_cpu_frame_stopped);
-  return s;
-}
-
-GST_CHECK_MAIN (base);
+TEST_SUITE_MAIN (base, "base", 0, suite_tests);

@@ -8,6 +8,7 @@
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 #define OPEN CM_MORPH_OPEN
 #define CLOSE CM_MORPH_CLOSE
@@ -256,20 +257,13 @@ GST_START_TEST (test_meta_copied)
 
 GST_END_TEST;
 
-static Suite *
-cudalinspectrum_meta_suite (void)
-{
-  Suite *s = suite_create ("cudalinspectrum-meta");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_meta_matches_message),
+  TEST_SUITE_TEST (test_meta_every_frame),
+  TEST_SUITE_TEST (test_meta_off),
+  TEST_SUITE_TEST (test_meta_copied),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_meta_matches_message);
-  tcase_add_test (tc, test_meta_every_frame);
-  tcase_add_test (tc, test_meta_off);
-  tcase_add_test (tc, test_meta_copied);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudalinspectrum_meta);
+TEST_SUITE_MAIN (cudalinspectrum_meta, "cudalinspectrum-meta", 300,
+    suite_tests);

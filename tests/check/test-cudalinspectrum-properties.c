@@ -11,6 +11,7 @@
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 #define OPEN CM_MORPH_OPEN
 #define CLOSE CM_MORPH_CLOSE
@@ -488,23 +489,16 @@ GST_START_TEST (test_angles_invalid_at_start)
 
 GST_END_TEST;
 
-static Suite *
-cudalinspectrum_properties_suite (void)
-{
-  Suite *s = suite_create ("cudalinspectrum-properties");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_change_playing),
+  TEST_SUITE_TEST (test_invalid_values),
+  TEST_SUITE_TEST (test_passthrough_left_mid_buffer),
+  TEST_SUITE_TEST (test_refused_output_kept),
+  TEST_SUITE_TEST (test_angle_sets_concurrent),
+  TEST_SUITE_TEST (test_angle_order),
+  TEST_SUITE_TEST (test_angles_invalid_at_start),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_change_playing);
-  tcase_add_test (tc, test_invalid_values);
-  tcase_add_test (tc, test_passthrough_left_mid_buffer);
-  tcase_add_test (tc, test_refused_output_kept);
-  tcase_add_test (tc, test_angle_sets_concurrent);
-  tcase_add_test (tc, test_angle_order);
-  tcase_add_test (tc, test_angles_invalid_at_start);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudalinspectrum_properties);
+TEST_SUITE_MAIN (cudalinspectrum_properties, "cudalinspectrum-properties",
+    300, suite_tests);

@@ -14,6 +14,7 @@
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 #define OPEN CM_MORPH_OPEN
 #define CLOSE CM_MORPH_CLOSE
@@ -549,25 +550,17 @@ GST_START_TEST (test_caps_both_ways)
 
 GST_END_TEST;
 
-static Suite *
-cudalinspectrum_suite (void)
-{
-  Suite *s = suite_create ("cudalinspectrum");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_inspect),
+  TEST_SUITE_TEST (test_message_schema),
+  TEST_SUITE_TEST (test_formats_spectrum),
+  TEST_SUITE_TEST (test_dominant_angle),
+  TEST_SUITE_TEST (test_interval),
+  TEST_SUITE_TEST (test_post_messages_false),
+  TEST_SUITE_TEST (test_supremum),
+  TEST_SUITE_TEST (test_orientation),
+  TEST_SUITE_TEST (test_caps_both_ways),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_inspect);
-  tcase_add_test (tc, test_message_schema);
-  tcase_add_test (tc, test_formats_spectrum);
-  tcase_add_test (tc, test_dominant_angle);
-  tcase_add_test (tc, test_interval);
-  tcase_add_test (tc, test_post_messages_false);
-  tcase_add_test (tc, test_supremum);
-  tcase_add_test (tc, test_orientation);
-  tcase_add_test (tc, test_caps_both_ways);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudalinspectrum);
+TEST_SUITE_MAIN (cudalinspectrum, "cudalinspectrum", 300, suite_tests);

@@ -14,6 +14,7 @@
 #include "median-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 #define REP CM_BORDER_REPLICATE
 #define REF CM_BORDER_REFLECT
@@ -345,23 +346,15 @@ GST_START_TEST (test_inspect)
 
 GST_END_TEST;
 
-static Suite *
-cudamedian_suite (void)
-{
-  Suite *s = suite_create ("cudamedian");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_inspect),
+  TEST_SUITE_TEST (test_formats_odd_sizes),
+  TEST_SUITE_TEST (test_windows),
+  TEST_SUITE_TEST (test_percentile_extremes),
+  TEST_SUITE_TEST (test_luma_no_new_colours),
+  TEST_SUITE_TEST (test_property_change_playing),
+  TEST_SUITE_TEST (test_invalid_values),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_inspect);
-  tcase_add_test (tc, test_formats_odd_sizes);
-  tcase_add_test (tc, test_windows);
-  tcase_add_test (tc, test_percentile_extremes);
-  tcase_add_test (tc, test_luma_no_new_colours);
-  tcase_add_test (tc, test_property_change_playing);
-  tcase_add_test (tc, test_invalid_values);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudamedian);
+TEST_SUITE_MAIN (cudamedian, "cudamedian", 300, suite_tests);

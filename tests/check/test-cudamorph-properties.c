@@ -11,6 +11,7 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
+#include "test-suite.h"
 
 static void
 expect_mask_refused (GstElement * e, const char *mask, const char *kept)
@@ -388,21 +389,14 @@ GST_START_TEST (test_inspect)
 
 GST_END_TEST;
 
-static Suite *
-cudamorph_properties_suite (void)
-{
-  Suite *s = suite_create ("cudamorph-properties");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_inspect),
+  TEST_SUITE_TEST (test_invalid_values),
+  TEST_SUITE_TEST (test_backend_auto),
+  TEST_SUITE_TEST (test_backend_cuda_without_device),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_inspect);
-  tcase_add_test (tc, test_invalid_values);
-  tcase_add_test (tc, test_backend_auto);
-  tcase_add_test (tc, test_backend_cuda_without_device);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudamorph_properties);
+TEST_SUITE_MAIN (cudamorph_properties, "cudamorph-properties", 300,
+    suite_tests);
 

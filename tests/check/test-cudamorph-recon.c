@@ -6,6 +6,7 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
+#include "test-suite.h"
 
 #define E CM_MORPH_ERODE
 #define NEU CM_BORDER_NEUTRAL
@@ -314,22 +315,14 @@ GST_START_TEST (test_recon_change_playing)
 
 GST_END_TEST;
 
-static Suite *
-cudamorph_recon_suite (void)
-{
-  Suite *s = suite_create ("cudamorph-recon");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_recon_ops),
+  TEST_SUITE_TEST (test_recon_connectivity_oracle),
+  TEST_SUITE_TEST (test_recon_connectivity_refused),
+  TEST_SUITE_TEST (test_recon_dome_height_clamp),
+  TEST_SUITE_TEST (test_recon_change_playing),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_recon_ops);
-  tcase_add_test (tc, test_recon_connectivity_oracle);
-  tcase_add_test (tc, test_recon_connectivity_refused);
-  tcase_add_test (tc, test_recon_dome_height_clamp);
-  tcase_add_test (tc, test_recon_change_playing);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudamorph_recon);
+TEST_SUITE_MAIN (cudamorph_recon, "cudamorph-recon", 300, suite_tests);
 

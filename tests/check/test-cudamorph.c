@@ -13,6 +13,7 @@
 #include "frame-compare.h"
 #include "padded-frames.h"
 #include "device.h"
+#include "test-suite.h"
 
 #define E CM_MORPH_ERODE
 #define D CM_MORPH_DILATE
@@ -328,23 +329,15 @@ GST_START_TEST (test_border_value_clamp)
 
 GST_END_TEST;
 
-static Suite *
-cudamorph_suite (void)
-{
-  Suite *s = suite_create ("cudamorph");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_formats_odd_sizes),
+  TEST_SUITE_TEST (test_ops_shapes_borders),
+  TEST_SUITE_TEST (test_independent_oracle),
+  TEST_SUITE_TEST (test_caps_change),
+  TEST_SUITE_TEST (test_property_change_playing),
+  TEST_SUITE_TEST (test_border_value_clamp),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_formats_odd_sizes);
-  tcase_add_test (tc, test_ops_shapes_borders);
-  tcase_add_test (tc, test_independent_oracle);
-  tcase_add_test (tc, test_caps_change);
-  tcase_add_test (tc, test_property_change_playing);
-  tcase_add_test (tc, test_border_value_clamp);
-
-  return s;
-}
-
-GST_CHECK_MAIN (cudamorph);
+TEST_SUITE_MAIN (cudamorph, "cudamorph", 300, suite_tests);
 

@@ -18,6 +18,7 @@
 
 #include "device.h"
 #include "faults-harness.h"
+#include "test-suite.h"
 
 static const Setting fault_settings[] = {
   MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,
@@ -191,19 +192,12 @@ GST_START_TEST (test_state_cycles)
 
 GST_END_TEST;
 
-static Suite *
-faults_suite (void)
-{
-  Suite *s = suite_create ("faults-nodevice");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_LOOP (test_cuda_without_device, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_bad_device_id, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_auto_falls_back, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_state_cycles, 0, N_SETTINGS),
+  {NULL}
+};
 
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 600);
-  tcase_add_loop_test (tc, test_cuda_without_device, 0, N_SETTINGS);
-  tcase_add_loop_test (tc, test_bad_device_id, 0, N_SETTINGS);
-  tcase_add_loop_test (tc, test_auto_falls_back, 0, N_SETTINGS);
-  tcase_add_loop_test (tc, test_state_cycles, 0, N_SETTINGS);
-  return s;
-}
-
-GST_CHECK_MAIN (faults);
+TEST_SUITE_MAIN (faults, "faults-nodevice", 600, suite_tests);

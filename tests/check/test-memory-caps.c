@@ -8,6 +8,7 @@
 #include <gst/video/video.h>
 
 #include "gstcudamorphologymemory.h"
+#include "test-suite.h"
 
 #define ALL_FORMATS \
   "{ GRAY8, GRAY16_LE, I420, NV12, Y444, RGBA, BGRA, RGBx, BGRx }"
@@ -329,22 +330,15 @@ GST_START_TEST (test_context_without_library)
 
 GST_END_TEST;
 
-static Suite *
-memory_caps_suite (void)
-{
-  Suite *s = suite_create ("memory-caps");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_template_caps);
-  tcase_add_test (tc, test_caps_is_cuda);
-  tcase_add_test (tc, test_transform_prefers_same_memory);
-  tcase_add_test (tc, test_transform_lists_and_any);
-  tcase_add_test (tc, test_plane_views);
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_template_caps),
+  TEST_SUITE_TEST (test_caps_is_cuda),
+  TEST_SUITE_TEST (test_transform_prefers_same_memory),
+  TEST_SUITE_TEST (test_transform_lists_and_any),
+  TEST_SUITE_TEST (test_plane_views),
   /* last: it loads the library */
-  tcase_add_test (tc, test_context_without_library);
+  TEST_SUITE_TEST (test_context_without_library),
+  {NULL}
+};
 
-  return s;
-}
-
-GST_CHECK_MAIN (memory_caps);
+TEST_SUITE_MAIN (memory_caps, "memory-caps", 0, suite_tests);

@@ -15,6 +15,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include "test-suite.h"
 
 #define CUDA_FEATURE "memory:CUDAMemory"
 
@@ -445,20 +446,14 @@ GST_START_TEST (test_cpu_stream_and_stats)
 
 GST_END_TEST;
 
-static Suite *
-memory_negotiation_suite (void)
-{
-  Suite *s = suite_create ("memory-negotiation");
-  TCase *tc = tcase_create ("general");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_templates_filters),
+  TEST_SUITE_TEST (test_templates_linspectrum),
+  TEST_SUITE_TEST (test_transform_from_system),
+  TEST_SUITE_TEST (test_transform_from_cuda),
+  TEST_SUITE_TEST (test_backend_cpu_no_cuda),
+  TEST_SUITE_TEST (test_cpu_stream_and_stats),
+  {NULL}
+};
 
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_templates_filters);
-  tcase_add_test (tc, test_templates_linspectrum);
-  tcase_add_test (tc, test_transform_from_system);
-  tcase_add_test (tc, test_transform_from_cuda);
-  tcase_add_test (tc, test_backend_cpu_no_cuda);
-  tcase_add_test (tc, test_cpu_stream_and_stats);
-  return s;
-}
-
-GST_CHECK_MAIN (memory_negotiation);
+TEST_SUITE_MAIN (memory_negotiation, "memory-negotiation", 0, suite_tests);

@@ -42,8 +42,8 @@ test_bus_count_problems (GstBus * bus, GstMessageType types)
 }
 
 int
-test_gpu_check_main (int *argc, char ***argv, Suite * (*make_suite) (void),
-    const char *name, const char *file)
+test_gpu_check_main (int *argc, char ***argv, const char *name,
+    const TestSuiteEntry * tests, const char *file)
 {
   /* before gst_check_init: no device, no test (meson shows SKIP) */
   if (cm_device_count () == 0) {
@@ -55,7 +55,8 @@ test_gpu_check_main (int *argc, char ***argv, Suite * (*make_suite) (void),
   g_setenv ("CK_FORK", "no", TRUE);
 
   gst_check_init (argc, argv);
-  return gst_check_run_suite (make_suite (), name, file);
+  return gst_check_run_suite (test_suite_new (name, "cuda-vs-cpu", 600,
+          tests), name, file);
 }
 
 const char *

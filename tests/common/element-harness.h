@@ -17,6 +17,7 @@
 #include "morph.h"
 #include "reconstruct.h"
 #include "se.h"
+#include "test-suite.h"
 
 /* Runs @code, which sets a property to a value outside its GParamSpec
  * range (or NaN): GLib refuses it and the old value stays. GLib says so
@@ -52,11 +53,18 @@ guint test_bus_count_problems (GstBus * bus, GstMessageType types);
 
 /* main () of a GPU element test: exits 77 (meson: SKIP) before
  * gst_check_init () when there is no usable CUDA device, else runs the
- * suite @make_suite () makes, named @name, in this process (CUDA is
- * initialised: a forked child could not use it); @file: the test's
- * __FILE__. */
-int test_gpu_check_main (int *argc, char ***argv, Suite * (*make_suite) (void),
-    const char *name, const char *file);
+ * suite @name of @tests (test-suite.h; one TCase "cuda-vs-cpu", 600 s a
+ * test) in this process (CUDA is initialised: a forked child could not
+ * use it); @file: the test's __FILE__. */
+int test_gpu_check_main (int *argc, char ***argv, const char *name,
+    const TestSuiteEntry * tests, const char *file);
+
+/* The main () of a GPU element test program: test_gpu_check_main (). */
+#define TEST_GPU_CHECK_MAIN(name, tests)                                 \
+  int main (int argc, char **argv)                                       \
+  {                                                                       \
+    return test_gpu_check_main (&argc, &argv, (name), (tests), __FILE__); \
+  }
 
 typedef struct
 {

@@ -43,6 +43,7 @@
 #include "chain-compare.h"
 #include "device.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -715,25 +716,18 @@ GST_START_TEST (test_chain_left_in_flight)
 GST_END_TEST;
 #endif
 
-static Suite *
-base_gpu_suite (void)
-{
-  Suite *s = suite_create ("base-gpu");
-  TCase *tc = tcase_create ("cuda");
-
-  tcase_set_timeout (tc, 300);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_context_replaced_when_stopped);
-  tcase_add_test (tc, test_overlap_ring);
-  tcase_add_test (tc, test_caps_permission_read_once);
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_context_replaced_when_stopped),
+  TEST_SUITE_TEST (test_overlap_ring),
+  TEST_SUITE_TEST (test_caps_permission_read_once),
 #if GST_CHECK_VERSION (1, 24, 0)
-  tcase_add_test (tc, test_input_written_on_another_stream);
-  tcase_add_test (tc, test_chain_left_in_flight);
+  TEST_SUITE_TEST (test_input_written_on_another_stream),
+  TEST_SUITE_TEST (test_chain_left_in_flight),
 #endif
   /* last: before its fix it wrote past a device buffer */
-  tcase_add_test (tc, test_chroma_extent_of_output);
-  return s;
-}
+  TEST_SUITE_TEST (test_chroma_extent_of_output),
+  {NULL}
+};
 
 int
 main (int argc, char **argv)
@@ -749,5 +743,6 @@ main (int argc, char **argv)
     printf ("no CUDA driver library for gstreamer-cuda: skipping\n");
     return TEST_SKIP;
   }
-  return gst_check_run_suite (base_gpu_suite (), "base-gpu", __FILE__);
+  return gst_check_run_suite (test_suite_new ("base-gpu", "cuda", 300,
+          suite_tests), "base-gpu", __FILE__);
 }

@@ -24,6 +24,7 @@
 #include "device.h"
 #include "reliability-harness.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 static const Setting thread_settings[] = {
   MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 5, 15, 0.0,
@@ -269,25 +270,15 @@ GST_START_TEST (test_property_changes_while_playing)
 
 GST_END_TEST;
 
-static Suite *
-concurrency_suite (void)
-{
-  Suite *s = suite_create ("concurrency");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 1200);
-  tcase_add_test (tc, test_streams_share_gpu);
-  tcase_add_loop_test (tc, test_property_changes_while_playing, 0, 3);
-  return s;
-}
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_streams_share_gpu),
+  TEST_SUITE_LOOP (test_property_changes_while_playing, 0, 3),
+  {NULL}
+};
 
 int
 main (int argc, char **argv)
 {
-  SRunner *sr;
-  int nf;
-
   gst_check_init (&argc, &argv);
   if (g_strcmp0 (g_getenv ("CM_TEST_BACKEND"), "cpu") != 0) {
     if (cm_device_count () <= 0) {
@@ -297,9 +288,6 @@ main (int argc, char **argv)
     g_setenv ("CM_TEST_BACKEND", "cuda", TRUE);
   }
   toggle_settings_init ();
-  sr = srunner_create (concurrency_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  nf = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return nf == 0 ? 0 : 1;
+  return test_suite_run (test_suite_new ("concurrency", "general", 1200,
+          suite_tests));
 }

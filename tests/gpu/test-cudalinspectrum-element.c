@@ -257,23 +257,11 @@ GST_START_TEST (test_change_playing)
 
 GST_END_TEST;
 
-static Suite *
-cudalinspectrum_element_suite (void)
-{
-  Suite *s = suite_create ("cudalinspectrum-element");
-  TCase *tc = tcase_create ("cuda-vs-cpu");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_outputs),
+  TEST_SUITE_TEST (test_lengths),
+  TEST_SUITE_TEST (test_change_playing),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_outputs);
-  tcase_add_test (tc, test_lengths);
-  tcase_add_test (tc, test_change_playing);
-  return s;
-}
-
-int
-main (int argc, char **argv)
-{
-  return test_gpu_check_main (&argc, &argv, cudalinspectrum_element_suite,
-      "cudalinspectrum-element", __FILE__);
-}
+TEST_GPU_CHECK_MAIN ("cudalinspectrum-element", suite_tests);

@@ -151,23 +151,11 @@ GST_START_TEST (test_property_change_playing)
 
 GST_END_TEST;
 
-static Suite *
-cudamedian_element_suite (void)
-{
-  Suite *s = suite_create ("cudamedian-element");
-  TCase *tc = tcase_create ("cuda-vs-cpu");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_formats),
+  TEST_SUITE_TEST (test_sizes_and_strides),
+  TEST_SUITE_TEST (test_property_change_playing),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_formats);
-  tcase_add_test (tc, test_sizes_and_strides);
-  tcase_add_test (tc, test_property_change_playing);
-  return s;
-}
-
-int
-main (int argc, char **argv)
-{
-  return test_gpu_check_main (&argc, &argv, cudamedian_element_suite,
-      "cudamedian-element", __FILE__);
-}
+TEST_GPU_CHECK_MAIN ("cudamedian-element", suite_tests);

@@ -495,27 +495,15 @@ GST_START_TEST (test_device_id)
 
 GST_END_TEST;
 
-static Suite *
-cudamorph_element_suite (void)
-{
-  Suite *s = suite_create ("cudamorph-element");
-  TCase *tc = tcase_create ("cuda-vs-cpu");
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_TEST (test_formats),
+  TEST_SUITE_TEST (test_shapes),
+  TEST_SUITE_TEST (test_size_change),
+  TEST_SUITE_TEST (test_property_change_playing),
+  TEST_SUITE_TEST (test_recon),
+  TEST_SUITE_TEST (test_recon_change_playing),
+  TEST_SUITE_TEST (test_device_id),
+  {NULL}
+};
 
-  tcase_set_timeout (tc, 600);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_formats);
-  tcase_add_test (tc, test_shapes);
-  tcase_add_test (tc, test_size_change);
-  tcase_add_test (tc, test_property_change_playing);
-  tcase_add_test (tc, test_recon);
-  tcase_add_test (tc, test_recon_change_playing);
-  tcase_add_test (tc, test_device_id);
-  return s;
-}
-
-int
-main (int argc, char **argv)
-{
-  return test_gpu_check_main (&argc, &argv, cudamorph_element_suite,
-      "cudamorph-element", __FILE__);
-}
+TEST_GPU_CHECK_MAIN ("cudamorph-element", suite_tests);

@@ -24,6 +24,7 @@
 #include "device.h"
 #include "faults-harness.h"
 #include "test-util.h"
+#include "test-suite.h"
 
 static const Setting fault_settings[] = {
   MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,
@@ -266,26 +267,16 @@ GST_START_TEST (test_huge_caps)
 
 GST_END_TEST;
 
-static Suite *
-faults_suite (void)
-{
-  Suite *s = suite_create ("faults-gpu");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 1200);
-  tcase_add_loop_test (tc, test_out_of_memory, 0, N_SETTINGS);
-  tcase_add_test (tc, test_huge_caps);
-  tcase_add_loop_test (tc, test_state_cycles_cuda, 0, N_SETTINGS);
-  return s;
-}
+static const TestSuiteEntry suite_tests[] = {
+  TEST_SUITE_LOOP (test_out_of_memory, 0, N_SETTINGS),
+  TEST_SUITE_TEST (test_huge_caps),
+  TEST_SUITE_LOOP (test_state_cycles_cuda, 0, N_SETTINGS),
+  {NULL}
+};
 
 int
 main (int argc, char **argv)
 {
-  SRunner *sr;
-  int nf;
-
   gst_check_init (&argc, &argv);
   if (cm_device_count () <= 0) {
     fprintf (stderr, "no usable CUDA device: skipped\n");
@@ -294,9 +285,6 @@ main (int argc, char **argv)
   /* the elements of the shared helpers on the CUDA backend */
   g_setenv ("CM_TEST_BACKEND", "cuda", TRUE);
   cudaSetDevice (0);
-  sr = srunner_create (faults_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  nf = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return nf == 0 ? 0 : 1;
+  return test_suite_run (test_suite_new ("faults-gpu", "general", 1200,
+          suite_tests));
 }
