@@ -20,15 +20,6 @@
 #include "faults-harness.h"
 #include "test-suite.h"
 
-static const Setting fault_settings[] = {
-  MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,
-      "010;111;010", 1, CM_BORDER_REFLECT, 0),
-  MEDIAN_SETTING (5, 3, 50, CM_BORDER_REPLICATE, 0, TRUE),
-  LIN_SETTING (9, 0, 180, 22.5, CM_MORPH_CLOSE, "supremum"),
-};
-
-#define N_SETTINGS G_N_ELEMENTS (fault_settings)
-
 static GstElement *
 element_with_backend (const Setting * s, const char *backend_nick,
     gint device_id, GstBus ** bus)
@@ -82,7 +73,7 @@ expect_start_error (const Setting * s, gint device_id,
 
 GST_START_TEST (test_cuda_without_device)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   const char *const needles[] = { "backend=cuda", "cuda", NULL };
   const char *const why[] = { cm_have_cuda ()? "no usable cuda device" :
         "no cuda support", NULL
@@ -101,7 +92,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_bad_device_id)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   gint n = MAX (cm_device_count (), 0);
   const char *const with_device[] = { "cuda-device-id is", "device", NULL };
   const char *const without[] = { "cuda", NULL };
@@ -147,7 +138,7 @@ check_auto_fallback (const Setting * s, gint device_id)
 
 GST_START_TEST (test_auto_falls_back)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   gint n = MAX (cm_device_count (), 0);
 
   if (n == 0)
@@ -159,7 +150,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_state_cycles)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   guint cycles = faults_n_cycles (1000);
   FaultsCycleResult r;
   gssize grown;
@@ -193,10 +184,10 @@ GST_START_TEST (test_state_cycles)
 GST_END_TEST;
 
 static const TestSuiteEntry suite_tests[] = {
-  TEST_SUITE_LOOP (test_cuda_without_device, 0, N_SETTINGS),
-  TEST_SUITE_LOOP (test_bad_device_id, 0, N_SETTINGS),
-  TEST_SUITE_LOOP (test_auto_falls_back, 0, N_SETTINGS),
-  TEST_SUITE_LOOP (test_state_cycles, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_cuda_without_device, 0, FAULTS_N_SETTINGS),
+  TEST_SUITE_LOOP (test_bad_device_id, 0, FAULTS_N_SETTINGS),
+  TEST_SUITE_LOOP (test_auto_falls_back, 0, FAULTS_N_SETTINGS),
+  TEST_SUITE_LOOP (test_state_cycles, 0, FAULTS_N_SETTINGS),
   {NULL}
 };
 

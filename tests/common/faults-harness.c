@@ -11,6 +11,13 @@
 #include "faults-harness.h"
 #include "test-util.h"
 
+const Setting faults_settings[FAULTS_N_SETTINGS] = {
+  MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,
+      "010;111;010", 1, CM_BORDER_REFLECT, 0),
+  MEDIAN_SETTING (5, 3, 50, CM_BORDER_REPLICATE, 0, TRUE),
+  LIN_SETTING (9, 0, 180, 22.5, CM_MORPH_CLOSE, "supremum"),
+};
+
 gsize
 faults_heap_kib (void)
 {

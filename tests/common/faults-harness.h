@@ -7,6 +7,11 @@
 
 #include "reliability-harness.h"
 
+/* The settings both fault tests run: an opening by a disk, a median, a
+ * line spectrum (one of each element). */
+#define FAULTS_N_SETTINGS 3
+extern const Setting faults_settings[FAULTS_N_SETTINGS];
+
 /* Bytes of the C heap in use (malloc'ed and not freed, mmapped blocks
  * included) in KiB, from glibc's mallinfo2 (); 0 where there is none.
  * Beside RSS it tells held memory from pages the allocator keeps. */

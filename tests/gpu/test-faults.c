@@ -26,15 +26,6 @@
 #include "test-util.h"
 #include "test-suite.h"
 
-static const Setting fault_settings[] = {
-  MORPH_SETTING (CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 4, 15, 0.0,
-      "010;111;010", 1, CM_BORDER_REFLECT, 0),
-  MEDIAN_SETTING (5, 3, 50, CM_BORDER_REPLICATE, 0, TRUE),
-  LIN_SETTING (9, 0, 180, 22.5, CM_MORPH_CLOSE, "supremum"),
-};
-
-#define N_SETTINGS G_N_ELEMENTS (fault_settings)
-
 static gssize
 env_kib (const char *name, gssize def)
 {
@@ -71,7 +62,7 @@ sample_device (gboolean end, gpointer data)
 
 GST_START_TEST (test_state_cycles_cuda)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   guint cycles = faults_n_cycles (1000);
   gssize rss_slack = env_kib ("CM_TEST_RSS_SLACK_KIB", 4096);
   gssize dev_slack = env_kib ("CM_TEST_DEVMEM_SLACK_KIB", 4096);
@@ -136,7 +127,7 @@ release_device_memory (GPtrArray * blocks)
 
 GST_START_TEST (test_out_of_memory)
 {
-  const Setting *s = &fault_settings[__i__];
+  const Setting *s = &faults_settings[__i__];
   const char *format = "GRAY16_LE";
   GstVideoInfo info;
   GPtrArray *blocks;
@@ -202,7 +193,7 @@ GST_END_TEST;
  * under an erosion, or a clean error. */
 GST_START_TEST (test_huge_caps)
 {
-  const Setting *s = &fault_settings[0];
+  const Setting *s = &faults_settings[0];
   const gchar *v = g_getenv ("CM_TEST_HUGE");
   const int side = 32767;
   GstVideoInfo info;
@@ -268,9 +259,9 @@ GST_START_TEST (test_huge_caps)
 GST_END_TEST;
 
 static const TestSuiteEntry suite_tests[] = {
-  TEST_SUITE_LOOP (test_out_of_memory, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_out_of_memory, 0, FAULTS_N_SETTINGS),
   TEST_SUITE_TEST (test_huge_caps),
-  TEST_SUITE_LOOP (test_state_cycles_cuda, 0, N_SETTINGS),
+  TEST_SUITE_LOOP (test_state_cycles_cuda, 0, FAULTS_N_SETTINGS),
   {NULL}
 };
 
