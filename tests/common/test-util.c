@@ -116,6 +116,71 @@ test_image_set (const cm_image * img, int x, int y, uint32_t v)
     row[x] = (uint8_t) v;
 }
 
+cm_image_packed
+test_packed_new (int width, int height, cm_depth depth, int channels,
+    int extra)
+{
+  cm_image_packed p;
+  size_t size;
+
+  p.width = width;
+  p.height = height;
+  p.depth = depth;
+  p.channels = channels;
+  p.pitch = (size_t) width * channels * cm_depth_bytes (depth) +
+      (size_t) extra;
+  size = p.pitch * (size_t) height;
+  p.data = malloc (size);
+  memset (p.data, 0xA5, size);
+  return p;
+}
+
+uint32_t
+test_packed_get (const cm_image_packed * p, int x, int y, int c)
+{
+  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  uint16_t v;
+
+  if (p->depth == CM_DEPTH_8)
+    return row[i];
+  memcpy (&v, row + 2 * i, 2);
+  return v;
+}
+
+void
+test_packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
+{
+  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
+  size_t i = (size_t) x * p->channels + c;
+  uint16_t w = (uint16_t) v;
+
+  if (p->depth == CM_DEPTH_8)
+    row[i] = (uint8_t) v;
+  else
+    memcpy (row + 2 * i, &w, 2);
+}
+
+int
+test_border_fold (cm_border_mode mode, int i, int n)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (mode == CM_BORDER_CONSTANT)
+    return -1;
+  if (mode == CM_BORDER_REPLICATE || mode == CM_BORDER_NEUTRAL)
+    return i < 0 ? 0 : n - 1;
+  if (n == 1)
+    return 0;
+  while (i < 0 || i >= n) {
+    if (mode == CM_BORDER_REFLECT)      /* ... b a | a b ... */
+      i = i < 0 ? -1 - i : 2 * n - 1 - i;
+    else                        /* mirror: ... c b | a b c ... */
+      i = i < 0 ? -i : 2 * n - 2 - i;
+  }
+  return i;
+}
+
 void
 test_image_fill_random (cm_image * img, test_rng * r)
 {

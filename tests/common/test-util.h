@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "cm-border.h"
 #include "cm-image.h"
 
 /* Exit code that meson reports as SKIP */
@@ -51,6 +52,20 @@ void test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
 
 uint32_t test_image_get (const cm_image * img, int x, int y);
 void test_image_set (const cm_image * img, int x, int y, uint32_t v);
+
+/* Host interleaved image, pitch = width * channels * bpp + @extra bytes,
+ * every byte 0xA5 (padding read back shows up); free its data with
+ * free (). */
+cm_image_packed test_packed_new (int width, int height, cm_depth depth,
+    int channels, int extra);
+uint32_t test_packed_get (const cm_image_packed * p, int x, int y, int c);
+void test_packed_set (const cm_image_packed * p, int x, int y, int c,
+    uint32_t v);
+
+/* The border rule of the oracles, as the pictures in cm-border.h read:
+ * @i brought into [0, n) one reflection at a time (replicate and neutral
+ * clamp); -1 outside for CM_BORDER_CONSTANT (the caller's value). */
+int test_border_fold (cm_border_mode mode, int i, int n);
 
 /* Resident set size of this process in KiB, from /proc/self/statm (0
  * where there is none). */

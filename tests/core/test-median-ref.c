@@ -24,27 +24,8 @@ static const char *border_names[CM_BORDER_MODE_COUNT] = {
 /* ---------------------------------------------------------------------- */
 /* Naive twins */
 
-/* Fold an index into [0, n) one reflection at a time; -1 = outside
- * (CONSTANT). NEUTRAL is REPLICATE for a median. */
-static int
-fold (cm_border_mode mode, int i, int n)
-{
-  if (i >= 0 && i < n)
-    return i;
-  if (mode == CM_BORDER_CONSTANT)
-    return -1;
-  if (mode == CM_BORDER_REPLICATE || mode == CM_BORDER_NEUTRAL)
-    return i < 0 ? 0 : n - 1;
-  if (n == 1)
-    return 0;
-  while (i < 0 || i >= n) {
-    if (mode == CM_BORDER_REFLECT)      /* ... b a | a b ... */
-      i = i < 0 ? -1 - i : 2 * n - 1 - i;
-    else                        /* mirror: ... c b | a b c ... */
-      i = i < 0 ? -i : 2 * n - 2 - i;
-  }
-  return i;
-}
+/* The border rule: test_border_fold () (test-util.h); NEUTRAL is
+ * REPLICATE for a median. */
 
 static int
 cmp_u32 (const void *a, const void *b)
@@ -79,8 +60,8 @@ naive_median (const cm_median_desc * d, const cm_image * src,
       int m = 0;
       for (int dy = -ry; dy <= ry; dy++) {
         for (int dx = -rx; dx <= rx; dx++) {
-          int sx = fold (d->border, x + dx, src->width);
-          int sy = fold (d->border, y + dy, src->height);
+          int sx = test_border_fold (d->border, x + dx, src->width);
+          int sy = test_border_fold (d->border, y + dy, src->height);
           win[m++] = (sx < 0 || sy < 0) ? cval : test_image_get (src, sx, sy);
         }
       }
@@ -93,48 +74,6 @@ naive_median (const cm_median_desc * d, const cm_image * src,
 
 /* ---------------------------------------------------------------------- */
 /* Packed images for the luma mode */
-
-static cm_image_packed
-packed_new (int w, int h, cm_depth depth, int channels, int extra)
-{
-  cm_image_packed p;
-  size_t size;
-
-  p.width = w;
-  p.height = h;
-  p.depth = depth;
-  p.channels = channels;
-  p.pitch = (size_t) w * channels * cm_depth_bytes (depth) + (size_t) extra;
-  size = p.pitch * (size_t) h;
-  p.data = malloc (size);
-  memset (p.data, 0xA5, size);
-  return p;
-}
-
-static uint32_t
-packed_get (const cm_image_packed * p, int x, int y, int c)
-{
-  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t v;
-    memcpy (&v, row + 2 * i, 2);
-    return v;
-  }
-  return row[i];
-}
-
-static void
-packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
-{
-  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t s = (uint16_t) v;
-    memcpy (row + 2 * i, &s, 2);
-  } else
-    row[i] = (uint8_t) v;
-}
 
 /* A few colours (so that luminances tie often) or random ones */
 static void
@@ -155,7 +94,7 @@ packed_fill (const cm_image_packed * p, test_rng * r, int palette)
     for (int x = 0; x < p->width; x++) {
       int i = (int) test_rng_below (r, 6);
       for (int c = 0; c < p->channels; c++)
-        packed_set (p, x, y, c, palette ? pal[i][c] :
+        test_packed_set (p, x, y, c, palette ? pal[i][c] :
             test_rng_below (r, maxv + 1));
     }
 }
@@ -179,8 +118,9 @@ cmp_lkey (const void *a, const void *b)
 static uint32_t
 luma_of (const cm_image_packed * p, int x, int y, int ri, int gi, int bi)
 {
-  return (77u * packed_get (p, x, y, ri) + 150u * packed_get (p, x, y, gi) +
-      29u * packed_get (p, x, y, bi)) >> 8;
+  return (77u * test_packed_get (p, x, y, ri) +
+      150u * test_packed_get (p, x, y, gi) +
+      29u * test_packed_get (p, x, y, bi)) >> 8;
 }
 
 static void
@@ -198,8 +138,8 @@ naive_luma (const cm_median_desc * d, const cm_image_packed * src,
       for (int dy = -ry; dy <= ry; dy++) {
         for (int dx = -rx; dx <= rx; dx++) {
           lkey *e = &win[m];
-          e->sx = fold (d->border, x + dx, src->width);
-          e->sy = fold (d->border, y + dy, src->height);
+          e->sx = test_border_fold (d->border, x + dx, src->width);
+          e->sy = test_border_fold (d->border, y + dy, src->height);
           e->idx = m++;
           if (e->sx < 0 || e->sy < 0) {
             e->sx = e->sy = -1;
@@ -212,12 +152,12 @@ naive_luma (const cm_median_desc * d, const cm_image_packed * src,
       for (int c = 0; c < src->channels; c++) {
         uint32_t v;
         if (c == ai)
-          v = packed_get (src, x, y, c);
+          v = test_packed_get (src, x, y, c);
         else if (win[k].sx < 0)
           v = cval;
         else
-          v = packed_get (src, win[k].sx, win[k].sy, c);
-        packed_set (dst, x, y, c, v);
+          v = test_packed_get (src, win[k].sx, win[k].sy, c);
+        test_packed_set (dst, x, y, c, v);
       }
     }
   }
@@ -420,21 +360,21 @@ check_luma_colours (const cm_median_desc * d, const cm_image_packed * src,
       int ok = 0;
       for (int dy = -ry; dy <= ry && !ok; dy++) {
         for (int dx = -rx; dx <= rx && !ok; dx++) {
-          int sx = fold (d->border, x + dx, src->width);
-          int sy = fold (d->border, y + dy, src->height);
+          int sx = test_border_fold (d->border, x + dx, src->width);
+          int sy = test_border_fold (d->border, y + dy, src->height);
           int same = 1;
           for (int c = 0; c < src->channels; c++) {
-            uint32_t v = sx < 0 || sy < 0 ? cval : packed_get (src, sx, sy,
-                c);
+            uint32_t v = sx < 0 || sy < 0 ? cval :
+                test_packed_get (src, sx, sy, c);
             if (c == ai)
               continue;
-            same &= packed_get (out, x, y, c) == v;
+            same &= test_packed_get (out, x, y, c) == v;
           }
           ok = same;
         }
       }
-      if (ai >= 0 && packed_get (out, x, y, ai) != packed_get (src, x, y,
-              ai))
+      if (ai >= 0 && test_packed_get (out, x, y, ai) !=
+          test_packed_get (src, x, y, ai))
         ok = 0;
       if (!ok) {
         FAIL ("%s: output (%d, %d) is not a window colour", what, x, y);
@@ -452,10 +392,10 @@ packed_equal (const cm_image_packed * a, const cm_image_packed * b,
   for (int y = 0; y < a->height; y++)
     for (int x = 0; x < a->width; x++)
       for (int c = 0; c < a->channels; c++)
-        if (packed_get (a, x, y, c) != packed_get (b, x, y, c)) {
+        if (test_packed_get (a, x, y, c) != test_packed_get (b, x, y, c)) {
           FAIL ("%s: first mismatch at (%d, %d) channel %d: got %u "
-              "expected %u", what, x, y, c, packed_get (a, x, y, c),
-              packed_get (b, x, y, c));
+              "expected %u", what, x, y, c, test_packed_get (a, x, y, c),
+              test_packed_get (b, x, y, c));
           return 0;
         }
   return 1;
@@ -482,7 +422,7 @@ test_luma (void)
     for (int li = 0; li < N_OF (layouts); li++) {
       for (int si = 0; si < N_OF (lsizes); si++) {
         for (int fill = 0; fill < 2; fill++) {
-          cm_image_packed src = packed_new (lsizes[si].w, lsizes[si].h,
+          cm_image_packed src = test_packed_new (lsizes[si].w, lsizes[si].h,
               depth, layouts[li].ch, si % 2 ? 3 : 0);
           packed_fill (&src, &rng, fill);
           for (int wi = 0; wi < N_OF (lwins); wi++) {
@@ -491,9 +431,9 @@ test_luma (void)
                 cm_median_desc d = { lwins[wi].w, lwins[wi].h,
                   percentiles[pi], (cm_border_mode) b, 0, CM_MEDIAN_AUTO, 0
                 };
-                cm_image_packed got = packed_new (src.width, src.height,
+                cm_image_packed got = test_packed_new (src.width, src.height,
                     depth, src.channels, 2);
-                cm_image_packed exp = packed_new (src.width, src.height,
+                cm_image_packed exp = test_packed_new (src.width, src.height,
                     depth, src.channels, 0);
                 char what[160];
                 cm_status st;
@@ -540,9 +480,9 @@ test_invalid (void)
   cm_image b = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image c16 = test_image_new (8, 8, CM_DEPTH_16, 0);
   cm_image small = test_image_new (7, 8, CM_DEPTH_8, 0);
-  cm_image_packed pa = packed_new (4, 4, CM_DEPTH_8, 4, 0);
-  cm_image_packed pb = packed_new (4, 4, CM_DEPTH_8, 4, 0);
-  cm_image_packed p2 = packed_new (4, 4, CM_DEPTH_8, 2, 0);
+  cm_image_packed pa = test_packed_new (4, 4, CM_DEPTH_8, 4, 0);
+  cm_image_packed pb = test_packed_new (4, 4, CM_DEPTH_8, 4, 0);
+  cm_image_packed p2 = test_packed_new (4, 4, CM_DEPTH_8, 2, 0);
   cm_median_desc good = { 3, 3, 50, CM_BORDER_REPLICATE, 0,
     CM_MEDIAN_AUTO, 0
   };
@@ -647,7 +587,7 @@ test_threads (void)
   for (int di = 0; di < 2; di++) {
     cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
     cm_image src = test_image_new (53, 41, depth, 3);
-    cm_image_packed psrc = packed_new (29, 23, depth, 4, 2);
+    cm_image_packed psrc = test_packed_new (29, 23, depth, 4, 2);
 
     test_image_fill_random (&src, &rng);
     packed_fill (&psrc, &rng, 0);
@@ -656,7 +596,7 @@ test_threads (void)
         (cm_border_mode) (wi % CM_BORDER_MODE_COUNT), 9, CM_MEDIAN_AUTO, 0
       };
       cm_image want = test_image_new (53, 41, depth, 0);
-      cm_image_packed pwant = packed_new (29, 23, depth, 4, 0);
+      cm_image_packed pwant = test_packed_new (29, 23, depth, 4, 0);
 
       if (cm_median_ref (&d, &src, &want) != CM_OK ||
           cm_median_luma_ref (&d, &psrc, &pwant, 0, 1, 2, 3) != CM_OK) {
@@ -666,7 +606,7 @@ test_threads (void)
       for (int t = 0; t < N_OF (thread_counts); t++) {
         cm_cpu_opts o = { thread_counts[t], NULL };
         cm_image got = test_image_new (53, 41, depth, 1);
-        cm_image_packed pgot = packed_new (29, 23, depth, 4, 1);
+        cm_image_packed pgot = test_packed_new (29, 23, depth, 4, 1);
         char what[96];
 
         snprintf (what, sizeof (what), "median %dx%d %d-bit on %d threads",
@@ -684,8 +624,8 @@ test_threads (void)
           for (int y = 0; y < 23; y++)
             for (int x = 0; x < 29; x++)
               for (int c = 0; c < 4; c++)
-                if (packed_get (&pgot, x, y, c) != packed_get (&pwant, x, y,
-                        c)) {
+                if (test_packed_get (&pgot, x, y, c) !=
+                    test_packed_get (&pwant, x, y, c)) {
                   FAIL ("%s (luma): differs at (%d, %d)", what, x, y);
                   y = 23;
                   x = 29;

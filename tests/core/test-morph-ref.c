@@ -47,24 +47,6 @@ plane_from_image (const cm_image * img)
   return p;
 }
 
-/* Bring an index into [0, n) by folding at the edges, one reflection at a
- * time, exactly as the pictures in cm-border.h read. */
-static int
-fold (cm_border_mode mode, int i, int n)
-{
-  if (mode == CM_BORDER_REPLICATE)
-    return i < 0 ? 0 : (i >= n ? n - 1 : i);
-  if (n == 1)
-    return 0;
-  while (i < 0 || i >= n) {
-    if (mode == CM_BORDER_REFLECT)      /* ... b a | a b ... */
-      i = i < 0 ? -1 - i : 2 * n - 1 - i;
-    else                        /* mirror: ... c b | a b c ... */
-      i = i < 0 ? -i : 2 * n - 2 - i;
-  }
-  return i;
-}
-
 /* One erosion (is_min) or dilation of f by se with the border rule:
  * erosion min_b f(x + b), dilation max_b f(x - b), b over the set cells. */
 static plane
@@ -89,8 +71,8 @@ brute_extreme (const plane * f, const cm_se * se, int is_min,
       else if (border == CM_BORDER_NEUTRAL || border == CM_BORDER_CONSTANT)
         pad[j * pw + i] = outside;
       else
-        pad[j * pw + i] =
-            f->v[fold (border, y, f->h) * f->w + fold (border, x, f->w)];
+        pad[j * pw + i] = f->v[test_border_fold (border, y, f->h) * f->w +
+            test_border_fold (border, x, f->w)];
     }
   }
 

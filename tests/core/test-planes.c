@@ -10,49 +10,6 @@
 #include "test-count.h"
 #include "test-util.h"
 
-static cm_image_packed
-packed_new (int w, int h, cm_depth depth, int channels, int extra)
-{
-  cm_image_packed p;
-  size_t size;
-
-  p.width = w;
-  p.height = h;
-  p.depth = depth;
-  p.channels = channels;
-  p.pitch = (size_t) w * channels * cm_depth_bytes (depth) + extra;
-  size = p.pitch * h;
-  p.data = malloc (size);
-  memset (p.data, 0xA5, size);
-  return p;
-}
-
-static uint32_t
-packed_get (const cm_image_packed * p, int x, int y, int c)
-{
-  const uint8_t *s = (const uint8_t *) p->data + (size_t) y * p->pitch +
-      ((size_t) x * p->channels + c) * cm_depth_bytes (p->depth);
-  uint16_t v;
-
-  if (p->depth == CM_DEPTH_8)
-    return s[0];
-  memcpy (&v, s, 2);
-  return v;
-}
-
-static void
-packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
-{
-  uint8_t *s = (uint8_t *) p->data + (size_t) y * p->pitch +
-      ((size_t) x * p->channels + c) * cm_depth_bytes (p->depth);
-  uint16_t w = (uint16_t) v;
-
-  if (p->depth == CM_DEPTH_8)
-    s[0] = (uint8_t) v;
-  else
-    memcpy (s, &w, 2);
-}
-
 /* Whole buffers, padding included, are byte-identical */
 static int
 packed_same_bytes (const cm_image_packed * a, const cm_image_packed * b)
@@ -67,9 +24,9 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
 {
   char name[128];
   test_rng rng;
-  cm_image_packed src = packed_new (w, h, depth, channels, extra);
-  cm_image_packed dst = packed_new (w, h, depth, channels, extra);
-  cm_image_packed single = packed_new (w, h, depth, channels, extra);
+  cm_image_packed src = test_packed_new (w, h, depth, channels, extra);
+  cm_image_packed dst = test_packed_new (w, h, depth, channels, extra);
+  cm_image_packed single = test_packed_new (w, h, depth, channels, extra);
   uint32_t range = cm_depth_max (depth) + 1;
 
   snprintf (name, sizeof (name), "%dx%d depth=%d channels=%d pitch+%d", w, h,
@@ -78,15 +35,15 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       for (int c = 0; c < channels; c++) {
-        packed_set (&src, x, y, c, test_rng_below (&rng, range));
+        test_packed_set (&src, x, y, c, test_rng_below (&rng, range));
         /* dst and single start from other values, padding stays 0xA5 */
-        packed_set (&dst, x, y, c, 0);
-        packed_set (&single, x, y, c, 1);
+        test_packed_set (&dst, x, y, c, 0);
+        test_packed_set (&single, x, y, c, 1);
       }
 
   for (int c = 0; c < channels; c++) {
     cm_image plane = test_image_new (w, h, depth, extra + 1);
-    cm_image_packed before = packed_new (w, h, depth, channels, extra);
+    cm_image_packed before = test_packed_new (w, h, depth, channels, extra);
     cm_status st;
 
     checks++;
@@ -97,7 +54,7 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
     }
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
-        if (test_image_get (&plane, x, y) != packed_get (&src, x, y, c)) {
+        if (test_image_get (&plane, x, y) != test_packed_get (&src, x, y, c)) {
           FAIL ("%s: extract channel %d: first mismatch at (%d,%d)", name, c,
               x, y);
           goto next;
@@ -123,9 +80,9 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         for (int k = 0; k < channels; k++) {
-          uint32_t want = k == c ? packed_get (&src, x, y, k) :
-              packed_get (&before, x, y, k);
-          if (packed_get (&single, x, y, k) != want) {
+          uint32_t want = k == c ? test_packed_get (&src, x, y, k) :
+              test_packed_get (&before, x, y, k);
+          if (test_packed_get (&single, x, y, k) != want) {
             FAIL ("%s: insert channel %d: first mismatch at (%d,%d) "
                 "channel %d", name, c, x, y, k);
             goto next;
@@ -151,7 +108,7 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
 static void
 check_bad_args (void)
 {
-  cm_image_packed p = packed_new (4, 3, CM_DEPTH_8, 4, 0);
+  cm_image_packed p = test_packed_new (4, 3, CM_DEPTH_8, 4, 0);
   cm_image plane = test_image_new (4, 3, CM_DEPTH_8, 0);
   cm_image_packed q;
   cm_image r;

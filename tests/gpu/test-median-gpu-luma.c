@@ -29,31 +29,6 @@ host_packed_new (int w, int h, cm_depth depth, int ch)
   return p;
 }
 
-static void
-packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
-{
-  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t s = (uint16_t) v;
-    memcpy (row + 2 * i, &s, 2);
-  } else
-    row[i] = (uint8_t) v;
-}
-
-static uint32_t
-packed_get (const cm_image_packed * p, int x, int y, int c)
-{
-  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  if (p->depth == CM_DEPTH_16) {
-    uint16_t v;
-    memcpy (&v, row + 2 * i, 2);
-    return v;
-  }
-  return row[i];
-}
-
 static cm_status
 packed_copy (void *dst, size_t dpitch, const void *src, size_t spitch,
     const cm_image_packed * shape, cm_copy_kind kind)
@@ -104,7 +79,7 @@ test_luma (void)
           for (int x = 0; x < w; x++) {
             int i = (int) test_rng_below (&rng, 6);
             for (int c = 0; c < ch; c++)
-              packed_set (&src, x, y, c, i < 5 ? pal[i][c] :
+              test_packed_set (&src, x, y, c, i < 5 ? pal[i][c] :
                   test_rng_below (&rng, maxv + 1));
           }
         if (cm_device_packed_alloc (&dsrc, w, h, depth, ch) != CM_OK ||
@@ -176,14 +151,14 @@ test_luma (void)
                 for (int y = 0; y < h && !bad; y++)
                   for (int x = 0; x < w && !bad; x++)
                     for (int c = 0; c < ch; c++)
-                      if (packed_get (&got, x, y, c) !=
-                          packed_get (&exp, x, y, c)) {
+                      if (test_packed_get (&got, x, y, c) !=
+                          test_packed_get (&exp, x, y, c)) {
                         FAIL ("%s alg %s (%s): first mismatch at (%d, %d) "
                             "channel %d: got %u expected %u", what,
                             cm_median_algorithm_name (d.algorithm),
                             cm_median_plan_algorithm (plan), x, y, c,
-                            packed_get (&got, x, y, c),
-                            packed_get (&exp, x, y, c));
+                            test_packed_get (&got, x, y, c),
+                            test_packed_get (&exp, x, y, c));
                         bad = 1;
                         break;
                       }
