@@ -273,57 +273,34 @@ run_marker (const cm_recon_plan * p, const cm_image * src,
   return launch_status ();
 }
 
-static cm_status
-run_difference (const cm_recon_plan * p, const cm_image * src,
-    const cm_image * dst, bool f_minus_g, cudaStream_t s)
+/* The element-wise kernels g = op (f, g) with a flag (difference_kernel's
+ * F_MINUS_G, clamp_kernel's EROSION), by [op][16-bit][flag] */
+typedef void (*ew_kernel_fn) (const uint8_t *, size_t, uint8_t *, size_t,
+    int, int);
+
+enum
 {
-  const dim3 block (EW_BX, EW_BY);
-  const dim3 grid = ew_grid (p);
-  const uint8_t *f = (const uint8_t *) src->data;
-  uint8_t *g = (uint8_t *) dst->data;
+  EW_DIFFERENCE,
+  EW_CLAMP
+};
 
-  if (p->depth == CM_DEPTH_16) {
-    if (f_minus_g)
-      difference_kernel<uint16_t, true> <<<grid, block, 0, s>>> (f,
-          src->pitch, g, dst->pitch, p->width, p->height);
-    else
-      difference_kernel<uint16_t, false> <<<grid, block, 0, s>>> (f,
-          src->pitch, g, dst->pitch, p->width, p->height);
-  } else {
-    if (f_minus_g)
-      difference_kernel<uint8_t, true> <<<grid, block, 0, s>>> (f,
-          src->pitch, g, dst->pitch, p->width, p->height);
-    else
-      difference_kernel<uint8_t, false> <<<grid, block, 0, s>>> (f,
-          src->pitch, g, dst->pitch, p->width, p->height);
-  }
-  return launch_status ();
-}
+static const ew_kernel_fn ew_kernels[2][2][2] = {
+  {{difference_kernel<uint8_t, false>, difference_kernel<uint8_t, true>},
+      {difference_kernel<uint16_t, false>, difference_kernel<uint16_t, true>}},
+  {{clamp_kernel<uint8_t, false>, clamp_kernel<uint8_t, true>},
+      {clamp_kernel<uint16_t, false>, clamp_kernel<uint16_t, true>}},
+};
 
+/* dst := op (src, dst), @op an EW_ value */
 static cm_status
-run_clamp (const cm_recon_plan * p, const cm_image * src,
-    const cm_image * dst, bool erosion, cudaStream_t s)
+run_ew (const cm_recon_plan * p, int op, bool flag, const cm_image * src,
+    const cm_image * dst, cudaStream_t s)
 {
-  const dim3 block (EW_BX, EW_BY);
-  const dim3 grid = ew_grid (p);
-  const uint8_t *f = (const uint8_t *) src->data;
-  uint8_t *g = (uint8_t *) dst->data;
+  const ew_kernel_fn k = ew_kernels[op][p->depth == CM_DEPTH_16][flag];
 
-  if (p->depth == CM_DEPTH_16) {
-    if (erosion)
-      clamp_kernel<uint16_t, true> <<<grid, block, 0, s>>> (f, src->pitch, g,
-          dst->pitch, p->width, p->height);
-    else
-      clamp_kernel<uint16_t, false> <<<grid, block, 0, s>>> (f, src->pitch,
-          g, dst->pitch, p->width, p->height);
-  } else {
-    if (erosion)
-      clamp_kernel<uint8_t, true> <<<grid, block, 0, s>>> (f, src->pitch, g,
-          dst->pitch, p->width, p->height);
-    else
-      clamp_kernel<uint8_t, false> <<<grid, block, 0, s>>> (f, src->pitch, g,
-          dst->pitch, p->width, p->height);
-  }
+  k <<<ew_grid (p), dim3 (EW_BX, EW_BY), 0, s>>> ((const uint8_t *)
+      src->data, src->pitch, (uint8_t *) dst->data, dst->pitch, p->width,
+      p->height);
   return launch_status ();
 }
 
@@ -366,6 +343,25 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   return cm_status_from_cuda (e);
 }
 
+/* hmax (the reconstruction by dilation of f - h under f) and hdome
+ * (f - hmax), or hmin (by erosion of f + h over f) and hbasin (hmin - f) */
+static cm_status
+run_h (cm_recon_plan * p, const cm_image * src, const cm_image * dst,
+    cudaStream_t s)
+{
+  const bool minima = p->desc.op == CM_RECON_HMIN ||
+      p->desc.op == CM_RECON_HBASIN;
+  cm_status st;
+
+  st = run_marker (p, src, dst, minima ? MARK_PLUS_H : MARK_MINUS_H, s);
+  if (st == CM_OK)
+    st = run_reconstruction (p, src, dst, minima, s);
+  if (st != CM_OK || p->desc.op == CM_RECON_HMAX ||
+      p->desc.op == CM_RECON_HMIN)
+    return st;
+  return run_ew (p, EW_DIFFERENCE, !minima, src, dst, s);
+}
+
 static bool
 same_frame (const cm_recon_plan * p, const cm_image * img)
 {
@@ -393,30 +389,19 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
       st = run_marker (p, src, dst, MARK_BORDER_ELSE_ZERO, s);
       if (st == CM_OK)
         st = run_reconstruction (p, src, dst, false, s);
-      return st != CM_OK ? st : run_difference (p, src, dst, true, s);
+      return st != CM_OK ? st : run_ew (p, EW_DIFFERENCE, true, src, dst, s);
     case CM_RECON_OPEN:
     case CM_RECON_CLOSE:
       st = cm_morph_plan_run (p->marker_plan, src, dst, stream);
       if (st == CM_OK)
-        st = run_clamp (p, src, dst, p->desc.op == CM_RECON_CLOSE, s);
+        st = run_ew (p, EW_CLAMP, p->desc.op == CM_RECON_CLOSE, src, dst, s);
       return st != CM_OK ? st : run_reconstruction (p, src, dst,
           p->desc.op == CM_RECON_CLOSE, s);
     case CM_RECON_HMAX:
     case CM_RECON_HDOME:
-      st = run_marker (p, src, dst, MARK_MINUS_H, s);
-      if (st == CM_OK)
-        st = run_reconstruction (p, src, dst, false, s);
-      if (st != CM_OK || p->desc.op == CM_RECON_HMAX)
-        return st;
-      return run_difference (p, src, dst, true, s);
     case CM_RECON_HMIN:
     case CM_RECON_HBASIN:
-      st = run_marker (p, src, dst, MARK_PLUS_H, s);
-      if (st == CM_OK)
-        st = run_reconstruction (p, src, dst, true, s);
-      if (st != CM_OK || p->desc.op == CM_RECON_HMIN)
-        return st;
-      return run_difference (p, src, dst, false, s);
+      return run_h (p, src, dst, s);
   }
   return CM_ERR_INVALID_ARG;
 }
