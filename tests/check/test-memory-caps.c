@@ -127,46 +127,37 @@ check_same_fields (GstCaps * out, guint i, GstCaps * in)
           gst_caps_get_structure (in, 0)), "structure %u differs", i);
 }
 
+/* @format in @cuda memory or not, transformed: with a context, the input's
+ * memory first and the other second; without one, system memory only;
+ * every field kept. */
+static void
+check_transform_of (const gchar * format, gboolean cuda)
+{
+  GstCaps *in = fixed_caps (format, cuda);
+  GstCaps *out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+
+  GST_INFO ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, in, out);
+  fail_unless_equals_int (gst_caps_get_size (out), 2);
+  fail_unless_equals_int (structure_is_cuda (out, 0), cuda);
+  fail_unless_equals_int (structure_is_cuda (out, 1), !cuda);
+  check_same_fields (out, 0, in);
+  check_same_fields (out, 1, in);
+  gst_caps_unref (out);
+
+  out = gst_cuda_morphology_memory_transform_caps (in, FALSE);
+  fail_unless_equals_int (gst_caps_get_size (out), 1);
+  fail_if (structure_is_cuda (out, 0));
+  check_same_fields (out, 0, in);
+  gst_caps_unref (out);
+  gst_caps_unref (in);
+}
+
 GST_START_TEST (test_transform_prefers_same_memory)
 {
   GstCaps *in, *out;
 
-  /* system in: system first, CUDA second, every field kept */
-  in = fixed_caps ("NV12", FALSE);
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
-  GST_INFO ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, in, out);
-  fail_unless_equals_int (gst_caps_get_size (out), 2);
-  fail_if (structure_is_cuda (out, 0));
-  fail_unless (structure_is_cuda (out, 1));
-  check_same_fields (out, 0, in);
-  check_same_fields (out, 1, in);
-  gst_caps_unref (out);
-
-  /* without a context: system only */
-  out = gst_cuda_morphology_memory_transform_caps (in, FALSE);
-  fail_unless_equals_int (gst_caps_get_size (out), 1);
-  fail_if (structure_is_cuda (out, 0));
-  check_same_fields (out, 0, in);
-  gst_caps_unref (out);
-  gst_caps_unref (in);
-
-  /* CUDA in: CUDA first, system second */
-  in = fixed_caps ("RGBA", TRUE);
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
-  GST_INFO ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, in, out);
-  fail_unless_equals_int (gst_caps_get_size (out), 2);
-  fail_unless (structure_is_cuda (out, 0));
-  fail_if (structure_is_cuda (out, 1));
-  check_same_fields (out, 0, in);
-  check_same_fields (out, 1, in);
-  gst_caps_unref (out);
-
-  /* CUDA in without a context: system only */
-  out = gst_cuda_morphology_memory_transform_caps (in, FALSE);
-  fail_unless_equals_int (gst_caps_get_size (out), 1);
-  fail_if (structure_is_cuda (out, 0));
-  gst_caps_unref (out);
-  gst_caps_unref (in);
+  check_transform_of ("NV12", FALSE);
+  check_transform_of ("RGBA", TRUE);
 
   /* GRAY never goes to CUDA memory */
   in = fixed_caps ("GRAY16_LE", FALSE);
