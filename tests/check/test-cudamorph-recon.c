@@ -158,7 +158,6 @@ GST_START_TEST (test_recon_connectivity_refused)
   GstHarness *h;
   GstVideoInfo info;
   GstBuffer *in;
-  guint u;
   gint v;
 
   g_object_set (e, "connectivity", 4, NULL);
@@ -167,14 +166,10 @@ GST_START_TEST (test_recon_connectivity_refused)
     g_object_get (e, "connectivity", &v, NULL);
     fail_unless_equals_int (v, 4);
   }
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 3, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 9, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "connectivity", 0, NULL));
-  g_object_get (e, "connectivity", &v, NULL);
-  fail_unless_equals_int (v, 4);
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "dome-height", 65536, NULL));
-  g_object_get (e, "dome-height", &u, NULL);
-  fail_unless_equals_int (u, 10);
+  test_expect_int_refused (e, "connectivity", 3, 4);
+  test_expect_int_refused (e, "connectivity", 9, 4);
+  test_expect_int_refused (e, "connectivity", 0, 4);
+  test_expect_int_refused (e, "dome-height", 65536, 10);
 
   /* the element works with the value it kept, also while PLAYING */
   gst_util_set_object_arg (G_OBJECT (e), "operation", "clear-border");

@@ -41,6 +41,26 @@ test_bus_count_problems (GstBus * bus, GstMessageType types)
   return n;
 }
 
+void
+test_expect_int_refused (GstElement * e, const char *name, gint bad,
+    gint64 kept)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GValue v = G_VALUE_INIT, v64 = G_VALUE_INIT;
+
+  fail_unless (ps != NULL, "no property %s", name);
+  ASSERT_OUT_OF_RANGE (g_object_set (e, name, bad, NULL));
+  g_value_init (&v, ps->value_type);
+  g_value_init (&v64, G_TYPE_INT64);
+  g_object_get_property (G_OBJECT (e), name, &v);
+  fail_unless (g_value_transform (&v, &v64));
+  fail_unless (g_value_get_int64 (&v64) == kept, "%s = %d: reads %"
+      G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT " kept", name, bad,
+      g_value_get_int64 (&v64), kept);
+  g_value_unset (&v);
+}
+
 int
 test_gpu_check_main (int *argc, char ***argv, const char *name,
     const TestSuiteEntry * tests, const char *file)

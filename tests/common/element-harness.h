@@ -38,6 +38,12 @@
     _gst_check_expecting_log = FALSE;                                     \
   } G_STMT_END
 
+/* Sets the int or uint property @name of @e to @bad, a value outside its
+ * GParamSpec range (ASSERT_OUT_OF_RANGE): the property still reads
+ * @kept. */
+void test_expect_int_refused (GstElement * e, const char *name, gint bad,
+    gint64 kept);
+
 /* gst_bus_pop_filtered () without its trap: GStreamer 1.26 (seen with
  * 1.26.2) drops the messages it skips while it holds the bus lock. A
  * skipped message that holds the last reference to a pad (the
