@@ -28,33 +28,52 @@ check_args (const cm_image_packed * packed, int channel,
   return CM_OK;
 }
 
-/* Sample size copies go through memcpy so that odd pitches of 16-bit
- * images never cause unaligned accesses. */
+/* @n samples of @bpp bytes from @in to @out, @in_step and @out_step bytes
+ * apart. 16-bit samples go through memcpy so that odd pitches never cause
+ * unaligned accesses. */
+static void
+copy_samples (uint8_t * out, size_t out_step, const uint8_t * in,
+    size_t in_step, int n, int bpp)
+{
+  if (bpp == 1) {
+    for (int x = 0; x < n; x++)
+      out[(size_t) x * out_step] = in[(size_t) x * in_step];
+  } else {
+    for (int x = 0; x < n; x++)
+      memcpy (out + (size_t) x * out_step, in + (size_t) x * in_step, 2);
+  }
+}
+
+/* Channel @channel of @packed to @plane (@to_plane) or back (arguments
+ * checked) */
+static void
+copy_channel (const cm_image_packed * packed, int channel,
+    const cm_image * plane, int to_plane)
+{
+  const int bpp = cm_depth_bytes (packed->depth);
+  const size_t step = (size_t) packed->channels * bpp;
+
+  for (int y = 0; y < packed->height; y++) {
+    uint8_t *pk = (uint8_t *) packed->data + (size_t) y * packed->pitch
+        + (size_t) channel * bpp;
+    uint8_t *pl = (uint8_t *) plane->data + (size_t) y * plane->pitch;
+
+    if (to_plane)
+      copy_samples (pl, bpp, pk, step, packed->width, bpp);
+    else
+      copy_samples (pk, step, pl, bpp, packed->width, bpp);
+  }
+}
+
 cm_status
 cm_extract_channel_ref (const cm_image_packed * src, int channel,
     const cm_image * dst)
 {
   cm_status st = check_args (src, channel, dst);
-  int bpp, step;
 
-  if (st != CM_OK)
-    return st;
-  bpp = cm_depth_bytes (src->depth);
-  step = src->channels * bpp;
-  for (int y = 0; y < src->height; y++) {
-    const uint8_t *in = (const uint8_t *) src->data + (size_t) y * src->pitch
-        + (size_t) channel * bpp;
-    uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch;
-
-    if (bpp == 1) {
-      for (int x = 0; x < src->width; x++)
-        out[x] = in[(size_t) x * step];
-    } else {
-      for (int x = 0; x < src->width; x++)
-        memcpy (out + 2 * (size_t) x, in + (size_t) x * step, 2);
-    }
-  }
-  return CM_OK;
+  if (st == CM_OK)
+    copy_channel (src, channel, dst, 1);
+  return st;
 }
 
 cm_status
@@ -62,24 +81,8 @@ cm_insert_channel_ref (const cm_image * src, int channel,
     const cm_image_packed * dst)
 {
   cm_status st = check_args (dst, channel, src);
-  int bpp, step;
 
-  if (st != CM_OK)
-    return st;
-  bpp = cm_depth_bytes (dst->depth);
-  step = dst->channels * bpp;
-  for (int y = 0; y < dst->height; y++) {
-    const uint8_t *in = (const uint8_t *) src->data + (size_t) y * src->pitch;
-    uint8_t *out = (uint8_t *) dst->data + (size_t) y * dst->pitch
-        + (size_t) channel * bpp;
-
-    if (bpp == 1) {
-      for (int x = 0; x < dst->width; x++)
-        out[(size_t) x * step] = in[x];
-    } else {
-      for (int x = 0; x < dst->width; x++)
-        memcpy (out + (size_t) x * step, in + 2 * (size_t) x, 2);
-    }
-  }
-  return CM_OK;
+  if (st == CM_OK)
+    copy_channel (dst, channel, src, 0);
+  return st;
 }
