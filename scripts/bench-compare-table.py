@@ -4,8 +4,9 @@
 
 Reads OUT/{morph,median,linspectrum}-{old,new}-R.csv and
 OUT/pipeline-{old,new}-R.txt, joins the rows of the two revisions on
-their describing columns, takes the best of the runs (least time, most
-frames/s) and prints old, new and new/old; rows beyond the tolerance
+their describing columns, takes the median of each row's runs (not the
+best: a few small kernels are bimodal, fast in one run of five) and
+prints old, new and new/old; rows beyond the tolerance
 (3 % for kernels, 5 % for pipelines) are marked with '!'. Exit status 1
 when a row is marked or a row exists on one side only.
 """
@@ -55,26 +56,29 @@ def read_pipeline_rows(path):
     return rows
 
 
-def best(paths, reader, higher_is_better):
-    merged = {}
+def median_of_runs(paths, reader):
+    runs = {}
     for p in paths:
         for k, (v, how) in reader(p).items():
-            if k not in merged:
-                merged[k] = (v, how)
-            elif (v > merged[k][0]) == higher_is_better:
-                merged[k] = (v, merged[k][1])
+            runs.setdefault(k, ([], how))[0].append(v)
+    merged = {}
+    for k, (vs, how) in runs.items():
+        vs.sort()
+        n = len(vs)
+        merged[k] = (vs[n // 2] if n % 2 else 0.5 * (vs[n // 2 - 1] + vs[n // 2]),
+                     how)
     return merged
 
 
 def table(out, name, reader, unit, higher, tol):
-    old = best(sorted(glob.glob(os.path.join(out, f"{name}-old-*.{unit[1]}"))),
-               reader, higher)
-    new = best(sorted(glob.glob(os.path.join(out, f"{name}-new-*.{unit[1]}"))),
-               reader, higher)
+    old = median_of_runs(
+        sorted(glob.glob(os.path.join(out, f"{name}-old-*.{unit[1]}"))), reader)
+    new = median_of_runs(
+        sorted(glob.glob(os.path.join(out, f"{name}-new-*.{unit[1]}"))), reader)
     if not old and not new:
         return 0
     bad = 0
-    print(f"\n## {name} ({unit[0]}; best of the runs; '!' beyond "
+    print(f"\n## {name} ({unit[0]}; median of the runs; '!' beyond "
           f"{tol * 100:.0f} %, '~' path differs)")
     print(f"{'old':>10} {'new':>10} {'new/old':>8}   case")
     for k in list(old) + [k for k in new if k not in old]:
