@@ -381,8 +381,9 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
       CM_BACKEND_CPU, &desc, width, height, depth,
       gst_cuda_morphology_base_cpu_opts (base));
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
-        "Failed to build the CUDA median plan");
+    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+        "Failed to build the CUDA median plan" :
+        "Failed to allocate the CPU median filter");
     return FALSE;
   }
 

@@ -618,9 +618,11 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   }
   if (status != CM_OK) {
     gst_cuda_morphology_base_post_status_error (base, status,
-        gst_cuda_morph_operation_is_recon (s.operation) ?
-        "Failed to build the CUDA reconstruction plan" :
-        "Failed to build the CUDA morphology plan");
+        gst_cuda_morph_operation_is_recon (s.operation) ? (use_cuda ?
+            "Failed to build the CUDA reconstruction plan" :
+            "Failed to allocate the CPU reconstruction filter") : (use_cuda ?
+            "Failed to build the CUDA morphology plan" :
+            "Failed to allocate the CPU morphology filter"));
     cm_se_free (se);
     return FALSE;
   }
