@@ -262,16 +262,13 @@ lin_sheared_new (lin_sheared ** out, const int *e_host, int span, int ext,
     int flip, int L, cm_depth depth, int store, int force_tile)
 {
   lin_sheared *sh;
-  int dev, optin = 0, c = 1, tile, emax, nstrips, n;
+  int optin = 0, c = 1, tile, emax, nstrips, n;
   cudaError_t e;
 
   *out = NULL;
   if (span < 1 || ext < 1 || L < 1)
     return CM_ERR_INVALID_ARG;
-  e = cudaGetDevice (&dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
 

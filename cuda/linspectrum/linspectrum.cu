@@ -312,7 +312,7 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
   lin_layout lay;
   cm_status st;
   cudaError_t e;
-  int dev, sms = 0, optin = 0, nb = 0;
+  int sms = 0, optin = 0, nb = 0;
   int2 *h_lines = NULL, *h_items = NULL;
 
   if (!out)
@@ -326,12 +326,9 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) || !lin_tuning_ok (t))
     return CM_ERR_INVALID_ARG;
 
-  e = cudaGetDevice (&dev);
+  e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
 

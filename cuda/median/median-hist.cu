@@ -30,6 +30,7 @@
  * wholly inside the image skip the column mapping. */
 #include <limits.h>
 
+#include "cm-cuda.h"
 #include "median-impl.cuh"
 
 /* 8-bit counter updates: 1 = shared-memory atomics whose result is unused
@@ -219,21 +220,18 @@ med_hist8_kernel (med_args a, int seg_rows)
 cudaError_t
 med_hist_configure (const med_args *a, struct med_hist_config *cfg)
 {
-  int dev = 0, sms = 0, optin = 0, per_sm = 0;
+  int sms = 0, optin = 0, per_sm = 0;
   int columns_per_block, blocks_per_sm, resident, segs;
   cudaError_t e;
 
   if (a->bpp == 2)
     return med_h16w_configure (a, cfg);
-  e = cudaGetDevice (&dev);
+  e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&per_sm,
-        cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+        &per_sm);
   if (e != cudaSuccess)
     return e;
 

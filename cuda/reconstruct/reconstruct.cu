@@ -37,6 +37,7 @@
 #include <cooperative_groups.h>
 
 #include "reconstruct.h"
+#include "cm-cuda.h"
 #include "morph-passes.h"
 
 namespace cg = cooperative_groups;
@@ -411,22 +412,19 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
 static cm_status
 choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
 {
-  int dev, sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
+  int sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
   cudaError_t e;
 
-  e = cudaGetDevice (&dev);
+  e = cm_device_attribute (cudaDevAttrCooperativeLaunch, &coop);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev);
+    e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);
   if (e != cudaSuccess)
     return cm_status_from_cuda (e);
   if (!coop)
     return CM_ERR_UNSUPPORTED;
 
   /* whole rows in shared memory when three of them per warp fit */
-  e = cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-      dev);
+  e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e != cudaSuccess)
     return cm_status_from_cuda (e);
   p->row_padded = (p->width + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
