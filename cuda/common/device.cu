@@ -105,30 +105,30 @@ cm_stream_sync (cm_stream stream)
   return cm_cuda_status (cudaStreamSynchronize ((cudaStream_t) stream));
 }
 
-extern "C" cm_status
-cm_event_new (cm_event * out)
+/* An event with @flags (cudaEventCreate is cudaEventDefault) */
+static cm_status
+event_new (cm_event * out, unsigned flags)
 {
   cudaEvent_t ev = NULL;
   cm_status st;
 
   if (!out)
     return CM_ERR_INVALID_ARG;
-  st = cm_cuda_status (cudaEventCreateWithFlags (&ev, cudaEventDisableTiming));
+  st = cm_cuda_status (cudaEventCreateWithFlags (&ev, flags));
   *out = st == CM_OK ? (cm_event) ev : NULL;
   return st;
 }
 
 extern "C" cm_status
+cm_event_new (cm_event * out)
+{
+  return event_new (out, cudaEventDisableTiming);
+}
+
+extern "C" cm_status
 cm_event_new_timed (cm_event * out)
 {
-  cudaEvent_t ev = NULL;
-  cm_status st;
-
-  if (!out)
-    return CM_ERR_INVALID_ARG;
-  st = cm_cuda_status (cudaEventCreate (&ev));
-  *out = st == CM_OK ? (cm_event) ev : NULL;
-  return st;
+  return event_new (out, cudaEventDefault);
 }
 
 extern "C" cm_status

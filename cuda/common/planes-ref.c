@@ -44,15 +44,19 @@ copy_samples (uint8_t * out, size_t out_step, const uint8_t * in,
   }
 }
 
-/* Channel @channel of @packed to @plane (@to_plane) or back (arguments
- * checked) */
-static void
+/* Channel @channel of @packed to @plane (@to_plane) or back */
+static cm_status
 copy_channel (const cm_image_packed * packed, int channel,
     const cm_image * plane, int to_plane)
 {
-  const int bpp = cm_depth_bytes (packed->depth);
-  const size_t step = (size_t) packed->channels * bpp;
+  cm_status st = check_args (packed, channel, plane);
+  int bpp;
+  size_t step;
 
+  if (st != CM_OK)
+    return st;
+  bpp = cm_depth_bytes (packed->depth);
+  step = (size_t) packed->channels * bpp;
   for (int y = 0; y < packed->height; y++) {
     uint8_t *pk = (uint8_t *) packed->data + (size_t) y * packed->pitch
         + (size_t) channel * bpp;
@@ -63,26 +67,19 @@ copy_channel (const cm_image_packed * packed, int channel,
     else
       copy_samples (pk, step, pl, bpp, packed->width, bpp);
   }
+  return CM_OK;
 }
 
 cm_status
 cm_extract_channel_ref (const cm_image_packed * src, int channel,
     const cm_image * dst)
 {
-  cm_status st = check_args (src, channel, dst);
-
-  if (st == CM_OK)
-    copy_channel (src, channel, dst, 1);
-  return st;
+  return copy_channel (src, channel, dst, 1);
 }
 
 cm_status
 cm_insert_channel_ref (const cm_image * src, int channel,
     const cm_image_packed * dst)
 {
-  cm_status st = check_args (dst, channel, src);
-
-  if (st == CM_OK)
-    copy_channel (dst, channel, src, 0);
-  return st;
+  return copy_channel (dst, channel, src, 0);
 }
