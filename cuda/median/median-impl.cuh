@@ -103,20 +103,11 @@ enum
 int med_net_tile_available (int side);
 cudaError_t med_net_tile_launch (int side, int variant,
     const med_args * a, cudaStream_t stream);
-cudaError_t med_net3_launch (int variant, const med_args * a,
+/* one launcher per side, in median-net<side>.cu */
+typedef cudaError_t med_net_launch_fn (int variant, const med_args * a,
     cudaStream_t stream);
-cudaError_t med_net5_launch (int variant, const med_args * a,
-    cudaStream_t stream);
-cudaError_t med_net7_launch (int variant, const med_args * a,
-    cudaStream_t stream);
-cudaError_t med_net9_launch (int variant, const med_args * a,
-    cudaStream_t stream);
-cudaError_t med_net11_launch (int variant, const med_args * a,
-    cudaStream_t stream);
-cudaError_t med_net13_launch (int variant, const med_args * a,
-    cudaStream_t stream);
-cudaError_t med_net15_launch (int variant, const med_args * a,
-    cudaStream_t stream);
+med_net_launch_fn med_net3_launch, med_net5_launch, med_net7_launch,
+    med_net9_launch, med_net11_launch, med_net13_launch, med_net15_launch;
 
 /* 3 x 3 variants as a streaming kernel (median-stream3.cu): 16-byte
  * strips, a thread walking down rows. Needs 16-byte aligned data and

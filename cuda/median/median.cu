@@ -81,24 +81,15 @@ cudaError_t
 med_net_tile_launch (int side, int variant, const med_args *a,
     cudaStream_t stream)
 {
-  switch (side) {
-    case 3:
-      return med_net3_launch (variant, a, stream);
-    case 5:
-      return med_net5_launch (variant, a, stream);
-    case 7:
-      return med_net7_launch (variant, a, stream);
-    case 9:
-      return med_net9_launch (variant, a, stream);
-    case 11:
-      return med_net11_launch (variant, a, stream);
-    case 13:
-      return med_net13_launch (variant, a, stream);
-    case 15:
-      return med_net15_launch (variant, a, stream);
-    default:
-      return cudaErrorInvalidValue;
-  }
+  /* by (side - 3) / 2 */
+  static med_net_launch_fn *const launch[] = {
+    med_net3_launch, med_net5_launch, med_net7_launch, med_net9_launch,
+    med_net11_launch, med_net13_launch, med_net15_launch
+  };
+
+  if (!med_net_tile_available (side))
+    return cudaErrorInvalidValue;
+  return launch[(side - 3) / 2] (variant, a, stream);
 }
 
 static const char *
