@@ -73,35 +73,13 @@ cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
       uint32_t i = cm_image_sample (orient, x, y);
       uint32_t u = close ? m - s : s;
       uint32_t v = (u * 255u + m / 2u) / m;
-      uint32_t h = hue[i < (uint32_t) n ? i : (uint32_t) n - 1];
-      uint32_t f = h % 256u;
-      uint32_t t = (v * f + 128u) / 256u;
-      uint32_t q = v - t;
-      uint32_t r, g, b;
+      uint32_t rgb[3];
 
-      switch (h / 256u) {
-        case 0:
-          r = v, g = t, b = 0;
-          break;
-        case 1:
-          r = q, g = v, b = 0;
-          break;
-        case 2:
-          r = 0, g = v, b = t;
-          break;
-        case 3:
-          r = 0, g = q, b = v;
-          break;
-        case 4:
-          r = t, g = 0, b = v;
-          break;
-        default:
-          r = v, g = 0, b = q;
-          break;
-      }
-      out[4 * x + 0] = (uint8_t) r;
-      out[4 * x + 1] = (uint8_t) g;
-      out[4 * x + 2] = (uint8_t) b;
+      cm_orientation_rgb (v, hue[i < (uint32_t) n ? i : (uint32_t) n - 1],
+          rgb);
+      out[4 * x + 0] = (uint8_t) rgb[0];
+      out[4 * x + 1] = (uint8_t) rgb[1];
+      out[4 * x + 2] = (uint8_t) rgb[2];
       out[4 * x + 3] = 255;
     }
   }

@@ -45,41 +45,19 @@ rgba_kernel (const uint8_t * __restrict__ sup, size_t sup_pitch,
 
   const uint32_t u = close ? m - s : s;
   const uint32_t v = (u * 255u + m / 2u) / m;
-  const uint32_t h = __ldg (hue + i);
-  const uint32_t f = h % 256u;
-  const uint32_t t = (v * f + 128u) / 256u;
-  const uint32_t q = v - t;
-  uint32_t r, g, b;
+  uint32_t rgb[3];
 
-  switch (h / 256u) {
-    case 0:
-      r = v, g = t, b = 0;
-      break;
-    case 1:
-      r = q, g = v, b = 0;
-      break;
-    case 2:
-      r = 0, g = v, b = t;
-      break;
-    case 3:
-      r = 0, g = q, b = v;
-      break;
-    case 4:
-      r = t, g = 0, b = v;
-      break;
-    default:
-      r = v, g = 0, b = q;
-      break;
-  }
+  cm_orientation_rgb (v, __ldg (hue + i), rgb);
 
   uint8_t *out = dst + (size_t) y * dst_pitch + 4 * (size_t) x;
   if (PACKED) {
     /* little-endian: the bytes R, G, B, A in memory order */
-    *(uint32_t *) out = r | (g << 8) | (b << 16) | (255u << 24);
+    *(uint32_t *) out = rgb[0] | (rgb[1] << 8) | (rgb[2] << 16) |
+        (255u << 24);
   } else {
-    out[0] = (uint8_t) r;
-    out[1] = (uint8_t) g;
-    out[2] = (uint8_t) b;
+    out[0] = (uint8_t) rgb[0];
+    out[1] = (uint8_t) rgb[1];
+    out[2] = (uint8_t) rgb[2];
     out[3] = 255;
   }
 }

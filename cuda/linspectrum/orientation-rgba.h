@@ -43,6 +43,48 @@
 #include "cm-image.h"
 #include "linspectrum.h"
 
+/* The colour of a pixel in the definition (R, G, B from the brightness v
+ * and the hue h), one function for the CPU reference and the kernel:
+ * compiled by nvcc it is also a device function. */
+#ifdef __CUDACC__
+#define CM_ORIENTATION_HD __host__ __device__
+#else
+#define CM_ORIENTATION_HD
+#endif
+
+static inline CM_ORIENTATION_HD void
+cm_orientation_rgb (uint32_t v, uint32_t h, uint32_t * rgb)
+{
+  const uint32_t f = h % 256u;
+  const uint32_t t = (v * f + 128u) / 256u;
+  const uint32_t q = v - t;
+  uint32_t r, g, b;
+
+  switch (h / 256u) {
+    case 0:
+      r = v, g = t, b = 0;
+      break;
+    case 1:
+      r = q, g = v, b = 0;
+      break;
+    case 2:
+      r = 0, g = v, b = t;
+      break;
+    case 3:
+      r = 0, g = q, b = v;
+      break;
+    case 4:
+      r = t, g = 0, b = v;
+      break;
+    default:
+      r = v, g = 0, b = q;
+      break;
+  }
+  rgb[0] = r;
+  rgb[1] = g;
+  rgb[2] = b;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
