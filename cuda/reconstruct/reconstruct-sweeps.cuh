@@ -46,32 +46,34 @@ row_of (const uint8_t * base, size_t pitch, int y)
   return (const T *) (base + (size_t) y * pitch);
 }
 
-/* warp reductions by shuffles (__reduce_*_sync needs sm_80) */
-static __device__ __forceinline__ unsigned
-warp_or (unsigned v)
+/* warp reductions by shuffles (__reduce_*_sync needs sm_80): v combined
+ * by @op with the other lanes' values, the result in every lane */
+template <typename T, typename Op>
+static __device__ __forceinline__ T
+warp_reduce (T v, Op op)
 {
 #pragma unroll
   for (int off = 16; off > 0; off >>= 1)
-    v |= __shfl_xor_sync (0xffffffffu, v, off);
+    v = op (v, __shfl_xor_sync (0xffffffffu, v, off));
   return v;
+}
+
+static __device__ __forceinline__ unsigned
+warp_or (unsigned v)
+{
+  return warp_reduce (v, [] (unsigned a, unsigned b) { return a | b; });
 }
 
 static __device__ __forceinline__ int
 warp_min (int v)
 {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    v = min (v, __shfl_xor_sync (0xffffffffu, v, off));
-  return v;
+  return warp_reduce (v, [] (int a, int b) { return min (a, b); });
 }
 
 static __device__ __forceinline__ int
 warp_max (int v)
 {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    v = max (v, __shfl_xor_sync (0xffffffffu, v, off));
-  return v;
+  return warp_reduce (v, [] (int a, int b) { return max (a, b); });
 }
 
 /* ---- dirty flags ---------------------------------------------------------
