@@ -2,16 +2,14 @@
 /* A morphology operation on either backend (morph-filter.h). */
 #include <stdlib.h>
 
+#include "cm-filter.h"
 #include "morph-filter.h"
 
 struct cm_morph_filter
 {
-  cm_backend backend;
+  cm_filter_base base;          /* first */
   cm_morph_desc desc;           /* desc.se is se */
   cm_se *se;
-  int width, height;
-  cm_depth depth;
-  cm_cpu_opts cpu;
   cm_morph_plan *plan;          /* CUDA */
 };
 
@@ -26,23 +24,13 @@ cm_morph_filter_new (cm_morph_filter ** out, cm_backend backend,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || desc->se == NULL || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
-    return CM_ERR_INVALID_ARG;
-
-  f = (cm_morph_filter *) calloc (1, sizeof (*f));
+  f = (cm_morph_filter *) cm_filter_alloc (sizeof (*f), desc != NULL &&
+      desc->se != NULL, backend, width, height, depth, cpu, &status);
   if (f == NULL)
-    return CM_ERR_NO_MEMORY;
-  f->backend = backend;
+    return status;
   f->desc = *desc;
   f->se = cm_se_copy (desc->se);
   f->desc.se = f->se;
-  f->width = width;
-  f->height = height;
-  f->depth = depth;
-  if (cpu != NULL)
-    f->cpu = *cpu;
   if (f->se == NULL)
     status = CM_ERR_NO_MEMORY;
   else if (backend == CM_BACKEND_CUDA)
@@ -59,15 +47,13 @@ cm_status
 cm_morph_filter_run (cm_morph_filter * f, const cm_image * src,
     const cm_image * dst, void *stream)
 {
-  if (f == NULL || src == NULL || dst == NULL)
+  if (f == NULL || src == NULL || dst == NULL ||
+      !cm_filter_fits (&f->base, src->width, src->height, src->depth) ||
+      !cm_filter_fits (&f->base, dst->width, dst->height, dst->depth))
     return CM_ERR_INVALID_ARG;
-  if (src->width != f->width || src->height != f->height ||
-      src->depth != f->depth || dst->width != f->width ||
-      dst->height != f->height || dst->depth != f->depth)
-    return CM_ERR_INVALID_ARG;
-  if (f->backend == CM_BACKEND_CUDA)
+  if (f->base.backend == CM_BACKEND_CUDA)
     return cm_morph_plan_run (f->plan, src, dst, stream);
-  return cm_morph_ref_mt (&f->desc, src, dst, &f->cpu);
+  return cm_morph_ref_mt (&f->desc, src, dst, &f->base.cpu);
 }
 
 void
@@ -84,7 +70,7 @@ cm_morph_filter_free (cm_morph_filter * f)
 cm_backend
 cm_morph_filter_backend (const cm_morph_filter * f)
 {
-  return f->backend;
+  return f->base.backend;
 }
 
 const char *

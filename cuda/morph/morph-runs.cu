@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm-cuda.h"
 #include "morph-runs.cuh"
 
 using namespace cm_runs;
@@ -606,23 +607,19 @@ runs_set_smem_attr (const void *fn, int bytes)
 cudaError_t
 runs_query_device (runs_devinfo * dev)
 {
-  int id, optin = 0, smsm = 0, major = 0;
-  cudaError_t e = cudaGetDevice (&id);
+  int optin = 0, smsm = 0, major = 0;
+  cudaError_t e = cm_device_attribute (cudaDevAttrMultiProcessorCount,
+      &dev->sms);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&dev->sms, cudaDevAttrMultiProcessorCount,
-        id);
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&optin,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, id);
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+        &smsm);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&smsm,
-        cudaDevAttrMaxSharedMemoryPerMultiprocessor, id);
+    e = cm_device_attribute (cudaDevAttrMaxThreadsPerMultiProcessor,
+        &dev->threads_sm);
   if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&dev->threads_sm,
-        cudaDevAttrMaxThreadsPerMultiProcessor, id);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor,
-        id);
+    e = cm_device_attribute (cudaDevAttrComputeCapabilityMajor, &major);
   if (e != cudaSuccess)
     return e;
   /* two blocks per multiprocessor (1 KB reserved each), at most 96 KB */

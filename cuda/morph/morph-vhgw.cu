@@ -52,6 +52,7 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "cm-cuda.h"
 #include "morph-passes.h"
 #include "morph-vhgw.cuh"
 #include "morph-vhgw-kernels.cuh"
@@ -206,16 +207,14 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
 {
   static const cm_morph_tuning automatic = { };
   const cm_morph_tuning *t = tuning ? tuning : &automatic;
-  int dev, smem_max;
+  int smem_max;
   cudaError_t e;
 
   if (!seg || seg->len < 1 || seg->len > (1 << 20) || width < 1 ||
       height < 1)
     return CM_ERR_INVALID_ARG;
-  e = cudaGetDevice (&dev);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute (&smem_max,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+  e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+      &smem_max);
   if (e != cudaSuccess) {
     (void) cudaGetLastError ();
     return cm_status_from_cuda (e);
