@@ -9,8 +9,7 @@
 
 struct cm_linspectrum_filter
 {
-  cm_filter_base base;          /* first; its cpu is kept,
-                                 * cm_linspectrum_ref takes none */
+  cm_filter_base base;          /* first; its cpu runs the CPU twin */
   cm_linspectrum_desc desc;
   int count;                    /* orientations */
   /* the orientation map's inputs (want_orientation), host or device */
@@ -115,7 +114,8 @@ run (cm_linspectrum_filter * f, const cm_image * src, const cm_image * sup,
 {
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_linspectrum_plan_run (f->plan, src, sup, orient, stream);
-  return cm_linspectrum_ref (&f->desc, src, f->spectrum, sup, orient);
+  return cm_linspectrum_ref_mt (&f->desc, src, f->spectrum, sup, orient,
+      &f->base.cpu);
 }
 
 cm_status

@@ -10,9 +10,15 @@
  * that the reference stays usable on real frames. The scan-line geometry
  * (cm_linspectrum_line_geometry) and the orientation list are computed
  * here once for both the reference and the CUDA plan, which uploads the
- * same lround () tables. */
+ * same lround () tables.
+ * cm_linspectrum_ref_mt splits the orientations in contiguous bands over
+ * threads (cpu-bands.h): each band sums its own spectrum entries and keeps
+ * its own extreme and argument per pixel, fed run by run with no image of
+ * one orientation; the bands are merged in band order with the tie rule of
+ * cm_linspectrum_ref, so the results are the same bit for bit. */
 #include "linspectrum.h"
 #include "cm-sample.h"
+#include "cpu-bands.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -140,7 +146,17 @@ typedef struct
   int *dq;                      /* deque of indices                        */
   int *px, *py;                 /* the run's pixels                        */
   uint32_t *g, *e, *o;          /* run samples, erosion, opening           */
-  uint32_t *f;                  /* w * h filtered image of one orientation */
+  uint32_t *f;                  /* w * h filtered image of one orientation,
+                                 * or NULL: the runs go to the sink below */
+  /* cm_linspectrum_ref_mt's sink: the spectrum entry of orientation idx
+   * and, when best is not NULL, the extreme and its smallest orientation
+   * per pixel over the band's orientations so far (first: idx is the
+   * band's first) */
+  uint64_t sum;
+  uint16_t *best, *arg;
+  uint16_t idx;
+  int first;
+  const cm_cpu_opts *opts;      /* checked between scan lines */
 } ref_ctx;
 
 static void
@@ -154,11 +170,14 @@ ctx_clear (ref_ctx * c)
   free (c->e);
   free (c->o);
   free (c->f);
+  free (c->best);
+  free (c->arg);
   memset (c, 0, sizeof (*c));
 }
 
+/* The scratch of one orientation; the w * h image f only when @with_f. */
 static cm_status
-ctx_init (ref_ctx * c, const cm_image * src, int length)
+ctx_init (ref_ctx * c, const cm_image * src, int length, int with_f)
 {
   size_t m;
 
@@ -175,9 +194,10 @@ ctx_init (ref_ctx * c, const cm_image * src, int length)
   c->g = malloc (sizeof (uint32_t) * m);
   c->e = malloc (sizeof (uint32_t) * m);
   c->o = malloc (sizeof (uint32_t) * m);
-  c->f = malloc (sizeof (uint32_t) * (size_t) c->w * (size_t) c->h);
+  if (with_f)
+    c->f = malloc (sizeof (uint32_t) * (size_t) c->w * (size_t) c->h);
   if (!c->d || !c->dq || !c->px || !c->py || !c->g || !c->e || !c->o ||
-      !c->f) {
+      (with_f && !c->f)) {
     ctx_clear (c);
     return CM_ERR_NO_MEMORY;
   }
@@ -212,9 +232,29 @@ window_extreme (const uint32_t * in, uint32_t * out, int n, int before,
   }
 }
 
-/* c->f = gamma (OPEN) or phi (CLOSE) of src along the scan lines of
- * angle_deg. */
+/* The filtered run c->o of n samples into the sink (c->f NULL): the sum
+ * and, when tracked, the strict extreme per pixel (ties keep the earlier,
+ * smaller orientation, as in cm_linspectrum_ref). */
 static void
+sink_run (ref_ctx * c, int n, int close)
+{
+  for (int j = 0; j < n; j++) {
+    uint32_t v = close ? c->maxv - c->o[j] : c->o[j];
+    size_t at = (size_t) c->py[j] * c->w + c->px[j];
+
+    c->sum += v;
+    if (c->best && (c->first || (close ? v < c->best[at]
+                : v > c->best[at]))) {
+      c->best[at] = (uint16_t) v;
+      c->arg[at] = c->idx;
+    }
+  }
+}
+
+/* c->f (or the sink) = gamma (OPEN) or phi (CLOSE) of src along the scan
+ * lines of angle_deg. Returns 0 when c->opts asked to stop (checked
+ * between scan lines), else 1. */
+static int
 filter_orientation (ref_ctx * c, const cm_image * src, double angle_deg,
     int close)
 {
@@ -245,6 +285,8 @@ filter_orientation (ref_ctx * c, const cm_image * src, double angle_deg,
     int b = k >= 0.0 ? dmin + bi : dmax + ext - 1 - bi;
     int n = 0;
 
+    if (cm_cpu_cancelled (c->opts))
+      return 0;
     if (k >= 0.0) {
       while (lo < span && c->d[lo] < b - ext + 1)
         lo++;
@@ -272,10 +314,15 @@ filter_orientation (ref_ctx * c, const cm_image * src, double angle_deg,
      * [p - (L - 1 - o), p + o]; both cut to the run */
     window_extreme (c->g, c->e, n, o, c->len - 1 - o, 1, c->dq);
     window_extreme (c->e, c->o, n, c->len - 1 - o, o, 0, c->dq);
+    if (!c->f) {
+      sink_run (c, n, close);
+      continue;
+    }
     for (int j = 0; j < n; j++)
       c->f[(size_t) c->py[j] * c->w + c->px[j]] =
           close ? c->maxv - c->o[j] : c->o[j];
   }
+  return 1;
 }
 
 /* ---- public ------------------------------------------------------------- */
@@ -299,7 +346,7 @@ cm_linopen_ref (int length, double angle_deg, cm_morph_op op,
   if (!image_ok (src) || !image_ok (dst) || !same_size (src, dst) ||
       src->depth != dst->depth)
     return CM_ERR_INVALID_ARG;
-  st = ctx_init (&c, src, length);
+  st = ctx_init (&c, src, length, 1);
   if (st != CM_OK)
     return st;
   filter_orientation (&c, src, angle_deg, op == CM_MORPH_CLOSE);
@@ -307,6 +354,26 @@ cm_linopen_ref (int length, double angle_deg, cm_morph_op op,
     for (int x = 0; x < c.w; x++)
       pix_set (dst, x, y, c.f[(size_t) y * c.w + x]);
   ctx_clear (&c);
+  return CM_OK;
+}
+
+/* The arguments of cm_linspectrum_ref (_mt) */
+static cm_status
+spectrum_args_check (const cm_linspectrum_desc * desc, const cm_image * src,
+    const uint64_t * spectrum, const cm_image * sup, const cm_image * orient)
+{
+  cm_status st = cm_linspectrum_desc_check (desc);
+
+  if (st != CM_OK)
+    return st;
+  if (!image_ok (src) || !spectrum)
+    return CM_ERR_INVALID_ARG;
+  if (sup && (!image_ok (sup) || !same_size (src, sup) ||
+          sup->depth != src->depth))
+    return CM_ERR_INVALID_ARG;
+  if (orient && (!image_ok (orient) || !same_size (src, orient) ||
+          orient->depth != CM_DEPTH_16))
+    return CM_ERR_INVALID_ARG;
   return CM_OK;
 }
 
@@ -321,22 +388,14 @@ cm_linspectrum_ref (const cm_linspectrum_desc * desc, const cm_image * src,
   size_t npix;
   int n, close, track;
 
-  st = cm_linspectrum_desc_check (desc);
+  st = spectrum_args_check (desc, src, spectrum, sup, orient);
   if (st != CM_OK)
     return st;
-  if (!image_ok (src) || !spectrum)
-    return CM_ERR_INVALID_ARG;
-  if (sup && (!image_ok (sup) || !same_size (src, sup) ||
-          sup->depth != src->depth))
-    return CM_ERR_INVALID_ARG;
-  if (orient && (!image_ok (orient) || !same_size (src, orient) ||
-          orient->depth != CM_DEPTH_16))
-    return CM_ERR_INVALID_ARG;
   n = cm_linspectrum_count_angles (desc);
   close = desc->op == CM_MORPH_CLOSE;
   track = sup || orient;
 
-  st = ctx_init (&c, src, desc->length);
+  st = ctx_init (&c, src, desc->length, 1);
   if (st != CM_OK)
     return st;
   npix = (size_t) c.w * (size_t) c.h;
@@ -385,6 +444,131 @@ cm_linspectrum_ref (const cm_linspectrum_desc * desc, const cm_image * src,
   free (arg);
   ctx_clear (&c);
   return CM_OK;
+}
+
+/* ---- over threads ------------------------------------------------------- */
+
+/* cm_linspectrum_ref_mt's run: one ref_ctx per band of orientations */
+typedef struct
+{
+  const cm_linspectrum_desc *desc;
+  const cm_image *src, *sup, *orient;
+  uint64_t *spectrum;
+  ref_ctx *band;
+  int bands, close;
+  const cm_cpu_opts *opts;
+} mt_run;
+
+/* Orientations [i0, i1) into band @b's sink, for cm_cpu_bands */
+static cm_status
+orientations_band (void *data, int b, int i0, int i1)
+{
+  const mt_run *r = data;
+  ref_ctx *c = &r->band[b];
+
+  for (int i = i0; i < i1; i++) {
+    if (cm_cpu_cancelled (r->opts))
+      return CM_ERR_CANCELLED;
+    c->sum = 0;
+    c->idx = (uint16_t) i;
+    c->first = i == i0;
+    if (!filter_orientation (c, r->src, cm_linspectrum_angle (r->desc, i),
+            r->close))
+      return CM_ERR_CANCELLED;
+    r->spectrum[i] = c->sum;
+  }
+  return CM_OK;
+}
+
+/* Rows [y0, y1) of sup and orient: the bands' extremes merged in band
+ * order, a later band winning only when strictly better, for
+ * cm_cpu_bands */
+static cm_status
+merge_band (void *data, int band, int y0, int y1)
+{
+  const mt_run *r = data;
+  const int w = r->src->width;
+
+  (void) band;
+  for (int y = y0; y < y1; y++) {
+    if (cm_cpu_cancelled (r->opts))
+      return CM_ERR_CANCELLED;
+    for (int x = 0; x < w; x++) {
+      size_t j = (size_t) y * w + x;
+      uint32_t v = r->band[0].best[j], a = r->band[0].arg[j];
+
+      for (int t = 1; t < r->bands; t++) {
+        uint32_t u = r->band[t].best[j];
+
+        if (r->close ? u < v : u > v) {
+          v = u;
+          a = r->band[t].arg[j];
+        }
+      }
+      if (r->sup)
+        pix_set (r->sup, x, y, v);
+      if (r->orient)
+        pix_set (r->orient, x, y, a);
+    }
+  }
+  return CM_OK;
+}
+
+cm_status
+cm_linspectrum_ref_mt (const cm_linspectrum_desc * desc, const cm_image * src,
+    uint64_t * spectrum, const cm_image * sup, const cm_image * orient,
+    const cm_cpu_opts * opts)
+{
+  mt_run r;
+  cm_status st;
+  size_t npix;
+  int n, track;
+
+  if (opts == NULL)
+    return cm_linspectrum_ref (desc, src, spectrum, sup, orient);
+  st = spectrum_args_check (desc, src, spectrum, sup, orient);
+  if (st != CM_OK)
+    return st;
+  n = cm_linspectrum_count_angles (desc);
+  track = sup || orient;
+  npix = (size_t) src->width * (size_t) src->height;
+
+  memset (&r, 0, sizeof (r));
+  r.desc = desc;
+  r.src = src;
+  r.sup = sup;
+  r.orient = orient;
+  r.spectrum = spectrum;
+  r.close = desc->op == CM_MORPH_CLOSE;
+  r.opts = opts;
+  /* the scratch of every band, made once: the scan-line buffers and, when
+   * tracked, 4 bytes per pixel */
+  r.bands = cm_cpu_band_count (opts, n);
+  r.band = calloc ((size_t) r.bands, sizeof (ref_ctx));
+  if (!r.band)
+    return CM_ERR_NO_MEMORY;
+  for (int t = 0; t < r.bands && st == CM_OK; t++) {
+    ref_ctx *c = &r.band[t];
+
+    st = ctx_init (c, src, desc->length, 0);
+    if (st != CM_OK)
+      break;
+    c->opts = opts;
+    if (track) {
+      c->best = malloc (sizeof (uint16_t) * npix);
+      c->arg = malloc (sizeof (uint16_t) * npix);
+      if (!c->best || !c->arg)
+        st = CM_ERR_NO_MEMORY;
+    }
+  }
+  if (st == CM_OK)
+    st = cm_cpu_bands (opts, n, orientations_band, &r);
+  if (st == CM_OK && track)
+    st = cm_cpu_bands (opts, src->height, merge_band, &r);
+  for (int t = 0; t < r.bands; t++)
+    ctx_clear (&r.band[t]);
+  free (r.band);
+  return st;
 }
 
 cm_status

@@ -126,6 +126,15 @@ cm_status cm_linopen_ref (int length, double angle_deg, cm_morph_op op,
 cm_status cm_linspectrum_ref (const cm_linspectrum_desc * desc,
     const cm_image * src, uint64_t * spectrum, const cm_image * sup,
     const cm_image * orient);
+/* The same on @opts->threads threads (the orientations split in
+ * contiguous bands, each band with its own supremum and orientation when
+ * they are wanted: 4 bytes per pixel per band), stoppable through
+ * @opts->cancel between two scan lines (CM_ERR_CANCELLED, the outputs
+ * undefined); @opts NULL: cm_linspectrum_ref. The results are the same bit
+ * for bit whatever the number of threads. */
+cm_status cm_linspectrum_ref_mt (const cm_linspectrum_desc * desc,
+    const cm_image * src, uint64_t * spectrum, const cm_image * sup,
+    const cm_image * orient, const cm_cpu_opts * opts);
 
 /* Dominant orientation of a spectrum of n = cm_linspectrum_count_angles
  * (desc) entries: the index i of the largest value (OPEN) or smallest

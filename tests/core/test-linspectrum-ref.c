@@ -15,11 +15,16 @@
  *    section 6.1.3), both from tests/common/synthetic-lines.c, give their
  *    angle back through cm_linspectrum_dominant;
  *  - the parabola refinement on synthetic spectra, orientation counts and
- *    argument checks. */
+ *    argument checks;
+ *  - cm_linspectrum_ref_mt == cm_linspectrum_ref on any number of threads,
+ *    and a flag set before or during a run stops it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "linspectrum.h"
 #include "morph.h"
@@ -740,6 +745,235 @@ test_counts_and_args (void)
   test_image_free (&o16);
 }
 
+/* ---------------------------------------------------------------------- */
+/* over threads: the same results, stoppable */
+
+/* cm_linspectrum_ref_mt (@o) against cm_linspectrum_ref: spectrum,
+ * supremum and orientation all equal */
+static void
+check_mt (const cm_linspectrum_desc * d, const cm_image * src,
+    const cm_cpu_opts * o, const char *name)
+{
+  int n = cm_linspectrum_count_angles (d), w = src->width, h = src->height;
+  uint64_t *want = calloc ((size_t) n, sizeof (uint64_t));
+  uint64_t *got = calloc ((size_t) n, sizeof (uint64_t));
+  uint64_t *only = calloc ((size_t) n, sizeof (uint64_t));
+  cm_image wsup = test_image_new (w, h, src->depth, 0);
+  cm_image word = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image gsup = test_image_new (w, h, src->depth, 5);
+  cm_image gord = test_image_new (w, h, CM_DEPTH_16, 3);
+  char what[240];
+  cm_status st;
+
+  checks++;
+  if (cm_linspectrum_ref (d, src, want, &wsup, &word) != CM_OK) {
+    FAIL ("%s: reference failed", name);
+    goto out;
+  }
+  /* poison: every entry must be written */
+  memset (got, 0xa5, sizeof (uint64_t) * n);
+  memset (only, 0x5a, sizeof (uint64_t) * n);
+  st = cm_linspectrum_ref_mt (d, src, got, &gsup, &gord, o);
+  if (st != CM_OK) {
+    FAIL ("%s: status %d", name, (int) st);
+    goto out;
+  }
+  for (int i = 0; i < n; i++) {
+    if (got[i] != want[i]) {
+      FAIL ("%s: spectrum[%d] = %llu, reference %llu", name, i,
+          (unsigned long long) got[i], (unsigned long long) want[i]);
+      break;
+    }
+  }
+  snprintf (what, sizeof (what), "%s supremum", name);
+  if (!test_image_equal (&gsup, &wsup, what))
+    failures++;
+  snprintf (what, sizeof (what), "%s orientation", name);
+  if (!test_image_equal (&gord, &word, what))
+    failures++;
+  /* each output alone */
+  checks++;
+  test_image_fill (&gsup, 1);
+  test_image_fill (&gord, 1);
+  if (cm_linspectrum_ref_mt (d, src, only, NULL, NULL, o) != CM_OK ||
+      memcmp (only, want, sizeof (uint64_t) * n) != 0)
+    FAIL ("%s: spectrum alone differs", name);
+  else if (cm_linspectrum_ref_mt (d, src, only, &gsup, NULL, o) != CM_OK ||
+      !test_image_equal (&gsup, &wsup, name))
+    FAIL ("%s: supremum alone differs", name);
+  else if (cm_linspectrum_ref_mt (d, src, only, NULL, &gord, o) != CM_OK ||
+      !test_image_equal (&gord, &word, name))
+    FAIL ("%s: orientation alone differs", name);
+out:
+  free (want);
+  free (got);
+  free (only);
+  test_image_free (&wsup);
+  test_image_free (&word);
+  test_image_free (&gsup);
+  test_image_free (&gord);
+}
+
+static void
+test_threads (void)
+{
+  static const int threads[] = { 1, 2, 3, 5, 8 };
+  static const struct
+  {
+    int w, h;
+  } sizes[] = {
+    {37, 23}, {1, 17}, {29, 1}, {1, 1}, {64, 48}
+  };
+  static const struct
+  {
+    double a0, a1, step;
+  } sets[] = {
+    /* 1, 2, 4, 24 and 80 orientations: fewer and more than threads */
+    {30, 31, 1}, {0, 180, 90}, {10, 180, 45}, {0, 180, 7.5},
+    {-10, 10, 0.25}
+  };
+  test_rng rng;
+  uint64_t seed = 900;
+
+  for (int si = 0; si < N_OF (sizes); si++) {
+    for (int ai = 0; ai < N_OF (sets); ai++) {
+      for (int v = 0; v < 4; v++) {
+        /* 8/16 bits, OPEN/CLOSE, odd/even L, few levels (ties between
+         * orientations everywhere) or random samples */
+        cm_depth depth = (v & 1) ? CM_DEPTH_16 : CM_DEPTH_8;
+        int close = (v >> 1) & 1, w = sizes[si].w, h = sizes[si].h;
+        cm_linspectrum_desc d = { (si + ai + v) % 3 ? 7 : 12, sets[ai].a0,
+          sets[ai].a1, sets[ai].step,
+          close ? CM_MORPH_CLOSE : CM_MORPH_OPEN, 1, 1
+        };
+        cm_image src = test_image_new (w, h, depth, 7);
+
+        test_rng_seed (&rng, seed++);
+        fill_input (&src, &rng, (ai + v) % 2 ? 3 : 0);
+        for (int ti = 0; ti < N_OF (threads); ti++) {
+          cm_cpu_opts o = { threads[ti], NULL };
+          char name[200];
+
+          snprintf (name, sizeof (name), "threads %d: %dx%d/%d L=%d "
+              "%g..%g/%g %s", o.threads, w, h, depth, d.length, d.angle_min,
+              d.angle_max, d.angle_step, close ? "close" : "open");
+          check_mt (&d, &src, &o, name);
+        }
+        test_image_free (&src);
+      }
+    }
+  }
+
+  /* NULL options: cm_linspectrum_ref, argument checks as it */
+  {
+    cm_linspectrum_desc d = { 9, 0, 180, 15, CM_MORPH_OPEN, 1, 1 };
+    cm_image src = test_image_new (33, 21, CM_DEPTH_8, 0);
+    cm_image small = test_image_new (32, 21, CM_DEPTH_8, 0);
+    cm_cpu_opts o = { 2, NULL };
+    uint64_t spec[12];
+
+    test_rng_seed (&rng, seed++);
+    fill_input (&src, &rng, 0);
+    check_mt (&d, &src, NULL, "NULL options");
+    CHECK (cm_linspectrum_ref_mt (&d, &src, NULL, NULL, NULL, &o) ==
+        CM_ERR_INVALID_ARG, "ref_mt: NULL spectrum");
+    CHECK (cm_linspectrum_ref_mt (&d, NULL, spec, NULL, NULL, &o) ==
+        CM_ERR_INVALID_ARG, "ref_mt: NULL src");
+    CHECK (cm_linspectrum_ref_mt (&d, &src, spec, &small, NULL, &o) ==
+        CM_ERR_INVALID_ARG, "ref_mt: sup of another size");
+    CHECK (cm_linspectrum_ref_mt (&d, &src, spec, NULL, &small, &o) ==
+        CM_ERR_INVALID_ARG, "ref_mt: 8-bit orientation");
+    d.length = 0;
+    CHECK (cm_linspectrum_ref_mt (&d, &src, spec, NULL, NULL, &o) ==
+        CM_ERR_INVALID_ARG, "ref_mt: length 0");
+    test_image_free (&src);
+    test_image_free (&small);
+  }
+}
+
+typedef struct
+{
+  int *flag;
+  unsigned delay_us;
+  double set_at;                /* when the flag was set */
+} canceller;
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *
+cancel_later (void *data)
+{
+  canceller *c = data;
+
+  usleep (c->delay_us);
+  c->set_at = now_s ();
+  __atomic_store_n (c->flag, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+/* A flag set before the run stops it at once, on one thread or more; one
+ * set from another thread 50 ms into a run of seconds stops it within
+ * 100 ms (one orientation of this frame takes longer than that on one
+ * core: the check between scan lines is what makes it) */
+static void
+test_cancel (void)
+{
+  cm_linspectrum_desc d = { 21, 0, 180, 1, CM_MORPH_OPEN, 1, 1 };
+  cm_image src = test_image_new (2048, 2048, CM_DEPTH_8, 0);
+  cm_image sup = test_image_new (2048, 2048, CM_DEPTH_8, 0);
+  cm_image ori = test_image_new (2048, 2048, CM_DEPTH_16, 0);
+  uint64_t spec[180];
+  int flag = 1;
+  canceller c = { &flag, 50000, 0 };
+  pthread_t tid;
+  double t1;
+  test_rng r;
+  cm_status st;
+
+  test_rng_seed (&r, 901);
+  test_image_fill_random (&src, &r);
+  for (int t = 1; t <= 3; t++) {
+    cm_cpu_opts o = { t, &flag };
+
+    CHECK (cm_linspectrum_ref_mt (&d, &src, spec, &sup, &ori, &o) ==
+        CM_ERR_CANCELLED, "%d thread(s): a run with the flag set was not "
+        "cancelled", t);
+    CHECK (cm_linspectrum_ref_mt (&d, &src, spec, NULL, NULL, &o) ==
+        CM_ERR_CANCELLED, "%d thread(s): a spectrum-only run with the flag "
+        "set was not cancelled", t);
+  }
+
+  /* 180 orientations of 4 Mpixel: seconds on two cores */
+  {
+    cm_cpu_opts o = { 2, &flag };
+
+    flag = 0;
+    checks++;
+    pthread_create (&tid, NULL, cancel_later, &c);
+    st = cm_linspectrum_ref_mt (&d, &src, spec, &sup, &ori, &o);
+    t1 = now_s ();
+    pthread_join (tid, NULL);
+    if (st != CM_ERR_CANCELLED)
+      FAIL ("a run cancelled after 50 ms returned %d", (int) st);
+    else if (t1 - c.set_at > 0.1)
+      FAIL ("a run cancelled after 50 ms stopped %.3f s after the flag",
+          t1 - c.set_at);
+    else if (getenv ("CM_TEST_VERBOSE"))
+      printf ("cancelled: stopped %.1f ms after the flag\n",
+          (t1 - c.set_at) * 1e3);
+  }
+  test_image_free (&src);
+  test_image_free (&sup);
+  test_image_free (&ori);
+}
+
 int
 main (void)
 {
@@ -750,6 +984,8 @@ main (void)
   test_combined ();
   test_parallel_lines ();
   test_music_sheet ();
+  test_threads ();
+  test_cancel ();
 
   return test_count_report ("test-linspectrum-ref");
 }
