@@ -7,8 +7,12 @@
  *
  * Random 8-bit frames (never zeros), the median of R runs after one
  * warm-up, in Gpx/s: erosion by a 15x15 rectangle, erosion by a disk of
- * radius 7, the 3x3 and 5x5 medians. tests/bench/bench-cpu-opencv.py runs
- * OpenCV's equivalents on the same machine for comparison.
+ * radius 7, the 3x3 and 5x5 medians, and the linear spectrum (36
+ * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
+ * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
+ * size; docs/PERFORMANCE.md used 640x480). tests/bench/bench-cpu-opencv.py
+ * runs OpenCV's equivalents of the first four on the same machine for
+ * comparison.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "linspectrum.h"
 #include "median.h"
 #include "morph.h"
 #include "se.h"
@@ -53,6 +58,34 @@ run_median (const void *desc, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   return cm_median_ref_mt (desc, src, dst, o);
+}
+
+/* The linear spectrum's run: dst is the supremum */
+typedef struct
+{
+  cm_linspectrum_desc desc;
+  uint64_t spectrum[36];
+  cm_image orient;
+} spectrum_job;
+
+static cm_status
+run_spectrum_ref (const void *job, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  spectrum_job *j = (spectrum_job *) job;
+
+  (void) o;
+  return cm_linspectrum_ref (&j->desc, src, j->spectrum, dst, &j->orient);
+}
+
+static cm_status
+run_spectrum (const void *job, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  spectrum_job *j = (spectrum_job *) job;
+
+  return cm_linspectrum_ref_mt (&j->desc, src, j->spectrum, dst, &j->orient,
+      o);
 }
 
 static void
@@ -119,6 +152,16 @@ main (int argc, char **argv)
     bench ("erode disk r7", run_morph, &erode_disk, &src, &dst, &o, runs);
     bench ("median 3x3", run_median, &m3, &src, &dst, &o, runs);
     bench ("median 5x5", run_median, &m5, &src, &dst, &o, runs);
+    {
+      spectrum_job s = { {21, 0, 180, 5, CM_MORPH_OPEN, 1, 1}, {0},
+        test_image_new (width, height, CM_DEPTH_16, 0)
+      };
+
+      bench ("linspectrum 36 L21 (1 thr)", run_spectrum_ref, &s, &src, &dst,
+          &o, runs);
+      bench ("linspectrum 36 L21", run_spectrum, &s, &src, &dst, &o, runs);
+      test_image_free (&s.orient);
+    }
     test_image_free (&src);
     test_image_free (&dst);
   }
