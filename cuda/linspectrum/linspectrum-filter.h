@@ -2,7 +2,7 @@
 /* The linear spectrum of a frame (linspectrum.h) and, when asked for, its
  * supremum or its orientation map in colour (orientation-rgba.h), made
  * for a backend and run with one call: the CPU references
- * (cm_linspectrum_ref, cm_orientation_rgba_ref) or the CUDA plans
+ * (cm_linspectrum_ref_mt, cm_orientation_rgba_ref) or the CUDA plans
  * (cm_linspectrum_plan_*, cm_orientation_rgba_plan_*) behind one API, so
  * that a caller does not branch on the backend. The filter owns the
  * spectrum and, for the orientation map, the supremum and orientation
@@ -20,10 +20,10 @@ extern "C" {
 typedef struct cm_linspectrum_filter cm_linspectrum_filter;
 
 /* @desc is copied: want_supremum for runs that write a supremum,
- * want_orientation for cm_linspectrum_filter_run_rgba. @cpu: kept for the
- * CPU backend's interface (cm_linspectrum_ref runs on the calling thread
- * and takes none). On CUDA the plans are made on the current device
- * (CM_ERR_NO_CUDA in a build without CUDA). */
+ * want_orientation for cm_linspectrum_filter_run_rgba. @cpu: how the CPU
+ * backend runs (cm_linspectrum_ref_mt over its threads; copied, its cancel
+ * flag must outlive the filter). On CUDA the plans are made on the
+ * current device (CM_ERR_NO_CUDA in a build without CUDA). */
 cm_status cm_linspectrum_filter_new (cm_linspectrum_filter ** out,
     cm_backend backend, const cm_linspectrum_desc * desc, int width,
     int height, cm_depth depth, const cm_cpu_opts * cpu);
