@@ -653,6 +653,19 @@ gst_cuda_morphology_base_generate_output (GstBaseTransform * trans,
       GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output, outbuf);
 }
 
+/* Per meta of every buffer: which metas the output keeps
+ * (gstcudamorphologyhelpers.c). Reads the frame path's format change
+ * alone, without the lock the negotiation state takes. */
+static gboolean
+gst_cuda_morphology_base_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (trans));
+
+  return gst_cuda_morphology_meta_is_kept (meta, priv->frames.convert);
+}
+
 static gboolean
 gst_cuda_morphology_base_sink_event (GstBaseTransform * trans,
     GstEvent * event)
@@ -745,7 +758,7 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_negotiation_decide_allocation);
   trans_class->transform_meta =
-      GST_DEBUG_FUNCPTR (gst_cuda_morphology_negotiation_transform_meta);
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform_meta);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_before_transform);
   trans_class->transform =

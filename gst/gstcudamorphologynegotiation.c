@@ -586,14 +586,3 @@ gst_cuda_morphology_negotiation_decide_allocation (GstBaseTransform * trans,
     return FALSE;
   return PARENT_CLASS->decide_allocation (trans, query);
 }
-
-/* Which metas the output keeps: gstcudamorphologyhelpers.c. */
-gboolean
-gst_cuda_morphology_negotiation_transform_meta (GstBaseTransform * trans,
-    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
-{
-  GstCudaMorphologyNegotiationState st;
-
-  gst_cuda_morphology_base_negotiation_state (trans, &st);
-  return gst_cuda_morphology_meta_is_kept (meta, st.convert);
-}

@@ -92,7 +92,5 @@ gboolean gst_cuda_morphology_negotiation_propose_allocation (GstBaseTransform
     * trans, GstQuery * decide_query, GstQuery * query);
 gboolean gst_cuda_morphology_negotiation_decide_allocation (GstBaseTransform
     * trans, GstQuery * query);
-gboolean gst_cuda_morphology_negotiation_transform_meta (GstBaseTransform *
-    trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 
 G_END_DECLS
