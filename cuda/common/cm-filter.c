@@ -37,3 +37,12 @@ cm_filter_fits (const cm_filter_base * base, int width, int height,
   return width == base->width && height == base->height &&
       depth == base->depth;
 }
+
+int
+cm_filter_run_ok (const cm_filter_base * base, const cm_image * src,
+    const cm_image * dst)
+{
+  return base != NULL && src != NULL && dst != NULL &&
+      cm_filter_fits (base, src->width, src->height, src->depth) &&
+      cm_filter_fits (base, dst->width, dst->height, dst->depth);
+}

@@ -36,6 +36,10 @@ void *cm_filter_alloc (size_t size, int desc_ok, cm_backend backend,
  * depth */
 int cm_filter_fits (const cm_filter_base * base, int width, int height,
     cm_depth depth);
+/* The arguments of a run on planes: @base (the filter, NULL when none),
+ * @src and @dst given, both of the filter's size and depth */
+int cm_filter_run_ok (const cm_filter_base * base, const cm_image * src,
+    const cm_image * dst);
 
 #ifdef __cplusplus
 }

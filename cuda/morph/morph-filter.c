@@ -47,9 +47,7 @@ cm_status
 cm_morph_filter_run (cm_morph_filter * f, const cm_image * src,
     const cm_image * dst, void *stream)
 {
-  if (f == NULL || src == NULL || dst == NULL ||
-      !cm_filter_fits (&f->base, src->width, src->height, src->depth) ||
-      !cm_filter_fits (&f->base, dst->width, dst->height, dst->depth))
+  if (!cm_filter_run_ok ((const cm_filter_base *) f, src, dst))
     return CM_ERR_INVALID_ARG;
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_morph_plan_run (f->plan, src, dst, stream);
