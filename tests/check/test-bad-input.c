@@ -51,21 +51,37 @@ capture_log (const gchar * domain, GLogLevelFlags level, const gchar * msg,
       msg);
 }
 
+/* Installs @c as the handler of @levels in every domain of warn_domains,
+ * the handler ids in @ids. */
+static void
+warn_capture_begin (WarnCapture * c, guint * ids, GLogLevelFlags levels)
+{
+  c->count = 0;
+  c->text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (warn_domains); i++)
+    ids[i] = g_log_set_handler (warn_domains[i], levels, capture_log, c);
+}
+
+static void
+warn_capture_end (guint * ids)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (warn_domains); i++)
+    g_log_remove_handler (warn_domains[i], ids[i]);
+}
+
 /* Runs @code and fails unless it logs exactly one warning whose text
  * contains @needle (case-insensitive). */
 #define EXPECT_WARNING(needle, code) \
   EXPECT_WARNING_FULL (needle, "", code)
 #define EXPECT_WARNING_FULL(needle, _what, code)                          \
   G_STMT_START {                                                          \
-    WarnCapture _c = { 0, g_string_new (NULL) };                          \
+    WarnCapture _c;                                                       \
     guint _ids[G_N_ELEMENTS (warn_domains)];                              \
     gchar *_low;                                                          \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      _ids[_i] = g_log_set_handler (warn_domains[_i],                     \
-          G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, capture_log, &_c);  \
+    warn_capture_begin (&_c, _ids,                                        \
+        G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);                      \
     code;                                                                 \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      g_log_remove_handler (warn_domains[_i], _ids[_i]);                  \
+    warn_capture_end (_ids);                                              \
     _low = g_ascii_strdown (_c.text->str, -1);                            \
     fail_unless (_c.count == 1, "%s:%d: expected one warning from `%s` " \
         "(%s), got %u: %s", __FILE__, __LINE__, #code, _what, _c.count,   \
@@ -93,17 +109,14 @@ capture_range_refusal (const gchar * domain, GLogLevelFlags level,
  * newer GLib); returns nothing, fails on nothing else. */
 #define TOLERATE_WARNINGS(code)                                           \
   G_STMT_START {                                                          \
-    WarnCapture _c = { 0, g_string_new (NULL) };                          \
+    WarnCapture _c;                                                       \
     guint _ids[G_N_ELEMENTS (warn_domains)], _range;                      \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      _ids[_i] = g_log_set_handler (warn_domains[_i],                     \
-          G_LOG_LEVEL_WARNING, capture_log, &_c);                         \
+    warn_capture_begin (&_c, _ids, G_LOG_LEVEL_WARNING);                  \
     _range = g_log_set_handler ("GLib-GObject", G_LOG_LEVEL_CRITICAL,     \
         capture_range_refusal, &_c);                                      \
     code;                                                                 \
     g_log_remove_handler ("GLib-GObject", _range);                        \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      g_log_remove_handler (warn_domains[_i], _ids[_i]);                  \
+    warn_capture_end (_ids);                                              \
     if (_c.count)                                                         \
       GST_INFO ("tolerated: %s", _c.text->str);                           \
     g_string_free (_c.text, TRUE);                                        \
@@ -112,14 +125,12 @@ capture_range_refusal (const gchar * domain, GLogLevelFlags level,
 /* Runs @code and fails if it logs any warning or critical. */
 #define EXPECT_NO_WARNING(code)                                           \
   G_STMT_START {                                                          \
-    WarnCapture _c = { 0, g_string_new (NULL) };                          \
+    WarnCapture _c;                                                       \
     guint _ids[G_N_ELEMENTS (warn_domains)];                              \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      _ids[_i] = g_log_set_handler (warn_domains[_i],                     \
-          G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, capture_log, &_c);  \
+    warn_capture_begin (&_c, _ids,                                        \
+        G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL);                      \
     code;                                                                 \
-    for (guint _i = 0; _i < G_N_ELEMENTS (warn_domains); _i++)            \
-      g_log_remove_handler (warn_domains[_i], _ids[_i]);                  \
+    warn_capture_end (_ids);                                              \
     fail_unless (_c.count == 0, "%s:%d: `%s` warned: %s", __FILE__,       \
         __LINE__, #code, _c.text->str);                                   \
     g_string_free (_c.text, TRUE);                                        \
@@ -433,15 +444,6 @@ get_int (GstElement * e, const char *name)
   return v;
 }
 
-static guint
-get_uint (GstElement * e, const char *name)
-{
-  guint v;
-
-  g_object_get (e, name, &v, NULL);
-  return v;
-}
-
 static gdouble
 get_double (GstElement * e, const char *name)
 {
@@ -465,65 +467,105 @@ get_enum (GstElement * e, const char *name)
   return r;
 }
 
-/* Every int property: the limits are taken, anything beyond is refused
- * with a warning and the value kept. */
+/* An int or uint property @name set to @v through a value of its own
+ * type */
 static void
-check_int_limits (GstElement * e, const char *name, gboolean odd_only)
+set_integer (GstElement * e, const char *name, gint64 v)
 {
-  GParamSpecInt *ps = G_PARAM_SPEC_INT (g_object_class_find_property
-      (G_OBJECT_GET_CLASS (e), name));
-  gint bad[] = { ps->minimum - 1, ps->maximum + 1, -1, 0, G_MININT,
-    G_MAXINT, 2, 1024
-  };
-  gint old;
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GValue gv = G_VALUE_INIT;
 
-  /* the limits themselves */
-  EXPECT_NO_WARNING (g_object_set (e, name, ps->minimum, NULL));
-  fail_unless_equals_int (get_int (e, name), ps->minimum);
-  EXPECT_NO_WARNING (g_object_set (e, name, ps->maximum, NULL));
-  fail_unless_equals_int (get_int (e, name), ps->maximum);
-  g_object_set (e, name, ps->default_value, NULL);
-  old = get_int (e, name);
-
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
-    gboolean fine = bad[i] >= ps->minimum && bad[i] <= ps->maximum &&
-        (!odd_only || bad[i] % 2 == 1);
-
-    if (fine)
-      continue;
-    EXPECT_WARNING (name, g_object_set (e, name, bad[i], NULL));
-    fail_unless_equals_int (get_int (e, name), old);
-  }
-  /* a string that is no number: refused, kept */
-  gst_util_set_object_arg (G_OBJECT (e), name, "twelve");
-  fail_unless_equals_int (get_int (e, name), old);
+  g_value_init (&gv, ps->value_type);
+  if (G_IS_PARAM_SPEC_INT (ps))
+    g_value_set_int (&gv, (gint) v);
+  else
+    g_value_set_uint (&gv, (guint) v);
+  g_object_set_property (G_OBJECT (e), name, &gv);
+  g_value_unset (&gv);
 }
 
-static void
-check_uint_limits (GstElement * e, const char *name)
+static gint64
+get_integer (GstElement * e, const char *name)
 {
-  GParamSpecUInt *ps = G_PARAM_SPEC_UINT (g_object_class_find_property
-      (G_OBJECT_GET_CLASS (e), name));
-  guint old;
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
 
-  EXPECT_NO_WARNING (g_object_set (e, name, ps->minimum, NULL));
-  fail_unless_equals_int (get_uint (e, name), ps->minimum);
-  EXPECT_NO_WARNING (g_object_set (e, name, ps->maximum, NULL));
-  fail_unless (get_uint (e, name) == ps->maximum);
-  g_object_set (e, name, ps->default_value, NULL);
-  old = get_uint (e, name);
-  if (ps->minimum > 0) {
-    EXPECT_WARNING (name, g_object_set (e, name, ps->minimum - 1, NULL));
-    fail_unless_equals_int (get_uint (e, name), old);
+  if (G_IS_PARAM_SPEC_INT (ps))
+    return get_int (e, name);
+  else {
+    guint v;
+
+    g_object_get (e, name, &v, NULL);
+    return v;
   }
-  if (ps->maximum < G_MAXUINT) {
-    EXPECT_WARNING (name, g_object_set (e, name, ps->maximum + 1, NULL));
-    fail_unless_equals_int (get_uint (e, name), old);
-    EXPECT_WARNING (name, g_object_set (e, name, G_MAXUINT, NULL));
-    fail_unless_equals_int (get_uint (e, name), old);
+}
+
+/* Every int or uint property: the limits are taken, anything beyond is
+ * refused with a warning and the value kept, as is a string that is no
+ * number; @odd_only: even values are refused too. Values the type cannot
+ * hold are not tried. */
+static void
+check_integer_limits (GstElement * e, const char *name, gboolean odd_only)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  gboolean is_int = G_IS_PARAM_SPEC_INT (ps);
+  gint64 min, max, def, type_min, type_max, old;
+  gint64 bad[8];
+  guint n_bad = 0;
+  const char *junk;
+
+  if (is_int) {
+    GParamSpecInt *pi = G_PARAM_SPEC_INT (ps);
+
+    min = pi->minimum;
+    max = pi->maximum;
+    def = pi->default_value;
+    type_min = G_MININT;
+    type_max = G_MAXINT;
+    junk = "twelve";
+  } else {
+    GParamSpecUInt *pu = G_PARAM_SPEC_UINT (ps);
+
+    min = pu->minimum;
+    max = pu->maximum;
+    def = pu->default_value;
+    type_min = 0;
+    type_max = G_MAXUINT;
+    junk = "-1x";
   }
-  gst_util_set_object_arg (G_OBJECT (e), name, "-1x");
-  fail_unless_equals_int (get_uint (e, name), old);
+  bad[n_bad++] = min - 1;
+  bad[n_bad++] = max + 1;
+  if (is_int) {
+    static const gint64 more[] = { -1, 0, G_MININT, G_MAXINT, 2, 1024 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (more); i++)
+      bad[n_bad++] = more[i];
+  } else {
+    bad[n_bad++] = G_MAXUINT;
+  }
+
+  /* the limits themselves */
+  EXPECT_NO_WARNING (set_integer (e, name, min));
+  fail_unless_equals_int64 (get_integer (e, name), min);
+  EXPECT_NO_WARNING (set_integer (e, name, max));
+  fail_unless_equals_int64 (get_integer (e, name), max);
+  set_integer (e, name, def);
+  old = get_integer (e, name);
+
+  for (guint i = 0; i < n_bad; i++) {
+    gboolean fine = bad[i] >= min && bad[i] <= max &&
+        (!odd_only || bad[i] % 2 == 1);
+
+    if (fine || bad[i] < type_min || bad[i] > type_max)
+      continue;
+    EXPECT_WARNING (name, set_integer (e, name, bad[i]));
+    fail_unless_equals_int64 (get_integer (e, name), old);
+  }
+  /* a string that is no number: refused, kept */
+  gst_util_set_object_arg (G_OBJECT (e), name, junk);
+  fail_unless_equals_int64 (get_integer (e, name), old);
 }
 
 /* NaN, infinities and values beyond the range of a double property. */
@@ -572,11 +614,42 @@ check_enum_limits (GstElement * e, const char *name)
   g_type_class_unref (ec);
 }
 
-static void
-check_common_properties (GstElement * e)
+/* A property whose limits are checked: int, uint, double or enum;
+ * @odd_only for the int sides that take odd values only. */
+typedef struct
 {
-  check_enum_limits (e, "backend");
-  check_int_limits (e, "cuda-device-id", FALSE);
+  const char *name;
+  gboolean odd_only;
+} LimitedProperty;
+
+/* A new @factory element, its common properties and then those of
+ * @props (up to a NULL name) checked at and beyond their limits. */
+static GstElement *
+element_new_limits_checked (const char *factory,
+    const LimitedProperty * props)
+{
+  static const LimitedProperty common[] = {
+    {"backend"}, {"cuda-device-id"}, {NULL}
+  };
+  const LimitedProperty *const lists[] = { common, props };
+  GstElement *e = gst_element_factory_make (factory, NULL);
+
+  fail_unless (e != NULL);
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++) {
+    for (const LimitedProperty * p = lists[l]; p->name != NULL; p++) {
+      GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+          p->name);
+
+      fail_unless (ps != NULL, "%s has no property %s", factory, p->name);
+      if (G_IS_PARAM_SPEC_ENUM (ps))
+        check_enum_limits (e, p->name);
+      else if (G_IS_PARAM_SPEC_DOUBLE (ps))
+        check_double_limits (e, p->name);
+      else
+        check_integer_limits (e, p->name, p->odd_only);
+    }
+  }
+  return e;
 }
 
 /* A mask of @rows x @cols ones, rows separated by ';'. */
@@ -594,28 +667,20 @@ ones_mask (int rows, int cols)
   return g_string_free (s, FALSE);
 }
 
+static const LimitedProperty morph_limits[] = {
+  {"width"}, {"height"}, {"radius"}, {"length"}, {"iterations"},
+  {"border-value"}, {"angle"}, {"operation"}, {"shape"}, {"border"}, {NULL}
+};
+
 GST_START_TEST (test_morph_properties)
 {
-  GstElement *e = gst_element_factory_make ("cudamorph", NULL);
+  GstElement *e = element_new_limits_checked ("cudamorph", morph_limits);
   static const char *const bad_masks[] = {
     "", ";", ";;", "1;", ";1", "012", "01;1", "0;0", "000;000;000", "abc",
     "1 1;1", "1,1;1,1", "1;;1", "\xc3\xa9", "1\xff", "+1", "1e0", "11;1 1 1",
     "0x1", "1\n;1\n1",
   };
   gchar *mask, *big;
-
-  fail_unless (e != NULL);
-  check_common_properties (e);
-  check_int_limits (e, "width", FALSE);
-  check_int_limits (e, "height", FALSE);
-  check_int_limits (e, "radius", FALSE);
-  check_int_limits (e, "length", FALSE);
-  check_int_limits (e, "iterations", FALSE);
-  check_uint_limits (e, "border-value");
-  check_double_limits (e, "angle");
-  check_enum_limits (e, "operation");
-  check_enum_limits (e, "shape");
-  check_enum_limits (e, "border");
 
   /* angles at the limits and beyond a turn are taken */
   EXPECT_NO_WARNING (g_object_set (e, "angle", 360.0, NULL));
@@ -659,20 +724,14 @@ GST_START_TEST (test_morph_properties)
 
 GST_END_TEST;
 
+static const LimitedProperty median_limits[] = {
+  {"size", TRUE}, {"width", TRUE}, {"height", TRUE}, {"percentile"},
+  {"border-value"}, {"border"}, {"color-mode"}, {"algorithm"}, {NULL}
+};
+
 GST_START_TEST (test_median_properties)
 {
-  GstElement *e = gst_element_factory_make ("cudamedian", NULL);
-
-  fail_unless (e != NULL);
-  check_common_properties (e);
-  check_int_limits (e, "size", TRUE);
-  check_int_limits (e, "width", TRUE);
-  check_int_limits (e, "height", TRUE);
-  check_double_limits (e, "percentile");
-  check_uint_limits (e, "border-value");
-  check_enum_limits (e, "border");
-  check_enum_limits (e, "color-mode");
-  check_enum_limits (e, "algorithm");
+  GstElement *e = element_new_limits_checked ("cudamedian", median_limits);
 
   /* an even size keeps both sides of a rectangular window */
   g_object_set (e, "width", 7, "height", 5, NULL);
@@ -690,18 +749,14 @@ GST_START_TEST (test_median_properties)
 
 GST_END_TEST;
 
+static const LimitedProperty lin_limits[] = {
+  {"length"}, {"interval"}, {"operation"}, {"output"}, {"angle-min"},
+  {"angle-max"}, {NULL}
+};
+
 GST_START_TEST (test_linspectrum_properties)
 {
-  GstElement *e = gst_element_factory_make ("cudalinspectrum", NULL);
-
-  fail_unless (e != NULL);
-  check_common_properties (e);
-  check_uint_limits (e, "length");
-  check_uint_limits (e, "interval");
-  check_enum_limits (e, "operation");
-  check_enum_limits (e, "output");
-  check_double_limits (e, "angle-min");
-  check_double_limits (e, "angle-max");
+  GstElement *e = element_new_limits_checked ("cudalinspectrum", lin_limits);
 
   /* angle-step alone: 0, negative, NaN, infinite refused at once */
   g_object_set (e, "angle-min", 0.0, "angle-max", 180.0, "angle-step", 1.0,
