@@ -160,6 +160,27 @@ static const Setting settings[] = {
   LIN_SETTING (64, 0, 180, 45, CM_MORPH_OPEN, "supremum"),
 };
 
+/* One element of a setting in its harness, with a bus of its own */
+typedef struct
+{
+  GstElement *e;
+  GstBus *bus;
+  GstHarness *h;
+} SettingRun;
+
+static void
+setting_run_start (SettingRun * r, const Setting * s)
+{
+  r->e = setting_element_new (s, &r->bus);
+  r->h = morph_harness_new (r->e);
+}
+
+static void
+setting_run_clear (SettingRun * r)
+{
+  lin_teardown (r->h, r->e, r->bus);
+}
+
 /* 1x1, one row, one column, rows that are not 4-aligned, two sizes */
 static const int frame_sizes[][2] = {
   {1, 1}, {1, 9}, {9, 1}, {2, 2}, {3, 1}, {1, 3}, {13, 7}, {7, 13}, {5, 4}
@@ -179,9 +200,7 @@ GST_START_TEST (test_small_frames)
       /* odd stride for 8-bit samples, padded for 16-bit ones */
       int extra = strcmp (format, "GRAY16_LE") == 0 ? 6 : 3;
       GstVideoInfo info;
-      GstHarness *hn;
-      GstElement *e;
-      GstBus *bus;
+      SettingRun r;
 
       /* CM_TEST_SAMPLE (the compute-sanitizer setups): one element per
        * format and size is hundreds of CUDA context creations */
@@ -189,16 +208,12 @@ GST_START_TEST (test_small_frames)
         seed += 2;
         continue;
       }
-      e = setting_element_new (s, &bus);
-      hn = morph_harness_new (e);
-      morph_harness_set_caps (hn, format, w, h, &info);
-      push_and_check (hn, bus, s, &info, seed++, 0, "small frame");
-      push_and_check (hn, bus, s, &info, seed++, extra, "small frame");
-      assert_no_error (bus, "small frames");
-      gst_harness_teardown (hn);
-      gst_element_set_bus (e, NULL);
-      gst_object_unref (bus);
-      gst_object_unref (e);
+      setting_run_start (&r, s);
+      morph_harness_set_caps (r.h, format, w, h, &info);
+      push_and_check (r.h, r.bus, s, &info, seed++, 0, "small frame");
+      push_and_check (r.h, r.bus, s, &info, seed++, extra, "small frame");
+      assert_no_error (r.bus, "small frames");
+      setting_run_clear (&r);
     }
   }
 }
@@ -221,24 +236,19 @@ GST_START_TEST (test_caps_changes)
     {"GRAY8", "GRAY8", 64, 48},
   };
   GstVideoInfo info;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
   guint64 seed = 77 + __i__;
 
-  e = setting_element_new (s, &bus);
-  hn = morph_harness_new (e);
+  setting_run_start (&r, s);
   for (guint i = 0; i < G_N_ELEMENTS (seq); i++) {
-    morph_harness_set_caps (hn, s->kind == EL_LIN ? seq[i].lin_format :
+    morph_harness_set_caps (r.h, s->kind == EL_LIN ? seq[i].lin_format :
         seq[i].format, seq[i].w, seq[i].h, &info);
-    push_and_check (hn, bus, s, &info, seed++, 0, "caps change");
-    push_and_check (hn, bus, s, &info, seed++, 5 * (i % 2) * 2, "caps change");
+    push_and_check (r.h, r.bus, s, &info, seed++, 0, "caps change");
+    push_and_check (r.h, r.bus, s, &info, seed++, 5 * (i % 2) * 2,
+        "caps change");
   }
-  assert_no_error (bus, "caps changes");
-  gst_harness_teardown (hn);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  assert_no_error (r.bus, "caps changes");
+  setting_run_clear (&r);
 }
 
 GST_END_TEST;
@@ -250,41 +260,35 @@ GST_START_TEST (test_flush)
   const Setting *s = &settings[__i__];
   GstVideoInfo info;
   GstSegment seg;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
   guint64 seed = 500 + __i__;
 
-  e = setting_element_new (s, &bus);
-  hn = morph_harness_new (e);
-  morph_harness_set_caps (hn, "GRAY8", 21, 11, &info);
+  setting_run_start (&r, s);
+  morph_harness_set_caps (r.h, "GRAY8", 21, 11, &info);
   for (int round = 0; round < 4; round++) {
-    push_and_check (hn, bus, s, &info, seed++, 0, "before flush");
-    fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
+    push_and_check (r.h, r.bus, s, &info, seed++, 0, "before flush");
+    fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
     /* a buffer pushed while flushing is refused, not processed */
-    fail_unless_equals_int (gst_harness_push (hn,
+    fail_unless_equals_int (gst_harness_push (r.h,
             morph_make_input (&info, seed++, 0)), GST_FLOW_FLUSHING);
-    fail_unless (gst_harness_push_event (hn,
+    fail_unless (gst_harness_push_event (r.h,
             gst_event_new_flush_stop (round % 2 == 0)));
     gst_segment_init (&seg, GST_FORMAT_TIME);
-    fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
-    push_and_check (hn, bus, s, &info, seed++, 0, "after flush");
+    fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+    push_and_check (r.h, r.bus, s, &info, seed++, 0, "after flush");
     if (round == 2) {
       /* a flush right after new caps, before their first frame */
-      morph_harness_set_caps (hn, "I420", 9, 5, &info);
-      fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
-      fail_unless (gst_harness_push_event (hn,
+      morph_harness_set_caps (r.h, "I420", 9, 5, &info);
+      fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+      fail_unless (gst_harness_push_event (r.h,
               gst_event_new_flush_stop (TRUE)));
-      fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
-      push_and_check (hn, bus, s, &info, seed++, 0, "flush after caps");
+      fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+      push_and_check (r.h, r.bus, s, &info, seed++, 0, "flush after caps");
     }
   }
-  fail_unless_equals_int (gst_harness_buffers_in_queue (hn), 0);
-  assert_no_error (bus, "flush");
-  gst_harness_teardown (hn);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (r.h), 0);
+  assert_no_error (r.bus, "flush");
+  setting_run_clear (&r);
 }
 
 GST_END_TEST;
@@ -309,38 +313,32 @@ GST_START_TEST (test_eos_without_frames)
   const Setting *s = &settings[__i__];
   GstVideoInfo info;
   GstSegment seg;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
 
   for (int variant = 0; variant < 3; variant++) {
-    e = setting_element_new (s, &bus);
-    hn = morph_harness_new (e);
+    setting_run_start (&r, s);
     if (variant == 0) {
-      fail_unless (gst_harness_push_event (hn,
+      fail_unless (gst_harness_push_event (r.h,
               gst_event_new_stream_start ("bad-input")));
       gst_segment_init (&seg, GST_FORMAT_TIME);
-      fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
+      fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
     } else {
-      morph_harness_set_caps (hn, "GRAY8", 16, 16, &info);
+      morph_harness_set_caps (r.h, "GRAY8", 16, 16, &info);
     }
     if (variant == 2) {
-      fail_unless (gst_harness_push_event (hn, gst_event_new_flush_start ()));
-      fail_unless (gst_harness_push_event (hn,
+      fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+      fail_unless (gst_harness_push_event (r.h,
               gst_event_new_flush_stop (TRUE)));
       gst_segment_init (&seg, GST_FORMAT_TIME);
-      fail_unless (gst_harness_push_event (hn, gst_event_new_segment (&seg)));
+      fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
     }
-    fail_unless (gst_harness_push_event (hn, gst_event_new_eos ()));
-    expect_eos (hn, "EOS without frames");
-    fail_unless_equals_int (gst_harness_buffers_in_queue (hn), 0);
+    fail_unless (gst_harness_push_event (r.h, gst_event_new_eos ()));
+    expect_eos (r.h, "EOS without frames");
+    fail_unless_equals_int (gst_harness_buffers_in_queue (r.h), 0);
     if (s->kind == EL_LIN)
-      fail_unless_equals_int (lin_count_messages (bus), 0);
-    assert_no_error (bus, "EOS without frames");
-    gst_harness_teardown (hn);
-    gst_element_set_bus (e, NULL);
-    gst_object_unref (bus);
-    gst_object_unref (e);
+      fail_unless_equals_int (lin_count_messages (r.bus), 0);
+    assert_no_error (r.bus, "EOS without frames");
+    setting_run_clear (&r);
   }
 }
 
@@ -359,31 +357,25 @@ GST_START_TEST (test_short_buffer)
 {
   const Setting *s = &settings[__i__];
   GstVideoInfo info;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
   GstMessage *msg;
   static const gsize sizes[] = { 0, 1, 100, 64 * 48 - 1 };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     GstFlowReturn ret;
 
-    e = setting_element_new (s, &bus);
-    hn = morph_harness_new (e);
-    morph_harness_set_caps (hn, "GRAY8", 64, 48, &info);
-    TOLERATE_WARNINGS (ret = gst_harness_push (hn,
+    setting_run_start (&r, s);
+    morph_harness_set_caps (r.h, "GRAY8", 64, 48, &info);
+    TOLERATE_WARNINGS (ret = gst_harness_push (r.h,
             gst_buffer_new_allocate (NULL, sizes[i], NULL)));
     fail_unless (ret != GST_FLOW_OK, "%s: a %" G_GSIZE_FORMAT "-byte buffer "
         "for 64x48 GRAY8 was accepted", kind_name (s->kind), sizes[i]);
-    fail_unless_equals_int (gst_harness_buffers_in_queue (hn), 0);
-    msg = pop_error (bus);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (r.h), 0);
+    msg = pop_error (r.bus);
     fail_unless (msg != NULL, "%s: no error message for a short buffer",
         kind_name (s->kind));
     gst_message_unref (msg);
-    gst_harness_teardown (hn);
-    gst_element_set_bus (e, NULL);
-    gst_object_unref (bus);
-    gst_object_unref (e);
+    setting_run_clear (&r);
   }
 }
 
@@ -404,30 +396,24 @@ GST_START_TEST (test_refused_caps)
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     GstCaps *caps = gst_caps_from_string (bad[i]);
     GstSegment seg;
-    GstHarness *hn;
-    GstElement *e;
-    GstBus *bus;
+    SettingRun r;
 
     /* RGBA is fine for the two filters */
     if (i == 3 && s->kind != EL_LIN) {
       gst_caps_unref (caps);
       continue;
     }
-    e = setting_element_new (s, &bus);
-    hn = morph_harness_new (e);
-    gst_harness_push_event (hn, gst_event_new_stream_start ("bad-caps"));
-    gst_harness_push_event (hn, gst_event_new_caps (caps));
+    setting_run_start (&r, s);
+    gst_harness_push_event (r.h, gst_event_new_stream_start ("bad-caps"));
+    gst_harness_push_event (r.h, gst_event_new_caps (caps));
     gst_segment_init (&seg, GST_FORMAT_TIME);
-    gst_harness_push_event (hn, gst_event_new_segment (&seg));
-    fail_if (gst_harness_push (hn, gst_buffer_new_allocate (NULL, 1024,
+    gst_harness_push_event (r.h, gst_event_new_segment (&seg));
+    fail_if (gst_harness_push (r.h, gst_buffer_new_allocate (NULL, 1024,
                 NULL)) == GST_FLOW_OK, "%s took %s", kind_name (s->kind),
         bad[i]);
-    fail_unless_equals_int (gst_harness_buffers_in_queue (hn), 0);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (r.h), 0);
     gst_caps_unref (caps);
-    gst_harness_teardown (hn);
-    gst_element_set_bus (e, NULL);
-    gst_object_unref (bus);
-    gst_object_unref (e);
+    setting_run_clear (&r);
   }
 }
 
@@ -807,17 +793,14 @@ GST_START_TEST (test_double_tolerance)
 {
   const Setting *s = &settings[__i__];
   GstVideoInfo info;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
   GParamSpec **props;
   guint n_props;
   guint64 seed = 1300 + __i__;
 
-  e = setting_element_new (s, &bus);
-  hn = morph_harness_new (e);
-  morph_harness_set_caps (hn, "GRAY8", 12, 10, &info);
-  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n_props);
+  setting_run_start (&r, s);
+  morph_harness_set_caps (r.h, "GRAY8", 12, 10, &info);
+  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (r.e), &n_props);
   for (guint i = 0; i < n_props; i++) {
     GParamSpecDouble *ps;
     gdouble edges[4], got;
@@ -830,35 +813,32 @@ GST_START_TEST (test_double_tolerance)
     edges[2] = ps->maximum + fabs (ps->maximum) * 1e-15 + 1e-200;
     edges[3] = ps->maximum + 1e-300;
     for (guint k = 0; k < G_N_ELEMENTS (edges); k++) {
-      gdouble old = get_double (e, props[i]->name);
+      gdouble old = get_double (r.e, props[i]->name);
 
-      TOLERATE_WARNINGS (g_object_set (e, props[i]->name, edges[k], NULL));
-      got = get_double (e, props[i]->name);
+      TOLERATE_WARNINGS (g_object_set (r.e, props[i]->name, edges[k], NULL));
+      got = get_double (r.e, props[i]->name);
       fail_unless (got >= ps->minimum && got <= ps->maximum, "%s: %s = %a "
           "reads back %a, outside [%g, %g]", kind_name (s->kind),
           props[i]->name, edges[k], got, ps->minimum, ps->maximum);
       /* the filter of the test row again, for the reference */
-      g_object_set (e, props[i]->name, old, NULL);
-      TOLERATE_WARNINGS (g_object_set (e, props[i]->name, edges[k], NULL));
-      if (get_double (e, props[i]->name) != old) {
+      g_object_set (r.e, props[i]->name, old, NULL);
+      TOLERATE_WARNINGS (g_object_set (r.e, props[i]->name, edges[k], NULL));
+      if (get_double (r.e, props[i]->name) != old) {
         /* the value moved: only frames without error are asked for */
         GstBuffer *in = morph_make_input (&info, seed++, 0);
         GList *msgs;
 
-        fail_unless_equals_int (gst_harness_push (hn, in), GST_FLOW_OK);
-        gst_buffer_unref (gst_harness_pull (hn));
-        msgs = drain_bus (bus, "double tolerance");
+        fail_unless_equals_int (gst_harness_push (r.h, in), GST_FLOW_OK);
+        gst_buffer_unref (gst_harness_pull (r.h));
+        msgs = drain_bus (r.bus, "double tolerance");
         g_list_free_full (msgs, (GDestroyNotify) gst_message_unref);
-        g_object_set (e, props[i]->name, old, NULL);
+        g_object_set (r.e, props[i]->name, old, NULL);
       }
     }
   }
   g_free (props);
-  push_and_check (hn, bus, s, &info, seed++, 0, "after edge values");
-  gst_harness_teardown (hn);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  push_and_check (r.h, r.bus, s, &info, seed++, 0, "after edge values");
+  setting_run_clear (&r);
 }
 
 GST_END_TEST;
@@ -869,45 +849,39 @@ GST_START_TEST (test_refused_while_playing)
 {
   const Setting *s = &settings[__i__];
   GstVideoInfo info;
-  GstHarness *hn;
-  GstElement *e;
-  GstBus *bus;
+  SettingRun r;
   guint64 seed = 900 + __i__;
 
-  e = setting_element_new (s, &bus);
-  hn = morph_harness_new (e);
-  morph_harness_set_caps (hn, n_formats (s->kind) > 5 ? "RGBx" : "I420", 19,
+  setting_run_start (&r, s);
+  morph_harness_set_caps (r.h, n_formats (s->kind) > 5 ? "RGBx" : "I420", 19,
       9, &info);
-  push_and_check (hn, bus, s, &info, seed++, 0, "before refusals");
+  push_and_check (r.h, r.bus, s, &info, seed++, 0, "before refusals");
   switch (s->kind) {
     case EL_MORPH:
-      EXPECT_WARNING ("mask", g_object_set (e, "mask", "1;11", NULL));
-      EXPECT_WARNING ("angle", g_object_set (e, "angle", NAN, NULL));
-      EXPECT_WARNING ("width", g_object_set (e, "width", 0, NULL));
-      EXPECT_WARNING ("iterations", g_object_set (e, "iterations", 65,
+      EXPECT_WARNING ("mask", g_object_set (r.e, "mask", "1;11", NULL));
+      EXPECT_WARNING ("angle", g_object_set (r.e, "angle", NAN, NULL));
+      EXPECT_WARNING ("width", g_object_set (r.e, "width", 0, NULL));
+      EXPECT_WARNING ("iterations", g_object_set (r.e, "iterations", 65,
               NULL));
       break;
     case EL_MEDIAN:
-      EXPECT_WARNING ("size", g_object_set (e, "size", 6, NULL));
-      EXPECT_WARNING ("percentile", g_object_set (e, "percentile", NAN,
+      EXPECT_WARNING ("size", g_object_set (r.e, "size", 6, NULL));
+      EXPECT_WARNING ("percentile", g_object_set (r.e, "percentile", NAN,
               NULL));
-      EXPECT_WARNING ("width", g_object_set (e, "width", 257, NULL));
+      EXPECT_WARNING ("width", g_object_set (r.e, "width", 257, NULL));
       break;
     case EL_LIN:
       /* the angles together are judged at the next frame (a bus warning,
        * the orientations in use kept); one value alone at once */
-      EXPECT_WARNING ("angle-step", g_object_set (e, "angle-step", 0.0,
+      EXPECT_WARNING ("angle-step", g_object_set (r.e, "angle-step", 0.0,
               NULL));
-      EXPECT_WARNING ("length", g_object_set (e, "length", 0u, NULL));
+      EXPECT_WARNING ("length", g_object_set (r.e, "length", 0u, NULL));
       break;
   }
-  push_and_check (hn, bus, s, &info, seed++, 0, "after refusals");
-  push_and_check (hn, bus, s, &info, seed++, 4, "after refusals");
-  assert_no_error (bus, "refused while playing");
-  gst_harness_teardown (hn);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  push_and_check (r.h, r.bus, s, &info, seed++, 0, "after refusals");
+  push_and_check (r.h, r.bus, s, &info, seed++, 4, "after refusals");
+  assert_no_error (r.bus, "refused while playing");
+  setting_run_clear (&r);
 }
 
 GST_END_TEST;
