@@ -51,6 +51,25 @@ cm_depth_max (cm_depth d)
   return d == CM_DEPTH_16 ? 65535u : 255u;
 }
 
+/* A view of pixels: data, a size of at least 1x1, depth 8 or 16 and a
+ * pitch that holds a row */
+static inline int
+cm_image_ok (const cm_image * img)
+{
+  return img && img->data && img->width >= 1 && img->height >= 1 &&
+      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
+      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
+}
+
+/* cm_image_ok, and 16-bit rows 2-byte aligned: what a kernel that reads
+ * 16-bit samples whole takes */
+static inline int
+cm_image_aligned_ok (const cm_image * img)
+{
+  return cm_image_ok (img) && (img->depth == CM_DEPTH_8 ||
+      (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
+}
+
 /* r, g, b: distinct channel indices of an interleaved image of ch
  * channels; a: its alpha channel (distinct from them) or -1 */
 static inline int

@@ -116,14 +116,6 @@ cm_linspectrum_line_geometry (double angle_deg, int *steep, double *slope)
 
 /* ---- images ------------------------------------------------------------- */
 
-static int
-image_ok (const cm_image * img)
-{
-  return img && img->data && img->width >= 1 && img->height >= 1 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
-      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
-}
-
 static void
 pix_set (const cm_image * img, int x, int y, uint32_t v)
 {
@@ -343,7 +335,7 @@ cm_linopen_ref (int length, double angle_deg, cm_morph_op op,
   if (length < 1 || length > CM_LINSPECTRUM_MAX_LENGTH ||
       !isfinite (angle_deg) || (op != CM_MORPH_OPEN && op != CM_MORPH_CLOSE))
     return CM_ERR_INVALID_ARG;
-  if (!image_ok (src) || !image_ok (dst) || !same_size (src, dst) ||
+  if (!cm_image_ok (src) || !cm_image_ok (dst) || !same_size (src, dst) ||
       src->depth != dst->depth)
     return CM_ERR_INVALID_ARG;
   st = ctx_init (&c, src, length, 1);
@@ -366,12 +358,12 @@ spectrum_args_check (const cm_linspectrum_desc * desc, const cm_image * src,
 
   if (st != CM_OK)
     return st;
-  if (!image_ok (src) || !spectrum)
+  if (!cm_image_ok (src) || !spectrum)
     return CM_ERR_INVALID_ARG;
-  if (sup && (!image_ok (sup) || !same_size (src, sup) ||
+  if (sup && (!cm_image_ok (sup) || !same_size (src, sup) ||
           sup->depth != src->depth))
     return CM_ERR_INVALID_ARG;
-  if (orient && (!image_ok (orient) || !same_size (src, orient) ||
+  if (orient && (!cm_image_ok (orient) || !same_size (src, orient) ||
           orient->depth != CM_DEPTH_16))
     return CM_ERR_INVALID_ARG;
   return CM_OK;

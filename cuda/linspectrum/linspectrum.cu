@@ -369,11 +369,8 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
 static int
 lin_view_ok (const cm_image * img, int w, int h, cm_depth depth)
 {
-  return img && img->data && img->width == w && img->height == h &&
-      img->depth == depth &&
-      img->pitch >= (size_t) w * cm_depth_bytes (depth) &&
-      (depth == CM_DEPTH_8 ||
-      (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
+  return cm_image_aligned_ok (img) && img->width == w && img->height == h &&
+      img->depth == depth;
 }
 
 /* one orientation: spectrum, the opening stored directly, orientation 0 */

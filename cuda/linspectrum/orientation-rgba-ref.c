@@ -30,14 +30,6 @@ cm_orientation_hue_table (const cm_linspectrum_desc * desc, uint16_t * hue,
   return CM_OK;
 }
 
-static int
-view_ok (const cm_image * img)
-{
-  return img && img->data && img->width >= 1 && img->height >= 1 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
-      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
-}
-
 cm_status
 cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
     const cm_image * sup, const cm_image * orient,
@@ -49,8 +41,9 @@ cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
 
   if (cm_linspectrum_desc_check (desc) != CM_OK)
     return CM_ERR_INVALID_ARG;
-  if (!view_ok (sup) || !view_ok (orient) || orient->depth != CM_DEPTH_16 ||
-      orient->width != sup->width || orient->height != sup->height)
+  if (!cm_image_ok (sup) || !cm_image_ok (orient) ||
+      orient->depth != CM_DEPTH_16 || orient->width != sup->width ||
+      orient->height != sup->height)
     return CM_ERR_INVALID_ARG;
   if (!dst || !dst->data || dst->depth != CM_DEPTH_8 || dst->channels != 4 ||
       dst->width != sup->width || dst->height != sup->height ||

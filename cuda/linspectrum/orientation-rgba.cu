@@ -74,22 +74,6 @@ rgba_kernel_for (cm_depth depth, bool packed)
   return packed ? rgba_kernel<uint8_t, true> : rgba_kernel<uint8_t, false>;
 }
 
-static int
-view_ok (const cm_image * img)
-{
-  if (!img || !img->data || img->width < 1 || img->height < 1)
-    return 0;
-  if (img->depth != CM_DEPTH_8 && img->depth != CM_DEPTH_16)
-    return 0;
-  if (img->pitch < (size_t) img->width * cm_depth_bytes (img->depth))
-    return 0;
-  /* 16-bit samples are read whole */
-  if (img->depth == CM_DEPTH_16 &&
-      (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) != 0)
-    return 0;
-  return 1;
-}
-
 extern "C" cm_status
 cm_orientation_rgba_plan_new (cm_orientation_rgba_plan ** out,
     const cm_linspectrum_desc * desc)
@@ -145,7 +129,7 @@ cm_orientation_rgba_plan_run (cm_orientation_rgba_plan * plan,
   dim3 block (BX, BY), grid;
   bool packed;
 
-  if (!plan || !view_ok (sup) || !view_ok (orient) ||
+  if (!plan || !cm_image_aligned_ok (sup) || !cm_image_aligned_ok (orient) ||
       orient->depth != CM_DEPTH_16 || orient->width != sup->width ||
       orient->height != sup->height)
     return CM_ERR_INVALID_ARG;

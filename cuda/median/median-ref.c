@@ -88,16 +88,6 @@ depth_ok (cm_depth d)
 }
 
 static int
-image_ok (const cm_image * img)
-{
-  if (!img || !img->data || img->width < 1 || img->height < 1)
-    return 0;
-  if (!depth_ok (img->depth))
-    return 0;
-  return img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
-}
-
-static int
 packed_ok (const cm_image_packed * img)
 {
   if (!img || !img->data || img->width < 1 || img->height < 1)
@@ -410,7 +400,7 @@ cm_median_ref_mt (const cm_median_desc * desc, const cm_image * src,
 
   if (cm_median_desc_check (desc) != CM_OK)
     return CM_ERR_INVALID_ARG;
-  if (!image_ok (src) || !image_ok (dst))
+  if (!cm_image_ok (src) || !cm_image_ok (dst))
     return CM_ERR_INVALID_ARG;
   if (src->width != dst->width || src->height != dst->height ||
       src->depth != dst->depth)

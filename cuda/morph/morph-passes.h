@@ -19,18 +19,6 @@
 #include "se.h"
 #include "morph.h"
 
-/* A device image a pass takes: data, a size, depth 8 or 16, a pitch that
- * holds a row, 16-bit rows 2-byte aligned */
-static inline int
-cm_pass_view_ok (const cm_image * img)
-{
-  return img && img->data && img->width >= 1 && img->height >= 1 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
-      img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth) &&
-      (img->depth == CM_DEPTH_8 ||
-      (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
-}
-
 /* ---- van Herk / Gil-Werman 1-D passes (morph-vhgw*.cu) -------------------
  * S = { k * (dir_x, dir_y) : k = first .. first + len - 1 }, len >= 1,
  * direction one of (1,0) horizontal, (0,1) vertical, (1,1) and (1,-1)

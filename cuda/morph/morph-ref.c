@@ -35,16 +35,6 @@ border_ok (cm_border_mode b)
   return (int) b >= 0 && (int) b < CM_BORDER_MODE_COUNT;
 }
 
-static int
-image_ok (const cm_image * img)
-{
-  if (!img || !img->data || img->width < 1 || img->height < 1)
-    return 0;
-  if (img->depth != CM_DEPTH_8 && img->depth != CM_DEPTH_16)
-    return 0;
-  return img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
-}
-
 /* Byte ranges touched by two images intersect */
 static int
 images_overlap (const cm_image * a, const cm_image * b)
@@ -61,7 +51,7 @@ images_overlap (const cm_image * a, const cm_image * b)
 static cm_status
 check_pair (const cm_image * src, const cm_image * dst)
 {
-  if (!image_ok (src) || !image_ok (dst))
+  if (!cm_image_ok (src) || !cm_image_ok (dst))
     return CM_ERR_INVALID_ARG;
   if (src->width != dst->width || src->height != dst->height ||
       src->depth != dst->depth)

@@ -309,7 +309,7 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   uint32_t maxv;
   cudaError_t e;
 
-  if (!cm_pass_view_ok (src) || !cm_pass_view_ok (dst) || !seg)
+  if (!cm_image_aligned_ok (src) || !cm_image_aligned_ok (dst) || !seg)
     return cudaErrorInvalidValue;
   if (src->width != dst->width || src->height != dst->height ||
       src->depth != dst->depth)

@@ -151,8 +151,8 @@ ew_launch (const cm_image * a, const cm_image * b, const cm_image * dst,
   uintptr_t any;
   dim3 block (EW_BX, EW_BY), grid;
 
-  if (!cm_pass_view_ok (a) || !cm_pass_view_ok (b) || !cm_pass_view_ok (dst)
-      || !same_shape (a, b) || !same_shape (a, dst))
+  if (!cm_image_aligned_ok (a) || !cm_image_aligned_ok (b) ||
+      !cm_image_aligned_ok (dst) || !same_shape (a, b) || !same_shape (a, dst))
     return cudaErrorInvalidValue;
   per = 4 / cm_depth_bytes (dst->depth);
   words = (dst->width + per - 1) / per;
@@ -585,7 +585,7 @@ cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
   const cm_image *p0, *p1;
   cudaError_t e;
 
-  if (!plan || !cm_pass_view_ok (src) || !cm_pass_view_ok (dst))
+  if (!plan || !cm_image_aligned_ok (src) || !cm_image_aligned_ok (dst))
     return CM_ERR_INVALID_ARG;
   if (src->width != plan->width || src->height != plan->height ||
       src->depth != plan->depth || !same_shape (src, dst) ||

@@ -180,14 +180,6 @@ depth_max (cm_depth depth)
 }
 
 static int
-image_ok (const cm_image * img)
-{
-  return img && img->data && img->width > 0 && img->height > 0 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
-      img->pitch >= (size_t) img->width * (img->depth / 8);
-}
-
-static int
 same_shape (const cm_image * a, const cm_image * b)
 {
   return a->width == b->width && a->height == b->height &&
@@ -253,8 +245,8 @@ cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
   uint32_t *i, *j;
   cm_status st;
 
-  if (!image_ok (mask) || !image_ok (marker) || !same_shape (mask, marker) ||
-      (connectivity != 4 && connectivity != 8) ||
+  if (!cm_image_ok (mask) || !cm_image_ok (marker) ||
+      !same_shape (mask, marker) || (connectivity != 4 && connectivity != 8) ||
       (mode != CM_RECON_BY_DILATION && mode != CM_RECON_BY_EROSION))
     return CM_ERR_INVALID_ARG;
   count = (size_t) mask->width * mask->height;
@@ -306,8 +298,8 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
   uint32_t maxv, hgt, *f, *g;
   cm_status st = CM_OK;
 
-  if (!desc || !image_ok (src) || !image_ok (dst) || !same_shape (src, dst) ||
-      src->data == dst->data || (int) desc->op < 0 ||
+  if (!desc || !cm_image_ok (src) || !cm_image_ok (dst) ||
+      !same_shape (src, dst) || src->data == dst->data || (int) desc->op < 0 ||
       (int) desc->op >= CM_RECON_OP_COUNT ||
       (desc->connectivity != 4 && desc->connectivity != 8))
     return CM_ERR_INVALID_ARG;
