@@ -56,8 +56,10 @@ radius_ok (int r)
   return r >= 0 && r <= CM_SE_MAX_RADIUS;
 }
 
-cm_status
-cm_se_new_rect (cm_se ** out, int w, int h)
+/* The w x h shapes: the whole box (rect), or its centre row and centre
+ * column, both through the origin (cross). */
+static cm_status
+se_new_box (cm_se ** out, cm_shape shape, int w, int h)
 {
   cm_se *se;
 
@@ -66,10 +68,16 @@ cm_se_new_rect (cm_se ** out, int w, int h)
   *out = NULL;
   if (!extent_ok (w) || !extent_ok (h))
     return CM_ERR_INVALID_ARG;
-  se = se_alloc (CM_SHAPE_RECT, w, h);
+  se = se_alloc (shape, w, h);
   if (!se)
     return CM_ERR_NO_MEMORY;
-  memset (se->mask, 1, (size_t) w * (size_t) h);
+  if (shape == CM_SHAPE_RECT) {
+    memset (se->mask, 1, (size_t) w * (size_t) h);
+  } else {
+    memset (se->mask + (size_t) (h / 2) * w, 1, (size_t) w);
+    for (int r = 0; r < h; r++)
+      se->mask[(size_t) r * w + w / 2] = 1;
+  }
   se->param_w = w;
   se->param_h = h;
   se_count (se);
@@ -78,28 +86,15 @@ cm_se_new_rect (cm_se ** out, int w, int h)
 }
 
 cm_status
+cm_se_new_rect (cm_se ** out, int w, int h)
+{
+  return se_new_box (out, CM_SHAPE_RECT, w, h);
+}
+
+cm_status
 cm_se_new_cross (cm_se ** out, int w, int h)
 {
-  cm_se *se;
-
-  if (!out)
-    return CM_ERR_INVALID_ARG;
-  *out = NULL;
-  if (!extent_ok (w) || !extent_ok (h))
-    return CM_ERR_INVALID_ARG;
-  se = se_alloc (CM_SHAPE_CROSS, w, h);
-  if (!se)
-    return CM_ERR_NO_MEMORY;
-  /* the centre row and the centre column of the w x h box, both through
-   * the origin */
-  memset (se->mask + (size_t) (h / 2) * w, 1, (size_t) w);
-  for (int r = 0; r < h; r++)
-    se->mask[(size_t) r * w + w / 2] = 1;
-  se->param_w = w;
-  se->param_h = h;
-  se_count (se);
-  *out = se;
-  return CM_OK;
+  return se_new_box (out, CM_SHAPE_CROSS, w, h);
 }
 
 /* The radius shapes: a (2r+1) x (2r+1) box with the origin in the middle
