@@ -270,6 +270,26 @@ runs_bounds (const runs_axis * ax, int axis, int bounds[4])
   }
 }
 
+/* The candidate of cost @c into *best when it is the first or cheaper;
+ * lx_shift and nwarps only for the shared path (the global one leaves
+ * them) */
+void
+runs_keep (runs_choice * best, double c, int axis, int shared,
+    unsigned smask, int lx_shift, int nwarps)
+{
+  if (best->valid && !(c < best->cost))
+    return;
+  best->valid = 1;
+  best->axis = axis;
+  best->shared = shared;
+  best->smask = smask;
+  if (shared) {
+    best->lx_shift = lx_shift;
+    best->nwarps = nwarps;
+  }
+  best->cost = c;
+}
+
 /* Best choice for one axis (updates *best when cheaper). */
 void
 runs_choose_axis (const runs_axis * ax, int axis, int bps, int width,
@@ -289,29 +309,14 @@ runs_choose_axis (const runs_axis * ax, int axis, int bps, int width,
         if (!runs_shared_geom (&g, bps, width, height, bounds, axis, smask,
                 lx_shift, nw, nlut, dev->smem_budget, &smem))
           continue;
-        double c = runs_shared_cost (&g, bps, nw, nlut, smem, dev);
-        if (!best->valid || c < best->cost) {
-          best->valid = 1;
-          best->axis = axis;
-          best->shared = 1;
-          best->smask = smask;
-          best->lx_shift = lx_shift;
-          best->nwarps = nw;
-          best->cost = c;
-        }
+        runs_keep (best, runs_shared_cost (&g, bps, nw, nlut, smem, dev),
+            axis, 1, smask, lx_shift, nw);
       }
     }
     if (runs_global_geom (&g, bps, width, height, bounds, axis, smask,
-            nlut)) {
-      double c = runs_global_cost (&g, bps, nlut, dev);
-      if (!best->valid || c < best->cost) {
-        best->valid = 1;
-        best->axis = axis;
-        best->shared = 0;
-        best->smask = smask;
-        best->cost = c;
-      }
-    }
+            nlut))
+      runs_keep (best, runs_global_cost (&g, bps, nlut, dev), axis, 0, smask,
+          0, 0);
   }
 }
 
