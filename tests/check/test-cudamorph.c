@@ -244,61 +244,48 @@ GST_START_TEST (test_caps_change)
 
 GST_END_TEST;
 
-/* properties set while PLAYING apply from the next frame on */
+/* properties set while PLAYING apply from the next frame on: each step
+ * sets all of the element's settings (as the element is made), the last
+ * one together with a caps change */
 GST_START_TEST (test_property_change_playing)
 {
-  MorphParams p = MORPH_PARAMS_DEFAULT;
-  GstElement *e = morph_element_new ("cpu", &p);
+  static const struct
+  {
+    MorphParams p;
+    guint frames;
+    const char *what, *format;
+  } steps[] = {
+    {MORPH_PARAMS_DEFAULT, 1, "defaults"},
+    {{D, CM_SHAPE_DISK, 3, 3, 3, 15, 0, DEF_MASK, 1, NEU, 0}, 2,
+        "dilate disk 3"},
+    {{E, CM_SHAPE_DISK, 3, 3, 3, 15, 0, DEF_MASK, 1, CON, 200}, 1,
+        "erode constant 200"},
+    {{E, CM_SHAPE_CUSTOM, 3, 3, 3, 15, 0, "111;100;100", 2, CON, 200}, 1,
+        "custom mask"},
+    {{G, CM_SHAPE_LINE, 3, 3, 3, 9, 120, "111;100;100", 1, CON, 200}, 1,
+        "gradient line"},
+    {{TH, CM_SHAPE_LINE, 3, 3, 3, 9, 120, "111;100;100", 1, CON, 200}, 1,
+        "tophat after caps change", "BGRx"},
+  };
+  GstElement *e = morph_element_new ("cpu", &steps[0].p);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
   GstState state;
+  guint64 seed = 1;
 
   morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
   fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
       GST_STATE_CHANGE_SUCCESS);
   fail_unless_equals_int (state, GST_STATE_PLAYING);
 
-  morph_push_and_check (h, &info, &p, 1, 0, "defaults");
-
-  p.op = CM_MORPH_DILATE;
-  p.shape = CM_SHAPE_DISK;
-  p.radius = 3;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "dilate");
-  gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
-  g_object_set (e, "radius", 3, NULL);
-  morph_push_and_check (h, &info, &p, 2, 0, "dilate disk 3");
-  morph_push_and_check (h, &info, &p, 3, 0, "dilate disk 3, again");
-
-  p.op = CM_MORPH_ERODE;
-  p.border = CM_BORDER_CONSTANT;
-  p.border_value = 200;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "erode");
-  gst_util_set_object_arg (G_OBJECT (e), "border", "constant");
-  g_object_set (e, "border-value", 200, NULL);
-  morph_push_and_check (h, &info, &p, 4, 0, "erode constant 200");
-
-  p.shape = CM_SHAPE_CUSTOM;
-  p.mask = "111;100;100";
-  p.iterations = 2;
-  gst_util_set_object_arg (G_OBJECT (e), "shape", "custom");
-  g_object_set (e, "mask", "111;100;100", "iterations", 2, NULL);
-  morph_push_and_check (h, &info, &p, 5, 0, "custom mask");
-
-  p.op = CM_MORPH_GRADIENT;
-  p.shape = CM_SHAPE_LINE;
-  p.length = 9;
-  p.angle = 120;
-  p.iterations = 1;
-  g_object_set (e, "length", 9, "angle", 120.0, "iterations", 1, NULL);
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "gradient");
-  gst_util_set_object_arg (G_OBJECT (e), "shape", "line");
-  morph_push_and_check (h, &info, &p, 6, 0, "gradient line");
-
-  /* a property change together with a caps change */
-  p.op = CM_MORPH_TOPHAT;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "tophat");
-  morph_harness_set_caps (h, "BGRx", 19, 7, &info);
-  morph_push_and_check (h, &info, &p, 7, 0, "tophat after caps change");
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    if (i > 0)
+      morph_params_apply (e, &steps[i].p);
+    if (steps[i].format != NULL)
+      morph_harness_set_caps (h, steps[i].format, 19, 7, &info);
+    for (guint k = 0; k < steps[i].frames; k++)
+      morph_push_and_check (h, &info, &steps[i].p, seed++, 0, steps[i].what);
+  }
 
   gst_harness_teardown (h);
   gst_object_unref (e);
