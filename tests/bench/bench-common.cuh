@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "cm-border.h"
+
 #if defined(CM_HAVE_NPP) && CM_HAVE_NPP
 #include <nppcore.h>
 #define BENCH_NPP 1
@@ -221,6 +223,88 @@ bench_parse_timing (const char *s)
     return 1;
   return -1;
 }
+
+/* ---- options ------------------------------------------------------------ */
+
+/* The value of the option argv[*i], *i moved onto it; NULL, with a
+ * message, when the option is the last argument. --help and -h print the
+ * usage and exit. */
+static inline const char *
+bench_opt_value (int argc, char **argv, int *i, void (*usage) (const char *))
+{
+  const char *a = argv[*i];
+
+  if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
+    usage (argv[0]);
+    exit (0);
+  }
+  if (*i + 1 >= argc) {
+    fprintf (stderr, "%s: missing value\n", a);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+/* --border NAME, the names in cm_border_mode's order: 0 for another name */
+static inline int
+bench_parse_border (const char *s, cm_border_mode * out)
+{
+  static const char *names[] = { "neutral", "replicate", "reflect",
+    "mirror", "constant"
+  };
+  for (int i = 0; i < CM_BORDER_MODE_COUNT; i++)
+    if (!strcmp (s, names[i])) {
+      *out = (cm_border_mode) i;
+      return 1;
+    }
+  return 0;
+}
+
+/* The checks that end the option parsers: 0 for an empty frame; fewer than
+ * 20 timed runs are raised to 20, no warm-up to one. */
+static inline int
+bench_check_opts (int width, int height, int *runs, int *warmup)
+{
+  if (width < 1 || height < 1) {
+    fprintf (stderr, "bad size\n");
+    return 0;
+  }
+  if (*runs < 20) {
+    fprintf (stderr, "--runs raised to 20 (median of at least 20 runs)\n");
+    *runs = 20;
+  }
+  if (*warmup < 1)
+    *warmup = 1;
+  return 1;
+}
+
+/* The --csv file, opened with its header line written; NULL (and the
+ * reason on stderr) when it cannot be created. */
+static inline FILE *
+bench_csv_open (const char *path, const char *header)
+{
+  FILE *f = fopen (path, "w");
+
+  if (!f)
+    perror (path);
+  else
+    fputs (header, f);
+  return f;
+}
+
+/* splitmix64: random frames and masks, the same in every run */
+static uint64_t bench_rng_state = 0x9e3779b97f4a7c15ull;
+
+static inline uint32_t
+bench_rng_next (void)
+{
+  uint64_t z = (bench_rng_state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (uint32_t) ((z ^ (z >> 31)) >> 32);
+}
+
+/* ---- device ------------------------------------------------------------- */
 
 /* Selects the device and prints the device, driver/runtime and NPP lines.
  * Returns 0, or 77 (the test "skip" code) when there is no CUDA device. */

@@ -261,12 +261,36 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
     }
 }
 
+/* The tuning options with a number: the field of cm_linspectrum_tuning
+ * that the option sets; NULL for another option */
+static int cm_linspectrum_tuning::*
+tuning_option (const char *name)
+{
+  static const struct
+  {
+    const char *name;
+    int cm_linspectrum_tuning::*field;
+  } options[] = {
+    {"--wpb", &cm_linspectrum_tuning::warps_per_block},
+    {"--zone-length", &cm_linspectrum_tuning::zone_length},
+    {"--sup-reads-ahead", &cm_linspectrum_tuning::sup_reads_ahead},
+    {"--single-target", &cm_linspectrum_tuning::single_target},
+    {"--sheared-max", &cm_linspectrum_tuning::sheared_max},
+    {"--sheared-tile", &cm_linspectrum_tuning::sheared_tile},
+  };
+  for (const auto &o : options)
+    if (!strcmp (name, o.name))
+      return o.field;
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
   static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
   static const int lengths[] = { 11, 41, 101, 251 };
   int quick = 0, openings = 0, timing_call = 0;
+  int cm_linspectrum_tuning::*field;
   cudaStream_t s;
 
   for (int i = 1; i < argc; i++) {
@@ -287,18 +311,8 @@ main (int argc, char **argv)
       base_tuning.general_kernel = 1;
     else if (!strcmp (argv[i], "--items-major"))
       base_tuning.items_major = 1;
-    else if (i + 1 < argc && !strcmp (argv[i], "--wpb"))
-      base_tuning.warps_per_block = atoi (argv[++i]);
-    else if (i + 1 < argc && !strcmp (argv[i], "--zone-length"))
-      base_tuning.zone_length = atoi (argv[++i]);
-    else if (i + 1 < argc && !strcmp (argv[i], "--sup-reads-ahead"))
-      base_tuning.sup_reads_ahead = atoi (argv[++i]);
-    else if (i + 1 < argc && !strcmp (argv[i], "--single-target"))
-      base_tuning.single_target = atoi (argv[++i]);
-    else if (i + 1 < argc && !strcmp (argv[i], "--sheared-max"))
-      base_tuning.sheared_max = atoi (argv[++i]);
-    else if (i + 1 < argc && !strcmp (argv[i], "--sheared-tile"))
-      base_tuning.sheared_tile = atoi (argv[++i]);
+    else if (i + 1 < argc && (field = tuning_option (argv[i])))
+      base_tuning.*field = atoi (argv[++i]);
     else {
       fprintf (stderr, "usage: %s [--csv FILE] [--quick] [--openings] "
           "[--timing gated|call] [--wpb 1|2|4] [--zone-length N]\n"

@@ -122,16 +122,9 @@ parse_opts (int argc, char **argv, bench_opts * o)
 {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
-      usage (argv[0]);
-      exit (0);
-    }
-    if (!v) {
-      fprintf (stderr, "%s: missing value\n", a);
+    const char *v = bench_opt_value (argc, argv, &i, usage);
+    if (!v)
       return 0;
-    }
-    i++;
     if (!strcmp (a, "--width"))
       o->width = atoi (v);
     else if (!strcmp (a, "--height"))
@@ -190,16 +183,7 @@ parse_opts (int argc, char **argv, bench_opts * o)
         }
       }
     } else if (!strcmp (a, "--border")) {
-      static const char *names[] = { "neutral", "replicate", "reflect",
-        "mirror", "constant"
-      };
-      int found = 0;
-      for (int k = 0; k < CM_BORDER_MODE_COUNT; k++)
-        if (!strcmp (v, names[k])) {
-          o->border = (cm_border_mode) k;
-          found = 1;
-        }
-      if (!found) {
+      if (!bench_parse_border (v, &o->border)) {
         fprintf (stderr, "unknown border '%s'\n", v);
         return 0;
       }
@@ -241,38 +225,16 @@ parse_opts (int argc, char **argv, bench_opts * o)
       return 0;
     }
   }
-  if (o->width < 1 || o->height < 1) {
-    fprintf (stderr, "bad size\n");
-    return 0;
-  }
   if (!(o->percentile >= 0 && o->percentile <= 100)) {
     fprintf (stderr, "bad percentile\n");
     return 0;
   }
-  if (o->runs < 20) {
-    fprintf (stderr, "--runs raised to 20 (median of at least 20 runs)\n");
-    o->runs = 20;
-  }
-  if (o->warmup < 1)
-    o->warmup = 1;
-  return 1;
+  return bench_check_opts (o->width, o->height, &o->runs, &o->warmup);
 }
 
 /* ---- timing ------------------------------------------------------------- */
 
 /* bench_timer and time_median (): bench-common.cuh */
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t
-rng_next (void)
-{
-  /* splitmix64 */
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (uint32_t) ((z ^ (z >> 31)) >> 32);
-}
 
 /* a host frame of random samples (row-major, no padding) */
 static std::vector<uint8_t>
@@ -281,7 +243,7 @@ random_frame (int width, int height, int bps)
   std::vector<uint8_t> host ((size_t) width * height * bps);
   const uint32_t vmax = bps == 1 ? 255 : 65535;
   for (size_t i = 0; i < (size_t) width * height; i++) {
-    uint32_t v = rng_next () % (vmax + 1);
+    uint32_t v = bench_rng_next () % (vmax + 1);
     if (bps == 1)
       host[i] = (uint8_t) v;
     else {
@@ -334,16 +296,10 @@ main (int argc, char **argv)
   printf ("timing: %s\n", bench_timing_name (t));
 
   FILE *csv = NULL;
-  if (o.csv) {
-    csv = fopen (o.csv, "w");
-    if (!csv) {
-      perror (o.csv);
-      return 1;
-    }
-    fprintf (csv, "device,width,height,depth,window,percentile,border,"
-        "requested,algorithm,ms,gpx_s,npp_ms,npp_gpx_s,npp_runs,"
-        "npp_mismatches\n");
-  }
+  if (o.csv && !(csv = bench_csv_open (o.csv, "device,width,height,depth,"
+              "window,percentile,border,requested,algorithm,ms,gpx_s,"
+              "npp_ms,npp_gpx_s,npp_runs,npp_mismatches\n")))
+    return 1;
 
   const double mpx = (double) o.width * o.height / 1e6;
   int failures = 0;

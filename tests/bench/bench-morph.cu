@@ -104,20 +104,6 @@ usage (const char *argv0)
       "  --no-pdl          no programmatic dependent launches\n", argv0);
 }
 
-static int
-parse_border (const char *s, cm_border_mode * out)
-{
-  static const char *names[] = { "neutral", "replicate", "reflect",
-    "mirror", "constant"
-  };
-  for (int i = 0; i < CM_BORDER_MODE_COUNT; i++)
-    if (!strcmp (s, names[i])) {
-      *out = (cm_border_mode) i;
-      return 1;
-    }
-  return 0;
-}
-
 /* the tuning options with a value: 1 when taken */
 static int
 parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
@@ -158,11 +144,6 @@ parse_opts (int argc, char **argv, bench_opts * o)
 {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
-      usage (argv[0]);
-      exit (0);
-    }
     if (!strcmp (a, "--compare")) {
       o->compare = 1;
       continue;
@@ -171,11 +152,9 @@ parse_opts (int argc, char **argv, bench_opts * o)
       o->tuning.no_pdl = 1;
       continue;
     }
-    if (!v) {
-      fprintf (stderr, "%s: missing value\n", a);
+    const char *v = bench_opt_value (argc, argv, &i, usage);
+    if (!v)
       return 0;
-    }
-    i++;
     if (!strcmp (a, "--width"))
       o->width = atoi (v);
     else if (!strcmp (a, "--height"))
@@ -196,7 +175,7 @@ parse_opts (int argc, char **argv, bench_opts * o)
     else if (!strcmp (a, "--csv"))
       o->csv = v;
     else if (!strcmp (a, "--border")) {
-      if (!parse_border (v, &o->border)) {
+      if (!bench_parse_border (v, &o->border)) {
         fprintf (stderr, "unknown border '%s'\n", v);
         return 0;
       }
@@ -216,17 +195,7 @@ parse_opts (int argc, char **argv, bench_opts * o)
       return 0;
     }
   }
-  if (o->width < 1 || o->height < 1) {
-    fprintf (stderr, "bad size\n");
-    return 0;
-  }
-  if (o->runs < 20) {
-    fprintf (stderr, "--runs raised to 20 (median of at least 20 runs)\n");
-    o->runs = 20;
-  }
-  if (o->warmup < 1)
-    o->warmup = 1;
-  return 1;
+  return bench_check_opts (o->width, o->height, &o->runs, &o->warmup);
 }
 
 /* ---- cases -------------------------------------------------------------- */
@@ -237,18 +206,6 @@ struct bench_case
   cm_morph_op op;
   cm_se *se;
 };
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t
-rng_next (void)
-{
-  /* splitmix64 */
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (uint32_t) ((z ^ (z >> 31)) >> 32);
-}
 
 static void
 add_case (std::vector<bench_case> &v, cm_morph_op op, cm_status st,
@@ -324,7 +281,8 @@ make_cases (void)
     int k = 0;
     for (int r = 0; r < 15; r++) {
       for (int c = 0; c < 15; c++)
-        mask[k++] = (r == 7 && c == 7) || (rng_next () & 1) ? '1' : '0';
+        mask[k++] = (r == 7 && c == 7) || (bench_rng_next () & 1) ? '1'
+            : '0';
       mask[k++] = r < 14 ? ';' : '\0';
     }
     st = cm_se_new_custom (&se, mask);
@@ -347,7 +305,7 @@ fill_random (void *dev, size_t pitch, int width, int height, cm_depth depth)
   size_t row = (size_t) width * bps;
   std::vector<uint8_t> host (row * height);
   for (size_t i = 0; i < (size_t) width * height; i++) {
-    uint32_t v = 1 + rng_next () % vmax;        /* never zero */
+    uint32_t v = 1 + bench_rng_next () % vmax;  /* never zero */
     if (bps == 1)
       host[i] = (uint8_t) v;
     else {
@@ -495,14 +453,10 @@ main (int argc, char **argv)
         2.0 * mpx * bps / kcopy_ms);
 
   FILE *csv = NULL;
-  if (o.csv) {
-    csv = fopen (o.csv, "w");
-    if (!csv) {
-      perror (o.csv);
-      return 1;
-    }
-    fprintf (csv, "device,width,height,depth,border,case,algorithm,ms,"
-        "gpx_s,npp_ms,npp_gpx_s,call_ms\n");
+  if (o.csv && !(csv = bench_csv_open (o.csv, "device,width,height,depth,"
+              "border,case,algorithm,ms,gpx_s,npp_ms,npp_gpx_s,call_ms\n")))
+    return 1;
+  if (csv) {
     fprintf (csv, "\"%s\",%d,%d,%d,%d,\"copy D2D\",\"cudaMemcpy2DAsync\","
         "%.5f,%.2f,,,\n", prop.name, o.width, o.height, (int) o.depth,
         (int) o.border, copy_ms, mpx / copy_ms);
