@@ -28,13 +28,6 @@ static const char *border_names[CM_BORDER_MODE_COUNT] = {
  * REPLICATE for a median. */
 
 static int
-cmp_u32 (const void *a, const void *b)
-{
-  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-  return x < y ? -1 : x > y;
-}
-
-static int
 naive_rank (double p, int n)
 {
   return (int) floor (p / 100.0 * (double) (n - 1) + 0.5);
@@ -46,30 +39,87 @@ clamp_value (uint32_t v, cm_depth d)
   return v < cm_depth_max (d) ? v : cm_depth_max (d);
 }
 
+/* One sample of a window */
+typedef struct
+{
+  uint32_t y;                   /* the value it is ranked by */
+  int idx;                      /* its place in the window (ties) */
+  int sx, sy;                   /* source pixel, -1 = constant */
+} lkey;
+
+static int
+cmp_lkey (const void *a, const void *b)
+{
+  const lkey *x = a, *y = b;
+  if (x->y != y->y)
+    return x->y < y->y ? -1 : 1;
+  return x->idx - y->idx;
+}
+
+/* The naive rank filter of both twins, on a w x h image of depth depth:
+ * at each pixel the window is gathered with the border rule (value (ctx,
+ * sx, sy) for a source pixel, the clamped constant outside), sorted with
+ * qsort by value then place, and the sample of rank k handed to put (ctx,
+ * x, y, sample). */
+static void
+naive_rank_filter (const cm_median_desc * d, int w, int h, cm_depth depth,
+    uint32_t (*value) (const void *ctx, int x, int y),
+    void (*put) (const void *ctx, int x, int y, const lkey * e),
+    const void *ctx)
+{
+  int rx = d->window_w / 2, ry = d->window_h / 2;
+  int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
+  lkey *win = malloc (sizeof (lkey) * (size_t) n);
+  uint32_t cval = clamp_value (d->border_value, depth);
+
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < w; x++) {
+      int m = 0;
+      for (int dy = -ry; dy <= ry; dy++) {
+        for (int dx = -rx; dx <= rx; dx++) {
+          lkey *e = &win[m];
+          e->sx = test_border_fold (d->border, x + dx, w);
+          e->sy = test_border_fold (d->border, y + dy, h);
+          e->idx = m++;
+          if (e->sx < 0 || e->sy < 0) {
+            e->sx = e->sy = -1;
+            e->y = cval;
+          } else
+            e->y = value (ctx, e->sx, e->sy);
+        }
+      }
+      qsort (win, (size_t) n, sizeof (lkey), cmp_lkey);
+      put (ctx, x, y, &win[k]);
+    }
+  }
+  free (win);
+}
+
+typedef struct
+{
+  const cm_image *src, *dst;
+} image_pair;
+
+static uint32_t
+image_value (const void *ctx, int x, int y)
+{
+  return test_image_get (((const image_pair *) ctx)->src, x, y);
+}
+
+static void
+image_put (const void *ctx, int x, int y, const lkey * e)
+{
+  test_image_set (((const image_pair *) ctx)->dst, x, y, e->y);
+}
+
 static void
 naive_median (const cm_median_desc * d, const cm_image * src,
     const cm_image * dst)
 {
-  int rx = d->window_w / 2, ry = d->window_h / 2;
-  int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
-  uint32_t *win = malloc (sizeof (uint32_t) * (size_t) n);
-  uint32_t cval = clamp_value (d->border_value, src->depth);
+  image_pair c = { src, dst };
 
-  for (int y = 0; y < src->height; y++) {
-    for (int x = 0; x < src->width; x++) {
-      int m = 0;
-      for (int dy = -ry; dy <= ry; dy++) {
-        for (int dx = -rx; dx <= rx; dx++) {
-          int sx = test_border_fold (d->border, x + dx, src->width);
-          int sy = test_border_fold (d->border, y + dy, src->height);
-          win[m++] = (sx < 0 || sy < 0) ? cval : test_image_get (src, sx, sy);
-        }
-      }
-      qsort (win, (size_t) n, sizeof (uint32_t), cmp_u32);
-      test_image_set (dst, x, y, win[k]);
-    }
-  }
-  free (win);
+  naive_rank_filter (d, src->width, src->height, src->depth, image_value,
+      image_put, &c);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -101,67 +151,49 @@ packed_fill (const cm_image_packed * p, test_rng * r, int palette)
 
 typedef struct
 {
-  uint32_t y;
-  int idx;
-  int sx, sy;                   /* source pixel, -1 = constant */
-} lkey;
-
-static int
-cmp_lkey (const void *a, const void *b)
-{
-  const lkey *x = a, *y = b;
-  if (x->y != y->y)
-    return x->y < y->y ? -1 : 1;
-  return x->idx - y->idx;
-}
+  const cm_image_packed *src, *dst;
+  int ri, gi, bi, ai;
+  uint32_t cval;
+} luma_pair;
 
 static uint32_t
-luma_of (const cm_image_packed * p, int x, int y, int ri, int gi, int bi)
+luma_value (const void *ctx, int x, int y)
 {
-  return (77u * test_packed_get (p, x, y, ri) +
-      150u * test_packed_get (p, x, y, gi) +
-      29u * test_packed_get (p, x, y, bi)) >> 8;
+  const luma_pair *l = ctx;
+
+  return (77u * test_packed_get (l->src, x, y, l->ri) +
+      150u * test_packed_get (l->src, x, y, l->gi) +
+      29u * test_packed_get (l->src, x, y, l->bi)) >> 8;
+}
+
+/* The colour of the pixel of rank k, alpha kept */
+static void
+luma_put (const void *ctx, int x, int y, const lkey * e)
+{
+  const luma_pair *l = ctx;
+
+  for (int c = 0; c < l->src->channels; c++) {
+    uint32_t v;
+    if (c == l->ai)
+      v = test_packed_get (l->src, x, y, c);
+    else if (e->sx < 0)
+      v = l->cval;
+    else
+      v = test_packed_get (l->src, e->sx, e->sy, c);
+    test_packed_set (l->dst, x, y, c, v);
+  }
 }
 
 static void
 naive_luma (const cm_median_desc * d, const cm_image_packed * src,
     const cm_image_packed * dst, int ri, int gi, int bi, int ai)
 {
-  int rx = d->window_w / 2, ry = d->window_h / 2;
-  int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
-  lkey *win = malloc (sizeof (lkey) * (size_t) n);
-  uint32_t cval = clamp_value (d->border_value, src->depth);
+  luma_pair l = { src, dst, ri, gi, bi, ai,
+    clamp_value (d->border_value, src->depth)
+  };
 
-  for (int y = 0; y < src->height; y++) {
-    for (int x = 0; x < src->width; x++) {
-      int m = 0;
-      for (int dy = -ry; dy <= ry; dy++) {
-        for (int dx = -rx; dx <= rx; dx++) {
-          lkey *e = &win[m];
-          e->sx = test_border_fold (d->border, x + dx, src->width);
-          e->sy = test_border_fold (d->border, y + dy, src->height);
-          e->idx = m++;
-          if (e->sx < 0 || e->sy < 0) {
-            e->sx = e->sy = -1;
-            e->y = cval;
-          } else
-            e->y = luma_of (src, e->sx, e->sy, ri, gi, bi);
-        }
-      }
-      qsort (win, (size_t) n, sizeof (lkey), cmp_lkey);
-      for (int c = 0; c < src->channels; c++) {
-        uint32_t v;
-        if (c == ai)
-          v = test_packed_get (src, x, y, c);
-        else if (win[k].sx < 0)
-          v = cval;
-        else
-          v = test_packed_get (src, win[k].sx, win[k].sy, c);
-        test_packed_set (dst, x, y, c, v);
-      }
-    }
-  }
-  free (win);
+  naive_rank_filter (d, src->width, src->height, src->depth, luma_value,
+      luma_put, &l);
 }
 
 /* ---------------------------------------------------------------------- */

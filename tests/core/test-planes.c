@@ -18,6 +18,16 @@ packed_same_bytes (const cm_image_packed * a, const cm_image_packed * b)
       memcmp (a->data, b->data, a->pitch * a->height) == 0;
 }
 
+/* One check: a call on channel c returned CM_OK */
+static int
+call_ok (cm_status st, const char *name, const char *call, int c)
+{
+  checks++;
+  if (st != CM_OK)
+    FAIL ("%s: %s channel %d returned %d", name, call, c, (int) st);
+  return st == CM_OK;
+}
+
 static void
 check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
     uint64_t seed)
@@ -44,14 +54,10 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
   for (int c = 0; c < channels; c++) {
     cm_image plane = test_image_new (w, h, depth, extra + 1);
     cm_image_packed before = test_packed_new (w, h, depth, channels, extra);
-    cm_status st;
 
-    checks++;
-    st = cm_extract_channel_ref (&src, c, &plane);
-    if (st != CM_OK) {
-      FAIL ("%s: extract channel %d returned %d", name, c, (int) st);
+    if (!call_ok (cm_extract_channel_ref (&src, c, &plane), name, "extract",
+            c))
       goto next;
-    }
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         if (test_image_get (&plane, x, y) != test_packed_get (&src, x, y, c)) {
@@ -71,12 +77,9 @@ check_round_trip (int w, int h, cm_depth depth, int channels, int extra,
 
     /* inserting into `single` changes exactly channel c */
     memcpy (before.data, single.data, single.pitch * h);
-    checks++;
-    st = cm_insert_channel_ref (&plane, c, &single);
-    if (st != CM_OK) {
-      FAIL ("%s: insert channel %d returned %d", name, c, (int) st);
+    if (!call_ok (cm_insert_channel_ref (&plane, c, &single), name, "insert",
+            c))
       goto next;
-    }
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         for (int k = 0; k < channels; k++) {
@@ -110,50 +113,59 @@ check_bad_args (void)
 {
   cm_image_packed p = test_packed_new (4, 3, CM_DEPTH_8, 4, 0);
   cm_image plane = test_image_new (4, 3, CM_DEPTH_8, 0);
-  cm_image_packed q;
-  cm_image r;
+  /* p and plane with one thing wrong */
+  cm_image_packed five = p, none = p, pitch15 = p;
+  cm_image narrow = plane, flat = plane, deep = plane, pitch3 = plane,
+      nodata = plane;
 
-  checks++;
-  if (cm_extract_channel_ref (&p, 3, &plane) != CM_OK ||
-      cm_insert_channel_ref (&plane, 0, &p) != CM_OK)
-    FAIL ("planes: valid arguments refused");
+  five.channels = 5;
+  none.channels = 0;
+  pitch15.pitch = 15;
+  narrow.width = 3;
+  flat.height = 2;
+  deep.depth = CM_DEPTH_16;
+  pitch3.pitch = 3;
+  nodata.data = NULL;
+  {
+    const struct
+    {
+      int insert;               /* cm_insert_channel_ref, else extract */
+      cm_image_packed *packed;
+      int channel;
+      cm_image *plane;
+      const char *what;
+    } bad[] = {
+      {0, NULL, 0, &plane, "NULL src"},
+      {0, &p, 0, NULL, "NULL dst"},
+      {1, &p, 0, NULL, "NULL plane"},
+      {0, &p, 4, &plane, "channel 4 of 4"},
+      {0, &p, -1, &plane, "channel -1"},
+      {1, &p, 4, &plane, "insert channel 4 of 4"},
+      {0, &five, 0, &plane, "5 channels"},
+      {0, &none, 0, &plane, "0 channels"},
+      {0, &p, 0, &narrow, "width mismatch"},
+      {1, &p, 0, &flat, "height mismatch"},
+      {0, &p, 0, &deep, "depth mismatch"},
+      {0, &pitch15, 0, &plane, "packed pitch too small"},
+      {1, &p, 0, &pitch3, "plane pitch too small"},
+      {0, &p, 0, &nodata, "NULL plane data"},
+    };
 
-#define BAD(call, what) do { \
-    checks++; \
-    if ((call) != CM_ERR_INVALID_ARG) \
-      FAIL ("planes: %s accepted", what); \
-  } while (0)
+    checks++;
+    if (cm_extract_channel_ref (&p, 3, &plane) != CM_OK ||
+        cm_insert_channel_ref (&plane, 0, &p) != CM_OK)
+      FAIL ("planes: valid arguments refused");
+    for (int i = 0; i < N_OF (bad); i++) {
+      cm_status st = bad[i].insert ?
+          cm_insert_channel_ref (bad[i].plane, bad[i].channel,
+          bad[i].packed) : cm_extract_channel_ref (bad[i].packed,
+          bad[i].channel, bad[i].plane);
 
-  BAD (cm_extract_channel_ref (NULL, 0, &plane), "NULL src");
-  BAD (cm_extract_channel_ref (&p, 0, NULL), "NULL dst");
-  BAD (cm_insert_channel_ref (NULL, 0, &p), "NULL plane");
-  BAD (cm_extract_channel_ref (&p, 4, &plane), "channel 4 of 4");
-  BAD (cm_extract_channel_ref (&p, -1, &plane), "channel -1");
-  BAD (cm_insert_channel_ref (&plane, 4, &p), "insert channel 4 of 4");
-  q = p;
-  q.channels = 5;
-  BAD (cm_extract_channel_ref (&q, 0, &plane), "5 channels");
-  q.channels = 0;
-  BAD (cm_extract_channel_ref (&q, 0, &plane), "0 channels");
-  r = plane;
-  r.width = 3;
-  BAD (cm_extract_channel_ref (&p, 0, &r), "width mismatch");
-  r = plane;
-  r.height = 2;
-  BAD (cm_insert_channel_ref (&r, 0, &p), "height mismatch");
-  r = plane;
-  r.depth = CM_DEPTH_16;
-  BAD (cm_extract_channel_ref (&p, 0, &r), "depth mismatch");
-  q = p;
-  q.pitch = 15;
-  BAD (cm_extract_channel_ref (&q, 0, &plane), "packed pitch too small");
-  r = plane;
-  r.pitch = 3;
-  BAD (cm_insert_channel_ref (&r, 0, &p), "plane pitch too small");
-  r = plane;
-  r.data = NULL;
-  BAD (cm_extract_channel_ref (&p, 0, &r), "NULL plane data");
-#undef BAD
+      checks++;
+      if (st != CM_ERR_INVALID_ARG)
+        FAIL ("planes: %s accepted", bad[i].what);
+    }
+  }
 
   free (p.data);
   test_image_free (&plane);
