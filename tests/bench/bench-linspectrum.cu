@@ -263,13 +263,15 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
 
 /* The tuning options with a number: the field of cm_linspectrum_tuning
  * that the option sets; NULL for another option */
-static int cm_linspectrum_tuning::*
+typedef int cm_linspectrum_tuning::*tuning_field;
+
+static tuning_field
 tuning_option (const char *name)
 {
   static const struct
   {
     const char *name;
-    int cm_linspectrum_tuning::*field;
+    tuning_field field;
   } options[] = {
     {"--wpb", &cm_linspectrum_tuning::warps_per_block},
     {"--zone-length", &cm_linspectrum_tuning::zone_length},
@@ -290,7 +292,7 @@ main (int argc, char **argv)
   static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
   static const int lengths[] = { 11, 41, 101, 251 };
   int quick = 0, openings = 0, timing_call = 0;
-  int cm_linspectrum_tuning::*field;
+  tuning_field field;
   cudaStream_t s;
 
   for (int i = 1; i < argc; i++) {
