@@ -5,6 +5,7 @@
  * same frame, on every frame whatever interval and post-messages say, off
  * with attach-meta=false, kept by copies. */
 #include "gstcudalinspectrummeta.h"
+#include "check-helpers.h"
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
@@ -121,14 +122,9 @@ GST_END_TEST;
  * meta. */
 GST_START_TEST (test_meta_every_frame)
 {
-  LinParams p = { 5, -45, 45, 2.5, CLOSE, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 5, -45, 45, 2.5, CLOSE, "passthrough" } };
 
-  g_object_set (e, "interval", 3, NULL);
-  h = lin_harness_new (e, "GRAY8", 19, 14, &info);
+  lin_run_start (&run, "GRAY8", 19, 14, "interval", 3, NULL);
   for (guint i = 0; i < 10; i++) {
     GstBuffer *out, *in;
     GstStructure *conv;
@@ -136,13 +132,13 @@ GST_START_TEST (test_meta_every_frame)
     gchar *what = g_strdup_printf ("interval 3, frame %u", i);
 
     if (i == 7)
-      g_object_set (e, "post-messages", FALSE, NULL);
-    in = lin_push_random (h, &info, 1300 + i, 0, &out);
+      g_object_set (run.e, "post-messages", FALSE, NULL);
+    in = lin_run_push (&run, 1300 + i, 0, &out);
     conv = lin_meta_as_message (lin_meta_structure (out, what));
-    fail_unless (lin_check_message (conv, in, &info, &p, what),
+    fail_unless (lin_check_message (conv, in, &run.info, &run.p, what),
         "%s: meta differs from the reference", what);
     gst_structure_free (conv);
-    msg = lin_pop_message (bus);
+    msg = lin_pop_message (run.bus);
     if (i % 3 == 0 && i < 7) {
       fail_unless (msg != NULL, "%s: no message", what);
       lin_check_result_is_message (out, gst_message_get_structure (msg), what);
@@ -154,7 +150,7 @@ GST_START_TEST (test_meta_every_frame)
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -163,43 +159,38 @@ GST_END_TEST;
  * when it is held elsewhere; on again while PLAYING: from the next frame */
 GST_START_TEST (test_meta_off)
 {
-  LinParams p = { 9, 0, 180, 10, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 9, 0, 180, 10, OPEN, "passthrough" } };
   GstBuffer *in, *out;
 
-  g_object_set (e, "attach-meta", FALSE, NULL);
-  h = lin_harness_new (e, "I420", 29, 21, &info);
-  in = lin_push_random (h, &info, 1400, 0, &out);
+  lin_run_start (&run, "I420", 29, 21, "attach-meta", FALSE, NULL);
+  in = lin_run_push (&run, 1400, 0, &out);
   fail_unless (out == in, "passthrough without meta: another buffer");
   fail_unless_equals_int (lin_meta_count (out), 0);
 #ifdef HAVE_GST_ANALYTICS
   fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
 #endif
-  lin_check_one_message (bus, in, &info, &p, "attach-meta off");
+  lin_run_check_message (&run, in, "attach-meta off");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.output = "supremum";
-  gst_util_set_object_arg (G_OBJECT (e), "output", "supremum");
-  in = lin_push_random (h, &info, 1401, 0, &out);
-  fail_unless (lin_check_supremum (in, out, &info, &p, "supremum, no meta"));
+  run.p.output = "supremum";
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "supremum");
+  in = lin_run_push (&run, 1401, 0, &out);
+  fail_unless (lin_run_supremum_ok (&run, in, out, "supremum, no meta"));
   fail_unless_equals_int (lin_meta_count (out), 0);
 #ifdef HAVE_GST_ANALYTICS
   fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
 #endif
-  lin_check_one_message (bus, in, &info, &p, "supremum, no meta");
+  lin_run_check_message (&run, in, "supremum, no meta");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  g_object_set (e, "attach-meta", TRUE, NULL);
-  in = lin_push_random (h, &info, 1402, 0, &out);
-  lin_check_frame_result (bus, in, out, &info, &p, "attach-meta on again");
+  g_object_set (run.e, "attach-meta", TRUE, NULL);
+  in = lin_run_push (&run, 1402, 0, &out);
+  lin_run_check_frame (&run, in, out, "attach-meta on again");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -209,19 +200,15 @@ GST_END_TEST;
  * the result of an earlier pass stays beside the new one. */
 GST_START_TEST (test_meta_copied)
 {
-  LinParams p = { 11, 0, 180, 20, OPEN, "supremum" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 11, 0, 180, 20, OPEN, "supremum" } };
   GstBuffer *in, *out, *copy, *out2;
   GstStructure *conv, *back;
   GstMessage *msg;
   gchar *str;
 
-  h = lin_harness_new (e, "GRAY8", 33, 25, &info);
-  in = lin_push_random (h, &info, 1500, 0, &out);
-  msg = lin_pop_message (bus);
+  lin_run_start (&run, "GRAY8", 33, 25, NULL);
+  in = lin_run_push (&run, 1500, 0, &out);
+  msg = lin_pop_message (run.bus);
   fail_unless (msg != NULL);
   lin_check_result_is_message (out, gst_message_get_structure (msg), "output");
 
@@ -236,23 +223,23 @@ GST_START_TEST (test_meta_copied)
   g_free (str);
 
   /* the output through the element again: two results */
-  out2 = gst_harness_push_and_pull (h, gst_buffer_ref (copy));
+  out2 = gst_harness_push_and_pull (run.h, gst_buffer_ref (copy));
   fail_unless (out2 != NULL);
   fail_unless_equals_int (lin_meta_count (out2), 2);
 #ifdef HAVE_GST_ANALYTICS
   fail_unless_equals_int (lin_mtd_count (out2), 2);
 #endif
   gst_buffer_unref (out2);
-  fail_unless (lin_pop_message (bus) != NULL);
+  fail_unless (lin_pop_message (run.bus) != NULL);
   gst_message_unref (msg);
   fail_unless_equals_int (lin_meta_count (in), 0);
   conv = lin_meta_as_message (lin_meta_structure (copy, "copy"));
-  fail_unless (lin_check_message (conv, in, &info, &p, "copy"));
+  fail_unless (lin_check_message (conv, in, &run.info, &run.p, "copy"));
   gst_structure_free (conv);
   gst_buffer_unref (copy);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;

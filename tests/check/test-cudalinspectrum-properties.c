@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "check-helpers.h"
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
@@ -20,90 +21,87 @@
  * output changes renegotiate (RGBA and back) */
 GST_START_TEST (test_change_playing)
 {
-  LinParams p = { 9, 0, 180, 6, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info, out_info;
+  LinRun run = { { 9, 0, 180, 6, OPEN, "passthrough" } };
+  GstVideoInfo out_info;
   GstBuffer *in, *out;
   GstState state;
   GstCaps *caps;
 
-  h = lin_harness_new (e, "I420", 41, 29, &info);
-  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
+  lin_run_start (&run, "I420", 41, 29, NULL);
+  fail_unless_equals_int (gst_element_get_state (run.e, &state, NULL, 0),
       GST_STATE_CHANGE_SUCCESS);
   fail_unless_equals_int (state, GST_STATE_PLAYING);
 
-  in = lin_push_random (h, &info, 1, 0, &out);
+  in = lin_run_push (&run, 1, 0, &out);
   lin_check_passed_through (in, out, "passthrough");
-  lin_check_frame_result (bus, in, out, &info, &p, "passthrough");
+  lin_run_check_frame (&run, in, out, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.output = "supremum";
-  gst_util_set_object_arg (G_OBJECT (e), "output", "supremum");
-  in = lin_push_random (h, &info, 2, 0, &out);
-  fail_unless (lin_check_supremum (in, out, &info, &p, "to supremum"));
-  lin_check_frame_result (bus, in, out, &info, &p, "to supremum");
+  run.p.output = "supremum";
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "supremum");
+  in = lin_run_push (&run, 2, 0, &out);
+  fail_unless (lin_run_supremum_ok (&run, in, out, "to supremum"));
+  lin_run_check_frame (&run, in, out, "to supremum");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.length = 21;
-  p.op = CLOSE;
-  p.angle_min = -20;
-  p.angle_max = 20;
-  p.angle_step = 0.25;
-  lin_params_apply (e, &p);
-  in = lin_push_random (h, &info, 3, 0, &out);
-  fail_unless (lin_check_supremum (in, out, &info, &p, "new parameters"));
-  lin_check_frame_result (bus, in, out, &info, &p, "new parameters");
+  run.p.length = 21;
+  run.p.op = CLOSE;
+  run.p.angle_min = -20;
+  run.p.angle_max = 20;
+  run.p.angle_step = 0.25;
+  lin_params_apply (run.e, &run.p);
+  in = lin_run_push (&run, 3, 0, &out);
+  fail_unless (lin_run_supremum_ok (&run, in, out, "new parameters"));
+  lin_run_check_frame (&run, in, out, "new parameters");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.output = "orientation";
-  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
-  in = lin_push_random (h, &info, 4, 0, &out);
-  lin_check_rgba_caps (h, 41, 29, &out_info);
-  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+  run.p.output = "orientation";
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "orientation");
+  in = lin_run_push (&run, 4, 0, &out);
+  lin_check_rgba_caps (run.h, 41, 29, &out_info);
+  fail_unless (lin_check_orientation (in, &run.info, out, &out_info, &run.p,
           "to orientation"));
-  lin_check_frame_result (bus, in, out, &info, &p, "to orientation");
+  lin_run_check_frame (&run, in, out, "to orientation");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.op = OPEN;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
-  in = lin_push_random (h, &info, 5, 0, &out);
-  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+  run.p.op = OPEN;
+  gst_util_set_object_arg (G_OBJECT (run.e), "operation", "open");
+  in = lin_run_push (&run, 5, 0, &out);
+  fail_unless (lin_check_orientation (in, &run.info, out, &out_info, &run.p,
           "orientation, open"));
-  lin_check_frame_result (bus, in, out, &info, &p, "orientation, open");
+  lin_run_check_frame (&run, in, out, "orientation, open");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  p.output = "passthrough";
-  gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
-  in = lin_push_random (h, &info, 6, 0, &out);
+  run.p.output = "passthrough";
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "passthrough");
+  in = lin_run_push (&run, 6, 0, &out);
   lin_check_passed_through (in, out, "back to passthrough");
-  caps = gst_pad_get_current_caps (h->sinkpad);
+  caps = gst_pad_get_current_caps (run.h->sinkpad);
   fail_unless (lin_caps_has_format (caps, "I420"), "%" GST_PTR_FORMAT, caps);
   fail_if (lin_caps_has_format (caps, "RGBA"), "%" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
-  lin_check_frame_result (bus, in, out, &info, &p, "back to passthrough");
+  lin_run_check_frame (&run, in, out, "back to passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
   /* with a caps change in orientation mode */
-  p.output = "orientation";
-  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
-  morph_harness_set_caps (h, "GRAY16_LE", 19, 7, &info);
-  in = lin_push_random (h, &info, 7, 0, &out);
-  lin_check_rgba_caps (h, 19, 7, &out_info);
-  fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
+  run.p.output = "orientation";
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "orientation");
+  morph_harness_set_caps (run.h, "GRAY16_LE", 19, 7, &run.info);
+  in = lin_run_push (&run, 7, 0, &out);
+  lin_check_rgba_caps (run.h, 19, 7, &out_info);
+  fail_unless (lin_check_orientation (in, &run.info, out, &out_info, &run.p,
           "orientation, new caps"));
-  lin_check_frame_result (bus, in, out, &info, &p, "orientation, new caps");
+  lin_run_check_frame (&run, in, out, "orientation, new caps");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;

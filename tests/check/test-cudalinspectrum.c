@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "check-helpers.h"
 #include "lin-harness.h"
 #include "padded-frames.h"
 #include "test-util.h"
@@ -36,18 +37,7 @@ GST_START_TEST (test_inspect)
   gint v;
   gboolean b;
 
-  for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
-    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-        props[i]);
-
-    fail_unless (ps != NULL, "no property %s", props[i]);
-    fail_unless (strlen (g_param_spec_get_blurb (ps)) > 30,
-        "property %s has no real description", props[i]);
-    if (!g_str_equal (props[i], "backend") &&
-        !g_str_equal (props[i], "cuda-device-id"))
-      fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING,
-          "property %s not mutable in PLAYING", props[i]);
-  }
+  check_properties_documented (e, props, G_N_ELEMENTS (props), 30);
   g_object_get (e, "length", &u, NULL);
   fail_unless_equals_int (u, 41);
   g_object_get (e, "angle-min", &d, NULL);
@@ -97,31 +87,27 @@ GST_END_TEST;
 /* every field and its type, timestamps through a segment, no timestamps */
 GST_START_TEST (test_message_schema)
 {
-  LinParams p = { 9, 0, 180, 5, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 9, 0, 180, 5, OPEN, "passthrough" } };
   GstSegment seg;
   GstBuffer *in, *out;
   GstMessage *msg;
   const GstStructure *s;
   guint64 t;
 
-  h = lin_harness_new (e, "GRAY8", 37, 23, &info);
+  lin_run_start (&run, "GRAY8", 37, 23, NULL);
 
   /* default segment: stream and running time equal the PTS */
-  in = morph_make_input (&info, 1, 0);
+  in = morph_make_input (&run.info, 1, 0);
   GST_BUFFER_PTS (in) = 1 * GST_SECOND;
   GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
   fail_unless (out != NULL);
-  msg = lin_pop_message (bus);
+  msg = lin_pop_message (run.bus);
   fail_unless (msg != NULL);
-  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (e));
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (run.e));
   s = gst_message_get_structure (msg);
   fail_unless_equals_int (lin_check_schema (s, "default segment"), 36);
-  fail_unless (lin_check_message (s, in, &info, &p, "default segment"));
+  fail_unless (lin_check_message (s, in, &run.info, &run.p, "default segment"));
   fail_unless (gst_structure_get_uint64 (s, "timestamp", &t));
   fail_unless_equals_uint64 (t, 1 * GST_SECOND);
   fail_unless (gst_structure_get_uint64 (s, "stream-time", &t));
@@ -141,14 +127,14 @@ GST_START_TEST (test_message_schema)
   seg.start = 500 * GST_MSECOND;
   seg.time = 2 * GST_SECOND;
   seg.base = 10 * GST_SECOND;
-  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
-  in = morph_make_input (&info, 2, 0);
+  fail_unless (gst_harness_push_event (run.h, gst_event_new_segment (&seg)));
+  in = morph_make_input (&run.info, 2, 0);
   GST_BUFFER_PTS (in) = 1 * GST_SECOND;
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  msg = lin_pop_message (bus);
+  out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
+  msg = lin_pop_message (run.bus);
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
-  fail_unless (lin_check_message (s, in, &info, &p, "segment"));
+  fail_unless (lin_check_message (s, in, &run.info, &run.p, "segment"));
   fail_unless (gst_structure_get_uint64 (s, "stream-time", &t));
   fail_unless_equals_uint64 (t, 2500 * GST_MSECOND);
   fail_unless (gst_structure_get_uint64 (s, "running-time", &t));
@@ -160,9 +146,9 @@ GST_START_TEST (test_message_schema)
   gst_buffer_unref (in);
 
   /* no timestamp at all */
-  in = morph_make_input (&info, 3, 0);
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-  msg = lin_pop_message (bus);
+  in = morph_make_input (&run.info, 3, 0);
+  out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
+  msg = lin_pop_message (run.bus);
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   lin_check_schema (s, "no timestamp");
@@ -176,7 +162,7 @@ GST_START_TEST (test_message_schema)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -331,25 +317,21 @@ GST_END_TEST;
 
 GST_START_TEST (test_interval)
 {
-  LinParams p = { 5, 0, 180, 30, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 5, 0, 180, 30, OPEN, "passthrough" } };
   GstBuffer *in, *out;
   GstMessage *msg;
   guint64 t;
 
-  g_object_set (e, "interval", 3, NULL);
-  h = lin_harness_new (e, "GRAY8", 17, 11, &info);
+  lin_run_start (&run, "GRAY8", 17, 11, "interval", 3, NULL);
 
   /* frames 0, 3, 6 are reported, with their own spectrum */
   for (guint i = 0; i < 9; i++) {
-    in = lin_push_random (h, &info, 100 + i, 0, &out);
+    in = lin_run_push (&run, 100 + i, 0, &out);
     if (i % 3 == 0) {
-      lin_check_one_message (bus, in, &info, &p, "interval 3");
+      lin_run_check_message (&run, in, "interval 3");
     } else {
-      fail_unless (lin_pop_message (bus) == NULL, "message for frame %u", i);
+      fail_unless (lin_pop_message (run.bus) == NULL, "message for frame %u",
+          i);
     }
     gst_buffer_unref (out);
     gst_buffer_unref (in);
@@ -357,68 +339,63 @@ GST_START_TEST (test_interval)
 
   /* timestamps say which frame a message is for */
   for (guint i = 0; i < 6; i++) {
-    in = morph_make_input (&info, 200 + i, 0);
+    in = morph_make_input (&run.info, 200 + i, 0);
     GST_BUFFER_PTS (in) = i * GST_SECOND;
-    out = gst_harness_push_and_pull (h, in);
+    out = gst_harness_push_and_pull (run.h, in);
     gst_buffer_unref (out);
   }
   for (guint i = 0; i < 2; i++) {
-    msg = lin_pop_message (bus);
+    msg = lin_pop_message (run.bus);
     fail_unless (msg != NULL);
     fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
             "timestamp", &t));
     fail_unless_equals_uint64 (t, 3 * i * GST_SECOND);
     gst_message_unref (msg);
   }
-  fail_unless (lin_pop_message (bus) == NULL);
+  fail_unless (lin_pop_message (run.bus) == NULL);
 
   /* interval 1 while PLAYING: every frame */
-  g_object_set (e, "interval", 1, NULL);
+  g_object_set (run.e, "interval", 1, NULL);
   for (guint i = 0; i < 4; i++) {
-    in = lin_push_random (h, &info, 300 + i, 0, &out);
-    lin_check_one_message (bus, in, &info, &p, "interval 1");
+    in = lin_run_push (&run, 300 + i, 0, &out);
+    lin_run_check_message (&run, in, "interval 1");
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
 
   /* post-messages=false: none, frames still pass */
-  g_object_set (e, "post-messages", FALSE, NULL);
+  g_object_set (run.e, "post-messages", FALSE, NULL);
   for (guint i = 0; i < 4; i++) {
-    in = lin_push_random (h, &info, 400 + i, 0, &out);
+    in = lin_run_push (&run, 400 + i, 0, &out);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
-  fail_unless_equals_int (lin_count_messages (bus), 0);
-  g_object_set (e, "post-messages", TRUE, NULL);
-  in = lin_push_random (h, &info, 500, 0, &out);
-  lin_check_one_message (bus, in, &info, &p, "post-messages back on");
+  fail_unless_equals_int (lin_count_messages (run.bus), 0);
+  g_object_set (run.e, "post-messages", TRUE, NULL);
+  in = lin_run_push (&run, 500, 0, &out);
+  lin_run_check_message (&run, in, "post-messages back on");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_post_messages_false)
 {
-  LinParams p = { 7, 0, 180, 10, CLOSE, "supremum" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 7, 0, 180, 10, CLOSE, "supremum" } };
 
-  g_object_set (e, "post-messages", FALSE, NULL);
-  h = lin_harness_new (e, "NV12", 21, 13, &info);
+  lin_run_start (&run, "NV12", 21, 13, "post-messages", FALSE, NULL);
   for (guint i = 0; i < 5; i++) {
-    GstBuffer *out, *in = lin_push_random (h, &info, 600 + i, 0, &out);
+    GstBuffer *out, *in = lin_run_push (&run, 600 + i, 0, &out);
 
-    fail_unless (lin_check_supremum (in, out, &info, &p, "no messages"));
+    fail_unless (lin_run_supremum_ok (&run, in, out, "no messages"));
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
-  fail_unless_equals_int (lin_count_messages (bus), 0);
-  lin_teardown (h, e, bus);
+  fail_unless_equals_int (lin_count_messages (run.bus), 0);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;

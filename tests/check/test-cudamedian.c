@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check-helpers.h"
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "median-harness.h"
@@ -322,18 +323,7 @@ GST_START_TEST (test_inspect)
   gint v;
   gdouble d;
 
-  for (guint i = 0; i < G_N_ELEMENTS (props); i++) {
-    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-        props[i]);
-
-    fail_unless (ps != NULL, "no property %s", props[i]);
-    fail_unless (strlen (g_param_spec_get_blurb (ps)) > 20,
-        "property %s has no real description", props[i]);
-    if (!g_str_equal (props[i], "backend") &&
-        !g_str_equal (props[i], "cuda-device-id"))
-      fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING,
-          "property %s not mutable in PLAYING", props[i]);
-  }
+  check_properties_documented (e, props, G_N_ELEMENTS (props), 20);
   g_object_get (e, "size", &v, "percentile", &d, NULL);
   fail_unless_equals_int (v, 3);
   fail_unless_equals_float (d, 50.0);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the element tests of tests/check share beyond tests/common: the
+ * documentation check of a list of properties, and one cudalinspectrum
+ * on the CPU backend in a harness (parameters, element, bus, harness and
+ * the caps' video info), set up and torn down in one call each. */
+#pragma once
+
+#include <gst/check/gstharness.h>
+
+#include "lin-harness.h"
+
+/* Fails unless every property of @props (@n of them) exists on @e with a
+ * blurb longer than @min_blurb characters, and can change while PLAYING
+ * (but backend and cuda-device-id). */
+void check_properties_documented (GstElement * e, const char *const *props,
+    guint n, gsize min_blurb);
+
+typedef struct
+{
+  LinParams p;
+  GstElement *e;
+  GstBus *bus;
+  GstHarness *h;
+  GstVideoInfo info;
+} LinRun;
+
+/* A cudalinspectrum on the CPU backend set as @r->p says, with a bus of
+ * its own; then the properties of the NULL-terminated list of names and
+ * values that follows, set before the harness takes caps @format
+ * @width x @height (in @r->info). */
+void lin_run_start (LinRun * r, const char *format, int width, int height,
+    const char *first_property, ...);
+
+/* lin_push_random () through @r's harness with @r's caps. */
+GstBuffer *lin_run_push (LinRun * r, guint64 seed, int extra,
+    GstBuffer ** out);
+
+/* The harness torn down, the element and its bus let go. */
+void lin_run_clear (LinRun * r);
+
+/* lin_check_frame_result (), lin_check_one_message () and
+ * lin_check_supremum () with @r's bus, caps and parameters. */
+void lin_run_check_frame (LinRun * r, GstBuffer * in, GstBuffer * out,
+    const char *what);
+void lin_run_check_message (LinRun * r, GstBuffer * in, const char *what);
+gboolean lin_run_supremum_ok (LinRun * r, GstBuffer * in, GstBuffer * out,
+    const char *what);
