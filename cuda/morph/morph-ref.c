@@ -35,32 +35,6 @@ border_ok (cm_border_mode b)
   return (int) b >= 0 && (int) b < CM_BORDER_MODE_COUNT;
 }
 
-/* Byte ranges touched by two images intersect */
-static int
-images_overlap (const cm_image * a, const cm_image * b)
-{
-  uintptr_t a0 = (uintptr_t) a->data, b0 = (uintptr_t) b->data;
-  uintptr_t a1 = a0 + (uintptr_t) ((size_t) (a->height - 1) * a->pitch +
-      (size_t) a->width * cm_depth_bytes (a->depth));
-  uintptr_t b1 = b0 + (uintptr_t) ((size_t) (b->height - 1) * b->pitch +
-      (size_t) b->width * cm_depth_bytes (b->depth));
-
-  return a0 < b1 && b0 < a1;
-}
-
-static cm_status
-check_pair (const cm_image * src, const cm_image * dst)
-{
-  if (!cm_image_ok (src) || !cm_image_ok (dst))
-    return CM_ERR_INVALID_ARG;
-  if (src->width != dst->width || src->height != dst->height ||
-      src->depth != dst->depth)
-    return CM_ERR_INVALID_ARG;
-  if (images_overlap (src, dst))
-    return CM_ERR_INVALID_ARG;
-  return CM_OK;
-}
-
 /* The set offsets of se, negated when `negate` (the reflected SE -B).
  * CM_ERR_INVALID_ARG for a malformed or empty SE. */
 static cm_status
@@ -287,11 +261,8 @@ cm_morph_ref_rank_extreme (const cm_se * se, int is_min,
   cm_status st;
   int n;
 
-  if (!border_ok (border))
+  if (!border_ok (border) || !cm_image_pair_ok (src, dst))
     return CM_ERR_INVALID_ARG;
-  st = check_pair (src, dst);
-  if (st != CM_OK)
-    return st;
   st = offsets_new (se, 0, &offs, &n);
   if (st != CM_OK)
     return st;
@@ -410,14 +381,12 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
 {
   ref_ctx c;
   cm_status st;
-  int need_pp, need_half, ok = 1;
+  int need_pp, need_half, opening, ok = 1;
 
   if (!desc || !desc->se || desc->iterations < 1 || !border_ok (desc->border)
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT)
+      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
+      !cm_image_pair_ok (src, dst))
     return CM_ERR_INVALID_ARG;
-  st = check_pair (src, dst);
-  if (st != CM_OK)
-    return st;
 
   memset (&c, 0, sizeof (c));
   c.desc = desc;
@@ -458,20 +427,19 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
 
   switch (desc->op) {
     case CM_MORPH_ERODE:
-      ok = repeat (&c, 1, src, dst);
-      break;
     case CM_MORPH_DILATE:
-      ok = repeat (&c, 0, src, dst);
+      ok = repeat (&c, desc->op == CM_MORPH_ERODE, src, dst);
       break;
     case CM_MORPH_OPEN:
     case CM_MORPH_TOPHAT:
-      ok = repeat (&c, 1, src, &c.tmp[2]) && repeat (&c, 0, &c.tmp[2], dst);
-      if (ok && desc->op == CM_MORPH_TOPHAT)
-        saturating_diff (src, dst, dst);
-      break;
     case CM_MORPH_CLOSE:
     case CM_MORPH_BLACKHAT:
-      ok = repeat (&c, 0, src, &c.tmp[2]) && repeat (&c, 1, &c.tmp[2], dst);
+      /* opening: erode, then dilate; closing: the other way round */
+      opening = desc->op == CM_MORPH_OPEN || desc->op == CM_MORPH_TOPHAT;
+      ok = repeat (&c, opening, src, &c.tmp[2]) &&
+          repeat (&c, !opening, &c.tmp[2], dst);
+      if (ok && desc->op == CM_MORPH_TOPHAT)
+        saturating_diff (src, dst, dst);
       if (ok && desc->op == CM_MORPH_BLACKHAT)
         saturating_diff (dst, src, dst);
       break;

@@ -565,16 +565,19 @@ repeat (cm_morph_plan * p, int erode, const cm_image * in,
   return cudaSuccess;
 }
 
-static int
-images_overlap (const cm_image * a, const cm_image * b)
+/* The opening (erosions, then as many dilations) or the closing of in,
+ * ending in out, through mid; each repeat's other image: other1, other2
+ * (repeat) */
+static cudaError_t
+open_close (cm_morph_plan * p, int opening, const cm_image * in,
+    const cm_image * mid, const cm_image * out, const cm_image * other1,
+    const cm_image * other2, cudaStream_t s)
 {
-  uintptr_t a0 = (uintptr_t) a->data, b0 = (uintptr_t) b->data;
-  uintptr_t a1 = a0 + (size_t) (a->height - 1) * a->pitch +
-      (size_t) a->width * cm_depth_bytes (a->depth);
-  uintptr_t b1 = b0 + (size_t) (b->height - 1) * b->pitch +
-      (size_t) b->width * cm_depth_bytes (b->depth);
+  cudaError_t e = repeat (p, opening, in, mid, other1, s);
 
-  return a0 < b1 && b0 < a1;
+  if (e == cudaSuccess)
+    e = repeat (p, !opening, mid, out, other2, s);
+  return e;
 }
 
 cm_status
@@ -584,12 +587,13 @@ cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
   cudaStream_t s = (cudaStream_t) stream;
   const cm_image *p0, *p1;
   cudaError_t e;
+  int tophat;
 
   if (!plan || !cm_image_aligned_ok (src) || !cm_image_aligned_ok (dst))
     return CM_ERR_INVALID_ARG;
   if (src->width != plan->width || src->height != plan->height ||
       src->depth != plan->depth || !same_shape (src, dst) ||
-      images_overlap (src, dst))
+      cm_images_overlap (src, dst))
     return CM_ERR_INVALID_ARG;
 
   p0 = &plan->tmp[TMP_P0];
@@ -600,28 +604,18 @@ cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
       e = repeat (plan, plan->op == CM_MORPH_ERODE, src, dst, p0, s);
       break;
     case CM_MORPH_OPEN:
-      e = repeat (plan, 1, src, p0, dst, s);
-      if (e == cudaSuccess)
-        e = repeat (plan, 0, p0, dst, p1, s);
-      break;
     case CM_MORPH_CLOSE:
-      e = repeat (plan, 0, src, p0, dst, s);
-      if (e == cudaSuccess)
-        e = repeat (plan, 1, p0, dst, p1, s);
+      e = open_close (plan, plan->op == CM_MORPH_OPEN, src, p0, dst, dst, p1,
+          s);
       break;
     case CM_MORPH_TOPHAT:
-      e = repeat (plan, 1, src, p1, dst, s);
-      if (e == cudaSuccess)
-        e = repeat (plan, 0, p1, p0, dst, s);
-      if (e == cudaSuccess)
-        e = cm_subtract_sat (src, p0, dst, s);
-      break;
     case CM_MORPH_BLACKHAT:
-      e = repeat (plan, 0, src, p1, dst, s);
+      /* src - its opening; its closing - src */
+      tophat = plan->op == CM_MORPH_TOPHAT;
+      e = open_close (plan, tophat, src, p1, p0, dst, dst, s);
       if (e == cudaSuccess)
-        e = repeat (plan, 1, p1, p0, dst, s);
-      if (e == cudaSuccess)
-        e = cm_subtract_sat (p0, src, dst, s);
+        e = tophat ? cm_subtract_sat (src, p0, dst, s) :
+            cm_subtract_sat (p0, src, dst, s);
       break;
     case CM_MORPH_GRADIENT:
       e = repeat (plan, 0, src, p0, dst, s);
