@@ -215,6 +215,16 @@ store (const cm_image * img, const uint32_t * v)
   }
 }
 
+/* marker and mask (count values each) into their complements maxv - v */
+static void
+complement (uint32_t * marker, uint32_t * mask, size_t count, uint32_t maxv)
+{
+  for (size_t p = 0; p < count; p++) {
+    marker[p] = maxv - marker[p];
+    mask[p] = maxv - mask[p];
+  }
+}
+
 /* By dilation (under), or by erosion (over) through the complements. */
 static cm_status
 reconstruct (cm_recon_mode mode, int connectivity, uint32_t * marker,
@@ -225,16 +235,24 @@ reconstruct (cm_recon_mode mode, int connectivity, uint32_t * marker,
 
   if (mode == CM_RECON_BY_DILATION)
     return rec_dilate (marker, mask, w, h, connectivity);
-  for (size_t p = 0; p < count; p++) {
-    marker[p] = maxv - marker[p];
-    mask[p] = maxv - mask[p];
-  }
+  complement (marker, mask, count, maxv);
   st = rec_dilate (marker, mask, w, h, connectivity);
-  for (size_t p = 0; p < count; p++) {
-    marker[p] = maxv - marker[p];
-    mask[p] = maxv - mask[p];
-  }
+  complement (marker, mask, count, maxv);
   return st;
+}
+
+/* Two arrays of count values, *a and *b: both, or neither and
+ * CM_ERR_NO_MEMORY */
+static cm_status
+alloc_two (size_t count, uint32_t ** a, uint32_t ** b)
+{
+  *a = malloc (count * sizeof (**a));
+  *b = malloc (count * sizeof (**b));
+  if (*a && *b)
+    return CM_OK;
+  free (*a);
+  free (*b);
+  return CM_ERR_NO_MEMORY;
 }
 
 cm_status
@@ -250,13 +268,8 @@ cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
       (mode != CM_RECON_BY_DILATION && mode != CM_RECON_BY_EROSION))
     return CM_ERR_INVALID_ARG;
   count = (size_t) mask->width * mask->height;
-  i = malloc (count * sizeof (*i));
-  j = malloc (count * sizeof (*j));
-  if (!i || !j) {
-    free (i);
-    free (j);
+  if (alloc_two (count, &i, &j) != CM_OK)
     return CM_ERR_NO_MEMORY;
-  }
   load (mask, i);
   load (marker, j);
   st = reconstruct (mode, connectivity, j, i, mask->width, mask->height,
@@ -312,13 +325,8 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
   count = (size_t) w * h;
   maxv = depth_max (src->depth);
   hgt = min_u32 (desc->height, maxv);
-  f = malloc (count * sizeof (*f));
-  g = malloc (count * sizeof (*g));
-  if (!f || !g) {
-    free (f);
-    free (g);
+  if (alloc_two (count, &f, &g) != CM_OK)
     return CM_ERR_NO_MEMORY;
-  }
   load (src, f);
 
   switch (desc->op) {
