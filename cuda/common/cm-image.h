@@ -70,6 +70,42 @@ cm_image_aligned_ok (const cm_image * img)
       (((uintptr_t) img->data | (uintptr_t) img->pitch) & 1) == 0);
 }
 
+/* The bytes of a view: @height rows of @row_bytes, @pitch apart */
+static inline size_t
+cm_view_span (size_t pitch, int height, size_t row_bytes)
+{
+  return (size_t) (height - 1) * pitch + row_bytes;
+}
+
+/* Byte ranges [a, a + alen) and [b, b + blen) intersect */
+static inline int
+cm_ranges_overlap (const void *a, size_t alen, const void *b, size_t blen)
+{
+  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
+
+  return a0 < b0 + blen && b0 < a0 + alen;
+}
+
+/* The bytes of two images intersect */
+static inline int
+cm_images_overlap (const cm_image * a, const cm_image * b)
+{
+  return cm_ranges_overlap (a->data, cm_view_span (a->pitch, a->height,
+          (size_t) a->width * cm_depth_bytes (a->depth)), b->data,
+      cm_view_span (b->pitch, b->height,
+          (size_t) b->width * cm_depth_bytes (b->depth)));
+}
+
+/* src and dst: images (cm_image_ok) of one size and depth whose bytes do
+ * not intersect, what a filter that is not in place takes */
+static inline int
+cm_image_pair_ok (const cm_image * src, const cm_image * dst)
+{
+  return cm_image_ok (src) && cm_image_ok (dst) &&
+      src->width == dst->width && src->height == dst->height &&
+      src->depth == dst->depth && !cm_images_overlap (src, dst);
+}
+
 /* r, g, b: distinct channel indices of an interleaved image of ch
  * channels; a: its alpha channel (distinct from them) or -1 */
 static inline int

@@ -98,20 +98,6 @@ packed_ok (const cm_image_packed * img)
       cm_depth_bytes (img->depth);
 }
 
-/* byte ranges [a0, a0 + alen) and [b0, b0 + blen) intersect */
-static int
-ranges_overlap (const void *a, size_t alen, const void *b, size_t blen)
-{
-  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
-  return a0 < b0 + blen && b0 < a0 + alen;
-}
-
-static size_t
-image_span (size_t pitch, int height, size_t row_bytes)
-{
-  return (size_t) (height - 1) * pitch + row_bytes;
-}
-
 /* ---- hierarchical histogram ----------------------------------------------
  * Level l (0 .. nlev-1) has 16^(l+1) bins counting the samples by their
  * top 4 (l+1) bits; the last level counts full values. */
@@ -400,16 +386,9 @@ cm_median_ref_mt (const cm_median_desc * desc, const cm_image * src,
 
   if (cm_median_desc_check (desc) != CM_OK)
     return CM_ERR_INVALID_ARG;
-  if (!cm_image_ok (src) || !cm_image_ok (dst))
-    return CM_ERR_INVALID_ARG;
-  if (src->width != dst->width || src->height != dst->height ||
-      src->depth != dst->depth)
+  if (!cm_image_pair_ok (src, dst))
     return CM_ERR_INVALID_ARG;
   bpp = cm_depth_bytes (src->depth);
-  if (ranges_overlap (src->data, image_span (src->pitch, src->height,
-              (size_t) src->width * bpp), dst->data, image_span (dst->pitch,
-              dst->height, (size_t) dst->width * bpp)))
-    return CM_ERR_INVALID_ARG;
 
   p.data = src->data;
   p.pitch = src->pitch;
@@ -512,8 +491,8 @@ cm_median_luma_ref_mt (const cm_median_desc * desc,
   if (!cm_channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
     return CM_ERR_INVALID_ARG;
   row_bytes = (size_t) src->width * (size_t) src->channels * bpp;
-  if (ranges_overlap (src->data, image_span (src->pitch, src->height,
-              row_bytes), dst->data, image_span (dst->pitch, dst->height,
+  if (cm_ranges_overlap (src->data, cm_view_span (src->pitch, src->height,
+              row_bytes), dst->data, cm_view_span (dst->pitch, dst->height,
               row_bytes)))
     return CM_ERR_INVALID_ARG;
 

@@ -312,13 +312,6 @@ run_plane (const cm_median_plan *p, const void *src, size_t spitch,
   }
 }
 
-static int
-ranges_overlap (const void *a, size_t alen, const void *b, size_t blen)
-{
-  uintptr_t a0 = (uintptr_t) a, b0 = (uintptr_t) b;
-  return a0 < b0 + blen && b0 < a0 + alen;
-}
-
 /* a device image of the plan's size and depth, pitch and data aligned to
  * the sample */
 static int
@@ -341,8 +334,8 @@ cm_median_plan_run (cm_median_plan *plan, const cm_image *src,
   if (!plan || !plane_ok (plan, src) || !plane_ok (plan, dst))
     return CM_ERR_INVALID_ARG;
   row = (size_t) plan->width * cm_depth_bytes (plan->depth);
-  if (ranges_overlap (src->data, (size_t) (plan->height - 1) * src->pitch +
-          row, dst->data, (size_t) (plan->height - 1) * dst->pitch + row))
+  if (cm_ranges_overlap (src->data, cm_view_span (src->pitch, plan->height,
+              row), dst->data, cm_view_span (dst->pitch, plan->height, row)))
     return CM_ERR_INVALID_ARG;
   return run_plane (plan, src->data, src->pitch, dst->data, dst->pitch,
       (cudaStream_t) stream);
@@ -488,8 +481,8 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
   if (!cm_channels_ok (src->channels, r_idx, g_idx, b_idx, a_idx))
     return CM_ERR_INVALID_ARG;
   row = (size_t) plan->width * src->channels * cm_depth_bytes (plan->depth);
-  if (ranges_overlap (src->data, (size_t) (plan->height - 1) * src->pitch +
-          row, dst->data, (size_t) (plan->height - 1) * dst->pitch + row))
+  if (cm_ranges_overlap (src->data, cm_view_span (src->pitch, plan->height,
+              row), dst->data, cm_view_span (dst->pitch, plan->height, row)))
     return CM_ERR_INVALID_ARG;
   if (!plan->yplane || !plan->ystar)
     return CM_ERR_INVALID_ARG;  /* plan made without CM_MEDIAN_PLAN_LUMA */
