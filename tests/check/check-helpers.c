@@ -25,17 +25,39 @@ check_properties_documented (GstElement * e, const char *const *props,
 }
 
 void
+lin_run_new (LinRun * r)
+{
+  r->e = lin_element_new ("cpu", &r->p, &r->bus);
+}
+
+void
+lin_run_set_caps (LinRun * r, const char *format, int width, int height)
+{
+  r->h = gst_harness_new_with_element (r->e, "sink", "src");
+  if (r->sink_caps != NULL)
+    gst_harness_set_sink_caps_str (r->h, r->sink_caps);
+  morph_harness_set_caps (r->h, format, width, height, &r->info);
+}
+
+void
 lin_run_start (LinRun * r, const char *format, int width, int height,
     const char *first_property, ...)
 {
   va_list args;
 
-  r->e = lin_element_new ("cpu", &r->p, &r->bus);
+  lin_run_new (r);
   va_start (args, first_property);
   if (first_property != NULL)
     g_object_set_valist (G_OBJECT (r->e), first_property, args);
   va_end (args);
-  r->h = lin_harness_new (r->e, format, width, height, &r->info);
+  lin_run_set_caps (r, format, width, height);
+}
+
+void
+lin_run_set_output (LinRun * r, const char *output)
+{
+  r->p.output = output;
+  gst_util_set_object_arg (G_OBJECT (r->e), "output", output);
 }
 
 GstBuffer *

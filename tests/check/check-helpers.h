@@ -22,14 +22,25 @@ typedef struct
   GstBus *bus;
   GstHarness *h;
   GstVideoInfo info;
+  const char *sink_caps;        /* what downstream takes; NULL: anything */
 } LinRun;
 
 /* A cudalinspectrum on the CPU backend set as @r->p says, with a bus of
- * its own; then the properties of the NULL-terminated list of names and
- * values that follows, set before the harness takes caps @format
- * @width x @height (in @r->info). */
+ * its own. */
+void lin_run_new (LinRun * r);
+
+/* @r's element in a harness (downstream taking @r->sink_caps) with caps
+ * @format @width x @height (in @r->info). */
+void lin_run_set_caps (LinRun * r, const char *format, int width,
+    int height);
+
+/* Both: lin_run_new (), then the properties of the NULL-terminated list
+ * of names and values that follows, then lin_run_set_caps (). */
 void lin_run_start (LinRun * r, const char *format, int width, int height,
     const char *first_property, ...);
+
+/* The output property set to @output, in @r->p too. */
+void lin_run_set_output (LinRun * r, const char *output);
 
 /* lin_push_random () through @r's harness with @r's caps. */
 GstBuffer *lin_run_push (LinRun * r, guint64 seed, int extra,

@@ -18,6 +18,16 @@
 
 #define META_FRAMES 8
 
+/* @buf carries no meta (and no analytics entry) */
+static void
+check_no_result (GstBuffer * buf)
+{
+  fail_unless_equals_int (lin_meta_count (buf), 0);
+#ifdef HAVE_GST_ANALYTICS
+  fail_unless (gst_buffer_get_analytics_relation_meta (buf) == NULL);
+#endif
+}
+
 /* What an appsink application sees: frames pushed, then every output
  * buffer taken and matched by its timestamp to the message of its frame;
  * each carries one meta (and one analytics entry) with the values of that
@@ -37,22 +47,20 @@ GST_START_TEST (test_meta_matches_message)
   guint64 seed = 1200;
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
-    LinParams p = { 7, 0, 180, 15, (c % 2) ? CLOSE : OPEN, cases[c].output };
+    LinRun run = { {7, 0, 180, 15, (c % 2) ? CLOSE : OPEN,
+            cases[c].output}
+    };
     gboolean passthrough = g_str_equal (cases[c].output, "passthrough");
-    GstBus *bus;
-    GstElement *e = lin_element_new ("cpu", &p, &bus);
-    GstHarness *h;
-    GstVideoInfo info;
     GstBuffer *ref[META_FRAMES], *held[META_FRAMES];
     gpointer pushed[META_FRAMES];
     GstMessage *msgs[META_FRAMES];
     GstMessage *msg;
     guint n_msgs = 0;
-    gchar *desc = lin_params_describe (&p);
+    gchar *desc = lin_params_describe (&run.p);
 
-    h = lin_harness_new (e, cases[c].format, 23, 17, &info);
+    lin_run_start (&run, cases[c].format, 23, 17, NULL);
     for (guint i = 0; i < META_FRAMES; i++) {
-      GstBuffer *in = morph_make_input (&info, seed++, (i % 3) ? 0 : 8);
+      GstBuffer *in = morph_make_input (&run.info, seed++, (i % 3) ? 0 : 8);
 
       GST_BUFFER_PTS (in) = 1 * GST_SECOND + i * 40 * GST_MSECOND;
       GST_BUFFER_DURATION (in) = 40 * GST_MSECOND;
@@ -60,9 +68,9 @@ GST_START_TEST (test_meta_matches_message)
       pushed[i] = in;
       /* odd frames stay referenced here: not writable for the element */
       held[i] = (i % 2) ? gst_buffer_ref (in) : NULL;
-      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      fail_unless_equals_int (gst_harness_push (run.h, in), GST_FLOW_OK);
     }
-    while ((msg = lin_pop_message (bus)) != NULL) {
+    while ((msg = lin_pop_message (run.bus)) != NULL) {
       fail_unless (n_msgs < META_FRAMES, "%s: more messages than frames",
           desc);
       msgs[n_msgs++] = msg;
@@ -70,7 +78,7 @@ GST_START_TEST (test_meta_matches_message)
     fail_unless_equals_int (n_msgs, META_FRAMES);
 
     for (guint i = 0; i < META_FRAMES; i++) {
-      GstBuffer *out = gst_harness_pull (h);
+      GstBuffer *out = gst_harness_pull (run.h);
       const GstStructure *ms = NULL;
       GstStructure *conv;
       gchar *what;
@@ -91,7 +99,7 @@ GST_START_TEST (test_meta_matches_message)
       fail_unless (ms != NULL, "%s: no message with its timestamp", what);
       lin_check_result_is_message (out, ms, what);
       conv = lin_meta_as_message (lin_meta_structure (out, what));
-      fail_unless (lin_check_message (conv, ref[i], &info, &p, what),
+      fail_unless (lin_check_message (conv, ref[i], &run.info, &run.p, what),
           "%s: meta differs from the reference", what);
       gst_structure_free (conv);
       if (passthrough && held[i] != NULL)
@@ -110,7 +118,7 @@ GST_START_TEST (test_meta_matches_message)
         gst_buffer_unref (held[i]);
       gst_message_unref (msgs[i]);
     }
-    lin_teardown (h, e, bus);
+    lin_run_clear (&run);
     g_free (desc);
   }
 }
@@ -165,22 +173,15 @@ GST_START_TEST (test_meta_off)
   lin_run_start (&run, "I420", 29, 21, "attach-meta", FALSE, NULL);
   in = lin_run_push (&run, 1400, 0, &out);
   fail_unless (out == in, "passthrough without meta: another buffer");
-  fail_unless_equals_int (lin_meta_count (out), 0);
-#ifdef HAVE_GST_ANALYTICS
-  fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
-#endif
+  check_no_result (out);
   lin_run_check_message (&run, in, "attach-meta off");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  run.p.output = "supremum";
-  gst_util_set_object_arg (G_OBJECT (run.e), "output", "supremum");
+  lin_run_set_output (&run, "supremum");
   in = lin_run_push (&run, 1401, 0, &out);
   fail_unless (lin_run_supremum_ok (&run, in, out, "supremum, no meta"));
-  fail_unless_equals_int (lin_meta_count (out), 0);
-#ifdef HAVE_GST_ANALYTICS
-  fail_unless (gst_buffer_get_analytics_relation_meta (out) == NULL);
-#endif
+  check_no_result (out);
   lin_run_check_message (&run, in, "supremum, no meta");
   gst_buffer_unref (out);
   gst_buffer_unref (in);

@@ -38,8 +38,7 @@ GST_START_TEST (test_change_playing)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  run.p.output = "supremum";
-  gst_util_set_object_arg (G_OBJECT (run.e), "output", "supremum");
+  lin_run_set_output (&run, "supremum");
   in = lin_run_push (&run, 2, 0, &out);
   fail_unless (lin_run_supremum_ok (&run, in, out, "to supremum"));
   lin_run_check_frame (&run, in, out, "to supremum");
@@ -58,8 +57,7 @@ GST_START_TEST (test_change_playing)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  run.p.output = "orientation";
-  gst_util_set_object_arg (G_OBJECT (run.e), "output", "orientation");
+  lin_run_set_output (&run, "orientation");
   in = lin_run_push (&run, 4, 0, &out);
   lin_check_rgba_caps (run.h, 41, 29, &out_info);
   fail_unless (lin_check_orientation (in, &run.info, out, &out_info, &run.p,
@@ -77,8 +75,7 @@ GST_START_TEST (test_change_playing)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  run.p.output = "passthrough";
-  gst_util_set_object_arg (G_OBJECT (run.e), "output", "passthrough");
+  lin_run_set_output (&run, "passthrough");
   in = lin_run_push (&run, 6, 0, &out);
   lin_check_passed_through (in, out, "back to passthrough");
   caps = gst_pad_get_current_caps (run.h->sinkpad);
@@ -90,8 +87,7 @@ GST_START_TEST (test_change_playing)
   gst_buffer_unref (in);
 
   /* with a caps change in orientation mode */
-  run.p.output = "orientation";
-  gst_util_set_object_arg (G_OBJECT (run.e), "output", "orientation");
+  lin_run_set_output (&run, "orientation");
   morph_harness_set_caps (run.h, "GRAY16_LE", 19, 7, &run.info);
   in = lin_run_push (&run, 7, 0, &out);
   lin_check_rgba_caps (run.h, 19, 7, &out_info);
@@ -106,22 +102,22 @@ GST_START_TEST (test_change_playing)
 
 GST_END_TEST;
 
-/* Pops every message of @bus: the one spectrum message of the frame is
- * checked against @in, warnings are counted (errors fail). */
+/* Pops every message of @run's bus: the one spectrum message of the
+ * frame is checked against @in, warnings are counted (errors fail). */
 static guint
-check_message_and_warnings (GstBus * bus, GstBuffer * in,
-    const GstVideoInfo * info, const LinParams * p, const char *what)
+check_message_and_warnings (LinRun * run, GstBuffer * in, const char *what)
 {
   GstMessage *msg;
   guint spectra = 0, warnings = 0;
 
-  while ((msg = gst_bus_pop (bus)) != NULL) {
+  while ((msg = gst_bus_pop (run->bus)) != NULL) {
     fail_if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR, "%s: error", what);
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING)
       warnings++;
     if (gst_message_has_name (msg, "cudalinspectrum")) {
       fail_unless (lin_check_message (gst_message_get_structure (msg), in,
-              info, p, what), "%s: message differs from the reference", what);
+              &run->info, &run->p, what),
+          "%s: message differs from the reference", what);
       spectra++;
     }
     gst_message_unref (msg);
@@ -133,40 +129,42 @@ check_message_and_warnings (GstBus * bus, GstBuffer * in,
 /* refused values leave the old value and the element keeps working */
 GST_START_TEST (test_invalid_values)
 {
-  LinParams p = { 15, 10, 100, 2, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 15, 10, 100, 2, OPEN, "passthrough" } };
   GstBuffer *in, *out;
   gdouble d;
 
+  lin_run_new (&run);
+
   /* one value alone: refused at once, the old one kept */
-  ASSERT_WARNING (g_object_set (e, "angle-step", 0.0, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", -1.0, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-step", (gdouble) INFINITY,
+  ASSERT_WARNING (g_object_set (run.e, "angle-step", 0.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-step", -1.0, NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-step", (gdouble) NAN,
           NULL));
-  g_object_get (e, "angle-step", &d, NULL);
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-step", (gdouble) INFINITY,
+          NULL));
+  g_object_get (run.e, "angle-step", &d, NULL);
   fail_unless_equals_float (d, 2.0);
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-min", (gdouble) -INFINITY,
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-min", (gdouble) NAN,
           NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) NAN, NULL));
-  ASSERT_OUT_OF_RANGE (g_object_set (e, "angle-max", (gdouble) INFINITY,
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-min", (gdouble) -INFINITY,
           NULL));
-  g_object_get (e, "angle-min", &d, NULL);
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-max", (gdouble) NAN,
+          NULL));
+  ASSERT_OUT_OF_RANGE (g_object_set (run.e, "angle-max", (gdouble) INFINITY,
+          NULL));
+  g_object_get (run.e, "angle-min", &d, NULL);
   fail_unless_equals_float (d, 10.0);
-  g_object_get (e, "angle-max", &d, NULL);
+  g_object_get (run.e, "angle-max", &d, NULL);
   fail_unless_equals_float (d, 100.0);
 
-  test_expect_int_refused (e, "length", 0, 15);
-  test_expect_int_refused (e, "length", CM_LINSPECTRUM_MAX_LENGTH + 1, 15);
-  test_expect_int_refused (e, "interval", 0, 1);
+  test_expect_int_refused (run.e, "length", 0, 15);
+  test_expect_int_refused (run.e, "length", CM_LINSPECTRUM_MAX_LENGTH + 1,
+      15);
+  test_expect_int_refused (run.e, "interval", 0, 1);
 
-  h = lin_harness_new (e, "GRAY8", 23, 17, &info);
-  in = lin_push_random (h, &info, 77, 0, &out);
-  lin_check_one_message (bus, in, &info, &p, "after refused values");
+  lin_run_set_caps (&run, "GRAY8", 23, 17);
+  in = lin_run_push (&run, 77, 0, &out);
+  lin_run_check_message (&run, in, "after refused values");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
@@ -186,20 +184,19 @@ GST_START_TEST (test_invalid_values)
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
       gchar *what = g_strdup_printf ("%s = %g", bad[i].name, bad[i].value);
 
-      g_object_get (e, bad[i].name, &d, NULL);
-      g_object_set (e, bad[i].name, bad[i].value, NULL);
+      g_object_get (run.e, bad[i].name, &d, NULL);
+      g_object_set (run.e, bad[i].name, bad[i].value, NULL);
       for (int k = 0; k < 2; k++) {
-        in = lin_push_random (h, &info, 80 + 2 * i + k, 0, &out);
-        fail_unless_equals_int (check_message_and_warnings (bus, in, &info,
-                &p, what), k == 0 ? 1 : 0);
+        in = lin_run_push (&run, 80 + 2 * i + k, 0, &out);
+        fail_unless_equals_int (check_message_and_warnings (&run, in, what),
+            k == 0 ? 1 : 0);
         gst_buffer_unref (out);
         gst_buffer_unref (in);
       }
       /* back to the value before: no warning */
-      g_object_set (e, bad[i].name, d, NULL);
-      in = lin_push_random (h, &info, 90 + i, 0, &out);
-      fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
-              what), 0);
+      g_object_set (run.e, bad[i].name, d, NULL);
+      in = lin_run_push (&run, 90 + i, 0, &out);
+      fail_unless_equals_int (check_message_and_warnings (&run, in, what), 0);
       gst_buffer_unref (out);
       gst_buffer_unref (in);
       g_free (what);
@@ -207,17 +204,17 @@ GST_START_TEST (test_invalid_values)
   }
 
   /* the largest number of orientations is fine */
-  p.angle_min = 0;
-  p.angle_max = 180;
-  p.angle_step = 180.0 / CM_LINSPECTRUM_MAX_ANGLES;
-  g_object_set (e, "angle-min", 0.0, "angle-max", 180.0, "angle-step",
+  run.p.angle_min = 0;
+  run.p.angle_max = 180;
+  run.p.angle_step = 180.0 / CM_LINSPECTRUM_MAX_ANGLES;
+  g_object_set (run.e, "angle-min", 0.0, "angle-max", 180.0, "angle-step",
       180.0 / CM_LINSPECTRUM_MAX_ANGLES, NULL);
-  in = lin_push_random (h, &info, 99, 0, &out);
-  fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+  in = lin_run_push (&run, 99, 0, &out);
+  fail_unless_equals_int (check_message_and_warnings (&run, in,
           "4096 orientations"), 0);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -247,37 +244,34 @@ race_log_hook (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
 
 GST_START_TEST (test_passthrough_left_mid_buffer)
 {
-  LinParams p = { 3, 0, 180, 45, OPEN, "passthrough" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h;
-  GstVideoInfo info;
+  LinRun run = { { 3, 0, 180, 45, OPEN, "passthrough" } };
   GstBuffer *in, *out;
   GstMessage *msg;
 
+  lin_run_new (&run);
   gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_DEBUG);
   gst_debug_add_log_function (race_log_hook, NULL, NULL);
-  race_element = e;
+  race_element = run.e;
 
-  h = lin_harness_new (e, "GRAY8", 64, 48, &info);
+  lin_run_set_caps (&run, "GRAY8", 64, 48);
   /* padded rows (GstVideoMeta): a frame that cannot be sized from caps */
-  in = lin_push_random (h, &info, 11, 16, &out);
+  in = lin_run_push (&run, 11, 16, &out);
   lin_check_passed_through (in, out, "passthrough");
-  lin_check_frame_result (bus, in, out, &info, &p, "passthrough");
+  lin_run_check_frame (&run, in, out, "passthrough");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
   /* output changes while this buffer is between the two steps */
-  in = morph_make_input (&info, 12, 16);
+  in = morph_make_input (&run.info, 12, 16);
   GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
   g_atomic_int_set (&race_armed, TRUE);
-  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
   gst_debug_remove_log_function (race_log_hook);
   gst_debug_set_threshold_for_name ("basetransform", GST_LEVEL_NONE);
   fail_unless (g_atomic_int_get (&race_fired), "basetransform did not log "
       "\"got DISCONT buffer\": the interleaving was not forced");
   fail_unless (out != NULL, "no output for the frame in flight");
-  msg = lin_pop_message (bus);
+  msg = lin_pop_message (run.bus);
   fail_unless (msg != NULL);
   lin_check_result_is_message (out, gst_message_get_structure (msg),
       "frame in flight");
@@ -286,17 +280,17 @@ GST_START_TEST (test_passthrough_left_mid_buffer)
   gst_buffer_unref (in);
 
   /* the next frames are supremum frames, in a buffer of the right size */
-  p.output = "supremum";
+  run.p.output = "supremum";
   for (int k = 0; k < 2; k++) {
-    in = lin_push_random (h, &info, 13 + k, 16, &out);
+    in = lin_run_push (&run, 13 + k, 16, &out);
     fail_unless (out != in, "still in passthrough");
-    fail_unless (lin_check_supremum (in, out, &info, &p, "after the race"));
-    lin_check_frame_result (bus, in, out, &info, &p, "after the race");
+    fail_unless (lin_run_supremum_ok (&run, in, out, "after the race"));
+    lin_run_check_frame (&run, in, out, "after the race");
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
-  fail_if (gst_bus_have_pending (bus), "error or warning on the bus");
-  lin_teardown (h, e, bus);
+  fail_if (gst_bus_have_pending (run.bus), "error or warning on the bus");
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -322,64 +316,59 @@ output_nick (GstElement * e)
  * warning, and the property says so; the same back from RGBA */
 GST_START_TEST (test_refused_output_kept)
 {
-  LinParams p = { 9, 0, 180, 30, OPEN, "supremum" };
-  GstBus *bus;
-  GstElement *e = lin_element_new ("cpu", &p, &bus);
-  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
-  GstVideoInfo info;
+  LinRun run = { {9, 0, 180, 30, OPEN, "supremum"}, .sink_caps =
+        "video/x-raw,format=GRAY8"
+  };
   GstBuffer *in, *out;
   gchar *output;
 
-  gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
-  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
-  in = lin_push_random (h, &info, 21, 0, &out);
-  fail_unless (lin_check_supremum (in, out, &info, &p, "supremum"));
-  lin_check_one_message (bus, in, &info, &p, "supremum");
+  lin_run_start (&run, "GRAY8", 40, 30, NULL);
+  in = lin_run_push (&run, 21, 0, &out);
+  fail_unless (lin_run_supremum_ok (&run, in, out, "supremum"));
+  lin_run_check_message (&run, in, "supremum");
   gst_buffer_unref (out);
   gst_buffer_unref (in);
 
-  gst_util_set_object_arg (G_OBJECT (e), "output", "orientation");
+  gst_util_set_object_arg (G_OBJECT (run.e), "output", "orientation");
   for (int k = 0; k < 3; k++) {
     gchar *what = g_strdup_printf ("kept, frame %d", k);
 
-    in = lin_push_random (h, &info, 22 + k, 0, &out);
-    fail_unless (lin_check_supremum (in, out, &info, &p, what),
+    in = lin_run_push (&run, 22 + k, 0, &out);
+    fail_unless (lin_run_supremum_ok (&run, in, out, what),
         "%s: not the supremum", what);
-    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
-            what), k == 0 ? 1 : 0);
+    fail_unless_equals_int (check_message_and_warnings (&run, in, what),
+        k == 0 ? 1 : 0);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
     g_free (what);
   }
-  output = output_nick (e);
+  output = output_nick (run.e);
   fail_unless_equals_string (output, "supremum");
   g_free (output);
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 
   /* and from RGBA to a format downstream refuses */
-  p.output = "orientation";
-  e = lin_element_new ("cpu", &p, &bus);
-  h = gst_harness_new_with_element (e, "sink", "src");
-  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
-  morph_harness_set_caps (h, "GRAY8", 40, 30, &info);
+  run.p.output = "orientation";
+  run.sink_caps = "video/x-raw,format=RGBA";
+  lin_run_start (&run, "GRAY8", 40, 30, NULL);
   for (int k = 0; k < 2; k++) {
     GstVideoInfo out_info;
 
     if (k == 1)
-      gst_util_set_object_arg (G_OBJECT (e), "output", "passthrough");
-    in = lin_push_random (h, &info, 30 + k, 0, &out);
-    lin_check_rgba_caps (h, 40, 30, &out_info);
-    fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
-            "orientation kept"));
-    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+      gst_util_set_object_arg (G_OBJECT (run.e), "output", "passthrough");
+    in = lin_run_push (&run, 30 + k, 0, &out);
+    lin_check_rgba_caps (run.h, 40, 30, &out_info);
+    fail_unless (lin_check_orientation (in, &run.info, out, &out_info,
+            &run.p, "orientation kept"));
+    fail_unless_equals_int (check_message_and_warnings (&run, in,
             "orientation kept"), k == 1 ? 1 : 0);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
   }
-  output = output_nick (e);
+  output = output_nick (run.e);
   fail_unless_equals_string (output, "orientation");
   g_free (output);
-  lin_teardown (h, e, bus);
+  lin_run_clear (&run);
 }
 
 GST_END_TEST;
@@ -425,12 +414,10 @@ GST_END_TEST;
 GST_START_TEST (test_angle_order)
 {
   for (int order = 0; order < 2; order++) {
-    LinParams p = { 5, 200, 300, 20, OPEN, "passthrough" };
-    GstBus *bus;
-    GstElement *e = lin_element_new ("cpu", NULL, &bus);
-    GstHarness *h;
-    GstVideoInfo info;
+    LinRun run = { {5, 200, 300, 20, OPEN, "passthrough"} };
     GstBuffer *in, *out;
+    /* the defaults, then the properties one by one as strings */
+    GstElement *e = run.e = lin_element_new ("cpu", NULL, &run.bus);
 
     gst_util_set_object_arg (G_OBJECT (e), "length", "5");
     gst_util_set_object_arg (G_OBJECT (e), "angle-step", "20");
@@ -441,13 +428,13 @@ GST_START_TEST (test_angle_order)
       gst_util_set_object_arg (G_OBJECT (e), "angle-max", "300");
       gst_util_set_object_arg (G_OBJECT (e), "angle-min", "200");
     }
-    h = lin_harness_new (e, "GRAY8", 30, 20, &info);
-    in = lin_push_random (h, &info, 7, 0, &out);
-    fail_unless_equals_int (check_message_and_warnings (bus, in, &info, &p,
+    lin_run_set_caps (&run, "GRAY8", 30, 20);
+    in = lin_run_push (&run, 7, 0, &out);
+    fail_unless_equals_int (check_message_and_warnings (&run, in,
             order ? "max then min" : "min then max"), 0);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
-    lin_teardown (h, e, bus);
+    lin_run_clear (&run);
   }
 }
 

@@ -183,35 +183,31 @@ GST_START_TEST (test_formats_spectrum)
   for (int f = 0; f < LIN_N_FORMATS; f++) {
     for (guint z = 0; z < G_N_ELEMENTS (odd_sizes); z++) {
       for (int op = 0; op < 2; op++) {
-        LinParams p = { op ? 6 : 11, op ? -10 : 0, op ? 10 : 180,
-          op ? 0.25 : 4, op ? CLOSE : OPEN, "passthrough"
+        LinRun run = { {op ? 6 : 11, op ? -10 : 0, op ? 10 : 180,
+                op ? 0.25 : 4, op ? CLOSE : OPEN, "passthrough"}
         };
         int extra = (z % 2) ? 8 : 0;
-        GstBus *bus;
-        GstElement *e = lin_element_new ("cpu", &p, &bus);
-        GstHarness *h;
-        GstVideoInfo info;
         GstBuffer *in, *out, *copy;
-        gchar *desc = lin_params_describe (&p);
+        gchar *desc = lin_params_describe (&run.p);
         gchar *what = g_strdup_printf ("%s %dx%d%s %s", lin_format (f),
             odd_sizes[z].width, odd_sizes[z].height, extra ? " padded" : "",
             desc);
 
-        h = lin_harness_new (e, lin_format (f), odd_sizes[z].width,
-            odd_sizes[z].height, &info);
+        lin_run_start (&run, lin_format (f), odd_sizes[z].width,
+            odd_sizes[z].height, NULL);
         for (int k = 0; k < 2; k++) {
-          in = morph_make_input (&info, seed++, extra);
+          in = morph_make_input (&run.info, seed++, extra);
           copy = gst_buffer_copy_deep (in);
-          out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+          out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
           lin_check_passed_through (in, out, what);
-          fail_unless (morph_frames_equal (out, copy, &info, what),
+          fail_unless (morph_frames_equal (out, copy, &run.info, what),
               "%s: passthrough changed the frame", what);
-          lin_check_frame_result (bus, in, out, &info, &p, what);
+          lin_run_check_frame (&run, in, out, what);
           gst_buffer_unref (copy);
           gst_buffer_unref (out);
           gst_buffer_unref (in);
         }
-        lin_teardown (h, e, bus);
+        lin_run_clear (&run);
         g_free (what);
         g_free (desc);
       }
@@ -282,33 +278,29 @@ GST_START_TEST (test_dominant_angle)
   };
 
   for (guint r = 0; r < G_N_ELEMENTS (rows); r++) {
-    const LinParams *p = &rows[r].p;
-    GstBus *bus;
-    GstElement *e = lin_element_new ("cpu", p, &bus);
-    GstHarness *h;
-    GstVideoInfo info;
+    LinRun run = { rows[r].p };
     GstBuffer *in, *out;
     GstMessage *msg;
     gdouble angle;
-    gchar *desc = lin_params_describe (p);
+    gchar *desc = lin_params_describe (&run.p);
 
-    h = lin_harness_new (e, rows[r].format, 160, 120, &info);
-    in = lines_frame (&info, rows[r].theta, 9, p->op == CLOSE);
-    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+    lin_run_start (&run, rows[r].format, 160, 120, NULL);
+    in = lines_frame (&run.info, rows[r].theta, 9, run.p.op == CLOSE);
+    out = gst_harness_push_and_pull (run.h, gst_buffer_ref (in));
     fail_unless (out != NULL);
-    msg = lin_pop_message (bus);
+    msg = lin_pop_message (run.bus);
     fail_unless (msg != NULL);
     fail_unless (lin_check_message (gst_message_get_structure (msg), in,
-            &info, p, desc));
+            &run.info, &run.p, desc));
     fail_unless (gst_structure_get_double (gst_message_get_structure (msg),
             "dominant-angle", &angle));
-    fail_unless (fabs (angle - rows[r].theta) <= p->angle_step / 4,
+    fail_unless (fabs (angle - rows[r].theta) <= run.p.angle_step / 4,
         "%s: lines at %g degrees, dominant-angle %g", desc, rows[r].theta,
         angle);
     gst_message_unref (msg);
     gst_buffer_unref (out);
     gst_buffer_unref (in);
-    lin_teardown (h, e, bus);
+    lin_run_clear (&run);
     g_free (desc);
   }
 }
@@ -409,31 +401,27 @@ GST_START_TEST (test_supremum)
   for (int f = 0; f < LIN_N_FORMATS; f++) {
     for (int op = 0; op < 2; op++) {
       for (guint z = 0; z < G_N_ELEMENTS (odd_sizes); z += 2) {
-        LinParams p = { 9, 0, 180, op ? 7.5 : 0.5, op ? CLOSE : OPEN,
-          "supremum"
+        LinRun run = { {9, 0, 180, op ? 7.5 : 0.5, op ? CLOSE : OPEN,
+                "supremum"}
         };
-        GstBus *bus;
-        GstElement *e = lin_element_new ("cpu", &p, &bus);
-        GstHarness *h;
-        GstVideoInfo info;
-        gchar *desc = lin_params_describe (&p);
+        gchar *desc = lin_params_describe (&run.p);
         gchar *what = g_strdup_printf ("%s %dx%d %s", lin_format (f),
             odd_sizes[z].width, odd_sizes[z].height, desc);
 
-        h = lin_harness_new (e, lin_format (f), odd_sizes[z].width,
-            odd_sizes[z].height, &info);
+        lin_run_start (&run, lin_format (f), odd_sizes[z].width,
+            odd_sizes[z].height, NULL);
         for (int k = 0; k < 2; k++) {
-          GstBuffer *out, *in = lin_push_random (h, &info, seed++, k * 8, &out);
+          GstBuffer *out, *in = lin_run_push (&run, seed++, k * 8, &out);
 
           fail_unless (out != in, "%s: supremum passed the buffer through",
               what);
-          fail_unless (lin_check_supremum (in, out, &info, &p, what),
+          fail_unless (lin_run_supremum_ok (&run, in, out, what),
               "%s: output differs from the reference", what);
-          lin_check_frame_result (bus, in, out, &info, &p, what);
+          lin_run_check_frame (&run, in, out, what);
           gst_buffer_unref (out);
           gst_buffer_unref (in);
         }
-        lin_teardown (h, e, bus);
+        lin_run_clear (&run);
         g_free (what);
         g_free (desc);
       }
@@ -450,29 +438,26 @@ GST_START_TEST (test_orientation)
 
   for (int f = 0; f < LIN_N_FORMATS; f++) {
     for (int op = 0; op < 2; op++) {
-      LinParams p = { 13, op ? -30 : 0, op ? 30 : 180, op ? 0.75 : 3,
-        op ? CLOSE : OPEN, "orientation"
+      LinRun run = { {13, op ? -30 : 0, op ? 30 : 180, op ? 0.75 : 3,
+              op ? CLOSE : OPEN, "orientation"}
       };
-      GstBus *bus;
-      GstElement *e = lin_element_new ("cpu", &p, &bus);
-      GstHarness *h;
-      GstVideoInfo info, out_info;
-      gchar *desc = lin_params_describe (&p);
+      GstVideoInfo out_info;
+      gchar *desc = lin_params_describe (&run.p);
       gchar *what = g_strdup_printf ("%s %s", lin_format (f), desc);
 
-      h = lin_harness_new (e, lin_format (f), 45, 31, &info);
+      lin_run_start (&run, lin_format (f), 45, 31, NULL);
       for (int k = 0; k < 2; k++) {
-        GstBuffer *out, *in = lin_push_random (h, &info, seed++, k * 8, &out);
+        GstBuffer *out, *in = lin_run_push (&run, seed++, k * 8, &out);
 
-        lin_check_rgba_caps (h, 45, 31, &out_info);
-        fail_unless (lin_check_orientation (in, &info, out, &out_info, &p,
-                what), "%s: orientation map differs from the reference",
-            what);
-        lin_check_frame_result (bus, in, out, &info, &p, what);
+        lin_check_rgba_caps (run.h, 45, 31, &out_info);
+        fail_unless (lin_check_orientation (in, &run.info, out, &out_info,
+                &run.p, what), "%s: orientation map differs from the "
+            "reference", what);
+        lin_run_check_frame (&run, in, out, what);
         gst_buffer_unref (out);
         gst_buffer_unref (in);
       }
-      lin_teardown (h, e, bus);
+      lin_run_clear (&run);
       g_free (what);
       g_free (desc);
     }
