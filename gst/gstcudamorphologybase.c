@@ -29,11 +29,15 @@
  * gstreamer-cuda-1.0) and pinned host pools, gstcudamorphologynegotiation.h.
  *
  * Pieces. This file keeps the element: class and properties, start and
- * stop, set_caps, transform and generate_output, begin and end of a
- * frame, stats and errors. Each other concern has a file with its own
- * state and a small header (docs/design.md maps them): the device, its
- * stream and context (gstcudamorphologydevice.c), the frame path
- * (gstcudamorphologyframe.c), caps and allocation
+ * stop, set_caps, the GstBaseTransform methods, stats and errors; one
+ * frame's way (begin and end, mapping, whole frame or regions) is in
+ * gstcudamorphologybaseframe.c, over the state both share
+ * (gstcudamorphologybaseprivate.h). Each other concern has a file with
+ * its own state and a small header (docs/design.md maps them): the
+ * device, its stream and context (gstcudamorphologydevice.c), the frame
+ * path (gstcudamorphologyframe.c, its mapping in
+ * gstcudamorphologyframemap.c, regions in gstcudamorphologyregion.c),
+ * the regions of interest (gstcudamorphologyroi.c), caps and allocation
  * (gstcudamorphologynegotiation.c), the overlap ring
  * (gstcudamorphologyoverlap.c); what needs no element state is in
  * gstcudamorphologyhelpers.c. The builds with and without gstreamer-cuda
@@ -45,16 +49,13 @@
 
 #include <string.h>
 
-#include "gstcudamorphologybase.h"
+#include "gstcudamorphologybaseprivate.h"
 
 #include "device.h"
-#include "gstcudamorphologydevice.h"
-#include "gstcudamorphologyframe.h"
 #include "gstcudamorphologyhelpers.h"
 #include "gstcudamorphologynegotiation.h"
-#include "gstcudamorphologyoverlap.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_base_debug);
+GST_DEBUG_CATEGORY (gst_cuda_morphology_base_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
 
 #define DEFAULT_BACKEND GST_CUDA_MORPHOLOGY_DEVICE_DEFAULT_BACKEND
@@ -67,38 +68,14 @@ enum
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_OVERLAP,
+  PROP_ROI,
+  PROP_ROI_META,
 };
 
 /* Name of the custom query (GST_QUERY_CUSTOM, either pad) that the base
  * class answers with the frame statistics below. */
 #define STATS_QUERY_NAME "cudamorphology-stats"
 
-typedef struct
-{
-  /* properties, protected by the object lock */
-  GstCudaMorphologyBackend backend;
-  gint device_id;
-  GstCudaMorphologyOverlap overlap_mode;
-
-  /* chosen in start (): the device, its stream and context */
-  GstCudaMorphologyDevice dev;
-  gboolean started;             /* object lock */
-  GstCudaMorphologyOverlapState overlap;        /* frames left on the device */
-  /* how frames came and left since the start (STATS_QUERY_NAME), object
-   * lock */
-  GstCudaMorphologyFrameStats stats;
-  gint dirty;                   /* mark_dirty (), any thread, atomic */
-
-  /* CPU backend: threads over rows, and a flag (atomic) that stops a
-   * running frame on a flush or a stop (unlock) */
-  gint cpu_cancel;
-  cm_cpu_opts cpu_opts;
-
-  /* per caps, streaming thread */
-  gboolean configured;
-  GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
-  GstCudaMorphologyFilterOps filter;    /* the subclass, as frames call it */
-} GstCudaMorphologyBasePrivate;
 
 #define gst_cuda_morphology_base_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaMorphologyBase,
@@ -110,6 +87,12 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaMorphologyBase,
 #define GET_PRIV(self) \
   ((GstCudaMorphologyBasePrivate *) \
       gst_cuda_morphology_base_get_instance_private (self))
+
+GstCudaMorphologyBasePrivate *
+gst_cuda_morphology_base_private (GstCudaMorphologyBase * self)
+{
+  return GET_PRIV (self);
+}
 
 /**
  * gst_cuda_morphology_base_cpu_opts:
@@ -154,20 +137,34 @@ static void
 gst_cuda_morphology_base_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_set (object,
-      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object)),
-      gst_cuda_morphology_base_fields,
-      G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value, pspec);
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object));
+
+  if (prop_id == PROP_ROI || prop_id == PROP_ROI_META)
+    gst_cuda_morphology_roi_set_property (object, &priv->roi,
+        prop_id == PROP_ROI, value);
+  else
+    gst_cuda_morphology_base_settings_set (object, priv,
+        gst_cuda_morphology_base_fields,
+        G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value,
+        pspec);
 }
 
 static void
 gst_cuda_morphology_base_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
-      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object)),
-      gst_cuda_morphology_base_fields,
-      G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value, pspec);
+  GstCudaMorphologyBasePrivate *priv =
+      GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (object));
+
+  if (prop_id == PROP_ROI || prop_id == PROP_ROI_META)
+    gst_cuda_morphology_roi_get_property (object, &priv->roi,
+        prop_id == PROP_ROI, value);
+  else
+    gst_cuda_morphology_base_settings_get (object, priv,
+        gst_cuda_morphology_base_fields,
+        G_N_ELEMENTS (gst_cuda_morphology_base_fields), prop_id, value,
+        pspec);
 }
 
 /* ---- the element's state, for subclasses -------------------------------- */
@@ -403,20 +400,6 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Makes the device current (device_leave (*@pushed) after), or posts an
- * error. */
-static gboolean
-gst_cuda_morphology_base_enter (GstCudaMorphologyBase * self, gboolean * pushed)
-{
-  cm_status status = gst_cuda_morphology_device_enter (&GET_PRIV (self)->dev,
-      pushed);
-
-  if (status != CM_OK)
-    gst_cuda_morphology_base_post_status_error (self, status,
-        "Failed to make the CUDA device current");
-  return status == CM_OK;
-}
-
 static gboolean
 gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
     GstCaps * incaps, GstCaps * outcaps)
@@ -456,6 +439,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   gst_cuda_morphology_filter_ops_init (&priv->filter, self);
+  priv->filter.resize = gst_cuda_morphology_base_resize;
   status = gst_cuda_morphology_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -468,6 +452,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
+    priv->filter_width = GST_VIDEO_INFO_WIDTH (&in_info);
+    priv->filter_height = GST_VIDEO_INFO_HEIGHT (&in_info);
     ok = klass->configure (self, &priv->frames.info, priv->dev.use_cuda);
     if (!ok) {
       GST_ERROR_OBJECT (self, "subclass failed to configure for %"
@@ -479,144 +465,6 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   priv->configured = ok;
   return ok;
-}
-
-/* What every frame starts with: caps, the device (context pushed), pending
- * property changes. On success leave the device with device_leave
- * (*pushed). */
-static GstFlowReturn
-gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
-    gboolean * pushed)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  *pushed = FALSE;
-  if (G_UNLIKELY (!priv->configured)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("received a buffer before caps were negotiated"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-
-  /* the current device or context is per thread */
-  if (!gst_cuda_morphology_base_enter (self, pushed))
-    return GST_FLOW_ERROR;
-
-  /* a property changed: rebuild before this frame */
-  if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
-    GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
-    gst_cuda_morphology_device_finish_work (&priv->dev);
-    if (!klass->configure (self, &priv->frames.info, priv->dev.use_cuda)) {
-      GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
-      gst_cuda_morphology_device_leave (&priv->dev, *pushed);
-      *pushed = FALSE;
-      return GST_FLOW_ERROR;
-    }
-  }
-  return GST_FLOW_OK;
-}
-
-/* The frame's work is done (device left): count it, let the subclass
- * read its results. */
-static GstFlowReturn
-gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
-    cm_status status, GstBuffer * inbuf, const GstCudaMorphologyFrameStats * st)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-
-  GST_OBJECT_LOCK (self);
-  gst_cuda_morphology_frame_stats_add (&priv->stats, st);
-  GST_OBJECT_UNLOCK (self);
-
-  /* stopped by a flush or a stop: not an error */
-  if (status == CM_ERR_CANCELLED)
-    return GST_FLOW_FLUSHING;
-  if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (self, status,
-        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
-        "Failed to process a frame on the CPU");
-    return GST_FLOW_ERROR;
-  }
-  if (klass->frame_done)
-    return klass->frame_done (self, inbuf);
-  return GST_FLOW_OK;
-}
-
-/* Maps @buf for the frame path (the output with @output), or posts an
- * error. */
-static gboolean
-gst_cuda_morphology_base_map (GstCudaMorphologyBase * self,
-    GstCudaMorphologyMappedFrame * mf, GstBuffer * buf, gboolean output,
-    GstCudaMorphologyFrameStats * st)
-{
-  GstCudaMorphologyFramePath *fp = &GET_PRIV (self)->frames;
-
-  if (gst_cuda_morphology_frame_path_map (fp, mf, output ? &fp->out_info :
-          &fp->info, buf, output ? GST_MAP_WRITE : GST_MAP_READ, st))
-    return TRUE;
-  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the %s frame",
-          output ? "output" : "input"),
-      ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
-  return FALSE;
-}
-
-/* One frame, from begin to end: @inbuf filtered into @outbuf, or, with
- * @outbuf %NULL, only analysed (passthrough). */
-static GstFlowReturn
-gst_cuda_morphology_base_run_frame (GstCudaMorphologyBase * self,
-    GstBuffer * inbuf, GstBuffer * outbuf)
-{
-  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
-  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
-  GstCudaMorphologyFrameStats st = { 0, };
-  GstCudaMorphologyMappedFrame in, out;
-  GstFlowReturn ret;
-  gboolean pushed;
-  cm_event defer = NULL;
-  cm_status status;
-
-  ret = gst_cuda_morphology_base_begin_frame (self, &pushed);
-  if (ret != GST_FLOW_OK)
-    return ret;
-  if (outbuf == NULL && klass->analyse_plane == NULL) {
-    gst_cuda_morphology_device_leave (&priv->dev, pushed);
-    return GST_FLOW_OK;
-  }
-
-  if (!gst_cuda_morphology_base_map (self, &in, inbuf, FALSE, &st)) {
-    gst_cuda_morphology_device_leave (&priv->dev, pushed);
-    return GST_FLOW_ERROR;
-  }
-  if (outbuf != NULL
-      && !gst_cuda_morphology_base_map (self, &out, outbuf, TRUE, &st)) {
-    gst_cuda_morphology_frame_path_unmap (&in);
-    gst_cuda_morphology_device_leave (&priv->dev, pushed);
-    return GST_FLOW_ERROR;
-  }
-
-  if (outbuf == NULL) {
-    status = gst_cuda_morphology_frame_path_analyse (&priv->frames,
-        &priv->filter, &in, &st);
-  } else {
-    /* with overlap, the frame may be left on the device */
-    defer = gst_cuda_morphology_overlap_defer_event (&priv->overlap, &in,
-        &out);
-    status = gst_cuda_morphology_frame_path_process (&priv->frames,
-        &priv->filter, &in, &out, &st, defer);
-    /* after the synchronisation (or with the buffers kept until the
-     * event): the mappings are not needed any more */
-    gst_cuda_morphology_frame_path_unmap (&out);
-  }
-  gst_cuda_morphology_frame_path_unmap (&in);
-  gst_cuda_morphology_device_leave (&priv->dev, pushed);
-
-  if (defer != NULL && status == CM_OK) {
-    gst_cuda_morphology_overlap_deferred (&priv->overlap, inbuf);
-    st.overlapped++;
-  }
-
-  return gst_cuda_morphology_base_end_frame (self, status, inbuf, &st);
 }
 
 /* Passthrough (GstBaseTransform only calls transform_ip then): analysers
@@ -703,6 +551,7 @@ gst_cuda_morphology_base_finalize (GObject * object)
     gst_cuda_morphology_device_leave (&priv->dev, pushed);
   }
   gst_cuda_morphology_device_drop_context (&priv->dev);
+  gst_cuda_morphology_roi_clear (&priv->roi);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -723,6 +572,8 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
   gst_cuda_morphology_device_install_properties (gobject_class, PROP_BACKEND,
       PROP_CUDA_DEVICE_ID);
   gst_cuda_morphology_overlap_install_property (gobject_class, PROP_OVERLAP);
+  gst_cuda_morphology_roi_install_properties (gobject_class, PROP_ROI,
+      PROP_ROI_META);
 
   caps = gst_cuda_morphology_base_template_caps
       (GST_CUDA_MORPHOLOGY_BASE_FORMATS);
@@ -780,6 +631,7 @@ gst_cuda_morphology_base_init (GstCudaMorphologyBase * self)
   priv->backend = DEFAULT_BACKEND;
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap_mode = DEFAULT_OVERLAP;
+  gst_cuda_morphology_roi_init (&priv->roi);
   gst_cuda_morphology_device_init (&priv->dev, GST_ELEMENT (self));
   gst_cuda_morphology_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),
       &priv->dev);

@@ -10,21 +10,15 @@
 #include <string.h>
 
 #include "gstcudamorphologyframe.h"
+#include "gstcudamorphologyframeprivate.h"
 
 #include "planes.h"
 
-#ifdef HAVE_GST_CUDA
-#include "gstcudamorphologymemory.h"
-#endif
-#if CM_HAVE_CUDA
-#include "gstcudamorphologypinnedpool.h"
-#endif
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_morphology_frame_debug);
+GST_DEBUG_CATEGORY (gst_cuda_morphology_frame_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_frame_debug
 
-/* row alignment of the pinned staging and host scratch planes */
-#define ROW_ALIGN 64
+#define ROW_ALIGN GST_CUDA_MORPHOLOGY_ROW_ALIGN
 
 static void
 debug_ensure (void)
@@ -79,9 +73,9 @@ packed_view (GstVideoFrame * frame, gint width, gint height, cm_depth depth,
   return img;
 }
 
-static void
-copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
-    gsize src_pitch, gsize row_bytes, gint rows)
+void
+gst_cuda_morphology_frame_copy_rows (guint8 * dst, gsize dst_pitch,
+    const guint8 * src, gsize src_pitch, gsize row_bytes, gint rows)
 {
   gint y;
 
@@ -254,144 +248,6 @@ gst_cuda_morphology_frame_path_configure (GstCudaMorphologyFramePath * fp,
   return status;
 }
 
-/* ---- frames ------------------------------------------------------------- */
-
-#ifdef HAVE_GST_CUDA
-/* Our stream waits, on the device, for the work queued so far on @other
- * (an event recorded there); FALSE when that could not be arranged (no
- * event, or a call failed): the caller then waits on the host. */
-static gboolean
-wait_on_device (GstCudaMorphologyFramePath * fp, gpointer other)
-{
-  return fp->order_event != NULL &&
-      cm_event_record (fp->order_event, other) == CM_OK &&
-      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK;
-}
-
-/* A CUDA memory whose producer left its work in flight on its own stream
- * (GStreamer >= 1.24): the path's stream waits for that work on the
- * device (an event recorded on the producer's stream), or, without an
- * event or when that fails, the host waits. The context is current
- * (frames are mapped with the device entered). */
-static void
-order_after_producer (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
-{
-  gpointer producer = gst_cuda_morphology_memory_pending_stream (buf);
-
-  if (producer == NULL || producer == fp->stream ||
-      wait_on_device (fp, producer))
-    return;
-  GST_LOG ("waiting on the host for the producer's stream");
-  gst_cuda_morphology_memory_sync (buf);
-}
-
-/* An output memory that carries another stream than ours (a pool whose
- * configuration kept downstream's stream): whoever read its last
- * contents ordered that on its stream, so ours waits for it before
- * writing. */
-static void
-order_before_writing (GstCudaMorphologyFramePath * fp, GstBuffer * buf)
-{
-  gpointer other = gst_cuda_morphology_memory_buffer_stream (buf);
-
-  if (other == NULL || other == fp->stream || wait_on_device (fp, other))
-    return;
-  GST_LOG ("waiting on the host for the output memory's stream");
-  cm_stream_sync ((cm_stream) other);
-}
-
-/* GStreamer >= 1.24, input and output both CUDA memory that carry a
- * stream, no staging and no result for the host: the frame is left in
- * flight. Its end is an event on our stream that the memories' own
- * streams wait for, so whoever orders after a memory's stream (its next
- * writer: upstream refilling the input; its reader: downstream, or a host
- * map, which synchronises that stream) also orders after this frame. The
- * output is flagged as still being written. FALSE: synchronise on the
- * host instead (a memory without a stream, 1.22, or an ordering call that
- * failed). */
-static gboolean
-leave_in_flight (GstCudaMorphologyFramePath * fp,
-    const GstCudaMorphologyFilterOps * ops, GstCudaMorphologyMappedFrame * in,
-    GstCudaMorphologyMappedFrame * out)
-{
-  gpointer in_stream, out_stream;
-
-  if (ops->host_results || !in->device || !out->device ||
-      fp->order_event == NULL)
-    return FALSE;
-  in_stream = gst_cuda_morphology_memory_buffer_stream (in->frame.buffer);
-  out_stream = gst_cuda_morphology_memory_buffer_stream (out->frame.buffer);
-  if (in_stream == NULL || out_stream == NULL)
-    return FALSE;
-  if (cm_event_record (fp->order_event, fp->stream) != CM_OK)
-    return FALSE;
-  if (in_stream != fp->stream &&
-      cm_stream_wait_event ((cm_stream) in_stream, fp->order_event) != CM_OK)
-    return FALSE;
-  if (out_stream != fp->stream && out_stream != in_stream &&
-      cm_stream_wait_event ((cm_stream) out_stream, fp->order_event) != CM_OK)
-    return FALSE;
-  gst_cuda_morphology_memory_mark_written (out->frame.buffer);
-  return TRUE;
-}
-#endif
-
-/**
- * gst_cuda_morphology_frame_path_map:
- *
- * Maps @buf as a frame of @info: a CUDA memory of fp->context for the
- * device (plane pointers are device pointers, no copy), anything else for
- * the host. A CUDA memory of another context is mapped for the host
- * (GstCudaMemory downloads it, or uploads it at its next device map):
- * correct, slower, and counted in @st.
- *
- * Returns: %FALSE when @buf does not match @info
- */
-gboolean
-gst_cuda_morphology_frame_path_map (GstCudaMorphologyFramePath * fp,
-    GstCudaMorphologyMappedFrame * bf, const GstVideoInfo * info,
-    GstBuffer * buf, GstMapFlags flags, GstCudaMorphologyFrameStats * st)
-{
-  memset (bf, 0, sizeof (*bf));
-#ifdef HAVE_GST_CUDA
-  {
-    GstCudaContext *mem_ctx = gst_cuda_morphology_memory_buffer_context (buf);
-
-    if (mem_ctx != NULL && fp->use_cuda && (gpointer) mem_ctx == fp->context) {
-      if (!gst_cuda_morphology_memory_frame_map (&bf->frame, info, buf,
-              flags))
-        return FALSE;
-      bf->mapped = bf->device = TRUE;
-      order_after_producer (fp, buf);
-      if (flags & GST_MAP_WRITE)
-        order_before_writing (fp, buf);
-      return TRUE;
-    }
-    if (mem_ctx != NULL) {
-      GST_LOG ("CUDA memory of context %" GST_PTR_FORMAT
-          " mapped for the host", mem_ctx);
-      st->cuda_host_maps++;
-    }
-  }
-#endif
-  if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
-    return FALSE;
-  bf->mapped = TRUE;
-#if CM_HAVE_CUDA
-  bf->pinned = fp->use_cuda &&
-      gst_cuda_morphology_pinned_buffer_is_pinned (buf);
-#endif
-  return TRUE;
-}
-
-void
-gst_cuda_morphology_frame_path_unmap (GstCudaMorphologyMappedFrame * bf)
-{
-  if (bf->mapped)
-    gst_video_frame_unmap (&bf->frame);
-  bf->mapped = FALSE;
-}
-
 /* ---- data path ---------------------------------------------------------- */
 
 /* TRUE when the current RGB(A) frame goes whole to process_packed () */
@@ -406,6 +262,113 @@ use_packed (GstCudaMorphologyFramePath * fp,
       &fp->info);
 }
 
+/* A packed view of plane 0 as the plane it is (planar layouts) */
+static cm_image
+as_plane (const cm_image_packed * v)
+{
+  cm_image img = { v->data, v->pitch, v->width, v->height, v->depth };
+
+  return img;
+}
+
+/* The scratch image @img as one of @src's size */
+static cm_image
+scratch_like (const cm_image * img, const cm_image_packed * src)
+{
+  cm_image v = *img;
+
+  v.width = src->width;
+  v.height = src->height;
+  return v;
+}
+
+/**
+ * gst_cuda_morphology_frame_filter_host:
+ * @src: plane 0 of a frame, or a rectangle of it (host memory)
+ * @dst: the same place of the output, not overlapping @src
+ *
+ * The filter on the CPU over @src: the plane (GRAY, YUV), the whole
+ * packed frame, or each colour channel with alpha or padding copied.
+ */
+cm_status
+gst_cuda_morphology_frame_filter_host (GstCudaMorphologyFramePath * fp,
+    const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
+    const cm_image_packed * dst)
+{
+  cm_image hin = scratch_like (&fp->host_in, src);
+  cm_image hout = scratch_like (&fp->host_out, src);
+  cm_status status;
+  gint c;
+
+  if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
+    cm_image s = as_plane (src), d = as_plane (dst);
+
+    return ops->process_plane (ops->owner, &s, &d, FALSE, NULL);
+  }
+  /* the filter takes the whole frame */
+  if (use_packed (fp, ops))
+    return ops->process_packed (ops->owner, src, dst, FALSE, NULL);
+
+  /* alpha / padding byte */
+  gst_cuda_morphology_frame_copy_rows (dst->data, dst->pitch, src->data,
+      src->pitch, (gsize) src->width * fp->pixel_channels *
+      cm_depth_bytes (fp->depth), src->height);
+  for (c = 0; c < fp->n_colour; c++) {
+    gint ch = fp->colour_channel[c];
+
+    status = cm_extract_channel_ref (src, ch, &hin);
+    if (status == CM_OK)
+      status = ops->process_plane (ops->owner, &hin, &hout, FALSE, NULL);
+    if (status == CM_OK)
+      status = cm_insert_channel_ref (&hout, ch, dst);
+    if (status != CM_OK)
+      return status;
+  }
+  return CM_OK;
+}
+
+/**
+ * gst_cuda_morphology_frame_filter_device:
+ *
+ * gst_cuda_morphology_frame_filter_host() on the device: @src and @dst
+ * in device memory, the work queued on fp->stream.
+ */
+cm_status
+gst_cuda_morphology_frame_filter_device (GstCudaMorphologyFramePath * fp,
+    const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
+    const cm_image_packed * dst)
+{
+  cm_image din = scratch_like (&fp->dev_in, src);
+  cm_image dout = scratch_like (&fp->dev_out, src);
+  cm_status status;
+  gint c;
+
+  if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
+    cm_image s = as_plane (src), d = as_plane (dst);
+
+    return ops->process_plane (ops->owner, &s, &d, TRUE, fp->stream);
+  }
+  /* the filter takes the whole frame */
+  if (use_packed (fp, ops))
+    return ops->process_packed (ops->owner, src, dst, TRUE, fp->stream);
+
+  /* alpha / padding byte */
+  status = cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
+      (gsize) src->width * fp->pixel_channels * cm_depth_bytes (fp->depth),
+      src->height, CM_COPY_D2D, fp->stream);
+  for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
+    gint ch = fp->colour_channel[c];
+
+    status = cm_extract_channel_cuda (src, ch, &din, fp->stream);
+    if (status == CM_OK)
+      status = ops->process_plane (ops->owner, &din, &dout, TRUE,
+          fp->stream);
+    if (status == CM_OK)
+      status = cm_insert_channel_cuda (&dout, ch, dst, fp->stream);
+  }
+  return status;
+}
+
 static cm_status
 process_cpu (GstCudaMorphologyFramePath * fp,
     const GstCudaMorphologyFilterOps * ops, GstVideoFrame * in,
@@ -413,56 +376,28 @@ process_cpu (GstCudaMorphologyFramePath * fp,
 {
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
+  cm_image_packed src, dst;
   cm_status status;
   guint p;
-  gint c;
 
   if (fp->convert) {
-    cm_image src = plane_view (in, 0, width, height, fp->depth);
-    cm_image_packed dst = packed_view (out, width, height, CM_DEPTH_8,
-        fp->out_channels);
+    cm_image s = plane_view (in, 0, width, height, fp->depth);
 
-    return ops->process_convert (ops->owner, &src, &dst, FALSE, NULL);
-  } else if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
-    cm_image src = plane_view (in, 0, width, height, fp->depth);
-    cm_image dst = plane_view (out, 0, width, height, fp->depth);
-
-    status = ops->process_plane (ops->owner, &src, &dst, FALSE, NULL);
-    if (status != CM_OK)
-      return status;
-    for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
-      if (!gst_video_frame_copy_plane (out, in, p))
-        return CM_ERR_INVALID_ARG;
-    }
-    return CM_OK;
-  } else {
-    cm_image_packed src = packed_view (in, width, height, fp->depth,
-        fp->pixel_channels);
-    cm_image_packed dst = packed_view (out, width, height, fp->depth,
-        fp->pixel_channels);
-
-    /* the filter takes the whole frame */
-    if (use_packed (fp, ops))
-      return ops->process_packed (ops->owner, &src, &dst, FALSE, NULL);
-
-    /* alpha / padding byte */
-    if (!gst_video_frame_copy_plane (out, in, 0))
-      return CM_ERR_INVALID_ARG;
-
-    for (c = 0; c < fp->n_colour; c++) {
-      gint ch = fp->colour_channel[c];
-
-      status = cm_extract_channel_ref (&src, ch, &fp->host_in);
-      if (status == CM_OK)
-        status = ops->process_plane (ops->owner, &fp->host_in,
-            &fp->host_out, FALSE, NULL);
-      if (status == CM_OK)
-        status = cm_insert_channel_ref (&fp->host_out, ch, &dst);
-      if (status != CM_OK)
-        return status;
-    }
-    return CM_OK;
+    dst = packed_view (out, width, height, CM_DEPTH_8, fp->out_channels);
+    return ops->process_convert (ops->owner, &s, &dst, FALSE, NULL);
   }
+
+  src = packed_view (in, width, height, fp->depth, fp->pixel_channels);
+  dst = packed_view (out, width, height, fp->depth, fp->pixel_channels);
+  status = gst_cuda_morphology_frame_filter_host (fp, ops, &src, &dst);
+  /* chroma */
+  for (p = 1; status == CM_OK && fp->layout ==
+      GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR && p < GST_VIDEO_FRAME_N_PLANES (in);
+      p++) {
+    if (!gst_video_frame_copy_plane (out, in, p))
+      status = CM_ERR_INVALID_ARG;
+  }
+  return status;
 }
 
 /* Plane 0 of a host frame -> the device image at @dev_data, queued on the
@@ -483,7 +418,7 @@ upload (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
         height, CM_COPY_H2D, fp->stream);
   }
   st->staged_uploads++;
-  copy_rows (fp->staging_in, fp->staging_pitch,
+  gst_cuda_morphology_frame_copy_rows (fp->staging_in, fp->staging_pitch,
       GST_VIDEO_FRAME_PLANE_DATA (&in->frame, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&in->frame, 0), fp->row_bytes, height);
   return cm_copy_2d_async (dev_data, dev_pitch, fp->staging_in,
@@ -520,7 +455,7 @@ finish_download (GstCudaMorphologyFramePath * fp,
 {
   if (!fp->download_staged)
     return;
-  copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
+  gst_cuda_morphology_frame_copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, 0), fp->staging_out,
       fp->staging_out_pitch, fp->out_row_bytes,
       GST_VIDEO_INFO_HEIGHT (&fp->info));
@@ -529,9 +464,10 @@ finish_download (GstCudaMorphologyFramePath * fp,
 /* Copies plane @p (chroma) unchanged: on the host between host frames
  * (while the device works), otherwise queued on the stream in whichever
  * direction the memories need. */
-static cm_status
-copy_plane (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
-    GstCudaMorphologyMappedFrame * out, guint p)
+cm_status
+gst_cuda_morphology_frame_copy_plane (GstCudaMorphologyFramePath * fp,
+    GstCudaMorphologyMappedFrame * in, GstCudaMorphologyMappedFrame * out,
+    guint p)
 {
   gint comp[GST_VIDEO_MAX_COMPONENTS];
   cm_copy_kind kind;
@@ -577,29 +513,60 @@ input_plane (GstCudaMorphologyFramePath * fp,
   return upload (fp, in, fp->dev_in.data, fp->dev_in.pitch, st);
 }
 
-/* The same for a whole packed frame (dev_packed_in). */
+/**
+ * gst_cuda_morphology_frame_scratch:
+ * @input: the input's scratch (else the output's)
+ *
+ * The device scratch of plane 0 (packed or not) as a @width x @height
+ * image: what frames in host memory are uploaded into and downloaded
+ * from, and what regions are gathered into.
+ */
+cm_image_packed
+gst_cuda_morphology_frame_scratch (GstCudaMorphologyFramePath * fp,
+    gboolean input, gint width, gint height)
+{
+  cm_image_packed v;
+
+  if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PACKED) {
+    v = input ? fp->dev_packed_in : fp->dev_packed_out;
+  } else {
+    const cm_image *img = input ? &fp->dev_in : &fp->dev_out;
+
+    v.data = img->data;
+    v.pitch = img->pitch;
+    v.depth = img->depth;
+    v.channels = 1;
+  }
+  v.width = width;
+  v.height = height;
+  return v;
+}
+
+/* Plane 0 of the input on the device, packed or not: the frame's own in
+ * CUDA memory, otherwise uploaded into the scratch. */
 static cm_status
-input_packed (GstCudaMorphologyFramePath * fp,
+input_view (GstCudaMorphologyFramePath * fp,
     GstCudaMorphologyMappedFrame * in, cm_image_packed * src,
     GstCudaMorphologyFrameStats * st)
 {
+  gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
+
   if (in->device) {
-    *src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&fp->info),
-        GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth,
+    *src = packed_view (&in->frame, width, height, fp->depth,
         fp->pixel_channels);
     st->device_in++;
     return CM_OK;
   }
-  *src = fp->dev_packed_in;
-  return upload (fp, in, fp->dev_packed_in.data, fp->dev_packed_in.pitch,
-      st);
+  *src = gst_cuda_morphology_frame_scratch (fp, TRUE, width, height);
+  return upload (fp, in, src->data, src->pitch, st);
 }
 
 /* Device time, sampled: the frame measured last is read once done (never
  * waited for), and one frame in GST_CUDA_MORPHOLOGY_TIMED_EVERY starts a
  * measurement. Returns TRUE when this frame is measured. */
-static gboolean
-timing_begin (GstCudaMorphologyFramePath * fp,
+gboolean
+gst_cuda_morphology_frame_timing_begin (GstCudaMorphologyFramePath * fp,
     GstCudaMorphologyFrameStats * st)
 {
   double us = 0;
@@ -623,8 +590,9 @@ timing_begin (GstCudaMorphologyFramePath * fp,
   return cm_event_record (fp->time_start, fp->stream) == CM_OK;
 }
 
-static void
-timing_end (GstCudaMorphologyFramePath * fp, gboolean timed)
+void
+gst_cuda_morphology_frame_timing_end (GstCudaMorphologyFramePath * fp,
+    gboolean timed)
 {
   if (timed && cm_event_record (fp->time_end, fp->stream) == CM_OK)
     fp->time_pending = TRUE;
@@ -641,12 +609,11 @@ process_cuda (GstCudaMorphologyFramePath * fp,
   cm_status status, sync_status;
   gboolean timed;
   guint p;
-  gint c;
 
   fp->download_staged = FALSE;
   if (out->device)
     st->device_out++;
-  timed = timing_begin (fp, st);
+  timed = gst_cuda_morphology_frame_timing_begin (fp, st);
 
   if (fp->convert) {
     cm_image src;
@@ -659,54 +626,25 @@ process_cuda (GstCudaMorphologyFramePath * fp,
           fp->stream);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
-  } else if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
-    cm_image src;
-    cm_image dst = out->device ? plane_view (&out->frame, 0, width, height,
-        fp->depth) : fp->dev_out;
-
-    status = input_plane (fp, in, &src, st);
-    if (status == CM_OK)
-      status = ops->process_plane (ops->owner, &src, &dst, TRUE,
-          fp->stream);
-    if (status == CM_OK && !out->device)
-      status = download (fp, out, dst.data, dst.pitch, st);
-    /* chroma: on the host while the device works, or queued */
-    for (p = 1; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (&in->frame);
-        p++)
-      status = copy_plane (fp, in, out, p);
   } else {
     cm_image_packed src;
     cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, fp->depth, fp->pixel_channels) : fp->dev_packed_out;
+        height, fp->depth, fp->pixel_channels) :
+        gst_cuda_morphology_frame_scratch (fp, FALSE, width, height);
 
-    status = input_packed (fp, in, &src, st);
-    if (status == CM_OK && use_packed (fp, ops)) {
-      /* the filter takes the whole frame */
-      status = ops->process_packed (ops->owner, &src, &dst, TRUE,
-          fp->stream);
-    } else {
-      /* alpha / padding byte */
-      if (status == CM_OK)
-        status = cm_copy_2d_async (dst.data, dst.pitch, src.data, src.pitch,
-            fp->row_bytes, height, CM_COPY_D2D, fp->stream);
-      for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
-        gint ch = fp->colour_channel[c];
-
-        status = cm_extract_channel_cuda (&src, ch, &fp->dev_in,
-            fp->stream);
-        if (status == CM_OK)
-          status = ops->process_plane (ops->owner, &fp->dev_in,
-              &fp->dev_out, TRUE, fp->stream);
-        if (status == CM_OK)
-          status = cm_insert_channel_cuda (&fp->dev_out, ch, &dst,
-              fp->stream);
-      }
-    }
+    status = input_view (fp, in, &src, st);
+    if (status == CM_OK)
+      status = gst_cuda_morphology_frame_filter_device (fp, ops, &src, &dst);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
+    /* chroma: on the host while the device works, or queued */
+    for (p = 1; status == CM_OK && fp->layout ==
+        GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR &&
+        p < GST_VIDEO_FRAME_N_PLANES (&in->frame); p++)
+      status = gst_cuda_morphology_frame_copy_plane (fp, in, out, p);
   }
 
-  timing_end (fp, timed && status == CM_OK);
+  gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
 
   /* overlap: the frame's end is an event, waited for before the buffer
    * is pushed (the frames use no staging memory) */
@@ -717,7 +655,8 @@ process_cuda (GstCudaMorphologyFramePath * fp,
   }
 
 #ifdef HAVE_GST_CUDA
-  if (defer == NULL && status == CM_OK && leave_in_flight (fp, ops, in, out)) {
+  if (defer == NULL && status == CM_OK && gst_cuda_morphology_frame_leave_in_flight (fp, ops,
+          in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
@@ -784,11 +723,11 @@ gst_cuda_morphology_frame_path_analyse (GstCudaMorphologyFramePath * fp,
     return ops->analyse_plane (ops->owner, &src, FALSE, NULL);
   }
 
-  timed = timing_begin (fp, st);
+  timed = gst_cuda_morphology_frame_timing_begin (fp, st);
   status = input_plane (fp, in, &src, st);
   if (status == CM_OK)
     status = ops->analyse_plane (ops->owner, &src, TRUE, fp->stream);
-  timing_end (fp, timed && status == CM_OK);
+  gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory */
   sync_status = cm_stream_sync (fp->stream);

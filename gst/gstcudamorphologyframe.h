@@ -5,9 +5,10 @@
  * uploads and downloads plane 0 through pinned staging unless the buffer
  * is pinned itself, splits packed RGB(A) frames into channels and copies
  * chroma and alpha, and runs the filter on the CPU or on the element's
- * stream. It owns the per-caps buffers (device planes, pinned staging)
- * and knows nothing of the element: the filter comes in as
- * GstCudaMorphologyFilterOps, so the path can be driven without one. */
+ * stream, over the whole frame or over regions of interest. It owns the
+ * per-caps buffers (device planes, pinned staging) and knows nothing of
+ * the element: the filter comes in as GstCudaMorphologyFilterOps, so the
+ * path can be driven without one. */
 #pragma once
 
 #include <gst/gst.h>
@@ -76,6 +77,9 @@ typedef struct
   gboolean host_results;        /* the filter reads results on the host
                                  * after each frame: the stream is
                                  * synchronised */
+  /* regions of interest: make the filter for planes of @width x @height
+   * (a no-op at its current size; FALSE: failed, posted by the owner) */
+  gboolean (*resize) (gpointer owner, gint width, gint height);
 } GstCudaMorphologyFilterOps;
 
 typedef enum
@@ -150,5 +154,16 @@ cm_status gst_cuda_morphology_frame_path_process
 cm_status gst_cuda_morphology_frame_path_analyse
     (GstCudaMorphologyFramePath * fp, const GstCudaMorphologyFilterOps * ops,
     GstCudaMorphologyMappedFrame * in, GstCudaMorphologyFrameStats * st);
+
+/* Regions of interest (gstcudamorphologyregion.c) */
+cm_status gst_cuda_morphology_frame_path_process_regions
+    (GstCudaMorphologyFramePath * fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, GstCudaMorphologyMappedFrame * out,
+    const GstVideoRectangle * rects, guint n,
+    GstCudaMorphologyFrameStats * st);
+cm_status gst_cuda_morphology_frame_path_analyse_region
+    (GstCudaMorphologyFramePath * fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, const GstVideoRectangle * r,
+    GstCudaMorphologyFrameStats * st);
 
 G_END_DECLS

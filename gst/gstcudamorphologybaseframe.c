@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One frame of a cudamorphology element (gstcudamorphologybaseprivate.h):
+ * its start (caps, the device entered, property changes), the buffers
+ * mapped, the whole frame or its regions of interest through the frame
+ * path, and its end (statistics, errors, the subclass's results). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamorphologybaseprivate.h"
+#include "gstcudamorphologyhelpers.h"
+
+#define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
+#define GET_PRIV(self) gst_cuda_morphology_base_private (self)
+
+/* Makes the device current (device_leave (*@pushed) after), or posts an
+ * error. */
+gboolean
+gst_cuda_morphology_base_enter (GstCudaMorphologyBase * self, gboolean * pushed)
+{
+  cm_status status = gst_cuda_morphology_device_enter (&GET_PRIV (self)->dev,
+      pushed);
+
+  if (status != CM_OK)
+    gst_cuda_morphology_base_post_status_error (self, status,
+        "Failed to make the CUDA device current");
+  return status == CM_OK;
+}
+
+/* The subclass's filter made for planes of @width x @height (a region of
+ * interest, or the frame again), unless it is made for them; after the
+ * device's queued work (the filter's buffers may be freed). The frame
+ * path's resize. */
+gboolean
+gst_cuda_morphology_base_resize (gpointer owner, gint width, gint height)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (owner);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstVideoInfo info = priv->frames.info;
+
+  if (width == priv->filter_width && height == priv->filter_height)
+    return TRUE;
+  gst_cuda_morphology_device_finish_work (&priv->dev);
+  GST_DEBUG_OBJECT (self, "filter made for %dx%d", width, height);
+  info.width = width;
+  info.height = height;
+  priv->filter_width = priv->filter_height = 0;
+  if (!GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->configure (self, &info,
+          priv->dev.use_cuda))
+    return FALSE;
+  priv->filter_width = width;
+  priv->filter_height = height;
+  return TRUE;
+}
+
+/* What every frame starts with: caps, the device (context pushed), pending
+ * property changes. On success leave the device with device_leave
+ * (*pushed). */
+static GstFlowReturn
+gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
+    gboolean * pushed)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  *pushed = FALSE;
+  if (G_UNLIKELY (!priv->configured)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps were negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+
+  /* the current device or context is per thread */
+  if (!gst_cuda_morphology_base_enter (self, pushed))
+    return GST_FLOW_ERROR;
+
+  /* a property changed: rebuild before this frame */
+  if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
+    gint width = priv->filter_width, height = priv->filter_height;
+
+    GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
+    priv->filter_width = priv->filter_height = 0;
+    if (width == 0) {           /* the last configure failed */
+      width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
+      height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
+    }
+    if (!gst_cuda_morphology_base_resize (self, width, height)) {
+      GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
+      gst_cuda_morphology_device_leave (&priv->dev, *pushed);
+      *pushed = FALSE;
+      return GST_FLOW_ERROR;
+    }
+  }
+  return GST_FLOW_OK;
+}
+
+/* The frame's work is done (device left): count it, let the subclass
+ * read its results (@inbuf %NULL: nothing was looked at, no results). */
+static GstFlowReturn
+gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
+    cm_status status, GstBuffer * inbuf, const GstCudaMorphologyFrameStats * st)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  gst_cuda_morphology_frame_stats_add (&priv->stats, st);
+  GST_OBJECT_UNLOCK (self);
+
+  /* stopped by a flush or a stop: not an error */
+  if (status == CM_ERR_CANCELLED)
+    return GST_FLOW_FLUSHING;
+  if (status != CM_OK) {
+    gst_cuda_morphology_base_post_status_error (self, status,
+        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
+        "Failed to process a frame on the CPU");
+    return GST_FLOW_ERROR;
+  }
+  if (klass->frame_done && inbuf != NULL)
+    return klass->frame_done (self, inbuf);
+  return GST_FLOW_OK;
+}
+
+/* Maps @buf for the frame path (the output with @output), or posts an
+ * error. */
+static gboolean
+gst_cuda_morphology_base_map (GstCudaMorphologyBase * self,
+    GstCudaMorphologyMappedFrame * mf, GstBuffer * buf, gboolean output,
+    GstCudaMorphologyFrameStats * st)
+{
+  GstCudaMorphologyFramePath *fp = &GET_PRIV (self)->frames;
+
+  if (gst_cuda_morphology_frame_path_map (fp, mf, output ? &fp->out_info :
+          &fp->info, buf, output ? GST_MAP_WRITE : GST_MAP_READ, st))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the %s frame",
+          output ? "output" : "input"),
+      ("buffer %" GST_PTR_FORMAT " does not match the caps", buf));
+  return FALSE;
+}
+
+/* The mapped frame through the frame path: the whole frame, or its
+ * regions of interest (gstcudamorphologyroi.h), filtered into @out or,
+ * with @out %NULL, analysed. *@defer: the overlap's event when the frame
+ * is left on the device; *@results: FALSE when no region was looked at. */
+static cm_status
+gst_cuda_morphology_base_process (GstCudaMorphologyBase * self,
+    GstBuffer * inbuf, GstCudaMorphologyMappedFrame * in,
+    GstCudaMorphologyMappedFrame * out, GstCudaMorphologyFrameStats * st,
+    cm_event * defer, gboolean * results)
+{
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaMorphologyFramePath *fp = &priv->frames;
+  GArray *rects = priv->roi.rects;
+  gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
+  gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
+
+  *results = TRUE;
+  /* an element whose results describe one region takes the first */
+  if (gst_cuda_morphology_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
+          width, height, GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->frame_done
+          != NULL ? 1 : G_MAXUINT) &&
+      !gst_cuda_morphology_roi_refused (&priv->roi, GST_ELEMENT (self),
+          fp->convert)) {
+    *results = rects->len > 0;
+    if (out == NULL)
+      return rects->len == 0 ? CM_OK :
+          gst_cuda_morphology_frame_path_analyse_region (fp, &priv->filter,
+          in, &g_array_index (rects, GstVideoRectangle, 0), st);
+    return gst_cuda_morphology_frame_path_process_regions (fp, &priv->filter,
+        in, out, (const GstVideoRectangle *) rects->data, rects->len, st);
+  }
+
+  if (!gst_cuda_morphology_base_resize (self, width, height))
+    return CM_ERR_INVALID_ARG;  /* posted by configure () */
+  if (out == NULL)
+    return gst_cuda_morphology_frame_path_analyse (fp, &priv->filter, in, st);
+  /* with overlap, the frame may be left on the device */
+  *defer = gst_cuda_morphology_overlap_defer_event (&priv->overlap, in, out);
+  return gst_cuda_morphology_frame_path_process (fp, &priv->filter, in, out,
+      st, *defer);
+}
+
+/* One frame, from begin to end: @inbuf filtered into @outbuf, or, with
+ * @outbuf %NULL, only analysed (passthrough). */
+GstFlowReturn
+gst_cuda_morphology_base_run_frame (GstCudaMorphologyBase * self,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaMorphologyFrameStats st = { 0, };
+  GstCudaMorphologyMappedFrame in, out;
+  GstFlowReturn ret;
+  gboolean pushed, results;
+  cm_event defer = NULL;
+  cm_status status;
+
+  ret = gst_cuda_morphology_base_begin_frame (self, &pushed);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (outbuf == NULL && klass->analyse_plane == NULL) {
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
+    return GST_FLOW_OK;
+  }
+
+  if (!gst_cuda_morphology_base_map (self, &in, inbuf, FALSE, &st)) {
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
+    return GST_FLOW_ERROR;
+  }
+  if (outbuf != NULL
+      && !gst_cuda_morphology_base_map (self, &out, outbuf, TRUE, &st)) {
+    gst_cuda_morphology_frame_path_unmap (&in);
+    gst_cuda_morphology_device_leave (&priv->dev, pushed);
+    return GST_FLOW_ERROR;
+  }
+
+  status = gst_cuda_morphology_base_process (self, inbuf, &in,
+      outbuf != NULL ? &out : NULL, &st, &defer, &results);
+  /* after the synchronisation (or with the buffers kept until the event):
+   * the mappings are not needed any more */
+  if (outbuf != NULL)
+    gst_cuda_morphology_frame_path_unmap (&out);
+  gst_cuda_morphology_frame_path_unmap (&in);
+  gst_cuda_morphology_device_leave (&priv->dev, pushed);
+
+  if (defer != NULL && status == CM_OK) {
+    gst_cuda_morphology_overlap_deferred (&priv->overlap, inbuf);
+    st.overlapped++;
+  }
+
+  return gst_cuda_morphology_base_end_frame (self, status,
+      results ? inbuf : NULL, &st);
+}
+

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The frame path over regions of interest (gstcudamorphologyframe.h): the
+ * frame is copied, then each rectangle of plane 0 is filtered as if it
+ * were the frame. On the device a rectangle is gathered into the aligned
+ * scratch, filtered there and scattered back, so that the filter's work
+ * and the transfers scale with the rectangle's area; the copy of the
+ * frame is one memcpy or one 2D copy per plane. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudamorphologyframe.h"
+#include "gstcudamorphologyframeprivate.h"
+
+/* bytes of one pixel of plane 0 */
+static gsize
+pixel_bytes (const GstCudaMorphologyFramePath * fp)
+{
+  return (gsize) fp->pixel_channels * cm_depth_bytes (fp->depth);
+}
+
+/* The rectangle @r of plane 0 of @frame */
+static cm_image_packed
+frame_rect (const GstCudaMorphologyFramePath * fp, GstVideoFrame * frame,
+    const GstVideoRectangle * r)
+{
+  cm_image_packed v;
+
+  v.pitch = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  v.data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame, 0) +
+      (gsize) r->y * v.pitch + (gsize) r->x * pixel_bytes (fp);
+  v.width = r->w;
+  v.height = r->h;
+  v.depth = fp->depth;
+  v.channels = fp->pixel_channels;
+  return v;
+}
+
+static cm_image
+as_image (const cm_image_packed * v)
+{
+  cm_image img = { v->data, v->pitch, v->width, v->height, v->depth };
+
+  return img;
+}
+
+/* Where @r lies in a pinned staging plane of @pitch */
+static guint8 *
+staging_rect (const GstCudaMorphologyFramePath * fp, guint8 * staging,
+    gsize pitch, const GstVideoRectangle * r)
+{
+  return staging + (gsize) r->y * pitch + (gsize) r->x * pixel_bytes (fp);
+}
+
+/* The rectangle @r of the input into the device scratch @dst (queued):
+ * from CUDA memory, from a pinned buffer, or through the staging at the
+ * rectangle's own place (so that rectangles of one frame do not meet) */
+static cm_status
+gather (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
+    const GstVideoRectangle * r, const cm_image_packed * dst,
+    GstCudaMorphologyFrameStats * st)
+{
+  cm_image_packed src = frame_rect (fp, &in->frame, r);
+  gsize row = (gsize) r->w * pixel_bytes (fp);
+  guint8 *staged;
+
+  if (in->device)
+    return cm_copy_2d_async (dst->data, dst->pitch, src.data, src.pitch, row,
+        r->h, CM_COPY_D2D, fp->stream);
+  if (in->pinned) {
+    st->pinned_uploads++;
+    return cm_copy_2d_async (dst->data, dst->pitch, src.data, src.pitch, row,
+        r->h, CM_COPY_H2D, fp->stream);
+  }
+  st->staged_uploads++;
+  staged = staging_rect (fp, fp->staging_in, fp->staging_pitch, r);
+  gst_cuda_morphology_frame_copy_rows (staged, fp->staging_pitch, src.data,
+      src.pitch, row, r->h);
+  return cm_copy_2d_async (dst->data, dst->pitch, staged, fp->staging_pitch,
+      row, r->h, CM_COPY_H2D, fp->stream);
+}
+
+/* The device scratch @src into the rectangle @r of the output (queued);
+ * a host output that is not pinned gets it from the staging once the
+ * stream is done (finish_staged) */
+static cm_status
+scatter (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * out,
+    const GstVideoRectangle * r, const cm_image_packed * src,
+    GstCudaMorphologyFrameStats * st)
+{
+  cm_image_packed dst = frame_rect (fp, &out->frame, r);
+  gsize row = (gsize) r->w * pixel_bytes (fp);
+
+  if (out->device)
+    return cm_copy_2d_async (dst.data, dst.pitch, src->data, src->pitch, row,
+        r->h, CM_COPY_D2D, fp->stream);
+  if (out->pinned) {
+    st->pinned_downloads++;
+    return cm_copy_2d_async (dst.data, dst.pitch, src->data, src->pitch, row,
+        r->h, CM_COPY_D2H, fp->stream);
+  }
+  st->staged_downloads++;
+  fp->download_staged = TRUE;
+  return cm_copy_2d_async (staging_rect (fp, fp->staging_out,
+          fp->staging_out_pitch, r), fp->staging_out_pitch, src->data,
+      src->pitch, row, r->h, CM_COPY_D2H, fp->stream);
+}
+
+/* After the stream was synchronised: the staged rectangles into the
+ * output, in order (a later one wins where they overlap) */
+static void
+finish_staged (GstCudaMorphologyFramePath * fp,
+    GstCudaMorphologyMappedFrame * out, const GstVideoRectangle * rects,
+    guint n)
+{
+  guint i;
+
+  if (!fp->download_staged)
+    return;
+  for (i = 0; i < n; i++) {
+    cm_image_packed dst = frame_rect (fp, &out->frame, &rects[i]);
+
+    gst_cuda_morphology_frame_copy_rows (dst.data, dst.pitch,
+        staging_rect (fp, fp->staging_out, fp->staging_out_pitch, &rects[i]),
+        fp->staging_out_pitch, (gsize) rects[i].w * pixel_bytes (fp),
+        rects[i].h);
+  }
+}
+
+/* Every plane of @in into @out unchanged */
+static cm_status
+copy_frame (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
+    GstCudaMorphologyMappedFrame * out)
+{
+  cm_status status = CM_OK;
+  guint p;
+
+  if (!in->device && !out->device)
+    return gst_video_frame_copy (&out->frame, &in->frame) ? CM_OK :
+        CM_ERR_INVALID_ARG;
+  for (p = 0; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (&in->frame);
+      p++)
+    status = gst_cuda_morphology_frame_copy_plane (fp, in, out, p);
+  return status;
+}
+
+/* One rectangle, its filter made for its size */
+static cm_status
+process_rect (GstCudaMorphologyFramePath * fp,
+    const GstCudaMorphologyFilterOps * ops, GstCudaMorphologyMappedFrame * in,
+    GstCudaMorphologyMappedFrame * out, const GstVideoRectangle * r,
+    GstCudaMorphologyFrameStats * st)
+{
+  cm_image_packed src, dst;
+  cm_status status;
+
+  if (!fp->use_cuda) {
+    src = frame_rect (fp, &in->frame, r);
+    dst = frame_rect (fp, &out->frame, r);
+    return gst_cuda_morphology_frame_filter_host (fp, ops, &src, &dst);
+  }
+  src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
+  dst = gst_cuda_morphology_frame_scratch (fp, FALSE, r->w, r->h);
+  status = gather (fp, in, r, &src, st);
+  if (status == CM_OK)
+    status = gst_cuda_morphology_frame_filter_device (fp, ops, &src, &dst);
+  if (status == CM_OK)
+    status = scatter (fp, out, r, &dst, st);
+  return status;
+}
+
+/**
+ * gst_cuda_morphology_frame_path_process_regions:
+ * @rects: (array length=n): rectangles inside the frame
+ *
+ * Copies the mapped @in into @out, then filters each of @rects of plane 0
+ * as if it were the frame (ops->resize first when its size is not the
+ * filter's), in order; chroma is copied unchanged. Not for converting
+ * outputs. On CUDA the stream is synchronised before this returns, also
+ * after a failure.
+ *
+ * Returns: the first failure of the copy, the filter or a transfer
+ */
+cm_status
+gst_cuda_morphology_frame_path_process_regions (GstCudaMorphologyFramePath *
+    fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, GstCudaMorphologyMappedFrame * out,
+    const GstVideoRectangle * rects, guint n, GstCudaMorphologyFrameStats * st)
+{
+  cm_status status, sync_status;
+  gboolean timed = FALSE;
+  guint i;
+
+  if (fp->convert)
+    return CM_ERR_UNSUPPORTED;
+  fp->download_staged = FALSE;
+  if (fp->use_cuda) {
+    st->device_in += in->device;
+    st->device_out += out->device;
+    timed = gst_cuda_morphology_frame_timing_begin (fp, st);
+  }
+
+  status = copy_frame (fp, in, out);
+  for (i = 0; status == CM_OK && i < n; i++) {
+    if (!ops->resize (ops->owner, rects[i].w, rects[i].h))
+      return CM_ERR_INVALID_ARG;        /* posted by the owner, synchronised */
+    status = process_rect (fp, ops, in, out, &rects[i], st);
+  }
+  if (!fp->use_cuda)
+    return status;
+
+  gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
+  sync_status = cm_stream_sync (fp->stream);
+  if (status == CM_OK)
+    status = sync_status;
+  if (status == CM_OK)
+    finish_staged (fp, out, rects, n);
+  return status;
+}
+
+/**
+ * gst_cuda_morphology_frame_path_analyse_region:
+ * @r: a rectangle inside the frame
+ *
+ * gst_cuda_morphology_frame_path_analyse() of the rectangle @r of plane 0
+ * as if it were the frame (ops->resize first).
+ */
+cm_status
+gst_cuda_morphology_frame_path_analyse_region (GstCudaMorphologyFramePath *
+    fp, const GstCudaMorphologyFilterOps * ops,
+    GstCudaMorphologyMappedFrame * in, const GstVideoRectangle * r,
+    GstCudaMorphologyFrameStats * st)
+{
+  cm_image_packed src = frame_rect (fp, &in->frame, r);
+  cm_status status, sync_status;
+  gboolean timed;
+  cm_image img;
+
+  if (fp->layout != GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR || fp->convert)
+    return CM_ERR_UNSUPPORTED;
+  if (!ops->resize (ops->owner, r->w, r->h))
+    return CM_ERR_INVALID_ARG;
+  if (!fp->use_cuda) {
+    img = as_image (&src);
+    return ops->analyse_plane (ops->owner, &img, FALSE, NULL);
+  }
+
+  st->device_in += in->device;
+  timed = gst_cuda_morphology_frame_timing_begin (fp, st);
+  src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
+  status = gather (fp, in, r, &src, st);
+  img = as_image (&src);
+  if (status == CM_OK)
+    status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);
+  gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
+  sync_status = cm_stream_sync (fp->stream);
+  return status == CM_OK ? sync_status : status;
+}
