@@ -33,10 +33,16 @@ lin_run_new (LinRun * r)
 void
 lin_run_set_caps (LinRun * r, const char *format, int width, int height)
 {
+  gchar *desc;
+
   r->h = gst_harness_new_with_element (r->e, "sink", "src");
   if (r->sink_caps != NULL)
     gst_harness_set_sink_caps_str (r->h, r->sink_caps);
   morph_harness_set_caps (r->h, format, width, height, &r->info);
+  desc = lin_params_describe (&r->p);
+  g_free (r->what);
+  r->what = g_strdup_printf ("%s %dx%d %s", format, width, height, desc);
+  g_free (desc);
 }
 
 void
@@ -66,10 +72,21 @@ lin_run_push (LinRun * r, guint64 seed, int extra, GstBuffer ** out)
   return lin_push_random (r->h, &r->info, seed, extra, out);
 }
 
+gboolean
+lin_run_orientation_ok (LinRun * r, GstBuffer * in, GstBuffer * out,
+    const char *what)
+{
+  lin_check_rgba_caps (r->h, GST_VIDEO_INFO_WIDTH (&r->info),
+      GST_VIDEO_INFO_HEIGHT (&r->info), &r->out_info);
+  return lin_check_orientation (in, &r->info, out, &r->out_info, &r->p,
+      what);
+}
+
 void
 lin_run_clear (LinRun * r)
 {
   lin_teardown (r->h, r->e, r->bus);
+  g_clear_pointer (&r->what, g_free);
 }
 
 void

@@ -22,7 +22,10 @@ typedef struct
   GstBus *bus;
   GstHarness *h;
   GstVideoInfo info;
+  GstVideoInfo out_info;        /* RGBA, from lin_run_orientation_ok () */
   const char *sink_caps;        /* what downstream takes; NULL: anything */
+  gchar *what;                  /* "GRAY8 37x23 open L=9 ...", the caps and
+                                 * parameters, for failure messages */
 } LinRun;
 
 /* A cudalinspectrum on the CPU backend set as @r->p says, with a bus of
@@ -30,7 +33,7 @@ typedef struct
 void lin_run_new (LinRun * r);
 
 /* @r's element in a harness (downstream taking @r->sink_caps) with caps
- * @format @width x @height (in @r->info). */
+ * @format @width x @height (in @r->info), @r->what naming them. */
 void lin_run_set_caps (LinRun * r, const char *format, int width,
     int height);
 
@@ -45,6 +48,12 @@ void lin_run_set_output (LinRun * r, const char *output);
 /* lin_push_random () through @r's harness with @r's caps. */
 GstBuffer *lin_run_push (LinRun * r, guint64 seed, int extra,
     GstBuffer ** out);
+
+/* The output of @in is the orientation map of @r->p in RGBA caps of the
+ * input's size (in @r->out_info): lin_check_rgba_caps () and
+ * lin_check_orientation (). */
+gboolean lin_run_orientation_ok (LinRun * r, GstBuffer * in, GstBuffer * out,
+    const char *what);
 
 /* The harness torn down, the element and its bus let go. */
 void lin_run_clear (LinRun * r);
