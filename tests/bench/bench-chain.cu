@@ -38,6 +38,7 @@
 typedef struct
 {
   int width, height, runs, warmup;
+  int device;                   /* the first one: 0 */
 } chain_opts;
 
 /* One NV12 frame in device memory: luma and interleaved chroma planes. */
@@ -119,6 +120,7 @@ parse_opts (int argc, char **argv, chain_opts * o)
   o->height = 1080;
   o->runs = 200;
   o->warmup = 20;
+  o->device = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (i + 1 >= argc)
@@ -141,14 +143,7 @@ int
 main (int argc, char **argv)
 {
   chain_opts o;
-  if (!parse_opts (argc, argv, &o)) {
-    usage (argv[0]);
-    return 2;
-  }
-  cudaDeviceProp prop;
-  int rc = bench_open_device (0, &prop);
-  if (rc != 0)
-    return rc;
+  const cudaDeviceProp prop = bench_start (argc, argv, &o, parse_opts, usage);
 
   bench_timer t;
   bench_timer_init (t, 0);

@@ -226,24 +226,19 @@ bench_parse_timing (const char *s)
 
 /* ---- options ------------------------------------------------------------ */
 
-/* The value of the option argv[*i], *i moved onto it; NULL, with a
- * message, when the option is the last argument. --help and -h print the
- * usage and exit. */
-static inline const char *
-bench_opt_value (int argc, char **argv, int *i, void (*usage) (const char *))
+/* The options of every benchmark of frames; border: each program's own
+ * default */
+struct bench_frame_opts
 {
-  const char *a = argv[*i];
+  int width = 3840, height = 2160;
+  int runs = 30, warmup = 5;
+  cm_border_mode border;
+  const char *csv = NULL;
+  int device = 0;
+  int timing_call = 0;
 
-  if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
-    usage (argv[0]);
-    exit (0);
-  }
-  if (*i + 1 >= argc) {
-    fprintf (stderr, "%s: missing value\n", a);
-    return NULL;
-  }
-  return argv[++*i];
-}
+  explicit bench_frame_opts (cm_border_mode b) : border (b) { }
+};
 
 /* --border NAME, the names in cm_border_mode's order: 0 for another name */
 static inline int
@@ -260,21 +255,104 @@ bench_parse_border (const char *s, cm_border_mode * out)
   return 0;
 }
 
-/* The checks that end the option parsers: 0 for an empty frame; fewer than
- * 20 timed runs are raised to 20, no warm-up to one. */
-static inline int
-bench_check_opts (int width, int height, int *runs, int *warmup)
+/* An option that sets an int field of T to its value */
+template <typename T>
+struct bench_int_opt
 {
-  if (width < 1 || height < 1) {
+  typedef int T::*int_field;
+
+  const char *name;
+  int_field field;
+};
+
+/* Option a with its value v: 1 when it is one of the table's (its field of
+ * *o set), 0 when not */
+template <typename T, size_t N>
+static inline int
+bench_parse_int_opt (const bench_int_opt<T> (&table)[N], const char *a,
+    const char *v, T * o)
+{
+  for (const auto &opt : table)
+    if (!strcmp (a, opt.name)) {
+      o->*opt.field = atoi (v);
+      return 1;
+    }
+  return 0;
+}
+
+/* Option a with its value v when it is one of bench_frame_opts: 1 when
+ * taken, 0 for another option, -1 for a bad value (said on stderr) */
+static inline int
+bench_parse_frame_opt (const char *a, const char *v, bench_frame_opts * o)
+{
+  if (!strcmp (a, "--width"))
+    o->width = atoi (v);
+  else if (!strcmp (a, "--height"))
+    o->height = atoi (v);
+  else if (!strcmp (a, "--runs"))
+    o->runs = atoi (v);
+  else if (!strcmp (a, "--warmup"))
+    o->warmup = atoi (v);
+  else if (!strcmp (a, "--csv"))
+    o->csv = v;
+  else if (!strcmp (a, "--device"))
+    o->device = atoi (v);
+  else if (!strcmp (a, "--border")) {
+    if (!bench_parse_border (v, &o->border)) {
+      fprintf (stderr, "unknown border '%s'\n", v);
+      return -1;
+    }
+  } else if (!strcmp (a, "--timing")) {
+    o->timing_call = bench_parse_timing (v);
+    if (o->timing_call < 0) {
+      fprintf (stderr, "--timing must be gated or call\n");
+      return -1;
+    }
+  } else
+    return 0;
+  return 1;
+}
+
+/* The option parser of a benchmark whose options O extend
+ * bench_frame_opts: flag (a, o) first, when given, for the options without
+ * a value (1 when it took a); then the options of bench_frame_opts; then
+ * opt (a, v, o) for the others (0 for an unknown one or a bad value, said
+ * on stderr). --help and -h print the usage and exit. Returns 0 when an
+ * option is wrong or the frame empty; fewer than 20 timed runs are raised
+ * to 20, no warm-up to one. */
+template <typename O>
+static inline int
+bench_parse_opts (int argc, char **argv, O * o, void (*usage) (const char *),
+    int (*opt) (const char *, const char *, O *),
+    int (*flag) (const char *, O *) = NULL)
+{
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (flag && flag (a, o))
+      continue;
+    if (!strcmp (a, "--help") || !strcmp (a, "-h")) {
+      usage (argv[0]);
+      exit (0);
+    }
+    if (i + 1 >= argc) {
+      fprintf (stderr, "%s: missing value\n", a);
+      return 0;
+    }
+    const char *v = argv[++i];
+    const int taken = bench_parse_frame_opt (a, v, o);
+    if (taken < 0 || (!taken && !opt (a, v, o)))
+      return 0;
+  }
+  if (o->width < 1 || o->height < 1) {
     fprintf (stderr, "bad size\n");
     return 0;
   }
-  if (*runs < 20) {
+  if (o->runs < 20) {
     fprintf (stderr, "--runs raised to 20 (median of at least 20 runs)\n");
-    *runs = 20;
+    o->runs = 20;
   }
-  if (*warmup < 1)
-    *warmup = 1;
+  if (o->warmup < 1)
+    o->warmup = 1;
   return 1;
 }
 
@@ -335,6 +413,28 @@ bench_open_device (int device, cudaDeviceProp * prop)
   printf ("NPP: not built in (tests/bench/meson.build did not find it)\n");
 #endif
   return 0;
+}
+
+/* The start of a benchmark's main, for its options struct O (O::device:
+ * the device to open): the options parsed by parse, the usage printed and
+ * exit status 2 when they do not parse; then the device opened and its
+ * banner printed, exit status 77 (the test "skip" code) without one.
+ * Returns the device's properties. */
+template <typename O, typename R>
+static inline cudaDeviceProp
+bench_start (int argc, char **argv, O * o, R (*parse) (int, char **, O *),
+    void (*usage) (const char *))
+{
+  cudaDeviceProp prop;
+
+  if (!parse (argc, argv, o)) {
+    usage (argv[0]);
+    exit (2);
+  }
+  int rc = bench_open_device (o->device, &prop);
+  if (rc != 0)
+    exit (rc);
+  return prop;
 }
 
 #if BENCH_NPP

@@ -261,30 +261,15 @@ bench_openings_only (const cm_image * src, cudaStream_t s)
     }
 }
 
-/* The tuning options with a number: the field of cm_linspectrum_tuning
- * that the option sets; NULL for another option */
-typedef int cm_linspectrum_tuning::*tuning_field;
-
-static tuning_field
-tuning_option (const char *name)
-{
-  static const struct
-  {
-    const char *name;
-    tuning_field field;
-  } options[] = {
-    {"--wpb", &cm_linspectrum_tuning::warps_per_block},
-    {"--zone-length", &cm_linspectrum_tuning::zone_length},
-    {"--sup-reads-ahead", &cm_linspectrum_tuning::sup_reads_ahead},
-    {"--single-target", &cm_linspectrum_tuning::single_target},
-    {"--sheared-max", &cm_linspectrum_tuning::sheared_max},
-    {"--sheared-tile", &cm_linspectrum_tuning::sheared_tile},
-  };
-  for (const auto &o : options)
-    if (!strcmp (name, o.name))
-      return o.field;
-  return NULL;
-}
+/* The tuning options with a number */
+static const bench_int_opt<cm_linspectrum_tuning> tuning_ints[] = {
+  {"--wpb", &cm_linspectrum_tuning::warps_per_block},
+  {"--zone-length", &cm_linspectrum_tuning::zone_length},
+  {"--sup-reads-ahead", &cm_linspectrum_tuning::sup_reads_ahead},
+  {"--single-target", &cm_linspectrum_tuning::single_target},
+  {"--sheared-max", &cm_linspectrum_tuning::sheared_max},
+  {"--sheared-tile", &cm_linspectrum_tuning::sheared_tile},
+};
 
 int
 main (int argc, char **argv)
@@ -292,7 +277,6 @@ main (int argc, char **argv)
   static const int sizes[][2] = { {640, 640}, {1920, 1080}, {3840, 2160} };
   static const int lengths[] = { 11, 41, 101, 251 };
   int quick = 0, openings = 0, timing_call = 0;
-  tuning_field field;
   cudaStream_t s;
 
   for (int i = 1; i < argc; i++) {
@@ -313,8 +297,9 @@ main (int argc, char **argv)
       base_tuning.general_kernel = 1;
     else if (!strcmp (argv[i], "--items-major"))
       base_tuning.items_major = 1;
-    else if (i + 1 < argc && (field = tuning_option (argv[i])))
-      base_tuning.*field = atoi (argv[++i]);
+    else if (i + 1 < argc && bench_parse_int_opt (tuning_ints, argv[i],
+            argv[i + 1], &base_tuning))
+      i++;
     else {
       fprintf (stderr, "usage: %s [--csv FILE] [--quick] [--openings] "
           "[--timing gated|call] [--wpb 1|2|4] [--zone-length N]\n"

@@ -60,23 +60,19 @@
 
 /* ---- options ------------------------------------------------------------ */
 
-struct bench_opts
+struct bench_opts : bench_frame_opts
 {
-  int width = 3840, height = 2160;
   int depths[2] = { 8, 16 };
   int ndepths = 2;
-  int runs = 30, warmup = 5;
   std::vector<int> windows = { 3, 5, 7, 9, 11, 15, 21, 31, 63 };
   double percentile = 50;
   int algorithms[3] = { CM_MEDIAN_AUTO, 0, 0 };
   int nalgorithms = 1;
-  cm_border_mode border = CM_BORDER_REPLICATE;
   int npp_max_window = 31;
-  const char *csv = NULL;
-  int device = 0;
   int compare_old = 0;
-  int timing_call = 0;
   std::vector<std::string> variants;    /* names of bench_variant () */
+
+  bench_opts () : bench_frame_opts (CM_BORDER_REPLICATE) { }
 };
 
 /* The tuning of a variant name; false for an unknown name */
@@ -117,119 +113,96 @@ usage (const char *argv0)
       argv0);
 }
 
+/* one option of this benchmark with its value: 0 when unknown or bad */
+static int
+parse_opt (const char *a, const char *v, bench_opts * o)
+{
+  if (!strcmp (a, "--depth")) {
+    if (!strcmp (v, "both")) {
+      o->ndepths = 2;
+      o->depths[0] = 8;
+      o->depths[1] = 16;
+    } else if (!strcmp (v, "8") || !strcmp (v, "16")) {
+      o->ndepths = 1;
+      o->depths[0] = atoi (v);
+    } else {
+      fprintf (stderr, "--depth must be 8, 16 or both\n");
+      return 0;
+    }
+  } else if (!strcmp (a, "--windows")) {
+    o->windows.clear ();
+    for (const char *p = v; *p;) {
+      int w = atoi (p);
+      if (w < 1 || w % 2 == 0 || w > CM_MEDIAN_MAX_WINDOW) {
+        fprintf (stderr, "bad window '%s' (odd, 1..%d)\n", p,
+            CM_MEDIAN_MAX_WINDOW);
+        return 0;
+      }
+      o->windows.push_back (w);
+      p = strchr (p, ',');
+      if (!p)
+        break;
+      p++;
+    }
+  } else if (!strcmp (a, "--percentile"))
+    o->percentile = atof (v);
+  else if (!strcmp (a, "--algorithm")) {
+    if (!strcmp (v, "all")) {
+      o->nalgorithms = 3;
+      o->algorithms[0] = CM_MEDIAN_AUTO;
+      o->algorithms[1] = CM_MEDIAN_NETWORK;
+      o->algorithms[2] = CM_MEDIAN_HISTOGRAM;
+    } else {
+      int found = 0;
+      for (int k = 0; k < CM_MEDIAN_ALGORITHM_COUNT; k++)
+        if (!strcmp (v, cm_median_algorithm_name ((cm_median_algorithm) k))) {
+          o->nalgorithms = 1;
+          o->algorithms[0] = k;
+          found = 1;
+        }
+      if (!found) {
+        fprintf (stderr, "unknown algorithm '%s'\n", v);
+        return 0;
+      }
+    }
+  } else if (!strcmp (a, "--npp-max-window"))
+    o->npp_max_window = atoi (v);
+  else if (!strcmp (a, "--compare-old"))
+    o->compare_old = atoi (v) != 0;
+  else if (!strcmp (a, "--variants")) {
+    o->variants.clear ();
+    for (const char *p = v; *p;) {
+      const char *e = strchr (p, ',');
+      std::string k = e ? std::string (p, e - p) : std::string (p);
+      cm_median_tuning t;
+      if (!k.empty () && !bench_variant (k, &t)) {
+        fprintf (stderr, "unknown variant '%s' (net3, hist16-walk, "
+            "hist16-walk-b16)\n", k.c_str ());
+        return 0;
+      }
+      if (!k.empty ())
+        o->variants.push_back (k);
+      if (!e)
+        break;
+      p = e + 1;
+    }
+  } else {
+    fprintf (stderr, "unknown option '%s'\n", a);
+    return 0;
+  }
+  return 1;
+}
+
 static int
 parse_opts (int argc, char **argv, bench_opts * o)
 {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = bench_opt_value (argc, argv, &i, usage);
-    if (!v)
-      return 0;
-    if (!strcmp (a, "--width"))
-      o->width = atoi (v);
-    else if (!strcmp (a, "--height"))
-      o->height = atoi (v);
-    else if (!strcmp (a, "--depth")) {
-      if (!strcmp (v, "both")) {
-        o->ndepths = 2;
-        o->depths[0] = 8;
-        o->depths[1] = 16;
-      } else if (!strcmp (v, "8") || !strcmp (v, "16")) {
-        o->ndepths = 1;
-        o->depths[0] = atoi (v);
-      } else {
-        fprintf (stderr, "--depth must be 8, 16 or both\n");
-        return 0;
-      }
-    } else if (!strcmp (a, "--runs"))
-      o->runs = atoi (v);
-    else if (!strcmp (a, "--warmup"))
-      o->warmup = atoi (v);
-    else if (!strcmp (a, "--windows")) {
-      o->windows.clear ();
-      for (const char *p = v; *p;) {
-        int w = atoi (p);
-        if (w < 1 || w % 2 == 0 || w > CM_MEDIAN_MAX_WINDOW) {
-          fprintf (stderr, "bad window '%s' (odd, 1..%d)\n", p,
-              CM_MEDIAN_MAX_WINDOW);
-          return 0;
-        }
-        o->windows.push_back (w);
-        p = strchr (p, ',');
-        if (!p)
-          break;
-        p++;
-      }
-    } else if (!strcmp (a, "--percentile"))
-      o->percentile = atof (v);
-    else if (!strcmp (a, "--algorithm")) {
-      if (!strcmp (v, "all")) {
-        o->nalgorithms = 3;
-        o->algorithms[0] = CM_MEDIAN_AUTO;
-        o->algorithms[1] = CM_MEDIAN_NETWORK;
-        o->algorithms[2] = CM_MEDIAN_HISTOGRAM;
-      } else {
-        int found = 0;
-        for (int k = 0; k < CM_MEDIAN_ALGORITHM_COUNT; k++)
-          if (!strcmp (v, cm_median_algorithm_name ((cm_median_algorithm)
-                      k))) {
-            o->nalgorithms = 1;
-            o->algorithms[0] = k;
-            found = 1;
-          }
-        if (!found) {
-          fprintf (stderr, "unknown algorithm '%s'\n", v);
-          return 0;
-        }
-      }
-    } else if (!strcmp (a, "--border")) {
-      if (!bench_parse_border (v, &o->border)) {
-        fprintf (stderr, "unknown border '%s'\n", v);
-        return 0;
-      }
-    } else if (!strcmp (a, "--npp-max-window"))
-      o->npp_max_window = atoi (v);
-    else if (!strcmp (a, "--csv"))
-      o->csv = v;
-    else if (!strcmp (a, "--device"))
-      o->device = atoi (v);
-    else if (!strcmp (a, "--timing")) {
-      o->timing_call = bench_parse_timing (v);
-      if (o->timing_call < 0) {
-        fprintf (stderr, "--timing must be gated or call\n");
-        return 0;
-      }
-    }
-    else if (!strcmp (a, "--compare-old"))
-      o->compare_old = atoi (v) != 0;
-    else if (!strcmp (a, "--variants")) {
-      o->variants.clear ();
-      for (const char *p = v; *p;) {
-        const char *e = strchr (p, ',');
-        std::string k = e ? std::string (p, e - p) : std::string (p);
-        cm_median_tuning t;
-        if (!k.empty () && !bench_variant (k, &t)) {
-          fprintf (stderr, "unknown variant '%s' (net3, hist16-walk, "
-              "hist16-walk-b16)\n", k.c_str ());
-          return 0;
-        }
-        if (!k.empty ())
-          o->variants.push_back (k);
-        if (!e)
-          break;
-        p = e + 1;
-      }
-    }
-    else {
-      fprintf (stderr, "unknown option '%s'\n", a);
-      return 0;
-    }
-  }
+  if (!bench_parse_opts (argc, argv, o, usage, parse_opt))
+    return 0;
   if (!(o->percentile >= 0 && o->percentile <= 100)) {
     fprintf (stderr, "bad percentile\n");
     return 0;
   }
-  return bench_check_opts (o->width, o->height, &o->runs, &o->warmup);
+  return 1;
 }
 
 /* ---- timing ------------------------------------------------------------- */
@@ -278,15 +251,7 @@ int
 main (int argc, char **argv)
 {
   bench_opts o;
-  if (!parse_opts (argc, argv, &o)) {
-    usage (argv[0]);
-    return 2;
-  }
-
-  cudaDeviceProp prop;
-  int rc = bench_open_device (o.device, &prop);
-  if (rc != 0)
-    return rc;
+  const cudaDeviceProp prop = bench_start (argc, argv, &o, parse_opts, usage);
   printf ("frame: %dx%d random, percentile %g, border %d, median of %d "
       "runs after %d warm-up\n", o.width, o.height, o.percentile,
       (int) o.border, o.runs, o.warmup);

@@ -57,19 +57,15 @@
 
 /* ---- options ------------------------------------------------------------ */
 
-struct bench_opts
+struct bench_opts : bench_frame_opts
 {
-  int width = 3840, height = 2160;
   cm_depth depth = CM_DEPTH_8;
-  int runs = 30, warmup = 5;
   const char *filter = NULL;
-  const char *csv = NULL;
-  cm_border_mode border = CM_BORDER_NEUTRAL;
   long npp_max_mask = 4096;
-  int device = 0;
   int compare = 0;
-  int timing_call = 0;
   cm_morph_tuning tuning = { };
+
+  bench_opts () : bench_frame_opts (CM_BORDER_NEUTRAL) { }
 };
 
 static void
@@ -108,6 +104,13 @@ usage (const char *argv0)
 static int
 parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
 {
+  static const bench_int_opt<cm_morph_tuning> ints[] = {
+    {"--vtile", &cm_morph_tuning::vtile},
+    {"--htile", &cm_morph_tuning::htile},
+    {"--cmax", &cm_morph_tuning::cmax},
+    {"--pwin-parts", &cm_morph_tuning::pwin_parts},
+  };
+
   if (!strcmp (a, "--paths")) {
     if (strcmp (v, "auto") && strcmp (v, "legacy"))
       return 0;
@@ -122,14 +125,8 @@ parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
       t->rows = CM_MORPH_ROWS_PWIN;
     else
       return 0;
-  } else if (!strcmp (a, "--vtile"))
-    t->vtile = atoi (v);
-  else if (!strcmp (a, "--htile"))
-    t->htile = atoi (v);
-  else if (!strcmp (a, "--cmax"))
-    t->cmax = atoi (v);
-  else if (!strcmp (a, "--pwin-parts"))
-    t->pwin_parts = atoi (v);
+  } else if (bench_parse_int_opt (ints, a, v, t))
+    return 1;
   else if (!strcmp (a, "--diag")) {
     t->diag_grid = strstr (v, "grid") != NULL;
     t->diag_checked = strstr (v, "checked") != NULL;
@@ -139,63 +136,45 @@ parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
   return 1;
 }
 
+/* the options without a value: 1 when taken */
+static int
+parse_flag (const char *a, bench_opts * o)
+{
+  if (!strcmp (a, "--compare"))
+    o->compare = 1;
+  else if (!strcmp (a, "--no-pdl"))
+    o->tuning.no_pdl = 1;
+  else
+    return 0;
+  return 1;
+}
+
+/* one option of this benchmark with its value: 0 when unknown or bad */
+static int
+parse_opt (const char *a, const char *v, bench_opts * o)
+{
+  if (!strcmp (a, "--depth")) {
+    int d = atoi (v);
+    if (d != 8 && d != 16) {
+      fprintf (stderr, "--depth must be 8 or 16\n");
+      return 0;
+    }
+    o->depth = d == 16 ? CM_DEPTH_16 : CM_DEPTH_8;
+  } else if (!strcmp (a, "--filter"))
+    o->filter = v;
+  else if (!strcmp (a, "--npp-max-mask"))
+    o->npp_max_mask = atol (v);
+  else if (!parse_tuning (a, v, &o->tuning)) {
+    fprintf (stderr, "unknown option or value '%s %s'\n", a, v);
+    return 0;
+  }
+  return 1;
+}
+
 static int
 parse_opts (int argc, char **argv, bench_opts * o)
 {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp (a, "--compare")) {
-      o->compare = 1;
-      continue;
-    }
-    if (!strcmp (a, "--no-pdl")) {
-      o->tuning.no_pdl = 1;
-      continue;
-    }
-    const char *v = bench_opt_value (argc, argv, &i, usage);
-    if (!v)
-      return 0;
-    if (!strcmp (a, "--width"))
-      o->width = atoi (v);
-    else if (!strcmp (a, "--height"))
-      o->height = atoi (v);
-    else if (!strcmp (a, "--depth")) {
-      int d = atoi (v);
-      if (d != 8 && d != 16) {
-        fprintf (stderr, "--depth must be 8 or 16\n");
-        return 0;
-      }
-      o->depth = d == 16 ? CM_DEPTH_16 : CM_DEPTH_8;
-    } else if (!strcmp (a, "--runs"))
-      o->runs = atoi (v);
-    else if (!strcmp (a, "--warmup"))
-      o->warmup = atoi (v);
-    else if (!strcmp (a, "--filter"))
-      o->filter = v;
-    else if (!strcmp (a, "--csv"))
-      o->csv = v;
-    else if (!strcmp (a, "--border")) {
-      if (!bench_parse_border (v, &o->border)) {
-        fprintf (stderr, "unknown border '%s'\n", v);
-        return 0;
-      }
-    } else if (!strcmp (a, "--npp-max-mask"))
-      o->npp_max_mask = atol (v);
-    else if (!strcmp (a, "--device"))
-      o->device = atoi (v);
-    else if (!strcmp (a, "--timing")) {
-      o->timing_call = bench_parse_timing (v);
-      if (o->timing_call < 0) {
-        fprintf (stderr, "--timing must be gated or call\n");
-        return 0;
-      }
-    }
-    else if (!parse_tuning (a, v, &o->tuning)) {
-      fprintf (stderr, "unknown option or value '%s %s'\n", a, v);
-      return 0;
-    }
-  }
-  return bench_check_opts (o->width, o->height, &o->runs, &o->warmup);
+  return bench_parse_opts (argc, argv, o, usage, parse_opt, parse_flag);
 }
 
 /* ---- cases -------------------------------------------------------------- */
@@ -404,15 +383,7 @@ int
 main (int argc, char **argv)
 {
   bench_opts o;
-  if (!parse_opts (argc, argv, &o)) {
-    usage (argv[0]);
-    return 2;
-  }
-
-  cudaDeviceProp prop;
-  int rc = bench_open_device (o.device, &prop);
-  if (rc != 0)
-    return rc;
+  const cudaDeviceProp prop = bench_start (argc, argv, &o, parse_opts, usage);
   printf ("frame: %dx%d, %d-bit random (never 0), border %d, median of %d "
       "runs after %d warm-up\n", o.width, o.height, (int) o.depth,
       (int) o.border, o.runs, o.warmup);
