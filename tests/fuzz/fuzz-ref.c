@@ -20,6 +20,7 @@
 #include "median.h"
 #include "morph.h"
 #include "se.h"
+#include "test-util.h"
 
 #define CHECK(cond) do { if (!(cond)) abort (); } while (0)
 
@@ -42,45 +43,12 @@ take (Bytes * b, unsigned below)
   return below ? v % below : v;
 }
 
-static cm_image
-image_new (int w, int h, cm_depth depth, int extra)
-{
-  cm_image img;
-
-  img.width = w;
-  img.height = h;
-  img.depth = depth;
-  img.pitch = (size_t) w * cm_depth_bytes (depth) + (size_t) extra *
-      cm_depth_bytes (depth);
-  img.data = calloc (1, img.pitch * h);
-  return img;
-}
-
-static uint32_t
-get (const cm_image * img, int x, int y)
-{
-  const uint8_t *row = (const uint8_t *) img->data + y * img->pitch;
-
-  return img->depth == CM_DEPTH_16 ? ((const uint16_t *) row)[x] : row[x];
-}
-
-static void
-set (const cm_image * img, int x, int y, uint32_t v)
-{
-  uint8_t *row = (uint8_t *) img->data + y * img->pitch;
-
-  if (img->depth == CM_DEPTH_16)
-    ((uint16_t *) row)[x] = (uint16_t) v;
-  else
-    row[x] = (uint8_t) v;
-}
-
 static int
 equal (const cm_image * a, const cm_image * b)
 {
   for (int y = 0; y < a->height; y++)
     for (int x = 0; x < a->width; x++)
-      if (get (a, x, y) != get (b, x, y))
+      if (test_image_get (a, x, y) != test_image_get (b, x, y))
         return 0;
   return 1;
 }
@@ -90,7 +58,7 @@ leq (const cm_image * a, const cm_image * b)
 {
   for (int y = 0; y < a->height; y++)
     for (int x = 0; x < a->width; x++)
-      if (get (a, x, y) > get (b, x, y))
+      if (test_image_get (a, x, y) > test_image_get (b, x, y))
         return 0;
   return 1;
 }
@@ -99,14 +67,8 @@ static void
 morph (cm_morph_op op, const cm_se * se, int it, cm_border_mode border,
     uint32_t value, const cm_image * src, const cm_image * dst)
 {
-  cm_morph_desc d;
+  const cm_morph_desc d = { op, se, it, border, value };
 
-  memset (&d, 0, sizeof (d));
-  d.op = op;
-  d.se = se;
-  d.iterations = it;
-  d.border = border;
-  d.border_value = value;
   CHECK (cm_morph_ref (&d, src, dst) == CM_OK);
 }
 
@@ -149,10 +111,16 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   uint32_t value = take (&b, 0) * (depth == CM_DEPTH_16 ? 257 : 1);
   int it = 1 + take (&b, 2);
   int extra = take (&b, 5);
-  cm_image f = image_new (w, h, depth, 0), fp = image_new (w, h, depth, extra);
-  cm_image e = image_new (w, h, depth, 0), dl = image_new (w, h, depth, 0);
-  cm_image o = image_new (w, h, depth, 0), c = image_new (w, h, depth, 0);
-  cm_image t = image_new (w, h, depth, 0), tp = image_new (w, h, depth, 3);
+  const int bps = cm_depth_bytes (depth);
+  /* fp, tp: rows padded by extra and 3 samples */
+  cm_image f = test_image_new (w, h, depth, 0);
+  cm_image fp = test_image_new (w, h, depth, extra * bps);
+  cm_image e = test_image_new (w, h, depth, 0);
+  cm_image dl = test_image_new (w, h, depth, 0);
+  cm_image o = test_image_new (w, h, depth, 0);
+  cm_image c = test_image_new (w, h, depth, 0);
+  cm_image t = test_image_new (w, h, depth, 0);
+  cm_image tp = test_image_new (w, h, depth, 3 * bps);
   cm_se *se;
 
   for (int y = 0; y < h; y++)
@@ -161,8 +129,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
 
       if (depth == CM_DEPTH_16)
         v = v << 8 | take (&b, 0);
-      set (&f, x, y, v);
-      set (&fp, x, y, v);
+      test_image_set (&f, x, y, v);
+      test_image_set (&fp, x, y, v);
     }
   se = random_se (&b);
 
@@ -180,8 +148,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   morph (CM_MORPH_GRADIENT, se, it, border, value, &f, &t);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      uint32_t a = get (&dl, x, y), z = get (&e, x, y);
-      CHECK (get (&t, x, y) == (a > z ? a - z : 0));
+      uint32_t a = test_image_get (&dl, x, y), z = test_image_get (&e, x, y);
+      CHECK (test_image_get (&t, x, y) == (a > z ? a - z : 0));
     }
 
   if (border == CM_BORDER_NEUTRAL) {
@@ -200,7 +168,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     morph (CM_MORPH_TOPHAT, se, it, border, value, &f, &t);
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
-        CHECK (get (&t, x, y) == get (&f, x, y) - get (&o, x, y));
+        CHECK (test_image_get (&t, x, y) == test_image_get (&f, x, y) -
+            test_image_get (&o, x, y));
   }
   cm_se_free (se);
 
@@ -209,7 +178,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     cm_median_desc md;
     cm_se *rect = NULL;
     double p1 = take (&b, 101), p2 = take (&b, 101);
-    cm_image m1 = image_new (w, h, depth, 0), m2 = image_new (w, h, depth, 0);
+    cm_image m1 = test_image_new (w, h, depth, 0);
+    cm_image m2 = test_image_new (w, h, depth, 0);
 
     memset (&md, 0, sizeof (md));
     md.window_w = 1 + 2 * take (&b, 6);
@@ -233,8 +203,8 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       CHECK (equal (&t, &dl));
     }
     cm_se_free (rect);
-    free (m1.data);
-    free (m2.data);
+    test_image_free (&m1);
+    test_image_free (&m2);
   }
 
   /* linear openings: anti-extensive, spectrum = sums */
@@ -263,18 +233,18 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
         CHECK (leq (&f, &t) && leq (&o, &t));
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-          sum += get (&t, x, y);
+          sum += test_image_get (&t, x, y);
       CHECK (sum == spec[i]);
     }
   }
 
-  free (f.data);
-  free (fp.data);
-  free (e.data);
-  free (dl.data);
-  free (o.data);
-  free (c.data);
-  free (t.data);
-  free (tp.data);
+  test_image_free (&f);
+  test_image_free (&fp);
+  test_image_free (&e);
+  test_image_free (&dl);
+  test_image_free (&o);
+  test_image_free (&c);
+  test_image_free (&t);
+  test_image_free (&tp);
   return 0;
 }
