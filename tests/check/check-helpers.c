@@ -25,6 +25,16 @@ check_properties_documented (GstElement * e, const char *const *props,
 }
 
 void
+check_element_playing (GstElement * e)
+{
+  GstState state;
+
+  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (state, GST_STATE_PLAYING);
+}
+
+void
 lin_run_new (LinRun * r)
 {
   r->e = lin_element_new ("cpu", &r->p, &r->bus);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the element tests of tests/check share beyond tests/common: the
- * documentation check of a list of properties, and one cudalinspectrum
+ * documentation check of a list of properties, the PLAYING state a
+ * property change is tried in, and one cudalinspectrum
  * on the CPU backend in a harness (parameters, element, bus, harness and
  * the caps' video info), set up and torn down in one call each. */
 #pragma once
@@ -14,6 +15,10 @@
  * (but backend and cuda-device-id). */
 void check_properties_documented (GstElement * e, const char *const *props,
     guint n, gsize min_blurb);
+
+/* Fails unless @e is in PLAYING, with no state change pending (a harness
+ * with caps has set it so). */
+void check_element_playing (GstElement * e);
 
 typedef struct
 {

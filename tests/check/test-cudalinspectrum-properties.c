@@ -23,13 +23,10 @@ GST_START_TEST (test_change_playing)
 {
   LinRun run = { { 9, 0, 180, 6, OPEN, "passthrough" } };
   GstBuffer *in, *out;
-  GstState state;
   GstCaps *caps;
 
   lin_run_start (&run, "I420", 41, 29, NULL);
-  fail_unless_equals_int (gst_element_get_state (run.e, &state, NULL, 0),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  check_element_playing (run.e);
 
   in = lin_run_push (&run, 1, 0, &out);
   lin_check_passed_through (in, out, "passthrough");

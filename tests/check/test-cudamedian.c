@@ -220,13 +220,10 @@ GST_START_TEST (test_property_change_playing)
   GstElement *e = median_element_new ("cpu", NULL);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
-  GstState state;
   gint v;
 
   morph_harness_set_caps (h, "RGBA", 37, 23, &info);
-  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  check_element_playing (e);
   median_push_and_check (h, &info, &p, 1, 0, "defaults");
 
   p.width = p.height = 7;

@@ -3,6 +3,7 @@
  * reconstruction operations: every operation against cm_recon_ref, one
  * independent oracle of connectivity, refused connectivity and clamped
  * dome-height, changes while PLAYING. */
+#include "check-helpers.h"
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
@@ -19,6 +20,7 @@
  * angle, mask, iterations, border, border-value; op unused). */
 #define RECON_ROW(op, conn, h, ...) {op, conn, h, {E, __VA_ARGS__}}
 #define SQ3 CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1, NEU, 0
+#define DISK2 CM_SHAPE_DISK, 3, 3, 2, 15, 0, DEF_MASK, 1, NEU, 0
 
 static const ReconParams recon_params[] = {
   RECON_ROW (CM_RECON_FILL_HOLES, 8, 10, SQ3),
@@ -201,38 +203,41 @@ GST_START_TEST (test_recon_dome_height_clamp)
     GstElement *e = morph_element_new ("cpu", NULL);
     GstHarness *h;
     GstVideoInfo info;
-    GstBuffer *in, *out, *in16;
     gchar *what = g_strdup_printf ("%s dome-height=1000",
         recon_op_nick (ops[i]));
+    /* on GRAY8 as 255 (and the frame tells 255 from 232), on GRAY16_LE
+     * as 1000 (not as 255) */
+    const struct
+    {
+      const char *format;
+      guint64 seed;
+      const ReconParams *as, *not_as;
+    } runs[] = {
+      {"GRAY8", 40 + i, &p255, &pmod}, {"GRAY16_LE", 50 + i, &p, &p255},
+    };
 
     p255.dome_height = 255;
     pmod.dome_height = 1000 % 256;
     recon_params_apply (e, &p);
     h = morph_harness_new (e);
 
-    morph_harness_set_caps (h, "GRAY8", 33, 21, &info);
-    in = morph_make_input_blobs (&info, 40 + i, 0, 5, 0);
-    out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
-    fail_unless (out != NULL);
-    fail_unless (recon_check_output (in, out, &info, &p255, what),
-        "%s on GRAY8 differs from dome-height=255", what);
-    /* and the frame tells 255 from 232 */
-    fail_if (recon_check_output (in, out, &info, &pmod, "(expected to "
-            "differ)"), "%s: the frame does not tell 255 from 232", what);
-    gst_buffer_unref (out);
+    for (guint k = 0; k < G_N_ELEMENTS (runs); k++) {
+      GstBuffer *in, *out;
 
-    morph_harness_set_caps (h, "GRAY16_LE", 33, 21, &info);
-    in16 = morph_make_input_blobs (&info, 50 + i, 0, 5, 0);
-    out = gst_harness_push_and_pull (h, gst_buffer_ref (in16));
-    fail_unless (out != NULL);
-    fail_unless (recon_check_output (in16, out, &info, &p, what),
-        "%s on GRAY16_LE", what);
-    fail_if (recon_check_output (in16, out, &info, &p255, "(expected to "
-            "differ)"), "%s on GRAY16_LE acts as 255", what);
-    gst_buffer_unref (out);
+      morph_harness_set_caps (h, runs[k].format, 33, 21, &info);
+      in = morph_make_input_blobs (&info, runs[k].seed, 0, 5, 0);
+      out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+      fail_unless (out != NULL);
+      fail_unless (recon_check_output (in, out, &info, runs[k].as, what),
+          "%s on %s differs from dome-height=%u", what, runs[k].format,
+          runs[k].as->dome_height);
+      fail_if (recon_check_output (in, out, &info, runs[k].not_as,
+              "(expected to differ)"), "%s on %s acts as dome-height=%u",
+          what, runs[k].format, runs[k].not_as->dome_height);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+    }
 
-    gst_buffer_unref (in16);
-    gst_buffer_unref (in);
     g_free (what);
     gst_harness_teardown (h);
     gst_object_unref (e);
@@ -245,57 +250,48 @@ GST_END_TEST;
  * from the next frame on */
 GST_START_TEST (test_recon_change_playing)
 {
+  /* the first step changes only the operation (the rest is the element's
+   * defaults), the others set all the reconstruction settings, the last
+   * one together with a caps change */
+  static const struct
+  {
+    ReconParams p;
+    int blobs;
+    const char *what, *format;
+  } steps[] = {
+    {RECON_ROW (CM_RECON_FILL_HOLES, 8, 10, SQ3), 4,
+        "fill-holes while playing"},
+    {RECON_ROW (CM_RECON_FILL_HOLES, 4, 10, SQ3), 4,
+        "connectivity 4 while playing"},
+    {RECON_ROW (CM_RECON_HBASIN, 4, 60, SQ3), 4, "hbasin 60 while playing"},
+    {RECON_ROW (CM_RECON_OPEN, 4, 60, DISK2), 4,
+        "open-rec disk 2 while playing"},
+    {RECON_ROW (CM_RECON_CLOSE, 4, 60, DISK2), 3,
+        "close-rec after caps change", "BGRx"},
+  };
   MorphParams m = MORPH_PARAMS_DEFAULT;
-  ReconParams p = RECON_ROW (CM_RECON_FILL_HOLES, 8, 10, SQ3);
   GstElement *e = morph_element_new ("cpu", &m);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
-  GstBuffer *in;
-  GstState state;
 
   morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
-  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  check_element_playing (e);
   morph_push_and_check (h, &info, &m, 1, 0, "erode first");
 
-  /* only the operation changes: the rest is the element's defaults */
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "fill-holes");
-  in = morph_make_input_blobs (&info, 2, 0, 4, 20);
-  recon_push_and_check (h, &info, &p, in, "fill-holes while playing");
-  gst_buffer_unref (in);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    GstBuffer *in;
 
-  p.connectivity = 4;
-  g_object_set (e, "connectivity", 4, NULL);
-  in = morph_make_input_blobs (&info, 3, 0, 4, 20);
-  recon_push_and_check (h, &info, &p, in, "connectivity 4 while playing");
-  gst_buffer_unref (in);
-
-  p.op = CM_RECON_HBASIN;
-  p.dome_height = 60;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "hbasin");
-  g_object_set (e, "dome-height", 60, NULL);
-  in = morph_make_input_blobs (&info, 4, 0, 4, 20);
-  recon_push_and_check (h, &info, &p, in, "hbasin 60 while playing");
-  gst_buffer_unref (in);
-
-  p.op = CM_RECON_OPEN;
-  p.marker.shape = CM_SHAPE_DISK;
-  p.marker.radius = 2;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "open-rec");
-  gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
-  g_object_set (e, "radius", 2, NULL);
-  in = morph_make_input_blobs (&info, 5, 0, 4, 20);
-  recon_push_and_check (h, &info, &p, in, "open-rec disk 2 while playing");
-  gst_buffer_unref (in);
-
-  /* together with a caps change */
-  p.op = CM_RECON_CLOSE;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "close-rec");
-  morph_harness_set_caps (h, "BGRx", 19, 7, &info);
-  in = morph_make_input_blobs (&info, 6, 0, 3, 20);
-  recon_push_and_check (h, &info, &p, in, "close-rec after caps change");
-  gst_buffer_unref (in);
+    if (i == 0)
+      gst_util_set_object_arg (G_OBJECT (e), "operation",
+          recon_op_nick (steps[i].p.op));
+    else
+      recon_params_apply (e, &steps[i].p);
+    if (steps[i].format != NULL)
+      morph_harness_set_caps (h, steps[i].format, 19, 7, &info);
+    in = morph_make_input_blobs (&info, 2 + i, 0, steps[i].blobs, 20);
+    recon_push_and_check (h, &info, &steps[i].p, in, steps[i].what);
+    gst_buffer_unref (in);
+  }
 
   /* and back to morphology */
   m.op = CM_MORPH_DILATE;

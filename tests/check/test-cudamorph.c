@@ -9,6 +9,7 @@
  * test-cudamorph-properties.c. */
 #include <string.h>
 
+#include "check-helpers.h"
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
@@ -270,13 +271,10 @@ GST_START_TEST (test_property_change_playing)
   GstElement *e = morph_element_new ("cpu", &steps[0].p);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
-  GstState state;
   guint64 seed = 1;
 
   morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
-  fail_unless_equals_int (gst_element_get_state (e, &state, NULL, 0),
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless_equals_int (state, GST_STATE_PLAYING);
+  check_element_playing (e);
 
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
     if (i > 0)
