@@ -102,6 +102,21 @@ take_bytes (const uint8_t ** d, size_t * n, void *out, size_t len)
   *n -= len;
 }
 
+/* A small signed number from the next size (1 or 2) bytes */
+static int
+take_small (const uint8_t ** d, size_t * n, size_t size)
+{
+  int8_t s8;
+  int16_t s16;
+
+  if (size == 1) {
+    take_bytes (d, n, &s8, sizeof (s8));
+    return s8;
+  }
+  take_bytes (d, n, &s16, sizeof (s16));
+  return s16;
+}
+
 /* The values read back are valid. */
 static void
 check_element (int e)
@@ -191,24 +206,18 @@ set_one (const uint8_t ** d, size_t * n)
     if (G_IS_PARAM_SPEC_DOUBLE (ps)) {
       double x;
 
-      if (how == 1) {
+      if (how == 1)
         take_bytes (d, n, &x, sizeof (x));
-      } else {
-        int16_t s;
-        take_bytes (d, n, &s, sizeof (s));
-        x = s / 16.0;
-      }
+      else
+        x = take_small (d, n, 2) / 16.0;
       g_value_set_double (&v, x);
     } else if (G_IS_PARAM_SPEC_INT (ps) || G_IS_PARAM_SPEC_ENUM (ps)) {
       int32_t x;
 
-      if (how == 1) {
+      if (how == 1)
         take_bytes (d, n, &x, sizeof (x));
-      } else {
-        int8_t s;
-        take_bytes (d, n, &s, sizeof (s));
-        x = s;
-      }
+      else
+        x = take_small (d, n, 1);
       if (G_IS_PARAM_SPEC_INT (ps))
         g_value_set_int (&v, x);
       else
