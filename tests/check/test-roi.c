@@ -17,9 +17,11 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "device.h"
 #include "element-harness.h"
 #include "lin-harness.h"
 #include "padded-frames.h"
+#include "test-util.h"
 
 typedef struct
 {
@@ -474,4 +476,13 @@ static const TestSuiteEntry roi_tests[] = {
   {NULL, NULL, 0, 0}
 };
 
-TEST_SUITE_MAIN (roi, "roi", 600, roi_tests);
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  if (strcmp (roi_backend (), "cuda") == 0 && cm_device_count () <= 0) {
+    fprintf (stderr, "CM_TEST_BACKEND=cuda but no CUDA device: skipped\n");
+    return TEST_SKIP;
+  }
+  return test_suite_run (test_suite_new ("roi", "general", 600, roi_tests));
+}
