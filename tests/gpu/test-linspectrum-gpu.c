@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "kernel-test.h"
 #include "linspectrum.h"
 #include "morph.h"
 #include "se.h"
@@ -92,9 +93,7 @@ dimg_new (dimg * d, int layout, int w, int h, cm_depth depth, test_rng * r)
     d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
   d->noise = test_image_new (aw, ah, depth, 0);
   test_image_fill_random (&d->noise, r);
-  st = cm_copy_2d_async (d->alloc.data, d->alloc.pitch, d->noise.data,
-      d->noise.pitch, (size_t) aw * cm_depth_bytes (depth), ah, CM_COPY_H2D,
-      stream);
+  st = image_copy_async (&d->alloc, &d->noise, CM_COPY_H2D, stream);
   if (st != CM_OK) {
     FAIL ("upload of noise: %s", cm_status_string (st));
     return 0;
@@ -115,9 +114,7 @@ dimg_free (dimg * d)
 static int
 dimg_upload (const dimg * d, const cm_image * host)
 {
-  cm_status st = cm_copy_2d_async (d->view.data, d->view.pitch, host->data,
-      host->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
-      host->height, CM_COPY_H2D, stream);
+  cm_status st = image_copy_async (&d->view, host, CM_COPY_H2D, stream);
 
   if (st != CM_OK)
     FAIL ("upload: %s", cm_status_string (st));
@@ -135,10 +132,7 @@ dimg_download_check (const dimg * d, const cm_image * host, const char *what)
   uint8_t *inside = calloc ((size_t) d->alloc.width * d->alloc.height, 1);
   cm_status st;
 
-  st = cm_copy_2d_async (all.data, all.pitch, d->alloc.data, d->alloc.pitch,
-      (size_t) d->alloc.width * bpp, d->alloc.height, CM_COPY_D2H, stream);
-  if (st == CM_OK)
-    st = cm_stream_sync (stream);
+  st = image_copy (&all, &d->alloc, CM_COPY_D2H, stream);
   if (st != CM_OK) {
     FAIL ("%s: download: %s", what, cm_status_string (st));
     ok = 0;
@@ -212,6 +206,24 @@ compare_spectrum (const uint64_t * got, const uint64_t * exp, int n,
           (unsigned long long) exp[i], (long long) (got[i] - exp[i]), bad, n);
       return 0;
     }
+  }
+  return 1;
+}
+
+/* Output @part of a run: @d read back into @host (dimg_download_check)
+ * equals @ref; @what and @plan_desc name the case. */
+static int
+output_equal (const dimg * d, const cm_image * host, const cm_image * ref,
+    const char *what, const char *plan_desc, const char *part)
+{
+  char w2[340];
+
+  snprintf (w2, sizeof (w2), "%s [%s] %s", what, plan_desc, part);
+  if (!dimg_download_check (d, host, w2))
+    return 0;
+  if (!test_image_equal (host, ref, w2)) {
+    n_fail++;
+    return 0;
   }
   return 1;
 }
@@ -297,30 +309,12 @@ run_gpu (const cm_linspectrum_desc * dref, const cm_image * src,
     }
     free (dev);
   }
-  if (ok && ws) {
-    char w2[340];
-
-    snprintf (w2, sizeof (w2), "%s [%s] supremum", what,
-        cm_linspectrum_plan_describe (plan));
-    if (!dimg_download_check (&dsup, &hsup, w2))
-      ok = 0;
-    else if (!test_image_equal (&hsup, ref_sup, w2)) {
-      n_fail++;
-      ok = 0;
-    }
-  }
-  if (ok && wo) {
-    char w2[340];
-
-    snprintf (w2, sizeof (w2), "%s [%s] orientation", what,
-        cm_linspectrum_plan_describe (plan));
-    if (!dimg_download_check (&dori, &hori, w2))
-      ok = 0;
-    else if (!test_image_equal (&hori, ref_ori, w2)) {
-      n_fail++;
-      ok = 0;
-    }
-  }
+  if (ok && ws)
+    ok = output_equal (&dsup, &hsup, ref_sup, what,
+        cm_linspectrum_plan_describe (plan), "supremum");
+  if (ok && wo)
+    ok = output_equal (&dori, &hori, ref_ori, what,
+        cm_linspectrum_plan_describe (plan), "orientation");
   if (ok && verbose)
     printf ("ok %s [%s]\n", what, cm_linspectrum_plan_describe (plan));
 out:
@@ -534,12 +528,8 @@ test_single (void)
 static int
 download (const cm_image * dev, const cm_image * host, const char *what)
 {
-  cm_status st = cm_copy_2d_async (host->data, host->pitch, dev->data,
-      dev->pitch, (size_t) dev->width * cm_depth_bytes (dev->depth),
-      dev->height, CM_COPY_D2H, stream);
+  cm_status st = image_copy (host, dev, CM_COPY_D2H, stream);
 
-  if (st == CM_OK)
-    st = cm_stream_sync (stream);
   if (st != CM_OK)
     FAIL ("%s: download: %s", what, cm_status_string (st));
   return st == CM_OK;
@@ -612,8 +602,7 @@ check_vs_morph (int w, int h, cm_depth depth, int L, int angle, int turns,
     test_image_fill_levels (&src, &rng, levels);
   else
     test_image_fill_random (&src, &rng);
-  st = cm_copy_2d_async (dsrc.data, dsrc.pitch, src.data, src.pitch,
-      (size_t) w * cm_depth_bytes (depth), h, CM_COPY_H2D, stream);
+  st = image_copy_async (&dsrc, &src, CM_COPY_H2D, stream);
   if (st == CM_OK)
     st = cm_morph_plan_run (mplan, &dsrc, &dmor, stream);
   if (st == CM_OK)
@@ -715,9 +704,7 @@ gpu_dominant (const cm_linspectrum_desc * d, const cm_image * img,
   if (st == CM_OK)
     st = cm_device_image_alloc (&dsrc, img->width, img->height, img->depth);
   if (st == CM_OK)
-    st = cm_copy_2d_async (dsrc.data, dsrc.pitch, img->data, img->pitch,
-        (size_t) img->width * cm_depth_bytes (img->depth), img->height,
-        CM_COPY_H2D, stream);
+    st = image_copy_async (&dsrc, img, CM_COPY_H2D, stream);
   if (st == CM_OK)
     st = cm_linspectrum_plan_run (plan, &dsrc, NULL, NULL, stream);
   if (st == CM_OK)
@@ -937,27 +924,13 @@ out:
 int
 main (void)
 {
-  cm_status st;
+  int rc = kernel_test_open (&stream);
 
-  if (cm_device_count () == 0) {
-    printf ("no CUDA device: skipped\n");
-    return TEST_SKIP;
-  }
+  if (rc != 0)
+    return rc;
   verbose = getenv ("CM_TEST_VERBOSE") != NULL;
   if (getenv ("CM_TEST_MAX_PIXELS"))
     max_pixels = atol (getenv ("CM_TEST_MAX_PIXELS"));
-  st = cm_device_set (-1);
-  if (st == CM_OK)
-    st = cm_stream_new (&stream);
-  if (st != CM_OK) {
-    fprintf (stderr, "device setup: %s\n", cm_status_string (st));
-    return 1;
-  }
-  {
-    char name[256];
-    cm_device_name (-1, name, sizeof (name));
-    printf ("device: %s\n", name);
-  }
 
   test_args ();
   test_long ();

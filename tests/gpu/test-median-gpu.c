@@ -30,6 +30,7 @@
 
 #include "device.h"
 #include "median.h"
+#include "kernel-test.h"
 #include "test-util.h"
 #include "test-median-gpu.h"
 
@@ -94,24 +95,6 @@ dev_image_free (dev_image * d)
   d->alloc.data = NULL;
 }
 
-static cm_status
-upload (const cm_image * dev, const cm_image * host)
-{
-  cm_status st = cm_copy_2d_async (dev->data, dev->pitch, host->data,
-      host->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
-      host->height, CM_COPY_H2D, stream);
-  return st == CM_OK ? cm_stream_sync (stream) : st;
-}
-
-static cm_status
-download (const cm_image * host, const cm_image * dev)
-{
-  cm_status st = cm_copy_2d_async (host->data, host->pitch, dev->data,
-      dev->pitch, (size_t) dev->width * cm_depth_bytes (dev->depth),
-      dev->height, CM_COPY_D2H, stream);
-  return st == CM_OK ? cm_stream_sync (stream) : st;
-}
-
 /* host image shaped like a device allocation */
 static cm_image
 host_like (const cm_image * dev)
@@ -127,9 +110,25 @@ fill_noise (const dev_image * d, test_rng * r)
   int ok;
 
   test_image_fill_random (&h, r);
-  ok = upload (&d->alloc, &h) == CM_OK;
+  ok = image_copy (&d->alloc, &h, CM_COPY_H2D, stream) == CM_OK;
   test_image_free (&h);
   return ok;
+}
+
+/* @src uploaded into *@d, a new device view of layout @layout whose
+ * allocation is noise from @r around it (as allocated when @r is NULL);
+ * FALSE, after a FAIL naming @what, when that fails */
+static int
+source_upload (dev_image * d, const cm_image * src, int layout, test_rng * r,
+    const char *what)
+{
+  if (dev_image_new (d, src->width, src->height, src->depth, layout) != CM_OK
+      || (r && !fill_noise (d, r))
+      || image_copy (&d->view, src, CM_COPY_H2D, stream) != CM_OK) {
+    FAIL ("%s %dx%d: source upload", what, src->width, src->height);
+    return 0;
+  }
+  return 1;
 }
 
 /* Compare the view against expected and the guard band against the noise
@@ -146,7 +145,7 @@ check_dst (const dev_image * d, const cm_image * noise, const cm_image * exp,
   int vy0 = (int) (off / d->alloc.pitch);
   int step = (int) (d->view.pitch / d->alloc.pitch);
   int ok = 1;
-  cm_status st = download (&got, &d->alloc);
+  cm_status st = image_copy (&got, &d->alloc, CM_COPY_D2H, stream);
 
   if (st != CM_OK) {
     FAIL ("%s: download: %s", what, cm_status_string (st));
@@ -287,7 +286,8 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
   }
   if (verbose)
     printf ("%s: %s\n", what, cm_median_plan_algorithm (plan));
-  if (!dst->ok || upload (&ddst->alloc, &dst->noise[layout]) != CM_OK) {
+  if (!dst->ok || image_copy (&ddst->alloc, &dst->noise[layout],
+          CM_COPY_H2D, stream) != CM_OK) {
     FAIL ("%s: destination allocation / upload", what);
   } else {
     st = cm_median_plan_run (plan, &dsrc->view, &ddst->view, stream);
@@ -340,10 +340,8 @@ test_grey (void)
           test_image_fill_levels (&src, &rng, 4);
         else
           test_image_fill_random (&src, &rng);
-        if (dev_image_new (&dsrc, sz->w, sz->h, depth, (layout + 1) %
-                LAYOUTS) != CM_OK || !fill_noise (&dsrc, &rng) ||
-            upload (&dsrc.view, &src) != CM_OK) {
-          FAIL ("grey %dx%d: source upload", sz->w, sz->h);
+        if (!source_upload (&dsrc, &src, (layout + 1) % LAYOUTS, &rng,
+                "grey")) {
           test_image_free (&src);
           continue;
         }
@@ -429,9 +427,7 @@ test_worst_cases (void)
             test_image_set (&src, x, y, v);
           }
         }
-        if (dev_image_new (&dsrc, src.width, src.height, depth, 0) != CM_OK
-            || upload (&dsrc.view, &src) != CM_OK) {
-          FAIL ("worst case: source upload");
+        if (!source_upload (&dsrc, &src, 0, NULL, "worst case")) {
           test_image_free (&src);
           continue;
         }
@@ -514,10 +510,7 @@ test_kernels (void)
             test_image_fill_levels (&src, &rng, 3);
           else
             test_image_fill_random (&src, &rng);
-          if (dev_image_new (&dsrc, sz->w, sz->h, depth, slayout) != CM_OK
-              || !fill_noise (&dsrc, &rng) ||
-              upload (&dsrc.view, &src) != CM_OK) {
-            FAIL ("kernels %dx%d: source upload", sz->w, sz->h);
+          if (!source_upload (&dsrc, &src, slayout, &rng, "kernels")) {
             test_image_free (&src);
             continue;
           }
@@ -646,10 +639,8 @@ test_hist16 (void)
       dst_set dst;
 
       fill_hist16 (&src, &rng, kind);
-      if (dev_image_new (&dsrc, sz->w, sz->h, CM_DEPTH_16, (si + kind) %
-              LAYOUTS) != CM_OK || !fill_noise (&dsrc, &rng) ||
-          upload (&dsrc.view, &src) != CM_OK) {
-        FAIL ("hist16 %dx%d: source upload", sz->w, sz->h);
+      if (!source_upload (&dsrc, &src, (si + kind) % LAYOUTS, &rng,
+              "hist16")) {
         test_image_free (&src);
         continue;
       }
@@ -744,21 +735,13 @@ main (void)
 {
   const char *v = getenv ("CM_TEST_VERBOSE");
   const char *mp = getenv ("CM_TEST_MAX_PIXELS");
-  char name[256];
+  int rc = kernel_test_open (&stream);
 
-  if (cm_device_count () == 0) {
-    printf ("no CUDA device: skipped\n");
-    return TEST_SKIP;
-  }
+  if (rc != 0)
+    return rc;
   verbose = v && atoi (v) > 0;
   if (mp && atol (mp) > 0)
     max_pixels = atol (mp);
-  if (cm_device_set (-1) != CM_OK || cm_stream_new (&stream) != CM_OK) {
-    fprintf (stderr, "cannot set up the device\n");
-    return 1;
-  }
-  cm_device_name (-1, name, sizeof (name));
-  printf ("device: %s\n", name);
 
   test_args ();
   test_kernel_names ();

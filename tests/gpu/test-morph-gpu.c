@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "device.h"
+#include "kernel-test.h"
 #include "morph.h"
 #include "planes.h"
 #include "se.h"
@@ -69,24 +70,6 @@ alloc_size (int layout, int w, int h, int *aw, int *ah)
 {
   *aw = layout == 2 ? w + 2 : w;
   *ah = layout == 1 ? 2 * h : h;
-}
-
-static int
-upload (const cm_image * dev, const cm_image * host)
-{
-  cm_status st = cm_copy_2d_async (dev->data, dev->pitch, host->data,
-      host->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
-      host->height, CM_COPY_H2D, stream);
-  return st == CM_OK;
-}
-
-static int
-download (const cm_image * host, const cm_image * dev)
-{
-  cm_status st = cm_copy_2d_async (host->data, host->pitch, dev->data,
-      dev->pitch, (size_t) host->width * cm_depth_bytes (host->depth),
-      host->height, CM_COPY_D2H, stream);
-  return st == CM_OK;
 }
 
 static void
@@ -299,7 +282,9 @@ run_morph_case (const morph_case * c)
   }
   dsrc = view_of (&dsrc_alloc, c->layout, w, h);
   ddst = view_of (&ddst_alloc, c->layout, w, h);
-  if (!upload (&dsrc, &hsrc) || !upload (&ddst_alloc, &hdst_exp)) {
+  if (image_copy_async (&dsrc, &hsrc, CM_COPY_H2D, stream) != CM_OK ||
+      image_copy_async (&ddst_alloc, &hdst_exp, CM_COPY_H2D,
+          stream) != CM_OK) {
     FAIL ("%s: upload failed", name);
     goto out;
   }
@@ -315,7 +300,9 @@ run_morph_case (const morph_case * c)
         cm_morph_plan_algorithm (plan), cm_status_string (st));
     goto out;
   }
-  if (!download (&hdst_alloc, &ddst_alloc) || !download (&hsrc_back, &dsrc)) {
+  if (image_copy_async (&hdst_alloc, &ddst_alloc, CM_COPY_D2H,
+          stream) != CM_OK ||
+      image_copy_async (&hsrc_back, &dsrc, CM_COPY_D2H, stream) != CM_OK) {
     FAIL ("%s: download failed", name);
     goto out;
   }
@@ -617,7 +604,7 @@ run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
   dview.width = w;
   dview.data = (uint8_t *) dalloc.data + offset;
   dpimg = packed_as_image (&dview);
-  if (!upload (&dpimg, &hpacked)) {
+  if (image_copy_async (&dpimg, &hpacked, CM_COPY_H2D, stream) != CM_OK) {
     FAIL ("%s: upload failed", name);
     goto out;
   }
@@ -630,7 +617,7 @@ run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
     /* extract */
     st = cm_extract_channel_cuda (&dview, ch, &dplane, stream);
     if (st == CM_OK)
-      st = download (&hplane_got, &dplane) ? CM_OK : CM_ERR_INVALID_ARG;
+      st = image_copy_async (&hplane_got, &dplane, CM_COPY_D2H, stream);
     if (st == CM_OK)
       st = cm_stream_sync (stream);
     if (st == CM_OK)
@@ -647,11 +634,11 @@ run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
 
     /* insert a new plane into the device copy and the host copy */
     fill_input (&hplane, &r, 0);
-    st = upload (&dplane, &hplane) ? CM_OK : CM_ERR_INVALID_ARG;
+    st = image_copy_async (&dplane, &hplane, CM_COPY_H2D, stream);
     if (st == CM_OK)
       st = cm_insert_channel_cuda (&dplane, ch, &dview, stream);
     if (st == CM_OK)
-      st = download (&hpacked2, &dpimg) ? CM_OK : CM_ERR_INVALID_ARG;
+      st = image_copy_async (&hpacked2, &dpimg, CM_COPY_D2H, stream);
     if (st == CM_OK)
       st = cm_stream_sync (stream);
     if (st == CM_OK)
@@ -695,9 +682,8 @@ run_planes (void)
 int
 main (void)
 {
-  char name[256];
   clock_t t0 = clock ();
-  cm_status st;
+  int rc;
 
   verbose = getenv ("CM_TEST_VERBOSE") != NULL;
   if (getenv ("CM_TEST_MAX_PIXELS"))
@@ -716,20 +702,11 @@ main (void)
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
   }
-  if (cm_device_count () == 0) {
-    printf ("no CUDA device: skipping\n");
-    return TEST_SKIP;
-  }
-  st = cm_device_set (-1);
-  if (st == CM_OK)
-    st = cm_stream_new (&stream);
-  if (st != CM_OK) {
-    fprintf (stderr, "FAIL: device setup: %s\n", cm_status_string (st));
+  rc = kernel_test_open (&stream);
+  if (rc == 1)
     printf ("0 passed, 1 failed\n");
-    return 1;
-  }
-  if (cm_device_name (-1, name, sizeof (name)) == CM_OK)
-    printf ("device: %s\n", name);
+  if (rc != 0)
+    return rc;
 
   build_shapes ();
   if (getenv ("CM_TEST_PART") && !strcmp (getenv ("CM_TEST_PART"), "pwin"))

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "kernel-test.h"
 #include "reconstruct.h"
 #include "se.h"
 #include "test-util.h"
@@ -96,23 +97,6 @@ dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
   return 1;
 }
 
-static void
-upload (const dev_image * d, const cm_image * host)
-{
-  cm_copy_2d_async (d->alloc.data, d->alloc.pitch, host->data, host->pitch,
-      (size_t) host->width * cm_depth_bytes (host->depth), host->height,
-      CM_COPY_H2D, stream);
-}
-
-static void
-download (cm_image * host, const dev_image * d)
-{
-  cm_copy_2d_async (host->data, host->pitch, d->alloc.data, d->alloc.pitch,
-      (size_t) host->width * cm_depth_bytes (host->depth), host->height,
-      CM_COPY_D2H, stream);
-  cm_stream_sync (stream);
-}
-
 /* the view inside a host copy of the whole allocation */
 static cm_image
 host_view (const cm_image * whole, int layout, int w)
@@ -178,7 +162,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
     FAIL ("device allocation %dx%d", w, h);
     goto out;
   }
-  upload (&ds, &src_whole);
+  image_copy_async (&ds.alloc, &src_whole, CM_COPY_H2D, stream);
 
   for (int t = 0; t < N_TUNINGS; t++) {
     cm_recon_plan *plan = NULL;
@@ -196,7 +180,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       FAIL ("%s: plan: %s", what, cm_status_string (st));
       continue;
     }
-    upload (&dd, &noise);
+    image_copy_async (&dd.alloc, &noise, CM_COPY_H2D, stream);
     st = cm_recon_plan_run (plan, &ds.view, &dd.view, stream);
     if (st == CM_OK)
       st = cm_stream_sync (stream);
@@ -206,7 +190,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       continue;
     }
     passes = cm_recon_plan_passes (plan);
-    download (&dst_whole, &dd);
+    image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
     got = host_view (&dst_whole, layout, w);
     ok = test_image_equal (&got, &want, what);
     /* outside the view: untouched noise */
@@ -229,7 +213,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
     if (ok) {
       cm_image back = test_image_new (aw, h, depth, 0);
 
-      download (&back, &ds);
+      image_copy (&back, &ds.alloc, CM_COPY_D2H, stream);
       ok = test_image_equal (&back, &src_whole, "source unchanged");
       test_image_free (&back);
     }
@@ -356,22 +340,17 @@ int
 main (void)
 {
   const char *v = getenv ("CM_TEST_VERBOSE");
-  char name[256];
+  int rc = kernel_test_open (&stream);
 
-  if (cm_device_count () == 0) {
-    printf ("no CUDA device: skipped\n");
-    return TEST_SKIP;
-  }
+  if (rc != 0)
+    return rc;
   verbose = v && atoi (v) > 0;
-  if (cm_device_set (-1) != CM_OK || cm_stream_new (&stream) != CM_OK ||
-      cm_se_new_disk (&disk3, 3) != CM_OK ||
+  if (cm_se_new_disk (&disk3, 3) != CM_OK ||
       cm_se_new_line (&line7, 7, 30.0) != CM_OK ||
       cm_se_new_custom (&ring, "00100;01110;11011;01110;00100") != CM_OK) {
-    fprintf (stderr, "cannot set up the device\n");
+    fprintf (stderr, "cannot build the structuring elements\n");
     return 1;
   }
-  cm_device_name (-1, name, sizeof (name));
-  printf ("device: %s\n", name);
 
   test_arguments ();
   test_table ();
