@@ -15,20 +15,6 @@
 
 /* ---- luma mode ------------------------------------------------------------ */
 
-static cm_image_packed
-host_packed_new (int w, int h, cm_depth depth, int ch)
-{
-  cm_image_packed p;
-
-  p.width = w;
-  p.height = h;
-  p.depth = depth;
-  p.channels = ch;
-  p.pitch = (size_t) w * ch * cm_depth_bytes (depth);
-  p.data = calloc (p.pitch * (size_t) h, 1);
-  return p;
-}
-
 static cm_status
 packed_copy (void *dst, size_t dpitch, const void *src, size_t spitch,
     const cm_image_packed * shape, cm_copy_kind kind)
@@ -63,9 +49,9 @@ test_luma (void)
         const int w = lsizes[si].w, h = lsizes[si].h, ch = layouts[li].ch;
         if ((long) w * h > max_pixels)
           continue;
-        cm_image_packed src = host_packed_new (w, h, depth, ch);
-        cm_image_packed exp = host_packed_new (w, h, depth, ch);
-        cm_image_packed got = host_packed_new (w, h, depth, ch);
+        cm_image_packed src = test_packed_new (w, h, depth, ch, 0);
+        cm_image_packed exp = test_packed_new (w, h, depth, ch, 0);
+        cm_image_packed got = test_packed_new (w, h, depth, ch, 0);
         cm_image_packed dsrc, ddst;
         uint32_t pal[5][4];
 
@@ -202,6 +188,19 @@ test_args (void)
   cm_median_desc good = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
     0
   };
+  /* good with one of these fields out of range */
+  static const struct
+  {
+    int window_w;
+    double percentile;
+    int algorithm;
+    const char *what;
+  } bad[] = {
+    {4, 50, CM_MEDIAN_AUTO, "even window"},
+    {3, NAN, CM_MEDIAN_AUTO, "NaN percentile"},
+    {3, 101, CM_MEDIAN_AUTO, "percentile 101"},
+    {3, 50, 5, "bad algorithm"},
+  };
   cm_median_desc d;
   cm_median_plan *plan = NULL;
   cm_image a, b, c16, odd;
@@ -211,22 +210,14 @@ test_args (void)
       CM_ERR_INVALID_ARG, "NULL out");
   expect (cm_median_plan_new (&plan, NULL, 8, 8, CM_DEPTH_8),
       CM_ERR_INVALID_ARG, "NULL desc");
-  d = good;
-  d.window_w = 4;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "even window");
-  d = good;
-  d.percentile = NAN;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "NaN percentile");
-  d = good;
-  d.percentile = 101;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "percentile 101");
-  d = good;
-  d.algorithm = (cm_median_algorithm) 5;
-  expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
-      CM_ERR_INVALID_ARG, "bad algorithm");
+  for (int i = 0; i < N_OF (bad); i++) {
+    d = good;
+    d.window_w = bad[i].window_w;
+    d.percentile = bad[i].percentile;
+    d.algorithm = (cm_median_algorithm) bad[i].algorithm;
+    expect (cm_median_plan_new (&plan, &d, 8, 8, CM_DEPTH_8),
+        CM_ERR_INVALID_ARG, bad[i].what);
+  }
   expect (cm_median_plan_new (&plan, &good, 0, 8, CM_DEPTH_8),
       CM_ERR_INVALID_ARG, "zero width");
   expect (cm_median_plan_new (&plan, &good, 8, 8, (cm_depth) 12),
