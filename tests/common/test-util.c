@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "test-util.h"
+#include "cm-sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,27 +94,19 @@ test_image_free (cm_image * img)
   img->data = NULL;
 }
 
+/* the core's sample access (cm-sample.h: memcpy, odd pitches are tested
+ * too) */
 uint32_t
 test_image_get (const cm_image * img, int x, int y)
 {
-  const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
-  if (img->depth == CM_DEPTH_16) {
-    uint16_t v;                 /* memcpy: odd pitches are tested too */
-    memcpy (&v, row + 2 * (size_t) x, 2);
-    return v;
-  }
-  return row[x];
+  return cm_image_sample (img, x, y);
 }
 
 void
 test_image_set (const cm_image * img, int x, int y, uint32_t v)
 {
-  uint8_t *row = (uint8_t *) img->data + (size_t) y * img->pitch;
-  if (img->depth == CM_DEPTH_16) {
-    uint16_t s = (uint16_t) v;
-    memcpy (row + 2 * (size_t) x, &s, 2);
-  } else
-    row[x] = (uint8_t) v;
+  cm_store_sample ((uint8_t *) img->data + (size_t) y * img->pitch, x,
+      cm_depth_bytes (img->depth), v);
 }
 
 cm_image_packed
@@ -138,27 +131,15 @@ test_packed_new (int width, int height, cm_depth depth, int channels,
 uint32_t
 test_packed_get (const cm_image_packed * p, int x, int y, int c)
 {
-  const uint8_t *row = (const uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  uint16_t v;
-
-  if (p->depth == CM_DEPTH_8)
-    return row[i];
-  memcpy (&v, row + 2 * i, 2);
-  return v;
+  return cm_load_sample ((const uint8_t *) p->data + (size_t) y * p->pitch,
+      x * p->channels + c, cm_depth_bytes (p->depth));
 }
 
 void
 test_packed_set (const cm_image_packed * p, int x, int y, int c, uint32_t v)
 {
-  uint8_t *row = (uint8_t *) p->data + (size_t) y * p->pitch;
-  size_t i = (size_t) x * p->channels + c;
-  uint16_t w = (uint16_t) v;
-
-  if (p->depth == CM_DEPTH_8)
-    row[i] = (uint8_t) v;
-  else
-    memcpy (row + 2 * i, &w, 2);
+  cm_store_sample ((uint8_t *) p->data + (size_t) y * p->pitch,
+      x * p->channels + c, cm_depth_bytes (p->depth), v);
 }
 
 int
