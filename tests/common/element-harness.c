@@ -199,13 +199,21 @@ test_element_new (const char *factory, const char *backend)
 }
 
 GstElement *
+test_element_new_with (const char *factory, const char *backend,
+    TestParamsApply apply, gconstpointer params)
+{
+  GstElement *e = test_element_new (factory, backend);
+
+  if (params)
+    apply (e, params);
+  return e;
+}
+
+GstElement *
 morph_element_new (const char *backend, const MorphParams * p)
 {
-  GstElement *e = test_element_new ("cudamorph", backend);
-
-  if (p)
-    morph_params_apply (e, p);
-  return e;
+  return test_element_new_with ("cudamorph", backend,
+      (TestParamsApply) morph_params_apply, p);
 }
 
 GstHarness *
@@ -227,6 +235,16 @@ morph_harness_set_caps (GstHarness * h, const char *format, int width,
   g_free (caps);
 }
 
+/* the core's constructors of the shapes given by a size and by a radius */
+static cm_status (*const se_by_size[]) (cm_se **, int, int) = {
+  [CM_SHAPE_RECT] = cm_se_new_rect, [CM_SHAPE_CROSS] = cm_se_new_cross
+};
+
+static cm_status (*const se_by_radius[]) (cm_se **, int) = {
+  [CM_SHAPE_DIAMOND] = cm_se_new_diamond, [CM_SHAPE_DISK] = cm_se_new_disk,
+  [CM_SHAPE_OCTAGON] = cm_se_new_octagon
+};
+
 cm_se *
 morph_params_se (const MorphParams * p)
 {
@@ -235,25 +253,19 @@ morph_params_se (const MorphParams * p)
 
   switch (p->shape) {
     case CM_SHAPE_RECT:
-      s = cm_se_new_rect (&se, p->width, p->height);
-      break;
     case CM_SHAPE_CROSS:
-      s = cm_se_new_cross (&se, p->width, p->height);
-      break;
-    case CM_SHAPE_DIAMOND:
-      s = cm_se_new_diamond (&se, p->radius);
-      break;
-    case CM_SHAPE_DISK:
-      s = cm_se_new_disk (&se, p->radius);
-      break;
-    case CM_SHAPE_OCTAGON:
-      s = cm_se_new_octagon (&se, p->radius);
+      s = se_by_size[p->shape] (&se, p->width, p->height);
       break;
     case CM_SHAPE_LINE:
       s = cm_se_new_line (&se, p->length, p->angle);
       break;
     case CM_SHAPE_CUSTOM:
       s = cm_se_new_custom (&se, p->mask);
+      break;
+    case CM_SHAPE_DIAMOND:
+    case CM_SHAPE_DISK:
+    case CM_SHAPE_OCTAGON:
+      s = se_by_radius[p->shape] (&se, p->radius);
       break;
   }
   fail_unless (s == CM_OK && se != NULL, "cannot build the reference SE: %s",

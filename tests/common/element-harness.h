@@ -86,10 +86,22 @@ typedef struct
   unsigned border_value;
 } MorphParams;
 
+/* MorphParams rows that name only what their structuring element takes,
+ * the other shape parameters at the element's defaults: a size (rect,
+ * cross), a radius (diamond, disk, octagon), a line's length and angle, a
+ * custom mask; then iterations, border and border-value. */
+#define MORPH_SIZE(op, shape, w, h, ...) \
+  { op, shape, w, h, 1, 15, 0.0, "010;111;010", __VA_ARGS__ }
+#define MORPH_RADIUS(op, shape, r, ...) \
+  { op, shape, 3, 3, r, 15, 0.0, "010;111;010", __VA_ARGS__ }
+#define MORPH_LINE(op, length, angle, ...) \
+  { op, CM_SHAPE_LINE, 3, 3, 1, length, angle, "010;111;010", __VA_ARGS__ }
+#define MORPH_MASK(op, mask, ...) \
+  { op, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0.0, mask, __VA_ARGS__ }
+
 /* the element's defaults */
 #define MORPH_PARAMS_DEFAULT \
-  { CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, 15, 0.0, "010;111;010", 1, \
-    CM_BORDER_NEUTRAL, 0 }
+  MORPH_SIZE (CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, CM_BORDER_NEUTRAL, 0)
 
 /* A reconstruction operation of the element: operation, connectivity,
  * dome-height, and the structuring element, iterations and border that
@@ -131,6 +143,15 @@ void recon_params_apply (GstElement * e, const ReconParams * p);
 /* Element @factory of this plugin with backend @backend ("cpu", "cuda",
  * "auto"). */
 GstElement *test_element_new (const char *factory, const char *backend);
+
+/* Sets the filter properties of an element from a parameter row
+ * (morph_params_apply, median_params_apply). */
+typedef void (*TestParamsApply) (GstElement * e, gconstpointer params);
+
+/* test_element_new (), then @apply (e, @params) unless @params is NULL
+ * (the element's defaults). */
+GstElement *test_element_new_with (const char *factory, const char *backend,
+    TestParamsApply apply, gconstpointer params);
 
 /* A cudamorph with backend @backend ("cpu", "cuda", "auto") and @p. */
 GstElement *morph_element_new (const char *backend, const MorphParams * p);

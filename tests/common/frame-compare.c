@@ -117,6 +117,21 @@ check_pixels (GstVideoFrame * in, GstVideoFrame * out,
   return ok;
 }
 
+/* TRUE when @got equals @ref applied to @src; @label names the case in a
+ * failure message */
+static gboolean
+image_check_ref (const cm_image * src, const cm_image * got, MorphPlaneRef ref,
+    gconstpointer params, const char *label)
+{
+  cm_image exp = test_image_new (src->width, src->height, src->depth, 0);
+  gboolean ok;
+
+  fail_unless (ref (params, src, &exp) == CM_OK);
+  ok = test_image_equal (got, &exp, label);
+  test_image_free (&exp);
+  return ok;
+}
+
 /* packed RGB, each byte of a pixel: @ref on the colour bytes, the others
  * (alpha, padding) equal to the input */
 static gboolean
@@ -124,31 +139,22 @@ check_channels (GstVideoFrame * in, GstVideoFrame * out,
     const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
     const char *what)
 {
-  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
   int pstride = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
   gboolean ok = TRUE;
-  gchar *label;
 
   for (int b = 0; b < pstride && ok; b++) {
     gboolean colour = FALSE;
     cm_image src = morph_extract_byte (in, b);
     cm_image got = morph_extract_byte (out, b);
+    gchar *label;
 
     for (int c = 0; c < 3; c++)
       colour |= (int) GST_VIDEO_INFO_COMP_POFFSET (info, c) == b;
-    if (colour) {
-      cm_image exp = test_image_new (w, h, CM_DEPTH_8, 0);
-
-      fail_unless (ref (params, &src, &exp) == CM_OK);
-      label = g_strdup_printf ("%s: colour byte %d", what, b);
-      ok = test_image_equal (&got, &exp, label);
-      g_free (label);
-      test_image_free (&exp);
-    } else {
-      label = g_strdup_printf ("%s: alpha/padding byte %d", what, b);
-      ok = test_image_equal (&got, &src, label);
-      g_free (label);
-    }
+    label = g_strdup_printf ("%s: %s byte %d", what, colour ? "colour" :
+        "alpha/padding", b);
+    ok = colour ? image_check_ref (&src, &got, ref, params, label) :
+        test_image_equal (&got, &src, label);
+    g_free (label);
     test_image_free (&src);
     test_image_free (&got);
   }
@@ -184,13 +190,10 @@ morph_check_output_pixels (GstBuffer * inbuf, GstBuffer * outbuf,
     cm_image got = { GST_VIDEO_FRAME_PLANE_DATA (&out, 0),
       (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0), w, h, depth
     };
-    cm_image exp = test_image_new (w, h, depth, 0);
 
-    fail_unless (ref (params, &src, &exp) == CM_OK);
     label = g_strdup_printf ("%s: plane 0", what);
-    ok = test_image_equal (&got, &exp, label);
+    ok = image_check_ref (&src, &got, ref, params, label);
     g_free (label);
-    test_image_free (&exp);
     label = g_strdup_printf ("%s: chroma", what);
     ok = ok && frame_planes_equal (&out, &in, 1, label);
     g_free (label);
@@ -202,28 +205,19 @@ morph_check_output_pixels (GstBuffer * inbuf, GstBuffer * outbuf,
 }
 
 gboolean
-morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
-    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
-    const char *what)
-{
-  return morph_check_output_pixels (inbuf, outbuf, info, ref, NULL, params,
-      what);
-}
-
-gboolean
 morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const MorphParams * p, const char *what)
 {
-  return morph_check_output_with (inbuf, outbuf, info, morph_plane_ref, p,
-      what);
+  return morph_check_output_pixels (inbuf, outbuf, info, morph_plane_ref,
+      NULL, p, what);
 }
 
 gboolean
 recon_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const ReconParams * p, const char *what)
 {
-  return morph_check_output_with (inbuf, outbuf, info, recon_plane_ref, p,
-      what);
+  return morph_check_output_pixels (inbuf, outbuf, info, recon_plane_ref,
+      NULL, p, what);
 }
 
 gboolean

@@ -52,13 +52,6 @@ gboolean morph_check_output_pixels (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, MorphPlaneRef ref, MorphPixelRef pixel_ref,
     gconstpointer params, const char *what);
 
-/* TRUE when @outbuf is @inbuf filtered plane by plane as @ref says: @ref
- * applied to the luma / GRAY plane or to each colour channel, chroma and
- * alpha equal to the input. Prints the first difference to stderr. */
-gboolean morph_check_output_with (GstBuffer * inbuf, GstBuffer * outbuf,
-    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
-    const char *what);
-
 /* TRUE when @outbuf is @inbuf filtered as @p says (morphology). */
 gboolean morph_check_output (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const MorphParams * p, const char *what);

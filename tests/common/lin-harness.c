@@ -56,10 +56,9 @@ lin_params_apply (GstElement * e, const LinParams * p)
 GstElement *
 lin_element_new (const char *backend, const LinParams * p, GstBus ** bus)
 {
-  GstElement *e = test_element_new ("cudalinspectrum", backend);
+  GstElement *e = test_element_new_with ("cudalinspectrum", backend,
+      (TestParamsApply) lin_params_apply, p);
 
-  if (p)
-    lin_params_apply (e, p);
   *bus = gst_bus_new ();
   gst_element_set_bus (e, *bus);
   return e;
@@ -366,38 +365,28 @@ lin_check_orientation (GstBuffer * inbuf, const GstVideoInfo * in_info,
   return ok;
 }
 
+/* the supremum of @params (LinParams) over @src: a MorphPlaneRef */
+static cm_status
+lin_supremum_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  cm_linspectrum_desc d;
+  guint64 *spec;
+  cm_status st;
+
+  lin_params_desc (params, &d);
+  spec = g_new0 (guint64, cm_linspectrum_count_angles (&d));
+  st = cm_linspectrum_ref (&d, src, spec, dst, NULL);
+  g_free (spec);
+  return st;
+}
+
 gboolean
 lin_check_supremum (GstBuffer * inbuf, GstBuffer * outbuf,
     const GstVideoInfo * info, const LinParams * p, const char *what)
 {
-  cm_linspectrum_desc d;
-  GstVideoFrame in, out;
-  cm_image src, got, exp;
-  guint64 *spec;
-  gboolean ok;
-  gchar *label;
-
-  lin_params_desc (p, &d);
-  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ),
-      "%s: output buffer does not match the caps", what);
-  src = lin_plane0 (&in);
-  got = lin_plane0 (&out);
-  exp = test_image_new (src.width, src.height, src.depth, 0);
-  spec = g_new0 (guint64, cm_linspectrum_count_angles (&d));
-  fail_unless (cm_linspectrum_ref (&d, &src, spec, &exp, NULL) == CM_OK);
-  label = g_strdup_printf ("%s: supremum", what);
-  ok = test_image_equal (&got, &exp, label);
-  g_free (label);
-
-  label = g_strdup_printf ("%s: chroma", what);
-  ok = ok && frame_planes_equal (&out, &in, 1, label);
-  g_free (label);
-  g_free (spec);
-  test_image_free (&exp);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
-  return ok;
+  return morph_check_output_pixels (inbuf, outbuf, info, lin_supremum_ref,
+      NULL, p, what);
 }
 
 GstHarness *

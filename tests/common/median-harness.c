@@ -23,11 +23,8 @@ median_params_apply (GstElement * e, const MedianParams * p)
 GstElement *
 median_element_new (const char *backend, const MedianParams * p)
 {
-  GstElement *e = test_element_new ("cudamedian", backend);
-
-  if (p)
-    median_params_apply (e, p);
-  return e;
+  return test_element_new_with ("cudamedian", backend,
+      (TestParamsApply) median_params_apply, p);
 }
 
 void
