@@ -15,8 +15,6 @@
 #include "device.h"
 #include "test-util.h"
 
-#define DEF_MASK "010;111;010"
-
 /* a CPU and a CUDA cudamorph set from @p, the CUDA one on @device_id */
 static void
 pair_init_on_device (ElementPair * pair, const MorphParams * p,
@@ -84,6 +82,16 @@ pair_push_and_compare (ElementPair * pair, const GstVideoInfo * info,
   g_free (desc);
 }
 
+/* both elements set from @p while PLAYING, then a random frame (@seed)
+ * through both */
+static void
+pair_change_and_compare (ElementPair * pair, const GstVideoInfo * info,
+    const MorphParams * p, guint64 seed, const char *ctx)
+{
+  pair_apply (pair, p);
+  pair_push_and_compare (pair, info, p, seed, 0, ctx);
+}
+
 /* The frames of a reconstruction case. */
 typedef enum
 {
@@ -131,16 +139,11 @@ pair_push_and_compare_recon (ElementPair * pair, const GstVideoInfo * info,
 }
 
 static const MorphParams format_params[] = {
-  {CM_MORPH_OPEN, CM_SHAPE_RECT, 5, 3, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_DILATE, CM_SHAPE_DISK, 3, 3, 4, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REPLICATE, 0},
-  {CM_MORPH_GRADIENT, CM_SHAPE_LINE, 3, 3, 1, 17, 30, DEF_MASK, 1,
-      CM_BORDER_MIRROR, 0},
-  {CM_MORPH_CLOSE, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0, "110;011;001", 2,
-      CM_BORDER_CONSTANT, 77},
-  {CM_MORPH_TOPHAT, CM_SHAPE_CROSS, 7, 5, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REFLECT, 0},
+  MORPH_SIZE (CM_MORPH_OPEN, CM_SHAPE_RECT, 5, 3, 1, CM_BORDER_NEUTRAL, 0),
+  MORPH_RADIUS (CM_MORPH_DILATE, CM_SHAPE_DISK, 4, 1, CM_BORDER_REPLICATE, 0),
+  MORPH_LINE (CM_MORPH_GRADIENT, 17, 30, 1, CM_BORDER_MIRROR, 0),
+  MORPH_MASK (CM_MORPH_CLOSE, "110;011;001", 2, CM_BORDER_CONSTANT, 77),
+  MORPH_SIZE (CM_MORPH_TOPHAT, CM_SHAPE_CROSS, 7, 5, 1, CM_BORDER_REFLECT, 0),
 };
 
 static const struct
@@ -184,38 +187,25 @@ GST_END_TEST;
 /* each GPU algorithm: vHGW rectangles and 0/45/90/135 degree lines, runs
  * for disks, diamonds, octagons, crosses, other lines and custom masks */
 static const MorphParams shape_params[] = {
-  {CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_DILATE, CM_SHAPE_RECT, 31, 1, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REPLICATE, 0},
-  {CM_MORPH_OPEN, CM_SHAPE_RECT, 1, 45, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REFLECT, 0},
-  {CM_MORPH_CLOSE, CM_SHAPE_RECT, 64, 40, 1, 15, 0, DEF_MASK, 2,
-      CM_BORDER_MIRROR, 0},
-  {CM_MORPH_ERODE, CM_SHAPE_LINE, 3, 3, 1, 41, 45, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_DILATE, CM_SHAPE_LINE, 3, 3, 1, 40, 90, DEF_MASK, 1,
-      CM_BORDER_CONSTANT, 9},
-  {CM_MORPH_OPEN, CM_SHAPE_LINE, 3, 3, 1, 41, 135, DEF_MASK, 1,
-      CM_BORDER_REFLECT, 0},
-  {CM_MORPH_OPEN, CM_SHAPE_LINE, 3, 3, 1, 41, 70, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_CLOSE, CM_SHAPE_LINE, 3, 3, 1, 24, -20, DEF_MASK, 1,
-      CM_BORDER_MIRROR, 0},
-  {CM_MORPH_ERODE, CM_SHAPE_DISK, 3, 3, 15, 15, 0, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_TOPHAT, CM_SHAPE_DISK, 3, 3, 40, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REPLICATE, 0},
-  {CM_MORPH_BLACKHAT, CM_SHAPE_DIAMOND, 3, 3, 6, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REFLECT, 0},
-  {CM_MORPH_GRADIENT, CM_SHAPE_OCTAGON, 3, 3, 7, 15, 0, DEF_MASK, 1,
-      CM_BORDER_CONSTANT, 1000},
-  {CM_MORPH_ERODE, CM_SHAPE_CROSS, 9, 5, 1, 15, 0, DEF_MASK, 3,
-      CM_BORDER_MIRROR, 0},
-  {CM_MORPH_DILATE, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0,
-      "00100;01110;11011;01110;00100", 1, CM_BORDER_NEUTRAL, 0},
-  {CM_MORPH_ERODE, CM_SHAPE_RECT, 301, 201, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REFLECT, 0},
+  MORPH_SIZE (CM_MORPH_ERODE, CM_SHAPE_RECT, 3, 3, 1, CM_BORDER_NEUTRAL, 0),
+  MORPH_SIZE (CM_MORPH_DILATE, CM_SHAPE_RECT, 31, 1, 1, CM_BORDER_REPLICATE, 0),
+  MORPH_SIZE (CM_MORPH_OPEN, CM_SHAPE_RECT, 1, 45, 1, CM_BORDER_REFLECT, 0),
+  MORPH_SIZE (CM_MORPH_CLOSE, CM_SHAPE_RECT, 64, 40, 2, CM_BORDER_MIRROR, 0),
+  MORPH_LINE (CM_MORPH_ERODE, 41, 45, 1, CM_BORDER_NEUTRAL, 0),
+  MORPH_LINE (CM_MORPH_DILATE, 40, 90, 1, CM_BORDER_CONSTANT, 9),
+  MORPH_LINE (CM_MORPH_OPEN, 41, 135, 1, CM_BORDER_REFLECT, 0),
+  MORPH_LINE (CM_MORPH_OPEN, 41, 70, 1, CM_BORDER_NEUTRAL, 0),
+  MORPH_LINE (CM_MORPH_CLOSE, 24, -20, 1, CM_BORDER_MIRROR, 0),
+  MORPH_RADIUS (CM_MORPH_ERODE, CM_SHAPE_DISK, 15, 1, CM_BORDER_NEUTRAL, 0),
+  MORPH_RADIUS (CM_MORPH_TOPHAT, CM_SHAPE_DISK, 40, 1, CM_BORDER_REPLICATE, 0),
+  MORPH_RADIUS (CM_MORPH_BLACKHAT, CM_SHAPE_DIAMOND, 6, 1, CM_BORDER_REFLECT,
+      0),
+  MORPH_RADIUS (CM_MORPH_GRADIENT, CM_SHAPE_OCTAGON, 7, 1, CM_BORDER_CONSTANT,
+      1000),
+  MORPH_SIZE (CM_MORPH_ERODE, CM_SHAPE_CROSS, 9, 5, 3, CM_BORDER_MIRROR, 0),
+  MORPH_MASK (CM_MORPH_DILATE, "00100;01110;11011;01110;00100", 1,
+      CM_BORDER_NEUTRAL, 0),
+  MORPH_SIZE (CM_MORPH_ERODE, CM_SHAPE_RECT, 301, 201, 1, CM_BORDER_REFLECT, 0),
 };
 
 GST_START_TEST (test_shapes)
@@ -260,9 +250,8 @@ GST_START_TEST (test_size_change)
     {"GRAY8", 640, 480}, {"GRAY8", 37, 23}, {"NV12", 1280, 720},
     {"RGBA", 333, 111}, {"GRAY16_LE", 1, 1}, {"I420", 640, 480},
   };
-  MorphParams p = { CM_MORPH_OPEN, CM_SHAPE_DISK, 3, 3, 6, 15, 0, DEF_MASK,
-    1, CM_BORDER_MIRROR, 0
-  };
+  MorphParams p =
+      MORPH_RADIUS (CM_MORPH_OPEN, CM_SHAPE_DISK, 6, 1, CM_BORDER_MIRROR, 0);
   ElementPair pair;
 
   pair_init (&pair, &p);
@@ -293,21 +282,18 @@ GST_START_TEST (test_property_change_playing)
   p.shape = CM_SHAPE_LINE;
   p.length = 31;
   p.angle = 45;
-  pair_apply (&pair, &p);
-  pair_push_and_compare (&pair, &info, &p, 2, 0, "line 45");
+  pair_change_and_compare (&pair, &info, &p, 2, "line 45");
 
   p.angle = 100;
   p.border = CM_BORDER_CONSTANT;
   p.border_value = 128;
-  pair_apply (&pair, &p);
-  pair_push_and_compare (&pair, &info, &p, 3, 0, "line 100");
+  pair_change_and_compare (&pair, &info, &p, 3, "line 100");
 
   p.op = CM_MORPH_GRADIENT;
   p.shape = CM_SHAPE_DISK;
   p.radius = 9;
   p.iterations = 2;
-  pair_apply (&pair, &p);
-  pair_push_and_compare (&pair, &info, &p, 4, 0, "disk 9");
+  pair_change_and_compare (&pair, &info, &p, 4, "disk 9");
 
   /* property and size change before the same frame */
   p.op = CM_MORPH_BLACKHAT;
@@ -321,23 +307,22 @@ GST_START_TEST (test_property_change_playing)
 GST_END_TEST;
 
 /* Reconstruction operations: op, connectivity (both are run), dome-height,
- * and the marker's structuring element of open-rec and close-rec (op,
- * shape, width, height, radius, length, angle, mask, iterations, border,
- * border-value; op unused). */
-#define RECON_ROW(op, h, ...) {op, 8, h, {CM_MORPH_ERODE, __VA_ARGS__}}
-#define SQ3 CM_SHAPE_RECT, 3, 3, 1, 15, 0, DEF_MASK, 1, CM_BORDER_NEUTRAL, 0
+ * and the marker's structuring element of open-rec and close-rec, a
+ * MorphParams row (its op unused: erode; SQ3, the element's defaults). */
+#define RECON_ROW(op, h, marker) {op, 8, h, marker}
+#define SQ3 MORPH_PARAMS_DEFAULT
 
 static const ReconParams recon_params[] = {
   RECON_ROW (CM_RECON_FILL_HOLES, 10, SQ3),
   RECON_ROW (CM_RECON_CLEAR_BORDER, 10, SQ3),
-  RECON_ROW (CM_RECON_OPEN, 10, CM_SHAPE_RECT, 9, 9, 1, 15, 0, DEF_MASK, 1,
-      CM_BORDER_NEUTRAL, 0),
-  RECON_ROW (CM_RECON_CLOSE, 10, CM_SHAPE_DISK, 3, 3, 5, 15, 0, DEF_MASK, 1,
-      CM_BORDER_REPLICATE, 0),
-  RECON_ROW (CM_RECON_OPEN, 10, CM_SHAPE_LINE, 3, 3, 1, 31, 70, DEF_MASK, 2,
-      CM_BORDER_MIRROR, 0),
-  RECON_ROW (CM_RECON_CLOSE, 10, CM_SHAPE_CUSTOM, 3, 3, 1, 15, 0,
-      "00100;01110;11011;01110;00100", 1, CM_BORDER_CONSTANT, 1000),
+  RECON_ROW (CM_RECON_OPEN, 10, MORPH_SIZE (CM_MORPH_ERODE, CM_SHAPE_RECT, 9,
+          9, 1, CM_BORDER_NEUTRAL, 0)),
+  RECON_ROW (CM_RECON_CLOSE, 10, MORPH_RADIUS (CM_MORPH_ERODE, CM_SHAPE_DISK,
+          5, 1, CM_BORDER_REPLICATE, 0)),
+  RECON_ROW (CM_RECON_OPEN, 10, MORPH_LINE (CM_MORPH_ERODE, 31, 70, 2,
+          CM_BORDER_MIRROR, 0)),
+  RECON_ROW (CM_RECON_CLOSE, 10, MORPH_MASK (CM_MORPH_ERODE,
+          "00100;01110;11011;01110;00100", 1, CM_BORDER_CONSTANT, 1000)),
   RECON_ROW (CM_RECON_HMAX, 40, SQ3),
   RECON_ROW (CM_RECON_HMIN, 40, SQ3),
   RECON_ROW (CM_RECON_HDOME, 25, SQ3),
@@ -443,8 +428,7 @@ GST_START_TEST (test_recon_change_playing)
   m.op = CM_MORPH_GRADIENT;
   m.shape = CM_SHAPE_DISK;
   m.radius = 3;
-  pair_apply (&pair, &m);
-  pair_push_and_compare (&pair, &info, &m, 6, 0, "gradient after open-rec");
+  pair_change_and_compare (&pair, &info, &m, 6, "gradient after open-rec");
 
   element_pair_clear (&pair);
 }
