@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Regions of interest: the whole 3840x2160 GRAY8 frame against a 512x512
+# region at its centre (the roi property; regions from metas take the same
+# path, one after the other). Per element: frames per
+# second through bench-pipeline and the element's device span per frame
+# (one frame in 16 timed with CUDA events, first operation to last: the
+# copy of the frame and the region's gather, filter and scatter), in CUDA
+# memory and from a producer that fills the element's pinned pool.
+#
+#   tests/bench/bench-roi.sh BUILD_DIR
+#
+# BENCH_FRAMES (2000) frames per run, the first BENCH_WARMUP (200) not
+# timed.
+set -uo pipefail
+[ $# -ge 1 ] || { sed -n '4,16p' "$0"; exit 2; }
+build=$1
+bench=$build/tests/bench/bench-pipeline
+[ -x "$bench" ] || { echo "no $bench: build first" >&2; exit 1; }
+export GST_PLUGIN_PATH=$PWD/$build/gst
+frames=${BENCH_FRAMES:-2000}
+warm=${BENCH_WARMUP:-200}
+size=(--width 3840 --height 2160 --format GRAY8 --frames "$frames" --warmup "$warm")
+roi='roi=<1664,824,512,512>'
+elements=("cudamorph operation=open shape=disk radius=7"
+          "cudamedian size=5"
+          "cudamorph operation=fill-holes")
+memories=("--memory cuda" "--producer pool")
+
+fps_of() { sed -nE 's/.*: ([0-9.]+) frames\/s \(sum.*/\1/p' | head -1; }
+span_of() { sed -nE 's/^device span per frame[^:]*: ([0-9.]+) us.*/\1/p' | head -1; }
+
+echo "| element | memory | whole frame: frames/s | device span (us) | 512x512 roi: frames/s | device span (us) |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for e in "${elements[@]}"; do
+  for m in "${memories[@]}"; do
+    # shellcheck disable=SC2086
+    whole=$("$bench" "${size[@]}" $m "$e" 2>&1)
+    # shellcheck disable=SC2086
+    part=$("$bench" "${size[@]}" $m "$e $roi" 2>&1)
+    echo "| $e | ${m#--} | $(fps_of <<<"$whole") | $(span_of <<<"$whole") | $(fps_of <<<"$part") | $(span_of <<<"$part") |"
+  done
+done
