@@ -309,6 +309,7 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
   int w, h;
   size_t count;
   uint32_t maxv, hgt, *f, *g;
+  cm_recon_mode mode;
   cm_status st = CM_OK;
 
   if (!desc || !cm_image_ok (src) || !cm_image_ok (dst) ||
@@ -329,6 +330,7 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
     return CM_ERR_NO_MEMORY;
   load (src, f);
 
+  /* the marker g and the mode that reconstructs f from it */
   switch (desc->op) {
     case CM_RECON_FILL_HOLES:
     case CM_RECON_CLEAR_BORDER:
@@ -341,41 +343,37 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
 
           g[p] = edge ? f[p] : desc->op == CM_RECON_FILL_HOLES ? maxv : 0;
         }
-      st = reconstruct (desc->op == CM_RECON_FILL_HOLES ?
-          CM_RECON_BY_EROSION : CM_RECON_BY_DILATION, desc->connectivity,
-          g, f, w, h, maxv);
-      if (st == CM_OK && desc->op == CM_RECON_CLEAR_BORDER)
-        for (size_t p = 0; p < count; p++)
-          g[p] = f[p] - g[p];
+      mode = desc->op == CM_RECON_FILL_HOLES ? CM_RECON_BY_EROSION :
+          CM_RECON_BY_DILATION;
       break;
     case CM_RECON_OPEN:
     case CM_RECON_CLOSE:
       st = se_marker (desc, src, g);
-      if (st == CM_OK)
-        st = reconstruct (desc->op == CM_RECON_OPEN ? CM_RECON_BY_DILATION :
-            CM_RECON_BY_EROSION, desc->connectivity, g, f, w, h, maxv);
+      mode = desc->op == CM_RECON_OPEN ? CM_RECON_BY_DILATION :
+          CM_RECON_BY_EROSION;
       break;
     case CM_RECON_HMAX:
     case CM_RECON_HDOME:
       for (size_t p = 0; p < count; p++)
         g[p] = f[p] > hgt ? f[p] - hgt : 0;
-      st = reconstruct (CM_RECON_BY_DILATION, desc->connectivity, g, f, w, h,
-          maxv);
-      if (st == CM_OK && desc->op == CM_RECON_HDOME)
-        for (size_t p = 0; p < count; p++)
-          g[p] = f[p] - g[p];
+      mode = CM_RECON_BY_DILATION;
       break;
-    case CM_RECON_HMIN:
-    case CM_RECON_HBASIN:
+    default:                   /* CM_RECON_HMIN, CM_RECON_HBASIN */
       for (size_t p = 0; p < count; p++)
         g[p] = min_u32 (f[p] + hgt, maxv);
-      st = reconstruct (CM_RECON_BY_EROSION, desc->connectivity, g, f, w, h,
-          maxv);
-      if (st == CM_OK && desc->op == CM_RECON_HBASIN)
-        for (size_t p = 0; p < count; p++)
-          g[p] = g[p] - f[p];
+      mode = CM_RECON_BY_EROSION;
       break;
   }
+  if (st == CM_OK)
+    st = reconstruct (mode, desc->connectivity, g, f, w, h, maxv);
+  /* the residues: f - g (clear border, h-dome), g - f (h-basin) */
+  if (st == CM_OK && (desc->op == CM_RECON_CLEAR_BORDER ||
+          desc->op == CM_RECON_HDOME))
+    for (size_t p = 0; p < count; p++)
+      g[p] = f[p] - g[p];
+  if (st == CM_OK && desc->op == CM_RECON_HBASIN)
+    for (size_t p = 0; p < count; p++)
+      g[p] = g[p] - f[p];
 
   if (st == CM_OK)
     store (dst, g);
