@@ -318,18 +318,13 @@ cm_morph_plan_free (cm_morph_plan * plan)
   for (int i = 0; i < TMP_COUNT; i++)
     if (plan->tmp[i].data)
       (void) status_of (cudaFree (plan->tmp[i].data));
-  if (plan->runs_ero)
-    cm_runs_pass_free (plan->runs_ero);
-  if (plan->runs_dil)
-    cm_runs_pass_free (plan->runs_dil);
-  if (plan->rank_min)
-    cm_median_plan_free (plan->rank_min);
-  if (plan->rank_max)
-    cm_median_plan_free (plan->rank_max);
-  if (plan->se)
-    cm_se_free (plan->se);
-  if (plan->se_refl)
-    cm_se_free (plan->se_refl);
+  /* each takes NULL */
+  cm_runs_pass_free (plan->runs_ero);
+  cm_runs_pass_free (plan->runs_dil);
+  cm_median_plan_free (plan->rank_min);
+  cm_median_plan_free (plan->rank_max);
+  cm_se_free (plan->se);
+  cm_se_free (plan->se_refl);
   free (plan);
 }
 
