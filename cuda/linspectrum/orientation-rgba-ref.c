@@ -39,15 +39,8 @@ cm_orientation_rgba_ref (const cm_linspectrum_desc * desc,
   uint32_t m;
   int n, close;
 
-  if (cm_linspectrum_desc_check (desc) != CM_OK)
-    return CM_ERR_INVALID_ARG;
-  if (!cm_image_ok (sup) || !cm_image_ok (orient) ||
-      orient->depth != CM_DEPTH_16 || orient->width != sup->width ||
-      orient->height != sup->height)
-    return CM_ERR_INVALID_ARG;
-  if (!dst || !dst->data || dst->depth != CM_DEPTH_8 || dst->channels != 4 ||
-      dst->width != sup->width || dst->height != sup->height ||
-      dst->pitch < (size_t) dst->width * 4)
+  if (cm_linspectrum_desc_check (desc) != CM_OK ||
+      !cm_orientation_rgba_views_ok (sup, orient, dst))
     return CM_ERR_INVALID_ARG;
 
   n = cm_linspectrum_count_angles (desc);

@@ -129,13 +129,8 @@ cm_orientation_rgba_plan_run (cm_orientation_rgba_plan * plan,
   dim3 block (BX, BY), grid;
   bool packed;
 
-  if (!plan || !cm_image_aligned_ok (sup) || !cm_image_aligned_ok (orient) ||
-      orient->depth != CM_DEPTH_16 || orient->width != sup->width ||
-      orient->height != sup->height)
-    return CM_ERR_INVALID_ARG;
-  if (!dst || !dst->data || dst->depth != CM_DEPTH_8 || dst->channels != 4 ||
-      dst->width != sup->width || dst->height != sup->height ||
-      dst->pitch < (size_t) dst->width * 4)
+  if (!plan || !cm_orientation_rgba_views_ok (sup, orient, dst) ||
+      !cm_image_aligned_ok (sup) || !cm_image_aligned_ok (orient))
     return CM_ERR_INVALID_ARG;
 
   grid = dim3 ((unsigned) ((sup->width + BX - 1) / BX),

@@ -85,6 +85,20 @@ cm_orientation_rgb (uint32_t v, uint32_t h, uint32_t * rgb)
   rgb[2] = b;
 }
 
+/* The images of a colouring as the definition takes them: sup (depth 8 or
+ * 16) and orient (16-bit) of one size, dst 8-bit, 4 channels, that size */
+static inline int
+cm_orientation_rgba_views_ok (const cm_image * sup, const cm_image * orient,
+    const cm_image_packed * dst)
+{
+  return cm_image_ok (sup) && cm_image_ok (orient) &&
+      orient->depth == CM_DEPTH_16 && orient->width == sup->width &&
+      orient->height == sup->height && dst && dst->data &&
+      dst->depth == CM_DEPTH_8 && dst->channels == 4 &&
+      dst->width == sup->width && dst->height == sup->height &&
+      dst->pitch >= (size_t) dst->width * 4;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
