@@ -2,6 +2,7 @@
 /* See check-helpers.h. */
 #include <string.h>
 
+#include <gobject/gvaluecollector.h>
 #include <gst/check/gstcheck.h>
 
 #include "check-helpers.h"
@@ -22,6 +23,36 @@ check_properties_documented (GstElement * e, const char *const *props,
       fail_unless (ps->flags & GST_PARAM_MUTABLE_PLAYING,
           "property %s not mutable in PLAYING", props[i]);
   }
+}
+
+void
+check_properties_equal (GstElement * e, const char *first_property, ...)
+{
+  va_list args;
+
+  va_start (args, first_property);
+  for (const char *name = first_property; name != NULL;
+      name = va_arg (args, const char *)) {
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        name);
+    GValue want = G_VALUE_INIT, have = G_VALUE_INIT;
+    gchar *err = NULL, *want_s, *have_s;
+
+    fail_unless (ps != NULL, "no property %s", name);
+    G_VALUE_COLLECT_INIT (&want, ps->value_type, args, 0, &err);
+    fail_unless (err == NULL, "%s: %s", name, err);
+    g_value_init (&have, ps->value_type);
+    g_object_get_property (G_OBJECT (e), name, &have);
+    want_s = gst_value_serialize (&want);
+    have_s = gst_value_serialize (&have);
+    fail_unless (gst_value_compare (&have, &want) == GST_VALUE_EQUAL,
+        "property %s is %s, not %s", name, have_s, want_s);
+    g_free (want_s);
+    g_free (have_s);
+    g_value_unset (&have);
+    g_value_unset (&want);
+  }
+  va_end (args);
 }
 
 void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the element tests of tests/check share beyond tests/common: the
- * documentation check of a list of properties, the PLAYING state a
+ * documentation check of a list of properties, their values, the PLAYING state a
  * property change is tried in, and one cudalinspectrum
  * on the CPU backend in a harness (parameters, element, bus, harness and
  * the caps' video info), set up and torn down in one call each. */
@@ -15,6 +15,12 @@
  * (but backend and cuda-device-id). */
 void check_properties_documented (GstElement * e, const char *const *props,
     guint n, gsize min_blurb);
+
+/* Fails unless each property of the NULL-terminated list of names and
+ * values that follows (of the properties' types, as g_object_set () takes
+ * them) holds exactly that value. */
+void check_properties_equal (GstElement * e, const char *first_property,
+    ...);
 
 /* Fails unless @e is in PLAYING, with no state change pending (a harness
  * with caps has set it so). */

@@ -32,28 +32,11 @@ GST_START_TEST (test_inspect)
   GstElement *e = lin_element_new ("cpu", NULL, &bus);
   GstElementFactory *f = gst_element_get_factory (e);
   GEnumClass *ec;
-  guint u;
-  gdouble d;
-  gint v;
-  gboolean b;
 
   check_properties_documented (e, props, G_N_ELEMENTS (props), 30);
-  g_object_get (e, "length", &u, NULL);
-  fail_unless_equals_int (u, 41);
-  g_object_get (e, "angle-min", &d, NULL);
-  fail_unless_equals_float (d, 0.0);
-  g_object_get (e, "angle-max", &d, NULL);
-  fail_unless_equals_float (d, 180.0);
-  g_object_get (e, "angle-step", &d, NULL);
-  fail_unless_equals_float (d, 1.0);
-  g_object_get (e, "interval", &u, NULL);
-  fail_unless_equals_int (u, 1);
-  g_object_get (e, "post-messages", &b, NULL);
-  fail_unless (b);
-  g_object_get (e, "attach-meta", &b, NULL);
-  fail_unless (b);
-  g_object_get (e, "operation", &v, NULL);
-  fail_unless_equals_int (v, 0);
+  check_properties_equal (e, "length", 41u, "angle-min", 0.0, "angle-max",
+      180.0, "angle-step", 1.0, "interval", 1u, "post-messages", TRUE,
+      "attach-meta", TRUE, "operation", 0, NULL);
 
   /* enum nicks as cudamorph spells them, values from 0 as GStreamer's own
    * enums (a binding that sets 0 gets the default) */
@@ -64,8 +47,7 @@ GST_START_TEST (test_inspect)
   fail_unless_equals_int (ec->n_values, 2);
   g_type_class_unref (ec);
   g_object_set (e, "operation", 1, NULL);
-  g_object_get (e, "operation", &v, NULL);
-  fail_unless_equals_int (v, 1);
+  check_properties_equal (e, "operation", 1, NULL);
   g_object_set (e, "operation", 0, NULL);
   ec = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property
           (G_OBJECT_GET_CLASS (e), "output")));

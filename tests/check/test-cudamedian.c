@@ -220,7 +220,6 @@ GST_START_TEST (test_property_change_playing)
   GstElement *e = median_element_new ("cpu", NULL);
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
-  gint v;
 
   morph_harness_set_caps (h, "RGBA", 37, 23, &info);
   check_element_playing (e);
@@ -228,10 +227,7 @@ GST_START_TEST (test_property_change_playing)
 
   p.width = p.height = 7;
   g_object_set (e, "size", 7, NULL);
-  g_object_get (e, "width", &v, NULL);
-  fail_unless_equals_int (v, 7);
-  g_object_get (e, "height", &v, NULL);
-  fail_unless_equals_int (v, 7);
+  check_properties_equal (e, "width", 7, "height", 7, NULL);
   median_push_and_check (h, &info, &p, 2, 0, "size 7");
 
   p.luma = FALSE;
@@ -272,9 +268,6 @@ GST_START_TEST (test_invalid_values)
   GstElement *e = median_element_new ("cpu", NULL);
   GstHarness *h;
   GstVideoInfo info;
-  gdouble d;
-  gint v;
-  guint u;
 
   g_object_set (e, "size", 5, "height", 3, "percentile", 40.0, NULL);
   ASSERT_WARNING (g_object_set (e, "size", 4, NULL));
@@ -284,20 +277,15 @@ GST_START_TEST (test_invalid_values)
   ASSERT_OUT_OF_RANGE (g_object_set (e, "width", CM_MEDIAN_MAX_WINDOW + 2,
           NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "height", -1, NULL));
-  g_object_get (e, "width", &v, NULL);
-  fail_unless_equals_int (v, 5);
-  g_object_get (e, "height", &v, NULL);
-  fail_unless_equals_int (v, 3);
+  check_properties_equal (e, "width", 5, "height", 3, NULL);
 
   ASSERT_OUT_OF_RANGE (g_object_set (e, "percentile", (gdouble) NAN, NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "percentile", 100.5, NULL));
   ASSERT_OUT_OF_RANGE (g_object_set (e, "percentile", -1.0, NULL));
-  g_object_get (e, "percentile", &d, NULL);
-  fail_unless_equals_float (d, 40.0);
+  check_properties_equal (e, "percentile", 40.0, NULL);
 
   ASSERT_OUT_OF_RANGE (g_object_set (e, "border-value", 65536, NULL));
-  g_object_get (e, "border-value", &u, NULL);
-  fail_unless_equals_int (u, 0);
+  check_properties_equal (e, "border-value", 0u, NULL);
 
   /* the element still works with the values it kept */
   h = morph_harness_new (e);
@@ -317,17 +305,10 @@ GST_START_TEST (test_inspect)
     "backend", "cuda-device-id"
   };
   GstElement *e = median_element_new ("cpu", NULL);
-  gint v;
-  gdouble d;
 
   check_properties_documented (e, props, G_N_ELEMENTS (props), 20);
-  g_object_get (e, "size", &v, "percentile", &d, NULL);
-  fail_unless_equals_int (v, 3);
-  fail_unless_equals_float (d, 50.0);
-  g_object_get (e, "border", &v, NULL);
-  fail_unless_equals_int (v, REP);
-  g_object_get (e, "color-mode", &v, NULL);
-  fail_unless_equals_int (v, 0);
+  check_properties_equal (e, "size", 3, "percentile", 50.0, "border", REP,
+      "color-mode", 0, NULL);
   gst_object_unref (e);
 }
 
