@@ -20,20 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/core-test.h"         /* now_s () */
 #include "linspectrum.h"
 #include "median.h"
 #include "morph.h"
 #include "se.h"
 #include "test-util.h"
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int
 cmp_double (const void *a, const void *b)

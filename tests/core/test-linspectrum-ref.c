@@ -23,25 +23,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "linspectrum.h"
 #include "morph.h"
 #include "se.h"
 #include "synthetic-lines.h"
+#include "core-test.h"
 #include "test-count.h"
 #include "test-util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-#define CHECK(cond, ...) do { \
-    checks++; \
-    if (!(cond)) \
-      FAIL (__VA_ARGS__); \
-  } while (0)
 
 /* ---------------------------------------------------------------------- */
 /* Brute force from the definition */
@@ -889,33 +882,6 @@ test_threads (void)
     test_image_free (&src);
     test_image_free (&small);
   }
-}
-
-typedef struct
-{
-  int *flag;
-  unsigned delay_us;
-  double set_at;                /* when the flag was set */
-} canceller;
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void *
-cancel_later (void *data)
-{
-  canceller *c = data;
-
-  usleep (c->delay_us);
-  c->set_at = now_s ();
-  __atomic_store_n (c->flag, 1, __ATOMIC_RELAXED);
-  return NULL;
 }
 
 /* A flag set before the run stops it at once, on one thread or more; one

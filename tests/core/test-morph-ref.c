@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "morph.h"
 #include "se.h"
+#include "core-test.h"
 #include "test-count.h"
 #include "test-util.h"
 
@@ -811,31 +810,6 @@ check_threads (void)
   cm_se_free (se);
 }
 
-typedef struct
-{
-  int *flag;
-  unsigned delay_us;
-} canceller;
-
-static void *
-cancel_later (void *data)
-{
-  canceller *c = data;
-
-  usleep (c->delay_us);
-  __atomic_store_n (c->flag, 1, __ATOMIC_RELAXED);
-  return NULL;
-}
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* A flag set before the run stops it at once; one set from another thread
  * during a run of seconds stops it within a few rows. */
 static void
@@ -848,7 +822,7 @@ check_cancel (void)
   int flag = 1;
   cm_cpu_opts o = { 2, &flag };
   cm_morph_desc d;
-  canceller c = { &flag, 100000 };
+  canceller c = { &flag, 100000, 0 };
   pthread_t tid;
   double t0, took;
   cm_status st;

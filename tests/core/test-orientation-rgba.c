@@ -11,43 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core-test.h"
 #include "orientation-rgba.h"
 #include "test-count.h"
 #include "test-util.h"
 
-#define CHECK(cond, ...) do { \
-    checks++; \
-    if (!(cond)) \
-      FAIL (__VA_ARGS__); \
-  } while (0)
-
 static cm_linspectrum_desc
 make_desc (double amin, double amax, double step, cm_morph_op op)
 {
-  cm_linspectrum_desc d;
+  const cm_linspectrum_desc d = { 5, amin, amax, step, op, 0, 0 };
 
-  memset (&d, 0, sizeof (d));
-  d.length = 5;
-  d.angle_min = amin;
-  d.angle_max = amax;
-  d.angle_step = step;
-  d.op = op;
   return d;
-}
-
-static cm_image_packed
-rgba_new (int w, int h, int extra)
-{
-  cm_image_packed p;
-
-  p.width = w;
-  p.height = h;
-  p.depth = CM_DEPTH_8;
-  p.channels = 4;
-  p.pitch = (size_t) w * 4 + extra;
-  p.data = malloc (p.pitch * h);
-  memset (p.data, 0xA5, p.pitch * h);
-  return p;
 }
 
 static const uint8_t *
@@ -124,7 +98,7 @@ check_pixel (const cm_linspectrum_desc * d, cm_depth depth, uint32_t s,
 {
   cm_image sup = test_image_new (1, 1, depth, 0);
   cm_image ori = test_image_new (1, 1, CM_DEPTH_16, 0);
-  cm_image_packed dst = rgba_new (1, 1, 0);
+  cm_image_packed dst = test_packed_new (1, 1, CM_DEPTH_8, 4, 0);
   const uint8_t *o = rgba_at (&dst, 0, 0);
   cm_status st;
 
@@ -213,7 +187,7 @@ test_random_against_float (void)
     int w = rows[r].w, h = rows[r].h;
     cm_image sup = test_image_new (w, h, rows[r].depth, rows[r].extra);
     cm_image ori = test_image_new (w, h, CM_DEPTH_16, rows[r].extra * 2);
-    cm_image_packed dst = rgba_new (w, h, rows[r].extra);
+    cm_image_packed dst = test_packed_new (w, h, CM_DEPTH_8, 4, rows[r].extra);
     double m = cm_depth_max (rows[r].depth);
     int bad = 0;
     cm_status st;
@@ -301,10 +275,10 @@ test_invalid (void)
   cm_image ori = test_image_new (5, 4, CM_DEPTH_16, 0);
   cm_image ori8 = test_image_new (5, 4, CM_DEPTH_8, 0);
   cm_image small = test_image_new (4, 4, CM_DEPTH_16, 0);
-  cm_image_packed dst = rgba_new (5, 4, 0);
+  cm_image_packed dst = test_packed_new (5, 4, CM_DEPTH_8, 4, 0);
   cm_image_packed dst3 = dst;
   cm_image_packed dst16 = dst;
-  cm_image_packed narrow = rgba_new (4, 4, 0);
+  cm_image_packed narrow = test_packed_new (4, 4, CM_DEPTH_8, 4, 0);
 
   dst3.channels = 3;
   dst16.depth = CM_DEPTH_16;
