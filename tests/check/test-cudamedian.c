@@ -234,16 +234,9 @@ GST_START_TEST (test_property_change_playing)
   gst_util_set_object_arg (G_OBJECT (e), "color-mode", "channels");
   median_push_and_check (h, &info, &p, 3, 0, "channels");
 
-  p.width = 9;
-  p.height = 3;
-  p.percentile = 75;
-  p.border = CON;
-  p.border_value = 200;
-  p.luma = TRUE;
-  g_object_set (e, "width", 9, "height", 3, "percentile", 75.0,
-      "border-value", 200, NULL);
-  gst_util_set_object_arg (G_OBJECT (e), "border", "constant");
-  gst_util_set_object_arg (G_OBJECT (e), "color-mode", "luma");
+  /* all of them at once */
+  p = (MedianParams) { 9, 3, 75, CON, 200, TRUE };
+  median_params_apply (e, &p);
   median_push_and_check (h, &info, &p, 4, 0, "9x3 p75 constant luma");
 
   gst_util_set_object_arg (G_OBJECT (e), "algorithm", "histogram");
