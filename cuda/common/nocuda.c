@@ -148,35 +148,44 @@ cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
   return CM_ERR_NO_CUDA;
 }
 
-cm_status
-cm_morph_plan_new (cm_morph_plan ** out, const cm_morph_desc * desc,
-    int width, int height, cm_depth depth)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
+/* ---- plans (<op>.h): none is made here ---- */
 
-cm_status
-cm_morph_plan_new_tuned (cm_morph_plan ** out, const cm_morph_desc * desc,
-    int width, int height, cm_depth depth, const cm_morph_tuning * tuning)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
+/* cm_<op>_plan_new, _new_tuned and _free of the family @op, whose
+ * descriptor is @desc_t and tuning @tuning_t */
+#define NO_CUDA_PLAN(op, desc_t, tuning_t)                                  \
+  cm_status                                                                 \
+  cm_##op##_plan_new (cm_##op##_plan ** out, const desc_t * desc,          \
+      int width, int height, cm_depth depth)                                \
+  {                                                                         \
+    return cm_##op##_plan_new_tuned (out, desc, width, height, depth,       \
+        NULL);                                                              \
+  }                                                                         \
+                                                                            \
+  cm_status                                                                 \
+  cm_##op##_plan_new_tuned (cm_##op##_plan ** out, const desc_t * desc,    \
+      int width, int height, cm_depth depth, const tuning_t * tuning)       \
+  {                                                                         \
+    if (out)                                                                \
+      *out = NULL;                                                          \
+    return CM_ERR_NO_CUDA;                                                  \
+  }                                                                         \
+                                                                            \
+  void                                                                      \
+  cm_##op##_plan_free (cm_##op##_plan * plan)                              \
+  {                                                                         \
+  }
 
-cm_status
-cm_morph_plan_run (cm_morph_plan * plan, const cm_image * src,
-    const cm_image * dst, void *stream)
-{
-  return CM_ERR_NO_CUDA;
-}
+/* cm_<op>_plan_run of a family that runs on one src and one dst image */
+#define NO_CUDA_PLAN_RUN(op)                                                \
+  cm_status                                                                 \
+  cm_##op##_plan_run (cm_##op##_plan * plan, const cm_image * src,         \
+      const cm_image * dst, void *stream)                                   \
+  {                                                                         \
+    return CM_ERR_NO_CUDA;                                                  \
+  }
 
-void
-cm_morph_plan_free (cm_morph_plan * plan)
-{
-}
+NO_CUDA_PLAN (morph, cm_morph_desc, cm_morph_tuning)
+NO_CUDA_PLAN_RUN (morph)
 
 const char *
 cm_morph_plan_algorithm (const cm_morph_plan * plan)
@@ -201,31 +210,8 @@ cm_insert_channel_cuda (const cm_image * src, int channel,
 /* ---- median plans (median.h) ---- */
 #include "median.h"
 
-cm_status
-cm_median_plan_new (cm_median_plan ** out, const cm_median_desc * desc,
-    int width, int height, cm_depth depth)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
-
-cm_status
-cm_median_plan_new_tuned (cm_median_plan ** out,
-    const cm_median_desc * desc, int width, int height, cm_depth depth,
-    const cm_median_tuning * tuning)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
-
-cm_status
-cm_median_plan_run (cm_median_plan * plan, const cm_image * src,
-    const cm_image * dst, void *stream)
-{
-  return CM_ERR_NO_CUDA;
-}
+NO_CUDA_PLAN (median, cm_median_desc, cm_median_tuning)
+NO_CUDA_PLAN_RUN (median)
 
 cm_status
 cm_median_plan_run_luma (cm_median_plan * plan,
@@ -233,11 +219,6 @@ cm_median_plan_run_luma (cm_median_plan * plan,
     int g_idx, int b_idx, int a_idx, void *stream)
 {
   return CM_ERR_NO_CUDA;
-}
-
-void
-cm_median_plan_free (cm_median_plan * plan)
-{
 }
 
 const char *
@@ -249,24 +230,7 @@ cm_median_plan_algorithm (const cm_median_plan * plan)
 /* ---- linspectrum.h plans ------------------------------------------------ */
 #include "linspectrum.h"
 
-cm_status
-cm_linspectrum_plan_new (cm_linspectrum_plan ** out,
-    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
-
-cm_status
-cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
-    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
-    const cm_linspectrum_tuning * tuning)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
+NO_CUDA_PLAN (linspectrum, cm_linspectrum_desc, cm_linspectrum_tuning)
 
 cm_status
 cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
@@ -299,11 +263,6 @@ cm_linspectrum_plan_describe (const cm_linspectrum_plan * plan)
   return "none";
 }
 
-void
-cm_linspectrum_plan_free (cm_linspectrum_plan * plan)
-{
-}
-
 /* ---- orientation-rgba.h plans ------------------------------------------- */
 #include "orientation-rgba.h"
 
@@ -329,36 +288,13 @@ cm_orientation_rgba_plan_free (cm_orientation_rgba_plan * plan)
 {
 }
 
-cm_status
-cm_recon_plan_new (cm_recon_plan ** out, const cm_recon_desc * desc,
-    int width, int height, cm_depth depth)
-{
-  return cm_recon_plan_new_tuned (out, desc, width, height, depth, NULL);
-}
+/* ---- reconstruction plans (reconstruct.h) ------------------------------ */
 
-cm_status
-cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
-    int width, int height, cm_depth depth, const cm_recon_tuning * tuning)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
-
-cm_status
-cm_recon_plan_run (cm_recon_plan * plan, const cm_image * src,
-    const cm_image * dst, void *stream)
-{
-  return CM_ERR_NO_CUDA;
-}
+NO_CUDA_PLAN (recon, cm_recon_desc, cm_recon_tuning)
+NO_CUDA_PLAN_RUN (recon)
 
 int
 cm_recon_plan_passes (const cm_recon_plan * plan)
 {
   return 0;
-}
-
-void
-cm_recon_plan_free (cm_recon_plan * plan)
-{
 }

@@ -764,10 +764,8 @@ cm_runs_pass_free (cm_runs_pass * pass)
 {
   if (!pass)
     return;
-  if (pass->d_lut)
-    cudaFree (pass->d_lut);
-  if (pass->d_tab)
-    cudaFree (pass->d_tab);
+  cudaFree (pass->d_lut);       /* NULL: nothing */
+  cudaFree (pass->d_tab);
   free (pass);
 }
 

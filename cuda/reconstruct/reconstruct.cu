@@ -548,11 +548,9 @@ cm_recon_plan_free (cm_recon_plan * p)
 {
   if (!p)
     return;
-  if (p->marker_plan)
-    cm_morph_plan_free (p->marker_plan);
-  if (p->d_flags)
-    cudaFree (p->d_flags);
-  if (p->h_passes)
-    cudaFreeHost (p->h_passes);
+  /* each takes NULL */
+  cm_morph_plan_free (p->marker_plan);
+  cudaFree (p->d_flags);
+  cudaFreeHost (p->h_passes);
   free (p);
 }
