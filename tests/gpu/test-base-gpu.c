@@ -375,9 +375,8 @@ tall_meta_frame (const GstVideoInfo * info, gint meta_height, guint64 seed)
 
 GST_START_TEST (test_chroma_extent_of_output)
 {
-  MorphParams p = MORPH_PARAMS_DEFAULT;
   GstBus *bus;
-  GstElement *e = cuda_element (&p, &bus);
+  GstElement *e = cuda_element (NULL, &bus);      /* the defaults */
   GstHarness *h = morph_harness_new (e);
   GstVideoInfo info;
   GstVideoFrame fi, fo;
@@ -418,6 +417,47 @@ GST_END_TEST;
 /* ---- stream-ordered input (GStreamer >= 1.24) --------------------------- */
 
 #if GST_CHECK_VERSION (1, 24, 0)
+/* An active GstCudaBufferPool of @caps on @ctx whose buffers are written
+ * on @stream, @n buffers at the least and at the most (0: no limit). */
+static GstBufferPool *
+stream_pool_new (GstCudaContext * ctx, GstCudaStream * stream,
+    GstCaps * caps, const GstVideoInfo * info, guint n)
+{
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (ctx);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (info),
+      n, n);
+  gst_buffer_pool_config_set_cuda_stream (config, stream);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  return pool;
+}
+
+/* The planes of the NV12 @frame and @dev, one device image of its luma
+ * rows then its chroma rows, copied on @s: @frame (system memory) into
+ * @dev, or @dev into @frame (CUDA memory) when @into_frame. */
+static void
+nv12_planes_copy (const cm_image * dev, GstVideoFrame * frame,
+    gboolean into_frame, CUstream s)
+{
+  for (guint p = 0; p < 2; p++) {
+    gint w = GST_VIDEO_FRAME_WIDTH (frame), rows = p == 0 ?
+        GST_VIDEO_FRAME_HEIGHT (frame) : GST_VIDEO_FRAME_HEIGHT (frame) / 2;
+    guint8 *d = (guint8 *) dev->data + (p == 0 ? 0 :
+        dev->pitch * GST_VIDEO_FRAME_HEIGHT (frame));
+    guint8 *f = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+    gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+
+    if (into_frame)
+      fail_unless_equals_int (cm_copy_2d_async (f, stride, d, dev->pitch, w,
+              rows, CM_COPY_D2D, s), CM_OK);
+    else
+      fail_unless_equals_int (cm_copy_2d_async (d, dev->pitch, f, stride, w,
+              rows, CM_COPY_H2D, s), CM_OK);
+  }
+}
+
 /* An upstream that writes each frame on its own GstCudaStream behind a
  * long run of device copies (tens of milliseconds) and pushes it at once,
  * its memory flagged NEED_SYNC, as a stream-ordered producer does: the
@@ -432,7 +472,6 @@ GST_START_TEST (test_input_written_on_another_stream)
   GstHarness *h;
   GstVideoInfo info;
   GstBufferPool *pool;
-  GstStructure *config;
   GstCaps *caps;
   cm_image busy_a = { 0, }, busy_b = { 0, }, frame_src = { 0, };
   gint w = 1920, hgt = 1080;
@@ -447,13 +486,7 @@ GST_START_TEST (test_input_written_on_another_stream)
   fail_unless (gst_video_info_from_caps (&info, caps));
   gst_harness_set_src_caps (h, gst_caps_ref (caps));
 
-  pool = gst_cuda_buffer_pool_new (ctx);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      0, 0);
-  gst_buffer_pool_config_set_cuda_stream (config, stream);
-  fail_unless (gst_buffer_pool_set_config (pool, config));
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  pool = stream_pool_new (ctx, stream, caps, &info, 0);
 
   fail_unless (gst_cuda_context_push (ctx));
   /* 256 MB copied again and again: the producer's stream stays busy */
@@ -477,15 +510,7 @@ GST_START_TEST (test_input_written_on_another_stream)
     fail_unless (gst_video_frame_map (&r, &info, ref, GST_MAP_READ));
     fail_unless (gst_cuda_context_push (ctx));
     /* the reference uploaded beforehand, synchronously */
-    fail_unless_equals_int (cm_copy_2d_async (frame_src.data,
-            frame_src.pitch, GST_VIDEO_FRAME_PLANE_DATA (&r, 0),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 0), w, hgt, CM_COPY_H2D, s),
-        CM_OK);
-    fail_unless_equals_int (cm_copy_2d_async ((guint8 *) frame_src.data +
-            frame_src.pitch * hgt, frame_src.pitch,
-            GST_VIDEO_FRAME_PLANE_DATA (&r, 1),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 1), w, hgt / 2, CM_COPY_H2D,
-            s), CM_OK);
+    nv12_planes_copy (&frame_src, &r, FALSE, s);
     fail_unless_equals_int (cm_stream_sync (s), CM_OK);
     /* then the frame written on the producer's stream behind the copies */
     fail_unless (gst_video_frame_map (&f, &info, buf,
@@ -494,13 +519,7 @@ GST_START_TEST (test_input_written_on_another_stream)
       fail_unless_equals_int (cm_copy_2d_async (busy_b.data, busy_b.pitch,
               busy_a.data, busy_a.pitch, 16384, 16384, CM_COPY_D2D, s),
           CM_OK);
-    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
-            (&f, 0), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), frame_src.data,
-            frame_src.pitch, w, hgt, CM_COPY_D2D, s), CM_OK);
-    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
-            (&f, 1), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 1),
-            (guint8 *) frame_src.data + frame_src.pitch * hgt,
-            frame_src.pitch, w, hgt / 2, CM_COPY_D2D, s), CM_OK);
+    nv12_planes_copy (&frame_src, &f, TRUE, s);
     gst_video_frame_unmap (&f);
     gst_cuda_context_pop (NULL);
     gst_video_frame_unmap (&r);
@@ -551,7 +570,7 @@ GST_START_TEST (test_chain_left_in_flight)
   GstCudaStream *stream;
   GstElement *pipe, *a, *b, *src, *sink;
   GstBufferPool *pool;
-  GstStructure *config, *st;
+  GstStructure *st;
   GstContext *c;
   GstCaps *caps;
   GstVideoInfo info;
@@ -594,13 +613,7 @@ GST_START_TEST (test_chain_left_in_flight)
   gst_element_set_context (pipe, c);
   gst_context_unref (c);
 
-  pool = gst_cuda_buffer_pool_new (ctx);
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
-      1, 1);
-  gst_buffer_pool_config_set_cuda_stream (config, stream);
-  fail_unless (gst_buffer_pool_set_config (pool, config));
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  pool = stream_pool_new (ctx, stream, caps, &info, 1);
 
   /* the frames on the device beforehand (luma rows, then chroma rows) */
   fail_unless (gst_cuda_context_push (ctx));
@@ -613,15 +626,7 @@ GST_START_TEST (test_chain_left_in_flight)
     fail_unless_equals_int (cm_device_image_alloc (&dev_src[k], w,
             hgt + hgt / 2, CM_DEPTH_8), CM_OK);
     fail_unless (gst_video_frame_map (&r, &info, refs[k], GST_MAP_READ));
-    fail_unless_equals_int (cm_copy_2d_async (dev_src[k].data,
-            dev_src[k].pitch, GST_VIDEO_FRAME_PLANE_DATA (&r, 0),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 0), w, hgt, CM_COPY_H2D, s),
-        CM_OK);
-    fail_unless_equals_int (cm_copy_2d_async ((guint8 *) dev_src[k].data +
-            dev_src[k].pitch * hgt, dev_src[k].pitch,
-            GST_VIDEO_FRAME_PLANE_DATA (&r, 1),
-            GST_VIDEO_FRAME_PLANE_STRIDE (&r, 1), w, hgt / 2, CM_COPY_H2D,
-            s), CM_OK);
+    nv12_planes_copy (&dev_src[k], &r, FALSE, s);
     fail_unless_equals_int (cm_stream_sync (s), CM_OK);
     gst_video_frame_unmap (&r);
   }
@@ -640,13 +645,7 @@ GST_START_TEST (test_chain_left_in_flight)
     fail_unless (gst_video_frame_map (&f, &info, buf,
             GST_MAP_WRITE | GST_MAP_CUDA));
     fail_unless (gst_cuda_context_push (ctx));
-    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
-            (&f, 0), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), dev_src[k].data,
-            dev_src[k].pitch, w, hgt, CM_COPY_D2D, s), CM_OK);
-    fail_unless_equals_int (cm_copy_2d_async (GST_VIDEO_FRAME_PLANE_DATA
-            (&f, 1), GST_VIDEO_FRAME_PLANE_STRIDE (&f, 1),
-            (guint8 *) dev_src[k].data + dev_src[k].pitch * hgt,
-            dev_src[k].pitch, w, hgt / 2, CM_COPY_D2D, s), CM_OK);
+    nv12_planes_copy (&dev_src[k], &f, TRUE, s);
     gst_cuda_context_pop (NULL);
     gst_video_frame_unmap (&f);
     GST_BUFFER_PTS (buf) = k * GST_SECOND / 30;
