@@ -30,6 +30,34 @@ rgba_at (const cm_image_packed * p, int x, int y)
   return (const uint8_t *) p->data + (size_t) y * p->pitch + 4 * (size_t) x;
 }
 
+/* The images of one call: strength, orientation index, colours */
+typedef struct
+{
+  cm_image sup, ori;
+  cm_image_packed dst;
+} rgba_images;
+
+/* w x h, rows padded by extra samples (extra bytes for the strength) */
+static rgba_images
+images_new (int w, int h, cm_depth depth, int extra)
+{
+  rgba_images im = {
+    test_image_new (w, h, depth, extra),
+    test_image_new (w, h, CM_DEPTH_16, extra * 2),
+    test_packed_new (w, h, CM_DEPTH_8, 4, extra)
+  };
+
+  return im;
+}
+
+static void
+images_free (rgba_images * im)
+{
+  test_image_free (&im->sup);
+  test_image_free (&im->ori);
+  free (im->dst.data);
+}
+
 static void
 test_hue_table (void)
 {
@@ -96,22 +124,18 @@ static void
 check_pixel (const cm_linspectrum_desc * d, cm_depth depth, uint32_t s,
     uint16_t i, uint8_t r, uint8_t g, uint8_t b, const char *what)
 {
-  cm_image sup = test_image_new (1, 1, depth, 0);
-  cm_image ori = test_image_new (1, 1, CM_DEPTH_16, 0);
-  cm_image_packed dst = test_packed_new (1, 1, CM_DEPTH_8, 4, 0);
-  const uint8_t *o = rgba_at (&dst, 0, 0);
+  rgba_images im = images_new (1, 1, depth, 0);
+  const uint8_t *o = rgba_at (&im.dst, 0, 0);
   cm_status st;
 
-  test_image_set (&sup, 0, 0, s);
-  test_image_set (&ori, 0, 0, i);
-  st = cm_orientation_rgba_ref (d, &sup, &ori, &dst);
+  test_image_set (&im.sup, 0, 0, s);
+  test_image_set (&im.ori, 0, 0, i);
+  st = cm_orientation_rgba_ref (d, &im.sup, &im.ori, &im.dst);
   CHECK (st == CM_OK, "%s: %s", what, cm_status_string (st));
   CHECK (o[0] == r && o[1] == g && o[2] == b && o[3] == 255,
       "%s: got (%u,%u,%u,%u), expected (%u,%u,%u,255)", what, o[0], o[1],
       o[2], o[3], r, g, b);
-  test_image_free (&sup);
-  test_image_free (&ori);
-  free (dst.data);
+  images_free (&im);
 }
 
 static void
@@ -185,25 +209,23 @@ test_random_against_float (void)
         rows[r].step, rows[r].op);
     int n = cm_linspectrum_count_angles (&d);
     int w = rows[r].w, h = rows[r].h;
-    cm_image sup = test_image_new (w, h, rows[r].depth, rows[r].extra);
-    cm_image ori = test_image_new (w, h, CM_DEPTH_16, rows[r].extra * 2);
-    cm_image_packed dst = test_packed_new (w, h, CM_DEPTH_8, 4, rows[r].extra);
+    rgba_images im = images_new (w, h, rows[r].depth, rows[r].extra);
     double m = cm_depth_max (rows[r].depth);
     int bad = 0;
     cm_status st;
 
-    test_image_fill_random (&sup, &rng);
+    test_image_fill_random (&im.sup, &rng);
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
-        test_image_set (&ori, x, y, test_rng_below (&rng, (uint32_t) n));
-    st = cm_orientation_rgba_ref (&d, &sup, &ori, &dst);
+        test_image_set (&im.ori, x, y, test_rng_below (&rng, (uint32_t) n));
+    st = cm_orientation_rgba_ref (&d, &im.sup, &im.ori, &im.dst);
     CHECK (st == CM_OK, "random row %u: %s", r, cm_status_string (st));
 
     for (int y = 0; y < h && !bad; y++) {
       for (int x = 0; x < w && !bad; x++) {
-        const uint8_t *o = rgba_at (&dst, x, y);
-        double s = test_image_get (&sup, x, y);
-        double alpha = cm_linspectrum_angle (&d, test_image_get (&ori, x,
+        const uint8_t *o = rgba_at (&im.dst, x, y);
+        double s = test_image_get (&im.sup, x, y);
+        double alpha = cm_linspectrum_angle (&d, test_image_get (&im.ori, x,
                 y));
         double u = rows[r].op == CM_MORPH_CLOSE ? m - s : s;
         double v = floor (u * 255.0 / m + 0.5);
@@ -253,15 +275,13 @@ test_random_against_float (void)
     }
     /* the padding after each row is untouched */
     for (int y = 0; y < h; y++) {
-      const uint8_t *row = (const uint8_t *) dst.data + (size_t) y *
-          dst.pitch;
-      for (int k = w * 4; k < (int) dst.pitch; k++)
+      const uint8_t *row = (const uint8_t *) im.dst.data + (size_t) y *
+          im.dst.pitch;
+      for (int k = w * 4; k < (int) im.dst.pitch; k++)
         CHECK (row[k] == 0xA5, "random row %u: padding byte %d of row %d "
             "written", r, k, y);
     }
-    test_image_free (&sup);
-    test_image_free (&ori);
-    free (dst.data);
+    images_free (&im);
   }
 }
 
@@ -269,48 +289,45 @@ static void
 test_invalid (void)
 {
   cm_linspectrum_desc d = make_desc (0, 180, 1, CM_MORPH_OPEN);
-  cm_linspectrum_desc bad = make_desc (0, 180, 0, CM_MORPH_OPEN);
-  cm_linspectrum_desc erode = make_desc (0, 180, 1, CM_MORPH_ERODE);
-  cm_image sup = test_image_new (5, 4, CM_DEPTH_8, 0);
-  cm_image ori = test_image_new (5, 4, CM_DEPTH_16, 0);
+  cm_linspectrum_desc bad = d, erode = d;
+  rgba_images im = images_new (5, 4, CM_DEPTH_8, 0);
   cm_image ori8 = test_image_new (5, 4, CM_DEPTH_8, 0);
   cm_image small = test_image_new (4, 4, CM_DEPTH_16, 0);
-  cm_image_packed dst = test_packed_new (5, 4, CM_DEPTH_8, 4, 0);
-  cm_image_packed dst3 = dst;
-  cm_image_packed dst16 = dst;
+  cm_image_packed dst3 = im.dst;
+  cm_image_packed dst16 = im.dst;
   cm_image_packed narrow = test_packed_new (4, 4, CM_DEPTH_8, 4, 0);
 
+  bad.angle_step = 0;
+  erode.op = CM_MORPH_ERODE;
   dst3.channels = 3;
   dst16.depth = CM_DEPTH_16;
-  test_image_fill (&sup, 1);
-  test_image_fill (&ori, 1);
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori, &dst) == CM_OK,
+  test_image_fill (&im.sup, 1);
+  test_image_fill (&im.ori, 1);
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &im.ori, &im.dst) == CM_OK,
       "valid call refused");
-  CHECK (cm_orientation_rgba_ref (NULL, &sup, &ori, &dst) ==
+  CHECK (cm_orientation_rgba_ref (NULL, &im.sup, &im.ori, &im.dst) ==
       CM_ERR_INVALID_ARG, "NULL desc accepted");
-  CHECK (cm_orientation_rgba_ref (&bad, &sup, &ori, &dst) ==
+  CHECK (cm_orientation_rgba_ref (&bad, &im.sup, &im.ori, &im.dst) ==
       CM_ERR_INVALID_ARG, "step 0 accepted");
-  CHECK (cm_orientation_rgba_ref (&erode, &sup, &ori, &dst) ==
+  CHECK (cm_orientation_rgba_ref (&erode, &im.sup, &im.ori, &im.dst) ==
       CM_ERR_INVALID_ARG, "erosion accepted");
-  CHECK (cm_orientation_rgba_ref (&d, NULL, &ori, &dst) ==
+  CHECK (cm_orientation_rgba_ref (&d, NULL, &im.ori, &im.dst) ==
       CM_ERR_INVALID_ARG, "NULL sup accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori8, &dst) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &ori8, &im.dst) ==
       CM_ERR_INVALID_ARG, "8-bit orientation accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &small, &dst) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &small, &im.dst) ==
       CM_ERR_INVALID_ARG, "orientation of another size accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori, &dst3) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &im.ori, &dst3) ==
       CM_ERR_INVALID_ARG, "3-channel output accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori, &dst16) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &im.ori, &dst16) ==
       CM_ERR_INVALID_ARG, "16-bit output accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori, &narrow) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &im.ori, &narrow) ==
       CM_ERR_INVALID_ARG, "output of another size accepted");
-  CHECK (cm_orientation_rgba_ref (&d, &sup, &ori, NULL) ==
+  CHECK (cm_orientation_rgba_ref (&d, &im.sup, &im.ori, NULL) ==
       CM_ERR_INVALID_ARG, "NULL output accepted");
-  test_image_free (&sup);
-  test_image_free (&ori);
+  images_free (&im);
   test_image_free (&ori8);
   test_image_free (&small);
-  free (dst.data);
   free (narrow.data);
 }
 
