@@ -19,12 +19,6 @@
 /* ---------------------------------------------------------------------- */
 /* The brute force, on the images themselves (test_image_get/set) */
 
-static uint32_t
-depth_max (cm_depth d)
-{
-  return d == CM_DEPTH_16 ? 65535u : 255u;
-}
-
 /* One geodesic step of @g under (by_erosion: over) @f, Jacobi style (from
  * a copy), into @g. Returns whether anything changed. */
 static int
@@ -91,7 +85,7 @@ static void
 brute_op (const cm_recon_desc * d, const cm_image * f, cm_image * out)
 {
   int w = f->width, h = f->height;
-  uint32_t maxv = depth_max (f->depth);
+  uint32_t maxv = cm_depth_max (f->depth);
   uint32_t hgt = d->height < maxv ? d->height : maxv;
   cm_image g = test_image_new (w, h, f->depth, 3);
 
@@ -120,24 +114,22 @@ brute_op (const cm_recon_desc * d, const cm_image * f, cm_image * out)
     }
     case CM_RECON_HMAX:
     case CM_RECON_HDOME:
-      for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-          uint32_t v = test_image_get (f, x, y);
-
-          test_image_set (&g, x, y, v > hgt ? v - hgt : 0);
-        }
-      brute_reconstruct (0, d->connectivity, f, &g);
-      break;
     case CM_RECON_HMIN:
-    case CM_RECON_HBASIN:
+    case CM_RECON_HBASIN:{
+      /* the marker f - h under f (maxima) or f + h over f (minima),
+       * saturated */
+      int minima = d->op == CM_RECON_HMIN || d->op == CM_RECON_HBASIN;
+
       for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
           uint32_t v = test_image_get (f, x, y);
 
-          test_image_set (&g, x, y, v + hgt < maxv ? v + hgt : maxv);
+          test_image_set (&g, x, y, minima ? (v + hgt < maxv ? v + hgt :
+                  maxv) : (v > hgt ? v - hgt : 0));
         }
-      brute_reconstruct (1, d->connectivity, f, &g);
+      brute_reconstruct (minima, d->connectivity, f, &g);
       break;
+    }
   }
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -165,7 +157,7 @@ static const char *fill_names[] = { "random", "plateaus", "equal", "maze" };
 static void
 fill (cm_image * img, fill_kind k, test_rng * r)
 {
-  uint32_t maxv = depth_max (img->depth);
+  uint32_t maxv = cm_depth_max (img->depth);
 
   switch (k) {
     case FILL_RANDOM:
@@ -187,6 +179,18 @@ fill (cm_image * img, fill_kind k, test_rng * r)
 /* ---------------------------------------------------------------------- */
 /* Reconstruction itself */
 
+/* One check: the call returned CM_OK and its result got equals want */
+static void
+check_result (cm_status st, const cm_image * got, const cm_image * want,
+    const char *what)
+{
+  checks++;
+  if (st != CM_OK)
+    FAIL ("%s: failed", what);
+  else if (!test_image_equal (got, want, what))
+    failures++;
+}
+
 static void
 check_reconstruct (int w, int h, cm_depth depth, fill_kind kind, int conn,
     cm_recon_mode mode, test_rng * r)
@@ -202,7 +206,7 @@ check_reconstruct (int w, int h, cm_depth depth, fill_kind kind, int conn,
     /* one seed at the corridor's start, nothing elsewhere (by dilation);
      * by erosion, the dual */
     test_image_fill (&g, mode == CM_RECON_BY_DILATION ? 0 :
-        depth_max (depth));
+        cm_depth_max (depth));
     test_image_set (&g, 0, 0, test_image_get (&f, 0, 0));
   } else {
     test_image_fill_random (&g, r);
@@ -215,11 +219,7 @@ check_reconstruct (int w, int h, cm_depth depth, fill_kind kind, int conn,
   snprintf (what, sizeof (what), "reconstruct by %s, %dx%d %d-bit %s, "
       "%d-connected (%d brute-force passes)", mode == CM_RECON_BY_DILATION ?
       "dilation" : "erosion", w, h, depth, fill_names[kind], conn, passes);
-  checks++;
-  if (cm_reconstruct_ref (mode, conn, &f, &g) != CM_OK)
-    FAIL ("%s: failed", what);
-  else if (!test_image_equal (&g, &want, what))
-    failures++;
+  check_result (cm_reconstruct_ref (mode, conn, &f, &g), &g, &want, what);
   test_image_free (&f);
   test_image_free (&g);
   test_image_free (&want);
@@ -238,11 +238,8 @@ check_large_maze (int w, int h, int conn)
   test_image_fill (&g, 0);
   test_image_set (&g, 0, 0, 200);
   snprintf (what, sizeof (what), "maze %dx%d, %d-connected", w, h, conn);
-  checks++;
-  if (cm_reconstruct_ref (CM_RECON_BY_DILATION, conn, &f, &g) != CM_OK)
-    FAIL ("%s: failed", what);
-  else if (!test_image_equal (&g, &f, what))
-    failures++;
+  check_result (cm_reconstruct_ref (CM_RECON_BY_DILATION, conn, &f, &g), &g,
+      &f, what);
   test_image_free (&f);
   test_image_free (&g);
 }
@@ -275,11 +272,7 @@ check_op (cm_recon_op op, int w, int h, cm_depth depth, fill_kind kind,
   brute_op (&d, &f, &want);
   snprintf (what, sizeof (what), "%s, %dx%d %d-bit %s, %d-connected, h %u",
       op_names[op], w, h, depth, fill_names[kind], conn, hgt);
-  checks++;
-  if (cm_recon_ref (&d, &f, &got) != CM_OK)
-    FAIL ("%s: failed", what);
-  else if (!test_image_equal (&got, &want, what))
-    failures++;
+  check_result (cm_recon_ref (&d, &f, &got), &got, &want, what);
 
   /* properties: fill-holes is extensive and idempotent; an h-dome is
    * never higher than h */
@@ -298,7 +291,7 @@ check_op (cm_recon_op op, int w, int h, cm_depth depth, fill_kind kind,
       FAIL ("%s: not idempotent", what);
     test_image_free (&again);
   } else if (op == CM_RECON_HDOME) {
-    uint32_t lim = hgt < depth_max (depth) ? hgt : depth_max (depth);
+    uint32_t lim = hgt < cm_depth_max (depth) ? hgt : cm_depth_max (depth);
 
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
