@@ -568,6 +568,29 @@ packed_as_image (const cm_image_packed * p)
   return img;
 }
 
+/* One step of a planes case on channel @ch: @st, the status of the device
+ * work and of the reference, then @got == @exp (counted); "@name @step
+ * channel @ch@where" in the failure messages. FALSE when @st is not
+ * CM_OK. */
+static int
+planes_step_check (cm_status st, const cm_image * got, const cm_image * exp,
+    const char *name, const char *step, int ch, const char *where)
+{
+  char what[256];
+
+  if (st != CM_OK) {
+    FAIL ("%s %s channel %d: %s", name, step, ch, cm_status_string (st));
+    return 0;
+  }
+  snprintf (what, sizeof (what), "FAIL: %.120s %s channel %d%s", name, step,
+      ch, where);
+  if (test_image_equal (got, exp, what))
+    n_pass++;
+  else
+    n_fail++;
+  return 1;
+}
+
 static void
 run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
     uint64_t seed)
@@ -612,25 +635,15 @@ run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
     cm_image_packed hp = { hpacked.data, hpacked.pitch, w, h, depth,
       channels
     };
-    char what[256];
 
     /* extract */
     st = cm_extract_channel_cuda (&dview, ch, &dplane, stream);
     if (st == CM_OK)
-      st = image_copy_async (&hplane_got, &dplane, CM_COPY_D2H, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+      st = image_copy (&hplane_got, &dplane, CM_COPY_D2H, stream);
     if (st == CM_OK)
       st = cm_extract_channel_ref (&hp, ch, &hexp);
-    if (st != CM_OK) {
-      FAIL ("%s extract channel %d: %s", name, ch, cm_status_string (st));
+    if (!planes_step_check (st, &hplane_got, &hexp, name, "extract", ch, ""))
       continue;
-    }
-    snprintf (what, sizeof (what), "FAIL: %s extract channel %d", name, ch);
-    if (test_image_equal (&hplane_got, &hexp, what))
-      n_pass++;
-    else
-      n_fail++;
 
     /* insert a new plane into the device copy and the host copy */
     fill_input (&hplane, &r, 0);
@@ -638,21 +651,11 @@ run_planes_case (int w, int h, cm_depth depth, int channels, int offset,
     if (st == CM_OK)
       st = cm_insert_channel_cuda (&dplane, ch, &dview, stream);
     if (st == CM_OK)
-      st = image_copy_async (&hpacked2, &dpimg, CM_COPY_D2H, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+      st = image_copy (&hpacked2, &dpimg, CM_COPY_D2H, stream);
     if (st == CM_OK)
       st = cm_insert_channel_ref (&hplane, ch, &hp);
-    if (st != CM_OK) {
-      FAIL ("%s insert channel %d: %s", name, ch, cm_status_string (st));
-      continue;
-    }
-    snprintf (what, sizeof (what), "FAIL: %.120s insert channel %d "
-        "(packed sample coordinates)", name, ch);
-    if (test_image_equal (&hpacked2, &hpacked, what))
-      n_pass++;
-    else
-      n_fail++;
+    planes_step_check (st, &hpacked2, &hpacked, name, "insert", ch,
+        " (packed sample coordinates)");
   }
 
 out:
