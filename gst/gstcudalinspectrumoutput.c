@@ -8,6 +8,7 @@
 #endif
 
 #include "gstcudalinspectrumprivate.h"
+#include "gstcudamorphologynegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
 #define GST_CAT_DEFAULT gst_cuda_lin_spectrum_debug
@@ -104,7 +105,7 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
   GstCudaLinSpectrumOutput output;
-  GstCaps *res, *tmp, *in = caps;
+  GstCaps *res, *in = caps;
   gboolean want_rgba, have_caps, cur_rgba, allow;
 
   GST_OBJECT_LOCK (self);
@@ -123,16 +124,8 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
   gst_caps_unref (caps);
   res = gst_cuda_morphology_base_caps_add_memory (res, in, allow);
-
-  if (filter) {
-    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = tmp;
-  }
-
-  GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", in, res);
-  return res;
+  return gst_cuda_morphology_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
+      direction, in, res, filter);
 }
 
 /* The memory of the other pad when the peer takes it; size, framerate

@@ -437,18 +437,38 @@ gst_cuda_morphology_negotiation_transform_caps (GstBaseTransform * trans,
   /* one answer for the whole query */
   gboolean allow = gst_cuda_morphology_base_allow_cuda_memory
       (GST_CUDA_MORPHOLOGY_BASE (trans));
-  GstCaps *res, *tmp;
 
   debug_ensure ();
-  res = gst_cuda_morphology_negotiation_transform (caps, allow);
+  return gst_cuda_morphology_negotiation_filter_caps (trans,
+      GST_CAT_DEFAULT, direction, caps,
+      gst_cuda_morphology_negotiation_transform (caps, allow), filter);
+}
 
+/**
+ * gst_cuda_morphology_negotiation_filter_caps:
+ * @category: where the answer is logged
+ * @res: (transfer full): the caps transform_caps found for @caps
+ * @filter: (nullable): the filter of the query
+ *
+ * The end of a transform_caps: @res intersected with @filter (filter
+ * order first), logged with @caps at debug level.
+ *
+ * Returns: (transfer full): the caps to answer
+ */
+GstCaps *
+gst_cuda_morphology_negotiation_filter_caps (GstBaseTransform * trans,
+    GstDebugCategory * category, GstPadDirection direction, GstCaps * caps,
+    GstCaps * res, GstCaps * filter)
+{
   if (filter) {
-    tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+
     gst_caps_unref (res);
     res = tmp;
   }
-  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  GST_CAT_DEBUG_OBJECT (category, trans, "%s %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT, direction == GST_PAD_SINK ? "sink" : "src", caps, res);
   return res;
 }
 

@@ -79,6 +79,9 @@ void gst_cuda_morphology_base_negotiation_state (GstBaseTransform * trans,
 
 GstCaps *gst_cuda_morphology_negotiation_transform_caps (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+GstCaps *gst_cuda_morphology_negotiation_filter_caps (GstBaseTransform *
+    trans, GstDebugCategory * category, GstPadDirection direction,
+    GstCaps * caps, GstCaps * res, GstCaps * filter);
 GstCaps *gst_cuda_morphology_negotiation_fixate_caps (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 gboolean gst_cuda_morphology_negotiation_query_caps (GstBaseTransform * trans,
