@@ -40,6 +40,59 @@ static const cm_border_mode borders[] = {
   CM_BORDER_MIRROR, CM_BORDER_CONSTANT,
 };
 
+/* The images of one size row: the source (rows padded by 8 bytes), the
+ * reference's output and the filter's (padded by 24) */
+typedef struct
+{
+  cm_image src, ref, got;
+} row_images;
+
+static row_images
+row_images_new (const size_row * z)
+{
+  row_images im = {
+    test_image_new (z->width, z->height, z->depth, 8),
+    test_image_new (z->width, z->height, z->depth, 0),
+    test_image_new (z->width, z->height, z->depth, 24)
+  };
+
+  return im;
+}
+
+static void
+row_images_free (row_images * im)
+{
+  test_image_free (&im->src);
+  test_image_free (&im->ref);
+  test_image_free (&im->got);
+}
+
+/* The start of one case, counted as a check: whether its reference ran */
+static int
+reference_ran (int ok, const char *what)
+{
+  checks++;
+  if (!ok)
+    FAIL ("%s: reference failed", what);
+  return ok;
+}
+
+/* A filter's run (st: of making it and running it) against the reference:
+ * whether it ran and got equals ref; the failure said, differs saying how
+ * an unequal image differs */
+static int
+run_matches (cm_status st, const cm_image * got, const cm_image * ref,
+    const char *what, const char *differs)
+{
+  if (st != CM_OK)
+    FAIL ("%s: %s", what, cm_status_string (st));
+  else if (!test_image_equal (got, ref, what))
+    FAIL ("%s: %s", what, differs);
+  else
+    return 1;
+  return 0;
+}
+
 /* ---- morphology --------------------------------------------------------- */
 
 static void
@@ -54,11 +107,9 @@ test_morph (test_rng * rng)
 
   for (int i = 0; i < N_OF (sizes); i++) {
     const size_row *z = &sizes[i];
-    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
-    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
-    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    row_images im = row_images_new (z);
 
-    test_image_fill_random (&src, rng);
+    test_image_fill_random (&im.src, rng);
     for (int op = 0; op < CM_MORPH_OP_COUNT; op++) {
       for (int b = 0; b < N_OF (borders); b++) {
         cm_morph_desc d = { (cm_morph_op) op, ses[(op + b) % 3], 1 + b % 2,
@@ -70,28 +121,22 @@ test_morph (test_rng * rng)
         snprintf (what, sizeof (what), "morph %s border %d %dx%d/%d",
             cm_morph_op_name (d.op), (int) d.border, z->width, z->height,
             (int) z->depth);
-        checks++;
-        if (cm_morph_ref (&d, &src, &ref) != CM_OK) {
-          FAIL ("%s: reference failed", what);
+        if (!reference_ran (cm_morph_ref (&d, &im.src, &im.ref) == CM_OK,
+                what))
           continue;
-        }
         st = cm_morph_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_morph_filter_run (f, &src, &got, NULL);
-        if (st != CM_OK)
-          FAIL ("%s: %s", what, cm_status_string (st));
-        else if (!test_image_equal (&got, &ref, what))
-          FAIL ("%s: differs from cm_morph_ref", what);
-        else if (cm_morph_filter_backend (f) != CM_BACKEND_CPU ||
-            strcmp (cm_morph_filter_algorithm (f), "reference") != 0)
+          st = cm_morph_filter_run (f, &im.src, &im.got, NULL);
+        if (run_matches (st, &im.got, &im.ref, what,
+                "differs from cm_morph_ref") &&
+            (cm_morph_filter_backend (f) != CM_BACKEND_CPU ||
+                strcmp (cm_morph_filter_algorithm (f), "reference") != 0))
           FAIL ("%s: backend or algorithm", what);
         cm_morph_filter_free (f);
       }
     }
-    test_image_free (&src);
-    test_image_free (&ref);
-    test_image_free (&got);
+    row_images_free (&im);
   }
   for (int i = 0; i < 3; i++)
     cm_se_free (ses[i]);
@@ -157,16 +202,14 @@ test_median (test_rng * rng)
 
   for (int i = 0; i < N_OF (sizes); i++) {
     const size_row *z = &sizes[i];
-    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
-    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
-    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    row_images im = row_images_new (z);
     cm_image psrc = test_image_new (4 * z->width, z->height, z->depth, 8);
     cm_image pref = test_image_new (4 * z->width, z->height, z->depth, 0);
     cm_image pgot = test_image_new (4 * z->width, z->height, z->depth, 0);
     cm_image_packed ps = packed_of (&psrc, 4), pr = packed_of (&pref, 4),
         pg = packed_of (&pgot, 4);
 
-    test_image_fill_random (&src, rng);
+    test_image_fill_random (&im.src, rng);
     test_image_fill_random (&psrc, rng);
     for (int w = 0; w < N_OF (windows); w++) {
       for (int b = 0; b < N_OF (borders); b++) {
@@ -184,20 +227,14 @@ test_median (test_rng * rng)
         snprintf (what, sizeof (what), "median %dx%d p%g border %d %dx%d/%d",
             d.window_w, d.window_h, d.percentile, (int) d.border, z->width,
             z->height, (int) z->depth);
-        checks++;
-        if (cm_median_ref (&d, &src, &ref) != CM_OK ||
-            cm_median_luma_ref (&d, &ps, &pr, 2, 1, 0, 3) != CM_OK) {
-          FAIL ("%s: reference failed", what);
+        if (!reference_ran (cm_median_ref (&d, &im.src, &im.ref) == CM_OK &&
+                cm_median_luma_ref (&d, &ps, &pr, 2, 1, 0, 3) == CM_OK, what))
           continue;
-        }
         st = cm_median_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_median_filter_run (f, &src, &got, NULL);
-        if (st != CM_OK)
-          FAIL ("%s: %s", what, cm_status_string (st));
-        else if (!test_image_equal (&got, &ref, what))
-          FAIL ("%s: differs from cm_median_ref", what);
+          st = cm_median_filter_run (f, &im.src, &im.got, NULL);
+        run_matches (st, &im.got, &im.ref, what, "differs from cm_median_ref");
         if (st == CM_OK) {
           st = cm_median_filter_run_luma (f, &ps, &pg, 2, 1, 0, 3, NULL);
           if (st != CM_OK)
@@ -208,9 +245,7 @@ test_median (test_rng * rng)
         cm_median_filter_free (f);
       }
     }
-    test_image_free (&src);
-    test_image_free (&ref);
-    test_image_free (&got);
+    row_images_free (&im);
     test_image_free (&psrc);
     test_image_free (&pref);
     test_image_free (&pgot);
@@ -228,11 +263,9 @@ test_recon (test_rng * rng)
   cm_se_new_rect (&se, 3, 5);
   for (int i = 0; i < N_OF (sizes); i++) {
     const size_row *z = &sizes[i];
-    cm_image src = test_image_new (z->width, z->height, z->depth, 8);
-    cm_image ref = test_image_new (z->width, z->height, z->depth, 0);
-    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    row_images im = row_images_new (z);
 
-    test_image_fill_levels (&src, rng, 6);
+    test_image_fill_levels (&im.src, rng, 6);
     for (int op = 0; op < CM_RECON_OP_COUNT; op++) {
       for (int conn = 4; conn <= 8; conn += 4) {
         cm_recon_desc d;
@@ -251,25 +284,18 @@ test_recon (test_rng * rng)
         snprintf (what, sizeof (what), "recon %s conn %d %dx%d/%d",
             cm_recon_op_name (d.op), conn, z->width, z->height,
             (int) z->depth);
-        checks++;
-        if (cm_recon_ref (&d, &src, &ref) != CM_OK) {
-          FAIL ("%s: reference failed", what);
+        if (!reference_ran (cm_recon_ref (&d, &im.src, &im.ref) == CM_OK,
+                what))
           continue;
-        }
         st = cm_recon_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_recon_filter_run (f, &src, &got, NULL);
-        if (st != CM_OK)
-          FAIL ("%s: %s", what, cm_status_string (st));
-        else if (!test_image_equal (&got, &ref, what))
-          FAIL ("%s: differs from cm_recon_ref", what);
+          st = cm_recon_filter_run (f, &im.src, &im.got, NULL);
+        run_matches (st, &im.got, &im.ref, what, "differs from cm_recon_ref");
         cm_recon_filter_free (f);
       }
     }
-    test_image_free (&src);
-    test_image_free (&ref);
-    test_image_free (&got);
+    row_images_free (&im);
   }
   cm_se_free (se);
 }
@@ -313,11 +339,9 @@ test_linspectrum (test_rng * rng)
       snprintf (what, sizeof (what), "linspectrum %s L %d %dx%d/%d",
           op ? "close" : "open", d.length, z->width, z->height,
           (int) z->depth);
-      checks++;
-      if (cm_linspectrum_ref (&d, &src, spectrum, &sup_ref, &orient_ref) !=
-          CM_OK || cm_orientation_rgba_ref (&d, &sup_ref, &orient_ref,
-              &pr) != CM_OK) {
-        FAIL ("%s: reference failed", what);
+      if (!reference_ran (cm_linspectrum_ref (&d, &src, spectrum, &sup_ref,
+                  &orient_ref) == CM_OK && cm_orientation_rgba_ref (&d,
+                  &sup_ref, &orient_ref, &pr) == CM_OK, what)) {
         free (spectrum);
         continue;
       }
@@ -325,13 +349,11 @@ test_linspectrum (test_rng * rng)
           z->height, z->depth, &cpu_opts);
       if (st == CM_OK)
         st = cm_linspectrum_filter_run (f, &src, &sup, NULL);
-      if (st != CM_OK)
-        FAIL ("%s: %s", what, cm_status_string (st));
-      else if (!test_image_equal (&sup, &sup_ref, what))
-        FAIL ("%s: supremum differs from cm_linspectrum_ref", what);
-      else if (cm_linspectrum_filter_count (f) != n ||
-          memcmp (cm_linspectrum_filter_spectrum (f), spectrum,
-              (size_t) n * sizeof (uint64_t)) != 0)
+      if (run_matches (st, &sup, &sup_ref, what,
+              "supremum differs from cm_linspectrum_ref") &&
+          (cm_linspectrum_filter_count (f) != n ||
+              memcmp (cm_linspectrum_filter_spectrum (f), spectrum,
+                  (size_t) n * sizeof (uint64_t)) != 0))
         FAIL ("%s: spectrum differs from cm_linspectrum_ref", what);
       if (st == CM_OK) {
         st = cm_linspectrum_filter_run_rgba (f, &src, &pg, NULL);
