@@ -7,6 +7,36 @@
 
 #include "check-helpers.h"
 
+const CheckSize check_odd_sizes[CHECK_N_ODD_SIZES] = {
+  {37, 23}, {1, 1}, {1, 9}, {9, 1}, {2, 3},
+};
+
+void
+check_rows_on_formats (CheckFilter filter, gconstpointer rows, guint n_rows,
+    const char *const *formats, guint n_formats, int width, int height,
+    guint64 seed, const char *ctx)
+{
+  for (guint i = 0; i < n_rows; i++) {
+    const MorphParams *morph = (const MorphParams *) rows + i;
+    const MedianParams *median = (const MedianParams *) rows + i;
+
+    for (guint f = 0; f < n_formats; f++) {
+      GstElement *e = filter == CHECK_MORPH ? morph_element_new ("cpu",
+          morph) : median_element_new ("cpu", median);
+      GstHarness *h = morph_harness_new (e);
+      GstVideoInfo info;
+
+      morph_harness_set_caps (h, formats[f], width, height, &info);
+      if (filter == CHECK_MORPH)
+        morph_push_and_check (h, &info, morph, seed++, 0, ctx);
+      else
+        median_push_and_check (h, &info, median, seed++, 0, ctx);
+      gst_harness_teardown (h);
+      gst_object_unref (e);
+    }
+  }
+}
+
 void
 check_properties_documented (GstElement * e, const char *const *props,
     guint n, gsize min_blurb)

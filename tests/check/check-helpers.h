@@ -9,12 +9,38 @@
 #include <gst/check/gstharness.h>
 
 #include "lin-harness.h"
+#include "median-harness.h"
 
 /* Fails unless every property of @props (@n of them) exists on @e with a
  * blurb longer than @min_blurb characters, and can change while PLAYING
  * (but backend and cuda-device-id). */
 void check_properties_documented (GstElement * e, const char *const *props,
     guint n, gsize min_blurb);
+
+/* The odd frame sizes the filters are tried at on every template format:
+ * 1x1, one row, one column, 2x3 and one larger. */
+typedef struct
+{
+  int width, height;
+} CheckSize;
+
+#define CHECK_N_ODD_SIZES 5
+extern const CheckSize check_odd_sizes[CHECK_N_ODD_SIZES];
+
+/* A filter of the morphology family on the CPU backend. */
+typedef enum
+{
+  CHECK_MORPH,                  /* cudamorph, MorphParams rows */
+  CHECK_MEDIAN                  /* cudamedian, MedianParams rows */
+} CheckFilter;
+
+/* Every row of @rows (@n_rows of them, of @filter's type) on every format
+ * of @formats at @width x @height: a new element, one seeded frame (seeds
+ * from @seed) checked against the core's reference; @ctx names the
+ * cases. */
+void check_rows_on_formats (CheckFilter filter, gconstpointer rows,
+    guint n_rows, const char *const *formats, guint n_formats, int width,
+    int height, guint64 seed, const char *ctx);
 
 /* Fails unless each property of the NULL-terminated list of names and
  * values that follows (of the properties' types, as g_object_set () takes

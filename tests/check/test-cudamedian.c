@@ -33,13 +33,6 @@ static const MedianParams format_params[] = {
   {5, 1, 50, CON, 300, TRUE},
 };
 
-static const struct
-{
-  int width, height;
-} odd_sizes[] = {
-  {37, 23}, {1, 1}, {1, 9}, {9, 1}, {2, 3},
-};
-
 /* every template format at odd sizes, default and padded strides, both
  * colour modes */
 GST_START_TEST (test_formats_odd_sizes)
@@ -47,7 +40,7 @@ GST_START_TEST (test_formats_odd_sizes)
   guint64 seed = 1;
 
   for (int f = 0; f < MORPH_N_FORMATS; f++) {
-    for (guint s = 0; s < G_N_ELEMENTS (odd_sizes); s++) {
+    for (guint s = 0; s < CHECK_N_ODD_SIZES; s++) {
       for (int extra = 0; extra <= 8; extra += 8) {
         MedianParams p =
             format_params[(f + s + extra) % G_N_ELEMENTS (format_params)];
@@ -59,8 +52,8 @@ GST_START_TEST (test_formats_odd_sizes)
           p.luma = mode == 0;
           e = median_element_new ("cpu", &p);
           h = morph_harness_new (e);
-          morph_harness_set_caps (h, morph_format (f), odd_sizes[s].width,
-              odd_sizes[s].height, &info);
+          morph_harness_set_caps (h, morph_format (f), check_odd_sizes[s].width,
+              check_odd_sizes[s].height, &info);
           /* two frames: the per-caps buffers are reused */
           median_push_and_check (h, &info, &p, seed++, extra, "formats");
           median_push_and_check (h, &info, &p, seed++, extra, "formats");
@@ -88,20 +81,9 @@ GST_START_TEST (test_windows)
     {15, 3, 50, CON, 128, TRUE},
   };
   static const char *const formats[] = { "GRAY8", "GRAY16_LE", "BGRA" };
-  guint64 seed = 500;
 
-  for (guint i = 0; i < G_N_ELEMENTS (params); i++) {
-    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
-      GstElement *e = median_element_new ("cpu", &params[i]);
-      GstHarness *h = morph_harness_new (e);
-      GstVideoInfo info;
-
-      morph_harness_set_caps (h, formats[f], 33, 19, &info);
-      median_push_and_check (h, &info, &params[i], seed++, 0, "windows");
-      gst_harness_teardown (h);
-      gst_object_unref (e);
-    }
-  }
+  check_rows_on_formats (CHECK_MEDIAN, params, G_N_ELEMENTS (params),
+      formats, G_N_ELEMENTS (formats), 33, 19, 500, "windows");
 }
 
 GST_END_TEST;

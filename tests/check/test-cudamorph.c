@@ -42,20 +42,13 @@ static const MorphParams format_params[] = {
   {TH, CM_SHAPE_CROSS, 5, 3, 1, 15, 0, DEF_MASK, 1, REF, 0},
 };
 
-static const struct
-{
-  int width, height;
-} odd_sizes[] = {
-  {37, 23}, {1, 1}, {1, 9}, {9, 1}, {2, 3},
-};
-
 /* every template format at odd sizes, default and padded strides */
 GST_START_TEST (test_formats_odd_sizes)
 {
   guint64 seed = 1;
 
   for (int f = 0; f < MORPH_N_FORMATS; f++) {
-    for (guint s = 0; s < G_N_ELEMENTS (odd_sizes); s++) {
+    for (guint s = 0; s < CHECK_N_ODD_SIZES; s++) {
       for (int extra = 0; extra <= 8; extra += 8) {
         const MorphParams *p =
             &format_params[(f + s) % G_N_ELEMENTS (format_params)];
@@ -63,8 +56,8 @@ GST_START_TEST (test_formats_odd_sizes)
         GstHarness *h = morph_harness_new (e);
         GstVideoInfo info;
 
-        morph_harness_set_caps (h, morph_format (f), odd_sizes[s].width,
-            odd_sizes[s].height, &info);
+        morph_harness_set_caps (h, morph_format (f), check_odd_sizes[s].width,
+            check_odd_sizes[s].height, &info);
         /* two frames: the per-caps buffers are reused */
         morph_push_and_check (h, &info, p, seed++, extra, "formats");
         morph_push_and_check (h, &info, p, seed++, extra, "formats");
@@ -123,21 +116,9 @@ static const MorphParams op_params[] = {
 GST_START_TEST (test_ops_shapes_borders)
 {
   static const char *const formats[] = { "GRAY8", "GRAY16_LE" };
-  guint64 seed = 1000;
 
-  for (guint i = 0; i < G_N_ELEMENTS (op_params); i++) {
-    for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
-      GstElement *e = morph_element_new ("cpu", &op_params[i]);
-      GstHarness *h = morph_harness_new (e);
-      GstVideoInfo info;
-
-      morph_harness_set_caps (h, formats[f], 41, 29, &info);
-      morph_push_and_check (h, &info, &op_params[i], seed++, 0, "ops");
-
-      gst_harness_teardown (h);
-      gst_object_unref (e);
-    }
-  }
+  check_rows_on_formats (CHECK_MORPH, op_params, G_N_ELEMENTS (op_params),
+      formats, G_N_ELEMENTS (formats), 41, 29, 1000, "ops");
 }
 
 GST_END_TEST;
