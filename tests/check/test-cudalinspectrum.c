@@ -149,10 +149,7 @@ GST_START_TEST (test_message_schema)
 
 GST_END_TEST;
 
-static const struct
-{
-  int width, height;
-} odd_sizes[] = {
+static const CheckSize odd_sizes[] = {
   {37, 23}, {1, 1}, {1, 9}, {9, 1}, {2, 3}, {64, 48},
 };
 
