@@ -307,6 +307,23 @@ test_straight (void)
 /* ---------------------------------------------------------------------- */
 /* spectrum, supremum, orientation == the single orientations combined */
 
+/* The supremum and orientation images against the expected ones: each
+ * differing image counts as a failure (test_image_equal reports where) */
+static void
+compare_outputs (const char *name, const cm_image * sup,
+    const cm_image * want_sup, const cm_image * ori,
+    const cm_image * want_ori)
+{
+  char what[240];
+
+  snprintf (what, sizeof (what), "%s supremum", name);
+  if (!test_image_equal (sup, want_sup, what))
+    failures++;
+  snprintf (what, sizeof (what), "%s orientation", name);
+  if (!test_image_equal (ori, want_ori, what))
+    failures++;
+}
+
 static void
 check_combined (const cm_linspectrum_desc * d, const cm_image * src,
     const char *name)
@@ -321,7 +338,6 @@ check_combined (const cm_linspectrum_desc * d, const cm_image * src,
   uint64_t *spec2 = calloc ((size_t) n, sizeof (uint64_t));
   int close = d->op == CM_MORPH_CLOSE;
   cm_status st;
-  char what[200];
 
   checks++;
   st = cm_linspectrum_ref (d, src, spec, &sup, &ori);
@@ -350,12 +366,7 @@ check_combined (const cm_linspectrum_desc * d, const cm_image * src,
           cm_linspectrum_angle (d, i), (unsigned long long) spec[i],
           (unsigned long long) s);
   }
-  snprintf (what, sizeof (what), "%s supremum", name);
-  if (!test_image_equal (&sup, &bsup, what))
-    failures++;
-  snprintf (what, sizeof (what), "%s orientation", name);
-  if (!test_image_equal (&ori, &bori, what))
-    failures++;
+  compare_outputs (name, &sup, &bsup, &ori, &bori);
   /* the outputs are optional and independent */
   st = cm_linspectrum_ref (d, src, spec2, NULL, NULL);
   if (st != CM_OK || memcmp (spec, spec2, sizeof (uint64_t) * n) != 0)
@@ -412,6 +423,34 @@ test_combined (void)
 /* ---------------------------------------------------------------------- */
 /* applications */
 
+/* One check: the dominant orientation of img's spectrum under d
+ * (cm_linspectrum_dominant) within 0.25 degrees of theta, modulo 180;
+ * what says what img shows */
+static void
+check_dominant (const cm_linspectrum_desc * d, const cm_image * img,
+    double theta, const char *what)
+{
+  int n = cm_linspectrum_count_angles (d);
+  uint64_t *spec = calloc ((size_t) n, sizeof (uint64_t));
+  double angle, value, err;
+
+  checks++;
+  if (cm_linspectrum_ref (d, img, spec, NULL, NULL) != CM_OK ||
+      cm_linspectrum_dominant (d, spec, n, &angle, &value) != CM_OK) {
+    FAIL ("%s %.2f: status", what, theta);
+  } else {
+    err = fabs (angle - theta);
+    if (err > 90)
+      err = 180 - err;
+    if (err > 0.25)
+      FAIL ("%s %.2f: dominant %.3f (value %.0f)", what, theta, angle,
+          value);
+    else if (getenv ("CM_TEST_VERBOSE"))
+      printf ("%s %.2f: dominant %.3f\n", what, theta, angle);
+  }
+  free (spec);
+}
+
 /* bright parallel lines (Gaussian profile) every 11 pixels on a dark noisy
  * background, found with OPEN, L = 101, over 0..180 step 1. Angles near
  * multiples of 45 degrees are left out: there the scan lines of the
@@ -424,29 +463,11 @@ test_parallel_lines (void)
     4.6
   };
   for (int ti = 0; ti < N_OF (thetas); ti++) {
-    int w = 200, h = 200;
-    double theta = thetas[ti], angle, value, err;
-    cm_image img = test_image_new (w, h, CM_DEPTH_8, 0);
+    cm_image img = test_image_new (200, 200, CM_DEPTH_8, 0);
     cm_linspectrum_desc d = { 101, 0, 180, 1, CM_MORPH_OPEN, 0, 0 };
-    int n = cm_linspectrum_count_angles (&d);
-    uint64_t *spec = calloc ((size_t) n, sizeof (uint64_t));
 
-    synth_parallel_lines (&img, theta, 11.0, 77 + (uint64_t) ti);
-    checks++;
-    if (cm_linspectrum_ref (&d, &img, spec, NULL, NULL) != CM_OK ||
-        cm_linspectrum_dominant (&d, spec, n, &angle, &value) != CM_OK) {
-      FAIL ("parallel lines %.1f: status", theta);
-    } else {
-      err = fabs (angle - theta);
-      if (err > 90)
-        err = 180 - err;
-      if (err > 0.25)
-        FAIL ("parallel lines at %.2f: dominant %.3f (value %.0f)", theta,
-            angle, value);
-      else if (getenv ("CM_TEST_VERBOSE"))
-        printf ("parallel lines at %.2f: dominant %.3f\n", theta, angle);
-    }
-    free (spec);
+    synth_parallel_lines (&img, thetas[ti], 11.0, 77 + (uint64_t) ti);
+    check_dominant (&d, &img, thetas[ti], "parallel lines at");
     test_image_free (&img);
   }
 }
@@ -459,26 +480,11 @@ test_music_sheet (void)
   static const double thetas[] = { 3.3, -7.6, 1.3, -2.45, 9.1 };
 
   for (int ti = 0; ti < N_OF (thetas); ti++) {
-    int w = 800, h = 600;
-    double theta = thetas[ti], angle, value, err;
-    cm_image img = test_image_new (w, h, CM_DEPTH_8, 0);
+    cm_image img = test_image_new (800, 600, CM_DEPTH_8, 0);
     cm_linspectrum_desc d = { 250, -10, 10, 0.25, CM_MORPH_CLOSE, 0, 0 };
-    int n = cm_linspectrum_count_angles (&d);
-    uint64_t *spec = calloc ((size_t) n, sizeof (uint64_t));
 
-    synth_staff_page (&img, theta, 91 + (uint64_t) ti);
-    checks++;
-    if (cm_linspectrum_ref (&d, &img, spec, NULL, NULL) != CM_OK ||
-        cm_linspectrum_dominant (&d, spec, n, &angle, &value) != CM_OK) {
-      FAIL ("music sheet %.2f: status", theta);
-    } else {
-      err = fabs (angle - theta);
-      if (err > 0.25)
-        FAIL ("music sheet rotated by %.2f: dominant %.3f", theta, angle);
-      else if (getenv ("CM_TEST_VERBOSE"))
-        printf ("music sheet rotated by %.2f: dominant %.3f\n", theta, angle);
-    }
-    free (spec);
+    synth_staff_page (&img, thetas[ti], 91 + (uint64_t) ti);
+    check_dominant (&d, &img, thetas[ti], "music sheet rotated by");
     test_image_free (&img);
   }
 }
@@ -501,24 +507,20 @@ test_dominant (void)
       fabs (a - 37.3) > 1e-6 || fabs (v - 1e12) > 10)
     FAIL ("dominant: parabola at 37.3 gave %.9f (%.1f)", a, v);
 
-  /* wrapping: peak at -0.3 == 179.7 over the full 180 degrees */
-  for (int i = 0; i < 180; i++) {
-    double x = i < 90 ? i + 0.3 : i - 180 + 0.3;
-    s[i] = (uint64_t) (1e12 - 1e6 * x * x);
+  /* wrapping over the full 180 degrees: peaks at -0.3 == 179.7 and, on
+   * the other side, at 179.6 */
+  for (int k = 0; k < 2; k++) {
+    const double off = k ? 0.4 : 0.3, want = 180 - off;
+
+    for (int i = 0; i < 180; i++) {
+      double x = i < 90 ? i + off : i - 180 + off;
+      s[i] = (uint64_t) (1e12 - 1e6 * x * x);
+    }
+    checks++;
+    if (cm_linspectrum_dominant (&d, s, 180, &a, &v) != CM_OK ||
+        fabs (a - want) > 1e-6)
+      FAIL ("dominant: wrapped peak gave %.9f, expected %.1f", a, want);
   }
-  checks++;
-  if (cm_linspectrum_dominant (&d, s, 180, &a, &v) != CM_OK ||
-      fabs (a - 179.7) > 1e-6)
-    FAIL ("dominant: wrapped peak gave %.9f, expected 179.7", a);
-  /* and the other side: peak at 179.6 */
-  for (int i = 0; i < 180; i++) {
-    double x = i < 90 ? i + 0.4 : i - 180 + 0.4;
-    s[i] = (uint64_t) (1e12 - 1e6 * x * x);
-  }
-  checks++;
-  if (cm_linspectrum_dominant (&d, s, 180, &a, &v) != CM_OK ||
-      fabs (a - 179.6) > 1e-6)
-    FAIL ("dominant: wrapped peak gave %.9f, expected 179.6", a);
 
   /* not wrapping: the ends are not refined */
   {
@@ -755,7 +757,6 @@ check_mt (const cm_linspectrum_desc * d, const cm_image * src,
   cm_image word = test_image_new (w, h, CM_DEPTH_16, 0);
   cm_image gsup = test_image_new (w, h, src->depth, 5);
   cm_image gord = test_image_new (w, h, CM_DEPTH_16, 3);
-  char what[240];
   cm_status st;
 
   checks++;
@@ -778,12 +779,7 @@ check_mt (const cm_linspectrum_desc * d, const cm_image * src,
       break;
     }
   }
-  snprintf (what, sizeof (what), "%s supremum", name);
-  if (!test_image_equal (&gsup, &wsup, what))
-    failures++;
-  snprintf (what, sizeof (what), "%s orientation", name);
-  if (!test_image_equal (&gord, &word, what))
-    failures++;
+  compare_outputs (name, &gsup, &wsup, &gord, &word);
   /* each output alone */
   checks++;
   test_image_fill (&gsup, 1);
