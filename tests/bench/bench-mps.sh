@@ -10,16 +10,13 @@
 #
 #   tests/bench/bench-mps.sh BUILD_DIR [N ...]
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '4,11p' "$0"; exit 2; }
-build=$1
-shift
-counts=("$@")
-[ ${#counts[@]} -eq 0 ] && counts=(1 4 8 16)
+# shellcheck source=tests/bench/bench-cameras.sh
+. "$(dirname "$0")/bench-cameras.sh"
+bench_args '4,11p' "$@"
 command -v nvidia-cuda-mps-control >/dev/null ||
   { echo "nvidia-cuda-mps-control not found: MPS cannot be measured here"; exit 77; }
-chain="cudamedian size=5 ! cudamorph operation=open shape=disk radius=7 ! cudamorph operation=tophat shape=line length=31 angle=30"
-args=(--width 1920 --height 1080 --frames "${BENCH_FRAMES:-3000}"
-  --warmup "${BENCH_WARMUP:-300}" --format NV12 --memory cuda)
+chain=$bench_chain
+args=("${bench_size[@]}" --format NV12 --memory cuda)
 sum_of() { sed -nE 's/.*processes: ([0-9.]+) frames\/s in all.*/\1/p' | tail -1; }
 
 declare -A plain

@@ -15,19 +15,15 @@
 # Writes a table to stdout; BENCH_FRAMES (3000) frames per stream, the
 # first BENCH_WARMUP (300) not timed.
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '4,13p' "$0"; exit 2; }
-build=$1
-shift
-counts=("$@")
-[ ${#counts[@]} -eq 0 ] && counts=(1 4 8 16)
+# shellcheck source=tests/bench/bench-cameras.sh
+. "$(dirname "$0")/bench-cameras.sh"
+bench_args '4,13p' "$@"
 bench=$build/tests/bench/bench-pipeline
 [ -x "$bench" ] || { echo "no $bench: build first" >&2; exit 1; }
 export GST_PLUGIN_PATH=$PWD/$build/gst
-frames=${BENCH_FRAMES:-3000}
-warm=${BENCH_WARMUP:-300}
-size=(--width 1920 --height 1080 --frames "$frames" --warmup "$warm")
+size=("${bench_size[@]}")
 
-chain_cuda="cudamedian size=5 ! cudamorph operation=open shape=disk radius=7 ! cudamorph operation=tophat shape=line length=31 angle=30"
+chain_cuda=$bench_chain
 chain_pool="cudamedian size=5"
 names=("NV12 CUDA memory, 3 elements" "GRAY8 pool producer, cudamedian size=5")
 opts=("--format NV12 --memory cuda" "--format GRAY8 --producer pool")
