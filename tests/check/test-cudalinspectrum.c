@@ -363,28 +363,29 @@ GST_START_TEST (test_post_messages_false)
 
 GST_END_TEST;
 
-/* supremum (infimum) on every format, chroma copied, message and meta as
- * well */
-GST_START_TEST (test_supremum)
-{
-  guint64 seed = 700;
+typedef gboolean (*LinOutputCheck) (LinRun * r, GstBuffer * in,
+    GstBuffer * out, const char *what);
 
+/* Every format with @params[0] and @params[1] (the two operations) at
+ * each of @sizes: two random frames, the second padded, seeds from @seed;
+ * every output passes @check (@failure names what differs) and comes with
+ * the reference's message and meta. */
+static void
+check_outputs (const LinParams params[2], const CheckSize * sizes,
+    guint n_sizes, guint64 seed, LinOutputCheck check, const char *failure)
+{
   for (int f = 0; f < LIN_N_FORMATS; f++) {
     for (int op = 0; op < 2; op++) {
-      for (guint z = 0; z < G_N_ELEMENTS (odd_sizes); z += 2) {
-        LinRun run = { {9, 0, 180, op ? 7.5 : 0.5, op ? CLOSE : OPEN,
-                "supremum"}
-        };
+      for (guint z = 0; z < n_sizes; z++) {
+        LinRun run = { params[op] };
 
-        lin_run_start (&run, lin_format (f), odd_sizes[z].width,
-            odd_sizes[z].height, NULL);
+        lin_run_start (&run, lin_format (f), sizes[z].width, sizes[z].height,
+            NULL);
         for (int k = 0; k < 2; k++) {
           GstBuffer *out, *in = lin_run_push (&run, seed++, k * 8, &out);
 
-          fail_unless (out != in, "%s: supremum passed the buffer through",
-              run.what);
-          fail_unless (lin_run_supremum_ok (&run, in, out, run.what),
-              "%s: output differs from the reference", run.what);
+          fail_unless (check (&run, in, out, run.what), "%s: %s differs "
+              "from the reference", run.what, failure);
           lin_run_check_frame (&run, in, out, run.what);
           gst_buffer_unref (out);
           gst_buffer_unref (in);
@@ -395,32 +396,41 @@ GST_START_TEST (test_supremum)
   }
 }
 
+/* the supremum, in a buffer of its own */
+static gboolean
+supremum_ok (LinRun * r, GstBuffer * in, GstBuffer * out, const char *what)
+{
+  fail_unless (out != in, "%s: supremum passed the buffer through", what);
+  return lin_run_supremum_ok (r, in, out, what);
+}
+
+/* supremum (infimum) on every format, chroma copied, message and meta as
+ * well */
+GST_START_TEST (test_supremum)
+{
+  static const LinParams params[] = {
+    {9, 0, 180, 0.5, OPEN, "supremum"}, {9, 0, 180, 7.5, CLOSE, "supremum"}
+  };
+  /* every other odd size */
+  static const CheckSize sizes[] = { {37, 23}, {1, 9}, {2, 3} };
+
+  check_outputs (params, sizes, G_N_ELEMENTS (sizes), 700, supremum_ok,
+      "output");
+}
+
 GST_END_TEST;
 
 /* output=orientation: RGBA of the same size, the reference colouring */
 GST_START_TEST (test_orientation)
 {
-  guint64 seed = 900;
+  static const LinParams params[] = {
+    {13, 0, 180, 3, OPEN, "orientation"},
+    {13, -30, 30, 0.75, CLOSE, "orientation"}
+  };
+  static const CheckSize size = { 45, 31 };
 
-  for (int f = 0; f < LIN_N_FORMATS; f++) {
-    for (int op = 0; op < 2; op++) {
-      LinRun run = { {13, op ? -30 : 0, op ? 30 : 180, op ? 0.75 : 3,
-              op ? CLOSE : OPEN, "orientation"}
-      };
-
-      lin_run_start (&run, lin_format (f), 45, 31, NULL);
-      for (int k = 0; k < 2; k++) {
-        GstBuffer *out, *in = lin_run_push (&run, seed++, k * 8, &out);
-
-        fail_unless (lin_run_orientation_ok (&run, in, out, run.what),
-            "%s: orientation map differs from the reference", run.what);
-        lin_run_check_frame (&run, in, out, run.what);
-        gst_buffer_unref (out);
-        gst_buffer_unref (in);
-      }
-      lin_run_clear (&run);
-    }
-  }
+  check_outputs (params, &size, 1, 900, lin_run_orientation_ok,
+      "orientation map");
 }
 
 GST_END_TEST;
