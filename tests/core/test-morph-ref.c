@@ -746,20 +746,6 @@ check_bad_args (void)
   cm_se_free (se);
 }
 
-static void
-check_names (void)
-{
-  static const char *names[CM_MORPH_OP_COUNT] = {
-    "erode", "dilate", "open", "close", "tophat", "blackhat", "gradient"
-  };
-
-  for (int i = 0; i < CM_MORPH_OP_COUNT; i++) {
-    checks++;
-    if (strcmp (cm_morph_op_name ((cm_morph_op) i), names[i]) != 0)
-      FAIL ("op %d named \"%s\"", i, cm_morph_op_name ((cm_morph_op) i));
-  }
-}
-
 /* ---------------------------------------------------------------------- */
 /* Threads and cancellation (cm_morph_ref_mt) */
 
@@ -859,7 +845,8 @@ check_cancel (void)
 int
 main (void)
 {
-  check_names ();
+  CHECK_NAMES ("op", cm_morph_op, cm_morph_op_name, "erode", "dilate", "open",
+      "close", "tophat", "blackhat", "gradient");
   check_bad_args ();
   check_matrix ();
   check_order_and_idempotence ();

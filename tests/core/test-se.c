@@ -10,6 +10,7 @@
 
 #include "morph.h"
 #include "se.h"
+#include "core-test.h"
 #include "test-count.h"
 #include "test-util.h"
 
@@ -843,20 +844,6 @@ check_validation (void)
   }
 }
 
-static void
-check_names (void)
-{
-  static const char *names[CM_SHAPE_COUNT] = {
-    "rect", "cross", "diamond", "disk", "octagon", "line", "custom"
-  };
-
-  for (int i = 0; i < CM_SHAPE_COUNT; i++) {
-    checks++;
-    if (strcmp (cm_shape_name ((cm_shape) i), names[i]) != 0)
-      FAIL ("shape %d named \"%s\"", i, cm_shape_name ((cm_shape) i));
-  }
-}
-
 int
 main (void)
 {
@@ -889,7 +876,8 @@ main (void)
   check_rect_decomposition ();
   check_parser ();
   check_validation ();
-  check_names ();
+  CHECK_NAMES ("shape", cm_shape, cm_shape_name, "rect", "cross", "diamond",
+      "disk", "octagon", "line", "custom");
 
   if (failures) {
     fprintf (stderr, "test-se: %d of %d checks failed\n", failures, checks);
