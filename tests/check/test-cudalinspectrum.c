@@ -22,6 +22,17 @@
 
 /* ---- tests -------------------------------------------------------------- */
 
+/* The field @name of the message structure @s is the time @expected. */
+static void
+check_time_field (const GstStructure * s, const char *name,
+    GstClockTime expected)
+{
+  guint64 t;
+
+  fail_unless (gst_structure_get_uint64 (s, name, &t), "no %s", name);
+  fail_unless_equals_uint64 (t, expected);
+}
+
 GST_START_TEST (test_inspect)
 {
   static const char *const props[] = { "length", "angle-min", "angle-max",
@@ -74,7 +85,6 @@ GST_START_TEST (test_message_schema)
   GstBuffer *in, *out;
   GstMessage *msg;
   const GstStructure *s;
-  guint64 t;
 
   lin_run_start (&run, "GRAY8", 37, 23, NULL);
 
@@ -90,14 +100,10 @@ GST_START_TEST (test_message_schema)
   s = gst_message_get_structure (msg);
   fail_unless_equals_int (lin_check_schema (s, "default segment"), 36);
   fail_unless (lin_check_message (s, in, &run.info, &run.p, "default segment"));
-  fail_unless (gst_structure_get_uint64 (s, "timestamp", &t));
-  fail_unless_equals_uint64 (t, 1 * GST_SECOND);
-  fail_unless (gst_structure_get_uint64 (s, "stream-time", &t));
-  fail_unless_equals_uint64 (t, 1 * GST_SECOND);
-  fail_unless (gst_structure_get_uint64 (s, "running-time", &t));
-  fail_unless_equals_uint64 (t, 1 * GST_SECOND);
-  fail_unless (gst_structure_get_uint64 (s, "duration", &t));
-  fail_unless_equals_uint64 (t, 40 * GST_MSECOND);
+  check_time_field (s, "timestamp", 1 * GST_SECOND);
+  check_time_field (s, "stream-time", 1 * GST_SECOND);
+  check_time_field (s, "running-time", 1 * GST_SECOND);
+  check_time_field (s, "duration", 40 * GST_MSECOND);
   for (guint i = 0; i < 36; i++)
     fail_unless_equals_float (lin_array_get (s, "angles", i), 5.0 * i);
   gst_message_unref (msg);
@@ -117,12 +123,9 @@ GST_START_TEST (test_message_schema)
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   fail_unless (lin_check_message (s, in, &run.info, &run.p, "segment"));
-  fail_unless (gst_structure_get_uint64 (s, "stream-time", &t));
-  fail_unless_equals_uint64 (t, 2500 * GST_MSECOND);
-  fail_unless (gst_structure_get_uint64 (s, "running-time", &t));
-  fail_unless_equals_uint64 (t, 10500 * GST_MSECOND);
-  fail_unless (gst_structure_get_uint64 (s, "duration", &t));
-  fail_unless_equals_uint64 (t, GST_CLOCK_TIME_NONE);
+  check_time_field (s, "stream-time", 2500 * GST_MSECOND);
+  check_time_field (s, "running-time", 10500 * GST_MSECOND);
+  check_time_field (s, "duration", GST_CLOCK_TIME_NONE);
   gst_message_unref (msg);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
@@ -134,12 +137,9 @@ GST_START_TEST (test_message_schema)
   fail_unless (msg != NULL);
   s = gst_message_get_structure (msg);
   lin_check_schema (s, "no timestamp");
-  fail_unless (gst_structure_get_uint64 (s, "timestamp", &t));
-  fail_unless_equals_uint64 (t, GST_CLOCK_TIME_NONE);
-  fail_unless (gst_structure_get_uint64 (s, "stream-time", &t));
-  fail_unless_equals_uint64 (t, GST_CLOCK_TIME_NONE);
-  fail_unless (gst_structure_get_uint64 (s, "running-time", &t));
-  fail_unless_equals_uint64 (t, GST_CLOCK_TIME_NONE);
+  check_time_field (s, "timestamp", GST_CLOCK_TIME_NONE);
+  check_time_field (s, "stream-time", GST_CLOCK_TIME_NONE);
+  check_time_field (s, "running-time", GST_CLOCK_TIME_NONE);
   gst_message_unref (msg);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
@@ -283,7 +283,6 @@ GST_START_TEST (test_interval)
   LinRun run = { { 5, 0, 180, 30, OPEN, "passthrough" } };
   GstBuffer *in, *out;
   GstMessage *msg;
-  guint64 t;
 
   lin_run_start (&run, "GRAY8", 17, 11, "interval", 3, NULL);
 
@@ -310,9 +309,8 @@ GST_START_TEST (test_interval)
   for (guint i = 0; i < 2; i++) {
     msg = lin_pop_message (run.bus);
     fail_unless (msg != NULL);
-    fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
-            "timestamp", &t));
-    fail_unless_equals_uint64 (t, 3 * i * GST_SECOND);
+    check_time_field (gst_message_get_structure (msg), "timestamp",
+        3 * i * GST_SECOND);
     gst_message_unref (msg);
   }
   fail_unless (lin_pop_message (run.bus) == NULL);
