@@ -132,24 +132,25 @@ brute_morph (const plane * f, cm_morph_op op, const cm_se * se, int n,
       return brute_repeat (f, se, 0, n, border, cval, maxv);
     case CM_MORPH_OPEN:
     case CM_MORPH_TOPHAT:
-      a = brute_repeat (f, se, 1, n, border, cval, maxv);
-      b = brute_repeat (&a, se, 0, n, border, cval, maxv);
-      free (a.v);
-      if (op == CM_MORPH_OPEN)
-        return b;
-      a = plane_new (f->w, f->h);
-      memcpy (a.v, f->v, sizeof (int) * (size_t) f->w * f->h);
-      plane_sub (&a, &b);
-      free (b.v);
-      return a;
     case CM_MORPH_CLOSE:
-    case CM_MORPH_BLACKHAT:
-      a = brute_repeat (f, se, 0, n, border, cval, maxv);
-      b = brute_repeat (&a, se, 1, n, border, cval, maxv);
+    case CM_MORPH_BLACKHAT:{
+      /* opening: n erosions, then n dilations; closing: the dual */
+      int opening = op == CM_MORPH_OPEN || op == CM_MORPH_TOPHAT;
+
+      a = brute_repeat (f, se, opening, n, border, cval, maxv);
+      b = brute_repeat (&a, se, !opening, n, border, cval, maxv);
       free (a.v);
+      if (op == CM_MORPH_TOPHAT) {
+        a = plane_new (f->w, f->h);
+        memcpy (a.v, f->v, sizeof (int) * (size_t) f->w * f->h);
+        plane_sub (&a, &b);
+        free (b.v);
+        return a;
+      }
       if (op == CM_MORPH_BLACKHAT)
         plane_sub (&b, f);
       return b;
+    }
     default:                   /* gradient */
       a = brute_repeat (f, se, 0, n, border, cval, maxv);
       b = brute_repeat (f, se, 1, n, border, cval, maxv);
