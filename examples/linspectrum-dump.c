@@ -163,8 +163,7 @@ spectrum_cuda (const cm_linspectrum_desc * d, const cm_image * img,
         cm_linspectrum_plan_describe (plan));
   }
   cm_linspectrum_plan_free (plan);
-  if (dev.data)
-    cm_device_free (dev.data);
+  cm_device_free (dev.data);
   if (stream)
     cm_stream_free (stream);
   return st;

@@ -71,10 +71,7 @@ pair_push_and_compare (ElementPair * pair, const GstVideoInfo * info,
 {
   GstBuffer *in = morph_make_input (info, seed, extra_stride);
   gchar *desc = morph_params_describe (p);
-  gchar *what = g_strdup_printf ("%s %s %dx%d%s, %s, seed %" G_GUINT64_FORMAT,
-      ctx, GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), extra_stride ? " padded" : "", desc,
-      seed);
+  gchar *what = frame_case_name (ctx, info, extra_stride, desc, seed);
 
   pair_push_buffer_and_compare (pair, info, in, what);
   gst_buffer_unref (in);

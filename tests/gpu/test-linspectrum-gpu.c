@@ -104,8 +104,7 @@ dimg_new (dimg * d, int layout, int w, int h, cm_depth depth, test_rng * r)
 static void
 dimg_free (dimg * d)
 {
-  if (d->alloc.data)
-    cm_device_free (d->alloc.data);
+  cm_device_free (d->alloc.data);
   test_image_free (&d->noise);
   memset (d, 0, sizeof (*d));
 }
@@ -645,12 +644,9 @@ out:
   cm_morph_plan_free (mplan);
   cm_se_free (se);
   cm_se_free (refl);
-  if (dsrc.data)
-    cm_device_free (dsrc.data);
-  if (dlin.data)
-    cm_device_free (dlin.data);
-  if (dmor.data)
-    cm_device_free (dmor.data);
+  cm_device_free (dsrc.data);
+  cm_device_free (dlin.data);
+  cm_device_free (dmor.data);
   test_image_free (&src);
   test_image_free (&hlin);
   test_image_free (&hmor);
@@ -726,8 +722,7 @@ gpu_dominant (const cm_linspectrum_desc * d, const cm_image * img,
     FAIL ("%s: cm_linspectrum_dominant failed", what);
 out:
   cm_linspectrum_plan_free (plan);
-  if (dsrc.data)
-    cm_device_free (dsrc.data);
+  cm_device_free (dsrc.data);
   free (rspec);
   return ok;
 }
@@ -910,12 +905,9 @@ test_args (void)
 out:
   cm_linspectrum_plan_free (plan);
   cm_linspectrum_plan_free (NULL);
-  if (img.data)
-    cm_device_free (img.data);
-  if (img16.data)
-    cm_device_free (img16.data);
-  if (small.data)
-    cm_device_free (small.data);
+  cm_device_free (img.data);
+  cm_device_free (img16.data);
+  cm_device_free (small.data);
   if (cm_linspectrum_plan_count (NULL) != 0 ||
       cm_linspectrum_plan_spectrum (NULL) != NULL)
     FAIL ("NULL plan accessors");
