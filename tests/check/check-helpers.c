@@ -154,6 +154,24 @@ lin_run_orientation_ok (LinRun * r, GstBuffer * in, GstBuffer * out,
 }
 
 void
+lin_run_push_checked (LinRun * r, guint64 seed, int extra, const char *what)
+{
+  GstBuffer *out, *in = lin_run_push (r, seed, extra, &out);
+
+  if (g_str_equal (r->p.output, "passthrough"))
+    lin_check_passed_through (in, out, what);
+  else if (g_str_equal (r->p.output, "supremum"))
+    fail_unless (lin_run_supremum_ok (r, in, out, what),
+        "%s: the output is not the supremum", what);
+  else
+    fail_unless (lin_run_orientation_ok (r, in, out, what),
+        "%s: the output is not the orientation map", what);
+  lin_run_check_frame (r, in, out, what);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+void
 lin_run_clear (LinRun * r)
 {
   lin_teardown (r->h, r->e, r->bus);

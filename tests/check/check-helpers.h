@@ -92,6 +92,13 @@ GstBuffer *lin_run_push (LinRun * r, guint64 seed, int extra,
 gboolean lin_run_orientation_ok (LinRun * r, GstBuffer * in, GstBuffer * out,
     const char *what);
 
+/* One random frame (seed @seed, @extra bytes of row padding) through
+ * @r, its output what @r->p.output says (the input passed through, the
+ * supremum, or the orientation map in RGBA caps), with the reference's
+ * message and meta. */
+void lin_run_push_checked (LinRun * r, guint64 seed, int extra,
+    const char *what);
+
 /* The harness torn down, the element and its bus let go. */
 void lin_run_clear (LinRun * r);
 
