@@ -201,8 +201,7 @@ GST_START_TEST (test_recon_dome_height_clamp)
     GstElement *e = morph_element_new ("cpu", NULL);
     GstHarness *h;
     GstVideoInfo info;
-    gchar *what = g_strdup_printf ("%s dome-height=1000",
-        recon_op_nick (ops[i]));
+    const char *what = recon_op_nick (ops[i]);
     /* on GRAY8 as 255 (and the frame tells 255 from 232), on GRAY16_LE
      * as 1000 (not as 255) */
     const struct
@@ -227,16 +226,15 @@ GST_START_TEST (test_recon_dome_height_clamp)
       out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
       fail_unless (out != NULL);
       fail_unless (recon_check_output (in, out, &info, runs[k].as, what),
-          "%s on %s differs from dome-height=%u", what, runs[k].format,
-          runs[k].as->dome_height);
+          "%s dome-height=1000 on %s differs from dome-height=%u", what,
+          runs[k].format, runs[k].as->dome_height);
       fail_if (recon_check_output (in, out, &info, runs[k].not_as,
-              "(expected to differ)"), "%s on %s acts as dome-height=%u",
-          what, runs[k].format, runs[k].not_as->dome_height);
+              "(expected to differ)"), "%s dome-height=1000 on %s acts as "
+          "dome-height=%u", what, runs[k].format, runs[k].not_as->dome_height);
       gst_buffer_unref (out);
       gst_buffer_unref (in);
     }
 
-    g_free (what);
     gst_harness_teardown (h);
     gst_object_unref (e);
   }
