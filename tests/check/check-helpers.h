@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the element tests of tests/check share beyond tests/common: the
- * documentation check of a list of properties, their values, the PLAYING state a
- * property change is tried in, and one cudalinspectrum
- * on the CPU backend in a harness (parameters, element, bus, harness and
- * the caps' video info), set up and torn down in one call each. */
+ * documentation and the values of properties, the PLAYING state a
+ * property change is tried in, the rows of cudamorph and cudamedian
+ * parameters tried on a list of formats, and one cudalinspectrum on the
+ * CPU backend in a harness (LinRun: parameters, element, bus, harness and
+ * the caps' video info, set up and torn down in one call each). */
 #pragma once
 
 #include <gst/check/gstharness.h>
@@ -52,6 +53,8 @@ void check_properties_equal (GstElement * e, const char *first_property,
  * with caps has set it so). */
 void check_element_playing (GstElement * e);
 
+/* One cudalinspectrum under test: @p is what it was set to (and what its
+ * results are checked against); the rest is filled by lin_run_start (). */
 typedef struct
 {
   LinParams p;
