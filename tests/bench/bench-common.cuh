@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the benchmark programs share: CUDA error checks, the event timer
- * (median of timed runs after warm-up) and the device/NPP banner that
- * heads every benchmark output. */
+ * (median of timed runs after warm-up), the options of the frame
+ * benchmarks and their parser, the random samples, and the start of main:
+ * options, then the device/NPP banner that heads every benchmark output. */
 #pragma once
 
 #include <cuda_runtime.h>
