@@ -42,17 +42,17 @@ clamp_value (uint32_t v, cm_depth d)
 /* One sample of a window */
 typedef struct
 {
-  uint32_t y;                   /* the value it is ranked by */
+  uint32_t key;                 /* the value it is ranked by */
   int idx;                      /* its place in the window (ties) */
   int sx, sy;                   /* source pixel, -1 = constant */
-} lkey;
+} win_sample;
 
 static int
-cmp_lkey (const void *a, const void *b)
+cmp_sample (const void *a, const void *b)
 {
-  const lkey *x = a, *y = b;
-  if (x->y != y->y)
-    return x->y < y->y ? -1 : 1;
+  const win_sample *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
   return x->idx - y->idx;
 }
 
@@ -64,12 +64,12 @@ cmp_lkey (const void *a, const void *b)
 static void
 naive_rank_filter (const cm_median_desc * d, int w, int h, cm_depth depth,
     uint32_t (*value) (const void *ctx, int x, int y),
-    void (*put) (const void *ctx, int x, int y, const lkey * e),
+    void (*put) (const void *ctx, int x, int y, const win_sample * e),
     const void *ctx)
 {
   int rx = d->window_w / 2, ry = d->window_h / 2;
   int n = d->window_w * d->window_h, k = naive_rank (d->percentile, n);
-  lkey *win = malloc (sizeof (lkey) * (size_t) n);
+  win_sample *win = malloc (sizeof (win_sample) * (size_t) n);
   uint32_t cval = clamp_value (d->border_value, depth);
 
   for (int y = 0; y < h; y++) {
@@ -77,18 +77,18 @@ naive_rank_filter (const cm_median_desc * d, int w, int h, cm_depth depth,
       int m = 0;
       for (int dy = -ry; dy <= ry; dy++) {
         for (int dx = -rx; dx <= rx; dx++) {
-          lkey *e = &win[m];
+          win_sample *e = &win[m];
           e->sx = test_border_fold (d->border, x + dx, w);
           e->sy = test_border_fold (d->border, y + dy, h);
           e->idx = m++;
           if (e->sx < 0 || e->sy < 0) {
             e->sx = e->sy = -1;
-            e->y = cval;
+            e->key = cval;
           } else
-            e->y = value (ctx, e->sx, e->sy);
+            e->key = value (ctx, e->sx, e->sy);
         }
       }
-      qsort (win, (size_t) n, sizeof (lkey), cmp_lkey);
+      qsort (win, (size_t) n, sizeof (win_sample), cmp_sample);
       put (ctx, x, y, &win[k]);
     }
   }
@@ -107,9 +107,9 @@ image_value (const void *ctx, int x, int y)
 }
 
 static void
-image_put (const void *ctx, int x, int y, const lkey * e)
+image_put (const void *ctx, int x, int y, const win_sample * e)
 {
-  test_image_set (((const image_pair *) ctx)->dst, x, y, e->y);
+  test_image_set (((const image_pair *) ctx)->dst, x, y, e->key);
 }
 
 static void
@@ -168,7 +168,7 @@ luma_value (const void *ctx, int x, int y)
 
 /* The colour of the pixel of rank k, alpha kept */
 static void
-luma_put (const void *ctx, int x, int y, const lkey * e)
+luma_put (const void *ctx, int x, int y, const win_sample * e)
 {
   const luma_pair *l = ctx;
 
