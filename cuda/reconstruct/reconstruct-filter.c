@@ -7,8 +7,7 @@
 
 struct cm_recon_filter
 {
-  cm_filter_base base;          /* first; its cpu is kept, cm_recon_ref
-                                 * takes none */
+  cm_filter_base base;          /* first; its cpu for cm_recon_ref_mt */
   cm_recon_desc desc;           /* desc.marker.se is se */
   cm_se *se;
   cm_recon_plan *plan;          /* CUDA */
@@ -54,7 +53,7 @@ cm_recon_filter_run (cm_recon_filter * f, const cm_image * src,
     return CM_ERR_INVALID_ARG;
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_recon_plan_run (f->plan, src, dst, stream);
-  return cm_recon_ref (&f->desc, src, dst);
+  return cm_recon_ref_mt (&f->desc, src, dst, &f->base.cpu);
 }
 
 void

@@ -5,7 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu-bands.h"
 #include "reconstruct.h"
+
+/* at most this many rounds of bands in parallel before the serial hybrid
+ * finishes what they left (a path that crosses the bands' edges many
+ * times, such as a maze's corridor) */
+#define BAND_ROUNDS 8
+/* a band has at least this many rows */
+#define BAND_MIN_ROWS 8
+/* the queue checks the cancel flag once in this many pixels */
+#define QUEUE_CHECK_EVERY 65536
 
 /* Neighbours visited before a pixel in raster order (the first half) and
  * after it (the second half): 4-connectivity uses two of each. */
@@ -88,72 +98,94 @@ min_u32 (uint32_t a, uint32_t b)
   return a < b ? a : b;
 }
 
-/* Vincent (1993), hybrid algorithm: j becomes the reconstruction by
- * dilation of j under i. */
-static cm_status
-rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity)
+/* One row @y of the raster scan (@first: the neighbours before, in raster
+ * order) or the anti-raster scan (the neighbours after, right to left):
+ * j[p] = min (max (j[p], j[those neighbours]), i[p]). Returns whether a
+ * sample rose. */
+static int
+scan_row (uint32_t * j, const uint32_t * i, int w, int h, neighbours n,
+    int y, int raster)
 {
-  neighbours n = neighbours_of (connectivity);
-  fifo q = { 0 };
-  size_t count = (size_t) w * h;
+  int k0 = raster ? 0 : n.half, changed = 0;
 
-  for (size_t p = 0; p < count; p++)
-    j[p] = min_u32 (j[p], i[p]);
+  for (int s = 0; s < w; s++) {
+    int x = raster ? s : w - 1 - s;
+    size_t p = (size_t) y * w + x;
+    uint32_t m = j[p], v;
 
-  /* raster scan: the neighbours before */
-  for (int y = 0; y < h; y++) {
-    for (int x = 0; x < w; x++) {
-      size_t p = (size_t) y * w + x;
-      uint32_t m = j[p];
+    for (int k = k0; k < k0 + n.half; k++) {
+      int nx = x + n.dx[k], ny = y + n.dy[k];
 
-      for (int k = 0; k < n.half; k++) {
-        int nx = x + n.dx[k], ny = y + n.dy[k];
+      if (nx >= 0 && nx < w && ny >= 0 && ny < h)
+        m = max_u32 (m, j[(size_t) ny * w + nx]);
+    }
+    v = min_u32 (m, i[p]);
+    changed |= v != j[p];
+    j[p] = v;
+  }
+  return changed;
+}
 
-        if (nx >= 0 && nx < w && ny >= 0 && ny < h)
-          m = max_u32 (m, j[(size_t) ny * w + nx]);
+/* After the anti-raster scan of row @y: its pixels that could still
+ * raise a neighbour after them start the queue. */
+static cm_status
+queue_row (fifo * q, const uint32_t * j, const uint32_t * i, int w, int h,
+    neighbours n, int y)
+{
+  for (int x = w - 1; x >= 0; x--) {
+    size_t p = (size_t) y * w + x;
+
+    for (int k = n.half; k < 2 * n.half; k++) {
+      int nx = x + n.dx[k], ny = y + n.dy[k];
+      size_t r;
+
+      if (nx < 0 || nx >= w || ny < 0 || ny >= h)
+        continue;
+      r = (size_t) ny * w + nx;
+      if (j[r] < j[p] && j[r] < i[r]) {
+        if (!fifo_push (q, p))
+          return CM_ERR_NO_MEMORY;
+        break;
       }
-      j[p] = min_u32 (m, i[p]);
     }
   }
+  return CM_OK;
+}
 
-  /* anti-raster scan: the neighbours after; a pixel that could still
-   * raise one of them starts the queue */
-  for (int y = h - 1; y >= 0; y--) {
-    for (int x = w - 1; x >= 0; x--) {
-      size_t p = (size_t) y * w + x;
-      uint32_t m = j[p];
+/* Vincent (1993), hybrid algorithm: j (<= i) becomes the reconstruction
+ * by dilation of j under i. Any j between the marker and the
+ * reconstruction gives the same result, so it may follow band rounds. */
+static cm_status
+rec_dilate_hybrid (uint32_t * j, const uint32_t * i, int w, int h,
+    neighbours n, const cm_cpu_opts * cpu)
+{
+  fifo q = { 0 };
+  cm_status st = CM_OK;
+  size_t pops = 0;
 
-      for (int k = n.half; k < 2 * n.half; k++) {
-        int nx = x + n.dx[k], ny = y + n.dy[k];
-
-        if (nx >= 0 && nx < w && ny >= 0 && ny < h)
-          m = max_u32 (m, j[(size_t) ny * w + nx]);
-      }
-      j[p] = min_u32 (m, i[p]);
-      for (int k = n.half; k < 2 * n.half; k++) {
-        int nx = x + n.dx[k], ny = y + n.dy[k];
-        size_t r;
-
-        if (nx < 0 || nx >= w || ny < 0 || ny >= h)
-          continue;
-        r = (size_t) ny * w + nx;
-        if (j[r] < j[p] && j[r] < i[r]) {
-          if (!fifo_push (&q, p)) {
-            free (q.v);
-            return CM_ERR_NO_MEMORY;
-          }
-          break;
-        }
-      }
-    }
+  for (int y = 0; y < h && st == CM_OK; y++) {
+    if (cm_cpu_cancelled (cpu))
+      st = CM_ERR_CANCELLED;
+    else
+      scan_row (j, i, w, h, n, y, 1);
+  }
+  for (int y = h - 1; y >= 0 && st == CM_OK; y--) {
+    if (cm_cpu_cancelled (cpu))
+      st = CM_ERR_CANCELLED;
+    else
+      scan_row (j, i, w, h, n, y, 0);
+    if (st == CM_OK)
+      st = queue_row (&q, j, i, w, h, n, y);
   }
 
   /* propagation */
-  while (q.len > 0) {
+  while (st == CM_OK && q.len > 0) {
     size_t p = fifo_pop (&q);
     int x = (int) (p % w), y = (int) (p / w);
 
-    for (int k = 0; k < 2 * n.half; k++) {
+    if (++pops % QUEUE_CHECK_EVERY == 0 && cm_cpu_cancelled (cpu))
+      st = CM_ERR_CANCELLED;
+    for (int k = 0; k < 2 * n.half && st == CM_OK; k++) {
       int nx = x + n.dx[k], ny = y + n.dy[k];
       size_t r;
 
@@ -162,15 +194,97 @@ rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity)
       r = (size_t) ny * w + nx;
       if (j[r] < j[p] && i[r] != j[r]) {
         j[r] = min_u32 (j[p], i[r]);
-        if (!fifo_push (&q, r)) {
-          free (q.v);
-          return CM_ERR_NO_MEMORY;
-        }
+        if (!fifo_push (&q, r))
+          st = CM_ERR_NO_MEMORY;
       }
     }
   }
   free (q.v);
+  return st;
+}
+
+/* One phase of a band round: the bands of one parity, each scanned
+ * raster then anti-raster over its own rows (reading the rows next to
+ * them, whose bands wait for the other phase). */
+typedef struct
+{
+  uint32_t *j;
+  const uint32_t *i;
+  int w, h, bands, parity;
+  neighbours n;
+  const cm_cpu_opts *cpu;
+  int changed[2 * 256];         /* per band: a sample rose */
+} band_round;
+
+static cm_status
+band_phase (void *ctx, int worker, int b0, int b1)
+{
+  band_round *r = ctx;
+
+  (void) worker;
+  for (int b = b0; b < b1; b++) {
+    int band = 2 * b + r->parity;
+    int y0 = (int) ((long long) r->h * band / r->bands);
+    int y1 = (int) ((long long) r->h * (band + 1) / r->bands);
+
+    for (int y = y0; y < y1; y++) {
+      if (cm_cpu_cancelled (r->cpu))
+        return CM_ERR_CANCELLED;
+      r->changed[band] |= scan_row (r->j, r->i, r->w, r->h, r->n, y, 1);
+    }
+    for (int y = y1 - 1; y >= y0; y--)
+      r->changed[band] |= scan_row (r->j, r->i, r->w, r->h, r->n, y, 0);
+  }
   return CM_OK;
+}
+
+/* j becomes the reconstruction by dilation of j under i: on the threads
+ * of @cpu, rounds of band scans until a round changes nothing (then j is
+ * the fixpoint, the reconstruction), the serial hybrid for what is left
+ * after BAND_ROUNDS rounds or with one thread. */
+static cm_status
+rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity,
+    const cm_cpu_opts * cpu)
+{
+  band_round *r;
+  size_t count = (size_t) w * h;
+  int threads = cpu != NULL && cpu->threads > 1 ? cpu->threads : 1;
+  int bands = 2 * (threads < 256 ? threads : 256);
+  cm_status st = CM_OK;
+
+  for (size_t p = 0; p < count; p++)
+    j[p] = min_u32 (j[p], i[p]);
+  if (bands > h / BAND_MIN_ROWS)
+    bands = h / BAND_MIN_ROWS;
+  if (threads == 1 || bands < 2)
+    return rec_dilate_hybrid (j, i, w, h, neighbours_of (connectivity), cpu);
+
+  r = calloc (1, sizeof (*r));
+  if (r == NULL)
+    return CM_ERR_NO_MEMORY;
+  r->j = j;
+  r->i = i;
+  r->w = w;
+  r->h = h;
+  r->bands = bands;
+  r->n = neighbours_of (connectivity);
+  r->cpu = cpu;
+  for (int round = 0; round < BAND_ROUNDS && st == CM_OK; round++) {
+    int changed = 0;
+
+    memset (r->changed, 0, sizeof (r->changed));
+    for (r->parity = 0; r->parity < 2 && st == CM_OK; r->parity++)
+      st = cm_cpu_bands (cpu, (bands + 1 - r->parity) / 2, band_phase, r);
+    for (int b = 0; b < bands; b++)
+      changed |= r->changed[b];
+    if (st == CM_OK && !changed) {
+      free (r);
+      return CM_OK;
+    }
+  }
+  free (r);
+  return st == CM_OK ? rec_dilate_hybrid (j, i, w, h,
+      neighbours_of (connectivity), cpu) : st;
 }
 
 static uint32_t
@@ -228,15 +342,15 @@ complement (uint32_t * marker, uint32_t * mask, size_t count, uint32_t maxv)
 /* By dilation (under), or by erosion (over) through the complements. */
 static cm_status
 reconstruct (cm_recon_mode mode, int connectivity, uint32_t * marker,
-    uint32_t * mask, int w, int h, uint32_t maxv)
+    uint32_t * mask, int w, int h, uint32_t maxv, const cm_cpu_opts * cpu)
 {
   size_t count = (size_t) w * h;
   cm_status st;
 
   if (mode == CM_RECON_BY_DILATION)
-    return rec_dilate (marker, mask, w, h, connectivity);
+    return rec_dilate (marker, mask, w, h, connectivity, cpu);
   complement (marker, mask, count, maxv);
-  st = rec_dilate (marker, mask, w, h, connectivity);
+  st = rec_dilate (marker, mask, w, h, connectivity, cpu);
   complement (marker, mask, count, maxv);
   return st;
 }
@@ -273,7 +387,7 @@ cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
   load (mask, i);
   load (marker, j);
   st = reconstruct (mode, connectivity, j, i, mask->width, mask->height,
-      depth_max (mask->depth));
+      depth_max (mask->depth), NULL);
   if (st == CM_OK)
     store (marker, j);
   free (i);
@@ -284,7 +398,8 @@ cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
 /* The marker of open/close: the erosion (dilation) of the source by the
  * structuring element, through the morphology reference. */
 static cm_status
-se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out)
+se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out,
+    const cm_cpu_opts * cpu)
 {
   cm_morph_desc md = desc->marker;
   cm_image tmp = *src;
@@ -295,7 +410,7 @@ se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out)
   tmp.data = malloc (tmp.pitch * src->height);
   if (!tmp.data)
     return CM_ERR_NO_MEMORY;
-  st = cm_morph_ref (&md, src, &tmp);
+  st = cm_morph_ref_mt (&md, src, &tmp, cpu);
   if (st == CM_OK)
     load (&tmp, out);
   free (tmp.data);
@@ -305,6 +420,13 @@ se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out)
 cm_status
 cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst)
+{
+  return cm_recon_ref_mt (desc, src, dst, NULL);
+}
+
+cm_status
+cm_recon_ref_mt (const cm_recon_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * cpu)
 {
   int w, h;
   size_t count;
@@ -348,7 +470,7 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
       break;
     case CM_RECON_OPEN:
     case CM_RECON_CLOSE:
-      st = se_marker (desc, src, g);
+      st = se_marker (desc, src, g, cpu);
       mode = desc->op == CM_RECON_OPEN ? CM_RECON_BY_DILATION :
           CM_RECON_BY_EROSION;
       break;
@@ -365,7 +487,7 @@ cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
       break;
   }
   if (st == CM_OK)
-    st = reconstruct (mode, desc->connectivity, g, f, w, h, maxv);
+    st = reconstruct (mode, desc->connectivity, g, f, w, h, maxv, cpu);
   /* the residues: f - g (clear border, h-dome), g - f (h-basin) */
   if (st == CM_OK && (desc->op == CM_RECON_CLEAR_BORDER ||
           desc->op == CM_RECON_HDOME))

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cm_recon_ref_mt (the CPU backend of the reconstruction operations) on
+ * 2 to 16 threads against cm_recon_ref on the calling thread alone (itself
+ * checked against a brute force in test-reconstruct-ref): every operation,
+ * both connectivities and depths, random images, blobs, all-equal frames,
+ * frames of one row or column, and serpentine mazes along rows and along
+ * columns (the corridor crosses every band edge: the rounds leave it to
+ * the serial hybrid). Then the cancel flag: set before, the run stops at
+ * once; set while a large maze runs, it stops with CM_ERR_CANCELLED. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "reconstruct.h"
+#include "se.h"
+#include "test-count.h"
+#include "test-util.h"
+
+typedef enum
+{
+  FILL_RANDOM, FILL_LEVELS, FILL_BLOBS, FILL_EQUAL, FILL_MAZE_ROWS,
+  FILL_MAZE_COLUMNS, FILL_KINDS
+} fill_kind;
+
+static const char *const fill_names[FILL_KINDS] = { "random", "levels",
+  "blobs", "equal", "maze-rows", "maze-columns"
+};
+
+static void
+fill (cm_image * img, fill_kind k, test_rng * r)
+{
+  uint32_t maxv = cm_depth_max (img->depth);
+
+  switch (k) {
+    case FILL_RANDOM:
+      test_image_fill_random (img, r);
+      break;
+    case FILL_LEVELS:
+      test_image_fill_levels (img, r, 4);
+      break;
+    case FILL_BLOBS:
+      test_image_fill_blobs (img, r, 9, 20);
+      break;
+    case FILL_EQUAL:
+      test_image_fill (img, maxv / 3);
+      break;
+    default:
+      test_image_fill_maze (img, maxv, maxv / 5, k == FILL_MAZE_COLUMNS, 1);
+      break;
+  }
+}
+
+static cm_se *disk;
+
+/* One operation on one image: threads against the calling thread */
+static void
+check_op (const cm_image * src, cm_recon_op op, int conn, int threads,
+    const char *what)
+{
+  cm_image want = test_image_new (src->width, src->height, src->depth, 0);
+  cm_image got = test_image_new (src->width, src->height, src->depth, 0);
+  cm_cpu_opts cpu = { threads, NULL };
+  cm_recon_desc d;
+  cm_status s1, s2;
+
+  memset (&d, 0, sizeof (d));
+  d.op = op;
+  d.connectivity = conn;
+  d.height = 23;
+  d.marker.op = CM_MORPH_ERODE;
+  d.marker.se = disk;
+  d.marker.iterations = 1;
+  d.marker.border = CM_BORDER_REPLICATE;
+  s1 = cm_recon_ref (&d, src, &want);
+  s2 = cm_recon_ref_mt (&d, src, &got, &cpu);
+  checks++;
+  if (s1 != CM_OK || s2 != CM_OK)
+    FAIL ("%s %s c=%d %d threads: status %d / %d", what,
+        cm_recon_op_name (op), conn, threads, (int) s1, (int) s2);
+  else if (!test_image_equal (&got, &want, what))
+    FAIL ("%s %s c=%d %d threads: differs from one thread", what,
+        cm_recon_op_name (op), conn, threads);
+  test_image_free (&want);
+  test_image_free (&got);
+}
+
+static void
+check_image (int w, int h, cm_depth depth, fill_kind k, test_rng * r)
+{
+  static const int threads[] = { 2, 3, 8, 16 };
+  cm_image src = test_image_new (w, h, depth, 0);
+  char what[96];
+
+  fill (&src, k, r);
+  snprintf (what, sizeof (what), "%dx%d %d-bit %s", w, h, (int) depth,
+      fill_names[k]);
+  for (int op = 0; op < CM_RECON_OP_COUNT; op++)
+    for (int conn = 4; conn <= 8; conn += 4)
+      for (int t = 0; t < N_OF (threads); t++)
+        check_op (&src, (cm_recon_op) op, conn, threads[t], what);
+  test_image_free (&src);
+}
+
+/* ---- the cancel flag ------------------------------------------------- */
+
+typedef struct
+{
+  const cm_image *src, *dst;
+  const cm_cpu_opts *cpu;
+  cm_status status;
+} run_args;
+
+static void *
+run_fill_holes (void *data)
+{
+  run_args *a = data;
+  cm_recon_desc d;
+
+  memset (&d, 0, sizeof (d));
+  d.op = CM_RECON_FILL_HOLES;
+  d.connectivity = 8;
+  a->status = cm_recon_ref_mt (&d, a->src, a->dst, a->cpu);
+  return NULL;
+}
+
+static void
+check_cancel (void)
+{
+  /* a maze along columns: its corridor crosses every band edge, so the
+   * serial queue has most of the frame to do (seconds) */
+  cm_image src = test_image_new (2048, 2048, CM_DEPTH_8, 0);
+  cm_image dst = test_image_new (2048, 2048, CM_DEPTH_8, 0);
+  int cancel = 1;
+  cm_cpu_opts cpu = { 4, &cancel };
+  run_args a = { &src, &dst, &cpu, CM_OK };
+  pthread_t t;
+
+  test_image_fill_maze (&src, 255, 40, 1, 1);
+  run_fill_holes (&a);
+  checks++;
+  if (a.status != CM_ERR_CANCELLED)
+    FAIL ("cancel set before the run: status %d", (int) a.status);
+
+  /* set while it runs: the run must end with CM_ERR_CANCELLED (not
+   * timed here; docs/PERFORMANCE.md has the figures) */
+  cancel = 0;
+  if (pthread_create (&t, NULL, run_fill_holes, &a) != 0) {
+    FAIL ("cannot start a thread");
+  } else {
+    __atomic_store_n (&cancel, 1, __ATOMIC_RELAXED);
+    pthread_join (t, NULL);
+    checks++;
+    if (a.status != CM_ERR_CANCELLED)
+      FAIL ("cancel set while running: status %d", (int) a.status);
+  }
+  test_image_free (&src);
+  test_image_free (&dst);
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 40}, {40, 1}, {5, 17}, {64, 64}, {97, 131}, {130, 33}
+  };
+  test_rng r;
+
+  test_rng_seed (&r, 20261126);
+  if (cm_se_new_disk (&disk, 2) != CM_OK) {
+    fprintf (stderr, "cannot make the disk\n");
+    return 1;
+  }
+  for (int s = 0; s < N_OF (sizes); s++)
+    for (int d = 0; d < 2; d++)
+      for (int k = 0; k < FILL_KINDS; k++)
+        check_image (sizes[s][0], sizes[s][1], d ? CM_DEPTH_16 : CM_DEPTH_8,
+            (fill_kind) k, &r);
+  /* a larger maze each way, 8-bit */
+  check_image (515, 257, CM_DEPTH_8, FILL_MAZE_ROWS, &r);
+  check_image (257, 515, CM_DEPTH_8, FILL_MAZE_COLUMNS, &r);
+  check_cancel ();
+  cm_se_free (disk);
+  return test_count_report ("test-reconstruct-mt");
+}
