@@ -5,8 +5,10 @@
  * attributes. */
 #pragma once
 
+#include <stdlib.h>
 #include <cuda_runtime.h>
 
+#include "cm-image.h"
 #include "cm-status.h"
 
 /* The status of a runtime call. A failure also clears the runtime's last
@@ -29,4 +31,36 @@ cm_device_attribute (cudaDeviceAttr attr, int *value)
   cudaError_t e = cudaGetDevice (&dev);
 
   return e == cudaSuccess ? cudaDeviceGetAttribute (value, attr, dev) : e;
+}
+
+/* A template instance chosen by a power of two known at run time (the
+ * chunk length of a kernel family): Pick::template get<P> (args...) for
+ * the P among LO, 2 LO ... HI that equals @p, the HI one for any other */
+template <class Pick, int LO, int HI, class... A>
+static inline auto
+cm_pow2_pick (int p, A... args)
+{
+  if constexpr (LO >= HI)
+    return Pick::template get<HI> (args...);
+  else
+    return p == LO ? Pick::template get<LO> (args...) :
+        cm_pow2_pick<Pick, 2 * LO, HI> (p, args...);
+}
+
+/* A plan struct P, zeroed (free with free ()), that keeps a copy of
+ * @desc and the image size and depth it is made for; NULL when out of
+ * memory */
+template <class P, class Desc>
+static inline P *
+cm_plan_alloc (const Desc * desc, int width, int height, cm_depth depth)
+{
+  P *p = (P *) calloc (1, sizeof (P));
+
+  if (p) {
+    p->desc = *desc;
+    p->width = width;
+    p->height = height;
+    p->depth = depth;
+  }
+  return p;
 }

@@ -332,13 +332,9 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
   if (e != cudaSuccess)
     return cm_cuda_status (e);
 
-  p = (cm_linspectrum_plan *) calloc (1, sizeof (*p));
+  p = cm_plan_alloc<cm_linspectrum_plan> (desc, width, height, depth);
   if (!p)
     return CM_ERR_NO_MEMORY;
-  p->desc = *desc;
-  p->width = width;
-  p->height = height;
-  p->depth = depth;
   memset (&lay, 0, sizeof (lay));
 
   lin_choose_path (p, t);
@@ -364,6 +360,21 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
   lin_describe (p);
   *out = p;
   return CM_OK;
+}
+
+/* What the arguments of every kernel (lin_args, lin_sargs) take from the
+ * plan alike: the spectrum, the line length and its origin, the zone
+ * length, closing by inversion, the largest sample */
+template <class Args>
+static void
+lin_line_args (Args * a, const cm_linspectrum_plan * plan)
+{
+  a->spectrum = plan->d_spec;
+  a->L = plan->desc.length;
+  a->o = plan->desc.length / 2;
+  a->zlen = plan->zlen;
+  a->invert = plan->desc.op == CM_MORPH_CLOSE;
+  a->maxv = cm_depth_max (plan->depth);
 }
 
 static int
@@ -399,17 +410,12 @@ lin_run_single (cm_linspectrum_plan * plan, const cm_image * src,
   a.e = plan->d_etab;
   a.items = plan->d_items;
   a.lines = plan->d_lines;
-  a.spectrum = plan->d_spec;
   a.nitems = plan->s_nitems;
   a.nlines = plan->s_nlines;
   a.span = plan->s_span;
   a.ext = plan->s_ext;
   a.flip = plan->s_flip;
-  a.L = plan->desc.length;
-  a.o = plan->desc.length / 2;
-  a.zlen = plan->zlen;
-  a.invert = plan->desc.op == CM_MORPH_CLOSE;
-  a.maxv = cm_depth_max (plan->depth);
+  lin_line_args (&a, plan);
 
   if (plan->any_shallow)
     e = lin_transpose (sixteen, (const uint8_t *) src->data, src->pitch,
@@ -484,14 +490,9 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
   a.height = h;
   a.orient = plan->d_orient;
   a.etab = plan->d_etab;
-  a.spectrum = plan->d_spec;
   a.words0 = plan->d_words0;
   a.words1 = plan->d_words1;
-  a.L = plan->desc.length;
-  a.o = plan->desc.length / 2;
-  a.zlen = plan->zlen;
-  a.invert = plan->desc.op == CM_MORPH_CLOSE;
-  a.maxv = cm_depth_max (plan->depth);
+  lin_line_args (&a, plan);
   {
     dim3 blk ((unsigned) (plan->wpb * LIN_WARP));
     dim3 grid ((unsigned) ((plan->max_items + plan->wpb - 1) / plan->wpb),

@@ -232,13 +232,9 @@ cm_median_plan_new_tuned (cm_median_plan **out, const cm_median_desc *desc,
       tuning->hist16_band != 16)
     return CM_ERR_INVALID_ARG;
 
-  p = (cm_median_plan *) calloc (1, sizeof (*p));
+  p = cm_plan_alloc<cm_median_plan> (desc, width, height, depth);
   if (!p)
     return CM_ERR_NO_MEMORY;
-  p->desc = *desc;
-  p->width = width;
-  p->height = height;
-  p->depth = depth;
   p->n = desc->window_w * desc->window_h;
   p->k = cm_median_rank (desc);
   if (tuning)

@@ -201,11 +201,12 @@ marker_kernel (const uint8_t * f, size_t fpitch, uint8_t * g, size_t gpitch,
   ((T *) (g + (size_t) y * gpitch))[x] = (T) m;
 }
 
-/* g = f - g (F_MINUS_G) or g - f */
-template <typename T, bool F_MINUS_G>
-static __global__ void
-difference_kernel (const uint8_t * f, size_t fpitch, uint8_t * g,
-    size_t gpitch, int w, int h)
+/* g = op (f, g) on the pixel of this thread (one a pixel, EW_BX x EW_BY
+ * blocks), the body of the kernels that combine f into g */
+template <typename T, class Op>
+static __device__ __forceinline__ void
+combine_pixel (const uint8_t * f, size_t fpitch, uint8_t * g, size_t gpitch,
+    int w, int h, Op op)
 {
   const int x = (int) (blockIdx.x * EW_BX + threadIdx.x);
   const int y = (int) (blockIdx.y * EW_BY + threadIdx.y);
@@ -215,7 +216,18 @@ difference_kernel (const uint8_t * f, size_t fpitch, uint8_t * g,
   const T fv = row_of<T> (f, fpitch, y)[x];
   T *gp = (T *) (g + (size_t) y * gpitch) + x;
 
-  *gp = F_MINUS_G ? (T) (fv - *gp) : (T) (*gp - fv);
+  *gp = op (fv, *gp);
+}
+
+/* g = f - g (F_MINUS_G) or g - f */
+template <typename T, bool F_MINUS_G>
+static __global__ void
+difference_kernel (const uint8_t * f, size_t fpitch, uint8_t * g,
+    size_t gpitch, int w, int h)
+{
+  combine_pixel<T> (f, fpitch, g, gpitch, w, h, [] (T fv, T gv) {
+    return F_MINUS_G ? (T) (fv - gv) : (T) (gv - fv);
+  });
 }
 
 /* g = min (g, f) (by dilation) or max (g, f) (by erosion): a marker made
@@ -227,15 +239,9 @@ static __global__ void
 clamp_kernel (const uint8_t * f, size_t fpitch, uint8_t * g, size_t gpitch,
     int w, int h)
 {
-  const int x = (int) (blockIdx.x * EW_BX + threadIdx.x);
-  const int y = (int) (blockIdx.y * EW_BY + threadIdx.y);
-
-  if (x >= w || y >= h)
-    return;
-  const T fv = row_of<T> (f, fpitch, y)[x];
-  T *gp = (T *) (g + (size_t) y * gpitch) + x;
-
-  *gp = EROSION ? max (*gp, fv) : min (*gp, fv);
+  combine_pixel<T> (f, fpitch, g, gpitch, w, h, [] (T fv, T gv) {
+    return (T) (EROSION ? max (gv, fv) : min (gv, fv));
+  });
 }
 
 /* ---- the plan ---------------------------------------------------------- */
@@ -488,14 +494,10 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
   if (tuning && (tuning->band_rows < 0 || tuning->blocks_per_sm < 0))
     return CM_ERR_INVALID_ARG;
 
-  p = (cm_recon_plan *) calloc (1, sizeof (*p));
+  p = cm_plan_alloc<cm_recon_plan> (desc, width, height, depth);
   if (!p)
     return CM_ERR_NO_MEMORY;
-  p->desc = *desc;
   p->desc.marker.se = NULL;     /* borrowed: the marker plan copies it */
-  p->width = width;
-  p->height = height;
-  p->depth = depth;
   /* a column band's walk is the longest chain of a pass: short bands for
    * small frames, taller ones where more bands than warps would wait
    * (docs/PERFORMANCE.md, reconstruction) */
