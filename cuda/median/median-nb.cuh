@@ -67,40 +67,38 @@ struct graph
     return make (K_IN, id, 0);
   }
 
-  constexpr int vmin (int a, int b)
+  /* min (!is_max) or max of two nodes, folded where the answer is known:
+   * x op x = x; node 0 is the bottom and node 1 the top of the order, so
+   * one of them absorbs (0 for min, 1 for max) and the other is neutral;
+   * the operands in order, so that a commuted pair is the same node */
+  constexpr int vext (bool is_max, int a, int b)
   {
+    const int absorbing = is_max ? 1 : 0, neutral = is_max ? 0 : 1;
+
     if (a == b)
       return a;
-    if (a == 0 || b == 0)
-      return 0;
-    if (a == 1)
+    if (a == absorbing || b == absorbing)
+      return absorbing;
+    if (a == neutral)
       return b;
-    if (b == 1)
+    if (b == neutral)
       return a;
     if (a > b) {
       int t = a;
       a = b;
       b = t;
     }
-    return make (K_MIN, a, b);
+    return make (is_max ? K_MAX : K_MIN, a, b);
+  }
+
+  constexpr int vmin (int a, int b)
+  {
+    return vext (false, a, b);
   }
 
   constexpr int vmax (int a, int b)
   {
-    if (a == b)
-      return a;
-    if (a == 1 || b == 1)
-      return 1;
-    if (a == 0)
-      return b;
-    if (b == 0)
-      return a;
-    if (a > b) {
-      int t = a;
-      a = b;
-      b = t;
-    }
-    return make (K_MAX, a, b);
+    return vext (true, a, b);
   }
 };
 
