@@ -173,9 +173,25 @@ morph_params_apply (GstElement * e, const MorphParams * p)
   gst_util_set_object_arg (G_OBJECT (e), "shape", morph_shape_nick (p->shape));
   gst_util_set_object_arg (G_OBJECT (e), "border",
       morph_border_nick (p->border));
-  g_object_set (e, "width", p->width, "height", p->height, "radius",
-      p->radius, "length", p->length, "angle", p->angle, "mask", p->mask,
-      "iterations", p->iterations, "border-value", p->border_value, NULL);
+  g_object_set (e, "iterations", p->iterations, "border-value",
+      p->border_value, NULL);
+  /* only what the shape reads, as a user sets them (the element warns
+   * about a structuring-element property that the shape ignores) */
+  switch (p->shape) {
+    case CM_SHAPE_RECT:
+    case CM_SHAPE_CROSS:
+      g_object_set (e, "width", p->width, "height", p->height, NULL);
+      break;
+    case CM_SHAPE_LINE:
+      g_object_set (e, "length", p->length, "angle", p->angle, NULL);
+      break;
+    case CM_SHAPE_CUSTOM:
+      g_object_set (e, "mask", p->mask, NULL);
+      break;
+    default:
+      g_object_set (e, "radius", p->radius, NULL);
+      break;
+  }
 }
 
 void
@@ -220,6 +236,15 @@ GstHarness *
 morph_harness_new (GstElement * e)
 {
   return gst_harness_new_with_element (e, "sink", "src");
+}
+
+void
+test_element_teardown (GstHarness * h, GstElement * e, GstBus * bus)
+{
+  gst_harness_teardown (h);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
 }
 
 void

@@ -156,6 +156,10 @@ GstElement *test_element_new_with (const char *factory, const char *backend,
 /* A cudamorph with backend @backend ("cpu", "cuda", "auto") and @p. */
 GstElement *morph_element_new (const char *backend, const MorphParams * p);
 
+/* Tears down @h, then lets go of @e and of @bus, the bus it was given
+ * (gst_element_set_bus ()). */
+void test_element_teardown (GstHarness * h, GstElement * e, GstBus * bus);
+
 /* Harness around @e (the harness takes its own reference). */
 GstHarness *morph_harness_new (GstElement * e);
 

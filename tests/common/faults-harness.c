@@ -164,10 +164,7 @@ faults_cycles (const Setting * s, guint warmup, guint cycles, int w, int h,
   if (between)
     between (TRUE, data);
   assert_no_error (bus, "state cycles");
-  gst_harness_teardown (hn);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_teardown (hn, e, bus);
   return r;
 }
 

@@ -402,10 +402,7 @@ lin_harness_new (GstElement * e, const char *format, int w, int h,
 void
 lin_teardown (GstHarness * h, GstElement * e, GstBus * bus)
 {
-  gst_harness_teardown (h);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_teardown (h, e, bus);
 }
 
 GstBuffer *

@@ -145,10 +145,7 @@ worker_run (gpointer data)
       g_atomic_int_inc (&w->failures);
     g_free (what);
   }
-  gst_harness_teardown (h);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_teardown (h, e, bus);
   return NULL;
 }
 

@@ -181,10 +181,7 @@ GST_START_TEST (test_out_of_memory)
   release_device_memory (blocks);
   faults_cycle_once (h, e, bus, s, 0, 64, 48);
   faults_cycle_once (h, e, bus, s, 1, 64, 48);
-  gst_harness_teardown (h);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_teardown (h, e, bus);
 }
 
 GST_END_TEST;
@@ -250,10 +247,7 @@ GST_START_TEST (test_huge_caps)
   if (msg)
     gst_message_unref (msg);
   g_free (text);
-  gst_harness_teardown (h);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_teardown (h, e, bus);
 }
 
 GST_END_TEST;
