@@ -173,6 +173,12 @@ struct _GstCudaMorph
    * reconstruction (fill-holes ... hbasin) */
   cm_morph_filter *filter;
   cm_recon_filter *recon_filter;
+  /* structuring-element properties, one bit each in the order of
+   * gst_cuda_morph_warn_unused ()'s rows: set since the last configure
+   * (object lock), and said to have no effect (streaming thread; each is
+   * said once) */
+  guint se_props_set;
+  guint warned_unused;
 };
 
 #define gst_cuda_morph_parent_class parent_class
@@ -496,6 +502,13 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
 
   if (!gst_cuda_morph_value_ok (self, prop_id, value, pspec))
     return;
+  /* PROP_WIDTH ... PROP_MASK: the rows of gst_cuda_morph_warn_unused () */
+  G_STATIC_ASSERT (PROP_MASK - PROP_WIDTH == 5);
+  if (prop_id >= PROP_WIDTH && prop_id <= PROP_MASK) {
+    GST_OBJECT_LOCK (self);
+    self->se_props_set |= 1u << (prop_id - PROP_WIDTH);
+    GST_OBJECT_UNLOCK (self);
+  }
   /* rebuild the filter before the next frame */
   if (gst_cuda_morphology_base_settings_set (object, &self->settings,
           gst_cuda_morph_fields, G_N_ELEMENTS (gst_cuda_morph_fields),
@@ -568,6 +581,89 @@ gst_cuda_morph_recon_desc (const GstCudaMorphSettings * s,
   return rd;
 }
 
+/* Which properties make the structuring element of @s */
+enum
+{
+  SE_USES_SIZE = 1 << 0,        /* width, height */
+  SE_USES_RADIUS = 1 << 1,
+  SE_USES_LINE = 1 << 2,        /* length, angle */
+  SE_USES_MASK = 1 << 3,
+};
+
+static guint
+gst_cuda_morph_se_uses (const GstCudaMorphSettings * s)
+{
+  if (gst_cuda_morph_operation_is_recon (s->operation) &&
+      s->operation != GST_CUDA_MORPH_OPERATION_OPEN_REC &&
+      s->operation != GST_CUDA_MORPH_OPERATION_CLOSE_REC)
+    return 0;
+  switch (s->shape) {
+    case GST_CUDA_MORPH_SHAPE_RECT:
+    case GST_CUDA_MORPH_SHAPE_CROSS:
+      return SE_USES_SIZE;
+    case GST_CUDA_MORPH_SHAPE_LINE:
+      return SE_USES_LINE;
+    case GST_CUDA_MORPH_SHAPE_CUSTOM:
+      return SE_USES_MASK;
+    default:
+      return SE_USES_RADIUS;
+  }
+}
+
+static const gchar *
+gst_cuda_morph_nick (GType type, gint value)
+{
+  GEnumValue *v = g_enum_get_value (g_type_class_peek (type), value);
+
+  return v != NULL ? v->value_nick : "?";
+}
+
+/* A structuring-element property set (@set: since the last configure)
+ * away from its default that the shape (or the operation) does not read:
+ * said once on the bus, naming what takes effect instead. A property
+ * left from an earlier shape is not. */
+static void
+gst_cuda_morph_warn_unused (GstCudaMorph * self, const GstCudaMorphSettings
+    * s, guint set)
+{
+  const struct
+  {
+    guint use;
+    const gchar *name;
+    gboolean set;
+  } props[] = {
+    {SE_USES_SIZE, "width", s->width != DEFAULT_WIDTH},
+    {SE_USES_SIZE, "height", s->height != DEFAULT_HEIGHT},
+    {SE_USES_RADIUS, "radius", s->radius != DEFAULT_RADIUS},
+    {SE_USES_LINE, "length", s->length != DEFAULT_LENGTH},
+    {SE_USES_LINE, "angle", s->angle != DEFAULT_ANGLE},
+    {SE_USES_MASK, "mask", g_strcmp0 (s->mask, DEFAULT_MASK) != 0},
+  };
+  static const gchar *const reads[] = { "width and height", "radius",
+    "length and angle", "mask"
+  };
+  guint uses = gst_cuda_morph_se_uses (s);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (props); i++) {
+    gchar *instead;
+
+    if (!(set & (1u << i)) || !props[i].set || (uses & props[i].use) ||
+        (self->warned_unused & (1u << i)))
+      continue;
+    self->warned_unused |= 1u << i;
+    instead = uses == 0 ? g_strdup_printf ("operation=%s uses no "
+        "structuring element", gst_cuda_morph_nick
+        (GST_TYPE_CUDA_MORPH_OPERATION, s->operation)) :
+        g_strdup_printf ("shape=%s reads %s", gst_cuda_morph_nick
+        (GST_TYPE_CUDA_MORPH_SHAPE, s->shape),
+        reads[g_bit_nth_lsf (uses, -1)]);
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s is set but has no "
+            "effect: %s", props[i].name, instead), (NULL));
+    g_free (instead);
+  }
+}
+
 static gboolean
 gst_cuda_morph_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda)
@@ -585,12 +681,16 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   cm_recon_desc recon_desc;
   cm_se *se = NULL;
   cm_status status;
+  guint se_props_set;
 
   GST_OBJECT_LOCK (self);
   s = self->settings;
   s.mask = g_strdup (self->settings.mask);
+  se_props_set = self->se_props_set;
+  self->se_props_set = 0;
   GST_OBJECT_UNLOCK (self);
 
+  gst_cuda_morph_warn_unused (self, &s, se_props_set);
   status = gst_cuda_morph_build_se (&s, &se);
   g_free (s.mask);
   if (status != CM_OK) {

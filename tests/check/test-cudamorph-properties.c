@@ -2,8 +2,9 @@
 /* cudamorph element tests on the CPU backend (GstHarness, CK_FORK=no), its
  * properties: refused property values (the old value kept, frames still
  * right), the backend choice (auto -> one bus warning, cuda -> error
- * without a device) and the documentation of every property as
- * gst-inspect-1.0 shows it. */
+ * without a device), the documentation of every property as
+ * gst-inspect-1.0 shows it, and the warning for a structuring-element
+ * property the shape does not read. */
 #include <math.h>
 #include <string.h>
 
@@ -372,11 +373,87 @@ GST_START_TEST (test_inspect)
 
 GST_END_TEST;
 
+/* A structuring-element property set away from its default that the
+ * shape (or the operation) does not read: one warning on the bus naming
+ * it and what takes effect, once per property however often the filter
+ * is made again; nothing for defaults or properties in use. */
+GST_START_TEST (test_unused_properties)
+{
+  static const struct
+  {
+    const char *props;
+    const char *expect;         /* the warning, NULL: none */
+  } cases[] = {
+    {"shape=rect width=5 height=7", NULL},
+    {"shape=rect radius=7", "radius is set but has no effect: shape=rect "
+          "reads width and height"},
+    {"shape=disk radius=3 mask=11;11", "mask is set but has no effect: "
+          "shape=disk reads radius"},
+    {"shape=line length=9 angle=30 width=9", "width is set but has no "
+          "effect: shape=line reads length and angle"},
+    {"shape=custom mask=111 length=5", "length is set but has no effect: "
+          "shape=custom reads mask"},
+    {"operation=fill-holes radius=4", "radius is set but has no effect: "
+          "operation=fill-holes uses no structuring element"},
+    {"operation=open-rec shape=disk radius=4", NULL},
+  };
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    GstElement *e = test_element_new ("cudamorph", "cpu");
+    GstBus *bus = gst_bus_new ();
+    gchar **kv = g_strsplit (cases[c].props, " ", -1);
+    GstVideoInfo info;
+    GstHarness *h;
+    GstMessage *msg;
+    guint warnings = 0;
+
+    for (guint k = 0; kv[k] != NULL; k++) {
+      gchar **p = g_strsplit (kv[k], "=", 2);
+
+      gst_util_set_object_arg (G_OBJECT (e), p[0], p[1]);
+      g_strfreev (p);
+    }
+    g_strfreev (kv);
+    gst_element_set_bus (e, bus);
+    h = morph_harness_new (e);
+    morph_harness_set_caps (h, "GRAY8", 32, 24, &info);
+    for (int frame = 0; frame < 3; frame++) {
+      GstBuffer *in = morph_make_input (&info, 40 + frame, 0), *out;
+
+      /* the filter made again (another property changed): still once */
+      if (frame == 2)
+        g_object_set (e, "border-value", 3, NULL);
+      out = gst_harness_push_and_pull (h, in);
+      fail_unless (out != NULL, "%s: no frame", cases[c].props);
+      gst_buffer_unref (out);
+    }
+    while ((msg = test_bus_pop_filtered (bus, GST_MESSAGE_WARNING))) {
+      GError *err = NULL;
+
+      gst_message_parse_warning (msg, &err, NULL);
+      fail_unless (cases[c].expect != NULL, "%s: unexpected warning %s",
+          cases[c].props, err->message);
+      fail_unless_equals_string (err->message, cases[c].expect);
+      warnings++;
+      g_error_free (err);
+      gst_message_unref (msg);
+    }
+    fail_unless_equals_int (warnings, cases[c].expect != NULL ? 1 : 0);
+    gst_harness_teardown (h);
+    gst_element_set_bus (e, NULL);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
 static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_inspect),
   TEST_SUITE_TEST (test_invalid_values),
   TEST_SUITE_TEST (test_backend_auto),
   TEST_SUITE_TEST (test_backend_cuda_without_device),
+  TEST_SUITE_TEST (test_unused_properties),
   {NULL}
 };
 
