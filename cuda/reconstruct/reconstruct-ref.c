@@ -8,11 +8,7 @@
 #include "cpu-bands.h"
 #include "reconstruct.h"
 
-/* at most this many rounds of bands in parallel before the serial hybrid
- * finishes what they left (a path that crosses the bands' edges many
- * times, such as a maze's corridor) */
-#define BAND_ROUNDS 8
-/* a band has at least this many rows */
+/* bands of fewer rows than this are not worth a thread */
 #define BAND_MIN_ROWS 8
 /* the queue checks the cancel flag once in this many pixels */
 #define QUEUE_CHECK_EVERY 65536
@@ -152,16 +148,45 @@ queue_row (fifo * q, const uint32_t * j, const uint32_t * i, int w, int h,
   return CM_OK;
 }
 
+/* The queue's propagation: every queued pixel raises its neighbours it
+ * can, which are queued in turn, until the queue is empty. */
+static cm_status
+propagate (fifo * q, uint32_t * j, const uint32_t * i, int w, int h,
+    neighbours n, const cm_cpu_opts * cpu)
+{
+  size_t pops = 0;
+
+  while (q->len > 0) {
+    size_t p = fifo_pop (q);
+    int x = (int) (p % w), y = (int) (p / w);
+
+    if (++pops % QUEUE_CHECK_EVERY == 0 && cm_cpu_cancelled (cpu))
+      return CM_ERR_CANCELLED;
+    for (int k = 0; k < 2 * n.half; k++) {
+      int nx = x + n.dx[k], ny = y + n.dy[k];
+      size_t r;
+
+      if (nx < 0 || nx >= w || ny < 0 || ny >= h)
+        continue;
+      r = (size_t) ny * w + nx;
+      if (j[r] < j[p] && i[r] != j[r]) {
+        j[r] = min_u32 (j[p], i[r]);
+        if (!fifo_push (q, r))
+          return CM_ERR_NO_MEMORY;
+      }
+    }
+  }
+  return CM_OK;
+}
+
 /* Vincent (1993), hybrid algorithm: j (<= i) becomes the reconstruction
- * by dilation of j under i. Any j between the marker and the
- * reconstruction gives the same result, so it may follow band rounds. */
+ * by dilation of j under i (w x h, rows outside not looked at). */
 static cm_status
 rec_dilate_hybrid (uint32_t * j, const uint32_t * i, int w, int h,
     neighbours n, const cm_cpu_opts * cpu)
 {
   fifo q = { 0 };
   cm_status st = CM_OK;
-  size_t pops = 0;
 
   for (int y = 0; y < h && st == CM_OK; y++) {
     if (cm_cpu_cancelled (cpu))
@@ -177,114 +202,72 @@ rec_dilate_hybrid (uint32_t * j, const uint32_t * i, int w, int h,
     if (st == CM_OK)
       st = queue_row (&q, j, i, w, h, n, y);
   }
-
-  /* propagation */
-  while (st == CM_OK && q.len > 0) {
-    size_t p = fifo_pop (&q);
-    int x = (int) (p % w), y = (int) (p / w);
-
-    if (++pops % QUEUE_CHECK_EVERY == 0 && cm_cpu_cancelled (cpu))
-      st = CM_ERR_CANCELLED;
-    for (int k = 0; k < 2 * n.half && st == CM_OK; k++) {
-      int nx = x + n.dx[k], ny = y + n.dy[k];
-      size_t r;
-
-      if (nx < 0 || nx >= w || ny < 0 || ny >= h)
-        continue;
-      r = (size_t) ny * w + nx;
-      if (j[r] < j[p] && i[r] != j[r]) {
-        j[r] = min_u32 (j[p], i[r]);
-        if (!fifo_push (&q, r))
-          st = CM_ERR_NO_MEMORY;
-      }
-    }
-  }
+  if (st == CM_OK)
+    st = propagate (&q, j, i, w, h, n, cpu);
   free (q.v);
   return st;
 }
 
-/* One phase of a band round: the bands of one parity, each scanned
- * raster then anti-raster over its own rows (reading the rows next to
- * them, whose bands wait for the other phase). */
+/* The bands of rec_dilate (): each reconstructed on its own, as if the
+ * rows around it were not there */
 typedef struct
 {
   uint32_t *j;
   const uint32_t *i;
-  int w, h, bands, parity;
+  int w, h;
   neighbours n;
   const cm_cpu_opts *cpu;
-  int changed[2 * 256];         /* per band: a sample rose */
-} band_round;
+} band_job;
 
 static cm_status
-band_phase (void *ctx, int worker, int b0, int b1)
+band_local (void *ctx, int band, int y0, int y1)
 {
-  band_round *r = ctx;
+  band_job *b = ctx;
+  size_t off = (size_t) y0 * b->w;
 
-  (void) worker;
-  for (int b = b0; b < b1; b++) {
-    int band = 2 * b + r->parity;
-    int y0 = (int) ((long long) r->h * band / r->bands);
-    int y1 = (int) ((long long) r->h * (band + 1) / r->bands);
-
-    for (int y = y0; y < y1; y++) {
-      if (cm_cpu_cancelled (r->cpu))
-        return CM_ERR_CANCELLED;
-      r->changed[band] |= scan_row (r->j, r->i, r->w, r->h, r->n, y, 1);
-    }
-    for (int y = y1 - 1; y >= y0; y--)
-      r->changed[band] |= scan_row (r->j, r->i, r->w, r->h, r->n, y, 0);
-  }
-  return CM_OK;
+  (void) band;
+  return rec_dilate_hybrid (b->j + off, b->i + off, b->w, y1 - y0, b->n,
+      b->cpu);
 }
 
-/* j becomes the reconstruction by dilation of j under i: on the threads
- * of @cpu, rounds of band scans until a round changes nothing (then j is
- * the fixpoint, the reconstruction), the serial hybrid for what is left
- * after BAND_ROUNDS rounds or with one thread. */
+/* j becomes the reconstruction by dilation of j under i. On the threads
+ * of @cpu: each band of rows is reconstructed on its own, in parallel
+ * (what a band reaches from the frame's left and right edges and from
+ * its own seeds), which leaves j between the marker and the result; then
+ * only pixels of the rows on either side of a band edge can still raise
+ * a neighbour, and the serial queue, seeded with them, finishes across
+ * the bands (Vincent's hybrid invariant: every pixel that can raise a
+ * neighbour is queued). */
 static cm_status
 rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity,
     const cm_cpu_opts * cpu)
 {
-  band_round *r;
+  band_job b = { j, i, w, h, neighbours_of (connectivity), cpu };
   size_t count = (size_t) w * h;
-  int threads = cpu != NULL && cpu->threads > 1 ? cpu->threads : 1;
-  int bands = 2 * (threads < 256 ? threads : 256);
-  cm_status st = CM_OK;
+  int bands = cm_cpu_band_count (cpu, h / BAND_MIN_ROWS);
+  fifo q = { 0 };
+  cm_status st;
 
   for (size_t p = 0; p < count; p++)
     j[p] = min_u32 (j[p], i[p]);
-  if (bands > h / BAND_MIN_ROWS)
-    bands = h / BAND_MIN_ROWS;
-  if (threads == 1 || bands < 2)
-    return rec_dilate_hybrid (j, i, w, h, neighbours_of (connectivity), cpu);
+  if (bands < 2)
+    return rec_dilate_hybrid (j, i, w, h, b.n, cpu);
 
-  r = calloc (1, sizeof (*r));
-  if (r == NULL)
-    return CM_ERR_NO_MEMORY;
-  r->j = j;
-  r->i = i;
-  r->w = w;
-  r->h = h;
-  r->bands = bands;
-  r->n = neighbours_of (connectivity);
-  r->cpu = cpu;
-  for (int round = 0; round < BAND_ROUNDS && st == CM_OK; round++) {
-    int changed = 0;
+  st = cm_cpu_bands (cpu, h, band_local, &b);
+  /* the rows on either side of each band edge, as cm_cpu_bands cut them */
+  bands = cm_cpu_band_count (cpu, h);
+  for (int e = 1; e < bands && st == CM_OK; e++) {
+    int y = (int) ((long long) h * e / bands);
 
-    memset (r->changed, 0, sizeof (r->changed));
-    for (r->parity = 0; r->parity < 2 && st == CM_OK; r->parity++)
-      st = cm_cpu_bands (cpu, (bands + 1 - r->parity) / 2, band_phase, r);
-    for (int b = 0; b < bands; b++)
-      changed |= r->changed[b];
-    if (st == CM_OK && !changed) {
-      free (r);
-      return CM_OK;
-    }
+    for (int x = 0; x < w && st == CM_OK; x++)
+      if (!fifo_push (&q, (size_t) (y - 1) * w + x) ||
+          !fifo_push (&q, (size_t) y * w + x))
+        st = CM_ERR_NO_MEMORY;
   }
-  free (r);
-  return st == CM_OK ? rec_dilate_hybrid (j, i, w, h,
-      neighbours_of (connectivity), cpu) : st;
+  if (st == CM_OK)
+    st = propagate (&q, j, i, w, h, b.n, cpu);
+  free (q.v);
+  return st;
 }
 
 static uint32_t

@@ -67,11 +67,11 @@ cm_status cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
 cm_status cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst);
 /* The same on the threads of @cpu (NULL: the calling thread alone), the
- * same result: rounds of raster and anti-raster scans over bands of rows,
- * half of them at a time, until a round changes nothing; a path the
- * rounds do not finish (one that crosses the bands' edges again and
- * again) is finished by the serial hybrid. Stops with CM_ERR_CANCELLED
- * within a row (or 65536 queued pixels) of cpu->cancel being set. */
+ * same result: each band of rows is reconstructed on its own in
+ * parallel (the hybrid, as if the band were the frame), then one serial
+ * queue seeded with the rows along the band edges finishes what crosses
+ * them. Stops with CM_ERR_CANCELLED within a row (or 65536 queued
+ * pixels) of cpu->cancel being set. */
 cm_status cm_recon_ref_mt (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst, const cm_cpu_opts * cpu);
 

@@ -10,7 +10,8 @@
  * radius 7, the 3x3 and 5x5 medians, and the linear spectrum (36
  * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
  * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
- * size; docs/PERFORMANCE.md used 640x480). tests/bench/bench-cpu-opencv.py
+ * size; docs/PERFORMANCE.md used 640x480), and fill holes on blobs by
+ * cm_recon_ref (one thread) and cm_recon_ref_mt. tests/bench/bench-cpu-opencv.py
  * runs OpenCV's equivalents of the first four on the same machine for
  * comparison.
  */
@@ -24,6 +25,7 @@
 #include "linspectrum.h"
 #include "median.h"
 #include "morph.h"
+#include "reconstruct.h"
 #include "se.h"
 #include "test-util.h"
 
@@ -78,6 +80,23 @@ run_spectrum (const void *job, const cm_image * src, const cm_image * dst,
 
   return cm_linspectrum_ref_mt (&j->desc, src, j->spectrum, dst, &j->orient,
       o);
+}
+
+/* Reconstruction: fill holes, on the calling thread alone or on the
+ * threads of @o */
+static cm_status
+run_fill_holes_ref (const void *desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * o)
+{
+  (void) o;
+  return cm_recon_ref (desc, src, dst);
+}
+
+static cm_status
+run_fill_holes (const void *desc, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  return cm_recon_ref_mt (desc, src, dst, o);
 }
 
 static void
@@ -153,6 +172,16 @@ main (int argc, char **argv)
           &o, runs);
       bench ("linspectrum 36 L21", run_spectrum, &s, &src, &dst, &o, runs);
       test_image_free (&s.orient);
+    }
+    {
+      /* on piecewise-constant blobs: holes, plateaus and objects on the
+       * edge, like a part on a conveyor */
+      cm_recon_desc fill = { CM_RECON_FILL_HOLES, 8, 0 };
+
+      test_image_fill_blobs (&src, &r, 24, 20);
+      bench ("fill-holes (1 thr)", run_fill_holes_ref, &fill, &src, &dst, &o,
+          runs);
+      bench ("fill-holes", run_fill_holes, &fill, &src, &dst, &o, runs);
     }
     test_image_free (&src);
     test_image_free (&dst);

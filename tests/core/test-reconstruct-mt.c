@@ -4,8 +4,8 @@
  * checked against a brute force in test-reconstruct-ref): every operation,
  * both connectivities and depths, random images, blobs, all-equal frames,
  * frames of one row or column, and serpentine mazes along rows and along
- * columns (the corridor crosses every band edge: the rounds leave it to
- * the serial hybrid). Then the cancel flag: set before, the run stops at
+ * columns (the corridor crosses every band edge: the serial queue does
+ * most of it). Then the cancel flag: set before, the run stops at
  * once; set while a large maze runs, it stops with CM_ERR_CANCELLED. */
 #include <pthread.h>
 #include <stdio.h>
