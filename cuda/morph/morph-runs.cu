@@ -92,6 +92,22 @@ runs_prmt (uint32_t a, uint32_t b, uint32_t s)
 #endif
 }
 
+/* the host's min/max of the samples of BITS bits in two words, one at a
+ * time (the emulation of the SIMD instructions below) */
+template <bool MIN, int BITS>
+RUNS_HD uint32_t
+runs_op_lanes (uint32_t a, uint32_t b)
+{
+  const uint32_t mask = (1u << BITS) - 1u;
+  uint32_t r = 0;
+
+  for (int h = 0; h < 32; h += BITS) {
+    uint32_t x = (a >> h) & mask, y = (b >> h) & mask;
+    r |= (MIN ? (x < y ? x : y) : (x > y ? x : y)) << h;
+  }
+  return r;
+}
+
 template <bool MIN>
 RUNS_HD uint32_t
 runs_op16x2 (uint32_t a, uint32_t b)
@@ -99,12 +115,7 @@ runs_op16x2 (uint32_t a, uint32_t b)
 #ifdef __CUDA_ARCH__
   return MIN ? __vminu2 (a, b) : __vmaxu2 (a, b);
 #else
-  uint32_t r = 0;
-  for (int h = 0; h < 32; h += 16) {
-    uint32_t x = (a >> h) & 0xffff, y = (b >> h) & 0xffff;
-    r |= (MIN ? (x < y ? x : y) : (x > y ? x : y)) << h;
-  }
-  return r;
+  return runs_op_lanes<MIN, 16> (a, b);
 #endif
 }
 
@@ -120,12 +131,7 @@ runs_op8x4 (uint32_t a, uint32_t b)
 #elif defined(__CUDA_ARCH__)
   return MIN ? __vminu4 (a, b) : __vmaxu4 (a, b);
 #else
-  uint32_t r = 0;
-  for (int h = 0; h < 32; h += 8) {
-    uint32_t x = (a >> h) & 0xff, y = (b >> h) & 0xff;
-    r |= (MIN ? (x < y ? x : y) : (x > y ? x : y)) << h;
-  }
-  return r;
+  return runs_op_lanes<MIN, 8> (a, b);
 #endif
 }
 
@@ -146,12 +152,29 @@ runs_splat (uint32_t v)
 }
 
 /* Running extreme of one output word. add() takes the word of samples
- * starting at byte bs of {w1:w0}; s0 = 0x1111 * bs. */
-template <typename T, bool MIN> struct runs_acc;
+ * starting at byte bs of {w1:w0}; s0 = 0x1111 * bs. One operation on
+ * the word (runs_op_word), and for bytes, where RUNS_PAIRED8, the
+ * specialisation below. */
+template <typename T, bool MIN> struct runs_acc
+{
+  uint32_t a;
+  RUNS_HD void init ()
+  {
+    a = MIN ? 0xffffffffu : 0u;
+  }
+  RUNS_HD void add (uint32_t w0, uint32_t w1, uint32_t s0)
+  {
+    a = runs_op_word<T, MIN> (a, runs_prmt (w0, w1, s0 + 0x3210u));
+  }
+  RUNS_HD uint32_t result () const
+  {
+    return a;
+  }
+};
 
+#if RUNS_PAIRED8
 template <bool MIN> struct runs_acc<uint8_t, MIN>
 {
-#if RUNS_PAIRED8
   uint32_t lo, hi;              /* samples 0, 2 / 1, 3 in the high bytes */
   RUNS_HD void init ()
   {
@@ -166,39 +189,8 @@ template <bool MIN> struct runs_acc<uint8_t, MIN>
   {
     return runs_prmt (lo, hi, 0x7351u);
   }
-#else
-  uint32_t a;
-  RUNS_HD void init ()
-  {
-    a = MIN ? 0xffffffffu : 0u;
-  }
-  RUNS_HD void add (uint32_t w0, uint32_t w1, uint32_t s0)
-  {
-    a = runs_op8x4<MIN> (a, runs_prmt (w0, w1, s0 + 0x3210u));
-  }
-  RUNS_HD uint32_t result () const
-  {
-    return a;
-  }
+};
 #endif
-};
-
-template <bool MIN> struct runs_acc<uint16_t, MIN>
-{
-  uint32_t a;
-  RUNS_HD void init ()
-  {
-    a = MIN ? 0xffffffffu : 0u;
-  }
-  RUNS_HD void add (uint32_t w0, uint32_t w1, uint32_t s0)
-  {
-    a = runs_op16x2<MIN> (a, runs_prmt (w0, w1, s0 + 0x3210u));
-  }
-  RUNS_HD uint32_t result () const
-  {
-    return a;
-  }
-};
 
 /* Row gy of the image under the border rule; NULL for a row outside the
  * image under CONSTANT (every sample is the border value). */
@@ -258,6 +250,20 @@ runs_store_word (uint8_t * dst, size_t dpitch, int width, int x, int y,
     row[x + q] = (T) (v >> (8 * (int) sizeof (T) * q));
 }
 
+/* The words a lane holds, v[m] = word lane + 32 m, into row, those
+ * below n */
+RUNS_HD void
+runs_store_words (uint32_t * row, int lane, int n,
+    const uint32_t v[RUNS_MMAX])
+{
+RUNS_UNROLL
+  for (int m = 0; m < RUNS_MMAX; m++) {
+    int w = lane + 32 * m;
+    if (w < n)
+      row[w] = v[m];
+  }
+}
+
 /* Load region row r (image row gy) into out; lane of a warp. */
 template <typename T>
 RUNS_HD void
@@ -275,12 +281,7 @@ RUNS_UNROLL
       v[m] = runs_fetch_word<T> (row, gx0 + w * P, g.width, border, bval,
           aligned);
   }
-RUNS_UNROLL
-  for (int m = 0; m < RUNS_MMAX; m++) {
-    int w = lane + 32 * m;
-    if (w < g.nwr)
-      out[w] = v[m];
-  }
+  runs_store_words (out, lane, g.nwr, v);
 }
 
 /* Table build, read half: row r of T_{k+1} from T_k (slot s). */
@@ -309,13 +310,7 @@ RUNS_HD void
 runs_build_write (uint32_t * d, const runs_level & lv, int pitch_w, int r,
     int lane, const uint32_t res[RUNS_MMAX])
 {
-  uint32_t *row = d + r * pitch_w;
-RUNS_UNROLL
-  for (int m = 0; m < RUNS_MMAX; m++) {
-    int w = lane + 32 * m;
-    if (w < lv.words)
-      row[w] = res[m];
-  }
+  runs_store_words (d + r * pitch_w, lane, lv.words, res);
 }
 
 /* Gather of one thread of the shared path: RUNS_NG words x RUNS_V rows of
