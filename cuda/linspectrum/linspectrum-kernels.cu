@@ -126,7 +126,9 @@ lin_fetch (uint32_t * g, const uint8_t * src, size_t pitch, int ew,
  * is dil ^ inv). pre (ew, qs): the chunk starting at qs is the next one
  * (ew: its window); advance (): a chunk starts; step (k, p, dil, ok, ew):
  * step k of the current chunk (window ew), ok when p is a pixel of the
- * lane's run in the zone. Every lane calls them (shuffles inside). */
+ * lane's run in the zone. Every lane calls them (shuffles inside). A
+ * sink with nothing to do before a chunk takes the empty pre and advance
+ * of lin_no_sink. */
 struct lin_no_sink
 {
   __device__ __forceinline__ void pre (int, int)
@@ -282,18 +284,12 @@ lin_stream (const uint8_t * src, size_t pitch, const int *e, int espan,
  * smallest index. A plain read first skips most atomics: words only
  * grow, so a stale value is a lower bound. The word of position p is at
  * p * ext + column (the column formula of the samples). */
-struct lin_word_sink
+struct lin_word_sink : lin_no_sink
 {
   uint32_t *words;
   int ext, cbase, csign;
   uint32_t tag;
 
-  __device__ __forceinline__ void pre (int, int)
-  {
-  }
-  __device__ __forceinline__ void advance ()
-  {
-  }
   __device__ __forceinline__ void step (int k, int p, uint32_t v, bool ok,
       int ew)
   {
@@ -369,19 +365,13 @@ struct lin_word_sink_pf
  * a transposed scratch image for shallow ones. Plain byte/short stores;
  * the 32 lanes of a warp write 32 neighbouring samples of one row. */
 template <typename T>
-struct lin_store_sink
+struct lin_store_sink : lin_no_sink
 {
   uint8_t *dst;
   size_t pitch;
   int cbase, csign;
   uint32_t inv;
 
-  __device__ __forceinline__ void pre (int, int)
-  {
-  }
-  __device__ __forceinline__ void advance ()
-  {
-  }
   __device__ __forceinline__ void step (int k, int p, uint32_t v, bool ok,
       int ew)
   {
@@ -647,45 +637,30 @@ lin_single_ptr (cm_depth depth, int store)
       : (const void *) lin_single_kernel<uint8_t, false>;
 }
 
+/* One launch of @kernel (lin_kernel_ptr, lin_single_ptr) on its argument
+ * block @args */
+static cudaError_t
+lin_launch (const void *kernel, dim3 grid, dim3 blk, size_t smem,
+    const void *args, cudaStream_t s)
+{
+  void *params[] = { (void *) args };
+
+  (void) cudaLaunchKernel (kernel, grid, blk, params, smem, s);
+  return cudaGetLastError ();
+}
+
 cudaError_t
 lin_kernel_launch (cm_depth depth, int mode, dim3 grid, dim3 blk,
     size_t smem, const lin_args * pa, cudaStream_t s)
 {
-  const lin_args a = *pa;
-
-  if (depth == CM_DEPTH_16) {
-    if (mode == LIN_MODE_WORDS_PF)
-      lin_kernel<uint16_t, LIN_MODE_WORDS_PF> <<< grid, blk, smem, s >>> (a);
-    else if (mode == LIN_MODE_WORDS)
-      lin_kernel<uint16_t, LIN_MODE_WORDS> <<< grid, blk, smem, s >>> (a);
-    else
-      lin_kernel<uint16_t, LIN_MODE_SPECTRUM> <<< grid, blk, smem, s >>> (a);
-  } else {
-    if (mode == LIN_MODE_WORDS_PF)
-      lin_kernel<uint8_t, LIN_MODE_WORDS_PF> <<< grid, blk, smem, s >>> (a);
-    else if (mode == LIN_MODE_WORDS)
-      lin_kernel<uint8_t, LIN_MODE_WORDS> <<< grid, blk, smem, s >>> (a);
-    else
-      lin_kernel<uint8_t, LIN_MODE_SPECTRUM> <<< grid, blk, smem, s >>> (a);
-  }
-  return cudaGetLastError ();
+  return lin_launch (lin_kernel_ptr (depth, mode), grid, blk, smem, pa, s);
 }
 
 cudaError_t
 lin_single_launch (cm_depth depth, int store, dim3 grid, dim3 blk,
     size_t smem, const lin_sargs * pa, cudaStream_t s)
 {
-  const lin_sargs a = *pa;
-
-  if (depth == CM_DEPTH_16 && store)
-    lin_single_kernel<uint16_t, true> <<< grid, blk, smem, s >>> (a);
-  else if (depth == CM_DEPTH_16)
-    lin_single_kernel<uint16_t, false> <<< grid, blk, smem, s >>> (a);
-  else if (store)
-    lin_single_kernel<uint8_t, true> <<< grid, blk, smem, s >>> (a);
-  else
-    lin_single_kernel<uint8_t, false> <<< grid, blk, smem, s >>> (a);
-  return cudaGetLastError ();
+  return lin_launch (lin_single_ptr (depth, store), grid, blk, smem, pa, s);
 }
 
 /* dst (h columns, w rows) = transpose of src (w x h), on stream s */
