@@ -202,26 +202,22 @@ lin_sheared_kernel (const __grid_constant__ sh_args a)
 
 typedef void (*sh_kernel) (const sh_args);
 
+/* lin_sheared_kernel<Pix, C, STORE> by C (cm_pow2_pick) */
+template <typename Pix, bool STORE>
+struct sh_by_c
+{
+  template <int C>
+  static sh_kernel get ()
+  {
+    return lin_sheared_kernel<Pix, C, STORE>;
+  }
+};
+
 template <typename Pix, bool STORE>
 static sh_kernel
 sh_kernel_for_c (int c)
 {
-  switch (c) {
-    case 1:
-      return lin_sheared_kernel<Pix, 1, STORE>;
-    case 2:
-      return lin_sheared_kernel<Pix, 2, STORE>;
-    case 4:
-      return lin_sheared_kernel<Pix, 4, STORE>;
-    case 8:
-      return lin_sheared_kernel<Pix, 8, STORE>;
-    case 16:
-      return lin_sheared_kernel<Pix, 16, STORE>;
-    case 32:
-      return lin_sheared_kernel<Pix, 32, STORE>;
-    default:
-      return lin_sheared_kernel<Pix, 64, STORE>;
-  }
+  return cm_pow2_pick<sh_by_c<Pix, STORE>, 1, 64> (c);
 }
 
 static sh_kernel

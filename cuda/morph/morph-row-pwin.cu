@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <cuda_runtime.h>
 
+#include "cm-cuda.h"
 #include "morph-passes.h"
 #include "morph-vhgw.cuh"
 
@@ -320,20 +321,22 @@ pw_block (int len)
   return p;
 }
 
+/* row_pwin_kernel<P, Op> by P (cm_pow2_pick) */
+template <class Op>
+struct pw_by_p
+{
+  template <int P>
+  static pw_kernel get ()
+  {
+    return row_pwin_kernel<P, Op>;
+  }
+};
+
 template <class Op>
 static pw_kernel
 pw_for_p (int p)
 {
-  switch (p) {
-    case 32:
-      return row_pwin_kernel<32, Op>;
-    case 64:
-      return row_pwin_kernel<64, Op>;
-    case 128:
-      return row_pwin_kernel<128, Op>;
-    default:
-      return row_pwin_kernel<256, Op>;
-  }
+  return cm_pow2_pick<pw_by_p<Op>, 32, 256> (p);
 }
 
 /* parts per row: @parts when > 0, else enough warps for about 32 per SM;

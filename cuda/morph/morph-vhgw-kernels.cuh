@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "cm-cuda.h"
 #include "morph-passes.h"
 #include "morph-vhgw.cuh"
 
@@ -104,25 +105,20 @@ typedef void (*pass_kernel) (const pass_args);
  * operator on two 16-bit halves, Op1 on one sample. C is a power of two
  * up to 64. */
 template <class Family, typename Pix, class Op2, class Op1>
+struct vhgw_by_c
+{
+  template <int C>
+  static pass_kernel get (cm_pass_variant v)
+  {
+    return Family::template get<Pix, C, Op2, Op1> (v);
+  }
+};
+
+template <class Family, typename Pix, class Op2, class Op1>
 static pass_kernel
 vhgw_kernel_for_depth (cm_pass_variant v, int c)
 {
-  switch (c) {
-    case 1:
-      return Family::template get<Pix, 1, Op2, Op1> (v);
-    case 2:
-      return Family::template get<Pix, 2, Op2, Op1> (v);
-    case 4:
-      return Family::template get<Pix, 4, Op2, Op1> (v);
-    case 8:
-      return Family::template get<Pix, 8, Op2, Op1> (v);
-    case 16:
-      return Family::template get<Pix, 16, Op2, Op1> (v);
-    case 32:
-      return Family::template get<Pix, 32, Op2, Op1> (v);
-    default:
-      return Family::template get<Pix, 64, Op2, Op1> (v);
-  }
+  return cm_pow2_pick<vhgw_by_c<Family, Pix, Op2, Op1>, 1, 64> (c, v);
 }
 
 template <class Family>

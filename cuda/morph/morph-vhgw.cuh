@@ -149,60 +149,34 @@ row_vector_load (const uint8_t * row, int x, int width, int border,
   return u.v;
 }
 
-/* ---- min / max on one sample, two 16-bit halves or four bytes --------- */
+/* ---- min / max on one sample or two 16-bit halves -------------------- */
 
-struct op_min4
+/* min (MIN) or max on two 16-bit halves (TWO) or on one sample, and the
+ * operator's identity */
+template <bool MIN, bool TWO>
+struct op_minmax
 {
-  static constexpr uint32_t identity = 0xffffffffu;
+  static constexpr uint32_t identity = MIN ? 0xffffffffu : 0u;
   static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
   {
-    return __vminu4 (a, b);
+    if constexpr (TWO)
+      return MIN ? __vminu2 (a, b) : __vmaxu2 (a, b);
+    else
+      return MIN ? min (a, b) : max (a, b);
   }
 };
 
-struct op_max4
+struct op_min2 : op_minmax<true, true>
 {
-  static constexpr uint32_t identity = 0u;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return __vmaxu4 (a, b);
-  }
 };
-
-struct op_min2
+struct op_max2 : op_minmax<false, true>
 {
-  static constexpr uint32_t identity = 0xffffffffu;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return __vminu2 (a, b);
-  }
 };
-
-struct op_max2
+struct op_min1 : op_minmax<true, false>
 {
-  static constexpr uint32_t identity = 0u;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return __vmaxu2 (a, b);
-  }
 };
-
-struct op_min1
+struct op_max1 : op_minmax<false, false>
 {
-  static constexpr uint32_t identity = 0xffffffffu;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return min (a, b);
-  }
-};
-
-struct op_max1
-{
-  static constexpr uint32_t identity = 0u;
-  static __device__ __forceinline__ uint32_t apply (uint32_t a, uint32_t b)
-  {
-    return max (a, b);
-  }
 };
 
 /* ---- the vHGW chunk ------------------------------------------------------
