@@ -150,6 +150,33 @@ clamp_scan (unsigned cl, unsigned ch, unsigned carry, int lane)
   return clampu<T> (carry, el, eh);
 }
 
+/* A lane's ROW_PER_LANE samples of a chunk, clamps [lo[i], hi[i]] in scan
+ * order: their composite, scanned over the warp from carry (clamp_scan),
+ * then sample by sample; out[i]: the new value of sample i. Returns the
+ * last one, what leaves the lane. Whole warp. */
+template <typename T>
+static __device__ __forceinline__ unsigned
+lane_sweep (const unsigned *lo, const unsigned *hi, unsigned carry,
+    int lane, unsigned *out)
+{
+  unsigned cl = 0, ch = (T) ~0u;
+
+#pragma unroll
+  for (int i = 0; i < ROW_PER_LANE; i++) {
+    /* the lane's composite so far, then this sample's clamp */
+    cl = clampu<T> (cl, lo[i], hi[i]);
+    ch = clampu<T> (ch, lo[i], hi[i]);
+  }
+  unsigned v = clamp_scan<T> (cl, ch, carry, lane);
+
+#pragma unroll
+  for (int i = 0; i < ROW_PER_LANE; i++) {
+    v = clampu<T> (v, lo[i], hi[i]);
+    out[i] = v;
+  }
+  return v;
+}
+
 /* Row y in one direction (FORWARD: x grows; otherwise the same on
  * mirrored indices), a chunk of 32 * ROW_PER_LANE samples at a time: the
  * warp loads the chunk with coalesced accesses into its shared staging
@@ -191,8 +218,7 @@ row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
     }
     __syncwarp ();
 
-    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
-    unsigned cl = 0, ch = maxv;
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE], nv[ROW_PER_LANE];
 
 #pragma unroll
     for (int i = 0; i < ROW_PER_LANE; i++) {
@@ -200,17 +226,12 @@ row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
 
       hi[i] = s_f[k];
       lo[i] = min (s_g[k], hi[i]);
-      /* the lane's composite so far, then this sample's clamp */
-      cl = clampu<T> (cl, lo[i], hi[i]);
-      ch = clampu<T> (ch, lo[i], hi[i]);
     }
-    unsigned v = clamp_scan<T> (cl, ch, carry, lane);
+    const unsigned v = lane_sweep<T> (lo, hi, carry, lane, nv);
 
 #pragma unroll
-    for (int i = 0; i < ROW_PER_LANE; i++) {
-      v = clampu<T> (v, lo[i], hi[i]);
-      s_f[ROW_PAD (lane * ROW_PER_LANE + i)] = v;       /* the new value */
-    }
+    for (int i = 0; i < ROW_PER_LANE; i++)
+      s_f[ROW_PAD (lane * ROW_PER_LANE + i)] = nv[i];   /* the new value */
     carry = __shfl_sync (0xffffffffu, v, 31);
     __syncwarp ();
 
@@ -253,7 +274,6 @@ template <typename T, bool FORWARD>
 static __device__ void
 scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
 {
-  const unsigned maxv = (T) ~0u;
   const int nchunks = padded / ROW_CHUNK;
   unsigned carry = 0;
 
@@ -265,8 +285,7 @@ scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
       uint4 q[sizeof (T)];
       T v[ROW_PER_LANE];
     } F, G;
-    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE];
-    unsigned cl = 0, ch = maxv;
+    unsigned lo[ROW_PER_LANE], hi[ROW_PER_LANE], nv[ROW_PER_LANE];
 
 #pragma unroll
     for (int q = 0; q < (int) sizeof (T); q++) {
@@ -279,16 +298,12 @@ scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
 
       hi[i] = F.v[j];
       lo[i] = min ((unsigned) G.v[j], hi[i]);
-      cl = clampu<T> (cl, lo[i], hi[i]);
-      ch = clampu<T> (ch, lo[i], hi[i]);
     }
-    unsigned v = clamp_scan<T> (cl, ch, carry, lane);
+    const unsigned v = lane_sweep<T> (lo, hi, carry, lane, nv);
 
 #pragma unroll
-    for (int i = 0; i < ROW_PER_LANE; i++) {
-      v = clampu<T> (v, lo[i], hi[i]);
-      G.v[FORWARD ? i : ROW_PER_LANE - 1 - i] = (T) v;
-    }
+    for (int i = 0; i < ROW_PER_LANE; i++)
+      G.v[FORWARD ? i : ROW_PER_LANE - 1 - i] = (T) nv[i];
 #pragma unroll
     for (int q = 0; q < (int) sizeof (T); q++)
       ((uint4 *) (s_g + seg))[q] = G.q[q];
