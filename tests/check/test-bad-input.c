@@ -904,11 +904,5 @@ static const TestSuiteEntry suite_tests[] = {
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  if (strcmp (test_backend (), "cuda") == 0 && cm_device_count () <= 0) {
-    fprintf (stderr, "CM_TEST_BACKEND=cuda but no CUDA device: skipped\n");
-    return TEST_SKIP;
-  }
-  return test_suite_run (test_suite_new ("bad-input", "general", 600,
-          suite_tests));
+  return test_backend_main (&argc, &argv, "bad-input", suite_tests);
 }

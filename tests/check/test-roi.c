@@ -17,11 +17,10 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "device.h"
 #include "element-harness.h"
 #include "lin-harness.h"
 #include "padded-frames.h"
-#include "test-util.h"
+#include "reliability-harness.h"
 
 typedef struct
 {
@@ -48,14 +47,6 @@ static const RoiElement roi_elements[] = {
   {"cudamedian", "size=3 color-mode=channels", all_formats},
   {"cudalinspectrum", "length=9 angle-step=15 output=supremum", luma_formats},
 };
-
-static const char *
-roi_backend (void)
-{
-  const char *b = g_getenv ("CM_TEST_BACKEND");
-
-  return b != NULL ? b : "cpu";
-}
 
 static void
 set_props (GstElement * e, const char *props)
@@ -85,7 +76,7 @@ static void
 roi_run_start (RoiRun * r, const RoiElement * re, const char *format, int w,
     int h, const char *extra)
 {
-  r->e = test_element_new (re->factory, roi_backend ());
+  r->e = test_element_new (re->factory, test_backend ());
   set_props (r->e, re->props);
   if (extra != NULL)
     set_props (r->e, extra);
@@ -218,6 +209,22 @@ check_equal (GstBuffer * got, GstBuffer * exp, const GstVideoInfo * info,
   gst_video_frame_unmap (&g);
 }
 
+/* @in through @run, its output checked against the oracle of @rects; the
+ * output keeps the input's @n_metas region metas */
+static void
+roi_push_and_check (RoiRun * run, const RoiElement * re, GstBuffer * in,
+    const GstVideoRectangle * rects, guint n, guint n_metas, const char *what)
+{
+  GstBuffer *out = roi_run_push (run, in);
+  GstBuffer *exp = expected_output (re, in, &run->info, rects, n);
+
+  check_equal (out, exp, &run->info, what);
+  fail_unless_equals_int (gst_buffer_get_n_meta (out,
+          GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE), n_metas);
+  gst_buffer_unref (exp);
+  gst_buffer_unref (out);
+}
+
 static gchar *
 roi_string (const GstVideoRectangle * r)
 {
@@ -233,17 +240,13 @@ check_roi (const RoiElement * re, const char *format, int w, int h,
   gchar *extra = roi_string (r);
   gchar *what = g_strdup_printf ("%s %s %s %dx%d %s", re->factory, re->props,
       format, w, h, extra);
-  GstBuffer *in, *out, *exp;
+  GstBuffer *in;
   RoiRun run;
 
   roi_run_start (&run, re, format, w, h, extra);
   in = morph_make_input (&run.info, seed, 0);
-  out = roi_run_push (&run, in);
-  exp = expected_output (re, in, &run.info, r, 1);
-  check_equal (out, exp, &run.info, what);
+  roi_push_and_check (&run, re, in, r, 1, 0, what);
   roi_run_stop (&run);
-  gst_buffer_unref (exp);
-  gst_buffer_unref (out);
   gst_buffer_unref (in);
   g_free (what);
   g_free (extra);
@@ -290,14 +293,9 @@ GST_START_TEST (test_roi_changes)
     GstVideoRectangle whole = { 0, 0, 64, 48 };
     const GstVideoRectangle *r = seq[k].w > 0 ? &seq[k] : &whole;
     GstBuffer *in = morph_make_input (&run.info, 300 + k, 0);
-    GstBuffer *out, *exp;
 
     set_props (run.e, extra);
-    out = roi_run_push (&run, in);
-    exp = expected_output (re, in, &run.info, r, 1);
-    check_equal (out, exp, &run.info, extra);
-    gst_buffer_unref (exp);
-    gst_buffer_unref (out);
+    roi_push_and_check (&run, re, in, r, 1, 0, extra);
     gst_buffer_unref (in);
     g_free (extra);
   }
@@ -326,7 +324,7 @@ GST_START_TEST (test_roi_meta)
       gchar *extra = with_prop ? roi_string (&prop) : NULL;
       gchar *what = g_strdup_printf ("%s %s %s roi-meta %s", re->factory,
           re->props, re->formats[f], extra ? extra : "");
-      GstBuffer *in, *out, *exp;
+      GstBuffer *in;
       RoiRun run;
 
       roi_run_start (&run, re, re->formats[f], 78, 54, extra);
@@ -335,17 +333,9 @@ GST_START_TEST (test_roi_meta)
       for (guint m = 0; m < G_N_ELEMENTS (metas); m++)
         gst_buffer_add_video_region_of_interest_meta (in, "defect",
             metas[m].x, metas[m].y, metas[m].w, metas[m].h);
-      out = roi_run_push (&run, in);
-      exp = expected_output (re, in, &run.info, all, first_only ? 1 :
-          G_N_ELEMENTS (metas) + with_prop);
-      check_equal (out, exp, &run.info, what);
-      /* the metas are kept on the output */
-      fail_unless_equals_int (gst_buffer_get_n_meta (out,
-              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE),
-          G_N_ELEMENTS (metas));
+      roi_push_and_check (&run, re, in, all, first_only ? 1 :
+          G_N_ELEMENTS (metas) + with_prop, G_N_ELEMENTS (metas), what);
       roi_run_stop (&run);
-      gst_buffer_unref (exp);
-      gst_buffer_unref (out);
       gst_buffer_unref (in);
       g_free (what);
       g_free (extra);
@@ -479,10 +469,5 @@ static const TestSuiteEntry roi_tests[] = {
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-  if (strcmp (roi_backend (), "cuda") == 0 && cm_device_count () <= 0) {
-    fprintf (stderr, "CM_TEST_BACKEND=cuda but no CUDA device: skipped\n");
-    return TEST_SKIP;
-  }
-  return test_suite_run (test_suite_new ("roi", "general", 600, roi_tests));
+  return test_backend_main (&argc, &argv, "roi", roi_tests);
 }

@@ -5,6 +5,7 @@
 
 #include <gst/check/gstcheck.h>
 
+#include "device.h"
 #include "test-util.h"
 
 #include "reliability-harness.h"
@@ -15,6 +16,18 @@ test_backend (void)
   const gchar *b = g_getenv ("CM_TEST_BACKEND");
 
   return b && *b ? b : "cpu";
+}
+
+int
+test_backend_main (int *argc, char ***argv, const char *name,
+    const TestSuiteEntry * tests)
+{
+  gst_check_init (argc, argv);
+  if (strcmp (test_backend (), "cuda") == 0 && cm_device_count () <= 0) {
+    fprintf (stderr, "CM_TEST_BACKEND=cuda but no CUDA device: skipped\n");
+    return TEST_SKIP;
+  }
+  return test_suite_run (test_suite_new (name, "general", 600, tests));
 }
 
 const gchar *

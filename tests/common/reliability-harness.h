@@ -7,6 +7,8 @@
  * and its supremum or passthrough output). */
 #pragma once
 
+#include "test-suite.h"
+
 #include "lin-harness.h"
 #include "median-harness.h"
 
@@ -30,6 +32,12 @@ typedef struct
 
 /* CM_TEST_BACKEND, default "cpu" */
 const gchar *test_backend (void);
+
+/* main () of a test that runs on either backend (the gst suite on the
+ * CPU, the gpu suite again with CM_TEST_BACKEND=cuda): gst_check_init (),
+ * TEST_SKIP on cuda without a device, else the suite @name of @tests. */
+int test_backend_main (int *argc, char ***argv, const char *name,
+    const TestSuiteEntry * tests);
 
 /* The element factory of @k. */
 const gchar *kind_name (ElemKind k);

@@ -275,3 +275,45 @@ test_rss_kib (void)
   fclose (f);
   return (size_t) resident * (size_t) sysconf (_SC_PAGESIZE) / 1024;
 }
+
+const char *
+test_fill_name (test_fill_kind k)
+{
+  static const char *const names[TEST_FILL_KINDS] = { "random", "plateaus",
+    "equal", "blobs", "maze", "framed maze", "framed dark maze"
+  };
+
+  return (int) k >= 0 && k < TEST_FILL_KINDS ? names[k] : "?";
+}
+
+void
+test_image_fill_kind (cm_image * img, test_fill_kind k, int vertical,
+    test_rng * r)
+{
+  const uint32_t maxv = cm_depth_max (img->depth);
+
+  switch (k) {
+    case TEST_FILL_RANDOM:
+      test_image_fill_random (img, r);
+      break;
+    case TEST_FILL_PLATEAUS:
+      test_image_fill_levels (img, r, 3);
+      break;
+    case TEST_FILL_EQUAL:
+      test_image_fill (img, test_rng_below (r, maxv + 1));
+      break;
+    case TEST_FILL_BLOBS:
+      test_image_fill_blobs (img, r, 9, maxv / 16);
+      break;
+    case TEST_FILL_MAZE:
+      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 0);
+      break;
+    case TEST_FILL_MAZE_FRAMED:
+      /* bright corridor: clear-border floods it */
+      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 1);
+      break;
+    default:                   /* dark corridor: fill-holes floods it */
+      test_image_fill_maze (img, maxv - maxv / 8, maxv / 8, vertical, 1);
+      break;
+  }
+}

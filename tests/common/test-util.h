@@ -50,6 +50,24 @@ void test_image_fill_maze (cm_image * img, uint32_t wall, uint32_t corridor,
 void test_image_fill_blobs (cm_image * img, test_rng * r, int cell,
     uint32_t noise);
 
+/* The inputs of the reconstruction tests, by kind: random samples,
+ * plateaus (3 levels), one random level everywhere, blobs (cells of 9,
+ * noise max/16), a serpentine maze open to the edge, and framed mazes
+ * whose bright (clear-border floods it) or dark (fill-holes floods it)
+ * corridor winds through the frame; the mazes along rows or, with
+ * @vertical, along columns. */
+typedef enum
+{
+  TEST_FILL_RANDOM, TEST_FILL_PLATEAUS, TEST_FILL_EQUAL, TEST_FILL_BLOBS,
+  TEST_FILL_MAZE, TEST_FILL_MAZE_FRAMED, TEST_FILL_MAZE_FRAMED_DARK,
+  TEST_FILL_KINDS
+} test_fill_kind;
+
+void test_image_fill_kind (cm_image * img, test_fill_kind k, int vertical,
+    test_rng * r);
+/* "random", "plateaus", ... (static string) */
+const char *test_fill_name (test_fill_kind k);
+
 uint32_t test_image_get (const cm_image * img, int x, int y);
 void test_image_set (const cm_image * img, int x, int y, uint32_t v);
 

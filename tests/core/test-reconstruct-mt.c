@@ -2,10 +2,10 @@
 /* cm_recon_ref_mt (the CPU backend of the reconstruction operations) on
  * 2 to 16 threads against cm_recon_ref on the calling thread alone (itself
  * checked against a brute force in test-reconstruct-ref): every operation,
- * both connectivities and depths, random images, blobs, all-equal frames,
- * frames of one row or column, and serpentine mazes along rows and along
- * columns (the corridor crosses every band edge: the serial queue does
- * most of it). Then the cancel flag: set before, the run stops at
+ * both connectivities and depths, frames of one row or column, every
+ * input kind of test-util.h (random, plateaus, all equal, blobs, mazes
+ * along rows and along columns: a corridor that crosses every band edge
+ * leaves most of the work to the serial queue). Then the cancel flag: set before, the run stops at
  * once; set while a large maze runs, it stops with CM_ERR_CANCELLED. */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,40 +15,6 @@
 #include "se.h"
 #include "test-count.h"
 #include "test-util.h"
-
-typedef enum
-{
-  FILL_RANDOM, FILL_LEVELS, FILL_BLOBS, FILL_EQUAL, FILL_MAZE_ROWS,
-  FILL_MAZE_COLUMNS, FILL_KINDS
-} fill_kind;
-
-static const char *const fill_names[FILL_KINDS] = { "random", "levels",
-  "blobs", "equal", "maze-rows", "maze-columns"
-};
-
-static void
-fill (cm_image * img, fill_kind k, test_rng * r)
-{
-  uint32_t maxv = cm_depth_max (img->depth);
-
-  switch (k) {
-    case FILL_RANDOM:
-      test_image_fill_random (img, r);
-      break;
-    case FILL_LEVELS:
-      test_image_fill_levels (img, r, 4);
-      break;
-    case FILL_BLOBS:
-      test_image_fill_blobs (img, r, 9, 20);
-      break;
-    case FILL_EQUAL:
-      test_image_fill (img, maxv / 3);
-      break;
-    default:
-      test_image_fill_maze (img, maxv, maxv / 5, k == FILL_MAZE_COLUMNS, 1);
-      break;
-  }
-}
 
 static cm_se *disk;
 
@@ -85,15 +51,16 @@ check_op (const cm_image * src, cm_recon_op op, int conn, int threads,
 }
 
 static void
-check_image (int w, int h, cm_depth depth, fill_kind k, test_rng * r)
+check_image (int w, int h, cm_depth depth, test_fill_kind k, int vertical,
+    test_rng * r)
 {
   static const int threads[] = { 2, 3, 8, 16 };
   cm_image src = test_image_new (w, h, depth, 0);
   char what[96];
 
-  fill (&src, k, r);
-  snprintf (what, sizeof (what), "%dx%d %d-bit %s", w, h, (int) depth,
-      fill_names[k]);
+  test_image_fill_kind (&src, k, vertical, r);
+  snprintf (what, sizeof (what), "%dx%d %d-bit %s%s", w, h, (int) depth,
+      test_fill_name (k), vertical ? " (columns)" : "");
   for (int op = 0; op < CM_RECON_OP_COUNT; op++)
     for (int conn = 4; conn <= 8; conn += 4)
       for (int t = 0; t < N_OF (threads); t++)
@@ -172,12 +139,12 @@ main (void)
   }
   for (int s = 0; s < N_OF (sizes); s++)
     for (int d = 0; d < 2; d++)
-      for (int k = 0; k < FILL_KINDS; k++)
+      for (int k = 0; k < TEST_FILL_KINDS; k++)
         check_image (sizes[s][0], sizes[s][1], d ? CM_DEPTH_16 : CM_DEPTH_8,
-            (fill_kind) k, &r);
-  /* a larger maze each way, 8-bit */
-  check_image (515, 257, CM_DEPTH_8, FILL_MAZE_ROWS, &r);
-  check_image (257, 515, CM_DEPTH_8, FILL_MAZE_COLUMNS, &r);
+            (test_fill_kind) k, (s + k) % 2, &r);
+  /* larger mazes each way, 8-bit */
+  check_image (515, 257, CM_DEPTH_8, TEST_FILL_MAZE_FRAMED_DARK, 0, &r);
+  check_image (257, 515, CM_DEPTH_8, TEST_FILL_MAZE_FRAMED, 1, &r);
   check_cancel ();
   cm_se_free (disk);
   return test_count_report ("test-reconstruct-mt");

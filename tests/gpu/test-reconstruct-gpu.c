@@ -37,46 +37,6 @@ static cm_se *disk3, *line7, *ring;   /* ring: no origin, so the marker
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
 
-typedef enum
-{
-  FILL_RANDOM, FILL_PLATEAUS, FILL_EQUAL, FILL_BLOBS, FILL_MAZE,
-  FILL_MAZE_FRAMED, FILL_MAZE_FRAMED_DARK, FILL_KINDS
-} fill_kind;
-
-static const char *fill_names[FILL_KINDS] = { "random", "plateaus", "equal",
-  "blobs", "maze", "framed maze", "framed dark maze"
-};
-
-static void
-fill (cm_image * img, fill_kind k, int vertical, test_rng * r)
-{
-  const uint32_t maxv = cm_depth_max (img->depth);
-
-  switch (k) {
-    case FILL_RANDOM:
-      test_image_fill_random (img, r);
-      break;
-    case FILL_PLATEAUS:
-      test_image_fill_levels (img, r, 3);
-      break;
-    case FILL_EQUAL:
-      test_image_fill (img, test_rng_below (r, maxv + 1));
-      break;
-    case FILL_BLOBS:
-      test_image_fill_blobs (img, r, 9, maxv / 16);
-      break;
-    case FILL_MAZE:
-      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 0);
-      break;
-    case FILL_MAZE_FRAMED:     /* bright corridor: clear-border floods it */
-      test_image_fill_maze (img, maxv / 8, maxv - maxv / 8, vertical, 1);
-      break;
-    default:                   /* dark corridor: fill-holes floods it */
-      test_image_fill_maze (img, maxv - maxv / 8, maxv / 8, vertical, 1);
-      break;
-  }
-}
-
 /* ---- device images: 0 the allocator's pitch, 1 one sample in ---------- */
 
 typedef struct
@@ -121,7 +81,7 @@ static const cm_recon_tuning tunings[] = {
 /* One frame: every tuning in @tuning_mask against the CPU twin. */
 static void
 check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
-    fill_kind kind, int vertical, int layout, unsigned tuning_mask,
+    test_fill_kind kind, int vertical, int layout, unsigned tuning_mask,
     test_rng * r)
 {
   cm_recon_desc d;
@@ -147,7 +107,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
   test_image_fill_random (&src_whole, r);
   test_image_fill_random (&noise, r);
   src = host_view (&src_whole, layout, w);
-  fill (&src, kind, vertical, r);
+  test_image_fill_kind (&src, kind, vertical, r);
 
   if (cm_recon_ref (&d, &src, &want) != CM_OK) {
     FAIL ("CPU twin refused %s", cm_recon_op_name (op));
@@ -174,7 +134,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       continue;
     snprintf (what, sizeof (what), "%s %d-connected h=%u %dx%d %d-bit %s%s "
         "layout %d tuning %d", cm_recon_op_name (op), conn, d.height, w, h,
-        depth, fill_names[kind], vertical ? " (columns)" : "", layout, t);
+        depth, test_fill_name (kind), vertical ? " (columns)" : "", layout, t);
     st = cm_recon_plan_new_tuned (&plan, &d, w, h, depth, &tunings[t]);
     if (st != CM_OK) {
       FAIL ("%s: plan: %s", what, cm_status_string (st));
@@ -248,7 +208,7 @@ test_table (void)
     for (int op = 0; op < CM_RECON_OP_COUNT; op++)
       for (int conn = 4; conn <= 8; conn += 4)
         for (int depth = 8; depth <= 16; depth += 8)
-          for (int k = 0; k < FILL_KINDS; k++) {
+          for (int k = 0; k < TEST_FILL_KINDS; k++) {
             const int w = sizes[s][0], h = sizes[s][1];
             /* every tuning on small frames, the defaults and one more
              * on the larger */
@@ -256,7 +216,8 @@ test_table (void)
                 1u | (1u << (1 + (op + k) % 3));
 
             check_case ((cm_recon_op) op, conn, w, h, (cm_depth) depth,
-                (fill_kind) k, (op + k + conn) % 2, (op + s) % 2, mask, &r);
+                (test_fill_kind) k, (op + k + conn) % 2, (op + s) % 2, mask,
+                &r);
           }
 }
 
@@ -269,19 +230,19 @@ test_large (void)
   test_rng_seed (&r, 1919);
   for (int op = 0; op < CM_RECON_OP_COUNT; op++)
     for (int conn = 4; conn <= 8; conn += 4) {
-      check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_8, FILL_BLOBS,
-          0, 0, 1u | 2u, &r);
+      check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_8,
+          TEST_FILL_BLOBS, 0, 0, 1u | 2u, &r);
       check_case ((cm_recon_op) op, conn, 1920, 1080, CM_DEPTH_16,
-          FILL_RANDOM, 0, 1, 1u, &r);
+          TEST_FILL_RANDOM, 0, 1, 1u, &r);
     }
-  check_case (CM_RECON_FILL_HOLES, 8, 3840, 2160, CM_DEPTH_8, FILL_BLOBS, 0,
-      0, 1u, &r);
-  check_case (CM_RECON_OPEN, 8, 3840, 2160, CM_DEPTH_16, FILL_BLOBS, 0, 0,
-      1u, &r);
   check_case (CM_RECON_FILL_HOLES, 8, 3840, 2160, CM_DEPTH_8,
-      FILL_MAZE_FRAMED_DARK, 0, 0, 1u, &r);
+      TEST_FILL_BLOBS, 0, 0, 1u, &r);
+  check_case (CM_RECON_OPEN, 8, 3840, 2160, CM_DEPTH_16, TEST_FILL_BLOBS, 0,
+      0, 1u, &r);
+  check_case (CM_RECON_FILL_HOLES, 8, 3840, 2160, CM_DEPTH_8,
+      TEST_FILL_MAZE_FRAMED_DARK, 0, 0, 1u, &r);
   check_case (CM_RECON_CLEAR_BORDER, 4, 3840, 2160, CM_DEPTH_16,
-      FILL_MAZE_FRAMED, 1, 1, 1u, &r);
+      TEST_FILL_MAZE_FRAMED, 1, 1, 1u, &r);
 }
 
 static void
