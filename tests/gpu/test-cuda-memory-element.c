@@ -7,7 +7,8 @@
  * every element reads and writes the frames in place; from GStreamer
  * 1.24 the filters push them with their work still queued, ordered by
  * the memories' CUDA streams); a resolution change mid-stream on the CUDA
- * path; system memory on one side only.
+ * path; system memory on one side only; regions of interest (roi) in
+ * CUDA memory.
  *
  * Exits 77 (meson: SKIP) without cudaupload/cudadownload (nvcodec
  * registers them only with a driver and a device) or without our
@@ -181,6 +182,11 @@ check_chain (const char *const *elements, const char *format,
     gboolean first = i == 0, last = i + 1 == n;
     gboolean passthrough = g_str_has_prefix (elements[i], "cudalinspectrum")
         && strstr (elements[i], "output=") == NULL;
+    /* analysers read their results on the host and frames with regions
+     * of interest are synchronised: neither overlaps nor leaves work in
+     * flight */
+    gboolean synced = g_str_has_prefix (elements[i], "cudalinspectrum") ||
+        strstr (elements[i], "roi=") != NULL;
     gboolean bad = stat_get (st, "frames") != expected ||
         stat_get (st, "cuda-host-maps") != 0;
 
@@ -198,7 +204,7 @@ check_chain (const char *const *elements, const char *format,
          * cudaupload, whose memory may carry no stream: then it waits on
          * the host. The frames above are exact all the same. */
         bad |= stat_get (st, "overlapped") != 0;
-        if (g_str_has_prefix (elements[i], "cudalinspectrum"))
+        if (synced)
           bad |= stat_get (st, "stream-ordered") != 0;
         else if (i > 0 || stat_get (st, "stream-ordered") != 0)
           bad |= stat_get (st, "stream-ordered") != expected;
@@ -206,8 +212,7 @@ check_chain (const char *const *elements, const char *format,
         /* overlap=auto and appsrc is not live: the filters keep each frame
          * on the device while the next comes in (analysers never do); the
          * frames above are exact all the same */
-        bad |= stat_get (st, "overlapped") != (g_str_has_prefix (elements[i],
-                "cudalinspectrum") ? 0 : expected);
+        bad |= stat_get (st, "overlapped") != (synced ? 0 : expected);
         bad |= stat_get (st, "stream-ordered") != 0;
 #endif
         break;
@@ -278,6 +283,19 @@ main (int argc, char **argv)
     "cudamorph operation=open-rec shape=disk radius=3",
     "cudamorph operation=hdome dome-height=20 connectivity=4", NULL
   };
+  /* regions of interest in CUDA memory: gathered, filtered and scattered
+   * on the device, the rest copied there */
+  static const char *const roi[] = { "cudamedian size=5 "
+        "roi=<30,20,100,90>",
+    "cudamorph operation=open shape=disk radius=7 roi=<200,100,160,200>",
+    "cudamorph operation=fill-holes roi=<0,0,64,48>",
+    "cudalinspectrum length=21 output=supremum roi=<10,10,128,96>", NULL
+  };
+  static const char *const roi_rgb[] = { "cudamedian size=5 "
+        "color-mode=channels roi=<31,21,99,91>",
+    "cudamorph operation=open shape=disk radius=7 roi=<200,100,160,200>",
+    NULL
+  };
   static const int one_size[] = { 320, 240, 0 };
   static const int two_sizes[] = { 320, 240, 178, 142, 0 };
   GstElementFactory *f;
@@ -316,6 +334,12 @@ main (int argc, char **argv)
   check_chain (four, "I420", one_size, MODE_CUDA);
   check_chain (recon, "NV12", one_size, MODE_CUDA);
   check_chain (recon, "RGBA", one_size, MODE_CUDA);
+
+  check_chain (roi, "NV12", one_size, MODE_CUDA);
+  check_chain (roi, "I420", one_size, MODE_CUDA);
+  check_chain (roi_rgb, "RGBA", one_size, MODE_CUDA);
+  check_chain (roi, "NV12", one_size, MODE_SYS_IN);
+  check_chain (roi, "NV12", one_size, MODE_SYS_OUT);
 
   /* (3) resolution change mid-stream on the CUDA path */
   check_chain (three, "NV12", two_sizes, MODE_CUDA);
