@@ -282,89 +282,67 @@ scratch_like (const cm_image * img, const cm_image_packed * src)
   return v;
 }
 
-/**
- * gst_cuda_morphology_frame_filter_host:
- * @src: plane 0 of a frame, or a rectangle of it (host memory)
- * @dst: the same place of the output, not overlapping @src
- *
- * The filter on the CPU over @src: the plane (GRAY, YUV), the whole
- * packed frame, or each colour channel with alpha or padding copied.
- */
-cm_status
-gst_cuda_morphology_frame_filter_host (GstCudaMorphologyFramePath * fp,
-    const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
-    const cm_image_packed * dst)
+/* A channel of @src into the plane @dst, or back (@insert), on the
+ * device (queued on @stream) or the host */
+static cm_status
+channel_move (const cm_image_packed * packed, gint ch, const cm_image * plane,
+    gboolean insert, gboolean device, cm_stream stream)
 {
-  cm_image hin = scratch_like (&fp->host_in, src);
-  cm_image hout = scratch_like (&fp->host_out, src);
-  cm_status status;
-  gint c;
-
-  if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
-    cm_image s = as_plane (src), d = as_plane (dst);
-
-    return ops->process_plane (ops->owner, &s, &d, FALSE, NULL);
-  }
-  /* the filter takes the whole frame */
-  if (use_packed (fp, ops))
-    return ops->process_packed (ops->owner, src, dst, FALSE, NULL);
-
-  /* alpha / padding byte */
-  gst_cuda_morphology_frame_copy_rows (dst->data, dst->pitch, src->data,
-      src->pitch, (gsize) src->width * fp->pixel_channels *
-      cm_depth_bytes (fp->depth), src->height);
-  for (c = 0; c < fp->n_colour; c++) {
-    gint ch = fp->colour_channel[c];
-
-    status = cm_extract_channel_ref (src, ch, &hin);
-    if (status == CM_OK)
-      status = ops->process_plane (ops->owner, &hin, &hout, FALSE, NULL);
-    if (status == CM_OK)
-      status = cm_insert_channel_ref (&hout, ch, dst);
-    if (status != CM_OK)
-      return status;
-  }
-  return CM_OK;
+  if (device)
+    return insert ? cm_insert_channel_cuda (plane, ch, packed, stream) :
+        cm_extract_channel_cuda (packed, ch, plane, stream);
+  return insert ? cm_insert_channel_ref (plane, ch, packed) :
+      cm_extract_channel_ref (packed, ch, plane);
 }
 
 /**
- * gst_cuda_morphology_frame_filter_device:
+ * gst_cuda_morphology_frame_filter:
+ * @src: plane 0 of a frame, or a rectangle of it
+ * @dst: the same place of the output, not overlapping @src
+ * @device: @src and @dst in device memory, the work queued on fp->stream;
+ *     else host memory and the CPU
  *
- * gst_cuda_morphology_frame_filter_host() on the device: @src and @dst
- * in device memory, the work queued on fp->stream.
+ * The filter over @src: the plane (GRAY, YUV), the whole packed frame, or
+ * each colour channel through the scratch planes with alpha or padding
+ * copied.
  */
 cm_status
-gst_cuda_morphology_frame_filter_device (GstCudaMorphologyFramePath * fp,
+gst_cuda_morphology_frame_filter (GstCudaMorphologyFramePath * fp,
     const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
-    const cm_image_packed * dst)
+    const cm_image_packed * dst, gboolean device)
 {
-  cm_image din = scratch_like (&fp->dev_in, src);
-  cm_image dout = scratch_like (&fp->dev_out, src);
-  cm_status status;
+  cm_stream stream = device ? fp->stream : NULL;
+  cm_image in = scratch_like (device ? &fp->dev_in : &fp->host_in, src);
+  cm_image out = scratch_like (device ? &fp->dev_out : &fp->host_out, src);
+  gsize row_bytes = (gsize) src->width * fp->pixel_channels *
+      cm_depth_bytes (fp->depth);
+  cm_status status = CM_OK;
   gint c;
 
   if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
     cm_image s = as_plane (src), d = as_plane (dst);
 
-    return ops->process_plane (ops->owner, &s, &d, TRUE, fp->stream);
+    return ops->process_plane (ops->owner, &s, &d, device, stream);
   }
   /* the filter takes the whole frame */
   if (use_packed (fp, ops))
-    return ops->process_packed (ops->owner, src, dst, TRUE, fp->stream);
+    return ops->process_packed (ops->owner, src, dst, device, stream);
 
   /* alpha / padding byte */
-  status = cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
-      (gsize) src->width * fp->pixel_channels * cm_depth_bytes (fp->depth),
-      src->height, CM_COPY_D2D, fp->stream);
+  if (device)
+    status = cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
+        row_bytes, src->height, CM_COPY_D2D, stream);
+  else
+    gst_cuda_morphology_frame_copy_rows (dst->data, dst->pitch, src->data,
+        src->pitch, row_bytes, src->height);
   for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
     gint ch = fp->colour_channel[c];
 
-    status = cm_extract_channel_cuda (src, ch, &din, fp->stream);
+    status = channel_move (src, ch, &in, FALSE, device, stream);
     if (status == CM_OK)
-      status = ops->process_plane (ops->owner, &din, &dout, TRUE,
-          fp->stream);
+      status = ops->process_plane (ops->owner, &in, &out, device, stream);
     if (status == CM_OK)
-      status = cm_insert_channel_cuda (&dout, ch, dst, fp->stream);
+      status = channel_move (dst, ch, &out, TRUE, device, stream);
   }
   return status;
 }
@@ -389,7 +367,7 @@ process_cpu (GstCudaMorphologyFramePath * fp,
 
   src = packed_view (in, width, height, fp->depth, fp->pixel_channels);
   dst = packed_view (out, width, height, fp->depth, fp->pixel_channels);
-  status = gst_cuda_morphology_frame_filter_host (fp, ops, &src, &dst);
+  status = gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, FALSE);
   /* chroma */
   for (p = 1; status == CM_OK && fp->layout ==
       GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR && p < GST_VIDEO_FRAME_N_PLANES (in);
@@ -634,7 +612,8 @@ process_cuda (GstCudaMorphologyFramePath * fp,
 
     status = input_view (fp, in, &src, st);
     if (status == CM_OK)
-      status = gst_cuda_morphology_frame_filter_device (fp, ops, &src, &dst);
+      status = gst_cuda_morphology_frame_filter (fp, ops, &src, &dst,
+          TRUE);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
     /* chroma: on the host while the device works, or queued */

@@ -25,13 +25,9 @@ G_GNUC_INTERNAL
 cm_image_packed gst_cuda_morphology_frame_scratch (GstCudaMorphologyFramePath
     * fp, gboolean input, gint width, gint height);
 G_GNUC_INTERNAL
-cm_status gst_cuda_morphology_frame_filter_host (GstCudaMorphologyFramePath *
-    fp, const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
-    const cm_image_packed * dst);
-G_GNUC_INTERNAL
-cm_status gst_cuda_morphology_frame_filter_device (GstCudaMorphologyFramePath
-    * fp, const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
-    const cm_image_packed * dst);
+cm_status gst_cuda_morphology_frame_filter (GstCudaMorphologyFramePath * fp,
+    const GstCudaMorphologyFilterOps * ops, const cm_image_packed * src,
+    const cm_image_packed * dst, gboolean device);
 G_GNUC_INTERNAL
 gboolean gst_cuda_morphology_frame_timing_begin (GstCudaMorphologyFramePath *
     fp, GstCudaMorphologyFrameStats * st);

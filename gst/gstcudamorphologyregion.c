@@ -52,58 +52,46 @@ staging_rect (const GstCudaMorphologyFramePath * fp, guint8 * staging,
   return staging + (gsize) r->y * pitch + (gsize) r->x * pixel_bytes (fp);
 }
 
-/* The rectangle @r of the input into the device scratch @dst (queued):
- * from CUDA memory, from a pinned buffer, or through the staging at the
- * rectangle's own place (so that rectangles of one frame do not meet) */
+/* The rectangle @r between a mapped frame and the device scratch @dev
+ * (queued): the input's into the scratch (@out FALSE), or the scratch
+ * into the output's. Frames in CUDA memory or pinned buffers are copied
+ * directly; others go through the staging plane at the rectangle's own
+ * place (rectangles of one frame do not meet there), the output's copied
+ * out by finish_staged () once the stream is done. */
 static cm_status
-gather (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
-    const GstVideoRectangle * r, const cm_image_packed * dst,
+transfer (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * mf,
+    const GstVideoRectangle * r, const cm_image_packed * dev, gboolean out,
     GstCudaMorphologyFrameStats * st)
 {
-  cm_image_packed src = frame_rect (fp, &in->frame, r);
+  cm_image_packed host = frame_rect (fp, &mf->frame, r);
   gsize row = (gsize) r->w * pixel_bytes (fp);
+  gsize pitch = out ? fp->staging_out_pitch : fp->staging_pitch;
   guint8 *staged;
 
-  if (in->device)
-    return cm_copy_2d_async (dst->data, dst->pitch, src.data, src.pitch, row,
-        r->h, CM_COPY_D2D, fp->stream);
-  if (in->pinned) {
-    st->pinned_uploads++;
-    return cm_copy_2d_async (dst->data, dst->pitch, src.data, src.pitch, row,
-        r->h, CM_COPY_H2D, fp->stream);
+  if (mf->device || mf->pinned) {
+    if (!mf->device && out)
+      st->pinned_downloads++;
+    else if (!mf->device)
+      st->pinned_uploads++;
+    return out ? cm_copy_2d_async (host.data, host.pitch, dev->data,
+        dev->pitch, row, r->h, mf->device ? CM_COPY_D2D : CM_COPY_D2H,
+        fp->stream) : cm_copy_2d_async (dev->data, dev->pitch, host.data,
+        host.pitch, row, r->h, mf->device ? CM_COPY_D2D : CM_COPY_H2D,
+        fp->stream);
+  }
+  staged = staging_rect (fp, out ? fp->staging_out : fp->staging_in, pitch,
+      r);
+  if (out) {
+    st->staged_downloads++;
+    fp->download_staged = TRUE;
+    return cm_copy_2d_async (staged, pitch, dev->data, dev->pitch, row, r->h,
+        CM_COPY_D2H, fp->stream);
   }
   st->staged_uploads++;
-  staged = staging_rect (fp, fp->staging_in, fp->staging_pitch, r);
-  gst_cuda_morphology_frame_copy_rows (staged, fp->staging_pitch, src.data,
-      src.pitch, row, r->h);
-  return cm_copy_2d_async (dst->data, dst->pitch, staged, fp->staging_pitch,
-      row, r->h, CM_COPY_H2D, fp->stream);
-}
-
-/* The device scratch @src into the rectangle @r of the output (queued);
- * a host output that is not pinned gets it from the staging once the
- * stream is done (finish_staged) */
-static cm_status
-scatter (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * out,
-    const GstVideoRectangle * r, const cm_image_packed * src,
-    GstCudaMorphologyFrameStats * st)
-{
-  cm_image_packed dst = frame_rect (fp, &out->frame, r);
-  gsize row = (gsize) r->w * pixel_bytes (fp);
-
-  if (out->device)
-    return cm_copy_2d_async (dst.data, dst.pitch, src->data, src->pitch, row,
-        r->h, CM_COPY_D2D, fp->stream);
-  if (out->pinned) {
-    st->pinned_downloads++;
-    return cm_copy_2d_async (dst.data, dst.pitch, src->data, src->pitch, row,
-        r->h, CM_COPY_D2H, fp->stream);
-  }
-  st->staged_downloads++;
-  fp->download_staged = TRUE;
-  return cm_copy_2d_async (staging_rect (fp, fp->staging_out,
-          fp->staging_out_pitch, r), fp->staging_out_pitch, src->data,
-      src->pitch, row, r->h, CM_COPY_D2H, fp->stream);
+  gst_cuda_morphology_frame_copy_rows (staged, pitch, host.data, host.pitch,
+      row, r->h);
+  return cm_copy_2d_async (dev->data, dev->pitch, staged, pitch, row, r->h,
+      CM_COPY_H2D, fp->stream);
 }
 
 /* After the stream was synchronised: the staged rectangles into the
@@ -157,15 +145,15 @@ process_rect (GstCudaMorphologyFramePath * fp,
   if (!fp->use_cuda) {
     src = frame_rect (fp, &in->frame, r);
     dst = frame_rect (fp, &out->frame, r);
-    return gst_cuda_morphology_frame_filter_host (fp, ops, &src, &dst);
+    return gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, FALSE);
   }
   src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
   dst = gst_cuda_morphology_frame_scratch (fp, FALSE, r->w, r->h);
-  status = gather (fp, in, r, &src, st);
+  status = transfer (fp, in, r, &src, FALSE, st);
   if (status == CM_OK)
-    status = gst_cuda_morphology_frame_filter_device (fp, ops, &src, &dst);
+    status = gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, TRUE);
   if (status == CM_OK)
-    status = scatter (fp, out, r, &dst, st);
+    status = transfer (fp, out, r, &dst, TRUE, st);
   return status;
 }
 
@@ -248,7 +236,7 @@ gst_cuda_morphology_frame_path_analyse_region (GstCudaMorphologyFramePath *
   st->device_in += in->device;
   timed = gst_cuda_morphology_frame_timing_begin (fp, st);
   src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
-  status = gather (fp, in, r, &src, st);
+  status = transfer (fp, in, r, &src, FALSE, st);
   img = as_image (&src);
   if (status == CM_OK)
     status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);
