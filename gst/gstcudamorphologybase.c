@@ -418,6 +418,7 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       incaps, outcaps);
+  priv->same_caps = gst_caps_is_equal (incaps, outcaps);
 
   /* frames of the old caps still on the device leave first (the source
    * pad has the old caps until this returns) */
@@ -477,14 +478,47 @@ gst_cuda_morphology_base_transform_ip (GstBaseTransform * trans,
       buf, NULL);
 }
 
-/* passthrough switched on between the buffer allocation and the transform
- * (inbuf == outbuf): the output is the input, analyse it */
+/* Regions of interest on the CUDA backend: a frame whose input buffer is
+ * writable (no one else holds it or its memory) and whose caps are the
+ * output's is filtered in place, so that nothing outside its regions is
+ * copied and the cost follows their area. Regions that overlap are
+ * filtered out of place, each from the input; so is everything on the
+ * CPU backend. */
+static GstFlowReturn
+gst_cuda_morphology_base_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  GstCudaMorphologyFramePath *fp = &priv->frames;
+
+  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
+      priv->configured && priv->dev.use_cuda && priv->same_caps &&
+      !fp->convert && gst_buffer_is_writable (inbuf) &&
+      gst_buffer_is_all_memory_writable (inbuf) &&
+      gst_cuda_morphology_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
+      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
+      GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->frame_done != NULL ? 1 :
+      G_MAXUINT) && gst_cuda_morphology_roi_disjoint (&priv->roi);
+  if (priv->in_place) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer
+      (trans, inbuf, outbuf);
+}
+
+/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
+ * passthrough switched on between the buffer allocation and the transform
+ * (the output is the input: analyse it) */
 static GstFlowReturn
 gst_cuda_morphology_base_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
-  return gst_cuda_morphology_base_run_frame (GST_CUDA_MORPHOLOGY_BASE (trans),
-      inbuf, inbuf == outbuf ? NULL : outbuf);
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (trans);
+
+  return gst_cuda_morphology_base_run_frame (self, inbuf, inbuf == outbuf &&
+      !GET_PRIV (self)->in_place ? NULL : outbuf);
 }
 
 /* GstBaseTransform calls this after each input buffer, then again until
@@ -614,6 +648,8 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_before_transform);
   trans_class->transform =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_transform);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_prepare_output_buffer);
   /* only called in passthrough (analysers): always_in_place stays FALSE
    * because transform is set, so filters never see it */
   trans_class->transform_ip =

@@ -120,17 +120,18 @@ gst_cuda_morphology_base_end_frame (GstCudaMorphologyBase * self,
   return GST_FLOW_OK;
 }
 
-/* Maps @buf for the frame path (the output with @output), or posts an
- * error. */
+/* Maps @buf for the frame path with @flags (the output's info when it
+ * maps for writing), or posts an error. */
 static gboolean
 gst_cuda_morphology_base_map (GstCudaMorphologyBase * self,
-    GstCudaMorphologyMappedFrame * mf, GstBuffer * buf, gboolean output,
+    GstCudaMorphologyMappedFrame * mf, GstBuffer * buf, GstMapFlags flags,
     GstCudaMorphologyFrameStats * st)
 {
   GstCudaMorphologyFramePath *fp = &GET_PRIV (self)->frames;
+  gboolean output = (flags & GST_MAP_WRITE) != 0;
 
   if (gst_cuda_morphology_frame_path_map (fp, mf, output ? &fp->out_info :
-          &fp->info, buf, output ? GST_MAP_WRITE : GST_MAP_READ, st))
+          &fp->info, buf, flags, st))
     return TRUE;
   GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Failed to map the %s frame",
           output ? "output" : "input"),
@@ -155,12 +156,14 @@ gst_cuda_morphology_base_process (GstCudaMorphologyBase * self,
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
 
   *results = TRUE;
-  /* an element whose results describe one region takes the first */
-  if (gst_cuda_morphology_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
-          width, height, GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->frame_done
-          != NULL ? 1 : G_MAXUINT) &&
-      !gst_cuda_morphology_roi_refused (&priv->roi, GST_ELEMENT (self),
-          fp->convert)) {
+  /* an element whose results describe one region takes the first; in
+   * place, the regions prepare_output_buffer collected */
+  if (priv->in_place || (gst_cuda_morphology_roi_collect (&priv->roi,
+              G_OBJECT (self), inbuf, width, height,
+              GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->frame_done != NULL ?
+              1 : G_MAXUINT) &&
+          !gst_cuda_morphology_roi_refused (&priv->roi, GST_ELEMENT (self),
+              fp->convert))) {
     *results = rects->len > 0;
     if (out == NULL)
       return rects->len == 0 ? CM_OK :
@@ -180,8 +183,9 @@ gst_cuda_morphology_base_process (GstCudaMorphologyBase * self,
       st, *defer);
 }
 
-/* One frame, from begin to end: @inbuf filtered into @outbuf, or, with
- * @outbuf %NULL, only analysed (passthrough). */
+/* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
+ * regions are filtered in place), or, with @outbuf %NULL, only analysed
+ * (passthrough). */
 GstFlowReturn
 gst_cuda_morphology_base_run_frame (GstCudaMorphologyBase * self,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -203,25 +207,29 @@ gst_cuda_morphology_base_run_frame (GstCudaMorphologyBase * self,
     return GST_FLOW_OK;
   }
 
-  if (!gst_cuda_morphology_base_map (self, &in, inbuf, FALSE, &st)) {
+  if (!gst_cuda_morphology_base_map (self, &in, inbuf, outbuf == inbuf ?
+          GST_MAP_READWRITE : GST_MAP_READ, &st)) {
     gst_cuda_morphology_device_leave (&priv->dev, pushed);
     return GST_FLOW_ERROR;
   }
-  if (outbuf != NULL
-      && !gst_cuda_morphology_base_map (self, &out, outbuf, TRUE, &st)) {
+  if (outbuf != NULL && outbuf != inbuf
+      && !gst_cuda_morphology_base_map (self, &out, outbuf, GST_MAP_WRITE,
+          &st)) {
     gst_cuda_morphology_frame_path_unmap (&in);
     gst_cuda_morphology_device_leave (&priv->dev, pushed);
     return GST_FLOW_ERROR;
   }
 
   status = gst_cuda_morphology_base_process (self, inbuf, &in,
-      outbuf != NULL ? &out : NULL, &st, &defer, &results);
+      outbuf == NULL ? NULL : outbuf == inbuf ? &in : &out, &st, &defer,
+      &results);
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */
-  if (outbuf != NULL)
+  if (outbuf != NULL && outbuf != inbuf)
     gst_cuda_morphology_frame_path_unmap (&out);
   gst_cuda_morphology_frame_path_unmap (&in);
   gst_cuda_morphology_device_leave (&priv->dev, pushed);
+  priv->in_place = FALSE;
 
   if (defer != NULL && status == CM_OK) {
     gst_cuda_morphology_overlap_deferred (&priv->overlap, inbuf);

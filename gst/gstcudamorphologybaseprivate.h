@@ -42,6 +42,10 @@ typedef struct
   GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
   GstCudaMorphologyFilterOps filter;    /* the subclass, as frames call it */
   gint filter_width, filter_height;     /* the size configure () made it for */
+  gboolean same_caps;           /* input and output caps equal (set_caps) */
+  gboolean in_place;            /* this frame's regions, collected in
+                                 * prepare_output_buffer, are filtered in
+                                 * the input buffer */
 } GstCudaMorphologyBasePrivate;
 
 G_GNUC_INTERNAL GstCudaMorphologyBasePrivate

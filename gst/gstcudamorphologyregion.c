@@ -188,7 +188,8 @@ gst_cuda_morphology_frame_path_process_regions (GstCudaMorphologyFramePath *
     timed = gst_cuda_morphology_frame_timing_begin (fp, st);
   }
 
-  status = copy_frame (fp, in, out);
+  /* in place (in == out): the rest of the frame is already there */
+  status = in == out ? CM_OK : copy_frame (fp, in, out);
   for (i = 0; status == CM_OK && i < n; i++) {
     if (!ops->resize (ops->owner, rects[i].w, rects[i].h))
       return CM_ERR_INVALID_ARG;        /* posted by the owner, synchronised */

@@ -199,3 +199,17 @@ gst_cuda_morphology_roi_refused (GstCudaMorphologyRoi * roi,
   roi->convert_warned = TRUE;
   return TRUE;
 }
+
+gboolean
+gst_cuda_morphology_roi_disjoint (const GstCudaMorphologyRoi * roi)
+{
+  const GstVideoRectangle *r = (const GstVideoRectangle *) roi->rects->data;
+  guint i, j;
+
+  for (i = 0; i < roi->rects->len; i++)
+    for (j = i + 1; j < roi->rects->len; j++)
+      if (r[i].x < r[j].x + r[j].w && r[j].x < r[i].x + r[i].w &&
+          r[i].y < r[j].y + r[j].h && r[j].y < r[i].y + r[i].h)
+        return FALSE;
+  return TRUE;
+}

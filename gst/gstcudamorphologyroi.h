@@ -46,6 +46,9 @@ gboolean gst_cuda_morphology_roi_collect (GstCudaMorphologyRoi * roi,
     GObject * object, GstBuffer * buf, gint width, gint height,
     guint max_rects);
 
+/* TRUE when no two of the rectangles roi_collect () found overlap */
+gboolean gst_cuda_morphology_roi_disjoint (const GstCudaMorphologyRoi * roi);
+
 /* TRUE when an element of a @convert (format-changing) output was given
  * regions: they cannot apply (the rest of the frame has no unchanged
  * copy), the whole frame is processed; warns once per element. */

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Regions of interest: the whole 3840x2160 GRAY8 frame against a 512x512
+# Regions of interest: the whole 3840x2160 NV12 frame against a 512x512
 # region at its centre (the roi property; regions from metas take the same
 # path, one after the other). Per element: frames per
 # second through bench-pipeline and the element's device span per frame
 # (one frame in 16 timed with CUDA events, first operation to last: the
-# copy of the frame and the region's gather, filter and scatter), in CUDA
-# memory and from a producer that fills the element's pinned pool.
+# region's gather, filter and scatter, and the copy of the rest of the
+# frame where the element cannot write its input), in CUDA memory and
+# from a producer that fills the element's pinned pool.
 #
 #   tests/bench/bench-roi.sh BUILD_DIR
 #
@@ -21,7 +22,7 @@ bench=$build/tests/bench/bench-pipeline
 export GST_PLUGIN_PATH=$PWD/$build/gst
 frames=${BENCH_FRAMES:-2000}
 warm=${BENCH_WARMUP:-200}
-size=(--width 3840 --height 2160 --format GRAY8 --frames "$frames" --warmup "$warm")
+size=(--width 3840 --height 2160 --format NV12 --frames "$frames" --warmup "$warm")
 roi='roi=<1664,824,512,512>'
 elements=("cudamorph operation=open shape=disk radius=7"
           "cudamedian size=5"
