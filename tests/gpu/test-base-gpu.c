@@ -449,12 +449,11 @@ nv12_planes_copy (const cm_image * dev, GstVideoFrame * frame,
     guint8 *f = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
     gsize stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
 
-    if (into_frame)
-      fail_unless_equals_int (cm_copy_2d_async (f, stride, d, dev->pitch, w,
-              rows, CM_COPY_D2D, s), CM_OK);
-    else
-      fail_unless_equals_int (cm_copy_2d_async (d, dev->pitch, f, stride, w,
-              rows, CM_COPY_H2D, s), CM_OK);
+    cm_status st = into_frame ?
+        cm_copy_2d_async (f, stride, d, dev->pitch, w, rows, CM_COPY_D2D, s) :
+        cm_copy_2d_async (d, dev->pitch, f, stride, w, rows, CM_COPY_H2D, s);
+
+    fail_unless_equals_int (st, CM_OK);
   }
 }
 
