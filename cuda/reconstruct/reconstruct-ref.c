@@ -8,8 +8,6 @@
 #include "cpu-bands.h"
 #include "reconstruct.h"
 
-/* bands of fewer rows than this are not worth a thread */
-#define BAND_MIN_ROWS 8
 /* the queue checks the cancel flag once in this many pixels */
 #define QUEUE_CHECK_EVERY 65536
 
@@ -208,66 +206,20 @@ rec_dilate_hybrid (uint32_t * j, const uint32_t * i, int w, int h,
   return st;
 }
 
-/* The bands of rec_dilate (): each reconstructed on its own, as if the
- * rows around it were not there */
-typedef struct
-{
-  uint32_t *j;
-  const uint32_t *i;
-  int w, h;
-  neighbours n;
-  const cm_cpu_opts *cpu;
-} band_job;
-
-static cm_status
-band_local (void *ctx, int band, int y0, int y1)
-{
-  band_job *b = ctx;
-  size_t off = (size_t) y0 * b->w;
-
-  (void) band;
-  return rec_dilate_hybrid (b->j + off, b->i + off, b->w, y1 - y0, b->n,
-      b->cpu);
-}
-
-/* j becomes the reconstruction by dilation of j under i. On the threads
- * of @cpu: each band of rows is reconstructed on its own, in parallel
- * (what a band reaches from the frame's left and right edges and from
- * its own seeds), which leaves j between the marker and the result; then
- * only pixels of the rows on either side of a band edge can still raise
- * a neighbour, and the serial queue, seeded with them, finishes across
- * the bands (Vincent's hybrid invariant: every pixel that can raise a
- * neighbour is queued). */
+/* j becomes the reconstruction by dilation of j under i: the serial
+ * hybrid, which @cpu may stop. Bands of rows reconstructed in parallel,
+ * then finished across their edges by one queue, were exact but slower
+ * (docs/PERFORMANCE.md): the queue then carries most of what the scans
+ * would have done. */
 static cm_status
 rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity,
     const cm_cpu_opts * cpu)
 {
-  band_job b = { j, i, w, h, neighbours_of (connectivity), cpu };
   size_t count = (size_t) w * h;
-  int bands = cm_cpu_band_count (cpu, h / BAND_MIN_ROWS);
-  fifo q = { 0 };
-  cm_status st;
 
   for (size_t p = 0; p < count; p++)
     j[p] = min_u32 (j[p], i[p]);
-  if (bands < 2)
-    return rec_dilate_hybrid (j, i, w, h, b.n, cpu);
-
-  st = cm_cpu_bands (cpu, h, band_local, &b);
-  /* the rows on either side of each band edge, as cm_cpu_bands cut them */
-  bands = cm_cpu_band_count (cpu, h);
-  for (int e = 1; e < bands && st == CM_OK; e++) {
-    int y = (int) ((long long) h * e / bands);
-
-    for (int x = 0; x < w && st == CM_OK; x++)
-      if (!fifo_push (&q, (size_t) (y - 1) * w + x) ||
-          !fifo_push (&q, (size_t) y * w + x))
-        st = CM_ERR_NO_MEMORY;
-  }
-  if (st == CM_OK)
-    st = propagate (&q, j, i, w, h, b.n, cpu);
-  free (q.v);
-  return st;
+  return rec_dilate_hybrid (j, i, w, h, neighbours_of (connectivity), cpu);
 }
 
 static uint32_t

@@ -66,12 +66,11 @@ cm_status cm_reconstruct_ref (cm_recon_mode mode, int connectivity,
  * dst must not overlap src). */
 cm_status cm_recon_ref (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst);
-/* The same on the threads of @cpu (NULL: the calling thread alone), the
- * same result: each band of rows is reconstructed on its own in
- * parallel (the hybrid, as if the band were the frame), then one serial
- * queue seeded with the rows along the band edges finishes what crosses
- * them. Stops with CM_ERR_CANCELLED within a row (or 65536 queued
- * pixels) of cpu->cancel being set. */
+/* The same with the options @cpu (NULL: none), the same result: the
+ * marker of open-rec and close-rec (the erosion or dilation) on its
+ * threads, the reconstruction itself on the calling thread (Vincent's
+ * hybrid is sequential). Stops with CM_ERR_CANCELLED within a row (or
+ * 65536 queued pixels) of cpu->cancel being set. */
 cm_status cm_recon_ref_mt (const cm_recon_desc * desc, const cm_image * src,
     const cm_image * dst, const cm_cpu_opts * cpu);
 

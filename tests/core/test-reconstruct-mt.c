@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cm_recon_ref_mt (the CPU backend of the reconstruction operations) on
+/* cm_recon_ref_mt (the CPU backend of the reconstruction operations) with
  * 2 to 16 threads against cm_recon_ref on the calling thread alone (itself
- * checked against a brute force in test-reconstruct-ref): every operation,
- * both connectivities and depths, frames of one row or column, every
- * input kind of test-util.h (random, plateaus, all equal, blobs, mazes
- * along rows and along columns: a corridor that crosses every band edge
- * leaves most of the work to the serial queue). Then the cancel flag: set before, the run stops at
+ * checked against a brute force in test-reconstruct-ref): every operation
+ * (open-rec and close-rec make their marker on the threads), both
+ * connectivities and depths, frames of one row or column, every input
+ * kind of test-util.h (random, plateaus, all equal, blobs, mazes along
+ * rows and along columns). Then the cancel flag: set before, the run stops at
  * once; set while a large maze runs, it stops with CM_ERR_CANCELLED. */
 #include <pthread.h>
 #include <stdio.h>
