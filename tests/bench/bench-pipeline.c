@@ -4,7 +4,7 @@
  *
  *   bench-pipeline [--width W] [--height H] [--format GRAY8] [--frames N]
  *                  [--warmup K] [--memory system|cuda]
- *                  [--producer plain|pool] [--streams S]
+ *                  [--producer plain|pool|fill] [--streams S]
  *                  [--start-after FILE] "cudamorph operation=erode ..."
  *
  * --streams S runs S copies of the pipeline in this process at once, each
@@ -29,7 +29,10 @@
  * element proposes upstream (pinned host memory on the CUDA backend), as a
  * source that honours the allocation query (v4l2src, videotestsrc) would
  * fill them; --producer plain (default) pushes ordinary malloc'ed frames,
- * which the element copies into pinned staging first.
+ * which the element copies into pinned staging first. --producer fill
+ * copies each frame into a fresh buffer of that pool in the feeder thread
+ * and keeps no reference to it, as a camera does: the element may write
+ * it (regions of interest are then filtered in place).
  */
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
@@ -50,6 +53,8 @@ typedef struct
   gint64 t_first, t_last;
   gint frames;                  /* to push */
   gboolean from_pool;           /* prepared[] are the chain's pool buffers */
+  GstBufferPool *pool;          /* --producer fill: each frame a new buffer
+                                 * of it */
   GThread *feeder;
   int rc;
   double device_us;             /* the chain's device time per frame */
@@ -71,7 +76,7 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
  * proposed pool. */
 static gboolean
 refill_from_proposed_pool (GstElement * src, const GstVideoInfo * info,
-    GstBuffer ** prepared)
+    GstBuffer ** prepared, GstBufferPool ** keep)
 {
   GstPad *pad = gst_element_get_static_pad (src, "src");
   GstBufferPool *pool = NULL;
@@ -133,6 +138,8 @@ refill_from_proposed_pool (GstElement * src, const GstVideoInfo * info,
   if (ok)
     g_print ("producer: frames in buffers of the proposed %s\n",
         G_OBJECT_TYPE_NAME (pool));
+  if (ok && keep)
+    *keep = gst_object_ref (pool);
 
 done:
   if (pool)
@@ -149,7 +156,7 @@ done:
  * @from_pool its frames are copied into the pool the chain proposes. */
 static int
 stream_start (Stream * st, const gchar * desc, GstContext * cuda_context,
-    const GstVideoInfo * info, gboolean from_pool)
+    const GstVideoInfo * info, gboolean from_pool, gboolean fill)
 {
   GError *err = NULL;
 
@@ -165,7 +172,8 @@ stream_start (Stream * st, const gchar * desc, GstContext * cuda_context,
   g_signal_connect (st->sink, "handoff", G_CALLBACK (on_handoff), st);
   gst_element_set_state (st->pipe, GST_STATE_PLAYING);
   if (from_pool) {
-    st->from_pool = refill_from_proposed_pool (st->src, info, st->prepared);
+    st->from_pool = refill_from_proposed_pool (st->src, info, st->prepared,
+        fill ? &st->pool : NULL);
     if (!st->from_pool)
       g_printerr ("warning: the chain proposed no pool: plain frames\n");
   }
@@ -180,7 +188,19 @@ stream_feed (gpointer data)
 
   /* the pool refill pushed the first frame already */
   for (int i = st->from_pool ? 1 : 0; i < st->frames; i++) {
-    GstBuffer *b = gst_buffer_copy (st->prepared[i % 4]); /* shares memory */
+    GstBuffer *b = NULL;
+
+    if (st->pool != NULL) {
+      GstMapInfo m;
+
+      if (gst_buffer_pool_acquire_buffer (st->pool, &b, NULL) != GST_FLOW_OK)
+        break;
+      gst_buffer_map (st->prepared[i % 4], &m, GST_MAP_READ);
+      gst_buffer_fill (b, 0, m.data, m.size);
+      gst_buffer_unmap (st->prepared[i % 4], &m);
+    } else {
+      b = gst_buffer_copy (st->prepared[i % 4]);        /* shares memory */
+    }
     GST_BUFFER_PTS (b) = i * GST_MSECOND;
     GST_BUFFER_DURATION (b) = GST_MSECOND;
     if (gst_app_src_push_buffer (GST_APP_SRC (st->src), b) != GST_FLOW_OK)
@@ -264,6 +284,9 @@ stream_clear (Stream * st)
     gst_element_set_state (st->pipe, GST_STATE_NULL);
   for (int k = 0; k < 4; k++)
     gst_clear_buffer (&st->prepared[k]);
+  if (st->pool != NULL)
+    gst_buffer_pool_set_active (st->pool, FALSE);
+  gst_clear_object (&st->pool);
   gst_clear_object (&st->src);
   gst_clear_object (&st->sink);
   gst_clear_object (&st->pipe);
@@ -273,7 +296,7 @@ stream_clear (Stream * st)
  * all streams over the window in which all were measured. */
 static void
 report (const Stream * streams, guint n, gint width, gint height,
-    const gchar * format, gboolean cuda, gboolean producer_pool,
+    const gchar * format, gboolean cuda, const gchar * producer,
     const gchar * chain)
 {
   gint64 first = G_MAXINT64, last = 0;
@@ -295,8 +318,7 @@ report (const Stream * streams, guint n, gint width, gint height,
   g_print ("%dx%d %s %s memory%s, %u stream%s, %d frames each (%d "
       "warm-up): %.1f frames/s (sum of the streams; %.1f over the common "
       "window), %.3f ms/frame  | %s\n", width, height, format,
-      cuda ? "CUDA" : "system", cuda ? "" : producer_pool ?
-      " (pool producer)" : " (plain producer)", n, n == 1 ? "" : "s",
+      cuda ? "CUDA" : "system", cuda ? "" : producer, n, n == 1 ? "" : "s",
       streams[0].frames_seen, warmup, sum, counted / ((last - first) / 1e6),
       1000.0 / sum, chain);
   /* for bench-processes.sh: the monotonic clock is the same in every
@@ -319,7 +341,7 @@ main (int argc, char **argv)
   guint n_streams = 1;
   const gchar *start_after = NULL;
   const gchar *format = "GRAY8";
-  gboolean cuda = FALSE, producer_pool = FALSE;
+  gboolean cuda = FALSE, producer_pool = FALSE, producer_fill = FALSE;
   GstElement *up_pipe = NULL;
   GstContext *cuda_context = NULL;
   const gchar *chain = "cudamorph operation=erode shape=rect width=15 "
@@ -341,8 +363,10 @@ main (int argc, char **argv)
       format = argv[++i];
     else if (!strcmp (argv[i], "--memory") && i + 1 < argc)
       cuda = !strcmp (argv[++i], "cuda");
-    else if (!strcmp (argv[i], "--producer") && i + 1 < argc)
-      producer_pool = !strcmp (argv[++i], "pool");
+    else if (!strcmp (argv[i], "--producer") && i + 1 < argc) {
+      producer_fill = !strcmp (argv[++i], "fill");
+      producer_pool = producer_fill || !strcmp (argv[i], "pool");
+    }
     else if (!strcmp (argv[i], "--streams") && i + 1 < argc) {
       gint n = atoi (argv[++i]);
 
@@ -453,7 +477,7 @@ main (int argc, char **argv)
     for (int k = 0; k < 4; k++)
       streams[s].prepared[k] = gst_buffer_ref (prepared[k]);
     rc = stream_start (&streams[s], desc, cuda_context, &info,
-        producer_pool && !cuda);
+        producer_pool && !cuda, producer_fill && !cuda);
   }
   /* all negotiated: now every feeder pushes at once */
   while (start_after && rc == 0 &&
@@ -468,8 +492,9 @@ main (int argc, char **argv)
       rc = stream_wait (&streams[s]);
   }
   if (rc == 0)
-    report (streams, n_streams, width, height, format, cuda, producer_pool,
-        chain);
+    report (streams, n_streams, width, height, format, cuda, producer_fill ?
+        " (filling producer)" : producer_pool ? " (pool producer)" :
+        " (plain producer)", chain);
   for (guint s = 0; s < n_streams; s++)
     stream_clear (&streams[s]);
   g_free (streams);

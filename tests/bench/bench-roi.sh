@@ -7,8 +7,10 @@
 # second through bench-pipeline and the element's device span per frame
 # (one frame in 16 timed with CUDA events, first operation to last: the
 # region's gather, filter and scatter, and the copy of the rest of the
-# frame where the element cannot write its input), in CUDA memory and
-# from a producer that fills the element's pinned pool.
+# frame where the element cannot write its input), in CUDA memory, from
+# a producer that re-pushes buffers of the element's pinned pool (it
+# keeps them: the element filters out of place) and from one that fills
+# a fresh pool buffer per frame and lets it go (in place).
 #
 #   tests/bench/bench-roi.sh BUILD_DIR
 #
@@ -27,7 +29,7 @@ roi='roi=<1664,824,512,512>'
 elements=("cudamorph operation=open shape=disk radius=7"
           "cudamedian size=5"
           "cudamorph operation=fill-holes")
-memories=("--memory cuda" "--producer pool")
+memories=("--memory cuda" "--producer pool" "--producer fill")
 
 fps_of() { sed -nE 's/.*: ([0-9.]+) frames\/s \(sum.*/\1/p' | head -1; }
 span_of() { sed -nE 's/^device span per frame[^:]*: ([0-9.]+) us.*/\1/p' | head -1; }
