@@ -172,6 +172,20 @@ check_element (int e)
   }
 }
 
+/* gst_util_set_object_arg () without its leak: GStreamer 1.22 does not
+ * unset the GValue when the string does not parse, which loses the
+ * allocation of a GstValueArray (the roi property) */
+static void
+set_from_string (GObject * obj, GParamSpec * ps, const char *str)
+{
+  GValue v = G_VALUE_INIT;
+
+  g_value_init (&v, ps->value_type);
+  if (gst_value_deserialize_with_pspec (&v, str, ps))
+    g_object_set_property (obj, ps->name, &v);
+  g_value_unset (&v);
+}
+
 static void
 set_one (const uint8_t ** d, size_t * n)
 {
@@ -198,7 +212,7 @@ set_one (const uint8_t ** d, size_t * n)
       for (size_t i = 0; i < len; i++)
         buf[i] = "01;"[(uint8_t) buf[i] % 3];
     }
-    gst_util_set_object_arg (obj, ps->name, buf);
+    set_from_string (obj, ps, buf);
   } else {
     GValue v = G_VALUE_INIT;
 
