@@ -263,8 +263,8 @@ use_packed (GstCudaMorphologyFramePath * fp,
 }
 
 /* A packed view of plane 0 as the plane it is (planar layouts) */
-static cm_image
-as_plane (const cm_image_packed * v)
+cm_image
+gst_cuda_morphology_frame_as_plane (const cm_image_packed * v)
 {
   cm_image img = { v->data, v->pitch, v->width, v->height, v->depth };
 
@@ -320,7 +320,8 @@ gst_cuda_morphology_frame_filter (GstCudaMorphologyFramePath * fp,
   gint c;
 
   if (fp->layout == GST_CUDA_MORPHOLOGY_LAYOUT_PLANAR) {
-    cm_image s = as_plane (src), d = as_plane (dst);
+    cm_image s = gst_cuda_morphology_frame_as_plane (src);
+    cm_image d = gst_cuda_morphology_frame_as_plane (dst);
 
     return ops->process_plane (ops->owner, &s, &d, device, stream);
   }

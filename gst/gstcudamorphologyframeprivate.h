@@ -22,6 +22,8 @@ cm_status gst_cuda_morphology_frame_copy_plane (GstCudaMorphologyFramePath *
     fp, GstCudaMorphologyMappedFrame * in, GstCudaMorphologyMappedFrame * out,
     guint p);
 G_GNUC_INTERNAL
+cm_image gst_cuda_morphology_frame_as_plane (const cm_image_packed * v);
+G_GNUC_INTERNAL
 cm_image_packed gst_cuda_morphology_frame_scratch (GstCudaMorphologyFramePath
     * fp, gboolean input, gint width, gint height);
 G_GNUC_INTERNAL

@@ -36,14 +36,6 @@ frame_rect (const GstCudaMorphologyFramePath * fp, GstVideoFrame * frame,
   return v;
 }
 
-static cm_image
-as_image (const cm_image_packed * v)
-{
-  cm_image img = { v->data, v->pitch, v->width, v->height, v->depth };
-
-  return img;
-}
-
 /* Where @r lies in a pinned staging plane of @pitch */
 static guint8 *
 staging_rect (const GstCudaMorphologyFramePath * fp, guint8 * staging,
@@ -230,7 +222,7 @@ gst_cuda_morphology_frame_path_analyse_region (GstCudaMorphologyFramePath *
   if (!ops->resize (ops->owner, r->w, r->h))
     return CM_ERR_INVALID_ARG;
   if (!fp->use_cuda) {
-    img = as_image (&src);
+    img = gst_cuda_morphology_frame_as_plane (&src);
     return ops->analyse_plane (ops->owner, &img, FALSE, NULL);
   }
 
@@ -238,7 +230,7 @@ gst_cuda_morphology_frame_path_analyse_region (GstCudaMorphologyFramePath *
   timed = gst_cuda_morphology_frame_timing_begin (fp, st);
   src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
   status = transfer (fp, in, r, &src, FALSE, st);
-  img = as_image (&src);
+  img = gst_cuda_morphology_frame_as_plane (&src);
   if (status == CM_OK)
     status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);
   gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
