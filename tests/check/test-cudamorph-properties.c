@@ -401,19 +401,12 @@ GST_START_TEST (test_unused_properties)
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
     GstElement *e = test_element_new ("cudamorph", "cpu");
     GstBus *bus = gst_bus_new ();
-    gchar **kv = g_strsplit (cases[c].props, " ", -1);
     GstVideoInfo info;
     GstHarness *h;
     GstMessage *msg;
     guint warnings = 0;
 
-    for (guint k = 0; kv[k] != NULL; k++) {
-      gchar **p = g_strsplit (kv[k], "=", 2);
-
-      gst_util_set_object_arg (G_OBJECT (e), p[0], p[1]);
-      g_strfreev (p);
-    }
-    g_strfreev (kv);
+    test_element_set_args (e, cases[c].props);
     gst_element_set_bus (e, bus);
     h = morph_harness_new (e);
     morph_harness_set_caps (h, "GRAY8", 32, 24, &info);

@@ -15,6 +15,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include "element-harness.h"
 #include "test-suite.h"
 
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -184,19 +185,14 @@ static GstCaps *
 src_caps_for_full (const gchar * element_desc, const gchar * format,
     gboolean cuda, gboolean * accepted)
 {
-  gchar **words = g_strsplit (element_desc, " ", -1);
+  gchar **words = g_strsplit (element_desc, " ", 2);
   GstElement *e = gst_element_factory_make (words[0], NULL);
   GstCaps *caps, *up = fixed_caps (format, cuda);
   GstPad *upstream, *sinkpad, *srcpad;
 
   fail_unless (e != NULL, "no %s: is GST_PLUGIN_PATH the build's gst/?",
       words[0]);
-  for (guint i = 1; words[i]; i++) {
-    gchar **kv = g_strsplit (words[i], "=", 2);
-
-    gst_util_set_object_arg (G_OBJECT (e), kv[0], kv[1]);
-    g_strfreev (kv);
-  }
+  test_element_set_args (e, words[1]);
   upstream = gst_pad_new ("upstream", GST_PAD_SRC);
   gst_pad_set_element_private (upstream, up);
   gst_pad_set_query_function (upstream, upstream_query);

@@ -49,21 +49,6 @@ static const RoiElement roi_elements[] = {
   {"cudalinspectrum", "length=9 angle-step=15 output=supremum", luma_formats},
 };
 
-static void
-set_props (GstElement * e, const char *props)
-{
-  gchar **kv = g_strsplit (props, " ", -1);
-
-  for (guint i = 0; kv[i] != NULL; i++) {
-    gchar **p = g_strsplit (kv[i], "=", 2);
-
-    fail_unless (p[0] != NULL && p[1] != NULL, "bad props %s", props);
-    gst_util_set_object_arg (G_OBJECT (e), p[0], p[1]);
-    g_strfreev (p);
-  }
-  g_strfreev (kv);
-}
-
 typedef struct
 {
   GstElement *e;
@@ -78,9 +63,9 @@ roi_run_start (RoiRun * r, const RoiElement * re, const char *format, int w,
     int h, const char *extra)
 {
   r->e = test_element_new (re->factory, test_backend ());
-  set_props (r->e, re->props);
+  test_element_set_args (r->e, re->props);
   if (extra != NULL)
-    set_props (r->e, extra);
+    test_element_set_args (r->e, extra);
   r->bus = gst_bus_new ();
   gst_element_set_bus (r->e, r->bus);
   r->h = morph_harness_new (r->e);
@@ -300,7 +285,7 @@ GST_START_TEST (test_roi_changes)
     const GstVideoRectangle *r = seq[k].w > 0 ? &seq[k] : &whole;
     GstBuffer *in = morph_make_input (&run.info, 300 + k, 0);
 
-    set_props (run.e, extra);
+    test_element_set_args (run.e, extra);
     roi_push_and_check (&run, re, in, k % 2, r, 1, 0, extra);
     gst_buffer_unref (in);
     g_free (extra);

@@ -214,6 +214,25 @@ test_element_new (const char *factory, const char *backend)
   return e;
 }
 
+void
+test_element_set_args (GstElement * e, const char *args)
+{
+  gchar **words;
+
+  if (args == NULL || *args == '\0')
+    return;
+  words = g_strsplit (args, " ", -1);
+  for (guint i = 0; words[i] != NULL; i++) {
+    gchar **kv = g_strsplit (words[i], "=", 2);
+
+    fail_unless (kv[0] != NULL && kv[1] != NULL, "not name=value: \"%s\"",
+        words[i]);
+    gst_util_set_object_arg (G_OBJECT (e), kv[0], kv[1]);
+    g_strfreev (kv);
+  }
+  g_strfreev (words);
+}
+
 GstElement *
 test_element_new_with (const char *factory, const char *backend,
     TestParamsApply apply, gconstpointer params)

@@ -144,6 +144,10 @@ void recon_params_apply (GstElement * e, const ReconParams * p);
  * "auto"). */
 GstElement *test_element_new (const char *factory, const char *backend);
 
+/* Sets @args on @e as gst-launch-1.0 would: "name=value" words separated
+ * by single spaces (values without spaces); NULL or "" sets nothing. */
+void test_element_set_args (GstElement * e, const char *args);
+
 /* Sets the filter properties of an element from a parameter row
  * (morph_params_apply, median_params_apply). */
 typedef void (*TestParamsApply) (GstElement * e, gconstpointer params);
