@@ -14,6 +14,7 @@
 #include "reconstruct.h"
 #include "se.h"
 #include "test-count.h"
+#include "core-test.h"
 #include "test-util.h"
 
 static cm_se *disk;
@@ -70,55 +71,48 @@ check_image (int w, int h, cm_depth depth, test_fill_kind k, int vertical,
 
 /* ---- the cancel flag ------------------------------------------------- */
 
-typedef struct
+static cm_status
+fill_holes (const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * cpu)
 {
-  const cm_image *src, *dst;
-  const cm_cpu_opts *cpu;
-  cm_status status;
-} run_args;
-
-static void *
-run_fill_holes (void *data)
-{
-  run_args *a = data;
   cm_recon_desc d;
 
   memset (&d, 0, sizeof (d));
   d.op = CM_RECON_FILL_HOLES;
   d.connectivity = 8;
-  a->status = cm_recon_ref_mt (&d, a->src, a->dst, a->cpu);
-  return NULL;
+  return cm_recon_ref_mt (&d, src, dst, cpu);
 }
 
 static void
 check_cancel (void)
 {
-  /* a maze along columns: its corridor crosses every band edge, so the
-   * serial queue has most of the frame to do (seconds) */
+  /* a maze along columns: the serial queue has most of the frame to do
+   * (seconds) */
   cm_image src = test_image_new (2048, 2048, CM_DEPTH_8, 0);
   cm_image dst = test_image_new (2048, 2048, CM_DEPTH_8, 0);
   int cancel = 1;
   cm_cpu_opts cpu = { 4, &cancel };
-  run_args a = { &src, &dst, &cpu, CM_OK };
+  canceller c = { &cancel, 1000, 0 };
   pthread_t t;
+  cm_status st;
 
   test_image_fill_maze (&src, 255, 40, 1, 1);
-  run_fill_holes (&a);
+  st = fill_holes (&src, &dst, &cpu);
   checks++;
-  if (a.status != CM_ERR_CANCELLED)
-    FAIL ("cancel set before the run: status %d", (int) a.status);
+  if (st != CM_ERR_CANCELLED)
+    FAIL ("cancel set before the run: status %d", (int) st);
 
   /* set while it runs: the run must end with CM_ERR_CANCELLED (not
    * timed here; docs/PERFORMANCE.md has the figures) */
   cancel = 0;
-  if (pthread_create (&t, NULL, run_fill_holes, &a) != 0) {
+  if (pthread_create (&t, NULL, cancel_later, &c) != 0) {
     FAIL ("cannot start a thread");
   } else {
-    __atomic_store_n (&cancel, 1, __ATOMIC_RELAXED);
+    st = fill_holes (&src, &dst, &cpu);
     pthread_join (t, NULL);
     checks++;
-    if (a.status != CM_ERR_CANCELLED)
-      FAIL ("cancel set while running: status %d", (int) a.status);
+    if (st != CM_ERR_CANCELLED)
+      FAIL ("cancel set while running: status %d", (int) st);
   }
   test_image_free (&src);
   test_image_free (&dst);
