@@ -116,13 +116,17 @@ cudaError_t cm_vhgw_pass (const cm_image * src, const cm_image * dst,
 typedef struct cm_runs_pass cm_runs_pass;
 
 /* se: offsets as they must be applied (already reflected for dilations). */
+/* @rows_per_thread: output rows per thread of the shared path, 1 or 4;
+ * 0: chosen by the planner's cost estimate (tests and benchmarks force
+ * one through cm_morph_tuning.runs_rows) */
 cm_status cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se,
-    int width, int height, cm_depth depth);
+    int width, int height, cm_depth depth, int rows_per_thread);
 cudaError_t cm_runs_pass_run (cm_runs_pass * pass, const cm_image * src,
     const cm_image * dst, int is_min, cm_border_mode border,
     uint32_t border_value, cudaStream_t stream);
 void cm_runs_pass_free (cm_runs_pass * pass);
-/* short description for cm_morph_plan_algorithm, e.g. "runs-rows-shared" */
+/* short description for cm_morph_plan_algorithm, e.g. "runs-rows-shared"
+ * ("-1": the shared gather takes one row per thread) */
 const char *cm_runs_pass_describe (const cm_runs_pass * pass);
 
 /* ---- element-wise helpers (morph.cu) ------------------------------------ */

@@ -120,13 +120,14 @@ runs_geom_init (runs_geom * g, int bps, int width, int height,
 bool
 runs_shared_geom (runs_geom * g, int bps, int width, int height,
     const int bounds[4], int axis, unsigned smask, int lx_shift,
-    int nwarps, long nlut, int budget, size_t *smem)
+    int nwarps, int v, long nlut, int budget, size_t *smem)
 {
   const int P = 4 / bps;
   int lanes_x = 1 << lx_shift;
   runs_geom_init (g, bps, width, height, bounds, axis);
   g->tw = lanes_x * RUNS_NG * P;
-  g->th = (32 >> lx_shift) * nwarps * RUNS_V;
+  g->th = (32 >> lx_shift) * nwarps * v;
+  g->v = v;
   g->rw = g->tw + bounds[1] - g->mdxp;
   g->rh = g->th + bounds[3] - bounds[2];
   g->nwr = (g->rw + P - 1) / P;
@@ -134,12 +135,12 @@ runs_shared_geom (runs_geom * g, int bps, int width, int height,
   if (g->nwr > 32 * RUNS_MMAX || (height + g->th - 1) / g->th > 65535)
     return false;
   /* Bank-conflict-free gather: with the warp spread over 32 / lanes_x
-   * row groups, RUNS_V * pitch_w must equal lanes_x * RUNS_NG modulo 32
+   * row groups, v * pitch_w must equal lanes_x * RUNS_NG modulo 32
    * banks (then lane L reads bank RUNS_NG * L + const). */
   int pitch = g->nwr + 1;
   if (lanes_x < 32) {
-    int mod = 32 / RUNS_V;
-    int t = (lanes_x * RUNS_NG / RUNS_V) % mod;
+    int mod = 32 / v;
+    int t = (lanes_x * RUNS_NG / v) % mod;
     pitch += ((t - pitch) % mod + mod) % mod;
   }
   g->pitch_w = pitch;
@@ -176,7 +177,7 @@ runs_shared_cost (const runs_geom * g, int bps, int nwarps, long nlut,
   /* per output word and lookup: (NG + 1) / NG loads + permutes + min */
   double alu = bps == 2 ? 2.0 : (dev->paired8 ? 4.0 : 7.0);
   double per_word = (RUNS_NG + 1.0) / RUNS_NG + alu + 1.0 / RUNS_NG;
-  double c_gather = (double) threads * RUNS_V * RUNS_NG * nlut * per_word;
+  double c_gather = (double) threads * g->v * RUNS_NG * nlut * per_word;
   double c_block = c_load + c_build + c_gather + threads * 60.0 + nlut;
 
   long bx = (g->width + g->tw - 1) / g->tw;
@@ -271,11 +272,11 @@ runs_bounds (const runs_axis * ax, int axis, int bounds[4])
 }
 
 /* The candidate of cost @c into *best when it is the first or cheaper;
- * lx_shift and nwarps only for the shared path (the global one leaves
+ * lx_shift, nwarps and v only for the shared path (the global one leaves
  * them) */
 void
 runs_keep (runs_choice * best, double c, int axis, int shared,
-    unsigned smask, int lx_shift, int nwarps)
+    unsigned smask, int lx_shift, int nwarps, int v)
 {
   if (best->valid && !(c < best->cost))
     return;
@@ -286,14 +287,25 @@ runs_keep (runs_choice * best, double c, int axis, int shared,
   if (shared) {
     best->lx_shift = lx_shift;
     best->nwarps = nwarps;
+    best->v = v;
   }
   best->cost = c;
 }
 
-/* Best choice for one axis (updates *best when cheaper). */
+/* Frames of at most this many pixels per multiprocessor may take the
+ * shared gather with one row per thread. Below it a tile of RUNS_V rows
+ * per thread leaves most of the device's warps idle, and one row per
+ * thread wins whatever the cost estimate says; above it the estimate
+ * overrates one row (it ignores the longer halo per output row), so it is
+ * not offered (docs/PERFORMANCE.md, session 13). */
+#define RUNS_ONE_ROW_PIXELS_PER_SM 12288L
+
+/* Best choice for one axis (updates *best when cheaper). @v_only: the
+ * shared gather's rows per thread, 0: RUNS_V, then one on small frames
+ * (ties keep RUNS_V). */
 void
 runs_choose_axis (const runs_axis * ax, int axis, int bps, int width,
-    int height, const int bounds[4], const runs_devinfo * dev,
+    int height, const int bounds[4], const runs_devinfo * dev, int v_only,
     runs_choice * best)
 {
   int ktop = runs_ilog2 ((unsigned) ax->maxlen);
@@ -304,19 +316,25 @@ runs_choose_axis (const runs_axis * ax, int axis, int bps, int width,
     long nlut = runs_count_lookups (ax, smask);
     runs_geom g;
     size_t smem;
-    for (int lx_shift = 2; lx_shift <= 5; lx_shift++) {
-      for (int nw = 2; nw <= RUNS_MAX_THREADS / 32; nw++) {
-        if (!runs_shared_geom (&g, bps, width, height, bounds, axis, smask,
-                lx_shift, nw, nlut, dev->smem_budget, &smem))
-          continue;
-        runs_keep (best, runs_shared_cost (&g, bps, nw, nlut, smem, dev),
-            axis, 1, smask, lx_shift, nw);
+    for (int vi = 0; vi < 2; vi++) {
+      const int v = vi == 0 ? RUNS_V : 1;
+      if (v_only != 0 ? v != v_only : v == 1 && (long) width * height >
+          RUNS_ONE_ROW_PIXELS_PER_SM * dev->sms)
+        continue;
+      for (int lx_shift = 2; lx_shift <= 5; lx_shift++) {
+        for (int nw = 2; nw <= RUNS_MAX_THREADS / 32; nw++) {
+          if (!runs_shared_geom (&g, bps, width, height, bounds, axis, smask,
+                  lx_shift, nw, v, nlut, dev->smem_budget, &smem))
+            continue;
+          runs_keep (best, runs_shared_cost (&g, bps, nw, nlut, smem, dev),
+              axis, 1, smask, lx_shift, nw, v);
+        }
       }
     }
     if (runs_global_geom (&g, bps, width, height, bounds, axis, smask,
             nlut))
       runs_keep (best, runs_global_cost (&g, bps, nlut, dev), axis, 0, smask,
-          0, 0);
+          0, 0, 0);
   }
 }
 
@@ -389,7 +407,8 @@ runs_axis_load (runs_axis * ax, const cm_se * se, int axis)
 
 cm_status
 runs_plan_host_build (runs_plan_host * out, const cm_se * se, int width,
-    int height, cm_depth depth, const runs_devinfo * dev)
+    int height, cm_depth depth, const runs_devinfo * dev,
+    int rows_per_thread)
 {
   const int bps = cm_depth_bytes (depth);
   runs_axis ax[2];
@@ -409,8 +428,10 @@ runs_plan_host_build (runs_plan_host * out, const cm_se * se, int width,
 
   runs_choice best;
   memset (&best, 0, sizeof (best));
-  runs_choose_axis (&ax[0], 0, bps, width, height, bounds, dev, &best);
-  runs_choose_axis (&ax[1], 1, bps, width, height, bounds, dev, &best);
+  runs_choose_axis (&ax[0], 0, bps, width, height, bounds, dev,
+      rows_per_thread, &best);
+  runs_choose_axis (&ax[1], 1, bps, width, height, bounds, dev,
+      rows_per_thread, &best);
   if (!best.valid) {
     /* level 0 only, one slot: always within the global limits unless the
      * image itself is huge */
@@ -424,8 +445,8 @@ runs_plan_host_build (runs_plan_host * out, const cm_se * se, int width,
     bool ok;
     if (best.shared)
       ok = runs_shared_geom (&out->g, bps, width, height, bounds, best.axis,
-          best.smask, best.lx_shift, best.nwarps, nlut, dev->smem_budget,
-          &out->smem);
+          best.smask, best.lx_shift, best.nwarps, best.v, nlut,
+          dev->smem_budget, &out->smem);
     else
       ok = runs_global_geom (&out->g, bps, width, height, bounds, best.axis,
           best.smask, nlut);

@@ -313,9 +313,9 @@ runs_build_write (uint32_t * d, const runs_level & lv, int pitch_w, int r,
   runs_store_words (d + r * pitch_w, lane, lv.words, res);
 }
 
-/* Gather of one thread of the shared path: RUNS_NG words x RUNS_V rows of
- * the tile at (x0, y0), stored clipped to the image. */
-template <typename T, bool MIN>
+/* Gather of one thread of the shared path: RUNS_NG words x V rows (the
+ * geometry's v) of the tile at (x0, y0), stored clipped to the image. */
+template <typename T, bool MIN, int V>
 RUNS_HD void
 runs_gather_tile (const uint32_t * sm, const int2 * lut, const runs_geom & g,
     int warp, int lane, int x0, int y0, uint8_t * dst, size_t dpitch,
@@ -324,11 +324,11 @@ runs_gather_tile (const uint32_t * sm, const int2 * lut, const runs_geom & g,
   const int P = 4 / (int) sizeof (T);
   int cx = lane & ((1 << g.lx_shift) - 1);
   int rg = warp * (32 >> g.lx_shift) + (lane >> g.lx_shift);
-  int wb = cx * RUNS_NG, ly = rg * RUNS_V;
-  runs_acc<T, MIN> acc[RUNS_V][RUNS_NG];
-  int rb[RUNS_V];
+  int wb = cx * RUNS_NG, ly = rg * V;
+  runs_acc<T, MIN> acc[V][RUNS_NG];
+  int rb[V];
 RUNS_UNROLL
-  for (int i = 0; i < RUNS_V; i++) {
+  for (int i = 0; i < V; i++) {
     rb[i] = (ly + i) * g.pitch_w + wb;
 RUNS_UNROLL
     for (int j = 0; j < RUNS_NG; j++)
@@ -339,7 +339,7 @@ RUNS_UNROLL2
     int2 ent = lut[e];
     uint32_t s0 = 0x1111u * (uint32_t) ent.y;
 RUNS_UNROLL
-    for (int i = 0; i < RUNS_V; i++) {
+    for (int i = 0; i < V; i++) {
       const uint32_t *p = sm + rb[i] + ent.x;
       uint32_t w[RUNS_NG + 1];
 RUNS_UNROLL
@@ -351,7 +351,7 @@ RUNS_UNROLL
     }
   }
 RUNS_UNROLL
-  for (int i = 0; i < RUNS_V; i++) {
+  for (int i = 0; i < V; i++) {
     int y = y0 + ly + i;
     if (y >= g.height)
       break;
@@ -402,8 +402,8 @@ RUNS_UNROLL
 
 /* ---- kernels ---------------------------------------------------------- */
 
-/* Shared path: one block per tile; blockDim.x = 32 * warps. */
-template <typename T, bool MIN>
+/* Shared path: one block per tile; blockDim.x = 32 * warps; V: g.v. */
+template <typename T, bool MIN, int V>
 __global__ void __launch_bounds__ (RUNS_MAX_THREADS, 2)
 runs_shared_kernel (const uint8_t * __restrict__ src, size_t spitch,
     uint8_t * __restrict__ dst, size_t dpitch, const runs_geom g,
@@ -446,7 +446,7 @@ runs_shared_kernel (const uint8_t * __restrict__ src, size_t spitch,
     __syncthreads ();
   }
 
-  runs_gather_tile<T, MIN> (runs_smem, slut, g, warp, lane, x0, y0, dst,
+  runs_gather_tile<T, MIN, V> (runs_smem, slut, g, warp, lane, x0, y0, dst,
       dpitch, dst_aligned != 0);
 }
 
@@ -554,9 +554,14 @@ runs_launch (const cm_runs_pass * pass, const cm_image * src,
 
   if (pass->shared) {
     dim3 grid ((g.width + g.tw - 1) / g.tw, (g.height + g.th - 1) / g.th);
-    runs_shared_kernel<T, MIN> <<< grid, 32 * pass->nwarps, pass->smem,
-        stream >>> (s, src->pitch, d, dst->pitch, g, pass->d_lut, border,
-        bval, src_aligned, dst_aligned);
+    if (g.v == 1)
+      runs_shared_kernel<T, MIN, 1> <<< grid, 32 * pass->nwarps, pass->smem,
+          stream >>> (s, src->pitch, d, dst->pitch, g, pass->d_lut, border,
+          bval, src_aligned, dst_aligned);
+    else
+      runs_shared_kernel<T, MIN, RUNS_V> <<< grid, 32 * pass->nwarps,
+          pass->smem, stream >>> (s, src->pitch, d, dst->pitch, g,
+          pass->d_lut, border, bval, src_aligned, dst_aligned);
     return cudaGetLastError ();
   }
 
@@ -599,6 +604,22 @@ runs_set_smem_attr (const void *fn, int bytes)
       cudaSharedmemCarveoutMaxShared);
 }
 
+/* The limit on both shared kernels (erosion, dilation) of samples T
+ * whose gather takes @v rows per thread */
+template <typename T>
+cudaError_t
+runs_set_smem_attrs (int v, int bytes)
+{
+  cudaError_t e = runs_set_smem_attr ((const void *) (v == 1 ?
+          runs_shared_kernel<T, true, 1> : runs_shared_kernel<T, true,
+          RUNS_V>), bytes);
+  if (e == cudaSuccess)
+    e = runs_set_smem_attr ((const void *) (v == 1 ?
+            runs_shared_kernel<T, false, 1> : runs_shared_kernel<T, false,
+            RUNS_V>), bytes);
+  return e;
+}
+
 cudaError_t
 runs_query_device (runs_devinfo * dev)
 {
@@ -639,13 +660,15 @@ runs_query_device (runs_devinfo * dev)
 
 cm_status
 cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se, int width,
-    int height, cm_depth depth)
+    int height, cm_depth depth, int rows_per_thread)
 {
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
   if (!se || !se->mask || se->count < 1 || width < 1 || height < 1
-      || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+      || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16)
+      || (rows_per_thread != 0 && rows_per_thread != 1
+          && rows_per_thread != RUNS_V))
     return CM_ERR_INVALID_ARG;
 
   runs_devinfo dev;
@@ -655,7 +678,8 @@ cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se, int width,
     return cm_status_from_cuda (e);
 
   runs_plan_host ph;
-  cm_status st = runs_plan_host_build (&ph, se, width, height, depth, &dev);
+  cm_status st = runs_plan_host_build (&ph, se, width, height, depth, &dev,
+      rows_per_thread);
   if (st != CM_OK)
     return st;
 
@@ -683,19 +707,10 @@ cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se, int width,
     /* All plans on a device set the same limit (the device's budget), so
      * a plan never lowers it under another plan's feet. */
     int lim = dev.smem_budget;
-    if (depth == CM_DEPTH_8) {
-      e = runs_set_smem_attr ((const void *) runs_shared_kernel<uint8_t,
-          true>, lim);
-      if (e == cudaSuccess)
-        e = runs_set_smem_attr ((const void *) runs_shared_kernel<uint8_t,
-            false>, lim);
-    } else {
-      e = runs_set_smem_attr ((const void *) runs_shared_kernel<uint16_t,
-          true>, lim);
-      if (e == cudaSuccess)
-        e = runs_set_smem_attr ((const void *) runs_shared_kernel<uint16_t,
-            false>, lim);
-    }
+    if (depth == CM_DEPTH_8)
+      e = runs_set_smem_attrs<uint8_t> (p->g.v, lim);
+    else
+      e = runs_set_smem_attrs<uint16_t> (p->g.v, lim);
   } else if (e == cudaSuccess) {
     size_t bytes = (size_t) p->g.nslots * p->g.slot_w * sizeof (uint32_t);
     e = cudaMalloc ((void **) &p->d_tab, bytes);
@@ -769,6 +784,8 @@ cm_runs_pass_describe (const cm_runs_pass * pass)
 {
   if (!pass)
     return "runs";
+  if (pass->shared && pass->g.v == 1)
+    return pass->axis == 0 ? "runs-rows-shared-1" : "runs-cols-shared-1";
   if (pass->shared)
     return pass->axis == 0 ? "runs-rows-shared" : "runs-cols-shared";
   return pass->axis == 0 ? "runs-rows-global" : "runs-cols-global";

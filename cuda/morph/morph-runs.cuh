@@ -12,7 +12,9 @@
 
 /* Outputs per thread: RUNS_NG consecutive 32-bit words along x (odd, so
  * that the words of a warp's lanes fall in distinct banks) times RUNS_V
- * rows. */
+ * rows (the global path; the shared path takes RUNS_V or one row, its
+ * geometry's v: one row gives a tile four times the threads, what small
+ * images need to fill the device). */
 #define RUNS_NG 3
 #define RUNS_V 4
 /* Words per lane per row in the load and build phases: a region row holds
@@ -70,6 +72,7 @@ struct runs_geom
   int pitch_w;                  /* words between table rows              */
   int slot_w;                   /* words per table slot                  */
   int tw, th;                   /* output tile (shared path)             */
+  int v;                        /* rows per thread of the shared gather  */
   int lx_shift;                 /* log2 of the lanes of a warp along x   */
   int kmax;                     /* highest table level built             */
   int nlut;                     /* lookups                               */
@@ -135,7 +138,7 @@ struct runs_choice
   int axis;
   int shared;
   unsigned smask;               /* kept levels */
-  int lx_shift, nwarps;         /* shared path */
+  int lx_shift, nwarps, v;      /* shared path */
   double cost;
 };
 
@@ -149,7 +152,9 @@ struct runs_plan_host
   int2 *lut;                    /* host copy, g.nlut entries (malloc)  */
 };
 
+/* @rows_per_thread: the shared gather's v, 1 or RUNS_V; 0: both tried */
 cm_status runs_plan_host_build (runs_plan_host * out, const cm_se * se,
-    int width, int height, cm_depth depth, const runs_devinfo * dev);
+    int width, int height, cm_depth depth, const runs_devinfo * dev,
+    int rows_per_thread);
 
 }                               /* namespace cm_runs */

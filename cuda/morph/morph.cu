@@ -419,13 +419,13 @@ plan_build (cm_morph_plan * p, const cm_morph_desc * desc,
   } else if (p->algo == ALGO_RUNS) {
     if (need_ero) {
       st = cm_runs_pass_new (&p->runs_ero, p->se, p->width, p->height,
-          p->depth);
+          p->depth, tuning->runs_rows);
       if (st != CM_OK)
         return st;
     }
     if (need_dil) {
       st = cm_runs_pass_new (&p->runs_dil, p->se_refl, p->width, p->height,
-          p->depth);
+          p->depth, tuning->runs_rows);
       if (st != CM_OK)
         return st;
     }

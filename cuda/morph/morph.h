@@ -117,6 +117,10 @@ typedef struct
                                    device's, so that the smaller tiles and
                                    the line kernel of devices with less
                                    shared memory run on any GPU (tests)   */
+  int runs_rows;                /* 1 or 4: output rows per thread of the
+                                   runs pass's shared path (one: four
+                                   times the threads per tile, for small
+                                   images); 0: its cost estimate chooses  */
 } cm_morph_tuning;
 
 /* cm_morph_plan_new with @tuning (NULL: the automatic choice) */

@@ -109,6 +109,7 @@ parse_tuning (const char *a, const char *v, cm_morph_tuning * t)
     {"--htile", &cm_morph_tuning::htile},
     {"--cmax", &cm_morph_tuning::cmax},
     {"--pwin-parts", &cm_morph_tuning::pwin_parts},
+    {"--runs-rows", &cm_morph_tuning::runs_rows},
   };
 
   if (!strcmp (a, "--paths")) {

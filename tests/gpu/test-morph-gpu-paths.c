@@ -2,8 +2,9 @@
 /* GPU morphology == CPU reference on the paths the automatic choice does
  * not take for a shape, chosen through cm_morph_tuning: the legacy paths,
  * other tiles and chunks, the row kernels forced, the diagonals' tile
- * layouts and store checks, and the fall-backs of devices with less
- * shared memory (the tile limit hook). The case runner: test-morph-gpu.c. */
+ * layouts and store checks, the fall-backs of devices with less shared
+ * memory (the tile limit hook), and the runs pass's gather with one or
+ * four rows per thread. The case runner: test-morph-gpu.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,56 @@ run_diagonals (void)
           }
         }
         cm_se_free (s.se);
+      }
+    }
+  }
+  memset (&tuning, 0, sizeof (tuning));
+}
+
+/* The runs pass's shared gather with one output row per thread and with
+ * four (runs_rows: the cost estimate takes one row on small frames and
+ * four on most large ones, so each is forced here on both): shapes the
+ * runs pass takes (disks, octagon, diamond, a line off the axes on rows,
+ * a random mask), frames from 1x1 to 512x512 around the tiles, every
+ * border, the five ops, 8 and 16 bit, every layout, iterations 1 and 2. */
+void
+run_runs_rows (void)
+{
+  static const char *names[] = { "disk 7", "disk 15", "octagon 5",
+    "diamond 3", "line 31@30", "custom 63x63 random"
+  };
+  static const size2 rsizes[] = { {1, 1}, {3, 2}, {37, 23}, {97, 33},
+    {96, 24}, {257, 131}, {300, 70}, {70, 300}, {512, 512}
+  };
+  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
+    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
+  };
+  static const int rows[] = { 1, 4 };
+
+  for (int ri = 0; ri < 2; ri++) {
+    tuning.runs_rows = rows[ri];
+    for (int hi = 0; hi < n_shapes; hi++) {
+      const shape *s = &shapes[hi];
+      int known = 0;
+
+      for (int ni = 0; ni < (int) (sizeof (names) / sizeof (names[0])); ni++)
+        known |= strcmp (s->name, names[ni]) == 0;
+      if (!known)
+        continue;
+      for (int si = 0; si < (int) (sizeof (rsizes) / sizeof (rsizes[0]));
+          si++) {
+        for (int k = 0; k < 6; k++) {
+          const int j = k + si + hi + ri;
+          morph_case c;
+
+          fill_case (&c, s, rsizes[si], ops[j % 5],
+              j % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 7 == 4));
+          c.layout = j % LAYOUTS;
+          if (case_cost (&c) > 1.0e8)
+            continue;
+          case_counter++;
+          run_morph_case (&c);
+        }
       }
     }
   }

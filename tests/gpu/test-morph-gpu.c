@@ -701,6 +701,7 @@ main (void)
     run_forced_paths ();
     run_row_pwin ();
     run_diagonals ();
+    run_runs_rows ();
     printf ("%d cases, %.3g reference samples, %.1f s\n", n_pass, dry_cost,
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
@@ -717,6 +718,9 @@ main (void)
   else if (getenv ("CM_TEST_PART") &&
       !strcmp (getenv ("CM_TEST_PART"), "diag"))
     run_diagonals ();
+  else if (getenv ("CM_TEST_PART") &&
+      !strcmp (getenv ("CM_TEST_PART"), "runs"))
+    run_runs_rows ();
   else {
     check_algorithms ();
     check_arguments ();
@@ -726,6 +730,7 @@ main (void)
     run_forced_paths ();
     run_row_pwin ();
     run_diagonals ();
+    run_runs_rows ();
   }
 
   for (int i = 0; i < n_shapes; i++)

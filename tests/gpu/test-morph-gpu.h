@@ -65,3 +65,4 @@ void run_tile_limits (void);
 void run_forced_paths (void);
 void run_row_pwin (void);
 void run_diagonals (void);
+void run_runs_rows (void);
