@@ -385,6 +385,8 @@ gst_cuda_morphology_base_stop (GstBaseTransform * trans)
 
   if (klass->release)
     klass->release (self);
+  gst_cuda_morphology_base_drop_filters (self);
+  priv->filter_width = priv->filter_height = 0;
   gst_cuda_morphology_frame_path_free (&priv->frames);
   priv->configured = FALSE;
   gst_cuda_morphology_overlap_stop (&priv->overlap);
@@ -432,9 +434,11 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
   if (!gst_cuda_morphology_base_enter (self, &pushed))
     return FALSE;
 
-  /* a new size or format (also mid-stream): everything is reallocated;
-   * the pools follow in the allocation queries that come next */
+  /* a new size or format (also mid-stream): everything is reallocated,
+   * no filter of the old caps is kept; the pools follow in the
+   * allocation queries that come next */
   gst_cuda_morphology_device_finish_work (&priv->dev);
+  gst_cuda_morphology_base_drop_filters (self);
   gst_cuda_morphology_frame_path_clear (&priv->frames);
   priv->frames.use_cuda = priv->dev.use_cuda;
   priv->frames.stream = priv->dev.stream;
@@ -453,9 +457,8 @@ gst_cuda_morphology_base_set_caps (GstBaseTransform * trans,
 
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
-    priv->filter_width = GST_VIDEO_INFO_WIDTH (&in_info);
-    priv->filter_height = GST_VIDEO_INFO_HEIGHT (&in_info);
-    ok = klass->configure (self, &priv->frames.info, priv->dev.use_cuda);
+    ok = gst_cuda_morphology_base_build (self, GST_VIDEO_INFO_WIDTH
+        (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
     if (!ok) {
       GST_ERROR_OBJECT (self, "subclass failed to configure for %"
           GST_PTR_FORMAT, incaps);
@@ -579,6 +582,7 @@ gst_cuda_morphology_base_finalize (GObject * object)
   entered = gst_cuda_morphology_device_enter (&priv->dev, &pushed) == CM_OK;
   if (klass->release)
     klass->release (self);
+  gst_cuda_morphology_base_drop_filters (self);
   if (entered) {
     gst_cuda_morphology_frame_path_free (&priv->frames);
     gst_cuda_morphology_device_free_stream (&priv->dev);

@@ -41,8 +41,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
  *     data path are logged there as well (set it in class_init)
  * @configure: build the filter for frames of @info on the chosen backend
  *     (plans, structuring elements, ...), freeing what an earlier call
- *     built. Called from set_caps, and again before the next frame after
- *     gst_cuda_morphology_base_mark_dirty(). The properties are to be read
+ *     built. Called from set_caps, again before the next frame after
+ *     gst_cuda_morphology_base_mark_dirty(), and before a region of
+ *     interest of a size no filter was kept for (@info then has the
+ *     region's size, see @stash_filter). The properties are to be read
  *     under the object lock here. With @use_cuda the element's device is
  *     current. Every plane later given to @process_plane has the size
  *     GST_VIDEO_INFO_WIDTH x GST_VIDEO_INFO_HEIGHT of @info and the depth
@@ -92,10 +94,29 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaMorphologyBase, gst_cuda_morphology_base,
  *     timestamps). The place to post per-frame messages. Return
  *     %GST_FLOW_OK, or an error after posting an element error.
  *
+ * @stash_filter: (nullable): regions of interest of several sizes. Hand
+ *     over what @configure built for the size in use as one opaque object
+ *     (%NULL when nothing is built), leaving the element as if nothing
+ *     were built: the next call is @restore_filter or @configure, which
+ *     then has nothing to free. No allocation, no device call. The base
+ *     class keeps a few of them per size (gstcudamorphologyfiltercache.h)
+ *     and frees them when the properties, the caps or the device change,
+ *     so that a size that comes back reuses its filter instead of
+ *     @configure building it again. %NULL: every change of size calls
+ *     @configure.
+ * @restore_filter: (nullable): put back an object @stash_filter returned
+ *     (built with the current properties and caps, for the size of the
+ *     planes that follow), right after @stash_filter; the element owns it
+ *     again. Set with @stash_filter.
+ * @free_filter: (nullable): free an object @stash_filter returned; the
+ *     device is current and the work queued with it is done. Set with
+ *     @stash_filter.
+ *
  * Subclasses implement @configure and @process_plane, and may implement
  * @process_packed (with @wants_packed) for filters that need every
  * channel of a pixel at once. Analysers add @analyse_plane, @frame_done
- * and possibly @process_convert.
+ * and possibly @process_convert. All three of @stash_filter,
+ * @restore_filter and @free_filter, or none.
  */
 struct _GstCudaMorphologyBaseClass
 {
@@ -121,6 +142,9 @@ struct _GstCudaMorphologyBaseClass
       void *stream);
   GstFlowReturn (*frame_done) (GstCudaMorphologyBase * self,
       GstBuffer * inbuf);
+  gpointer (*stash_filter) (GstCudaMorphologyBase * self);
+  void (*restore_filter) (GstCudaMorphologyBase * self, gpointer filter);
+  void (*free_filter) (gpointer filter);
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];

@@ -27,27 +27,82 @@ gst_cuda_morphology_base_enter (GstCudaMorphologyBase * self, gboolean * pushed)
   return status == CM_OK;
 }
 
-/* The subclass's filter made for planes of @width x @height (a region of
- * interest, or the frame again), unless it is made for them; after the
- * device's queued work (the filter's buffers may be freed). The frame
- * path's resize. */
+/* The subclass's filter built for planes of @width x @height in the
+ * frame path's format (the frame's, or a region's size) and counted in
+ * the stats; FALSE: configure () failed and posted the error. Whatever
+ * filter the subclass holds is configure's to free: its queued work is
+ * done (device_finish_work) or it was stashed. */
 gboolean
-gst_cuda_morphology_base_resize (gpointer owner, gint width, gint height)
+gst_cuda_morphology_base_build (GstCudaMorphologyBase * self, gint width,
+    gint height)
 {
-  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (owner);
   GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
   GstVideoInfo info = priv->frames.info;
 
-  if (width == priv->filter_width && height == priv->filter_height)
-    return TRUE;
-  gst_cuda_morphology_device_finish_work (&priv->dev);
-  GST_DEBUG_OBJECT (self, "filter made for %dx%d", width, height);
+  GST_DEBUG_OBJECT (self, "filter built for %dx%d", width, height);
   info.width = width;
   info.height = height;
   priv->filter_width = priv->filter_height = 0;
   if (!GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self)->configure (self, &info,
           priv->dev.use_cuda))
     return FALSE;
+  priv->filter_width = width;
+  priv->filter_height = height;
+  GST_OBJECT_LOCK (self);
+  priv->stats.filter_builds++;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+/* Frees the subclass's filters kept for other sizes
+ * (gstcudamorphologyfiltercache.h): none may be put back once the
+ * properties, the caps or the device they were built for changed. The
+ * caller has finished the device's queued work. */
+void
+gst_cuda_morphology_base_drop_filters (GstCudaMorphologyBase * self)
+{
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gpointer filter;
+
+  while ((filter = gst_cuda_morphology_filter_cache_pop (&priv->filters)))
+    klass->free_filter (filter);
+}
+
+/* The subclass's filter made for planes of @width x @height (a region of
+ * interest, or the frame again), unless it is made for them: the one
+ * kept for that size put back, else one built. The filter it replaces is
+ * kept for its own size when the subclass can hand it over
+ * (stash_filter), else freed by configure; a filter is freed only after
+ * the device's queued work, which may still use it. The frame path's
+ * resize. */
+gboolean
+gst_cuda_morphology_base_resize (gpointer owner, gint width, gint height)
+{
+  GstCudaMorphologyBase *self = GST_CUDA_MORPHOLOGY_BASE (owner);
+  GstCudaMorphologyBaseClass *klass = GST_CUDA_MORPHOLOGY_BASE_GET_CLASS (self);
+  GstCudaMorphologyBasePrivate *priv = GET_PRIV (self);
+  gpointer kept, out;
+
+  if (width == priv->filter_width && height == priv->filter_height)
+    return TRUE;
+  if (klass->stash_filter == NULL || priv->filter_width == 0) {
+    /* configure frees the filter in use (or what a failed one left) */
+    gst_cuda_morphology_device_finish_work (&priv->dev);
+    return gst_cuda_morphology_base_build (self, width, height);
+  }
+
+  kept = gst_cuda_morphology_filter_cache_take (&priv->filters, width, height);
+  out = gst_cuda_morphology_filter_cache_put (&priv->filters,
+      priv->filter_width, priv->filter_height, klass->stash_filter (self));
+  if (out != NULL) {
+    gst_cuda_morphology_device_finish_work (&priv->dev);
+    klass->free_filter (out);
+  }
+  if (kept == NULL)
+    return gst_cuda_morphology_base_build (self, width, height);
+  GST_LOG_OBJECT (self, "filter for %dx%d put back", width, height);
+  klass->restore_filter (self, kept);
   priv->filter_width = width;
   priv->filter_height = height;
   return TRUE;
@@ -73,17 +128,20 @@ gst_cuda_morphology_base_begin_frame (GstCudaMorphologyBase * self,
   if (!gst_cuda_morphology_base_enter (self, pushed))
     return GST_FLOW_ERROR;
 
-  /* a property changed: rebuild before this frame */
+  /* a property changed: rebuild before this frame, at the size in use;
+   * the filters kept for other sizes have the old properties: they go
+   * once the work queued with them is done */
   if (g_atomic_int_compare_and_exchange (&priv->dirty, TRUE, FALSE)) {
     gint width = priv->filter_width, height = priv->filter_height;
 
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
-    priv->filter_width = priv->filter_height = 0;
+    gst_cuda_morphology_device_finish_work (&priv->dev);
+    gst_cuda_morphology_base_drop_filters (self);
     if (width == 0) {           /* the last configure failed */
       width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
       height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
     }
-    if (!gst_cuda_morphology_base_resize (self, width, height)) {
+    if (!gst_cuda_morphology_base_build (self, width, height)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
       gst_cuda_morphology_device_leave (&priv->dev, *pushed);
       *pushed = FALSE;

@@ -7,6 +7,7 @@
 
 #include "gstcudamorphologybase.h"
 #include "gstcudamorphologydevice.h"
+#include "gstcudamorphologyfiltercache.h"
 #include "gstcudamorphologyframe.h"
 #include "gstcudamorphologyoverlap.h"
 #include "gstcudamorphologyroi.h"
@@ -41,7 +42,9 @@ typedef struct
   gboolean configured;
   GstCudaMorphologyFramePath frames;    /* the negotiated frames' path */
   GstCudaMorphologyFilterOps filter;    /* the subclass, as frames call it */
-  gint filter_width, filter_height;     /* the size configure () made it for */
+  gint filter_width, filter_height;     /* the size of the subclass's filter
+                                         * in use (0: none valid) */
+  GstCudaMorphologyFilterCache filters; /* its filters of other sizes */
   gboolean same_caps;           /* input and output caps equal (set_caps) */
   gboolean in_place;            /* this frame's regions, collected in
                                  * prepare_output_buffer, are filtered in
@@ -56,6 +59,10 @@ G_GNUC_INTERNAL gboolean gst_cuda_morphology_base_enter
     (GstCudaMorphologyBase * self, gboolean * pushed);
 G_GNUC_INTERNAL gboolean gst_cuda_morphology_base_resize (gpointer owner,
     gint width, gint height);
+G_GNUC_INTERNAL gboolean gst_cuda_morphology_base_build
+    (GstCudaMorphologyBase * self, gint width, gint height);
+G_GNUC_INTERNAL void gst_cuda_morphology_base_drop_filters
+    (GstCudaMorphologyBase * self);
 G_GNUC_INTERNAL GstFlowReturn gst_cuda_morphology_base_run_frame
     (GstCudaMorphologyBase * self, GstBuffer * inbuf, GstBuffer * outbuf);
 

@@ -21,7 +21,8 @@
 G_BEGIN_DECLS
 
 /* How frames came and left (the "cudamorphology-stats" query): whether
- * they stayed on the GPU and whether the pinned pools are used. */
+ * they stayed on the GPU and whether the pinned pools are used; and how
+ * often the filter was built. */
 typedef struct
 {
   guint64 frames;
@@ -43,6 +44,10 @@ typedef struct
                                  * frame's first operation on its stream to
                                  * its last, idle gaps between launches
                                  * included */
+  guint64 filter_builds;        /* the subclass's configure () that built a
+                                 * filter: new caps, a property change, a
+                                 * region of a size none was kept for
+                                 * (counted by the element, not per frame) */
 } GstCudaMorphologyFrameStats;
 
 /* One frame in this many has its device time measured (two timed events;

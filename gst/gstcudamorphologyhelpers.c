@@ -402,6 +402,8 @@ static const struct
   {"timed-frames", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
           timed_frames)},
   {"device-ns", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats, device_ns)},
+  {"filter-builds", G_STRUCT_OFFSET (GstCudaMorphologyFrameStats,
+          filter_builds)},
 };
 
 #define STATS_FIELD(st, i) \
