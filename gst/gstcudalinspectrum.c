@@ -173,6 +173,11 @@ static void gst_cuda_lin_spectrum_get_property (GObject * object,
 static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda);
 static void gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base);
+static gpointer gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase *
+    base);
+static void gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase *
+    base, gpointer filter);
+static void gst_cuda_lin_spectrum_free_plan (gpointer plan);
 static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase *
     base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream);
@@ -308,6 +313,11 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
   base_class->debug_category = gst_cuda_lin_spectrum_debug;
   base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_configure);
   base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_release);
+  base_class->stash_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_stash_filter);
+  base_class->restore_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_restore_filter);
+  base_class->free_filter = gst_cuda_lin_spectrum_free_plan;
   base_class->process_plane =
       GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_plane);
   base_class->analyse_plane =
@@ -515,14 +525,40 @@ gst_cuda_lin_spectrum_choose_angles (GstCudaLinSpectrum * self,
 }
 
 static void
+gst_cuda_lin_spectrum_free_plan (gpointer plan)
+{
+  GstCudaLinSpectrumPlan *p = plan;
+
+  cm_linspectrum_filter_free (p->filter);
+  g_free (p);
+}
+
+static void
 gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
 
-  g_clear_pointer (&self->filter, cm_linspectrum_filter_free);
+  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
   gst_cuda_lin_spectrum_result_clear (&self->result);
   self->result_ready = FALSE;
-  self->configured = FALSE;
+}
+
+/* The plan of one size to the base class's cache of sizes and back; the
+ * rest (orientations, result, mode) is that of every size kept. */
+static gpointer
+gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase * base)
+{
+  return g_steal_pointer (&GST_CUDA_LIN_SPECTRUM (base)->plan);
+}
+
+static void
+gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase * base,
+    gpointer filter)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+
+  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
+  self->plan = filter;
 }
 
 static gboolean
@@ -538,6 +574,7 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   cm_depth depth = gst_cuda_morphology_base_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
+  cm_linspectrum_filter *filter = NULL;
   cm_status status;
   gint n;
 
@@ -568,8 +605,6 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   self->n_angles = n;
   self->mode = mode;
   self->use_cuda = use_cuda;
-  self->width = width;
-  self->height = height;
   self->depth = depth;
   /* the first frame after a change is reported */
   self->frames_to_post = 0;
@@ -577,7 +612,7 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n))
     status = CM_ERR_NO_MEMORY;
   else
-    status = cm_linspectrum_filter_new (&self->filter, use_cuda ?
+    status = cm_linspectrum_filter_new (&filter, use_cuda ?
         CM_BACKEND_CUDA : CM_BACKEND_CPU, &desc, width, height, depth,
         gst_cuda_morphology_base_cpu_opts (base));
   if (status != CM_OK) {
@@ -587,7 +622,10 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
         "Failed to allocate the linear spectrum buffers");
     return FALSE;
   }
-  self->configured = TRUE;
+  self->plan = g_new (GstCudaLinSpectrumPlan, 1);
+  self->plan->filter = filter;
+  self->plan->width = width;
+  self->plan->height = height;
 
   GST_INFO_OBJECT (self, "%s by lines of %d px, %d orientations %g..%g step "
       "%g, output %s, %dx%d %d-bit on %s: %s",
@@ -596,7 +634,7 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ? "orientation" :
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM ? "supremum" :
       "passthrough", width, height, (gint) depth, use_cuda ? "CUDA" : "CPU",
-      cm_linspectrum_filter_describe (self->filter));
+      cm_linspectrum_filter_describe (filter));
   return TRUE;
 }
 
@@ -608,9 +646,9 @@ static cm_status
 gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
     const cm_image * sup, void *stream)
 {
-  if (!self->configured)
+  if (self->plan == NULL)
     return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run (self->filter, src, sup, stream);
+  return cm_linspectrum_filter_run (self->plan->filter, src, sup, stream);
 }
 
 static cm_status
@@ -665,7 +703,7 @@ gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
 
   if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ||
-      !self->configured)
+      self->plan == NULL)
     return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run_rgba (self->filter, src, dst, stream);
+  return cm_linspectrum_filter_run_rgba (self->plan->filter, src, dst, stream);
 }

@@ -33,6 +33,14 @@ typedef struct
   gboolean attach_meta;
 } GstCudaLinSpectrumSettings;
 
+/* What configure builds for one frame or region size, handed over whole
+ * to the base class, which keeps a few per size (stash_filter). */
+typedef struct
+{
+  cm_linspectrum_filter *filter;        /* on the backend */
+  gint width, height;           /* its planes' */
+} GstCudaLinSpectrumPlan;
+
 /* The result of one frame (gstcudalinspectrumresult.c): the orientations
  * and their bytes fixed per configuration, the values per frame. */
 typedef struct
@@ -76,14 +84,13 @@ struct _GstCudaLinSpectrum
   gboolean attach_frame;
   gboolean result_ready;
 
-  /* built by configure (), streaming thread */
-  gboolean configured;
+  /* built by configure (), streaming thread: the same for every size but
+   * the plan (NULL: not configured) */
   gboolean use_cuda;
   cm_linspectrum_desc desc;
   gint n_angles;
-  gint width, height;
   cm_depth depth;
-  cm_linspectrum_filter *filter;        /* on the backend */
+  GstCudaLinSpectrumPlan *plan;
   GstCudaLinSpectrumResult result;
 };
 

@@ -262,14 +262,15 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
-  spectrum = cm_linspectrum_filter_spectrum (self->filter);
+  spectrum = self->plan != NULL ?
+      cm_linspectrum_filter_spectrum (self->plan->filter) : NULL;
   if (spectrum == NULL) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
         ("no spectrum after a frame"));
     return GST_FLOW_ERROR;
   }
   gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
-      (gdouble) self->width * (gdouble) self->height);
+      (gdouble) self->plan->width * (gdouble) self->plan->height);
   if (post) {
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self),

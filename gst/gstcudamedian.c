@@ -146,6 +146,9 @@ static cm_status gst_cuda_median_process_packed (GstCudaMorphologyBase *
     base, const cm_image_packed * src, const cm_image_packed * dst,
     gboolean use_cuda, void *stream);
 static void gst_cuda_median_release (GstCudaMorphologyBase * base);
+static gpointer gst_cuda_median_stash_filter (GstCudaMorphologyBase * base);
+static void gst_cuda_median_restore_filter (GstCudaMorphologyBase * base,
+    gpointer filter);
 
 #define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
 #define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
@@ -237,6 +240,10 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   base_class->process_packed =
       GST_DEBUG_FUNCPTR (gst_cuda_median_process_packed);
   base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_median_release);
+  base_class->stash_filter = GST_DEBUG_FUNCPTR (gst_cuda_median_stash_filter);
+  base_class->restore_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_median_restore_filter);
+  base_class->free_filter = (GDestroyNotify) cm_median_filter_free;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_COLOR_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_ALGORITHM, 0);
@@ -338,6 +345,24 @@ gst_cuda_median_release (GstCudaMorphologyBase * base)
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
   g_clear_pointer (&self->filter, cm_median_filter_free);
+}
+
+/* The filter alone goes to the base class's cache of sizes: luma and the
+ * channel offsets follow the caps and properties, the same for every
+ * size kept. */
+static gpointer
+gst_cuda_median_stash_filter (GstCudaMorphologyBase * base)
+{
+  return g_steal_pointer (&GST_CUDA_MEDIAN (base)->filter);
+}
+
+static void
+gst_cuda_median_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
+{
+  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
+
+  gst_cuda_median_release (base);
+  self->filter = filter;
 }
 
 static gboolean

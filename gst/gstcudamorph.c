@@ -161,6 +161,16 @@ typedef struct
   guint dome_height;
 } GstCudaMorphSettings;
 
+/* What configure () builds, in one object that the base class keeps per
+ * region size (stash_filter): the structuring element and the operation
+ * on the backend, one of the two filters. */
+typedef struct
+{
+  cm_se *se;
+  cm_morph_filter *filter;      /* morphology, or */
+  cm_recon_filter *recon_filter;        /* reconstruction (fill-holes ...) */
+} GstCudaMorphFilter;
+
 struct _GstCudaMorph
 {
   GstCudaMorphologyBase parent;
@@ -169,11 +179,7 @@ struct _GstCudaMorph
   GstCudaMorphSettings settings;
 
   /* built by configure (), used by process_plane (): streaming thread */
-  cm_se *se;
-  /* the operation on the backend, one of the two: morphology, or a
-   * reconstruction (fill-holes ... hbasin) */
-  cm_morph_filter *filter;
-  cm_recon_filter *recon_filter;
+  GstCudaMorphFilter *built;
   /* structuring-element properties, one bit each in the order of
    * gst_cuda_morph_warn_unused ()'s rows: set since the last configure
    * (object lock), and said to have no effect (streaming thread; each is
@@ -203,6 +209,10 @@ static cm_status gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream);
 static void gst_cuda_morph_release (GstCudaMorphologyBase * base);
+static gpointer gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base);
+static void gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base,
+    gpointer filter);
+static void gst_cuda_morph_free_filter (gpointer filter);
 
 #define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
 #define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
@@ -342,6 +352,10 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
   base_class->process_plane =
       GST_DEBUG_FUNCPTR (gst_cuda_morph_process_plane);
   base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_morph_release);
+  base_class->stash_filter = GST_DEBUG_FUNCPTR (gst_cuda_morph_stash_filter);
+  base_class->restore_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_morph_restore_filter);
+  base_class->free_filter = gst_cuda_morph_free_filter;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPH_OPERATION, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPH_SHAPE, 0);
@@ -479,13 +493,33 @@ gst_cuda_morph_build_se (const GstCudaMorphSettings * s, cm_se ** se)
 }
 
 static void
+gst_cuda_morph_free_filter (gpointer filter)
+{
+  GstCudaMorphFilter *f = filter;
+
+  cm_recon_filter_free (f->recon_filter);
+  cm_morph_filter_free (f->filter);
+  cm_se_free (f->se);
+  g_free (f);
+}
+
+static void
 gst_cuda_morph_release (GstCudaMorphologyBase * base)
 {
-  GstCudaMorph *self = GST_CUDA_MORPH (base);
+  g_clear_pointer (&GST_CUDA_MORPH (base)->built, gst_cuda_morph_free_filter);
+}
 
-  g_clear_pointer (&self->recon_filter, cm_recon_filter_free);
-  g_clear_pointer (&self->filter, cm_morph_filter_free);
-  g_clear_pointer (&self->se, cm_se_free);
+static gpointer
+gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base)
+{
+  return g_steal_pointer (&GST_CUDA_MORPH (base)->built);
+}
+
+static void
+gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
+{
+  gst_cuda_morph_release (base);
+  GST_CUDA_MORPH (base)->built = filter;
 }
 
 static gboolean
@@ -659,9 +693,10 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   }
 
   gst_cuda_morph_release (base);
-  self->se = se;
-  self->filter = filter;
-  self->recon_filter = recon_filter;
+  self->built = g_new (GstCudaMorphFilter, 1);
+  self->built->se = se;
+  self->built->filter = filter;
+  self->built->recon_filter = recon_filter;
 
   if (recon_filter != NULL)
     GST_INFO_OBJECT (self, "%s, connectivity %d, h %u, marker %s %dx%d "
@@ -689,13 +724,13 @@ gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream)
 {
-  GstCudaMorph *self = GST_CUDA_MORPH (base);
+  GstCudaMorphFilter *f = GST_CUDA_MORPH (base)->built;
 
-  if (self->recon_filter != NULL)
-    return cm_recon_filter_run (self->recon_filter, src, dst, stream);
-  if (self->filter != NULL)
-    return cm_morph_filter_run (self->filter, src, dst, stream);
-  return CM_ERR_INVALID_ARG;
+  if (f == NULL)
+    return CM_ERR_INVALID_ARG;
+  if (f->recon_filter != NULL)
+    return cm_recon_filter_run (f->recon_filter, src, dst, stream);
+  return cm_morph_filter_run (f->filter, src, dst, stream);
 }
 
 static void
