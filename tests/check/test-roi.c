@@ -9,7 +9,9 @@
  * regions from metas (the later wins) and the roi property after them,
  * no region at all, cudalinspectrum's results of the region, invalid
  * values; frames the element may write (in place on CUDA) and frames it
- * may not. The CPU backend in the gst suite; with CM_TEST_BACKEND=cuda
+ * may not; the filters kept per region size (the stats' filter-builds):
+ * sizes that come back build nothing, a property or caps change rebuilds
+ * and is applied, more sizes than are kept stay exact. The CPU backend in the gst suite; with CM_TEST_BACKEND=cuda
  * the same cases in the gpu suite (roi-gpu). */
 #include <stdio.h>
 #include <string.h>
@@ -411,6 +413,161 @@ GST_START_TEST (test_roi_spectrum)
 
 GST_END_TEST;
 
+/* ---- filters kept per region size ----------------------------------- */
+
+/* filter-builds of the "cudamorphology-stats" query */
+static guint64
+roi_filter_builds (GstElement * e)
+{
+  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new_empty ("cudamorphology-stats"));
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  guint64 n = G_MAXUINT64;
+
+  fail_unless (gst_pad_query (pad, q), "stats query not answered");
+  fail_unless (gst_structure_get_uint64 (gst_query_get_structure (q),
+          "filter-builds", &n), "no filter-builds in the stats");
+  gst_query_unref (q);
+  gst_object_unref (pad);
+  return n;
+}
+
+/* Each element with a property change that alters its output, its
+ * filter of each kind (cudamorph: morphology, then reconstruction). */
+typedef struct
+{
+  RoiElement re;
+  const char *change;
+} RoiCacheCase;
+
+static const RoiCacheCase cache_cases[] = {
+  {{"cudamorph", "operation=open shape=disk radius=2 border=replicate",
+          luma_formats}, "radius=4"},
+  {{"cudamorph", "operation=hmax dome-height=10", luma_formats},
+      "dome-height=40"},
+  {{"cudamedian", "size=5", luma_formats}, "size=3"},
+  {{"cudalinspectrum", "length=9 angle-step=15 output=supremum",
+          luma_formats}, "length=5"},
+};
+
+/* Two regions of @sizes[@a] and @sizes[@b], at two places that do not
+ * overlap, as metas of @in (and in @rects): cudalinspectrum takes the
+ * first, whose size then follows @a. */
+static void
+cache_add_regions (GstBuffer * in, const GstVideoRectangle * sizes, guint a,
+    guint b, GstVideoRectangle * rects)
+{
+  static const int at[2][2] = { {2, 2}, {40, 16} };
+  const guint which[2] = { a, b };
+
+  for (guint i = 0; i < 2; i++) {
+    rects[i].x = at[i][0];
+    rects[i].y = at[i][1];
+    rects[i].w = sizes[which[i]].w;
+    rects[i].h = sizes[which[i]].h;
+    gst_buffer_add_video_region_of_interest_meta (in, "defect", rects[i].x,
+        rects[i].y, rects[i].w, rects[i].h);
+  }
+}
+
+/* One frame of @run with the regions of sizes @a and @b (from @seed),
+ * checked against @re's oracle. */
+static void
+cache_push_checked (RoiRun * run, const RoiElement * re,
+    const GstVideoRectangle * sizes, guint a, guint b, guint64 seed,
+    const char *what)
+{
+  GstBuffer *in = morph_make_input (&run->info, seed, 0);
+  GstVideoRectangle rects[2];
+  gboolean first_only = g_str_equal (re->factory, "cudalinspectrum");
+  gchar *w = g_strdup_printf ("%s %s %s frame %" G_GUINT64_FORMAT
+      " regions %dx%d %dx%d", what, re->props,
+      GST_VIDEO_INFO_NAME (&run->info), seed, sizes[a].w, sizes[a].h,
+      sizes[b].w, sizes[b].h);
+
+  cache_add_regions (in, sizes, a, b, rects);
+  roi_push_and_check (run, re, in, seed % 2, rects, first_only ? 1 : 2, 2, w);
+  gst_buffer_unref (in);
+  g_free (w);
+}
+
+/* Ten frames with two regions of two sizes that trade places (so that
+ * cudalinspectrum's one region alternates): exact, and a filter built
+ * once per size (and once for the frame at the caps). Then a property
+ * change: the next frame builds again and is the oracle's of the new
+ * value; then new caps (GRAY16_LE): no filter of GRAY8 is put back. */
+GST_START_TEST (test_roi_cache_sizes)
+{
+  static const GstVideoRectangle sizes[] = { {0, 0, 30, 20}, {0, 0, 22, 36} };
+  const RoiCacheCase *c = &cache_cases[__i__];
+  gchar *changed_props = g_strdup_printf ("%s %s", c->re.props, c->change);
+  RoiElement changed = { c->re.factory, changed_props, c->re.formats };
+  guint64 builds, before;
+  RoiRun run;
+  guint k;
+
+  roi_run_start (&run, &c->re, "GRAY8", 78, 54, "roi-meta=true");
+  for (k = 0; k < 10; k++)
+    cache_push_checked (&run, &c->re, sizes, k % 2, 1 - k % 2, 600 + k,
+        "two sizes");
+  builds = roi_filter_builds (run.e);
+  fail_unless (builds <= 1 + G_N_ELEMENTS (sizes), "%s: %" G_GUINT64_FORMAT
+      " filters built for 2 region sizes and the frame", c->re.props, builds);
+
+  /* a property change mid-stream: built again, and applied */
+  test_element_set_args (run.e, c->change);
+  before = builds;
+  cache_push_checked (&run, &changed, sizes, 0, 1, 700, c->change);
+  builds = roi_filter_builds (run.e);
+  fail_unless (builds > before, "%s: nothing built after %s", c->re.props,
+      c->change);
+  for (k = 1; k < 4; k++)
+    cache_push_checked (&run, &changed, sizes, k % 2, 1 - k % 2, 700 + k,
+        c->change);
+  fail_unless (roi_filter_builds (run.e) <= before + 1 +
+      G_N_ELEMENTS (sizes), "%s: sizes built again and again after %s",
+      c->re.props, c->change);
+
+  /* new caps, the same sizes */
+  morph_harness_set_caps (run.h, "GRAY16_LE", 78, 54, &run.info);
+  before = roi_filter_builds (run.e);
+  for (k = 0; k < 4; k++)
+    cache_push_checked (&run, &changed, sizes, k % 2, 1 - k % 2, 800 + k,
+        "new caps");
+  builds = roi_filter_builds (run.e);
+  fail_unless (builds > before && builds <= before + 1 +
+      G_N_ELEMENTS (sizes), "%s: %" G_GUINT64_FORMAT " filters built for "
+      "new caps", c->re.props, builds - before);
+  roi_run_stop (&run);
+  g_free (changed_props);
+}
+
+GST_END_TEST;
+
+/* More region sizes than the element keeps filters for, in a cycle (the
+ * least recently used one leaves every time), some of one width or one
+ * height: every frame exact. */
+GST_START_TEST (test_roi_cache_many_sizes)
+{
+  static const GstVideoRectangle sizes[] = {
+    {0, 0, 8, 6}, {0, 0, 12, 10}, {0, 0, 16, 8}, {0, 0, 12, 14},
+    {0, 0, 20, 10}, {0, 0, 6, 18},
+  };
+  const RoiCacheCase *c = &cache_cases[__i__];
+  guint n = G_N_ELEMENTS (sizes);
+  RoiRun run;
+
+  roi_run_start (&run, &c->re, "GRAY8", 78, 54, "roi-meta=true");
+  for (guint k = 0; k < 2 * n; k++)
+    cache_push_checked (&run, &c->re, sizes, k % n, (k + n / 2 + 1) % n,
+        900 + k, "six sizes");
+  /* each frame builds at most its two regions' */
+  fail_unless (roi_filter_builds (run.e) <= 1 + 2 * 2 * n);
+  roi_run_stop (&run);
+}
+
+GST_END_TEST;
+
 /* The properties: read back as set, <> for the whole frame, a value of
  * the wrong size or a negative size refused with a warning and the region
  * kept. */
@@ -452,6 +609,8 @@ static const TestSuiteEntry roi_tests[] = {
   TEST_SUITE_LOOP (test_roi_changes, 0, G_N_ELEMENTS (roi_elements)),
   TEST_SUITE_LOOP (test_roi_meta, 0, G_N_ELEMENTS (roi_elements)),
   TEST_SUITE_LOOP (test_roi_meta_none, 0, G_N_ELEMENTS (roi_elements)),
+  TEST_SUITE_LOOP (test_roi_cache_sizes, 0, G_N_ELEMENTS (cache_cases)),
+  TEST_SUITE_LOOP (test_roi_cache_many_sizes, 0, G_N_ELEMENTS (cache_cases)),
   TEST_SUITE_TEST (test_roi_spectrum),
   TEST_SUITE_TEST (test_roi_values),
   {NULL, NULL, 0, 0}
