@@ -201,6 +201,33 @@ run_row_pwin (void)
   memset (&tuning, 0, sizeof (tuning));
 }
 
+/* @per_size cases of shape @s on each of @sizes, their op, border, depth,
+ * iterations and layout spread by the case's index plus @salt (@shift
+ * moves the border and layout) */
+static void
+run_sized_cases (const shape * s, const size2 * sizes, int n_sizes,
+    int per_size, int salt, int shift)
+{
+  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
+    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
+  };
+
+  for (int si = 0; si < n_sizes; si++) {
+    for (int k = 0; k < per_size; k++) {
+      const int j = k + si + salt;
+      morph_case c;
+
+      fill_case (&c, s, sizes[si], ops[j % 5],
+          (j + shift) % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 9 == 4));
+      c.layout = (j + shift) % LAYOUTS;
+      if (case_cost (&c) > 1.0e8)
+        continue;
+      case_counter++;
+      run_morph_case (&c);
+    }
+  }
+}
+
 /* Diagonal lines on the sheared tile kernel, its stores checked in every
  * block or not (diag_checked), its strips in either order (diag_flip),
  * chunks capped at 32 or 64 (cmax) and several tiles (vtile): lengths
@@ -224,9 +251,6 @@ run_diagonals (void)
   };
   static const int cmax[] = { 0, 64, 32, 64, 32 };
   static const int tiles[] = { 0, 576, 72, 0, 128 };
-  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
-    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
-  };
 
   for (int v = 0; v < 5; v++) {
     tuning.diag_checked = access[v] & 1;
@@ -244,21 +268,8 @@ run_diagonals (void)
           FAIL ("%s: cm_se_new_line", s.name);
           continue;
         }
-        for (int si = 0; si < (int) (sizeof (dsizes) / sizeof (dsizes[0]));
-            si++) {
-          for (int k = 0; k < 4; k++) {
-            const int j = k + si + li + v;
-            morph_case c;
-
-            fill_case (&c, &s, dsizes[si], ops[j % 5],
-                (j + ai) % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 9 == 4));
-            c.layout = (j + ai) % LAYOUTS;
-            if (case_cost (&c) > 1.0e8)
-              continue;
-            case_counter++;
-            run_morph_case (&c);
-          }
-        }
+        run_sized_cases (&s, dsizes, (int) (sizeof (dsizes) /
+                sizeof (dsizes[0])), 4, li + v, ai);
         cm_se_free (s.se);
       }
     }
@@ -281,9 +292,6 @@ run_runs_rows (void)
   static const size2 rsizes[] = { {1, 1}, {3, 2}, {37, 23}, {97, 33},
     {96, 24}, {257, 131}, {300, 70}, {70, 300}, {512, 512}
   };
-  static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
-    CM_MORPH_CLOSE, CM_MORPH_GRADIENT
-  };
   static const int rows[] = { 1, 4 };
 
   for (int ri = 0; ri < 2; ri++) {
@@ -296,21 +304,8 @@ run_runs_rows (void)
         known |= strcmp (s->name, names[ni]) == 0;
       if (!known)
         continue;
-      for (int si = 0; si < (int) (sizeof (rsizes) / sizeof (rsizes[0]));
-          si++) {
-        for (int k = 0; k < 6; k++) {
-          const int j = k + si + hi + ri;
-          morph_case c;
-
-          fill_case (&c, s, rsizes[si], ops[j % 5],
-              j % CM_BORDER_MODE_COUNT, j % 4 == 3, 1 + (j % 7 == 4));
-          c.layout = j % LAYOUTS;
-          if (case_cost (&c) > 1.0e8)
-            continue;
-          case_counter++;
-          run_morph_case (&c);
-        }
-      }
+      run_sized_cases (s, rsizes, (int) (sizeof (rsizes) /
+              sizeof (rsizes[0])), 6, hi + ri, 0);
     }
   }
   memset (&tuning, 0, sizeof (tuning));

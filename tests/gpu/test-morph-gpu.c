@@ -682,6 +682,19 @@ run_planes (void)
               d ? CM_DEPTH_16 : CM_DEPTH_8, ch, off, seed++);
 }
 
+/* every case against the reference: the table, then the paths the
+ * automatic choice does not take (test-morph-gpu-paths.c) */
+static void
+run_cases (void)
+{
+  run_table ();
+  run_tile_limits ();
+  run_forced_paths ();
+  run_row_pwin ();
+  run_diagonals ();
+  run_runs_rows ();
+}
+
 int
 main (void)
 {
@@ -696,12 +709,7 @@ main (void)
   if (dry_run) {
     /* count the table's cases and reference cost, no device needed */
     build_shapes ();
-    run_table ();
-    run_tile_limits ();
-    run_forced_paths ();
-    run_row_pwin ();
-    run_diagonals ();
-    run_runs_rows ();
+    run_cases ();
     printf ("%d cases, %.3g reference samples, %.1f s\n", n_pass, dry_cost,
         (double) (clock () - t0) / CLOCKS_PER_SEC);
     return 0;
@@ -725,12 +733,7 @@ main (void)
     check_algorithms ();
     check_arguments ();
     run_planes ();
-    run_table ();
-    run_tile_limits ();
-    run_forced_paths ();
-    run_row_pwin ();
-    run_diagonals ();
-    run_runs_rows ();
+    run_cases ();
   }
 
   for (int i = 0; i < n_shapes; i++)
