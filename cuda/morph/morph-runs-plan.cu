@@ -293,11 +293,11 @@ runs_keep (runs_choice * best, double c, int axis, int shared,
 }
 
 /* Frames of at most this many pixels per multiprocessor may take the
- * shared gather with one row per thread. Below it a tile of RUNS_V rows
- * per thread leaves most of the device's warps idle, and one row per
- * thread wins whatever the cost estimate says; above it the estimate
- * overrates one row (it ignores the longer halo per output row), so it is
- * not offered (docs/PERFORMANCE.md, session 13). */
+ * shared gather with one row per thread. There a tile of RUNS_V rows per
+ * thread leaves most of the device's warps idle, and the cost estimate's
+ * choice of one row won on every runs row measured; above it the estimate
+ * overrates one row (it ignores the longer halo per output row), so one
+ * row is not offered (docs/PERFORMANCE.md, session 13). */
 #define RUNS_ONE_ROW_PIXELS_PER_SM 12288L
 
 /* Best choice for one axis (updates *best when cheaper). @v_only: the
