@@ -604,8 +604,6 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;
-  self->use_cuda = use_cuda;
-  self->depth = depth;
   /* the first frame after a change is reported */
   self->frames_to_post = 0;
 

@@ -86,10 +86,8 @@ struct _GstCudaLinSpectrum
 
   /* built by configure (), streaming thread: the same for every size but
    * the plan (NULL: not configured) */
-  gboolean use_cuda;
   cm_linspectrum_desc desc;
   gint n_angles;
-  cm_depth depth;
   GstCudaLinSpectrumPlan *plan;
   GstCudaLinSpectrumResult result;
 };

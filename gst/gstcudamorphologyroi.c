@@ -48,9 +48,10 @@ gst_cuda_morphology_roi_install_properties (GObjectClass * klass,
           "frame, and the roi property's region when set; a buffer without "
           "such a meta (and no roi) passes unchanged. Where regions "
           "overlap, the later one's result is kept (metas in the buffer's "
-          "order, then roi). Each region size not seen last rebuilds the "
-          "filter (plans are made per size), so regions that keep their "
-          "size cost no allocation. cudalinspectrum takes the first region "
+          "order, then roi). Filters are made per size and kept for up to "
+          "4 sizes: a region of a size not kept builds one (device "
+          "memory is allocated), regions of kept sizes cost no "
+          "allocation. cudalinspectrum takes the first region "
           "only (its results describe one)", FALSE,
           GST_CUDA_MORPHOLOGY_PARAM_FLAGS));
 }
