@@ -5,6 +5,7 @@
 #endif
 
 #include "gstcudamorphologyroi.h"
+#include "gstcudamorphologyfiltercache.h"
 
 #include "gstcudamorphologybase.h"
 
@@ -49,9 +50,9 @@ gst_cuda_morphology_roi_install_properties (GObjectClass * klass,
           "such a meta (and no roi) passes unchanged. Where regions "
           "overlap, the later one's result is kept (metas in the buffer's "
           "order, then roi). Filters are made per size and kept for up to "
-          "4 sizes: a region of a size not kept builds one (device "
-          "memory is allocated), regions of kept sizes cost no "
-          "allocation. cudalinspectrum takes the first region "
+          G_STRINGIFY (GST_CUDA_MORPHOLOGY_FILTER_SIZES) " sizes: a region "
+          "of a size not kept builds one (device memory is allocated), "
+          "regions of kept sizes cost no allocation. cudalinspectrum takes the first region "
           "only (its results describe one)", FALSE,
           GST_CUDA_MORPHOLOGY_PARAM_FLAGS));
 }
