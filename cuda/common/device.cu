@@ -5,6 +5,7 @@
  * A failed runtime call is followed by cudaGetLastError () so that its
  * error does not surface later as the error of an unrelated launch. */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 #include <cuda_runtime.h>
 
@@ -271,6 +272,68 @@ cm_host_free_pinned (void *ptr)
     (void) cm_cuda_status (cudaFreeHost (ptr));
 }
 
+/* Device-to-device copies by a kernel: cudaMemcpy2DAsync gives pitched
+ * device copies to the copy engine, which moves about half the bytes per
+ * second a plain kernel does (docs/PERFORMANCE.md, "copy floors"). One
+ * block row per image row (rows past the grid's 65535 taken in strides),
+ * words of V, the bytes of a row past its last whole word one by one. */
+template <typename V>
+__global__ void
+copy_rows_kernel (uint8_t *dst, size_t dst_pitch, const uint8_t *src,
+    size_t src_pitch, size_t width_bytes, int height)
+{
+  const size_t words = width_bytes / sizeof (V);
+  const size_t step = (size_t) gridDim.x * blockDim.x;
+  const size_t first = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+
+  for (int y = blockIdx.y; y < height; y += gridDim.y) {
+    const uint8_t *s = src + (size_t) y * src_pitch;
+    uint8_t *d = dst + (size_t) y * dst_pitch;
+
+    for (size_t i = first; i < words; i += step)
+      ((V *) d)[i] = ((const V *) s)[i];
+    for (size_t i = words * sizeof (V) + first; i < width_bytes; i += step)
+      d[i] = s[i];
+  }
+}
+
+template <typename V>
+static cudaError_t
+copy_rows (void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, int height, cudaStream_t stream)
+{
+  const unsigned threads = 128;
+  size_t words = width_bytes / sizeof (V);
+  size_t blocks = (words + threads - 1) / threads;
+  dim3 grid ((unsigned) (blocks > 0 ? (blocks < 65535 ? blocks : 65535) : 1),
+      (unsigned) (height < 65535 ? height : 65535));
+
+  copy_rows_kernel<V><<<grid, threads, 0, stream>>> ((uint8_t *) dst,
+      dst_pitch, (const uint8_t *) src, src_pitch, width_bytes, height);
+  return cudaGetLastError ();
+}
+
+/* The widest word that every address and pitch is aligned to */
+static cudaError_t
+copy_d2d (void *dst, size_t dst_pitch, const void *src, size_t src_pitch,
+    size_t width_bytes, int height, cudaStream_t stream)
+{
+  size_t align = (size_t) (uintptr_t) dst | (size_t) (uintptr_t) src |
+      dst_pitch | src_pitch;
+
+  if (align % 16 == 0)
+    return copy_rows<uint4> (dst, dst_pitch, src, src_pitch, width_bytes,
+        height, stream);
+  if (align % 8 == 0)
+    return copy_rows<uint2> (dst, dst_pitch, src, src_pitch, width_bytes,
+        height, stream);
+  if (align % 4 == 0)
+    return copy_rows<uint32_t> (dst, dst_pitch, src, src_pitch, width_bytes,
+        height, stream);
+  return cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, width_bytes,
+      (size_t) height, cudaMemcpyDeviceToDevice, stream);
+}
+
 extern "C" cm_status
 cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
     size_t src_pitch, size_t width_bytes, int height, cm_copy_kind kind,
@@ -300,6 +363,9 @@ cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
     return CM_OK;
   if (!dst || !src || dst_pitch < width_bytes || src_pitch < width_bytes)
     return CM_ERR_INVALID_ARG;
+  if (kind == CM_COPY_D2D)
+    return cm_cuda_status (copy_d2d (dst, dst_pitch, src, src_pitch,
+            width_bytes, height, (cudaStream_t) stream));
   return cm_cuda_status (cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch,
           width_bytes, (size_t) height, k, (cudaStream_t) stream));
 }

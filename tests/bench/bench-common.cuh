@@ -179,41 +179,6 @@ time_median (bench_timer &t, int warmup, int runs, F fn, double *first =
   return n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
 }
 
-/* A kernel copy of a frame (16-byte accesses where rows allow): the floor
- * of any pass that reads and writes the frame once, without the copy
- * engine that cudaMemcpy2DAsync uses for pitched device copies. */
-static __global__ void
-bench_copy_kernel (const uint8_t * src, size_t spitch, uint8_t * dst,
-    size_t dpitch, int row_bytes, int height)
-{
-  const int vecs = row_bytes / 16;
-  const int y = blockIdx.y;
-  if (y >= height)
-    return;
-  const uint4 *s = (const uint4 *) (src + (size_t) y * spitch);
-  uint4 *d = (uint4 *) (dst + (size_t) y * dpitch);
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < vecs;
-      i += gridDim.x * blockDim.x)
-    d[i] = s[i];
-  for (int i = vecs * 16 + blockIdx.x * blockDim.x + threadIdx.x;
-      i < row_bytes; i += gridDim.x * blockDim.x)
-    dst[(size_t) y * dpitch + i] = src[(size_t) y * spitch + i];
-}
-
-static inline bool
-bench_copy (const void *src, size_t spitch, void *dst, size_t dpitch,
-    int row_bytes, int height, cudaStream_t stream)
-{
-  if ((((uintptr_t) src | (uintptr_t) dst | spitch | dpitch) & 15) != 0)
-    return false;
-  const int vecs = row_bytes / 16;
-  dim3 block (128), grid ((unsigned) (vecs > 0 ? (vecs + 127) / 128 : 1),
-      (unsigned) height);
-  bench_copy_kernel <<< grid, block, 0, stream >>> ((const uint8_t *) src,
-      spitch, (uint8_t *) dst, dpitch, row_bytes, height);
-  return cudaGetLastError () == cudaSuccess;
-}
-
 /* --timing gated|call: 1 for call, 0 for gated, -1 not recognised */
 static inline int
 bench_parse_timing (const char *s)
