@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame path over regions of interest (gstcudamorphologyframe.h): the
  * frame is copied, then each rectangle of plane 0 is filtered as if it
- * were the frame. On the device a rectangle is gathered into the aligned
- * scratch, filtered there and scattered back, so that the filter's work
- * and the transfers scale with the rectangle's area; the copy of the
- * frame is one memcpy or one 2D copy per plane. */
+ * were the frame. In CUDA memory the filter reads and writes the
+ * rectangles in the frames; from host memory a rectangle is uploaded
+ * into the aligned scratch, filtered there and downloaded, so that the
+ * filter's work and the transfers scale with the rectangle's area. The
+ * copy of the frame is one memcpy or one 2D copy per plane. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -139,6 +140,20 @@ process_rect (GstCudaMorphologyFramePath * fp,
     dst = frame_rect (fp, &out->frame, r);
     return gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, FALSE);
   }
+  if (in->device && out->device) {
+    /* CUDA memory: the filter reads and writes the frames' rectangles
+     * where they lie; in place it reads a copy of the input's, since it
+     * cannot read the samples it overwrites */
+    dst = frame_rect (fp, &out->frame, r);
+    if (in != out) {
+      src = frame_rect (fp, &in->frame, r);
+      return gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, TRUE);
+    }
+    src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
+    status = transfer (fp, in, r, &src, FALSE, st);
+    return status == CM_OK ? gst_cuda_morphology_frame_filter (fp, ops, &src,
+        &dst, TRUE) : status;
+  }
   src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
   dst = gst_cuda_morphology_frame_scratch (fp, FALSE, r->w, r->h);
   status = transfer (fp, in, r, &src, FALSE, st);
@@ -228,8 +243,12 @@ gst_cuda_morphology_frame_path_analyse_region (GstCudaMorphologyFramePath *
 
   st->device_in += in->device;
   timed = gst_cuda_morphology_frame_timing_begin (fp, st);
-  src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
-  status = transfer (fp, in, r, &src, FALSE, st);
+  if (in->device) {
+    status = CM_OK;             /* analysed where it lies */
+  } else {
+    src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
+    status = transfer (fp, in, r, &src, FALSE, st);
+  }
   img = gst_cuda_morphology_frame_as_plane (&src);
   if (status == CM_OK)
     status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);

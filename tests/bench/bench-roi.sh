@@ -6,18 +6,22 @@
 # path, one after the other). Per element: frames per
 # second through bench-pipeline and the element's device span per frame
 # (one frame in 16 timed with CUDA events, first operation to last: the
-# region's gather, filter and scatter, and the copy of the rest of the
-# frame where the element cannot write its input), in CUDA memory, from
+# region's filter, its upload and download from host memory, its copy
+# when filtered in place, and the copy of the rest of the frame where the
+# element cannot write its input), in CUDA memory, from
 # a producer that re-pushes buffers of the element's pinned pool (it
 # keeps them: the element filters out of place) and from one that fills
-# a fresh pool buffer per frame and lets it go (in place).
+# a fresh pool buffer per frame and lets it go (in place), and in CUDA
+# memory behind cudaupload, whose fresh buffers the element may write (in
+# place: only the region is read and written).
 #
 #   tests/bench/bench-roi.sh BUILD_DIR
 #
 # BENCH_FRAMES (2000) frames per run, the first BENCH_WARMUP (200) not
-# timed.
+# timed; BENCH_ELEMENTS (a grep -E pattern) keeps only the elements it
+# matches.
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '4,16p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '4,22p' "$0"; exit 2; }
 build=$1
 bench=$build/tests/bench/bench-pipeline
 [ -x "$bench" ] || { echo "no $bench: build first" >&2; exit 1; }
@@ -29,7 +33,7 @@ roi='roi=<1664,824,512,512>'
 elements=("cudamorph operation=open shape=disk radius=7"
           "cudamedian size=5"
           "cudamorph operation=fill-holes")
-memories=("--memory cuda" "--producer pool" "--producer fill")
+memories=("--memory cuda" "--producer pool" "--producer fill" "cudaupload")
 
 fps_of() { sed -nE 's/.*: ([0-9.]+) frames\/s \(sum.*/\1/p' | head -1; }
 span_of() { sed -nE 's/^device span per frame[^:]*: ([0-9.]+) us.*/\1/p' | head -1; }
@@ -37,11 +41,16 @@ span_of() { sed -nE 's/^device span per frame[^:]*: ([0-9.]+) us.*/\1/p' | head 
 echo "| element | memory | whole frame: frames/s | device span (us) | 512x512 roi: frames/s | device span (us) |"
 echo "| --- | --- | --- | --- | --- | --- |"
 for e in "${elements[@]}"; do
+  grep -qE -- "${BENCH_ELEMENTS:-.}" <<<"$e" || continue
   for m in "${memories[@]}"; do
+    chain=$e opts=$m
+    if [ "$m" = cudaupload ]; then
+      chain="cudaupload ! $e" opts=""
+    fi
     # shellcheck disable=SC2086
-    whole=$("$bench" "${size[@]}" $m "$e" 2>&1)
+    whole=$("$bench" "${size[@]}" $opts "$chain" 2>&1)
     # shellcheck disable=SC2086
-    part=$("$bench" "${size[@]}" $m "$e $roi" 2>&1)
+    part=$("$bench" "${size[@]}" $opts "$chain $roi" 2>&1)
     echo "| $e | ${m#--} | $(fps_of <<<"$whole") | $(span_of <<<"$whole") | $(fps_of <<<"$part") | $(span_of <<<"$part") |"
   done
 done
