@@ -101,11 +101,15 @@ enum
 };
 
 int med_net_tile_available (int side);
-cudaError_t med_net_tile_launch (int side, int variant,
+/* narrow: MED_NET_NARROW_TX outputs a thread instead of the side's own
+ * (16 up to 9 x 9, 8 at 11 x 11, 4 above), more blocks of less work each
+ * for frames too small to fill the device with the wide ones */
+#define MED_NET_NARROW_TX 4
+cudaError_t med_net_tile_launch (int side, int variant, int narrow,
     const med_args * a, cudaStream_t stream);
 /* one launcher per side, in median-net<side>.cu */
-typedef cudaError_t med_net_launch_fn (int variant, const med_args * a,
-    cudaStream_t stream);
+typedef cudaError_t med_net_launch_fn (int variant, int narrow,
+    const med_args * a, cudaStream_t stream);
 med_net_launch_fn med_net3_launch, med_net5_launch, med_net7_launch,
     med_net9_launch, med_net11_launch, med_net13_launch, med_net15_launch;
 

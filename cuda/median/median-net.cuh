@@ -474,7 +474,7 @@ med_net_sort_smem (int ww, int wh)
  * MAXN: builder capacity (a static_assert fails when too small). */
 template <int SIDE, int TX, int MAXN>
 static cudaError_t
-med_net_square (int variant, const med_args *a, cudaStream_t stream)
+med_net_square_tx (int variant, const med_args *a, cudaStream_t stream)
 {
   constexpr int N = SIDE * SIDE;
 
@@ -489,4 +489,16 @@ med_net_square (int variant, const med_args *a, cudaStream_t stream)
       return med_net_tile_run<med_tile_prog<SIDE, SIDE, TX, (N - 1) / 2,
           MAXN>, 4> (a, stream);
   }
+}
+
+/* The same, MED_NET_NARROW_TX outputs a thread when @narrow */
+template <int SIDE, int TX, int MAXN>
+static cudaError_t
+med_net_square (int variant, int narrow, const med_args *a,
+    cudaStream_t stream)
+{
+  if (narrow && TX > MED_NET_NARROW_TX)
+    return med_net_square_tx<SIDE, MED_NET_NARROW_TX, MAXN> (variant, a,
+        stream);
+  return med_net_square_tx<SIDE, TX, MAXN> (variant, a, stream);
 }

@@ -8,7 +8,8 @@
 #include "median-net.cuh"
 
 cudaError_t
-med_net7_launch (int variant, const med_args *a, cudaStream_t stream)
+med_net7_launch (int variant, int narrow, const med_args *a,
+    cudaStream_t stream)
 {
-  return med_net_square<7, 16, 4096> (variant, a, stream);
+  return med_net_square<7, 16, 4096> (variant, narrow, a, stream);
 }

@@ -60,6 +60,7 @@ struct cm_median_plan
   int n, k;
   enum med_alg alg;
   int side, variant;            /* MED_ALG_NET_TILE                       */
+  int narrow;                   /* MED_ALG_NET_TILE, its STREAM3 fallback */
   int nmax;                     /* MED_ALG_NET_SORT                       */
   cm_median_tuning tuning;      /* the variants asked for                 */
   struct med_hist_config hist;  /* MED_ALG_HIST                           */
@@ -78,7 +79,7 @@ med_net_tile_available (int side)
 }
 
 cudaError_t
-med_net_tile_launch (int side, int variant, const med_args *a,
+med_net_tile_launch (int side, int variant, int narrow, const med_args *a,
     cudaStream_t stream)
 {
   /* by (side - 3) / 2 */
@@ -89,22 +90,47 @@ med_net_tile_launch (int side, int variant, const med_args *a,
 
   if (!med_net_tile_available (side))
     return cudaErrorInvalidValue;
-  return launch[(side - 3) / 2] (variant, a, stream);
+  return launch[(side - 3) / 2] (variant, narrow, a, stream);
 }
 
+#define TILE_NAMES(S, SUFFIX) \
+    {"network-" S "-min" SUFFIX, "network-" S SUFFIX, "network-" S "-max" SUFFIX}
+#define TILE_SIDES(SUFFIX) { TILE_NAMES ("3x3", SUFFIX), \
+      TILE_NAMES ("5x5", SUFFIX), TILE_NAMES ("7x7", SUFFIX), \
+      TILE_NAMES ("9x9", SUFFIX), TILE_NAMES ("11x11", SUFFIX), \
+      TILE_NAMES ("13x13", SUFFIX), TILE_NAMES ("15x15", SUFFIX) }
+
+/* e.g. "network-5x5-narrow": the 5 x 5 median, narrow tiles */
 static const char *
-tile_name (int side, int variant)
+tile_name (int side, int variant, int narrow)
 {
-  static const char *names[7][3] = {
-    {"network-3x3-min", "network-3x3", "network-3x3-max"},
-    {"network-5x5-min", "network-5x5", "network-5x5-max"},
-    {"network-7x7-min", "network-7x7", "network-7x7-max"},
-    {"network-9x9-min", "network-9x9", "network-9x9-max"},
-    {"network-11x11-min", "network-11x11", "network-11x11-max"},
-    {"network-13x13-min", "network-13x13", "network-13x13-max"},
-    {"network-15x15-min", "network-15x15", "network-15x15-max"},
+  static const char *names[2][7][3] = { TILE_SIDES (""),
+    TILE_SIDES ("-narrow")
   };
-  return names[(side - 3) / 2][variant];
+  return names[narrow][(side - 3) / 2][variant];
+}
+
+/* Small frames: wide tiles (64 rows of 64 outputs for 16 a thread) that
+ * would not give every SM two blocks leave most of the device idle, and
+ * a block's time is one thread's long network; narrow tiles cut it, and
+ * beat the 3 x 3 stream there too (docs/PERFORMANCE.md, session 14).
+ * Sides of 13 and 15 are narrow already. */
+static int
+tile_narrow (const cm_median_plan *p, int side)
+{
+  int sms = 0, ow;
+  long blocks;
+
+  if (p->tuning.network_tiles != CM_MEDIAN_TILES_AUTO)
+    return p->tuning.network_tiles == CM_MEDIAN_TILES_NARROW;
+  if (side >= 13 || cm_device_attribute (cudaDevAttrMultiProcessorCount,
+          &sms) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return 0;
+  }
+  ow = 4 * (side == 11 ? 8 : 16);       /* 4 warps of the side's own TX */
+  blocks = (long) ((p->width + ow - 1) / ow) * ((p->height + 63) / 64);
+  return blocks < 2L * sms;
 }
 
 static const char *
@@ -158,8 +184,10 @@ tile:
   p->alg = MED_ALG_NET_TILE;
   p->side = d->window_w;
   p->variant = variant;
-  p->name = tile_name (p->side, variant);
-  if (p->side == 3 && !p->tuning.network3_shared) {
+  p->narrow = tile_narrow (p, p->side);
+  p->name = tile_name (p->side, variant, p->narrow);
+  /* small frames: the narrow network beats the stream's 8-row strips */
+  if (p->side == 3 && !p->tuning.network3_shared && !p->narrow) {
     static const char *names[3] = { "network-3x3-min-stream",
       "network-3x3-stream", "network-3x3-max-stream"
     };
@@ -228,8 +256,9 @@ cm_median_plan_new_tuned (cm_median_plan **out, const cm_median_desc *desc,
   if (cm_median_desc_check (desc) != CM_OK || width < 1 || height < 1 ||
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
     return CM_ERR_INVALID_ARG;
-  if (tuning && tuning->hist16_band != 0 && tuning->hist16_band != 8 &&
-      tuning->hist16_band != 16)
+  if (tuning && ((tuning->hist16_band != 0 && tuning->hist16_band != 8 &&
+              tuning->hist16_band != 16) || tuning->network_tiles < 0 ||
+          tuning->network_tiles > CM_MEDIAN_TILES_NARROW))
     return CM_ERR_INVALID_ARG;
 
   p = cm_plan_alloc<cm_median_plan> (desc, width, height, depth);
@@ -295,12 +324,13 @@ run_plane (const cm_median_plan *p, const void *src, size_t spitch,
               (size_t) p->width * a.bpp, (size_t) p->height,
               cudaMemcpyDeviceToDevice, stream));
     case MED_ALG_NET_TILE:
-      return cm_cuda_status (med_net_tile_launch (p->side, p->variant, &a,
-              stream));
+      return cm_cuda_status (med_net_tile_launch (p->side, p->variant,
+              p->narrow, &a, stream));
     case MED_ALG_STREAM3:
       if (med_s3_supported (&a))
         return cm_cuda_status (med_s3_launch (p->variant, &a, stream));
-      return cm_cuda_status (med_net_tile_launch (3, p->variant, &a, stream));
+      return cm_cuda_status (med_net_tile_launch (3, p->variant, p->narrow,
+              &a, stream));
     case MED_ALG_NET_SORT:
       return cm_cuda_status (med_net_sort_launch (p->nmax, &a, stream));
     default:

@@ -141,7 +141,23 @@ typedef struct
                                    image instead of the streaming kernel  */
   int hist16_band;              /* 16-bit sliding histogram: high bytes
                                    with fine bins, 8 or 16; 0: 8          */
+  int network_tiles;            /* outputs a thread of the square-window
+                                   networks: CM_MEDIAN_TILES_*            */
 } cm_median_tuning;
+
+/* cm_median_tuning.network_tiles */
+enum
+{
+  CM_MEDIAN_TILES_AUTO = 0,     /* narrow where wide tiles would not give
+                                   every SM two blocks (small frames,
+                                   regions of interest); 3 x 3 windows
+                                   then run the narrow network rather than
+                                   the streaming kernel                   */
+  CM_MEDIAN_TILES_WIDE = 1,     /* the window's own: 16 outputs a thread
+                                   up to 9 x 9, 8 at 11 x 11, 4 above; the
+                                   3 x 3 streaming kernel on every frame  */
+  CM_MEDIAN_TILES_NARROW = 2    /* 4 outputs a thread                     */
+};
 
 /* cm_median_plan_new with a tuning (NULL: the defaults).
  * CM_ERR_INVALID_ARG for a field out of its range. */

@@ -16,7 +16,8 @@
  * plans made with those variants (cm_median_tuning, median.h: net3 = the
  * 3 x 3 shared-memory network instead of the 3 x 3 stream,
  * hist16-walk-b16 = the 16-bit sliding histogram with a band of 16,
- * hist16-walk = the default), in rows whose requested algorithm ends in
+ * hist16-walk = the default, net-wide and net-narrow = the square
+ * networks' wide or narrow tiles), in rows whose requested algorithm ends in
  * "-K"; a variant that chooses the same kernel as the default gets no
  * row. --compare-old 1 is --variants old: "old" is what remains of the
  * previous kernels, the 3 x 3 network (the first 16-bit histograms are
@@ -84,6 +85,10 @@ bench_variant (const std::string & name, cm_median_tuning * t)
     t->network3_shared = 1;
   else if (name == "hist16-walk-b16")
     t->hist16_band = 16;
+  else if (name == "net-wide")
+    t->network_tiles = CM_MEDIAN_TILES_WIDE;
+  else if (name == "net-narrow")
+    t->network_tiles = CM_MEDIAN_TILES_NARROW;
   else if (name != "hist16-walk")
     return false;
   return true;

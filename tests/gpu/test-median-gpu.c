@@ -4,9 +4,10 @@
  *
  * Table: depth (8, 16) x image size (1x1 .. 640x480) x window (1 .. 63,
  * rectangles) x percentile (0, 10, 50, 90, 100) x border x algorithm
- * (auto, network, histogram), on seeded random images, few-level images
- * (ties) and the histograms' worst cases (every sample in the last bin,
- * every sample in one coarse bin). Large windows on the largest image are
+ * (auto, network, histogram; auto runs the square networks' narrow
+ * tiles on these frames, a forced network the wide ones), on seeded
+ * random images, few-level images (ties) and the histograms' worst cases
+ * (every sample in the last bin, every sample in one coarse bin). Large windows on the largest image are
  * thinned (fewer percentiles and borders). Destinations are device views
  * with an offset into a larger, noise-filled allocation (also doubled
  * pitches and rows not 4-byte aligned); the whole allocation is read back,
@@ -254,13 +255,18 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
   const dev_image *ddst = &dst->d[layout];
   cm_status st;
   int k = cm_median_rank (d);
+  /* a forced network runs wide tiles, which auto gives only frames
+   * larger than the table's */
+  static const cm_median_tuning wide = { 0, 0, CM_MEDIAN_TILES_WIDE };
+  const cm_median_tuning *t = tuning || d->algorithm != CM_MEDIAN_NETWORK ?
+      tuning : &wide;
 
   if (!test_sample_keep ())
     return;
   snprintf (what, sizeof (what), "%s alg %s layout %d", what0,
       cm_median_algorithm_name (d->algorithm), layout);
   st = cm_median_plan_new_tuned (&plan, d, exp->width, exp->height,
-      exp->depth, tuning);
+      exp->depth, t);
   if (st == CM_ERR_UNSUPPORTED && d->algorithm == CM_MEDIAN_NETWORK &&
       !network_supports (d->window_w, d->window_h, k)) {
     n_unsupported++;
@@ -473,8 +479,11 @@ test_worst_cases (void)
  * Then the same 3 x 3 cases and a few 16-bit sliding-histogram cases with
  * the other variants (cm_median_tuning): the 3 x 3 shared-memory network
  * on aligned rows too, the 16-bit histogram with a band of 16. */
-/* 0: the default kernels; 1: the other variants */
-static const cm_median_tuning variant_tunings[2] = { {0, 0}, {1, 16} };
+/* 0: the default kernels, the stream on every frame (wide tiles); 1: the
+ * other variants */
+static const cm_median_tuning variant_tunings[2] = {
+  {0, 0, CM_MEDIAN_TILES_WIDE}, {1, 16, 0}
+};
 
 static void
 test_kernels (void)
@@ -693,21 +702,32 @@ test_hist16 (void)
   }
 }
 
-/* The plan names say which kernel runs: the stream for 3 x 3 at the three
- * shared-work ranks, the shared-memory network with
- * cm_median_tuning.network3_shared. */
+/* The plan names say which kernel runs: for 3 x 3 at the three
+ * shared-work ranks the stream on large frames, the narrow shared-memory
+ * network on small ones, the network also with
+ * cm_median_tuning.network3_shared, wide or narrow as the frame or
+ * network_tiles say. */
 static void
 test_kernel_names (void)
 {
   static const struct
   {
     double p;
-    int net3;
+    int net3, tiles, width;
     const char *name;
   } cases[] = {
-    {50, 0, "network-3x3-stream"}, {0, 0, "network-3x3-min-stream"},
-    {100, 0, "network-3x3-max-stream"}, {50, 1, "network-3x3"},
-    {0, 1, "network-3x3-min"},
+    /* the stream on large frames or wide tiles */
+    {50, 0, 0, 3840, "network-3x3-stream"},
+    {0, 0, CM_MEDIAN_TILES_WIDE, 64, "network-3x3-min-stream"},
+    {100, 0, 0, 3840, "network-3x3-max-stream"},
+    /* the shared-memory network: narrow on small frames, wide on large
+     * ones, or as forced */
+    {50, 0, 0, 64, "network-3x3-narrow"},
+    {50, 1, 0, 64, "network-3x3-narrow"},
+    {0, 1, 0, 64, "network-3x3-min-narrow"},
+    {50, 1, 0, 3840, "network-3x3"},
+    {50, 1, CM_MEDIAN_TILES_WIDE, 64, "network-3x3"},
+    {100, 1, CM_MEDIAN_TILES_NARROW, 3840, "network-3x3-max-narrow"},
   };
 
   for (int i = 0; i < N_OF (cases); i++) {
@@ -716,14 +736,15 @@ test_kernel_names (void)
     };
     cm_median_plan *plan = NULL;
 
-    const cm_median_tuning t = { cases[i].net3, 0 };
+    const cm_median_tuning t = { cases[i].net3, 0, cases[i].tiles };
 
-    if (cm_median_plan_new_tuned (&plan, &d, 64, 64, CM_DEPTH_8, &t) !=
-        CM_OK)
+    if (cm_median_plan_new_tuned (&plan, &d, cases[i].width, 2160,
+            CM_DEPTH_8, &t) != CM_OK)
       FAIL ("names: plan p%g", cases[i].p);
     else if (strcmp (cm_median_plan_algorithm (plan), cases[i].name))
-      FAIL ("names: p%g net3 %d runs %s, expected %s", cases[i].p,
-          cases[i].net3, cm_median_plan_algorithm (plan), cases[i].name);
+      FAIL ("names: p%g net3 %d tiles %d width %d runs %s, expected %s",
+          cases[i].p, cases[i].net3, cases[i].tiles, cases[i].width,
+          cm_median_plan_algorithm (plan), cases[i].name);
     else
       n_pass++;
     cm_median_plan_free (plan);
