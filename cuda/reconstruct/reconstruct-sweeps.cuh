@@ -383,24 +383,30 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
   if (valid && yp >= 0 && yp < a.height)
     prev = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch, yp) + x));
 
+  /* the loads below are unconditional, from clamped places, so that
+   * they are issued back to back: loads behind a branch each waited for
+   * the one before (a walk took 45 us, docs/PERFORMANCE.md, session 14) */
+  const int xs = min (x, a.width - 1);
+  const int exs = min (max (ex, 0), a.width - 1);
+
   for (int k0 = 0; k0 < n; k0 += COL_PREFETCH) {
     unsigned gv[COL_PREFETCH], fv[COL_PREFETCH], ev[COL_PREFETCH];
 
 #pragma unroll
     for (int r = 0; r < COL_PREFETCH; r++) {
       const int k = k0 + r;
-      const int y = ystart + step * k;
+      const int y = ystart + step * min (k, n - 1);
+      const int ye = min (max (y - step, 0), a.height - 1);
+      const unsigned g1 = __ldcg (row_of<T> (a.g, a.gpitch, y) + xs);
+      const unsigned f1 = __ldg (row_of<T> (a.f, a.fpitch, y) + xs);
+      const unsigned e1 = CONN8 ? __ldcg (row_of<T> (a.g, a.gpitch, ye) +
+          exs) : 0;
+      const bool in = k < n && valid;
 
-      gv[r] = fv[r] = ev[r] = 0;
-      if (k < n && valid) {
-        gv[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
-                    y) + x));
-        fv[r] = to_dil<T, EROSION> (__ldg (row_of<T> (a.f, a.fpitch,
-                    y) + x));
-      }
-      if (CONN8 && k < n && edge && y - step >= 0 && y - step < a.height)
-        ev[r] = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch,
-                    y - step) + ex));
+      gv[r] = in ? to_dil<T, EROSION> ((T) g1) : 0;
+      fv[r] = in ? to_dil<T, EROSION> ((T) f1) : 0;
+      ev[r] = CONN8 && k < n && edge && y - step >= 0 &&
+          y - step < a.height ? to_dil<T, EROSION> ((T) e1) : 0;
     }
     unsigned wrote_rows = 0;    /* bit r: this lane wrote row k0 + r */
 
