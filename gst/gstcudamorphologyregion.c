@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame path over regions of interest (gstcudamorphologyframe.h): the
  * frame is copied, then each rectangle of plane 0 is filtered as if it
- * were the frame. In CUDA memory the filter reads and writes the
- * rectangles in the frames; from host memory a rectangle is uploaded
+ * were the frame. The filter reads and writes the rectangles of frames in
+ * CUDA memory where they lie; a rectangle of a host frame is uploaded
  * into the aligned scratch, filtered there and downloaded, so that the
  * filter's work and the transfers scale with the rectangle's area. The
- * copy of the frame is one memcpy or one 2D copy per plane. */
+ * copy of the frame is one memcpy or one 2D copy per plane. Frames in
+ * CUDA memory are left in flight where GStreamer's memory carries a
+ * stream, as whole frames are. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -125,7 +127,11 @@ copy_frame (GstCudaMorphologyFramePath * fp, GstCudaMorphologyMappedFrame * in,
   return status;
 }
 
-/* One rectangle, its filter made for its size */
+/* One rectangle, its filter made for its size. On CUDA the filter reads
+ * the input's rectangle where it lies when the input is on the device
+ * and not filtered in place (it cannot read the samples it overwrites),
+ * and writes the output's where it lies when the output is on the
+ * device; the rest goes through the device scratch. */
 static cm_status
 process_rect (GstCudaMorphologyFramePath * fp,
     const GstCudaMorphologyFilterOps * ops, GstCudaMorphologyMappedFrame * in,
@@ -133,33 +139,24 @@ process_rect (GstCudaMorphologyFramePath * fp,
     GstCudaMorphologyFrameStats * st)
 {
   cm_image_packed src, dst;
-  cm_status status;
+  cm_status status = CM_OK;
 
   if (!fp->use_cuda) {
     src = frame_rect (fp, &in->frame, r);
     dst = frame_rect (fp, &out->frame, r);
     return gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, FALSE);
   }
-  if (in->device && out->device) {
-    /* CUDA memory: the filter reads and writes the frames' rectangles
-     * where they lie; in place it reads a copy of the input's, since it
-     * cannot read the samples it overwrites */
-    dst = frame_rect (fp, &out->frame, r);
-    if (in != out) {
-      src = frame_rect (fp, &in->frame, r);
-      return gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, TRUE);
-    }
+  if (in->device && in != out) {
+    src = frame_rect (fp, &in->frame, r);
+  } else {
     src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
     status = transfer (fp, in, r, &src, FALSE, st);
-    return status == CM_OK ? gst_cuda_morphology_frame_filter (fp, ops, &src,
-        &dst, TRUE) : status;
   }
-  src = gst_cuda_morphology_frame_scratch (fp, TRUE, r->w, r->h);
-  dst = gst_cuda_morphology_frame_scratch (fp, FALSE, r->w, r->h);
-  status = transfer (fp, in, r, &src, FALSE, st);
+  dst = out->device ? frame_rect (fp, &out->frame, r) :
+      gst_cuda_morphology_frame_scratch (fp, FALSE, r->w, r->h);
   if (status == CM_OK)
     status = gst_cuda_morphology_frame_filter (fp, ops, &src, &dst, TRUE);
-  if (status == CM_OK)
+  if (status == CM_OK && !out->device)
     status = transfer (fp, out, r, &dst, TRUE, st);
   return status;
 }
@@ -172,7 +169,9 @@ process_rect (GstCudaMorphologyFramePath * fp,
  * as if it were the frame (ops->resize first when its size is not the
  * filter's), in order; chroma is copied unchanged. Not for converting
  * outputs. On CUDA the stream is synchronised before this returns, also
- * after a failure.
+ * after a failure, unless both frames are CUDA memory that carries a
+ * stream (GStreamer >= 1.24): such a frame is left in flight like a
+ * whole one (gst_cuda_morphology_frame_leave_in_flight).
  *
  * Returns: the first failure of the copy, the filter or a transfer
  */
@@ -206,6 +205,14 @@ gst_cuda_morphology_frame_path_process_regions (GstCudaMorphologyFramePath *
     return status;
 
   gst_cuda_morphology_frame_timing_end (fp, timed && status == CM_OK);
+#ifdef HAVE_GST_CUDA
+  /* no staging there: nothing is left for the host to copy */
+  if (status == CM_OK &&
+      gst_cuda_morphology_frame_leave_in_flight (fp, ops, in, out)) {
+    st->stream_ordered++;
+    return CM_OK;
+  }
+#endif
   sync_status = cm_stream_sync (fp->stream);
   if (status == CM_OK)
     status = sync_status;
