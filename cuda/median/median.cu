@@ -36,6 +36,7 @@
 
 #include "median.h"
 #include "cm-cuda.h"
+#include "device.h"
 #include "median-impl.cuh"
 
 #define MED_AUTO_NET_SIDE_8 15
@@ -320,9 +321,8 @@ run_plane (const cm_median_plan *p, const void *src, size_t spitch,
 
   switch (p->alg) {
     case MED_ALG_COPY:
-      return cm_cuda_status (cudaMemcpy2DAsync (dst, dpitch, src, spitch,
-              (size_t) p->width * a.bpp, (size_t) p->height,
-              cudaMemcpyDeviceToDevice, stream));
+      return cm_copy_2d_async (dst, dpitch, src, spitch,
+          (size_t) p->width * a.bpp, p->height, CM_COPY_D2D, stream);
     case MED_ALG_NET_TILE:
       return cm_cuda_status (med_net_tile_launch (p->side, p->variant,
               p->narrow, &a, stream));
@@ -514,9 +514,8 @@ cm_median_plan_run_luma (cm_median_plan *plan, const cm_image_packed *src,
     return CM_ERR_INVALID_ARG;  /* plan made without CM_MEDIAN_PLAN_LUMA */
 
   if (plan->alg == MED_ALG_COPY)        /* the winner is the centre */
-    return cm_cuda_status (cudaMemcpy2DAsync (dst->data, dst->pitch, src->data,
-            src->pitch, row, (size_t) plan->height, cudaMemcpyDeviceToDevice,
-            s));
+    return cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
+        row, plan->height, CM_COPY_D2D, s);
 
   memset (&l, 0, sizeof (l));
   l.src = (const uint8_t *) src->data;
