@@ -361,6 +361,38 @@ row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
   return true;
 }
 
+/* The samples of COL_PREFETCH rows of a walk, loaded back to back (loads
+ * behind a branch each waited for the one before: a walk took 45 us,
+ * docs/PERFORMANCE.md, session 14). *@gp, *@fp: the marker's and the
+ * mask's sample of the next row; the outer neighbour of a row is read in
+ * the row before it (*@gp + @dxb). The pointers move by a row per load
+ * (no multiplication a row: the walk's instructions were mostly address
+ * arithmetic); CLAMP: the batch passes the band's last row (step @last
+ * of the walk), where they stop, so that every load stays in the
+ * frame. */
+template <typename T, bool CONN8, bool CLAMP>
+static __device__ __forceinline__ void
+walk_load (const uint8_t ** gp, const uint8_t ** fp, ptrdiff_t gstep,
+    ptrdiff_t fstep, ptrdiff_t dxb, int k0, int last, unsigned *gv,
+    unsigned *fv, unsigned *ev, const uint8_t ** ep)
+{
+#pragma unroll
+  for (int r = 0; r < COL_PREFETCH; r++) {
+    const bool move = !CLAMP || k0 + r < last;
+
+    gv[r] = __ldcg ((const T *) *gp);
+    fv[r] = __ldg ((const T *) *fp);
+    if (CONN8) {
+      ev[r] = __ldcg ((const T *) *ep);
+      *ep = *gp + dxb;
+    }
+    if (move) {
+      *gp += gstep;
+      *fp += fstep;
+    }
+  }
+}
+
 /* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
  * from y0, otherwise down from y1 - 1. */
 template <typename T, bool EROSION, bool CONN8, bool DOWN>
@@ -369,84 +401,84 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
 {
   const int x = x0 + lane;
   const bool valid = x < a.width;
-  const int step = DOWN ? 1 : -1;
   const int ystart = DOWN ? y0 : y1 - 1;
   const int n = y1 - y0;
-  const int yp = ystart - step;
-  /* lanes 0 and 31 read their outer neighbour column from memory */
+  const int yp = DOWN ? y0 - 1 : y1;    /* the row the walk starts from */
+  const bool have_prev = yp >= 0 && yp < a.height;
+  /* lanes 0 and 31 read their outer neighbour column from memory; the
+   * loads of the others, and of columns past the frame, are clamped
+   * into it and their values unused */
   const int ex = lane == 0 ? x - 1 : x + 1;
   const bool edge = CONN8 && (lane == 0 || lane == 31) && ex >= 0 &&
       ex < a.width;
+  const int xs = min (x, a.width - 1);
+  const int exs = min (max (ex, 0), a.width - 1);
+  const ptrdiff_t gstep = DOWN ? (ptrdiff_t) a.gpitch : -(ptrdiff_t) a.gpitch;
+  const ptrdiff_t fstep = DOWN ? (ptrdiff_t) a.fpitch : -(ptrdiff_t) a.fpitch;
+  const ptrdiff_t dxb = (ptrdiff_t) (exs - xs) * (ptrdiff_t) sizeof (T);
+  const uint8_t *gp = a.g + (size_t) ystart * a.gpitch + xs * sizeof (T);
+  const uint8_t *fp = a.f + (size_t) ystart * a.fpitch + xs * sizeof (T);
+  const uint8_t *ep = a.g + (size_t) (have_prev ? yp : ystart) * a.gpitch +
+      exs * sizeof (T);
   unsigned prev = 0;
   bool changed = false;
 
-  if (valid && yp >= 0 && yp < a.height)
+  if (valid && have_prev)
     prev = to_dil<T, EROSION> (__ldcg (row_of<T> (a.g, a.gpitch, yp) + x));
-
-  /* the loads below are unconditional, from clamped places, so that
-   * they are issued back to back: loads behind a branch each waited for
-   * the one before (a walk took 45 us, docs/PERFORMANCE.md, session 14) */
-  const int xs = min (x, a.width - 1);
-  const int exs = min (max (ex, 0), a.width - 1);
 
   for (int k0 = 0; k0 < n; k0 += COL_PREFETCH) {
     unsigned gv[COL_PREFETCH], fv[COL_PREFETCH], ev[COL_PREFETCH];
+    T *out = (T *) gp;          /* this batch's first row, column xs */
 
-#pragma unroll
-    for (int r = 0; r < COL_PREFETCH; r++) {
-      const int k = k0 + r;
-      const int y = ystart + step * min (k, n - 1);
-      const int ye = min (max (y - step, 0), a.height - 1);
-      const unsigned g1 = __ldcg (row_of<T> (a.g, a.gpitch, y) + xs);
-      const unsigned f1 = __ldg (row_of<T> (a.f, a.fpitch, y) + xs);
-      const unsigned e1 = CONN8 ? __ldcg (row_of<T> (a.g, a.gpitch, ye) +
-          exs) : 0;
-      const bool in = k < n && valid;
+    if (k0 + COL_PREFETCH <= n)
+      walk_load<T, CONN8, false> (&gp, &fp, gstep, fstep, dxb, k0, n - 1, gv,
+          fv, ev, &ep);
+    else
+      walk_load<T, CONN8, true> (&gp, &fp, gstep, fstep, dxb, k0, n - 1, gv,
+          fv, ev, &ep);
 
-      gv[r] = in ? to_dil<T, EROSION> ((T) g1) : 0;
-      fv[r] = in ? to_dil<T, EROSION> ((T) f1) : 0;
-      ev[r] = CONN8 && k < n && edge && y - step >= 0 &&
-          y - step < a.height ? to_dil<T, EROSION> ((T) e1) : 0;
-    }
     unsigned wrote_rows = 0;    /* bit r: this lane wrote row k0 + r */
 
 #pragma unroll
     for (int r = 0; r < COL_PREFETCH; r++) {
       if (k0 + r >= n)
         break;                  /* n is the same in every lane */
-      unsigned m = max (gv[r], prev);
+      const unsigned g1 = to_dil<T, EROSION> ((T) gv[r]);
+      unsigned m = max (g1, prev);
 
       if (CONN8) {
         unsigned pl = __shfl_up_sync (0xffffffffu, prev, 1);
         unsigned pr = __shfl_down_sync (0xffffffffu, prev, 1);
+        /* the outer neighbour of the row before: none before the frame */
+        const unsigned e = edge && (k0 + r > 0 || have_prev) ?
+            to_dil<T, EROSION> ((T) ev[r]) : 0;
 
         if (lane == 0)
-          pl = ev[r];
+          pl = e;
         if (lane == 31)
-          pr = ev[r];
+          pr = e;
         m = max (m, max (pl, pr));
       }
-      const unsigned v = min (m, fv[r]);
+      const unsigned v = min (m, to_dil<T, EROSION> ((T) fv[r]));
 
       if (valid) {
-        if (v != gv[r]) {
-          const int y = ystart + step * (k0 + r);
-          T *gr = (T *) (a.g + (size_t) y * a.gpitch);
-
-          gr[x] = to_dil<T, EROSION> ((T) v);
+        if (v != g1) {
+          *out = to_dil<T, EROSION> ((T) v);
           wrote_rows |= 1u << r;
         }
         prev = v;
       } else {
         prev = 0;               /* columns past the frame inject nothing */
       }
+      out = (T *) ((uint8_t *) out + gstep);
     }
     wrote_rows = warp_or (wrote_rows);
     if (wrote_rows) {
       /* those rows' horizontal neighbours saw a new value */
       __threadfence ();
       if (lane < COL_PREFETCH && (wrote_rows >> lane & 1u))
-        *(volatile int *) (a.row_dirty + ystart + step * (k0 + lane)) = 1;
+        *(volatile int *) (a.row_dirty + ystart + (DOWN ? 1 : -1) * (k0 +
+                lane)) = 1;
       changed = true;
     }
   }
