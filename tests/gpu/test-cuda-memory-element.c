@@ -182,11 +182,10 @@ check_chain (const char *const *elements, const char *format,
     gboolean first = i == 0, last = i + 1 == n;
     gboolean passthrough = g_str_has_prefix (elements[i], "cudalinspectrum")
         && strstr (elements[i], "output=") == NULL;
-    /* analysers read their results on the host and frames with regions
-     * of interest are synchronised: neither overlaps nor leaves work in
-     * flight */
-    gboolean synced = g_str_has_prefix (elements[i], "cudalinspectrum") ||
-        strstr (elements[i], "roi=") != NULL;
+    /* analysers read their results on the host: they neither overlap
+     * nor leave work in flight; frames with regions of interest do not
+     * overlap, and are left in flight like whole ones */
+    gboolean analyser = g_str_has_prefix (elements[i], "cudalinspectrum");
     gboolean bad = stat_get (st, "frames") != expected ||
         stat_get (st, "cuda-host-maps") != 0;
 
@@ -204,15 +203,16 @@ check_chain (const char *const *elements, const char *format,
          * cudaupload, whose memory may carry no stream: then it waits on
          * the host. The frames above are exact all the same. */
         bad |= stat_get (st, "overlapped") != 0;
-        if (synced)
+        if (analyser)
           bad |= stat_get (st, "stream-ordered") != 0;
         else if (i > 0 || stat_get (st, "stream-ordered") != 0)
           bad |= stat_get (st, "stream-ordered") != expected;
 #else
-        /* overlap=auto and appsrc is not live: the filters keep each frame
-         * on the device while the next comes in (analysers never do); the
-         * frames above are exact all the same */
-        bad |= stat_get (st, "overlapped") != (synced ? 0 : expected);
+        /* overlap=auto and appsrc is not live: the filters of whole frames
+         * keep each frame on the device while the next comes in (analysers
+         * and regions never do); the frames above are exact all the same */
+        bad |= stat_get (st, "overlapped") != (analyser ||
+            strstr (elements[i], "roi=") != NULL ? 0 : expected);
         bad |= stat_get (st, "stream-ordered") != 0;
 #endif
         break;
