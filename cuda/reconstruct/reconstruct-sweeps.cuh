@@ -394,15 +394,23 @@ walk_load (const uint8_t ** gp, const uint8_t ** fp, ptrdiff_t gstep,
 }
 
 /* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
- * from y0, otherwise down from y1 - 1. */
+ * from y0, otherwise down from y1 - 1. A walk that still wrote its last
+ * row goes on past the band, COL_PREFETCH rows at a time while it
+ * writes, up to another band (the next band would otherwise see the new
+ * value only when it is walked, often a pass later); *@end: the last row
+ * it walked. */
 template <typename T, bool EROSION, bool CONN8, bool DOWN>
 static __device__ bool
-col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
+col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
+    int *end)
 {
   const int x = x0 + lane;
   const bool valid = x < a.width;
   const int ystart = DOWN ? y0 : y1 - 1;
-  const int n = y1 - y0;
+  int n = y1 - y0;
+  /* the steps the walk may take: the band, then as far again */
+  const int limit = n % COL_PREFETCH != 0 ? n : DOWN ?
+      min (a.height, y1 + n) - y0 : y1 - max (0, y0 - n);
   const int yp = DOWN ? y0 - 1 : y1;    /* the row the walk starts from */
   const bool have_prev = yp >= 0 && yp < a.height;
   /* lanes 0 and 31 read their outer neighbour column from memory; the
@@ -430,12 +438,12 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
     unsigned gv[COL_PREFETCH], fv[COL_PREFETCH], ev[COL_PREFETCH];
     T *out = (T *) gp;          /* this batch's first row, column xs */
 
-    if (k0 + COL_PREFETCH <= n)
-      walk_load<T, CONN8, false> (&gp, &fp, gstep, fstep, dxb, k0, n - 1, gv,
-          fv, ev, &ep);
+    if (k0 + COL_PREFETCH <= limit)
+      walk_load<T, CONN8, false> (&gp, &fp, gstep, fstep, dxb, k0,
+          limit - 1, gv, fv, ev, &ep);
     else
-      walk_load<T, CONN8, true> (&gp, &fp, gstep, fstep, dxb, k0, n - 1, gv,
-          fv, ev, &ep);
+      walk_load<T, CONN8, true> (&gp, &fp, gstep, fstep, dxb, k0, limit - 1,
+          gv, fv, ev, &ep);
 
     unsigned wrote_rows = 0;    /* bit r: this lane wrote row k0 + r */
 
@@ -481,6 +489,11 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane)
                 lane)) = 1;
       changed = true;
     }
+    /* the band's (or the extension's) last row written: on */
+    if (k0 + COL_PREFETCH == n && n < limit &&
+        (wrote_rows >> (COL_PREFETCH - 1) & 1u))
+      n = min (n + COL_PREFETCH, limit);
   }
+  *end = ystart + (DOWN ? n - 1 : 1 - n);
   return changed;
 }

@@ -25,7 +25,8 @@
  * - a column sweep: a warp per 32 columns of a band of rows walks down
  *   then up, each lane one column, taking the previous row's value of its
  *   column and, for 8-connectivity, of its two neighbours (shuffles inside
- *   the warp, memory at its edges).
+ *   the warp, memory at its edges); a walk still writing at the band's
+ *   end goes on into the next band.
  *
  * Together the sweeps look at all 4 or 8 neighbours of every pixel.
  * Reconstruction by erosion is the same on complemented samples (~v).
@@ -115,18 +116,21 @@ recon_kernel (recon_args a)
       const int x0 = (it % a.ncols) * 32;
       const int y0 = (it / a.ncols) * a.band_rows;
       const int y1 = min (y0 + a.band_rows, a.height);
+      int lo, hi;               /* the rows the walks reached */
       bool wrote;
 
       if (!take_dirty (a.band_dirty + it, lane))
         continue;
-      wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane);
-      wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane);
-      /* after a write, the band itself (the up walk may have raised a
+      wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane,
+          &hi);
+      wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane,
+          &lo);
+      /* after a write, the bands walked (the up walk may have raised a
        * diagonal neighbour of what the down walk settled) and the bands
-       * around it */
+       * around them */
       if (__any_sync (0xffffffffu, wrote)) {
         __threadfence ();
-        mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, y0 - 1, y1, lane);
+        mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, lo - 1, hi + 1, lane);
         changed = true;
       }
     }
