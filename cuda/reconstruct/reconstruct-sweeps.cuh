@@ -15,6 +15,7 @@ struct recon_args
   size_t gpitch;
   int width, height;
   int band_rows, nbands, ncols;
+  int walk_extend;              /* rows a walk may go on past its band   */
   int row_padded;               /* WHOLE: samples of a row in shared memory */
   int *flags;
   /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
@@ -396,9 +397,9 @@ walk_load (const uint8_t ** gp, const uint8_t ** fp, ptrdiff_t gstep,
 /* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
  * from y0, otherwise down from y1 - 1. A walk that still wrote its last
  * row goes on past the band, COL_PREFETCH rows at a time while it
- * writes, up to another band (the next band would otherwise see the new
- * value only when it is walked, often a pass later); *@end: the last row
- * it walked. */
+ * writes, up to a.walk_extend rows (the next band would otherwise see
+ * the new value only when it is walked, often a pass later); *@end: the
+ * last row it walked. */
 template <typename T, bool EROSION, bool CONN8, bool DOWN>
 static __device__ bool
 col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
@@ -408,9 +409,10 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
   const bool valid = x < a.width;
   const int ystart = DOWN ? y0 : y1 - 1;
   int n = y1 - y0;
-  /* the steps the walk may take: the band, then as far again */
+  /* the steps the walk may take: the band and its extension */
   const int limit = n % COL_PREFETCH != 0 ? n : DOWN ?
-      min (a.height, y1 + n) - y0 : y1 - max (0, y0 - n);
+      min (a.height, y1 + a.walk_extend) - y0 :
+      y1 - max (0, y0 - a.walk_extend);
   const int yp = DOWN ? y0 - 1 : y1;    /* the row the walk starts from */
   const bool have_prev = yp >= 0 && yp < a.height;
   /* lanes 0 and 31 read their outer neighbour column from memory; the

@@ -61,6 +61,7 @@ struct cm_recon_plan
   int *h_passes;                /* pinned: the last run's pass count      */
   int blocks;                   /* cooperative grid                       */
   int band_rows;
+  int walk_extend;              /* rows a walk may go on past its band    */
   bool whole_rows;              /* rows swept in shared memory            */
   int row_padded;               /* their samples, a multiple of ROW_CHUNK */
   size_t smem;                  /* dynamic shared memory of a block       */
@@ -332,6 +333,7 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   a.width = p->width;
   a.height = p->height;
   a.band_rows = p->band_rows;
+  a.walk_extend = p->walk_extend;
   a.nbands = (p->height + p->band_rows - 1) / p->band_rows;
   a.ncols = (p->width + 31) / 32;
   a.row_padded = p->row_padded;
@@ -507,6 +509,11 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
    * (docs/PERFORMANCE.md, reconstruction) */
   p->band_rows = tuning && tuning->band_rows > 0 ? tuning->band_rows :
       height > 1440 ? 64 : 32;
+  /* how far a walk still writing at its band's end goes on: a band (64
+   * rows) in tall frames, three (96 rows) in the others; further made
+   * the passes longer than it saved them (docs/PERFORMANCE.md, session
+   * 15) */
+  p->walk_extend = (height > 1440 ? 1 : 3) * min (p->band_rows, height);
 
   st = choose_grid (p, tuning);
   if (st == CM_OK && (desc->op == CM_RECON_OPEN ||
