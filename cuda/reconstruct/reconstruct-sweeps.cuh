@@ -368,9 +368,9 @@ row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
  * mask's sample of the next row; the outer neighbour of a row is read in
  * the row before it (*@gp + @dxb). The pointers move by a row per load
  * (no multiplication a row: the walk's instructions were mostly address
- * arithmetic); CLAMP: the batch passes the band's last row (step @last
- * of the walk), where they stop, so that every load stays in the
- * frame. */
+ * arithmetic); CLAMP: the batch passes @last, the last step the walk
+ * may take (its band and extension), where they stop, so that every load
+ * stays in the frame. */
 template <typename T, bool CONN8, bool CLAMP>
 static __device__ __forceinline__ void
 walk_load (const uint8_t ** gp, const uint8_t ** fp, ptrdiff_t gstep,
