@@ -124,9 +124,11 @@ tile_narrow (const cm_median_plan *p, int side)
 
   if (p->tuning.network_tiles != CM_MEDIAN_TILES_AUTO)
     return p->tuning.network_tiles == CM_MEDIAN_TILES_NARROW;
-  if (side >= 13 || cm_device_attribute (cudaDevAttrMultiProcessorCount,
-          &sms) != cudaSuccess) {
-    (void) cudaGetLastError ();
+  if (side >= 13)
+    return 0;
+  if (cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms) !=
+      cudaSuccess) {
+    (void) cudaGetLastError ();         /* its own error: the wide tiles */
     return 0;
   }
   ow = 4 * (side == 11 ? 8 : 16);       /* 4 warps of the side's own TX */
