@@ -499,3 +499,53 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
   *end = ystart + (DOWN ? n - 1 : 1 - n);
   return changed;
 }
+
+/* Item @y of a pass: row y, if it is dirty, through the warp's part of
+ * shared memory @mine (the whole row, or the chunk staging). Returns TRUE
+ * in every lane when it wrote. */
+template <typename T, bool EROSION, bool WHOLE>
+static __device__ bool
+sweep_row (const recon_args & a, int y, int lane, unsigned char *mine)
+{
+  if (!take_dirty (a.row_dirty + y, lane))
+    return false;
+  if (WHOLE) {
+    T *r_f = (T *) mine;
+
+    return row_sweep_shared<T, EROSION> (a, y, lane, r_f, r_f + a.row_padded,
+        r_f + 2 * a.row_padded, a.row_padded);
+  }
+  unsigned *s_f = (unsigned *) mine;
+  const bool fwd = row_sweep_dir<T, EROSION, true> (a, y, lane, s_f,
+      s_f + ROW_STAGE);
+
+  return row_sweep_dir<T, EROSION, false> (a, y, lane, s_f, s_f + ROW_STAGE)
+      || fwd;
+}
+
+/* Item @it of a pass: band it / ncols of column group it % ncols, if it
+ * is dirty, down then up. Returns TRUE (whole warp) when it wrote. */
+template <typename T, bool EROSION, bool CONN8>
+static __device__ bool
+sweep_band (const recon_args & a, int it, int lane)
+{
+  const int x0 = (it % a.ncols) * 32;
+  const int y0 = (it / a.ncols) * a.band_rows;
+  const int y1 = min (y0 + a.band_rows, a.height);
+  int lo, hi;                   /* the rows the walks reached */
+  bool wrote;
+
+  if (!take_dirty (a.band_dirty + it, lane))
+    return false;
+  wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane, &hi);
+  wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane,
+      &lo);
+  if (!__any_sync (0xffffffffu, wrote))
+    return false;
+  /* after a write, the bands walked (the up walk may have raised a
+   * diagonal neighbour of what the down walk settled) and the bands
+   * around them */
+  __threadfence ();
+  mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, lo - 1, hi + 1, lane);
+  return true;
+}

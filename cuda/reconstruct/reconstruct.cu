@@ -77,19 +77,19 @@ recon_kernel (recon_args a)
 {
   cg::grid_group grid = cg::this_grid ();
   const int lane = threadIdx.x & 31;
-  const int warp = (int) ((blockIdx.x * blockDim.x + threadIdx.x) >> 5);
-  const int nwarps = (int) ((gridDim.x * blockDim.x) >> 5);
   const int col_items = a.ncols * a.nbands;
+  const int items = col_items + a.height;
   extern __shared__ uint4 dyn_smem[];
   /* a warp's part: 3 rows of T (WHOLE) or 2 chunk stagings of unsigned */
   unsigned char *mine = (unsigned char *) dyn_smem + (threadIdx.x >> 5) *
       (WHOLE ? 3 * a.row_padded * sizeof (T) : 2 * ROW_STAGE *
       sizeof (unsigned));
-  unsigned *s_f = (unsigned *) mine;
-  unsigned *s_g = s_f + ROW_STAGE;
-  T *r_f = (T *) mine;
-  T *r_g = r_f + a.row_padded;
-  T *r_o = r_g + a.row_padded;
+  /* the block's next item of passes p % 3 (see below) */
+  __shared__ int next_item[3];
+
+  if (threadIdx.x == 0)
+    next_item[0] = 0;
+  __syncthreads ();
 
   /* One barrier per pass, at its end: rows and column bands may be swept
    * at the same time (any order of updates is valid), and a pass that
@@ -98,42 +98,30 @@ recon_kernel (recon_args a)
     const int slot = pass % 3;
     bool changed = false;
 
-    /* the next pass's slot was last read at the end of pass - 2 */
+    /* the next pass's slots were last used in pass - 2 */
     if (blockIdx.x == 0 && threadIdx.x == 0)
       a.flags[(pass + 1) % 3] = 0;
+    if (threadIdx.x == 0)
+      next_item[(pass + 1) % 3] = 0;
 
-    for (int y = warp; y < a.height; y += nwarps) {
-      if (!take_dirty (a.row_dirty + y, lane))
-        continue;
-      if (WHOLE) {
-        changed |= row_sweep_shared<T, EROSION> (a, y, lane, r_f, r_g, r_o,
-            a.row_padded);
-      } else {
-        changed |= row_sweep_dir<T, EROSION, true> (a, y, lane, s_f, s_g);
-        changed |= row_sweep_dir<T, EROSION, false> (a, y, lane, s_f, s_g);
-      }
-    }
-    for (int it = warp; it < col_items; it += nwarps) {
-      const int x0 = (it % a.ncols) * 32;
-      const int y0 = (it / a.ncols) * a.band_rows;
-      const int y1 = min (y0 + a.band_rows, a.height);
-      int lo, hi;               /* the rows the walks reached */
-      bool wrote;
+    /* The pass's items, column bands (the longer ones) first, then rows:
+     * item blockIdx.x + k * gridDim.x is the block's k-th, and its warps
+     * take them one at a time from the block's counter (warp w its w-th
+     * first), so that a warp through with its item takes the next rather
+     * than waiting at the barrier while another works through several
+     * long walks. */
+    for (int k = threadIdx.x >> 5; blockIdx.x + k * gridDim.x < items;) {
+      const int it = blockIdx.x + k * gridDim.x;
+      int got = 0;
 
-      if (!take_dirty (a.band_dirty + it, lane))
-        continue;
-      wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane,
-          &hi);
-      wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane,
-          &lo);
-      /* after a write, the bands walked (the up walk may have raised a
-       * diagonal neighbour of what the down walk settled) and the bands
-       * around them */
-      if (__any_sync (0xffffffffu, wrote)) {
-        __threadfence ();
-        mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, lo - 1, hi + 1, lane);
-        changed = true;
-      }
+      if (it < col_items)
+        changed |= sweep_band<T, EROSION, CONN8> (a, it, lane);
+      else
+        changed |= sweep_row<T, EROSION, WHOLE> (a, it - col_items, lane,
+            mine);
+      if (lane == 0)
+        got = atomicAdd (&next_item[slot], 1);
+      k = __shfl_sync (0xffffffffu, got, 0) + RECON_BLOCK / 32;
     }
     if (__any_sync (0xffffffffu, changed) && lane == 0)
       a.flags[slot] = 1;
