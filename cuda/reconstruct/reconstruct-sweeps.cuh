@@ -19,8 +19,9 @@ struct recon_args
   int row_padded;               /* WHOLE: samples of a row in shared memory */
   int *flags;
   /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
-   * band_dirty[b * ncols + c] for the vertical and diagonal neighbours in
-   * band b of column group c (see mark_* below) */
+   * band_dirty[2 (b * ncols + c)] and [... + 1] for the vertical and
+   * diagonal neighbours in band b of column group c, the down and the up
+   * walk's (see mark_* below) */
   int *row_dirty;
   int *band_dirty;
 };
@@ -101,8 +102,9 @@ take_dirty (int *flag, int lane)
   return true;
 }
 
-/* the bands of column groups [c0, c1] and rows [y0, y1] (clipped), after
- * a fence: called by every lane of the warp, the stores spread over them */
+/* the bands of column groups [c0, c1] and rows [y0, y1] (clipped), both
+ * walks of each, after a fence: called by every lane of the warp, the
+ * stores spread over them */
 static __device__ void
 mark_bands (const recon_args & a, int c0, int c1, int y0, int y1, int lane)
 {
@@ -112,9 +114,11 @@ mark_bands (const recon_args & a, int c0, int c1, int y0, int y1, int lane)
   const int b1 = min (y1, a.height - 1) / a.band_rows;
   const int nc = c1 - c0 + 1;
 
-  for (int i = lane; i < nc * (b1 - b0 + 1); i += 32)
-    *(volatile int *) (a.band_dirty + (b0 + i / nc) * a.ncols + c0 +
-        i % nc) = 1;
+  for (int i = lane; i < 2 * nc * (b1 - b0 + 1); i += 32) {
+    const int band = (b0 + i / 2 / nc) * a.ncols + c0 + i / 2 % nc;
+
+    *(volatile int *) (a.band_dirty + 2 * band + (i & 1)) = 1;
+  }
 }
 
 /* The warp's scan of a chunk's clamps. Lane l holds (cl, ch), the
@@ -523,29 +527,32 @@ sweep_row (const recon_args & a, int y, int lane, unsigned char *mine)
       || fwd;
 }
 
-/* Item @it of a pass: band it / ncols of column group it % ncols, if it
- * is dirty, down then up. Returns TRUE (whole warp) when it wrote. */
-template <typename T, bool EROSION, bool CONN8>
+/* Item @it of a pass: the DOWN (or up) walk of band it / ncols of column
+ * group it % ncols, if it is dirty. The two walks of a band are items of
+ * their own, so that a pass's longest item is one walk (they may run at
+ * the same time: the up walk sees what the down walk wrote then, or in
+ * the next pass). Returns TRUE (whole warp) when it wrote. */
+template <typename T, bool EROSION, bool CONN8, bool DOWN>
 static __device__ bool
 sweep_band (const recon_args & a, int it, int lane)
 {
   const int x0 = (it % a.ncols) * 32;
   const int y0 = (it / a.ncols) * a.band_rows;
   const int y1 = min (y0 + a.band_rows, a.height);
-  int lo, hi;                   /* the rows the walks reached */
+  int end;                      /* the last row the walk reached */
   bool wrote;
 
-  if (!take_dirty (a.band_dirty + it, lane))
+  if (!take_dirty (a.band_dirty + 2 * it + (DOWN ? 0 : 1), lane))
     return false;
-  wrote = col_sweep_dir<T, EROSION, CONN8, true> (a, x0, y0, y1, lane, &hi);
-  wrote |= col_sweep_dir<T, EROSION, CONN8, false> (a, x0, y0, y1, lane,
-      &lo);
+  wrote = col_sweep_dir<T, EROSION, CONN8, DOWN> (a, x0, y0, y1, lane, &end);
   if (!__any_sync (0xffffffffu, wrote))
     return false;
-  /* after a write, the bands walked (the up walk may have raised a
-   * diagonal neighbour of what the down walk settled) and the bands
+  /* after a write, the bands walked (the other walk may raise a
+   * diagonal neighbour of what this one settled, and a sweep that raised
+   * a sample this one read may have lost it to this write) and the bands
    * around them */
   __threadfence ();
-  mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, lo - 1, hi + 1, lane);
+  mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, (DOWN ? y0 : end) - 1,
+      (DOWN ? end : y1 - 1) + 1, lane);
   return true;
 }

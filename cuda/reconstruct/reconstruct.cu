@@ -22,11 +22,11 @@
  *   [g[x], f[x]], and clamps compose into clamps (clamp (clamp (v, a, b),
  *   c, d) = clamp (v, clamp (a, c, d), clamp (b, c, d))), associatively, so
  *   the sweep is a parallel scan over the warp (Karas; the issue's note);
- * - a column sweep: a warp per 32 columns of a band of rows walks down
- *   then up, each lane one column, taking the previous row's value of its
- *   column and, for 8-connectivity, of its two neighbours (shuffles inside
- *   the warp, memory at its edges); a walk still writing at the band's
- *   end goes on into the next band.
+ * - a column sweep: a warp per 32 columns of a band of rows walks down,
+ *   another up, each lane one column, taking the previous row's value of
+ *   its column and, for 8-connectivity, of its two neighbours (shuffles
+ *   inside the warp, memory at its edges); a walk still writing at the
+ *   band's end goes on into the next band.
  *
  * Together the sweeps look at all 4 or 8 neighbours of every pixel.
  * Reconstruction by erosion is the same on complemented samples (~v).
@@ -78,7 +78,7 @@ recon_kernel (recon_args a)
   cg::grid_group grid = cg::this_grid ();
   const int lane = threadIdx.x & 31;
   const int col_items = a.ncols * a.nbands;
-  const int items = col_items + a.height;
+  const int items = 2 * col_items + a.height;
   extern __shared__ uint4 dyn_smem[];
   /* a warp's part: 3 rows of T (WHOLE) or 2 chunk stagings of unsigned */
   unsigned char *mine = (unsigned char *) dyn_smem + (threadIdx.x >> 5) *
@@ -104,8 +104,9 @@ recon_kernel (recon_args a)
     if (threadIdx.x == 0)
       next_item[(pass + 1) % 3] = 0;
 
-    /* The pass's items, column bands (the longer ones) first, then rows:
-     * item blockIdx.x + k * gridDim.x is the block's k-th, and its warps
+    /* The pass's items, the bands' down walks and their up walks (the
+     * longer items) first, then rows: item blockIdx.x + k * gridDim.x is
+     * the block's k-th, and its warps
      * take them one at a time from the block's counter (warp w its w-th
      * first), so that a warp through with its item takes the next rather
      * than waiting at the barrier while another works through several
@@ -115,9 +116,12 @@ recon_kernel (recon_args a)
       int got = 0;
 
       if (it < col_items)
-        changed |= sweep_band<T, EROSION, CONN8> (a, it, lane);
+        changed |= sweep_band<T, EROSION, CONN8, true> (a, it, lane);
+      else if (it < 2 * col_items)
+        changed |= sweep_band<T, EROSION, CONN8, false> (a, it - col_items,
+            lane);
       else
-        changed |= sweep_row<T, EROSION, WHOLE> (a, it - col_items, lane,
+        changed |= sweep_row<T, EROSION, WHOLE> (a, it - 2 * col_items, lane,
             mine);
       if (lane == 0)
         got = atomicAdd (&next_item[slot], 1);
@@ -332,7 +336,7 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   /* everything dirty (any non-zero byte pattern) */
   e = cudaMemsetAsync (p->d_flags, 0, FLAG_COUNT * sizeof (int), s);
   if (e == cudaSuccess)
-    e = cudaMemsetAsync (a.row_dirty, 1, (size_t) (a.height + a.nbands *
+    e = cudaMemsetAsync (a.row_dirty, 1, (size_t) (a.height + 2 * a.nbands *
             a.ncols) * sizeof (int), s);
   if (e == cudaSuccess)
     e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
@@ -515,8 +519,8 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
     const size_t bands = (size_t) ((width + 31) / 32) *
         ((height + p->band_rows - 1) / p->band_rows);
 
-    e = cudaMalloc ((void **) &p->d_flags, (FLAG_COUNT + height + bands) *
-        sizeof (int));
+    e = cudaMalloc ((void **) &p->d_flags, (FLAG_COUNT + height +
+            2 * bands) * sizeof (int));
     if (e == cudaSuccess)
       e = cudaHostAlloc ((void **) &p->h_passes, sizeof (int),
           cudaHostAllocDefault);
