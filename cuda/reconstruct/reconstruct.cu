@@ -106,11 +106,10 @@ recon_kernel (recon_args a)
 
     /* The pass's items, the bands' down walks and their up walks (the
      * longer items) first, then rows: item blockIdx.x + k * gridDim.x is
-     * the block's k-th, and its warps
-     * take them one at a time from the block's counter (warp w its w-th
-     * first), so that a warp through with its item takes the next rather
-     * than waiting at the barrier while another works through several
-     * long walks. */
+     * the block's k-th, and its warps take them one at a time from the
+     * block's counter (warp w its w-th first), so that a warp through
+     * with its item takes the next rather than waiting at the barrier
+     * while another works through several long walks. */
     for (int k = threadIdx.x >> 5; blockIdx.x + k * gridDim.x < items;) {
       const int it = blockIdx.x + k * gridDim.x;
       int got = 0;
