@@ -18,7 +18,8 @@ struct recon_args
   int walk_extend;              /* rows a walk may go on past its band   */
   int row_padded;               /* WHOLE: samples of a row in shared memory */
   int *flags;
-  /* "may be unstable": row_dirty[y] for row y's horizontal neighbours,
+  /* "may be unstable": row_dirty[y] for row y's horizontal neighbours, a
+   * bit per chunk of ROW_CHUNK samples,
    * band_dirty[2 (b * ncols + c)] and [... + 1] for the vertical and
    * diagonal neighbours in band b of column group c, the down and the up
    * walk's (see mark_* below) */
@@ -100,6 +101,20 @@ take_dirty (int *flag, int lane)
   __syncwarp ();
   __threadfence ();
   return true;
+}
+
+/* A row's dirty chunks, cleared (whole warp; 0: nothing to sweep) */
+static __device__ __forceinline__ unsigned
+take_chunks (int *flag, int lane)
+{
+  unsigned m = 0;
+
+  if (lane == 0 && *(volatile int *) flag)
+    m = atomicExch ((unsigned *) flag, 0u);
+  m = __shfl_sync (0xffffffffu, m, 0);
+  if (m)
+    __threadfence ();
+  return m;
 }
 
 /* the bands of column groups [c0, c1] and rows [y0, y1] (clipped), both
@@ -268,22 +283,27 @@ row_sweep_dir (const recon_args & a, int y, int lane, unsigned *s_f,
   return changed;
 }
 
-/* Row y with the whole row in the warp's shared memory (s_f, s_g: the
- * mask and the marker, s_o: the marker as it was; @padded samples each,
- * a multiple of ROW_CHUNK, the samples past the row being the identity
- * clamp): one coalesced load of the row, both directions of the scan out
- * of shared memory (no global round trip between chunks or directions),
- * one coalesced write of what changed. Returns TRUE in every lane when a
- * sample changed. */
+/* One direction of the scan of a row in the warp's shared memory (s_f,
+ * s_g: the mask and the marker, s_o: the marker as loaded; @nchunks
+ * chunks of ROW_CHUNK samples), from chunk @from through chunk @must at
+ * least, then on while the sample leaving a chunk changed. Returns the
+ * last chunk scanned. Whole warp. */
 template <typename T, bool FORWARD>
-static __device__ void
-scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
+static __device__ int
+scan_row_shared (const T * s_f, T * s_g, const T * s_o, int nchunks,
+    int from, int must, int lane)
 {
-  const int nchunks = padded / ROW_CHUNK;
+  /* what enters chunk @from: the sample before it, as it is (the row was
+   * settled there) */
   unsigned carry = 0;
+  int c = from;
 
-  for (int c = 0; c < nchunks; c++) {
-    const int c0 = (FORWARD ? c : nchunks - 1 - c) * ROW_CHUNK;
+  if (FORWARD && from > 0)
+    carry = s_g[from * ROW_CHUNK - 1];
+  if (!FORWARD && from < nchunks - 1)
+    carry = s_g[(from + 1) * ROW_CHUNK];
+  for (;; c += FORWARD ? 1 : -1) {
+    const int c0 = c * ROW_CHUNK;
     const int seg = c0 + (FORWARD ? lane : 31 - lane) * ROW_PER_LANE;
     union
     {
@@ -313,13 +333,31 @@ scan_row_shared (const T * s_f, T * s_g, int padded, int lane)
     for (int q = 0; q < (int) sizeof (T); q++)
       ((uint4 *) (s_g + seg))[q] = G.q[q];
     carry = __shfl_sync (0xffffffffu, v, 31);
+    if (c == (FORWARD ? nchunks - 1 : 0))
+      break;
+    /* past the marked chunks, on only while the sample leaving this one
+     * changed (the next chunk saw the same value at its last sweep) */
+    if ((FORWARD ? c >= must : c <= must) &&
+        carry == s_o[FORWARD ? c0 + ROW_CHUNK - 1 : c0])
+      break;
   }
+  return c;
 }
 
+/* Row y with the whole row in the warp's shared memory (s_f, s_g, s_o:
+ * @padded samples each, a multiple of ROW_CHUNK, the samples past the row
+ * being the identity clamp): one coalesced load of the row, both
+ * directions of the scan out of shared memory (no global round trip
+ * between chunks or directions), one coalesced write of what changed.
+ * @marked: bit c, chunk c may be unsettled (a walk wrote in it or at its
+ * edge since the last sweep); the rest of the row was settled then, so
+ * the scans start and end at marked chunks and go further only while
+ * what they carry changes. Returns TRUE in every lane when a sample
+ * changed. */
 template <typename T, bool EROSION>
 static __device__ bool
-row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
-    T * s_o, int padded)
+row_sweep_shared (const recon_args & a, int y, unsigned marked, int lane,
+    T * s_f, T * s_g, T * s_o, int padded)
 {
   const T *f = row_of<T> (a.f, a.fpitch, y);
   T *g = (T *) (a.g + (size_t) y * a.gpitch);
@@ -340,12 +378,21 @@ row_sweep_shared (const recon_args & a, int y, int lane, T * s_f, T * s_g,
     s_o[k] = gv;
   }
   __syncwarp ();
-  scan_row_shared<T, true> (s_f, s_g, padded, lane);
+  /* forward from the first marked chunk through the last, back from
+   * there (or from where the forward scan stopped) through the first */
+  const int nchunks = padded / ROW_CHUNK;
+  const int lo = min (__ffs (marked) - 1, nchunks - 1);
+  const int hi = min (31 - __clz (marked), nchunks - 1);
+  const int fe = scan_row_shared<T, true> (s_f, s_g, s_o, nchunks, lo, hi,
+      lane);
   __syncwarp ();
-  scan_row_shared<T, false> (s_f, s_g, padded, lane);
+  const int top = max (hi, fe);
+  const int be = scan_row_shared<T, false> (s_f, s_g, s_o, nchunks, top, lo,
+      lane);
   __syncwarp ();
 #pragma unroll 8
-  for (int k = lane; k < w; k += 32) {
+  for (int k = be * ROW_CHUNK + lane; k < min (w, (top + 1) * ROW_CHUNK);
+      k += 32) {
     const T nv = s_g[k];
 
     if (nv != s_o[k]) {
@@ -434,6 +481,14 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
   const uint8_t *fp = a.f + (size_t) ystart * a.fpitch + xs * sizeof (T);
   const uint8_t *ep = a.g + (size_t) (have_prev ? yp : ystart) * a.gpitch +
       exs * sizeof (T);
+  /* the row chunks this walk's writes neighbour: its own, and the one
+   * beside an edge column that starts or ends a chunk (rows wider than
+   * 32 chunks, swept whole, take any bit) */
+  const int cx = x0 / ROW_CHUNK;
+  const unsigned chunks = 1u << min (cx, 31) |
+      (x0 % ROW_CHUNK == 0 && x0 > 0 ? 1u << min (cx - 1, 31) : 0u) |
+      ((x0 + 32) % ROW_CHUNK == 0 && x0 + 32 < a.width ?
+      1u << min (cx + 1, 31) : 0u);
   unsigned prev = 0;
   bool changed = false;
 
@@ -491,8 +546,8 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
       /* those rows' horizontal neighbours saw a new value */
       __threadfence ();
       if (lane < COL_PREFETCH && (wrote_rows >> lane & 1u))
-        *(volatile int *) (a.row_dirty + ystart + (DOWN ? 1 : -1) * (k0 +
-                lane)) = 1;
+        atomicOr ((unsigned *) a.row_dirty + ystart + (DOWN ? 1 : -1) *
+            (k0 + lane), chunks);
       changed = true;
     }
     /* the band's (or the extension's) last row written: on */
@@ -505,19 +560,22 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
 }
 
 /* Item @y of a pass: row y, if it is dirty, through the warp's part of
- * shared memory @mine (the whole row, or the chunk staging). Returns TRUE
+ * shared memory @mine (the whole row, from its dirty chunks on, or all
+ * of it through the chunk staging). Returns TRUE
  * in every lane when it wrote. */
 template <typename T, bool EROSION, bool WHOLE>
 static __device__ bool
 sweep_row (const recon_args & a, int y, int lane, unsigned char *mine)
 {
-  if (!take_dirty (a.row_dirty + y, lane))
+  const unsigned marked = take_chunks (a.row_dirty + y, lane);
+
+  if (!marked)
     return false;
   if (WHOLE) {
     T *r_f = (T *) mine;
 
-    return row_sweep_shared<T, EROSION> (a, y, lane, r_f, r_f + a.row_padded,
-        r_f + 2 * a.row_padded, a.row_padded);
+    return row_sweep_shared<T, EROSION> (a, y, marked, lane, r_f,
+        r_f + a.row_padded, r_f + 2 * a.row_padded, a.row_padded);
   }
   unsigned *s_f = (unsigned *) mine;
   const bool fwd = row_sweep_dir<T, EROSION, true> (a, y, lane, s_f,

@@ -332,10 +332,10 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   a.row_dirty = p->d_flags + FLAG_COUNT;
   a.band_dirty = a.row_dirty + a.height;
 
-  /* everything dirty (any non-zero byte pattern) */
+  /* everything dirty: every chunk of every row, every band */
   e = cudaMemsetAsync (p->d_flags, 0, FLAG_COUNT * sizeof (int), s);
   if (e == cudaSuccess)
-    e = cudaMemsetAsync (a.row_dirty, 1, (size_t) (a.height + 2 * a.nbands *
+    e = cudaMemsetAsync (a.row_dirty, 0xff, (size_t) (a.height + 2 * a.nbands *
             a.ncols) * sizeof (int), s);
   if (e == cudaSuccess)
     e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
