@@ -36,12 +36,14 @@ gst_cuda_morphology_roi_install_properties (GObjectClass * klass,
           "<> or a width or height of 0: the whole frame. Converting "
           "outputs (cudalinspectrum's colour map) ignore it; "
           "cudalinspectrum's results describe the region. Changes apply at "
-          "the next frame; a region of a new size rebuilds the filter once",
-          g_param_spec_int ("coordinate", "Coordinate",
-              "x, y (may be negative: clipped), width or height (>= 0) in "
-              "pixels", G_MININT, G_MAXINT, 0,
-              GST_CUDA_MORPHOLOGY_PARAM_FLAGS),
-          GST_CUDA_MORPHOLOGY_PARAM_FLAGS));
+          "the next frame; a region of a new size rebuilds the filter once. "
+          "Four integers: x and y may be negative (clipped), width and "
+          "height are >= 0; anything else is refused with a warning and the "
+          "previous region kept",
+          /* no element spec: GStreamer 1.22 deserialises a nested "<"
+           * with the element's spec taken for an array's and crashes
+           * (roi="<<1>>"); the values' type is checked in set_property */
+          NULL, GST_CUDA_MORPHOLOGY_PARAM_FLAGS));
   g_object_class_install_property (klass, prop_roi_meta,
       g_param_spec_boolean ("roi-meta", "Regions from metas",
           "Filter only the regions of the buffer's "
@@ -84,6 +86,16 @@ gst_cuda_morphology_roi_set_property (GObject * object,
         "whole frame), got %u; keeping the previous region",
         GST_OBJECT_NAME (object), n);
     return;
+  }
+  for (guint i = 0; i < n; i++) {
+    const GValue *c = gst_value_array_get_value (value, i);
+
+    if (!G_VALUE_HOLDS_INT (c)) {
+      g_warning ("%s: roi takes integers <x, y, width, height>, got a %s "
+          "at %u; keeping the previous region", GST_OBJECT_NAME (object),
+          G_VALUE_TYPE_NAME (c), i);
+      return;
+    }
   }
   if (n == 4) {
     r.x = array_int (value, 0);
