@@ -179,7 +179,14 @@ static void
 set_from_string (GObject * obj, GParamSpec * ps, const char *str)
 {
   GValue v = G_VALUE_INIT;
+  const char *open = strchr (str, '<');
 
+  /* GStreamer 1.22 also leaks the inner array of a nested array that does
+   * not parse (gst_value_deserialize of "<<1>" alone loses 208 bytes):
+   * nested arrays are left to test-roi, which checks that the element
+   * refuses those that parse */
+  if (GST_IS_PARAM_SPEC_ARRAY_LIST (ps) && open && strchr (open + 1, '<'))
+    return;
   g_value_init (&v, ps->value_type);
   if (gst_value_deserialize_with_pspec (&v, str, ps))
     g_object_set_property (obj, ps->name, &v);
