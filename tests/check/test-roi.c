@@ -568,45 +568,45 @@ GST_START_TEST (test_roi_cache_many_sizes)
 
 GST_END_TEST;
 
+/* the roi property of @e as gst_value_serialize writes it (g_free it) */
+static gchar *
+roi_read_back (GstElement * e)
+{
+  GValue v = G_VALUE_INIT;
+  gchar *s;
+
+  g_value_init (&v, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), "roi", &v);
+  s = gst_value_serialize (&v);
+  g_value_unset (&v);
+  return s;
+}
+
 /* The properties: read back as set, <> for the whole frame, a value of
- * the wrong size, a negative size or values that are no integers refused
- * with a warning and the region kept. */
+ * the wrong size, a negative size or values that are no integers (nested
+ * arrays among them: GStreamer 1.22 crashed deserialising "<<1>>" with an
+ * element spec) refused with a warning and the region kept. */
 GST_START_TEST (test_roi_values)
 {
-  static const gchar *const not_ints[] = { "<<1>>", "<<1>,2,3,4>",
-    "<1.5,2,3,4>", "<a,b,c,d>", "<1,2,3,4000000000>"
+  static const gchar *const refused[] = { "<1,2,3>", "<1,2,-3,4>", "<<1>>",
+    "<<1>,2,3,4>", "<1.5,2,3,4>", "<a,b,c,d>", "<1,2,3,4000000000>"
   };
+  const gchar *kept = "< (int)1, (int)2, (int)3, (int)4 >";
   GstElement *e = test_element_new ("cudamorph", "cpu");
   GValue v = G_VALUE_INIT;
   gchar *s;
 
   gst_util_set_object_arg (G_OBJECT (e), "roi", "<1,2,3,4>");
-  g_value_init (&v, GST_TYPE_ARRAY);
-  g_object_get_property (G_OBJECT (e), "roi", &v);
-  s = gst_value_serialize (&v);
-  fail_unless_equals_string (s, "< (int)1, (int)2, (int)3, (int)4 >");
+  s = roi_read_back (e);
+  fail_unless_equals_string (s, kept);
   g_free (s);
-  g_value_unset (&v);
-
-  ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "roi", "<1,2,3>"));
-  g_value_init (&v, GST_TYPE_ARRAY);
-  g_object_get_property (G_OBJECT (e), "roi", &v);
-  fail_unless_equals_int (gst_value_array_get_size (&v), 4);
-  fail_unless_equals_int (g_value_get_int (gst_value_array_get_value (&v,
-              3)), 4);
-  g_value_unset (&v);
-
-  /* values that are no integers, nested arrays among them (GStreamer
-   * 1.22 crashed deserialising "<<1>>" with an element spec) */
-  for (guint i = 0; i < G_N_ELEMENTS (not_ints); i++) {
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
     ASSERT_WARNING (gst_util_set_object_arg (G_OBJECT (e), "roi",
-            not_ints[i]));
-    g_value_init (&v, GST_TYPE_ARRAY);
-    g_object_get_property (G_OBJECT (e), "roi", &v);
-    s = gst_value_serialize (&v);
-    fail_unless_equals_string (s, "< (int)1, (int)2, (int)3, (int)4 >");
+            refused[i]));
+    s = roi_read_back (e);
+    fail_unless (g_strcmp0 (s, kept) == 0, "%s: roi reads back %s",
+        refused[i], s);
     g_free (s);
-    g_value_unset (&v);
   }
 
   gst_util_set_object_arg (G_OBJECT (e), "roi", "<>");
