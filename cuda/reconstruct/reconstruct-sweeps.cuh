@@ -561,8 +561,8 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
 
 /* Item @y of a pass: row y, if it is dirty, through the warp's part of
  * shared memory @mine (the whole row, from its dirty chunks on, or all
- * of it through the chunk staging). Returns TRUE
- * in every lane when it wrote. */
+ * of it through the chunk staging). Returns TRUE in every lane when it
+ * wrote. */
 template <typename T, bool EROSION, bool WHOLE>
 static __device__ bool
 sweep_row (const recon_args & a, int y, int lane, unsigned char *mine)
