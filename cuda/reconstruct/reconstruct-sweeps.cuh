@@ -344,6 +344,158 @@ scan_row_shared (const T * s_f, T * s_g, const T * s_o, int nchunks,
   return c;
 }
 
+/* ---- a whole row in shared memory ----------------------------------------
+ * Loaded and written back 16 bytes a lane where the rows start on 16
+ * bytes (a warp then moves 512 bytes an instruction; a sample a lane kept
+ * 32 bytes an instruction, and a 4K row took 30 batches of loads, one
+ * after another), a sample a lane otherwise. */
+#define ROW_VEC_BYTES 16
+#define ROW_VEC_BATCH 2         /* vectors a lane loads before storing */
+
+static __device__ __forceinline__ bool
+vec_aligned (const void *p)
+{
+  return ((uintptr_t) p & (ROW_VEC_BYTES - 1)) == 0;
+}
+
+static __device__ __forceinline__ uint4
+flip4 (uint4 v, unsigned flip)
+{
+  return make_uint4 (v.x ^ flip, v.y ^ flip, v.z ^ flip, v.w ^ flip);
+}
+
+/* Row (f, g) of width @w into s_f, s_g and s_o (a copy of s_g) in the
+ * "by dilation" orientation, @padded samples each, those past the row
+ * the identity clamp [0, max] (s_f max, s_g 0). Whole warp. */
+template <typename T, bool EROSION>
+static __device__ __forceinline__ void
+row_load_shared (const T * f, const T * g, int w, int padded, T * s_f,
+    T * s_g, T * s_o, int lane)
+{
+  const unsigned flip = EROSION ? ~0u : 0u;
+  const int per = ROW_VEC_BYTES / sizeof (T);
+
+  if (!vec_aligned (f) || !vec_aligned (g)) {
+#pragma unroll 8
+    for (int k = lane; k < padded; k += 32) {
+      T fv = (T) ~0u, gv = 0;   /* past the row: the identity clamp */
+
+      if (k < w) {
+        fv = (T) to_dil<T, EROSION> (__ldg (f + k));
+        gv = (T) to_dil<T, EROSION> (__ldcg (g + k));
+      }
+      s_f[k] = fv;
+      s_g[k] = gv;
+      s_o[k] = gv;
+    }
+    return;
+  }
+
+  const int whole = w / per;    /* vectors inside the row */
+  const uint4 *f4 = (const uint4 *) f, *g4 = (const uint4 *) g;
+  uint4 *sf4 = (uint4 *) s_f, *sg4 = (uint4 *) s_g, *so4 = (uint4 *) s_o;
+
+  /* a batch of loads in flight, unconditional (their index clamped into
+   * the row), then the stores of those inside it */
+  for (int q0 = 0; q0 < whole; q0 += 32 * ROW_VEC_BATCH) {
+    uint4 fv[ROW_VEC_BATCH], gv[ROW_VEC_BATCH];
+
+#pragma unroll
+    for (int u = 0; u < ROW_VEC_BATCH; u++) {
+      const int q = min (q0 + u * 32 + lane, whole - 1);
+
+      fv[u] = __ldg (f4 + q);
+      gv[u] = __ldcg (g4 + q);
+    }
+#pragma unroll
+    for (int u = 0; u < ROW_VEC_BATCH; u++) {
+      const int q = q0 + u * 32 + lane;
+
+      if (q < whole) {
+        sf4[q] = flip4 (fv[u], flip);
+        sg4[q] = flip4 (gv[u], flip);
+        so4[q] = sg4[q];
+      }
+    }
+  }
+  /* past the whole vectors: the identity, then the row's last samples */
+  for (int q = whole + lane; q < padded / per; q += 32) {
+    sf4[q] = make_uint4 (~0u, ~0u, ~0u, ~0u);
+    sg4[q] = make_uint4 (0u, 0u, 0u, 0u);
+    so4[q] = sg4[q];
+  }
+  __syncwarp ();
+  for (int k = whole * per + lane; k < w; k += 32) {
+    s_f[k] = (T) to_dil<T, EROSION> (__ldg (f + k));
+    s_g[k] = (T) to_dil<T, EROSION> (__ldcg (g + k));
+    s_o[k] = s_g[k];
+  }
+}
+
+/* The samples of [from, to) (from a multiple of ROW_VEC_BYTES / sizeof
+ * (T)) where s_g differs from s_o, written to g (back in the sample's
+ * orientation); *@first and *@last take columns at or before the first
+ * and at or after the last written (a 4-byte word's). A word whose
+ * samples all changed goes back whole, the others sample by sample: a
+ * store of a sample that did not change could undo what another sweep
+ * wrote there meanwhile. Whole warp. */
+template <typename T, bool EROSION>
+static __device__ __forceinline__ void
+row_store_changed (T * g, const T * s_g, const T * s_o, int from, int to,
+    int lane, int *first, int *last)
+{
+  const unsigned flip = EROSION ? ~0u : 0u;
+  const int per = ROW_VEC_BYTES / sizeof (T);
+  const int in_word = 4 / sizeof (T);
+
+  if (!vec_aligned (g)) {
+#pragma unroll 8
+    for (int k = from + lane; k < to; k += 32) {
+      const T nv = s_g[k];
+
+      if (nv != s_o[k]) {
+        g[k] = (T) to_dil<T, EROSION> (nv);
+        *first = min (*first, k);
+        *last = max (*last, k);
+      }
+    }
+    return;
+  }
+  for (int q = from / per + lane; q * per < to; q += 32) {
+    const uint4 n4 = ((const uint4 *) s_g)[q], o4 = ((const uint4 *) s_o)[q];
+    const unsigned n[4] = { n4.x, n4.y, n4.z, n4.w };
+    const unsigned d[4] = { n4.x ^ o4.x, n4.y ^ o4.y, n4.z ^ o4.z,
+      n4.w ^ o4.w
+    };
+
+    if (!(d[0] | d[1] | d[2] | d[3]))
+      continue;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      const int k0 = q * per + j * in_word;
+      /* every sample of the word changed (and lies in the row) */
+      const bool all = k0 + in_word <= to && (sizeof (T) == 1 ?
+          __vcmpeq4 (d[j], 0u) == 0 : __vcmpeq2 (d[j], 0u) == 0);
+
+      if (!d[j])
+        continue;
+      if (all) {
+        *(unsigned *) (g + k0) = n[j] ^ flip;
+      } else {
+#pragma unroll
+        for (int i = 0; i < in_word; i++) {
+          const unsigned sh = 8 * sizeof (T) * i;
+
+          if (k0 + i < to && (d[j] >> sh & (T) ~0u))
+            g[k0 + i] = (T) ((n[j] ^ flip) >> sh);
+        }
+      }
+      *first = min (*first, k0);
+      *last = max (*last, min (k0 + in_word, to) - 1);
+    }
+  }
+}
+
 /* Row y with the whole row in the warp's shared memory (s_f, s_g, s_o:
  * @padded samples each, a multiple of ROW_CHUNK, the samples past the row
  * being the identity clamp): one coalesced load of the row, both
@@ -354,8 +506,10 @@ scan_row_shared (const T * s_f, T * s_g, const T * s_o, int nchunks,
  * the scans start and end at marked chunks and go further only while
  * what they carry changes. Returns TRUE in every lane when a sample
  * changed. */
+/* not inlined: the kernel's registers are then allotted to the walks and
+ * the row apart (inlined, the 16-bit 8-connected kernel spilled) */
 template <typename T, bool EROSION>
-static __device__ bool
+static __device__ __noinline__ bool
 row_sweep_shared (const recon_args & a, int y, unsigned marked, int lane,
     T * s_f, T * s_g, T * s_o, int padded)
 {
@@ -364,19 +518,7 @@ row_sweep_shared (const recon_args & a, int y, unsigned marked, int lane,
   const int w = a.width;
   int first = w, last = -1;     /* the columns written */
 
-  /* eight loads in flight per lane rather than four */
-#pragma unroll 8
-  for (int k = lane; k < padded; k += 32) {
-    T fv = (T) ~0u, gv = 0;     /* past the row: the identity clamp */
-
-    if (k < w) {
-      fv = (T) to_dil<T, EROSION> (__ldg (f + k));
-      gv = (T) to_dil<T, EROSION> (__ldcg (g + k));
-    }
-    s_f[k] = fv;
-    s_g[k] = gv;
-    s_o[k] = gv;
-  }
+  row_load_shared<T, EROSION> (f, g, w, padded, s_f, s_g, s_o, lane);
   __syncwarp ();
   /* forward from the first marked chunk through the last, back from
    * there (or from where the forward scan stopped) through the first */
@@ -390,17 +532,8 @@ row_sweep_shared (const recon_args & a, int y, unsigned marked, int lane,
   const int be = scan_row_shared<T, false> (s_f, s_g, s_o, nchunks, top, lo,
       lane);
   __syncwarp ();
-#pragma unroll 8
-  for (int k = be * ROW_CHUNK + lane; k < min (w, (top + 1) * ROW_CHUNK);
-      k += 32) {
-    const T nv = s_g[k];
-
-    if (nv != s_o[k]) {
-      g[k] = (T) to_dil<T, EROSION> (nv);
-      first = min (first, k);
-      last = max (last, k);
-    }
-  }
+  row_store_changed<T, EROSION> (g, s_g, s_o, be * ROW_CHUNK,
+      min (w, (top + 1) * ROW_CHUNK), lane, &first, &last);
   first = warp_min (first);
   last = warp_max (last);
   if (last < 0)
