@@ -646,32 +646,30 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
       if (k0 + r >= n)
         break;                  /* n is the same in every lane */
       const unsigned g1 = to_dil<T, EROSION> ((T) gv[r]);
+      /* what does not wait for the row before, off the chain from row
+       * to row: the mask (0 past the frame, so that such columns inject
+       * nothing) and the sample with the outer neighbour of the row
+       * before (none before the frame) */
+      const unsigned fm = valid ? to_dil<T, EROSION> ((T) fv[r]) : 0u;
       unsigned m = max (g1, prev);
 
       if (CONN8) {
-        unsigned pl = __shfl_up_sync (0xffffffffu, prev, 1);
-        unsigned pr = __shfl_down_sync (0xffffffffu, prev, 1);
-        /* the outer neighbour of the row before: none before the frame */
         const unsigned e = edge && (k0 + r > 0 || have_prev) ?
-            to_dil<T, EROSION> ((T) ev[r]) : 0;
+            to_dil<T, EROSION> ((T) ev[r]) : 0u;
+        /* lanes 0 and 31 get their own value back, harmless in a
+         * maximum: their outer neighbour is e */
+        const unsigned pl = __shfl_up_sync (0xffffffffu, prev, 1);
+        const unsigned pr = __shfl_down_sync (0xffffffffu, prev, 1);
 
-        if (lane == 0)
-          pl = e;
-        if (lane == 31)
-          pr = e;
-        m = max (m, max (pl, pr));
+        m = __vimax3_u32 (pl, pr, max (m, e));
       }
-      const unsigned v = min (m, to_dil<T, EROSION> ((T) fv[r]));
+      const unsigned v = min (m, fm);
 
-      if (valid) {
-        if (v != g1) {
-          *out = to_dil<T, EROSION> ((T) v);
-          wrote_rows |= 1u << r;
-        }
-        prev = v;
-      } else {
-        prev = 0;               /* columns past the frame inject nothing */
+      if (valid && v != g1) {
+        *out = to_dil<T, EROSION> ((T) v);
+        wrote_rows |= 1u << r;
       }
+      prev = v;
       out = (T *) ((uint8_t *) out + gstep);
     }
     wrote_rows = warp_or (wrote_rows);
