@@ -646,10 +646,11 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
       if (k0 + r >= n)
         break;                  /* n is the same in every lane */
       const unsigned g1 = to_dil<T, EROSION> ((T) gv[r]);
-      /* what does not wait for the row before, off the chain from row
-       * to row: the mask (0 past the frame, so that such columns inject
-       * nothing) and the sample with the outer neighbour of the row
-       * before (none before the frame) */
+      /* the chain from row to row is prev -> shuffles -> max -> min:
+       * the mask (0 past the frame, so that such columns inject
+       * nothing), the sample and the outer neighbour of the row before
+       * (none before the frame) are folded in beside it, while the
+       * shuffles are in flight */
       const unsigned fm = valid ? to_dil<T, EROSION> ((T) fv[r]) : 0u;
       unsigned m = max (g1, prev);
 
