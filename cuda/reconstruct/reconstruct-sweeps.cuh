@@ -505,9 +505,9 @@ row_store_changed (T * g, const T * s_g, const T * s_o, int from, int to,
  * edge since the last sweep); the rest of the row was settled then, so
  * the scans start and end at marked chunks and go further only while
  * what they carry changes. Returns TRUE in every lane when a sample
- * changed. */
-/* not inlined: the kernel's registers are then allotted to the walks and
- * the row apart (inlined, the 16-bit 8-connected kernel spilled) */
+ * changed. Not inlined: the kernel's registers are then allotted to the
+ * walks and the row apart (inlined, the 16-bit 8-connected kernel
+ * spilled). */
 template <typename T, bool EROSION>
 static __device__ __noinline__ bool
 row_sweep_shared (const recon_args & a, int y, unsigned marked, int lane,
