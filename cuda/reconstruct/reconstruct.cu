@@ -72,7 +72,7 @@ struct cm_recon_plan
 /* WHOLE: rows swept in shared memory (a.row_padded samples a warp), or
  * through the chunk staging (frames too wide for that) */
 template <typename T, bool EROSION, bool CONN8, bool WHOLE>
-static __global__ void __launch_bounds__ (RECON_BLOCK)
+static __global__ void __launch_bounds__ (RECON_BLOCK, 2)
 recon_kernel (recon_args a)
 {
   cg::grid_group grid = cg::this_grid ();
