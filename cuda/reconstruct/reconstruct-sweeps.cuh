@@ -170,31 +170,69 @@ clamp_scan (unsigned cl, unsigned ch, unsigned carry, int lane)
   return clampu<T> (carry, el, eh);
 }
 
+/* [*l, *h] := [l, h] followed by [lo, hi] (clamps compose into clamps) */
+template <typename T>
+static __device__ __forceinline__ void
+clamp_then (unsigned *l, unsigned *h, unsigned lo, unsigned hi)
+{
+  *l = clampu<T> (*l, lo, hi);
+  *h = clampu<T> (*h, lo, hi);
+}
+
 /* A lane's ROW_PER_LANE samples of a chunk, clamps [lo[i], hi[i]] in scan
  * order: their composite, scanned over the warp from carry (clamp_scan),
  * then sample by sample; out[i]: the new value of sample i. Returns the
- * last one, what leaves the lane. Whole warp. */
+ * last one, what leaves the lane. Whole warp. The composite is a tree
+ * and the samples go in ROW_RUNS runs side by side, each from its
+ * run's entry value (the runs' composites applied in turn), so that the
+ * chain a chunk waits on is short: a row's chunks follow one another. */
+#define ROW_RUNS 4
+#define ROW_RUN (ROW_PER_LANE / ROW_RUNS)
+static_assert (ROW_RUN == 4, "a run's composite is a tree of depth 2");
+
 template <typename T>
 static __device__ __forceinline__ unsigned
 lane_sweep (const unsigned *lo, const unsigned *hi, unsigned carry,
     int lane, unsigned *out)
 {
-  unsigned cl = 0, ch = (T) ~0u;
+  unsigned rl[ROW_RUNS], rh[ROW_RUNS];
+
+  /* each run's composite: (c0 then c1) then (c2 then c3) */
+#pragma unroll
+  for (int k = 0; k < ROW_RUNS; k++) {
+    const int i = k * ROW_RUN;
+    unsigned al = lo[i], ah = hi[i], bl = lo[i + 2], bh = hi[i + 2];
+
+    clamp_then<T> (&al, &ah, lo[i + 1], hi[i + 1]);
+    clamp_then<T> (&bl, &bh, lo[i + 3], hi[i + 3]);
+    clamp_then<T> (&al, &ah, bl, bh);
+    rl[k] = al;
+    rh[k] = ah;
+  }
+  /* the lane's: (r0 then r1) then (r2 then r3) */
+  unsigned cl = rl[0], ch = rh[0], dl = rl[2], dh = rh[2];
+
+  clamp_then<T> (&cl, &ch, rl[1], rh[1]);
+  clamp_then<T> (&dl, &dh, rl[3], rh[3]);
+  clamp_then<T> (&cl, &ch, dl, dh);
+  /* the value entering each run, then the runs side by side */
+  unsigned in[ROW_RUNS];
+
+  in[0] = clamp_scan<T> (cl, ch, carry, lane);
+#pragma unroll
+  for (int k = 1; k < ROW_RUNS; k++)
+    in[k] = clampu<T> (in[k - 1], rl[k - 1], rh[k - 1]);
+#pragma unroll
+  for (int k = 0; k < ROW_RUNS; k++) {
+    unsigned v = in[k];
 
 #pragma unroll
-  for (int i = 0; i < ROW_PER_LANE; i++) {
-    /* the lane's composite so far, then this sample's clamp */
-    cl = clampu<T> (cl, lo[i], hi[i]);
-    ch = clampu<T> (ch, lo[i], hi[i]);
+    for (int i = k * ROW_RUN; i < (k + 1) * ROW_RUN; i++) {
+      v = clampu<T> (v, lo[i], hi[i]);
+      out[i] = v;
+    }
   }
-  unsigned v = clamp_scan<T> (cl, ch, carry, lane);
-
-#pragma unroll
-  for (int i = 0; i < ROW_PER_LANE; i++) {
-    v = clampu<T> (v, lo[i], hi[i]);
-    out[i] = v;
-  }
-  return v;
+  return out[ROW_PER_LANE - 1];
 }
 
 /* Row y in one direction (FORWARD: x grows; otherwise the same on
