@@ -4,7 +4,7 @@
  * shared memory, a band of 32 columns down and up), with the dirty flags
  * that let a pass skip what nothing changed around. reconstruct.cu says
  * why any order of these updates gives the reconstruction. Included once,
- * after RECON_BLOCK, ROW_PER_LANE and COL_PREFETCH are defined. */
+ * after ROW_PER_LANE and COL_PREFETCH are defined. */
 #pragma once
 
 struct recon_args

@@ -35,21 +35,23 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
-#include <cooperative_groups.h>
 
 #include "reconstruct.h"
 #include "cm-cuda.h"
 #include "morph-passes.h"
 
-namespace cg = cooperative_groups;
-
-#define RECON_BLOCK 256         /* threads of a cooperative block          */
+/* threads of a cooperative block, by bytes a sample: 16 warps for 8-bit
+ * samples (a block's warps share its items, and more of them even out
+ * the blocks' work in a pass), 8 for 16-bit (three 4K rows a warp of 16
+ * warps would not fit in shared memory); either way 128 registers */
+#define RECON_THREADS(bytes) ((bytes) == 1 ? 512 : 256)
 #define ROW_PER_LANE 16         /* consecutive samples a lane scans alone  */
 #define COL_PREFETCH 16         /* rows a column sweep loads ahead         */
 
-/* flags[0..2]: "a sample changed" of passes p % 3; flags[3]: passes */
-#define FLAG_PASSES 3
-#define FLAG_COUNT 4
+/* flags[0..5]: the barrier words of passes p % 3 (64 bits each, see
+ * end_pass); flags[6]: passes */
+#define FLAG_PASSES 6
+#define FLAG_COUNT 8
 
 struct cm_recon_plan
 {
@@ -69,13 +71,40 @@ struct cm_recon_plan
 
 #include "reconstruct-sweeps.cuh"
 
+/* The end of a pass for the whole grid, @changed: whether the block's
+ * warps changed a sample. Every block adds 1, plus 2^32 if it changed
+ * one, to the pass's word and waits until every block did: the barrier
+ * and whether any block changed a sample are then one word (a separate
+ * flag cost a store by every warp that wrote and a load after the
+ * barrier). Writes before it are seen after it by every block (a fence
+ * on each side of the arrival, as cooperative groups' barrier does).
+ * Returns that in every thread of the block. */
+static __device__ __forceinline__ bool
+end_pass (unsigned long long *word, bool changed, int *result)
+{
+  changed = __syncthreads_or (changed);
+  if (threadIdx.x == 0) {
+    const unsigned long long add = 1ull + (changed ? 1ull << 32 : 0ull);
+    unsigned long long v;
+
+    __threadfence ();
+    v = atomicAdd (word, add) + add;
+    while ((unsigned) v < gridDim.x)
+      v = *(volatile unsigned long long *) word;
+    __threadfence ();
+    *result = (v >> 32) != 0;
+  }
+  __syncthreads ();
+  return *result;
+}
+
 /* WHOLE: rows swept in shared memory (a.row_padded samples a warp), or
  * through the chunk staging (frames too wide for that) */
 template <typename T, bool EROSION, bool CONN8, bool WHOLE>
-static __global__ void __launch_bounds__ (RECON_BLOCK, 2)
+static __global__ void
+__launch_bounds__ (RECON_THREADS (sizeof (T)), 512 / RECON_THREADS (sizeof (T)))
 recon_kernel (recon_args a)
 {
-  cg::grid_group grid = cg::this_grid ();
   const int lane = threadIdx.x & 31;
   const int col_items = a.ncols * a.nbands;
   const int items = 2 * col_items + a.height;
@@ -86,6 +115,8 @@ recon_kernel (recon_args a)
       sizeof (unsigned));
   /* the block's next item of passes p % 3 (see below) */
   __shared__ int next_item[3];
+  __shared__ int go_on;
+  unsigned long long *bar = (unsigned long long *) a.flags;
 
   if (threadIdx.x == 0)
     next_item[0] = 0;
@@ -98,9 +129,10 @@ recon_kernel (recon_args a)
     const int slot = pass % 3;
     bool changed = false;
 
-    /* the next pass's slots were last used in pass - 2 */
+    /* the next pass's slots were last used in pass - 2, which every
+     * block has left: it reached the end of pass - 1 */
     if (blockIdx.x == 0 && threadIdx.x == 0)
-      a.flags[(pass + 1) % 3] = 0;
+      bar[(pass + 1) % 3] = 0;
     if (threadIdx.x == 0)
       next_item[(pass + 1) % 3] = 0;
 
@@ -124,12 +156,9 @@ recon_kernel (recon_args a)
             mine);
       if (lane == 0)
         got = atomicAdd (&next_item[slot], 1);
-      k = __shfl_sync (0xffffffffu, got, 0) + RECON_BLOCK / 32;
+      k = __shfl_sync (0xffffffffu, got, 0) + RECON_THREADS (sizeof (T)) / 32;
     }
-    if (__any_sync (0xffffffffu, changed) && lane == 0)
-      a.flags[slot] = 1;
-    grid.sync ();
-    if (__ldcg (a.flags + slot) == 0) {
+    if (!end_pass (bar + slot, changed, &go_on)) {
       if (blockIdx.x == 0 && threadIdx.x == 0)
         a.flags[FLAG_PASSES] = pass + 1;
       return;
@@ -340,7 +369,8 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   if (e == cudaSuccess)
     e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
             erosion, p->desc.connectivity == 8, p->whole_rows),
-        dim3 (p->blocks), dim3 (RECON_BLOCK), args, p->smem, s);
+        dim3 (p->blocks), dim3 (RECON_THREADS (cm_depth_bytes (p->depth))),
+        args, p->smem, s);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync (p->h_passes, p->d_flags + FLAG_PASSES, sizeof (int),
         cudaMemcpyDeviceToHost, s);
@@ -415,6 +445,7 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
 static cm_status
 choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
 {
+  const int threads = RECON_THREADS (cm_depth_bytes (p->depth));
   int sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
   cudaError_t e;
 
@@ -431,12 +462,12 @@ choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
   if (e != cudaSuccess)
     return cm_status_from_cuda (e);
   p->row_padded = (p->width + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
-  p->smem = (size_t) (RECON_BLOCK / 32) * 3 * p->row_padded *
+  p->smem = (size_t) (threads / 32) * 3 * p->row_padded *
       cm_depth_bytes (p->depth);
   p->whole_rows = p->smem <= (size_t) optin &&
       !(tuning && tuning->chunked_rows);
   if (!p->whole_rows)
-    p->smem = (size_t) (RECON_BLOCK / 32) * 2 * ROW_STAGE * sizeof (unsigned);
+    p->smem = (size_t) (threads / 32) * 2 * ROW_STAGE * sizeof (unsigned);
 
   /* the variants this plan launches (by erosion and by dilation) */
   for (int v = 0; v < 2; v++) {
@@ -447,7 +478,7 @@ choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
         (int) p->smem);
     if (e == cudaSuccess)
       e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, fn,
-          RECON_BLOCK, p->smem);
+          threads, p->smem);
     if (e != cudaSuccess)
       return cm_status_from_cuda (e);
     if (v == 0 || per_sm < per_sm_max)
@@ -464,7 +495,7 @@ choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
       ((p->height + p->band_rows - 1) / p->band_rows);
   if (need < p->height)
     need = p->height;
-  need = (need + RECON_BLOCK / 32 - 1) / (RECON_BLOCK / 32);
+  need = (need + threads / 32 - 1) / (threads / 32);
   p->blocks = need < per_sm_max * sms ? need : per_sm_max * sms;
   return CM_OK;
 }
