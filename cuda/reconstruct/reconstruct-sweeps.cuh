@@ -650,12 +650,33 @@ walk_outer (const recon_args & a, int x0, int ystart, int step, int k0,
   return __ldcg (row_of<T> (a.g, a.gpitch, ystart + step * j) + xo);
 }
 
+/* The rows a walk wrote: lane b of @held, those of batch @first + b
+ * (bit r, walk row (first + b) * COL_PREFETCH + r); their chunks
+ * @chunks are marked after a fence (one a walk: a fence a batch kept a
+ * walk waiting for its stores every 16 rows). Whole warp. */
+static __device__ void
+mark_walk_rows (const recon_args & a, unsigned held, int first, int ystart,
+    int step, unsigned chunks, int lane)
+{
+  __threadfence ();
+  for (unsigned any = __ballot_sync (0xffffffffu, held != 0); any;
+      any &= any - 1) {
+    const int b = __ffs (any) - 1;
+    const unsigned rows = __shfl_sync (0xffffffffu, held, b);
+
+    if (lane < COL_PREFETCH && (rows >> lane & 1u))
+      atomicOr ((unsigned *) a.row_dirty + ystart + step * ((first + b) *
+              COL_PREFETCH + lane), chunks);
+  }
+}
+
 /* One band of rows [y0, y1) of the 32 columns from x0: DOWN walks y up
  * from y0, otherwise down from y1 - 1. A walk that still wrote its last
  * row goes on past the band, COL_PREFETCH rows at a time while it
  * writes, up to a.walk_extend rows (the next band would otherwise see
  * the new value only when it is walked, often a pass later); *@end: the
- * last row it walked. */
+ * last row it walked. After a write it has fenced and marked the rows it
+ * wrote. */
 template <typename T, bool EROSION, bool CONN8, bool DOWN>
 static __device__ bool
 col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
@@ -692,6 +713,8 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
       ((x0 + 32) % ROW_CHUNK == 0 && x0 + 32 < a.width ?
       1u << min (cx + 1, 31) : 0u);
   unsigned prev = op::bottom;
+  unsigned held = 0;            /* mark_walk_rows' rows, from batch first */
+  int first = 0;
   bool changed = false;
 
   if (valid && have_prev)
@@ -752,11 +775,18 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
     }
     wrote_rows = warp_or (wrote_rows);
     if (wrote_rows) {
-      /* those rows' horizontal neighbours saw a new value */
-      __threadfence ();
-      if (lane < COL_PREFETCH && (wrote_rows >> lane & 1u))
-        atomicOr ((unsigned *) a.row_dirty + ystart + step * (k0 + lane),
-            chunks);
+      /* those rows' horizontal neighbours saw a new value: marked at the
+       * end (or every 32 batches) */
+      int b = k0 / COL_PREFETCH - first;
+
+      if (b >= 32) {
+        mark_walk_rows (a, held, first, ystart, step, chunks, lane);
+        first += b;
+        held = 0;
+        b = 0;
+      }
+      if (lane == b)
+        held = wrote_rows;
       changed = true;
     }
     /* the band's (or the extension's) last row written: on */
@@ -765,6 +795,8 @@ col_sweep_dir (const recon_args & a, int x0, int y0, int y1, int lane,
       n = min (n + COL_PREFETCH, limit);
   }
   *end = ystart + step * (n - 1);
+  if (changed)
+    mark_walk_rows (a, held, first, ystart, step, chunks, lane);
   return changed;
 }
 
@@ -817,8 +849,7 @@ sweep_band (const recon_args & a, int it, int lane)
   /* after a write, the bands walked (the other walk may raise a
    * diagonal neighbour of what this one settled, and a sweep that raised
    * a sample this one read may have lost it to this write) and the bands
-   * around them */
-  __threadfence ();
+   * around them (the walk fenced after its writes) */
   mark_bands (a, x0 / 32 - 1, x0 / 32 + 1, (DOWN ? y0 : end) - 1,
       (DOWN ? end : y1 - 1) + 1, lane);
   return true;
