@@ -115,7 +115,7 @@ recon_kernel (recon_args a)
       sizeof (unsigned));
   /* the block's next item of passes p % 3 (see below) */
   __shared__ int next_item[3];
-  __shared__ int go_on;
+  __shared__ int any_changed;        /* end_pass's result */
   unsigned long long *bar = (unsigned long long *) a.flags;
 
   if (threadIdx.x == 0)
@@ -158,7 +158,7 @@ recon_kernel (recon_args a)
         got = atomicAdd (&next_item[slot], 1);
       k = __shfl_sync (0xffffffffu, got, 0) + RECON_THREADS (sizeof (T)) / 32;
     }
-    if (!end_pass (bar + slot, changed, &go_on)) {
+    if (!end_pass (bar + slot, changed, &any_changed)) {
       if (blockIdx.x == 0 && threadIdx.x == 0)
         a.flags[FLAG_PASSES] = pass + 1;
       return;
