@@ -40,11 +40,13 @@
 #include "cm-cuda.h"
 #include "morph-passes.h"
 
-/* threads of a cooperative block, by bytes a sample: 16 warps for 8-bit
- * samples (a block's warps share its items, and more of them even out
- * the blocks' work in a pass), 8 for 16-bit (three 4K rows a warp of 16
- * warps would not fit in shared memory); either way 128 registers */
+/* the most threads of a cooperative block, by bytes a sample: 16 warps
+ * for 8-bit samples (a block's warps share its items, and more of them
+ * even out the blocks' work in a pass), 8 for 16-bit (three 4K rows a
+ * warp of 16 warps would not fit in shared memory); either way 128
+ * registers. choose_grid takes 8 where 16 do not fit. */
 #define RECON_THREADS(bytes) ((bytes) == 1 ? 512 : 256)
+#define RECON_THREADS_MIN 256
 #define ROW_PER_LANE 16         /* consecutive samples a lane scans alone  */
 #define COL_PREFETCH 16         /* rows a column sweep loads ahead         */
 
@@ -62,6 +64,7 @@ struct cm_recon_plan
   int *d_flags;                 /* FLAG_COUNT, then the dirty flags      */
   int *h_passes;                /* pinned: the last run's pass count      */
   int blocks;                   /* cooperative grid                       */
+  int threads;                  /* of a block                             */
   int band_rows;
   int walk_extend;              /* rows a walk may go on past its band    */
   bool whole_rows;              /* rows swept in shared memory            */
@@ -156,7 +159,7 @@ recon_kernel (recon_args a)
             mine);
       if (lane == 0)
         got = atomicAdd (&next_item[slot], 1);
-      k = __shfl_sync (0xffffffffu, got, 0) + RECON_THREADS (sizeof (T)) / 32;
+      k = __shfl_sync (0xffffffffu, got, 0) + (int) (blockDim.x >> 5);
     }
     if (!end_pass (bar + slot, changed, &any_changed)) {
       if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -369,8 +372,7 @@ run_reconstruction (cm_recon_plan * p, const cm_image * src,
   if (e == cudaSuccess)
     e = cudaLaunchCooperativeKernel ((const void *) recon_kernel_for (p->depth,
             erosion, p->desc.connectivity == 8, p->whole_rows),
-        dim3 (p->blocks), dim3 (RECON_THREADS (cm_depth_bytes (p->depth))),
-        args, p->smem, s);
+        dim3 (p->blocks), dim3 (p->threads), args, p->smem, s);
   if (e == cudaSuccess)
     e = cudaMemcpyAsync (p->h_passes, p->d_flags + FLAG_PASSES, sizeof (int),
         cudaMemcpyDeviceToHost, s);
@@ -440,13 +442,33 @@ cm_recon_plan_run (cm_recon_plan * p, const cm_image * src,
   return CM_ERR_INVALID_ARG;
 }
 
+/* The shared memory of a block of @threads: three whole rows a warp
+ * (WHOLE) or two chunk stagings */
+static size_t
+block_smem (const cm_recon_plan * p, int threads, bool whole)
+{
+  return (size_t) (threads / 32) * (whole ? 3 * (size_t) p->row_padded *
+      cm_depth_bytes (p->depth) : 2 * ROW_STAGE * sizeof (unsigned));
+}
+
+/* The most threads of a block, RECON_THREADS down to RECON_THREADS_MIN,
+ * whose shared memory fits @optin bytes; 0 if none */
+static int
+fitting_threads (const cm_recon_plan * p, bool whole, int optin)
+{
+  for (int t = RECON_THREADS (cm_depth_bytes (p->depth));
+      t >= RECON_THREADS_MIN; t /= 2)
+    if (block_smem (p, t, whole) <= (size_t) optin)
+      return t;
+  return 0;
+}
+
 /* The cooperative grid: as many blocks as can be resident at once (the
  * condition of a grid barrier), fewer when the frame has less work. */
 static cm_status
 choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
 {
-  const int threads = RECON_THREADS (cm_depth_bytes (p->depth));
-  int sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
+  int threads, sms = 0, coop = 0, per_sm = 0, per_sm_max = 0, need, optin = 0;
   cudaError_t e;
 
   e = cm_device_attribute (cudaDevAttrCooperativeLaunch, &coop);
@@ -457,17 +479,23 @@ choose_grid (cm_recon_plan * p, const cm_recon_tuning * tuning)
   if (!coop)
     return CM_ERR_UNSUPPORTED;
 
-  /* whole rows in shared memory when three of them per warp fit */
+  /* whole rows in shared memory when three of them per warp fit, in the
+   * largest block for which they do (16-warp blocks of 8-bit samples up
+   * to 4,608 a row on sm_90, 8-warp ones beyond); otherwise the chunk
+   * staging, in the largest block it fits (devices with 64 KB) */
   e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin, &optin);
   if (e != cudaSuccess)
     return cm_status_from_cuda (e);
   p->row_padded = (p->width + ROW_CHUNK - 1) / ROW_CHUNK * ROW_CHUNK;
-  p->smem = (size_t) (threads / 32) * 3 * p->row_padded *
-      cm_depth_bytes (p->depth);
-  p->whole_rows = p->smem <= (size_t) optin &&
-      !(tuning && tuning->chunked_rows);
+  threads = tuning && tuning->chunked_rows ? 0 :
+      fitting_threads (p, true, optin);
+  p->whole_rows = threads > 0;
   if (!p->whole_rows)
-    p->smem = (size_t) (threads / 32) * 2 * ROW_STAGE * sizeof (unsigned);
+    threads = fitting_threads (p, false, optin);
+  if (threads == 0)
+    return CM_ERR_UNSUPPORTED;
+  p->threads = threads;
+  p->smem = block_smem (p, threads, p->whole_rows);
 
   /* the variants this plan launches (by erosion and by dilation) */
   for (int v = 0; v < 2; v++) {
