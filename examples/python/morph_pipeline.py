@@ -8,15 +8,27 @@ would before deciding on a part. Needs PyGObject and GStreamer's
 introspection data (Debian/Ubuntu: python3-gi gir1.2-gstreamer-1.0
 gir1.2-gst-plugins-base-1.0), and the plugin on GST_PLUGIN_PATH.
 
-    examples/python/morph_pipeline.py [--frames N] [--backend auto|cuda|cpu]
+    /usr/bin/python3 examples/python/morph_pipeline.py [--frames N]
+        [--backend auto|cuda|cpu]
+
+Run it with a Python that has PyGObject: the system's /usr/bin/python3
+(python3-gi), not a pyenv or virtualenv python3 without it.
 """
 import argparse
 import sys
 
-import gi
+try:
+    import gi
 
-gi.require_version("Gst", "1.0")
-from gi.repository import GLib, Gst  # noqa: E402
+    gi.require_version("Gst", "1.0")
+    from gi.repository import GLib, Gst  # noqa: E402
+except (ImportError, ValueError) as e:
+    sys.exit(f"{sys.argv[0]}: {sys.executable} has no PyGObject with "
+             f"GStreamer's introspection data ({e}).\nRun it with the "
+             "system Python: /usr/bin/python3 " + " ".join(sys.argv) +
+             "\n(Debian/Ubuntu: sudo apt install python3-gi "
+             "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or install "
+             "PyGObject into this Python.")
 
 
 def main():

@@ -17,21 +17,47 @@ python3-gi and gir1.2-gstreamer-1.0 are all it needs.
 by their timestamp. Their angles and spectrum are GstValueArray fields, which
 need GStreamer's Python overrides as well (Debian/Ubuntu: python3-gst-1.0).
 
-    examples/python/read_spectrum.py [--frames N] [--backend auto|cuda|cpu]
-                                     [--source bus|buffer] [FILE]
+    /usr/bin/python3 examples/python/read_spectrum.py [--frames N]
+        [--backend auto|cuda|cpu] [--source bus|buffer] [--skew]
+        [--operation open|close] [--length L]
+        [--angle-min A] [--angle-max B] [--angle-step S] [FILE]
 
-Without FILE it analyses videotestsrc's zone plate; with one, any file
-GStreamer decodes (a scanned page, a fingerprint).
+Without FILE it analyses videotestsrc's zone plate; with one, the first
+frame of any file GStreamer decodes (a scanned page, a fingerprint),
+repeated --frames times. --operation, --length and the --angle-* options
+are cudalinspectrum's properties (default: openings by 31 pixels, 0 to
+180 degrees every 3).
+
+--skew measures the skew of a page as README's launch line does: closings
+by a 250-pixel line every quarter degree from -10 to 10, so that
+dominant-angle is the skew itself (counter-clockwise, lines rising to the
+right). The defaults are no skew meter: over 0 to 180 an orientation is
+given modulo 180 (a line at -1.3 degrees reads 178.7), and a 31-pixel
+opening finds the bright paper between the lines, biased to the pixel
+rows, rather than the long dark lines: on the page of staves skewed by
+3.3 degrees that build/examples/skew-angle -w writes they read 178.7,
+--skew reads 3.28.
+
+Run it with a Python that has PyGObject: the system's /usr/bin/python3
+(python3-gi), not a pyenv or virtualenv python3 without it.
 """
 import argparse
 import array
 import json
 import sys
 
-import gi
+try:
+    import gi
 
-gi.require_version("Gst", "1.0")
-from gi.repository import GLib, Gst  # noqa: E402
+    gi.require_version("Gst", "1.0")
+    from gi.repository import GLib, Gst  # noqa: E402
+except (ImportError, ValueError) as e:
+    sys.exit(f"{sys.argv[0]}: {sys.executable} has no PyGObject with "
+             f"GStreamer's introspection data ({e}).\nRun it with the "
+             "system Python: /usr/bin/python3 " + " ".join(sys.argv) +
+             "\n(Debian/Ubuntu: sudo apt install python3-gi python3-gst-1.0 "
+             "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or install "
+             "PyGObject into this Python.")
 
 META_NAME = "GstCudaLinSpectrumMeta"
 
@@ -118,8 +144,21 @@ def main():
                         choices=["auto", "cuda", "cpu"])
     parser.add_argument("--source", default="bus",
                         choices=["buffer", "bus"])
+    parser.add_argument("--operation", default="open",
+                        choices=["open", "close"])
+    parser.add_argument("--length", type=int, default=31)
+    parser.add_argument("--angle-min", type=float, default=0.0)
+    parser.add_argument("--angle-max", type=float, default=180.0)
+    parser.add_argument("--angle-step", type=float, default=3.0)
+    parser.add_argument("--skew", action="store_true",
+                        help="the skew of a page as README's launch line: "
+                        "--operation close --length 250 --angle-min -10 "
+                        "--angle-max 10 --angle-step 0.25")
     parser.add_argument("file", nargs="?")
     args = parser.parse_args()
+    if args.skew:
+        args.operation, args.length = "close", 250
+        args.angle_min, args.angle_max, args.angle_step = -10.0, 10.0, 0.25
 
     Gst.init(None)
     if Gst.ElementFactory.find("cudalinspectrum") is None:
@@ -140,7 +179,9 @@ def main():
         sink = "fakesink sync=false"
     pipeline = Gst.parse_launch(
         f"{source} ! videoconvert ! video/x-raw,format=GRAY8 "
-        f"! cudalinspectrum length=31 angle-step=3 backend={args.backend} "
+        f"! cudalinspectrum operation={args.operation} length={args.length} "
+        f"angle-min={args.angle_min} angle-max={args.angle_max} "
+        f"angle-step={args.angle_step} backend={args.backend} "
         f"{analyser} ! {sink}")
 
     if args.source == "buffer":
