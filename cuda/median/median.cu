@@ -115,7 +115,8 @@ tile_name (int side, int variant, int narrow)
  * would not give every SM two blocks leave most of the device idle, and
  * a block's time is one thread's long network; narrow tiles cut it, and
  * beat the 3 x 3 stream there too (5 x 5 at 512 x 512 on an H100: 12.2 us
- * wide, 6.8 narrow; docs/PERFORMANCE.md, "narrow tiles").
+ * wide, 6.8 narrow; docs/bench/history.md, "Median networks on small
+ * frames: narrow tiles").
  * Sides of 13 and 15 are narrow already. */
 static int
 tile_narrow (const cm_median_plan *p, int side)

@@ -298,7 +298,8 @@ runs_keep (runs_choice * best, double c, int axis, int shared,
  * choice of one row won on every runs row measured; above it the estimate
  * overrates one row (it ignores the longer halo per output row: 1.1 to
  * 1.6 times slower at 1080p and 4K), so one row is not offered there
- * (docs/PERFORMANCE.md, "one output row per thread"). */
+ * (docs/bench/history.md, "The runs pass on small frames: one output row
+ * per thread"). */
 #define RUNS_ONE_ROW_PIXELS_PER_SM 12288L
 
 /* Best choice for one axis (updates *best when cheaper). @v_only: the

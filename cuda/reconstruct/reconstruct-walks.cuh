@@ -33,7 +33,7 @@ struct walk_ops
 /* The samples of COL_PREFETCH rows of a walk, loaded back to back (loads
  * behind a branch each waited for the one before, one memory latency a
  * step: a 128-step walk took 45 us, 25 us with the loads unconditional;
- * docs/PERFORMANCE.md, "column walks waited for each of their loads").
+ * docs/bench/history.md, "column walks waited for each of their loads").
  * *@gp, *@fp: the marker's and the mask's sample of the next row. The
  * pointers move by a row per load (no multiplication a row: the walk's
  * instructions were mostly address arithmetic); CLAMP: the batch passes
