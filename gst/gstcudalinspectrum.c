@@ -124,6 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+#include "gstcudamorphologyrefusal.h"
 
 /* shared with gstcudalinspectrumoutput.c */
 GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
@@ -169,6 +170,7 @@ static void gst_cuda_lin_spectrum_set_property (GObject * object,
     guint prop_id, const GValue * value, GParamSpec * pspec);
 static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_lin_spectrum_start (GstBaseTransform * trans);
 
 static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     const GstVideoInfo * info, gboolean use_cuda);
@@ -297,6 +299,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
       "orientation images, on CUDA or the CPU",
       "gst-cuda-morphology developers");
 
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_start);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform_caps);
   trans_class->fixate_caps =
@@ -368,6 +371,15 @@ settings_to_desc (const GstCudaLinSpectrumSettings * s,
       CM_MORPH_CLOSE : CM_MORPH_OPEN;
 }
 
+static gboolean
+desc_equal (const cm_linspectrum_desc * a, const cm_linspectrum_desc * b)
+{
+  return a->length == b->length && a->angle_min == b->angle_min &&
+      a->angle_max == b->angle_max && a->angle_step == b->angle_step &&
+      a->op == b->op && a->want_supremum == b->want_supremum &&
+      a->want_orientation == b->want_orientation;
+}
+
 /* NULL when the angles of @desc are a valid set of orientations,
  * otherwise why not, in words. */
 static const gchar *
@@ -424,8 +436,8 @@ gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,
     why = "angle-step must be larger than 0";
   if (why == NULL)
     return TRUE;
-  g_warning ("%s: refusing %s = %g: %s; keeping the previous value",
-      GST_OBJECT_NAME (self), pspec->name, v, why);
+  gst_cuda_morphology_refuse (GST_ELEMENT (self), "refusing %s = %g: %s; "
+      "keeping the previous value", pspec->name, v, why);
   return FALSE;
 }
 
@@ -451,8 +463,9 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     /* new output caps (RGBA or not) and/or a new passthrough state:
      * renegotiate before the next buffer; the streaming thread applies
      * the passthrough flag itself (before_transform) */
-    if (changed)
-      gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+    if (!changed)
+      return;
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   } else if (!gst_cuda_morphology_base_settings_set (object, &self->settings,
           gst_cuda_lin_spectrum_fields,
           G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
@@ -461,7 +474,7 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
   }
 
   /* messages and metas are read at every frame; the others rebuild the
-   * plans before the next frame */
+   * plans before the next frame (a value set again changes nothing) */
   if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
       prop_id != PROP_ATTACH_META)
     gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
@@ -522,6 +535,26 @@ gst_cuda_lin_spectrum_choose_angles (GstCudaLinSpectrum * self,
   desc->angle_max = self->valid_max;
   desc->angle_step = self->valid_step;
   return TRUE;
+}
+
+/* An invalid combination of angles with none valid before fails the state
+ * change here, synchronously: from set_caps it would be an error in the
+ * streaming thread, which gst-launch-1.0 can miss (it quits its main loop
+ * before running it and waits forever). */
+static gboolean
+gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+  cm_linspectrum_desc desc;
+
+  GST_OBJECT_LOCK (self);
+  settings_to_desc (&self->settings, &desc);
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_cuda_lin_spectrum_choose_angles (self, &desc))
+    return FALSE;
+  self->plan_made = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
+      (trans);
 }
 
 static void
@@ -600,12 +633,19 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   }
   n = cm_linspectrum_count_angles (&desc);
 
+  /* the first frame after a change of the analysis or the caps is
+   * reported; a region of another size is neither */
+  if (!self->plan_made || !desc_equal (&desc, &self->desc)
+      || mode != self->mode || !gst_video_info_is_equal (out_info,
+          &self->info_posted))
+    self->frames_to_post = 0;
+  self->plan_made = TRUE;
+  self->info_posted = *out_info;
+
   gst_cuda_lin_spectrum_release (base);
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;
-  /* the first frame after a change is reported */
-  self->frames_to_post = 0;
 
   if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n))
     status = CM_ERR_NO_MEMORY;

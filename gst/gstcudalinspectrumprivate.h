@@ -79,6 +79,10 @@ struct _GstCudaLinSpectrum
   GstCudaLinSpectrumOutput mode;
   gboolean rgba_caps;           /* negotiated output is RGBA */
   guint frames_to_post;         /* frames before the next message */
+  /* the analysis and the caps of the last plan built (a change restarts
+   * the countdown, a region of another size does not) */
+  gboolean plan_made;
+  GstVideoInfo info_posted;
   /* the buffer being processed gets the result (attach-meta, read with
    * the output buffer), and its result is ready to be attached */
   gboolean attach_frame;

@@ -71,6 +71,7 @@
 #include <string.h>
 
 #include "gstcudamedian.h"
+#include "gstcudamorphologyrefusal.h"
 
 #include "median-filter.h"
 
@@ -271,9 +272,9 @@ gst_cuda_median_check_side (GstCudaMedian * self, const gchar * name,
 {
   if (v % 2 == 1)
     return TRUE;
-  g_warning ("%s: %s %d is even; the window needs a centre pixel, so its "
-      "sides must be odd; keeping the previous value", GST_OBJECT_NAME (self),
-      name, v);
+  gst_cuda_morphology_refuse (GST_ELEMENT (self), "%s %d is even; the "
+      "window needs a centre pixel, so its sides must be odd; keeping the "
+      "previous value", name, v);
   return FALSE;
 }
 
@@ -292,8 +293,8 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
     case PROP_PERCENTILE:
       /* a hair outside the range comes back inside; NaN stays NaN */
       if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        g_warning ("%s: percentile NaN is not a number; keeping the "
-            "previous percentile", GST_OBJECT_NAME (self));
+        gst_cuda_morphology_refuse (GST_ELEMENT (self), "percentile NaN is "
+            "not a number; keeping the previous percentile");
         return FALSE;
       }
       return TRUE;

@@ -102,6 +102,7 @@
 
 #include "gstcudamorph.h"
 #include "gstcudamorphmask.h"
+#include "gstcudamorphologyrefusal.h"
 
 #include "morph-filter.h"
 #include "reconstruct-filter.h"
@@ -392,8 +393,8 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
     case PROP_ANGLE:
       /* a hair outside the range comes back inside; NaN stays NaN */
       if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        g_warning ("%s: angle NaN is not a number of degrees; keeping the "
-            "previous angle", GST_OBJECT_NAME (self));
+        gst_cuda_morphology_refuse (GST_ELEMENT (self), "angle NaN is not "
+            "a number of degrees; keeping the previous angle");
         return FALSE;
       }
       return TRUE;
@@ -402,8 +403,9 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       gchar *problem = NULL;
 
       if (!gst_cuda_morph_check_mask (mask, &problem)) {
-        g_warning ("%s: invalid mask \"%s\": %s; keeping the previous mask",
-            GST_OBJECT_NAME (self), GST_STR_NULL (mask), problem);
+        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid mask "
+            "\"%s\": %s; keeping the previous mask", GST_STR_NULL (mask),
+            problem);
         g_free (problem);
         return FALSE;
       }
@@ -411,9 +413,9 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
     }
     case PROP_CONNECTIVITY:
       if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
-        g_warning ("%s: invalid connectivity %d: only 4 and 8 are allowed; "
-            "keeping the previous connectivity", GST_OBJECT_NAME (self),
-            g_value_get_int (value));
+        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid "
+            "connectivity %d: only 4 and 8 are allowed; keeping the previous "
+            "connectivity", g_value_get_int (value));
         return FALSE;
       }
       return TRUE;

@@ -54,6 +54,7 @@
 #include "device.h"
 #include "gstcudamorphologyhelpers.h"
 #include "gstcudamorphologynegotiation.h"
+#include "gstcudamorphologyrefusal.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_morphology_base_debug);
 #define GST_CAT_DEFAULT gst_cuda_morphology_base_debug
@@ -109,7 +110,8 @@ gst_cuda_morphology_base_cpu_opts (GstCudaMorphologyBase * self)
 
 /* A frame computed on the CPU may take seconds: going to READY stops it
  * (the pads are deactivated only once the streaming thread has left it),
- * and starting again clears the flag. */
+ * and starting again clears the flag. Values refused before the element
+ * had a bus are posted when it leaves NULL. */
 static GstStateChangeReturn
 gst_cuda_morphology_base_change_state (GstElement * element,
     GstStateChange transition)
@@ -117,7 +119,9 @@ gst_cuda_morphology_base_change_state (GstElement * element,
   GstCudaMorphologyBasePrivate *priv =
       GET_PRIV (GST_CUDA_MORPHOLOGY_BASE (element));
 
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY)
+    gst_cuda_morphology_refusal_flush (element);
+  else if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     g_atomic_int_set (&priv->cpu_cancel, 1);
   else if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
     g_atomic_int_set (&priv->cpu_cancel, 0);
@@ -295,6 +299,14 @@ gst_cuda_morphology_base_set_context (GstElement * element,
         started);
 
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cuda_morphology_base_accept_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps)
+{
+  return gst_cuda_morphology_negotiation_accept_caps (trans, direction, caps,
+      GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps);
 }
 
 static gboolean
@@ -633,6 +645,8 @@ gst_cuda_morphology_base_class_init (GstCudaMorphologyBaseClass * klass)
   trans_class->fixate_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_negotiation_fixate_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_start);
+  trans_class->accept_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_accept_caps);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_stop);
   trans_class->sink_event =
       GST_DEBUG_FUNCPTR (gst_cuda_morphology_base_sink_event);

@@ -292,8 +292,7 @@ gst_cuda_morphology_device_start (GstCudaMorphologyDevice * dev,
   if (cuda_only) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("backend=cuda, but CUDA is not usable: %s", reason),
-        ("cuda-device-id=%d, core status %d: %s", device_id, (gint) status,
-            cm_status_string (status)));
+        ("cuda-device-id=%d: %s", device_id, cm_status_string (status)));
     g_free (reason);
     return FALSE;
   }
@@ -301,8 +300,8 @@ gst_cuda_morphology_device_start (GstCudaMorphologyDevice * dev,
   GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
       ("Falling back to the CPU reference backend, which is much slower: "
           "%s", reason),
-      ("backend=auto, cuda-device-id=%d, core status %d", device_id,
-          (gint) status));
+      ("backend=auto, cuda-device-id=%d: %s", device_id,
+          cm_status_string (status)));
   g_free (reason);
   return TRUE;
 }

@@ -37,34 +37,49 @@ gst_cuda_morphology_base_double_in_range (const GValue * value,
   return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
 }
 
-/* @value into the field at @p, of the type of @pspec's values */
-static void
+#define STORE(type, v) G_STMT_START { type nv = (v); \
+    changed = *(type *) p != nv; *(type *) p = nv; } G_STMT_END
+
+/* @value into the field at @p, of the type of @pspec's values; TRUE when
+ * the field's value changed */
+static gboolean
 field_store (gpointer p, const GValue * value, GParamSpec * pspec)
 {
+  gboolean changed = FALSE;
+
   switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
     case G_TYPE_INT:
-      *(gint *) p = g_value_get_int (value);
+      STORE (gint, g_value_get_int (value));
       break;
     case G_TYPE_UINT:
-      *(guint *) p = g_value_get_uint (value);
+      STORE (guint, g_value_get_uint (value));
       break;
     case G_TYPE_BOOLEAN:
-      *(gboolean *) p = g_value_get_boolean (value);
+      /* any non-zero gboolean is TRUE */
+      STORE (gboolean, g_value_get_boolean (value) ? TRUE : FALSE);
       break;
     case G_TYPE_DOUBLE:
-      *(gdouble *) p = gst_cuda_morphology_base_double_in_range (value, pspec);
+      /* NaN never equals itself: counted as a change, as it should be */
+      STORE (gdouble, gst_cuda_morphology_base_double_in_range (value,
+              pspec));
       break;
     case G_TYPE_ENUM:
-      *(gint *) p = g_value_get_enum (value);
+      STORE (gint, g_value_get_enum (value));
       break;
     case G_TYPE_STRING:
-      g_free (*(gchar **) p);
-      *(gchar **) p = g_value_dup_string (value);
+      changed = g_strcmp0 (*(gchar **) p, g_value_get_string (value)) != 0;
+      if (changed) {
+        g_free (*(gchar **) p);
+        *(gchar **) p = g_value_dup_string (value);
+      }
       break;
     default:
       g_assert_not_reached ();
   }
+  return changed;
 }
+
+#undef STORE
 
 /* the field at @p into @value */
 static void
@@ -107,21 +122,23 @@ field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
  * invalid property id. A value the element refuses is to be refused
  * before.
  *
- * Returns: %TRUE when @prop_id is one of @fields
+ * Returns: %TRUE when @prop_id is one of @fields and its value changed
+ *     (a value set again, by hand or by a control binding that does not
+ *     move, rebuilds nothing)
  */
 gboolean
 gst_cuda_morphology_base_settings_set (GObject * object, gpointer settings,
     const GstCudaMorphologyField * fields, guint n_fields, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  gboolean known = FALSE;
+  gboolean known = FALSE, changed = FALSE;
   guint i;
 
   GST_OBJECT_LOCK (object);
   for (i = 0; i < n_fields; i++) {
     if (fields[i].prop_id == prop_id) {
-      field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset), value,
-          pspec);
+      changed |= field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset),
+          value, pspec);
       known = TRUE;
     }
   }
@@ -129,7 +146,7 @@ gst_cuda_morphology_base_settings_set (GObject * object, gpointer settings,
 
   if (!known)
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-  return known;
+  return changed;
 }
 
 /**
@@ -443,34 +460,32 @@ gst_cuda_morphology_post_status (GstElement * element,
   const gchar *text = cm_status_string (status);
 
   if (category)
-    GST_CAT_ERROR_OBJECT (category, element, "%s: %s (status %d)",
-        what, text, (gint) status);
-  GST_ERROR_OBJECT (element, "%s: %s (status %d)", what, text, (gint) status);
+    GST_CAT_ERROR_OBJECT (category, element, "%s: %s", what, text);
+  GST_ERROR_OBJECT (element, "%s: %s", what, text);
 
   switch (status) {
     case CM_ERR_INVALID_ARG:
     case CM_ERR_PARSE:
       GST_ELEMENT_ERROR (element, CORE, FAILED, ("%s: %s", what, text),
-          ("core status %d", (gint) status));
+          ("the core said: %s", text));
       break;
     case CM_ERR_UNSUPPORTED:
       GST_ELEMENT_ERROR (element, CORE, NOT_IMPLEMENTED, ("%s: %s", what,
-              text), ("core status %d", (gint) status));
+              text), ("the core said: %s", text));
       break;
     case CM_ERR_NO_MEMORY:
       GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT, ("%s: %s", what,
-              text), ("core status %d", (gint) status));
+              text), ("the core said: %s", text));
       break;
     case CM_ERR_NO_CUDA:
     case CM_ERR_NO_DEVICE:
       GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND, ("%s: %s", what,
-              text), ("core status %d", (gint) status));
+              text), ("the core said: %s", text));
       break;
     default:
       GST_ELEMENT_ERROR (element, RESOURCE, FAILED, ("%s: %s", what, text),
-          ("core status %d (CUDA error %d)", (gint) status,
-              CM_STATUS_IS_CUDA (status) ?
-              (gint) status - CM_ERR_CUDA_BASE : 0));
+          ("CUDA error %d: %s", CM_STATUS_IS_CUDA (status) ?
+              (gint) status - CM_ERR_CUDA_BASE : 0, text));
       break;
   }
 }

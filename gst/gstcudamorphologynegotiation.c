@@ -42,24 +42,56 @@ debug_ensure (void)
  * memory (the formats the CUDA allocator supports, no GRAY), then in
  * system memory; without it, system memory only. The templates do not
  * depend on the driver: whether CUDA memory is offered at run time is
- * decided when caps are transformed.
+ * decided when caps are transformed. Progressive only: a field of an
+ * interlaced frame would be filtered with rows of the other field, and
+ * refusing it here fails negotiation (or the link) like any caps the
+ * element cannot take, not later in set_caps.
  *
  * Returns: (transfer full): the caps
  */
 GstCaps *
 gst_cuda_morphology_negotiation_template_caps (const gchar * formats)
 {
+  GstCaps *caps;
 #ifdef HAVE_GST_CUDA
-  return gst_cuda_morphology_memory_template_caps (formats);
+  caps = gst_cuda_morphology_memory_template_caps (formats);
 #else
   gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
       "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
       "framerate = " GST_VIDEO_FPS_RANGE, formats);
-  GstCaps *caps = gst_caps_from_string (str);
 
+  caps = gst_caps_from_string (str);
   g_free (str);
-  return caps;
 #endif
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  return caps;
+}
+
+/**
+ * gst_cuda_morphology_negotiation_accept_caps:
+ *
+ * accept_caps: the parent's answer; interlaced caps refused on the sink
+ * pad are explained by a WARNING on the bus (upstream then posts the
+ * not-negotiated error, once, as for any caps an element refuses).
+ */
+gboolean
+gst_cuda_morphology_negotiation_accept_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps,
+    GstCudaMorphologyAcceptCaps parent_accept)
+{
+  GstVideoInfo info;
+
+  if (parent_accept (trans, direction, caps))
+    return TRUE;
+  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps) &&
+      gst_video_info_from_caps (&info, caps) &&
+      GST_VIDEO_INFO_IS_INTERLACED (&info))
+    GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
+        ("Interlaced video is not supported: put a deinterlace element "
+            "before %s", GST_ELEMENT_NAME (trans)),
+        ("caps %" GST_PTR_FORMAT, caps));
+  return FALSE;
 }
 
 /**
@@ -526,13 +558,9 @@ gst_cuda_morphology_negotiation_check_caps (GstBaseTransform * trans,
         GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-  /* a field of an interlaced frame would be filtered with rows of the
-   * other field: wrong, so refused */
+  /* the templates refuse interlaced caps before they come here */
   if (GST_VIDEO_INFO_IS_INTERLACED (in_info)) {
-    GST_ELEMENT_ERROR (trans, STREAM, FORMAT,
-        ("Interlaced video is not supported: put a deinterlace element "
-            "before %s", GST_ELEMENT_NAME (trans)),
-        ("caps %" GST_PTR_FORMAT, incaps));
+    GST_ERROR_OBJECT (trans, "interlaced caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
   if (GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)

@@ -6,6 +6,7 @@
 
 #include "gstcudamorphologyroi.h"
 #include "gstcudamorphologyfiltercache.h"
+#include "gstcudamorphologyrefusal.h"
 
 #include "gstcudamorphologybase.h"
 
@@ -82,18 +83,18 @@ gst_cuda_morphology_roi_set_property (GObject * object,
 
   n = gst_value_array_get_size (value);
   if (n != 0 && n != 4) {
-    g_warning ("%s: roi takes 4 values <x, y, width, height> (or <> for the "
-        "whole frame), got %u; keeping the previous region",
-        GST_OBJECT_NAME (object), n);
+    gst_cuda_morphology_refuse (GST_ELEMENT (object), "roi takes 4 values "
+        "<x, y, width, height> (or <> for the whole frame), got %u; keeping "
+        "the previous region", n);
     return;
   }
   for (guint i = 0; i < n; i++) {
     const GValue *c = gst_value_array_get_value (value, i);
 
     if (!G_VALUE_HOLDS_INT (c)) {
-      g_warning ("%s: roi takes integers <x, y, width, height>, got a %s "
-          "at %u; keeping the previous region", GST_OBJECT_NAME (object),
-          G_VALUE_TYPE_NAME (c), i);
+      gst_cuda_morphology_refuse (GST_ELEMENT (object), "roi takes integers "
+          "<x, y, width, height>, got a %s at %u; keeping the previous "
+          "region", G_VALUE_TYPE_NAME (c), i);
       return;
     }
   }
@@ -104,8 +105,8 @@ gst_cuda_morphology_roi_set_property (GObject * object,
     r.h = array_int (value, 3);
   }
   if (r.w < 0 || r.h < 0) {
-    g_warning ("%s: roi width and height must be >= 0, got %dx%d; keeping "
-        "the previous region", GST_OBJECT_NAME (object), r.w, r.h);
+    gst_cuda_morphology_refuse (GST_ELEMENT (object), "roi width and height "
+        "must be >= 0, got %dx%d; keeping the previous region", r.w, r.h);
     return;
   }
   GST_OBJECT_LOCK (object);
