@@ -50,8 +50,10 @@ caps_have_cuda (const GstCaps * caps)
 static GstCaps *
 fixed_caps (const gchar * format, gboolean cuda)
 {
+  /* the templates are progressive only (interlaced caps fail the link) */
   gchar *str = g_strdup_printf ("video/x-raw%s, format=%s, width=64, "
-      "height=48, framerate=30/1, pixel-aspect-ratio=1/1",
+      "height=48, framerate=30/1, pixel-aspect-ratio=1/1, "
+      "interlace-mode=progressive",
       cuda ? "(" CUDA_FEATURE ")" : "", format);
   GstCaps *caps = gst_caps_from_string (str);
 
