@@ -10,8 +10,8 @@ Reads the raw output kept under docs/bench/2026-11-26-s11/ (nothing is
 typed in here); docs/bench/history.md, session 11, "Against the bound,
 1920x1080":
 
-* streams-122.txt, streams-126.txt: `tests/bench/bench-streams.sh BUILD 1 4
-  8 16`, H200, GStreamer 1.22 and 1.26 bundles, one call, common window;
+* streams-122.txt, streams-126.txt: `tests/bench/bench-streams.sh
+  BUILD_DIR` (N = 1, 4, 8, 16), H200, GStreamer 1.22 and 1.26 bundles, one call, common window;
 * mps-126.txt: `tests/bench/bench-mps.sh`, H100, GStreamer 1.26, N
   processes without and with an MPS control daemon;
 * chain-1080.txt: `bench-chain`, the chain's device time back to back on
