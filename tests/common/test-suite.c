@@ -2,6 +2,7 @@
 /* A one-TCase suite from a table of tests */
 
 #include "test-suite.h"
+#include "test-util.h"
 
 Suite *
 test_suite_new (const char *name, const char *tcase, int timeout,
@@ -13,9 +14,12 @@ test_suite_new (const char *name, const char *tcase, int timeout,
   suite_add_tcase (s, tc);
   if (timeout > 0)
     tcase_set_timeout (tc, timeout);
-  for (; tests->fn != NULL; tests++)
-    _tcase_add_test (tc, tests->fn, tests->name, 0, 0, tests->start,
-        tests->end);
+  /* CM_TEST_SHARD=k/n: every n-th test function from the k-th */
+  for (long i = 0; tests->fn != NULL; tests++, i++) {
+    if (test_shard_keep (i))
+      _tcase_add_test (tc, tests->fn, tests->name, 0, 0, tests->start,
+          tests->end);
+  }
   return s;
 }
 

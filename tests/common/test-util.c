@@ -47,6 +47,8 @@ test_sample_keep (void)
     sample_seed = seed ? strtoull (seed, NULL, 0) : 0;
   }
   sample_seen++;
+  if (!test_shard_keep (sample_seen))
+    return 0;
   if (sample_every <= 1) {
     sample_kept++;
     return 1;
@@ -60,6 +62,26 @@ test_sample_keep (void)
     return 0;
   sample_kept++;
   return 1;
+}
+
+int
+test_shard_keep (long index)
+{
+  static long shard = -1, shards = 1;
+
+  if (shard < 0) {
+    const char *s = getenv ("CM_TEST_SHARD");
+    long k, n;
+
+    shard = 0;
+    if (s != NULL && sscanf (s, "%ld/%ld", &k, &n) == 2 && n > 0 && k >= 0
+        && k < n) {
+      shard = k;
+      shards = n;
+      printf ("shard %ld of %ld (CM_TEST_SHARD)\n", k, n);
+    }
+  }
+  return index % shards == shard;
 }
 
 void
@@ -316,4 +338,16 @@ test_image_fill_kind (cm_image * img, test_fill_kind k, int vertical,
       test_image_fill_maze (img, maxv - maxv / 8, maxv / 8, vertical, 1);
       break;
   }
+}
+
+int
+test_skip_status (void)
+{
+  const char *required = getenv ("CM_TEST_REQUIRE_GPU");
+
+  if (required == NULL || required[0] == '\0' || strcmp (required, "0") == 0)
+    return 77;
+  fprintf (stderr, "FAIL: CM_TEST_REQUIRE_GPU=%s, and this test could not "
+      "run here (it would have been skipped)\n", required);
+  return 1;
 }

@@ -10,8 +10,13 @@
 #include "cm-border.h"
 #include "cm-image.h"
 
-/* Exit code that meson reports as SKIP */
-#define TEST_SKIP 77
+/* What a test returns when it cannot run here (no device, no driver, no
+ * nvcodec): 77, which meson reports as SKIP; 1 (FAIL), with a line on
+ * stderr, when CM_TEST_REQUIRE_GPU=1 is in the environment, as on the GPU
+ * host (scripts/gpu-host-check), where a run must not pass by skipping.
+ * The tests read it, never the library. */
+int test_skip_status (void);
+#define TEST_SKIP (test_skip_status ())
 
 typedef struct
 {
@@ -97,6 +102,13 @@ size_t test_rss_kib (void);
  * test_sample_report () prints "sampled K of N cases (1 in n)" when active. */
 int test_sample_keep (void);
 void test_sample_report (void);
+
+/* Shards, so that one long test runs as n processes side by side: with
+ * CM_TEST_SHARD=k/n in the environment (0 <= k < n), 1 for the cases (or
+ * test functions) whose @index is k modulo n, else 0; 1 for every index
+ * without it. The n shards together run every case. test_sample_keep ()
+ * applies it to its call index. */
+int test_shard_keep (long index);
 
 /* 1 when equal over width x height; else prints "<what>: first mismatch
  * at (x, y): got G expected E" to stderr and returns 0. */

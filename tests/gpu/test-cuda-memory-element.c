@@ -24,7 +24,6 @@
 #include "test-util.h"
 #include "chain-compare.h"
 
-#define SKIP 77
 
 typedef enum
 {
@@ -305,7 +304,7 @@ main (int argc, char **argv)
       (gst_object_unref (f), !(f = gst_element_factory_find ("cudadownload")))) {
     printf ("SKIP: no cudaupload/cudadownload (no CUDA device or no "
         "nvcodec plugin in GST_PLUGIN_SYSTEM_PATH)\n");
-    return SKIP;
+    return TEST_SKIP;
   }
   gst_object_unref (f);
   switch (plugin_has_cuda_memory ()) {
@@ -314,7 +313,7 @@ main (int argc, char **argv)
       return 1;
     case 0:
       printf ("SKIP: plugin built without gstreamer-cuda\n");
-      return SKIP;
+      return TEST_SKIP;
     default:
       break;
   }
