@@ -19,7 +19,7 @@ cm_status_string (cm_status status)
     case CM_ERR_NO_MEMORY:
       return "out of host memory";
     case CM_ERR_NO_CUDA:
-      return "this build has no CUDA support (built without the CUDA toolkit)";
+      return "this build has no CUDA kernels (configured without a GPU or without the CUDA toolkit; -Dcuda=enabled builds them)";
     case CM_ERR_NO_DEVICE:
       return "no usable CUDA device (no GPU, no driver, or bad device id)";
     case CM_ERR_PARSE:
