@@ -274,7 +274,9 @@ cm_host_free_pinned (void *ptr)
 
 /* Device-to-device copies by a kernel: cudaMemcpy2DAsync gives pitched
  * device copies to the copy engine, which moves about half the bytes per
- * second a plain kernel does (docs/PERFORMANCE.md, "copy floors"). One
+ * second a plain kernel does (docs/PERFORMANCE.md, "How the figures are
+ * measured"; docs/bench/history.md, "Device-to-device copies by a
+ * kernel"). One
  * block row per image row (rows past the grid's 65535 taken in strides),
  * words of V, the bytes of a row past its last whole word one by one. */
 template <typename V>

@@ -319,7 +319,7 @@ struct lin_word_sink : lin_no_sink
  * grew with 32 / 14. Here a warp has a chunk's 8 reads in flight and a
  * chunk of time to wait for them. A stale read is still a lower bound
  * (the skip stays exact). Expected: L = 251 at about L = 11 + 10 %, and
- * L = 11 about as before; measured in docs/PERFORMANCE.md (Linear
+ * L = 11 about as before; measured in docs/bench/history.md (Linear
  * spectrum). Costs 16 registers. */
 struct lin_word_sink_pf
 {
@@ -487,7 +487,7 @@ lin_kernel (lin_args a)
  *  - the zone length is chosen from those items and the orientation's own
  *    span, for 16 warps per SM (cm_linspectrum_tuning.single_target).
  * The expected and measured throughput (the shallow angles pay for two
- * transpositions): docs/PERFORMANCE.md (Linear spectrum). */
+ * transpositions): docs/bench/history.md (Linear spectrum). */
 
 /* 6 blocks of 128: 80 registers (the store sink spills at 64), up to 24
  * warps per SM, more than the zones aim at */

@@ -7,9 +7,10 @@
  * orientation a 3840x2160 frame has only 2,000-4,000 lines, so it must cut
  * them into zones whose 2 L overlap it pays again and again, and each step
  * walks a FIFO in shared memory: it missed the target, shallow lines (two
- * transpositions) more than steep ones (docs/PERFORMANCE.md, Linear
- * spectrum, "Figures moved from code comments"). Seen from the lines, one
- * orientation is a 1-D opening along the columns of the sheared frame
+ * transpositions) more than steep ones (docs/bench/history.md, Linear
+ * spectrum; "Figures moved from code comments (median, linear spectrum)").
+ * Seen from the lines, one orientation is a 1-D opening along the columns
+ * of the sheared frame
  * g (b, q) = the sample of line b at position q: here a block stages a
  * strip of 64 lines over a tile of positions (each staged row is a run of
  * 64 neighbouring samples of one image row: coalesced), and the 1-D
@@ -270,7 +271,7 @@ lin_sheared_new (lin_sheared ** out, const int *e_host, int span, int ext,
 
   /* C: the largest power of two <= L up to 64 (vhgw_chunk needs C <= L).
    * The tile: 128 rows, the fastest of a sweep from 64 to 512 rows
-   * (docs/PERFORMANCE.md, Linear spectrum: beyond 128 the shared memory
+   * (docs/bench/history.md, Linear spectrum: beyond 128 the shared memory
    * leaves fewer blocks per multiprocessor, below it the halo of
    * 2 (L - 1) rows dominates),
    * halved while two blocks do not fit in a multiprocessor's shared

@@ -32,8 +32,8 @@
  * tile beats the stream kernel up to here, at steep and shallow angles
  * alike; from L = 64 the tile takes C = 64 (twice the registers, and a
  * halo of 2 (L - 1) rows) and the stream kernel wins. Figures:
- * docs/PERFORMANCE.md (Linear spectrum, "Figures moved from code
- * comments"). */
+ * docs/bench/history.md (Linear spectrum; "Figures moved from code
+ * comments (median, linear spectrum)"). */
 #define LIN_SHEARED_MAX 63
 
 /* ---- plan --------------------------------------------------------------- */
@@ -110,7 +110,7 @@ lin_choose_path (cm_linspectrum_plan * p, const cm_linspectrum_tuning * t)
   /* The sink with reads ahead needs 96 registers: slower than the plain
    * sink up to L = 101, where the plain one keeps more warps resident,
    * and faster at L = 251, where the FIFOs already limit the resident
-   * warps (docs/PERFORMANCE.md, Linear spectrum). */
+   * warps (docs/bench/history.md, Linear spectrum). */
   p->mode = !p->sup ? LIN_MODE_SPECTRUM :
       (t->sup_reads_ahead ? t->sup_reads_ahead > 0 : desc->length > 128) ?
       LIN_MODE_WORDS_PF : LIN_MODE_WORDS;
@@ -503,7 +503,7 @@ cm_linspectrum_plan_run (cm_linspectrum_plan * plan, const cm_image * src,
      * samples and supremum words lie close together, instead of all the
      * lines of one or two orientations, which touch the whole image (the
      * two word arrays of 4K do not stay in L2). Faster for the spectrum
-     * and more so for the supremum (docs/PERFORMANCE.md, Linear spectrum,
+     * and more so for the supremum (docs/bench/history.md, Linear spectrum,
      * "the block order"). grid.y holds at most 65,535 blocks of items: a
      * larger plan keeps the items along grid.x, as does
      * cm_linspectrum_tuning.items_major. */

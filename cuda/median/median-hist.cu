@@ -20,8 +20,8 @@
  * the coarse level tracked), configured and launched through this file's
  * med_hist_configure / med_hist_launch. Earlier 16-bit kernels (a full
  * search of both levels per output, then the same with batched row loads)
- * were slower and are gone; docs/PERFORMANCE.md (Median) has the
- * figures.
+ * were slower and are gone; docs/bench/history.md (Median; "Deleted: the
+ * first two 16-bit sliding-histogram kernels") has the figures.
  *
  * Samples are read from global memory through the read-only path in
  * unrolled chunks, so that a thread has a chunk of loads in flight (the

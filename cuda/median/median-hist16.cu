@@ -12,8 +12,8 @@
  * latencies was slower: the time went into the instructions every output
  * issued, two full warp searches of 256 bins (each lane 8 bins unpacked
  * and searched one by one, a 5-step shuffle scan, a ballot, shuffles),
- * about 300 warp instructions an output. Figures: docs/PERFORMANCE.md
- * (Median, "Figures moved from code comments").
+ * about 300 warp instructions an output. Figures: docs/bench/history.md
+ * (Median; "Figures moved from code comments (median, linear spectrum)").
  *
  * What this kernel does per output (ww <= 32, one sample a lane):
  *  - coarse level (high byte) tracked, not searched: the warp keeps H, the
@@ -36,7 +36,7 @@
  *
  * Expected: about a third of the earlier kernels' warp instructions an
  * output at 31x31; 17x17 somewhat more (longer walks, more rebuilds),
- * 63x63 two samples a lane. Measured: docs/PERFORMANCE.md (Median).
+ * 63x63 two samples a lane. Measured: docs/bench/history.md (Median).
  * Shared memory per warp is (1 + B) * 512 bytes: B = 8 (the default, 11
  * blocks of 4 warps an SM on sm_80/90) or 16 (cm_median_tuning.hist16_band:
  * rebuilds rarer, half the warps). */

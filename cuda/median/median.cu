@@ -21,7 +21,7 @@
  * follow the H100 measurements of tests/bench/bench-median (the networks
  * several times faster than the sliding histograms up to 11x11) and the
  * instruction counts of the 13x13 and 15x15 networks; figures in
- * docs/PERFORMANCE.md (Median); re-measure when a kernel changes.
+ * docs/bench/history.md (Median); re-measure when a kernel changes.
  *
  * The 3 x 3 median, minimum and maximum stream (median-stream3.cu), with
  * the shared-memory network of median-net3.cu as the fallback for rows

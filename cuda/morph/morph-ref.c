@@ -107,7 +107,7 @@ max_u16 (uint16_t * restrict a, const uint8_t * restrict r, int n)
 /* Blocks of a fixed length: with a constant trip count GCC vectorises
  * these loops at -O2 too (its default cost model there refuses loops that
  * would need a scalar epilogue), several times faster on 1080p frames
- * (docs/PERFORMANCE.md, "Figures moved from code comments"). */
+ * (docs/bench/history.md, "Figures moved from code comments"). */
 #define ACC_BLOCK 32
 
 #define ACC_BLOCKED(fn, a, r, n, bpp) do { \

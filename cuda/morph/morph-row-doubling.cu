@@ -78,9 +78,9 @@ rd_step (uint32_t (&m)[NW])
 /* The computation runs on words of two 16-bit samples whatever the depth:
  * __vminu2/__vmaxu2 are one instruction on sm_90, while the four-byte
  * __vminu4/__vmaxu4 are emulated (a first version on bytes took about
- * what its emulated byte minima cost; docs/PERFORMANCE.md, "Figures moved
- * from code comments"). 8-bit vectors are widened when read and narrowed
- * when stored. */
+ * what its emulated byte minima cost; docs/bench/history.md, "Figures
+ * moved from code comments"). 8-bit vectors are widened when read and
+ * narrowed when stored. */
 template <typename Pix, int L, class Op>
 static __global__ void __launch_bounds__ (32 * RD_WARPS)
 row_doubling_kernel (const __grid_constant__ rd_args a)

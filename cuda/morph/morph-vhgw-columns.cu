@@ -231,7 +231,8 @@ vhgw_vs_kernel (const __grid_constant__ pass_args a)
    * loop without branches, unrolled, so that each thread issues the
    * loads of several rows before it uses the first (a test inside the
    * loop made every row's loads wait for the row before: most of the
-   * stall samples of the long diagonals, docs/PERFORMANCE.md); the other
+   * stall samples of the long diagonals: docs/bench/history.md, session
+   * 7's "What changed, predicted against measured"); the other
    * rows: the border rule on x. Row t belongs to warp t % WARPS. */
   const int t0 = min (max (-ys, 0), n);
   const int t1 = max (min (a.height - ys, n), t0);

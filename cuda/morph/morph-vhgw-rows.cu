@@ -98,7 +98,8 @@ vhgw_h_kernel (const __grid_constant__ pass_args a)
   /* long windows only: below C = 32 the kernel is bound by occupancy and
    * the tail of its last wave, and the vector paths' registers cost more
    * than the load and store instructions they save (the figures of lines
-   * 31 and 127 at 0 deg are in docs/PERFORMANCE.md) */
+   * 31 and 127 at 0 deg are in docs/bench/history.md, "Figures moved from
+   * code comments") */
   constexpr bool VEC = C >= 32;
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int x0 = (int) blockIdx.x * a.tile;

@@ -101,7 +101,8 @@ tile_bytes (int kind, int tile, int len)
 static int
 tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
 {
-  /* the tiles of the sweep in docs/PERFORMANCE.md (H100, 3840 x 2160):
+  /* the tiles of the tile sweep in docs/bench/history.md ("Run of
+   * 2026-11-24 on an H100: device time, rows by doubling"; 3840 x 2160):
    * vertical 192 rows for C <= 16 (faster than 128), 8 C from 32 on;
    * horizontal 128 columns up to C = 16 */
   int tile = c >= 32 ? 8 * c : kind == TILE_STRIP ? 192 : 128;
@@ -127,7 +128,7 @@ tile_plan (int kind, int c, int len, int extent, int smem_max, size_t *bytes)
  * (one warp takes two): the taller one when it makes the grid fit in
  * fewer waves of blocks (an H100 at 4K, C = 64: 512 rows give 300 blocks
  * at 2 per SM, 1.14 waves, 576 rows 240 blocks, one wave; the gain is in
- * docs/PERFORMANCE.md). */
+ * docs/bench/history.md, "Figures moved from code comments"). */
 static int
 v_tile_waves (int tile, int c, int len, int width, int height, int smem_max,
     size_t *bytes)
@@ -253,7 +254,7 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
      * P in registers, no staged tile (morph-row-pwin.cu), which takes
      * over from the doubling kernel where that needs two neighbour
      * vectors (the figures of the line 63 at 0 degrees are in
-     * docs/PERFORMANCE.md) */
+     * docs/bench/history.md, "Figures moved from code comments") */
     if (!rows_tile && !(pwin && (t->rows == CM_MORPH_ROWS_PWIN ||
                 seg->len > 33)) &&
         cm_row_doubling_takes (depth, seg->first, seg->len))
@@ -270,7 +271,8 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
        * 512-row tiles ran the longest diagonals faster or slower than C =
        * 32 depending on the order of the strips, the faster order being a
        * different one on different H100s; C = 32 is close to the better
-       * of the two in either order (docs/PERFORMANCE.md) */
+       * of the two in either order (docs/bench/history.md, "The order of
+       * the strips (not explained)") */
       seg->variant = tile_config (seg, CM_PASS_SHEARED, TILE_STRIP,
           chunk_for (seg->len, cmax_for (t->cmax, t->cmax > 32 ? 64 : 32)),
           height, width, height, t->vtile, smem_max);

@@ -24,7 +24,8 @@
  * offsets B, dilation the max-pass over -B. NEUTRAL borders become
  * CONSTANT with the identity of the pass. All device memory is allocated
  * when the plan is built; running it only queues kernels on the stream.
- * Which path wins where: docs/design.md and docs/PERFORMANCE.md. */
+ * Which path wins where: docs/design.md and docs/bench/history.md (today's
+ * figures: docs/PERFORMANCE.md). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,9 +266,10 @@ choose_segments (cm_morph_plan * p, const mask_info * m,
   /* The centred 3 x 3 square is the rank-0 / rank-8 filter of a 3 x 3
    * window: the median's streaming kernel (median-stream3.cu) does it in
    * one pass at about the speed of a frame copy, faster than the
-   * separable passes and NPP's 3 x 3 erosion (docs/PERFORMANCE.md); on
-   * small frames the median plan takes its narrow network instead (the
-   * name stays). It is symmetric, so the dilation uses the same window. */
+   * separable passes and NPP's 3 x 3 erosion (docs/bench/history.md,
+   * "Figures moved from code comments"); on small frames the median plan
+   * takes its narrow network instead (the name stays). It is symmetric,
+   * so the dilation uses the same window. */
   if (m->count == 9 && w == 3 && h == 3 && m->x0 == -1 && m->y0 == -1 &&
       t->paths == CM_MORPH_PATHS_AUTO) {
     p->algo = ALGO_RANK3;

@@ -209,8 +209,9 @@ rec_dilate_hybrid (uint32_t * j, const uint32_t * i, int w, int h,
 /* j becomes the reconstruction by dilation of j under i: the serial
  * hybrid, which @cpu may stop. Bands of rows reconstructed in parallel,
  * then finished across their edges by one queue, were exact but slower
- * (docs/PERFORMANCE.md): the queue then carries most of what the scans
- * would have done. */
+ * (docs/bench/history.md, "The CPU backend beside OpenCV, 16 cores of the
+ * GPU host"): the queue then carries most of what the scans would have
+ * done. */
 static cm_status
 rec_dilate (uint32_t * j, const uint32_t * i, int w, int h, int connectivity,
     const cm_cpu_opts * cpu)

@@ -556,13 +556,14 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
   p->desc.marker.se = NULL;     /* borrowed: the marker plan copies it */
   /* a column band's walk is the longest chain of a pass: short bands for
    * small frames, taller ones where more bands than warps would wait
-   * (docs/PERFORMANCE.md, reconstruction) */
+   * (docs/bench/history.md, reconstruction; the latest band heights are
+   * under "A walk fences once") */
   p->band_rows = tuning && tuning->band_rows > 0 ? tuning->band_rows :
       height > 1440 ? 64 : 32;
   /* how far a walk still writing at its band's end goes on: a band (64
    * rows) in tall frames, three (96 rows) in the others; further made
-   * the passes longer than it saved them (docs/PERFORMANCE.md, session
-   * 15) */
+   * the passes longer than it saved them (docs/bench/history.md, "Walks
+   * go on past their band while they write") */
   p->walk_extend = (height > 1440 ? 1 : 3) * min (p->band_rows, height);
 
   st = choose_grid (p, tuning);

@@ -10,7 +10,8 @@
  * radius 7, the 3x3 and 5x5 medians, and the linear spectrum (36
  * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
  * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
- * size; docs/PERFORMANCE.md used 640x480), and fill holes on blobs by
+ * size; docs/bench/history.md, "The linear spectrum's CPU twin over
+ * threads", used 640x480), and fill holes on blobs by
  * cm_recon_ref (one thread) and cm_recon_ref_mt. tests/bench/bench-cpu-opencv.py
  * runs OpenCV's equivalents of the first four on the same machine for
  * comparison.

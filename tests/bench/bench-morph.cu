@@ -34,7 +34,7 @@
  * vertical and horizontal passes, --cmax the chunk cap, --diag the
  * diagonals' tile layout, store checks and strip order, --pwin-parts the
  * parts per row of the two-window kernel, --no-pdl plain launches. They
- * replace the environment variables of the records in docs/PERFORMANCE.md
+ * replace the environment variables of the records in docs/bench/history.md
  * (the mapping is there, "Benchmark options for the former environment").
  * This is a benchmark, not a test: it is not registered with meson test. */
 
@@ -569,8 +569,11 @@ main (int argc, char **argv)
 #if BENCH_NPP
   npp_teardown (&npp);
   printf ("\nNPP columns: general masked filter, ROI %dx%d inside a padded "
-      "source (no border handling); '-' = NPP has no such operation, "
-      "'skipped' = mask larger than --npp-max-mask.\n", o.width, o.height);
+      "source (no border handling); '-' = NPP not timed: opening, "
+      "closing and top-hat (NPP has them, nppiMorphOpenBorder/CloseBorder/"
+      "TopHatBorder, but this benchmark times only its erode/dilate) and "
+      "the (legacy) rows; 'skipped' = mask larger than "
+      "--npp-max-mask.\n", o.width, o.height);
 #endif
 
   if (csv)

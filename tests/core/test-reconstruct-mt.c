@@ -103,7 +103,8 @@ check_cancel (void)
     FAIL ("cancel set before the run: status %d", (int) st);
 
   /* set while it runs: the run must end with CM_ERR_CANCELLED (not
-   * timed here; docs/PERFORMANCE.md has the figures) */
+   * timed here; docs/PERFORMANCE.md, "The CPU backend", has the
+   * figures) */
   cancel = 0;
   if (pthread_create (&t, NULL, cancel_later, &c) != 0) {
     FAIL ("cannot start a thread");
