@@ -546,12 +546,20 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
   cm_linspectrum_desc desc;
+  const gchar *why;
 
   GST_OBJECT_LOCK (self);
   settings_to_desc (&self->settings, &desc);
   GST_OBJECT_UNLOCK (self);
-  if (!gst_cuda_lin_spectrum_choose_angles (self, &desc))
+  /* checked only: the first frame chooses the orientations */
+  why = gst_cuda_lin_spectrum_angles_refusal (&desc);
+  if (why != NULL && !self->have_valid_angles) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("angle-min %g, angle-max %g, angle-step %g: %s", desc.angle_min,
+            desc.angle_max, desc.angle_step, why),
+        ("no valid orientations to keep"));
     return FALSE;
+  }
   self->plan_made = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
       (trans);
