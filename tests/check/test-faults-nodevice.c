@@ -76,7 +76,7 @@ GST_START_TEST (test_cuda_without_device)
   const Setting *s = &faults_settings[__i__];
   const char *const needles[] = { "backend=cuda", "cuda", NULL };
   const char *const why[] = { cm_have_cuda ()? "no usable cuda device" :
-        "no cuda support", NULL
+        "no cuda kernels", NULL
   };
 
   if (cm_device_count () > 0) {
