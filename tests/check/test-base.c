@@ -296,7 +296,7 @@ push_job (gpointer data)
 }
 
 /* A frame of seconds on the CPU backend (cudamorph: open by a disk of
- * radius 150, 4 iterations, 1024x512; cudamedian: a 255x255 window over
+ * radius 150, 16 iterations, 4096x2048; cudamedian: a 255x255 window over
  * 4096x2048 16-bit samples): a flush, or going to READY, must stop it
  * within 100 ms (it stops between two rows, a few milliseconds each
  * here), without an error. */
@@ -318,7 +318,7 @@ GST_START_TEST (test_cpu_frame_stopped)
     if (median) {
       g_object_set (e, "size", 255, NULL);
     } else {
-      g_object_set (e, "radius", 150, "iterations", 4, NULL);
+      g_object_set (e, "radius", 150, "iterations", 16, NULL);
       gst_util_set_object_arg (G_OBJECT (e), "operation", "open");
       gst_util_set_object_arg (G_OBJECT (e), "shape", "disk");
     }
@@ -327,7 +327,7 @@ GST_START_TEST (test_cpu_frame_stopped)
     if (median)
       morph_harness_set_caps (job.h, "GRAY16_LE", 4096, 2048, &info);
     else
-      morph_harness_set_caps (job.h, "GRAY8", 1024, 512, &info);
+      morph_harness_set_caps (job.h, "GRAY8", 4096, 2048, &info);
     job.buf = morph_make_input (&info, 90, 0);
     t = g_thread_new ("push", push_job, &job);
     g_usleep (300 * 1000);

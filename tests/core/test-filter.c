@@ -131,7 +131,7 @@ test_morph (test_rng * rng)
         if (run_matches (st, &im.got, &im.ref, what,
                 "differs from cm_morph_ref") &&
             (cm_morph_filter_backend (f) != CM_BACKEND_CPU ||
-                strcmp (cm_morph_filter_algorithm (f), "reference") != 0))
+                strncmp (cm_morph_filter_algorithm (f), "cpu-", 4) != 0))
           FAIL ("%s: backend or algorithm", what);
         cm_morph_filter_free (f);
       }
