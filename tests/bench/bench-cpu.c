@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * bench-cpu: the CPU backend's throughput (the references the elements
- * run with backend=cpu), on every core of this machine or --threads N.
+ * bench-cpu: the CPU backend's throughput (what the elements run with
+ * backend=cpu: the filters of morph-filter.h and median-filter.h, the
+ * references elsewhere), on every core of this machine or --threads N.
  *
  *   bench-cpu [--width W] [--height H] [--threads N] [--runs R]
  *
  * Random 8-bit frames (never zeros), the median of R runs after one
- * warm-up, in Gpx/s: erosion by a 15x15 rectangle, erosion by a disk of
- * radius 7, the 3x3 and 5x5 medians, and the linear spectrum (36
+ * warm-up, in Gpx/s: erosion, dilation, opening, closing, gradient and
+ * top-hat by rectangles (15x15, 101x101) and a disk of radius 7 (also by
+ * the definition, cm_morph_ref_mt, for comparison), the 3x3, 5x5, 7x7 and
+ * 15x15 medians, and the linear spectrum (36
  * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
  * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
  * size; docs/bench/history.md, "The linear spectrum's CPU twin over
@@ -24,8 +27,8 @@
 
 #include "../core/core-test.h"         /* now_s () */
 #include "linspectrum.h"
-#include "median.h"
-#include "morph.h"
+#include "median-filter.h"
+#include "morph-filter.h"
 #include "reconstruct.h"
 #include "se.h"
 #include "test-util.h"
@@ -41,18 +44,83 @@ cmp_double (const void *a, const void *b)
 typedef cm_status (*run_fn) (const void *desc, const cm_image * src,
     const cm_image * dst, const cm_cpu_opts * o);
 
+static void
+bench (const char *name, run_fn fn, const void *desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * o, int runs)
+{
+  double t[64];
+
+  if (runs > 64)
+    runs = 64;
+  if (fn (desc, src, dst, o) != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return;
+  }
+  for (int i = 0; i < runs; i++) {
+    double t0 = now_s ();
+
+    fn (desc, src, dst, o);
+    t[i] = now_s () - t0;
+  }
+  qsort (t, runs, sizeof (double), cmp_double);
+  printf ("%-28s %8.2f ms  %7.3f Gpx/s\n", name, t[runs / 2] * 1e3,
+      (double) src->width * src->height / t[runs / 2] / 1e9);
+}
+
+/* what backend=cpu runs: the filter, made once (as the element makes it
+ * once per caps) and run for every frame */
 static cm_status
-run_morph (const void *desc, const cm_image * src, const cm_image * dst,
+run_morph (const void *filter, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  (void) o;
+  return cm_morph_filter_run ((cm_morph_filter *) filter, src, dst, NULL);
+}
+
+static void
+bench_morph (const char *name, const cm_morph_desc * d, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * o, int runs)
+{
+  cm_morph_filter *f;
+
+  if (cm_morph_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
+          src->depth, o) != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return;
+  }
+  bench (name, run_morph, f, src, dst, o, runs);
+  cm_morph_filter_free (f);
+}
+
+static cm_status
+run_morph_ref (const void *desc, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   return cm_morph_ref_mt (desc, src, dst, o);
 }
 
 static cm_status
-run_median (const void *desc, const cm_image * src, const cm_image * dst,
+run_median (const void *filter, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
-  return cm_median_ref_mt (desc, src, dst, o);
+  (void) o;
+  return cm_median_filter_run ((cm_median_filter *) filter, src, dst, NULL);
+}
+
+static void
+bench_median (const char *name, const cm_median_desc * d,
+    const cm_image * src, const cm_image * dst, const cm_cpu_opts * o,
+    int runs)
+{
+  cm_median_filter *f;
+
+  if (cm_median_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
+          src->depth, o) != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return;
+  }
+  bench (name, run_median, f, src, dst, o, runs);
+  cm_median_filter_free (f);
 }
 
 /* The linear spectrum's run: dst is the supremum */
@@ -100,35 +168,12 @@ run_fill_holes (const void *desc, const cm_image * src, const cm_image * dst,
   return cm_recon_ref_mt (desc, src, dst, o);
 }
 
-static void
-bench (const char *name, run_fn fn, const void *desc, const cm_image * src,
-    const cm_image * dst, const cm_cpu_opts * o, int runs)
-{
-  double t[64];
-
-  if (runs > 64)
-    runs = 64;
-  if (fn (desc, src, dst, o) != CM_OK) {
-    printf ("%-28s failed\n", name);
-    return;
-  }
-  for (int i = 0; i < runs; i++) {
-    double t0 = now_s ();
-
-    fn (desc, src, dst, o);
-    t[i] = now_s () - t0;
-  }
-  qsort (t, runs, sizeof (double), cmp_double);
-  printf ("%-28s %8.2f ms  %7.3f Gpx/s\n", name, t[runs / 2] * 1e3,
-      (double) src->width * src->height / t[runs / 2] / 1e9);
-}
-
 int
 main (int argc, char **argv)
 {
   int width = 3840, height = 2160, runs = 5;
   cm_cpu_opts o = { (int) sysconf (_SC_NPROCESSORS_ONLN), NULL };
-  cm_se *rect = NULL, *disk = NULL;
+  cm_se *rect = NULL, *rect101 = NULL, *disk = NULL;
   test_rng r;
 
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -144,26 +189,43 @@ main (int argc, char **argv)
   {
     cm_image src = test_image_new (width, height, CM_DEPTH_8, 0);
     cm_image dst = test_image_new (width, height, CM_DEPTH_8, 0);
-    cm_morph_desc erode_rect, erode_disk;
-    cm_median_desc m3 = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
+    static const cm_morph_op ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE,
+      CM_MORPH_OPEN, CM_MORPH_CLOSE, CM_MORPH_GRADIENT, CM_MORPH_TOPHAT
+    };
+    static const int sides[] = { 3, 5, 7, 15 };
+    cm_morph_desc d = { CM_MORPH_ERODE, NULL, 1, CM_BORDER_REPLICATE, 0 };
+    cm_median_desc m = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
       0
-    }, m5 = m3;
+    };
+    char name[64];
 
     test_rng_seed (&r, 1);
     test_image_fill_random (&src, &r);
     cm_se_new_rect (&rect, 15, 15);
+    cm_se_new_rect (&rect101, 101, 101);
     cm_se_new_disk (&disk, 7);
-    erode_rect = (cm_morph_desc) { CM_MORPH_ERODE, rect, 1,
-      CM_BORDER_REPLICATE, 0 };
-    erode_disk = erode_rect;
-    erode_disk.se = disk;
-    m5.window_w = m5.window_h = 5;
     printf ("%dx%d GRAY8, %d thread%s, median of %d runs\n", width, height,
         o.threads, o.threads == 1 ? "" : "s", runs);
-    bench ("erode rect 15x15", run_morph, &erode_rect, &src, &dst, &o, runs);
-    bench ("erode disk r7", run_morph, &erode_disk, &src, &dst, &o, runs);
-    bench ("median 3x3", run_median, &m3, &src, &dst, &o, runs);
-    bench ("median 5x5", run_median, &m5, &src, &dst, &o, runs);
+    for (int i = 0; i < (int) (sizeof (ops) / sizeof (ops[0])); i++) {
+      d.op = ops[i];
+      d.se = rect;
+      snprintf (name, sizeof (name), "%s rect 15x15", cm_morph_op_name (d.op));
+      bench_morph (name, &d, &src, &dst, &o, runs);
+      d.se = disk;
+      snprintf (name, sizeof (name), "%s disk r7", cm_morph_op_name (d.op));
+      bench_morph (name, &d, &src, &dst, &o, runs);
+    }
+    d.op = CM_MORPH_ERODE;
+    d.se = rect101;
+    bench_morph ("erode rect 101x101", &d, &src, &dst, &o, runs);
+    d.se = rect;
+    bench ("erode rect 15x15 (definition)", run_morph_ref, &d, &src, &dst,
+        &o, runs);
+    for (int i = 0; i < (int) (sizeof (sides) / sizeof (sides[0])); i++) {
+      m.window_w = m.window_h = sides[i];
+      snprintf (name, sizeof (name), "median %dx%d", sides[i], sides[i]);
+      bench_median (name, &m, &src, &dst, &o, runs);
+    }
     {
       spectrum_job s = { {21, 0, 180, 5, CM_MORPH_OPEN, 1, 1}, {0},
         test_image_new (width, height, CM_DEPTH_16, 0)
@@ -188,6 +250,7 @@ main (int argc, char **argv)
     test_image_free (&dst);
   }
   cm_se_free (rect);
+  cm_se_free (rect101);
   cm_se_free (disk);
   return 0;
 }
