@@ -114,22 +114,6 @@ GST_END_TEST;
 
 /* ---- a value set again ------------------------------------------------ */
 
-/* filter-builds of the "cudamorphology-stats" query */
-static guint64
-filter_builds (GstElement * e)
-{
-  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
-      gst_structure_new_empty ("cudamorphology-stats"));
-  GstPad *pad = gst_element_get_static_pad (e, "src");
-  guint64 n = G_MAXUINT64;
-
-  fail_unless (gst_pad_query (pad, q), "stats query not answered");
-  fail_unless (gst_structure_get_uint64 (gst_query_get_structure (q),
-          "filter-builds", &n), "no filter-builds in the stats");
-  gst_query_unref (q);
-  gst_object_unref (pad);
-  return n;
-}
 
 typedef struct
 {
@@ -164,18 +148,18 @@ GST_START_TEST (test_same_value_no_rebuild)
     morph_harness_set_caps (h, "GRAY8", 24, 16, &info);
     gst_buffer_unref (gst_harness_push_and_pull (h,
             morph_make_input (&info, 1, 0)));
-    builds = filter_builds (e);
+    builds = test_filter_builds (e);
     for (guint f = 0; f < 5; f++) {
       gst_util_set_object_arg (G_OBJECT (e), s->property, s->same);
       gst_buffer_unref (gst_harness_push_and_pull (h,
               morph_make_input (&info, 2 + f, 0)));
     }
-    fail_unless_equals_uint64 (filter_builds (e), builds);
+    fail_unless_equals_uint64 (test_filter_builds (e), builds);
     /* a change still rebuilds */
     gst_util_set_object_arg (G_OBJECT (e), s->property, s->other);
     gst_buffer_unref (gst_harness_push_and_pull (h,
             morph_make_input (&info, 9, 0)));
-    fail_unless (filter_builds (e) > builds, "%s %s=%s: not rebuilt",
+    fail_unless (test_filter_builds (e) > builds, "%s %s=%s: not rebuilt",
         s->element, s->property, s->other);
     gst_harness_teardown (h);
     gst_object_unref (e);

@@ -415,22 +415,6 @@ GST_END_TEST;
 
 /* ---- filters kept per region size ----------------------------------- */
 
-/* filter-builds of the "cudamorphology-stats" query */
-static guint64
-roi_filter_builds (GstElement * e)
-{
-  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
-      gst_structure_new_empty ("cudamorphology-stats"));
-  GstPad *pad = gst_element_get_static_pad (e, "src");
-  guint64 n = G_MAXUINT64;
-
-  fail_unless (gst_pad_query (pad, q), "stats query not answered");
-  fail_unless (gst_structure_get_uint64 (gst_query_get_structure (q),
-          "filter-builds", &n), "no filter-builds in the stats");
-  gst_query_unref (q);
-  gst_object_unref (pad);
-  return n;
-}
 
 /* Each element with a property change that alters its output, its
  * filter of each kind (cudamorph: morphology, then reconstruction). */
@@ -510,7 +494,7 @@ GST_START_TEST (test_roi_cache_sizes)
   for (k = 0; k < 10; k++)
     cache_push_checked (&run, &c->re, sizes, k % 2, 1 - k % 2, 600 + k,
         "two sizes");
-  builds = roi_filter_builds (run.e);
+  builds = test_filter_builds (run.e);
   fail_unless (builds <= 1 + G_N_ELEMENTS (sizes), "%s: %" G_GUINT64_FORMAT
       " filters built for 2 region sizes and the frame", c->re.props, builds);
 
@@ -518,23 +502,23 @@ GST_START_TEST (test_roi_cache_sizes)
   test_element_set_args (run.e, c->change);
   before = builds;
   cache_push_checked (&run, &changed, sizes, 0, 1, 700, c->change);
-  builds = roi_filter_builds (run.e);
+  builds = test_filter_builds (run.e);
   fail_unless (builds > before, "%s: nothing built after %s", c->re.props,
       c->change);
   for (k = 1; k < 4; k++)
     cache_push_checked (&run, &changed, sizes, k % 2, 1 - k % 2, 700 + k,
         c->change);
-  fail_unless (roi_filter_builds (run.e) <= before + 1 +
+  fail_unless (test_filter_builds (run.e) <= before + 1 +
       G_N_ELEMENTS (sizes), "%s: sizes built again and again after %s",
       c->re.props, c->change);
 
   /* new caps, the same sizes */
   morph_harness_set_caps (run.h, "GRAY16_LE", 78, 54, &run.info);
-  before = roi_filter_builds (run.e);
+  before = test_filter_builds (run.e);
   for (k = 0; k < 4; k++)
     cache_push_checked (&run, &changed, sizes, k % 2, 1 - k % 2, 800 + k,
         "new caps");
-  builds = roi_filter_builds (run.e);
+  builds = test_filter_builds (run.e);
   fail_unless (builds > before && builds <= before + 1 +
       G_N_ELEMENTS (sizes), "%s: %" G_GUINT64_FORMAT " filters built for "
       "new caps", c->re.props, builds - before);
@@ -562,7 +546,7 @@ GST_START_TEST (test_roi_cache_many_sizes)
     cache_push_checked (&run, &c->re, sizes, k % n, (k + n / 2 + 1) % n,
         900 + k, "six sizes");
   /* each frame builds at most its two regions' */
-  fail_unless (roi_filter_builds (run.e) <= 1 + 2 * 2 * n);
+  fail_unless (test_filter_builds (run.e) <= 1 + 2 * 2 * n);
   roi_run_stop (&run);
 }
 

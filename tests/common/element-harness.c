@@ -20,6 +20,22 @@ test_bus_pop_filtered (GstBus * bus, GstMessageType types)
   return NULL;
 }
 
+guint64
+test_filter_builds (GstElement * e)
+{
+  GstQuery *q = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new_empty ("cudamorphology-stats"));
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  guint64 n = G_MAXUINT64;
+
+  fail_unless (gst_pad_query (pad, q), "stats query not answered");
+  fail_unless (gst_structure_get_uint64 (gst_query_get_structure (q),
+          "filter-builds", &n), "no filter-builds in the stats");
+  gst_query_unref (q);
+  gst_object_unref (pad);
+  return n;
+}
+
 guint
 test_bus_count_problems (GstBus * bus, GstMessageType types)
 {

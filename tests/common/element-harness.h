@@ -57,6 +57,10 @@ GstMessage *test_bus_pop_filtered (GstBus * bus, GstMessageType types);
  * one's text ("bus: ...") to stderr and returns how many there were. */
 guint test_bus_count_problems (GstBus * bus, GstMessageType types);
 
+/* How many filters @e has built (the "cudamorphology-stats" query's
+ * filter-builds), asserted answered. */
+guint64 test_filter_builds (GstElement * e);
+
 /* main () of a GPU element test: exits 77 (meson: SKIP) before
  * gst_check_init () when there is no usable CUDA device, else runs the
  * suite @name of @tests (test-suite.h; one TCase "cuda-vs-cpu", 600 s a
