@@ -114,7 +114,6 @@ GST_END_TEST;
 
 /* ---- a value set again ------------------------------------------------ */
 
-
 typedef struct
 {
   const char *element;

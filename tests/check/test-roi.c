@@ -415,7 +415,6 @@ GST_END_TEST;
 
 /* ---- filters kept per region size ----------------------------------- */
 
-
 /* Each element with a property change that alters its output, its
  * filter of each kind (cudamorph: morphology, then reconstruction). */
 typedef struct
