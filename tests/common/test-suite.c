@@ -14,11 +14,17 @@ test_suite_new (const char *name, const char *tcase, int timeout,
   suite_add_tcase (s, tc);
   if (timeout > 0)
     tcase_set_timeout (tc, timeout);
-  /* CM_TEST_SHARD=k/n: every n-th test function from the k-th */
-  for (long i = 0; tests->fn != NULL; tests++, i++) {
-    if (test_shard_keep (i))
+  /* CM_TEST_SHARD=k/n: every n-th test (each iteration of a loop test
+   * counts as one) from the k-th */
+  for (long i = 0; tests->fn != NULL; tests++) {
+    if (test_shard_count () == 1) {
       _tcase_add_test (tc, tests->fn, tests->name, 0, 0, tests->start,
           tests->end);
+      continue;
+    }
+    for (int it = tests->start; it < tests->end; it++, i++)
+      if (test_shard_keep (i))
+        _tcase_add_test (tc, tests->fn, tests->name, 0, 0, it, it + 1);
   }
   return s;
 }

@@ -64,11 +64,11 @@ test_sample_keep (void)
   return 1;
 }
 
-int
-test_shard_keep (long index)
-{
-  static long shard = -1, shards = 1;
+static long shard = -1, shards = 1;
 
+static void
+shard_read (void)
+{
   if (shard < 0) {
     const char *s = getenv ("CM_TEST_SHARD");
     long k, n;
@@ -81,7 +81,20 @@ test_shard_keep (long index)
       printf ("shard %ld of %ld (CM_TEST_SHARD)\n", k, n);
     }
   }
+}
+
+int
+test_shard_keep (long index)
+{
+  shard_read ();
   return index % shards == shard;
+}
+
+int
+test_shard_count (void)
+{
+  shard_read ();
+  return (int) shards;
 }
 
 void

@@ -109,6 +109,8 @@ void test_sample_report (void);
  * without it. The n shards together run every case. test_sample_keep ()
  * applies it to its call index. */
 int test_shard_keep (long index);
+/* n of CM_TEST_SHARD, 1 without it */
+int test_shard_count (void);
 
 /* 1 when equal over width x height; else prints "<what>: first mismatch
  * at (x, y): got G expected E" to stderr and returns 0. */
