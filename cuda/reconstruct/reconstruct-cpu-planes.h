@@ -102,88 +102,108 @@ FN (run_left) (T * restrict j, const T * restrict i, int n)
   }
 }
 
-/* the flagged pixels of a row (index @base + x) onto the queue, which
- * has room for n more */
+/* The flagged pixels of a row (plane index @base + x) onto the lists of
+ * their levels; the pool has room for n more. */
 static inline void
-FN (push_flags) (rc_queue * q, const uint8_t * f, int n, uint32_t base)
+FN (push_seeds) (rc_queue * q, const uint8_t * f, const T * j, int n,
+    uint32_t base)
 {
-  int x = 0;
+  for (int x = 0; x < n; x += 8) {
+    const int m = n - x < 8 ? n - x : 8;
+    uint64_t word = 0;
 
-  for (; x + 8 <= n; x += 8) {
-    uint64_t word;
-
-    memcpy (&word, f + x, 8);
+    memcpy (&word, f + x, (size_t) m);
     if (word == 0)
       continue;
-    for (int k = 0; k < 8; k++) {
-      q->v[q->tail & q->mask] = base + (uint32_t) (x + k);
-      q->tail += f[x + k];
-    }
-  }
-  for (; x < n; x++) {
-    q->v[q->tail & q->mask] = base + (uint32_t) x;
-    q->tail += f[x];
+    for (int k = x; k < x + m; k++)
+      if (f[k]) {
+        rc_push (q, base + (uint32_t) k, j[k]);
+        if (j[k] > q->top)
+          q->top = j[k];
+      }
   }
 }
 
-/* One neighbour r of a popped pixel of value jp: raised to
- * min (jp, i[r]) and queued if that is higher, without a branch (a pad
- * sample stays 0 and is never queued). */
+/* One neighbour r of the pixel p being served at level lv: raised to
+ * min (lv, i[r]) if that is higher, then served at once (lv: onto the
+ * stack) or at its lower level (its list). A pad sample (0, under a mask
+ * of 0) is never raised. */
 #define RC_VISIT(off) do { \
     const size_t r_ = p + (off); \
-    const T jr_ = j[r_], nv_ = RC_MIN (jp, i[r_]); \
-    j[r_] = RC_MAX (jr_, nv_); \
-    v[tail & mask] = (uint32_t) r_; \
-    tail += jr_ < nv_; \
+    const T nv_ = RC_MIN (lv, i[r_]); \
+    if (j[r_] < nv_) { \
+      j[r_] = nv_; \
+      if (nv_ == lv) { \
+        stack[sn++] = (uint32_t) r_; \
+      } else { \
+        pool[n].pix = (uint32_t) r_; \
+        pool[n].next = head[nv_]; \
+        head[nv_] = (uint32_t) n++; \
+      } \
+    } \
   } while (0)
 
-/* The queue's propagation until it is empty; CM_ERR_CANCELLED when
- * @opts asks, looked at every RC_CHECK_EVERY pops. */
+/* The propagation: levels from the highest seeded down, each list's
+ * pixels served with what they raise at that level (a stack, so the
+ * flood stays where it is in the frame); a pixel raised by a level is at
+ * its final value (what comes later is lower), so each pixel is raised
+ * at most once here. CM_ERR_CANCELLED when @opts asks, looked at every
+ * RC_CHECK_EVERY pixels. */
 static cm_status
 FN (propagate) (cm_recon_cpu * c, T * restrict j, const T * restrict i)
 {
   rc_queue *q = &c->queue;
   const ptrdiff_t s = (ptrdiff_t) c->stride;
   const int conn8 = c->desc.connectivity == 8;
-  size_t head = q->head, tail = q->tail, mask = q->mask;
-  uint32_t *v = q->v;
+  uint32_t *const head = q->head;
+  rc_entry *pool = q->pool;
+  uint32_t *stack = q->stack;
+  size_t n = q->n, sn = 0;
   unsigned countdown = RC_CHECK_EVERY;
 
-  while (head != tail) {
-    size_t p;
-    T jp;
+  for (int level = q->top; level > 0; level--) {
+    const T lv = (T) level;
+    uint32_t e;
 
-    if (tail - head + 8 > mask + 1) {
-      /* room for the 8 a pop may push: grow (kept for later frames) */
-      q->head = head;
-      q->tail = tail;
-      if (!rc_queue_grow (q))
-        return CM_ERR_NO_MEMORY;
-      head = q->head;
-      tail = q->tail;
-      mask = q->mask;
-      v = q->v;
-    }
-    if (--countdown == 0) {
-      if (cm_cpu_cancelled (c->opts))
-        return CM_ERR_CANCELLED;
-      countdown = RC_CHECK_EVERY;
-    }
-    p = v[head & mask];
-    head++;
-    jp = j[p];
-    RC_VISIT (-1);
-    RC_VISIT (1);
-    RC_VISIT (-s);
-    RC_VISIT (s);
-    if (conn8) {
-      RC_VISIT (-s - 1);
-      RC_VISIT (-s + 1);
-      RC_VISIT (s - 1);
-      RC_VISIT (s + 1);
+    while ((e = head[level]) != RC_NONE) {
+      size_t p = pool[e].pix;
+
+      head[level] = pool[e].next;
+      /* raised since it was listed: served at that level already */
+      if (j[p] != lv)
+        continue;
+      stack[0] = (uint32_t) p;
+      sn = 1;
+      while (sn > 0) {
+        if (n + 8 > q->cap || sn + 8 > q->stack_cap) {
+          /* room for what one pixel may push (kept for later frames) */
+          q->n = n;
+          if (!rc_queue_room (q, 8, sn + 8))
+            return CM_ERR_NO_MEMORY;
+          pool = q->pool;
+          stack = q->stack;
+        }
+        if (--countdown == 0) {
+          if (cm_cpu_cancelled (c->opts))
+            return CM_ERR_CANCELLED;
+          countdown = RC_CHECK_EVERY;
+        }
+        p = stack[--sn];
+        RC_VISIT (-s);
+        RC_VISIT (-1);
+        RC_VISIT (1);
+        RC_VISIT (s);
+        if (conn8) {
+          RC_VISIT (-s - 1);
+          RC_VISIT (-s + 1);
+          RC_VISIT (s - 1);
+          RC_VISIT (s + 1);
+        }
+      }
     }
   }
-  q->head = q->tail = 0;
+  q->n = 0;
+  q->top = 0;
   return CM_OK;
 }
 
@@ -201,6 +221,7 @@ FN (reconstruct) (cm_recon_cpu * c)
   const T *const ip = (const T *) c->i;
   T *u = (T *) c->urow[0] + 1, *un = (T *) c->urow[1] + 1;
 
+  rc_queue_reset (&c->queue, (size_t) TMAX + 1);
   for (int y = 0; y < h; y++) {
     T *j = jp + (size_t) (y + 1) * s + 1;
     const T *i = ip + (size_t) (y + 1) * s + 1;
@@ -233,9 +254,9 @@ FN (reconstruct) (cm_recon_cpu * c)
       FN (k_seeds8_row) (c->flags, j, u, un, w);
     else
       FN (k_seeds4_row) (c->flags, j, u, un, w);
-    if (!rc_queue_room (&c->queue, (size_t) w))
+    if (!rc_queue_room (&c->queue, (size_t) w, 0))
       return CM_ERR_NO_MEMORY;
-    FN (push_flags) (&c->queue, c->flags, w,
+    FN (push_seeds) (&c->queue, c->flags, j, w,
         (uint32_t) ((size_t) (y + 1) * s + 1));
     t = u;
     u = un;

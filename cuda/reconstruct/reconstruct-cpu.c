@@ -9,10 +9,16 @@
  * planes of uint8_t or uint16_t padded by one sample of 0 on every side:
  * no neighbour is bounds-checked. A scan splits into a pass that folds
  * the row before (after) into each row, which vectorises, and the serial
- * run along the row. The queue is a ring of plane indices, allocated
- * with the plan and doubled when it fills (kept for later frames).
- * Reconstruction by erosion is by dilation of the complements, which the
- * loads and the store take on the way in and out, as the reference does. */
+ * run along the row. The anti-raster scan seeds the queue as Vincent's
+ * does; the queue is then served highest level first (a list per level,
+ * the hierarchical queue of the watershed) rather than first in, first
+ * out: the result is the same (any order that serves every seed reaches
+ * the one fixpoint), but a pixel is then raised once, where the FIFO
+ * raises it again each time a higher value reaches it by a longer path
+ * (4.6 times a pixel on 8-bit noise: 1080p fill holes 35 ms against
+ * 185 ms, blobs 24 against 45). Reconstruction by erosion is by dilation
+ * of the complements, which the loads and the store take on the way in
+ * and out, as the reference does. */
 #include "reconstruct-cpu.h"
 
 #include "cpu-bands.h"
@@ -32,12 +38,25 @@
 #define RC_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define RC_MAX(a, b) ((a) > (b) ? (a) : (b))
 
-/* A FIFO of plane indices: a ring of mask + 1 (a power of two) entries,
- * head and tail counting pops and pushes */
+/* An entry of a level's list: a pixel (plane index), the next entry */
 typedef struct
 {
-  uint32_t *v;
-  size_t mask, head, tail;
+  uint32_t pix, next;
+} rc_entry;
+
+#define RC_NONE UINT32_MAX
+
+/* The queue: a list per level (head[level], entries in the pool), served
+ * from the highest, and the stack of the pixels raised to the level being
+ * served; both grown by doubling when full and kept between frames */
+typedef struct
+{
+  uint32_t *head;               /* RC_NONE: empty */
+  rc_entry *pool;
+  size_t n, cap;                /* entries in the pool, its size */
+  uint32_t *stack;
+  size_t stack_cap;
+  int top;                      /* no list above it has entries */
 } rc_queue;
 
 /* How an operation's marker is made from its mask (reconstruct.h) */
@@ -64,45 +83,63 @@ struct cm_recon_cpu
 };
 
 static int
-rc_queue_init (rc_queue * q, size_t cap)
+rc_queue_init (rc_queue * q, size_t levels, size_t cap, size_t stack_cap)
 {
-  size_t n = 1024;
-
-  while (n < cap)
-    n *= 2;
-  q->v = malloc (n * sizeof (*q->v));
-  q->mask = n - 1;
-  q->head = q->tail = 0;
-  return q->v != NULL;
+  q->head = malloc (levels * sizeof (*q->head));
+  q->cap = cap;
+  q->stack_cap = stack_cap;
+  q->pool = malloc (cap * sizeof (*q->pool));
+  q->stack = malloc (stack_cap * sizeof (*q->stack));
+  return q->head != NULL && q->pool != NULL && q->stack != NULL;
 }
 
-/* twice the entries, those queued moved to the start */
-static int
-rc_queue_grow (rc_queue * q)
+static void
+rc_queue_free (rc_queue * q)
 {
-  size_t cap = q->mask + 1, len = q->tail - q->head;
-  uint32_t *v = malloc (2 * cap * sizeof (*v));
-
-  if (v == NULL)
-    return 0;
-  for (size_t k = 0; k < len; k++)
-    v[k] = q->v[(q->head + k) & q->mask];
-  free (q->v);
-  q->v = v;
-  q->mask = 2 * cap - 1;
-  q->head = 0;
-  q->tail = len;
-  return 1;
+  free (q->head);
+  free (q->pool);
+  free (q->stack);
 }
 
-/* room for @n more entries */
-static int
-rc_queue_room (rc_queue * q, size_t n)
+/* every list empty (a stopped run leaves entries behind) */
+static void
+rc_queue_reset (rc_queue * q, size_t levels)
 {
-  while (q->tail - q->head + n > q->mask + 1)
-    if (!rc_queue_grow (q))
+  memset (q->head, 0xff, levels * sizeof (*q->head));
+  q->n = 0;
+  q->top = 0;
+}
+
+/* @more entries free in the pool, @stack of them in the stack */
+static int
+rc_queue_room (rc_queue * q, size_t more, size_t stack)
+{
+  while (q->n + more > q->cap) {
+    rc_entry *v = realloc (q->pool, 2 * q->cap * sizeof (*v));
+
+    if (v == NULL)
       return 0;
+    q->pool = v;
+    q->cap *= 2;
+  }
+  while (stack > q->stack_cap) {
+    uint32_t *v = realloc (q->stack, 2 * q->stack_cap * sizeof (*v));
+
+    if (v == NULL)
+      return 0;
+    q->stack = v;
+    q->stack_cap *= 2;
+  }
   return 1;
+}
+
+/* @pix onto the list of @level (the pool has room) */
+static inline void
+rc_push (rc_queue * q, uint32_t pix, uint32_t level)
+{
+  q->pool[q->n].pix = pix;
+  q->pool[q->n].next = q->head[level];
+  q->head[level] = (uint32_t) q->n++;
 }
 
 #define T uint8_t
@@ -126,7 +163,7 @@ cm_recon_cpu_free (cm_recon_cpu * c)
   free (c->urow[0]);
   free (c->urow[1]);
   free (c->flags);
-  free (c->queue.v);
+  rc_queue_free (&c->queue);
   cm_morph_filter_free (c->morph);
   free (c->tmp.data);
   free (c);
@@ -145,10 +182,13 @@ plan_init (cm_recon_cpu * c)
   c->urow[0] = malloc (c->stride * bpp);
   c->urow[1] = malloc (c->stride * bpp);
   c->flags = malloc (c->stride);
-  /* a frame's worth of rows to seed; noise queues a few times more, once */
+  /* the lists: an eighth of the frame, about what 1080p noise needs
+   * (blobs less); the stack: a few rows (1080p noise needs one, blobs
+   * ten) */
   if (c->j == NULL || c->i == NULL || c->urow[0] == NULL ||
       c->urow[1] == NULL || c->flags == NULL ||
-      !rc_queue_init (&c->queue, c->stride * rows / 4))
+      !rc_queue_init (&c->queue, (size_t) cm_depth_max (c->depth) + 1,
+          c->stride * rows / 8 + c->stride + 8, 4 * c->stride + 1024))
     return CM_ERR_NO_MEMORY;
   if (c->desc.op == CM_RECON_OPEN || c->desc.op == CM_RECON_CLOSE) {
     cm_morph_desc md = c->desc.marker;
@@ -187,8 +227,8 @@ cm_recon_cpu_new (cm_recon_cpu ** out, const cm_recon_desc * desc,
   if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
       (desc->marker.se == NULL || desc->marker.iterations < 1))
     return CM_ERR_INVALID_ARG;
-  /* plane indices are 32-bit in the queue */
-  if (((uint64_t) width + 2) * ((uint64_t) height + 2) > UINT32_MAX)
+  /* plane indices and entries (at most two a pixel) are 32-bit */
+  if (((uint64_t) width + 2) * ((uint64_t) height + 2) > INT32_MAX)
     return CM_ERR_UNSUPPORTED;
   c = calloc (1, sizeof (*c));
   if (c == NULL)
@@ -254,7 +294,5 @@ cm_recon_cpu_run (cm_recon_cpu * c, const cm_image * src,
     if (st == CM_OK)
       store_u16 (c, dst, flip, residue);
   }
-  /* a stopped run leaves entries behind */
-  c->queue.head = c->queue.tail = 0;
   return st;
 }

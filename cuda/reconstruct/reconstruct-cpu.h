@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CPU backend of the reconstruction operations: the same results as
  * cm_recon_ref (which stays the tests' oracle), by the same hybrid
- * algorithm on planes of the samples' own type, padded so that no
- * neighbour is bounds-checked, with buffers made once per plan. */
+ * algorithm (its queue served highest level first) on planes of the
+ * samples' own type, padded so that no neighbour is bounds-checked, with
+ * buffers made once per plan. */
 #pragma once
 
 #include "reconstruct.h"
@@ -18,7 +19,7 @@ typedef struct cm_recon_cpu cm_recon_cpu;
  * open-rec and close-rec make their marker with a CPU cm_morph_filter on
  * the threads of @opts (kept: it must outlive the plan; NULL: the calling
  * thread alone). CM_ERR_UNSUPPORTED for frames whose padded planes have
- * 2^32 samples or more: the caller then runs the reference. */
+ * 2^31 samples or more: the caller then runs the reference. */
 cm_status cm_recon_cpu_new (cm_recon_cpu ** out, const cm_recon_desc * desc,
     int width, int height, cm_depth depth, const cm_cpu_opts * opts);
 
