@@ -32,7 +32,7 @@
 /* samples a vectorised loop takes at once */
 #define RC_BLOCK 64
 
-/* the queue looks at the cancel flag once in this many pops */
+/* the queue looks at the cancel flag once in this many pixels served */
 #define RC_CHECK_EVERY 65536u
 
 #define RC_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -110,7 +110,7 @@ rc_queue_reset (rc_queue * q, size_t levels)
   q->top = 0;
 }
 
-/* @more entries free in the pool, @stack of them in the stack */
+/* room for @more entries more in the pool, @stack in the stack */
 static int
 rc_queue_room (rc_queue * q, size_t more, size_t stack)
 {
