@@ -3,14 +3,16 @@
 #include <stdlib.h>
 
 #include "cm-filter.h"
+#include "reconstruct-cpu.h"
 #include "reconstruct-filter.h"
 
 struct cm_recon_filter
 {
-  cm_filter_base base;          /* first; its cpu for cm_recon_ref_mt */
+  cm_filter_base base;          /* first; its cpu for the CPU backend */
   cm_recon_desc desc;           /* desc.marker.se is se */
   cm_se *se;
   cm_recon_plan *plan;          /* CUDA */
+  cm_recon_cpu *cpu;            /* CPU, NULL: the reference */
 };
 
 cm_status
@@ -37,6 +39,9 @@ cm_recon_filter_new (cm_recon_filter ** out, cm_backend backend,
   f->desc.marker.se = f->se;
   if (status == CM_OK && backend == CM_BACKEND_CUDA)
     status = cm_recon_plan_new (&f->plan, &f->desc, width, height, depth);
+  else if (status == CM_OK && cm_recon_cpu_new (&f->cpu, &f->desc, width,
+          height, depth, &f->base.cpu) == CM_ERR_NO_MEMORY)
+    status = CM_ERR_NO_MEMORY;  /* a frame it does not take: the reference */
   if (status != CM_OK) {
     cm_recon_filter_free (f);
     return status;
@@ -49,11 +54,18 @@ cm_status
 cm_recon_filter_run (cm_recon_filter * f, const cm_image * src,
     const cm_image * dst, void *stream)
 {
+  cm_status st;
+
   if (!cm_filter_run_ok ((const cm_filter_base *) f, src, dst))
     return CM_ERR_INVALID_ARG;
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_recon_plan_run (f->plan, src, dst, stream);
-  return cm_recon_ref_mt (&f->desc, src, dst, &f->base.cpu);
+  /* the fast path, or the reference for a frame it does not take */
+  st = f->cpu != NULL ? cm_recon_cpu_run (f->cpu, src, dst) :
+      CM_ERR_UNSUPPORTED;
+  if (st == CM_ERR_UNSUPPORTED)
+    st = cm_recon_ref_mt (&f->desc, src, dst, &f->base.cpu);
+  return st;
 }
 
 void
@@ -63,6 +75,7 @@ cm_recon_filter_free (cm_recon_filter * f)
     return;
   if (f->plan != NULL)
     cm_recon_plan_free (f->plan);
+  cm_recon_cpu_free (f->cpu);
   cm_se_free (f->se);
   free (f);
 }

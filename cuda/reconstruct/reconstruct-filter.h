@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* One reconstruction operation (fill holes ... h-basins), made for a
- * backend and run with one call: the CPU reference (cm_recon_ref, on the
- * calling thread: it has no band split, so the cpu options are kept but
- * neither threads nor cancel apply) or the CUDA plan (cm_recon_plan_*)
- * behind one API, so that a caller does not branch on the backend. Built
- * once per (desc, size, depth), like a plan. */
+ * backend and run with one call: on the CPU the plan of reconstruct-cpu.h
+ * (cm_recon_ref's result; the reconstruction on the calling thread, the
+ * marker of open-rec and close-rec on the threads of the cpu options, the
+ * cancel flag looked at every row and every 65536 queued pixels), or the
+ * reference cm_recon_ref_mt for a frame that plan does not take; on CUDA
+ * the plan of cm_recon_plan_*; behind one API, so that a caller does not
+ * branch on the backend. Built once per (desc, size, depth), like a
+ * plan. */
 #pragma once
 
 #include "cm-backend.h"

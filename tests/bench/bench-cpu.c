@@ -5,6 +5,7 @@
  * references elsewhere), on every core of this machine or --threads N.
  *
  *   bench-cpu [--width W] [--height H] [--threads N] [--runs R]
+ *             [--write DIR]
  *
  * Random 8-bit frames (never zeros), the median of R runs after one
  * warm-up, in Gpx/s: erosion, dilation, opening, closing, gradient and
@@ -14,8 +15,11 @@
  * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
  * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
  * size; docs/bench/history.md, "The linear spectrum's CPU twin over
- * threads", used 640x480), and fill holes on blobs by
- * cm_recon_ref (one thread) and cm_recon_ref_mt. tests/bench/bench-cpu-opencv.py
+ * threads", used 640x480), and fill holes and opening by reconstruction
+ * on blobs and noise, fill holes on a binary frame (also by the
+ * reference, cm_recon_ref_mt;
+ * tests/bench/bench-recon-peers.py --cpu times scikit-image and DIPlib on
+ * the frames --write leaves). tests/bench/bench-cpu-opencv.py
  * runs OpenCV's equivalents of the first four on the same machine for
  * comparison.
  */
@@ -29,7 +33,7 @@
 #include "linspectrum.h"
 #include "median-filter.h"
 #include "morph-filter.h"
-#include "reconstruct.h"
+#include "reconstruct-filter.h"
 #include "se.h"
 #include "test-util.h"
 
@@ -151,21 +155,70 @@ run_spectrum (const void *job, const cm_image * src, const cm_image * dst,
       o);
 }
 
-/* Reconstruction: fill holes, on the calling thread alone or on the
- * threads of @o */
+/* Reconstruction: the filter (what backend=cpu runs, made once) and the
+ * reference on the threads of @o (what it ran before) */
 static cm_status
-run_fill_holes_ref (const void *desc, const cm_image * src,
-    const cm_image * dst, const cm_cpu_opts * o)
-{
-  (void) o;
-  return cm_recon_ref (desc, src, dst);
-}
-
-static cm_status
-run_fill_holes (const void *desc, const cm_image * src, const cm_image * dst,
+run_recon_ref (const void *desc, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   return cm_recon_ref_mt (desc, src, dst, o);
+}
+
+static cm_status
+run_recon (const void *filter, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  (void) o;
+  return cm_recon_filter_run ((cm_recon_filter *) filter, src, dst, NULL);
+}
+
+/* an 8-bit image as a binary PGM, DIR/NAME.pgm */
+static void
+write_pgm (const char *dir, const char *name, const cm_image * img)
+{
+  char path[512];
+  FILE *f;
+
+  snprintf (path, sizeof (path), "%s/%s.pgm", dir, name);
+  f = fopen (path, "wb");
+  if (f == NULL) {
+    printf ("cannot write %s\n", path);
+    return;
+  }
+  fprintf (f, "P5 %d %d 255\n", img->width, img->height);
+  for (int y = 0; y < img->height; y++)
+    fwrite ((const uint8_t *) img->data + (size_t) y * img->pitch, 1,
+        (size_t) img->width, f);
+  fclose (f);
+}
+
+/* @d on @frame (named @frame_name) by the filter, then the reference;
+ * with @dir, the filter's result written there as FRAME-OP.pgm */
+static void
+bench_recon (const cm_recon_desc * d, const char *frame_name,
+    const cm_image * frame, const cm_image * dst, const cm_cpu_opts * o,
+    int runs, const char *dir)
+{
+  const char *op = d->op == CM_RECON_OPEN ? "open-rec r7" :
+      cm_recon_op_name (d->op);
+  cm_recon_filter *f;
+  char name[64];
+
+  snprintf (name, sizeof (name), "%s %s", op, frame_name);
+  if (cm_recon_filter_new (&f, CM_BACKEND_CPU, d, frame->width,
+          frame->height, frame->depth, o) != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return;
+  }
+  bench (name, run_recon, f, frame, dst, o, runs);
+  cm_recon_filter_free (f);
+  if (dir != NULL) {
+    snprintf (name, sizeof (name), "%s-%s", frame_name,
+        cm_recon_op_name (d->op));
+    write_pgm (dir, name, dst);
+  }
+  snprintf (name, sizeof (name), "%s %s (ref)", op, frame_name);
+  bench (name, run_recon_ref, d, frame, dst, o, runs);
 }
 
 int
@@ -174,6 +227,7 @@ main (int argc, char **argv)
   int width = 3840, height = 2160, runs = 5;
   cm_cpu_opts o = { (int) sysconf (_SC_NPROCESSORS_ONLN), NULL };
   cm_se *rect = NULL, *rect101 = NULL, *disk = NULL;
+  const char *write_dir = NULL;
   test_rng r;
 
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -185,6 +239,8 @@ main (int argc, char **argv)
       o.threads = atoi (argv[i + 1]);
     else if (!strcmp (argv[i], "--runs"))
       runs = atoi (argv[i + 1]);
+    else if (!strcmp (argv[i], "--write"))
+      write_dir = argv[i + 1];
   }
   {
     cm_image src = test_image_new (width, height, CM_DEPTH_8, 0);
@@ -237,14 +293,39 @@ main (int argc, char **argv)
       test_image_free (&s.orient);
     }
     {
-      /* on piecewise-constant blobs: holes, plateaus and objects on the
-       * edge, like a part on a conveyor */
-      cm_recon_desc fill = { CM_RECON_FILL_HOLES, 8, 0 };
+      /* fill holes and opening by reconstruction (disk r7), 8-connected,
+       * on piecewise-constant blobs (holes, plateaus and objects on the
+       * edge, like a part on a conveyor), on noise (the most the queue
+       * does) and fill holes on the blobs thresholded (binary, what
+       * scipy fills too); --write DIR: the frames and the filter's
+       * results as PGM files for bench-recon-peers.py --cpu DIR */
+      cm_recon_desc fill = { CM_RECON_FILL_HOLES, 8, 0,
+        {CM_MORPH_ERODE, NULL, 1, CM_BORDER_REPLICATE, 0}
+      };
+      cm_recon_desc open = { CM_RECON_OPEN, 8, 0,
+        {CM_MORPH_ERODE, disk, 1, CM_BORDER_REPLICATE, 0}
+      };
+      static const char *names[3] = { "blobs", "noise", "binary" };
+      cm_image frames[3];
 
-      test_image_fill_blobs (&src, &r, 24, 20);
-      bench ("fill-holes (1 thr)", run_fill_holes_ref, &fill, &src, &dst, &o,
-          runs);
-      bench ("fill-holes", run_fill_holes, &fill, &src, &dst, &o, runs);
+      for (int f = 0; f < 3; f++)
+        frames[f] = test_image_new (width, height, CM_DEPTH_8, 0);
+      test_image_fill_blobs (&frames[0], &r, 24, 20);
+      test_rng_seed (&r, 2);
+      test_image_fill_random (&frames[1], &r);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          test_image_set (&frames[2], x, y,
+              test_image_get (&frames[0], x, y) > 127 ? 255 : 0);
+      for (int f = 0; f < 3; f++) {
+        if (write_dir != NULL)
+          write_pgm (write_dir, names[f], &frames[f]);
+        bench_recon (&fill, names[f], &frames[f], &dst, &o, runs, write_dir);
+        if (f < 2)
+          bench_recon (&open, names[f], &frames[f], &dst, &o, runs,
+              write_dir);
+        test_image_free (&frames[f]);
+      }
     }
     test_image_free (&src);
     test_image_free (&dst);

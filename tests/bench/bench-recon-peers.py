@@ -6,6 +6,16 @@ cuCIM (GPU) for fill holes and opening by reconstruction (disk r7),
 
     bench-recon-peers.py --write DIR       # tiled photographs as PGM files
     bench-recon-peers.py [--size 3840x2160] [--runs 5] [--no-cpu]
+    bench-recon-peers.py --cpu DIR [--runs 5]
+
+--cpu DIR: the peers of backend=cpu on the frames `bench-cpu --write DIR`
+leaves (blobs, noise, binary) and checked against its results there:
+scikit-image's reconstruction (fill holes from the frame's border, and
+the opening by reconstruction after its erosion by disk(7), borders
+replicated: mode='nearest'), DIPlib's MorphologicalReconstruction (its
+erosion by the same disk, "zero order" borders) on its default threads,
+and scipy.ndimage.binary_fill_holes on the binary frame; each the median
+of --runs wall-clock runs (three at most for scikit-image).
 
 --write DIR writes camera, moon, coins and page from scikit-image's data,
 each tiled over 3840x2160 (8-bit binary PGM), for bench-recon --image.
@@ -97,14 +107,105 @@ def time_skimage(img, runs):
     return out
 
 
+def read_pgm(path):
+    with open(path, "rb") as f:
+        parts = f.read().split(maxsplit=4)
+    w, h = int(parts[1]), int(parts[2])
+    return np.frombuffer(parts[4], np.uint8)[:w * h].reshape(h, w)
+
+
+def median_ms(fn, runs):
+    ms = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        ms.append((time.perf_counter() - t0) * 1000.0)
+    return statistics.median(ms), out
+
+
+def cpu_peers(img, binary):
+    """{(operation, peer): callable returning a uint8 array} on img"""
+    import diplib as dip
+    from scipy import ndimage
+
+    box = np.ones((3, 3), dtype=bool)
+    disk = morphology.disk(7)
+    dip_disk = dip.SE(dip.Image(disk.astype(bool)))
+
+    def sk_fill():
+        r = morphology.reconstruction(fill_holes_seed(np, img), img,
+                                      method="erosion", footprint=box)
+        return r.astype(np.uint8)
+
+    def sk_open():
+        marker = morphology.erosion(img, disk, mode="nearest")
+        r = morphology.reconstruction(marker, img, method="dilation",
+                                      footprint=box)
+        return r.astype(np.uint8)
+
+    def dip_fill():
+        return np.asarray(dip.MorphologicalReconstruction(
+            dip.Image(fill_holes_seed(np, img)), dip.Image(img), 2,
+            "erosion"))
+
+    def dip_open():
+        marker = dip.Erosion(dip.Image(img), dip_disk,
+                             boundaryCondition=["zero order"])
+        return np.asarray(dip.MorphologicalReconstruction(
+            marker, dip.Image(img), 2, "dilation"))
+
+    def scipy_fill():
+        return ndimage.binary_fill_holes(img > 0, structure=box).astype(
+            np.uint8) * 255
+
+    ops = {("fill-holes", "scikit-image"): sk_fill,
+           ("fill-holes", "DIPlib"): dip_fill}
+    if binary:
+        ops[("fill-holes", "scipy")] = scipy_fill
+    else:
+        ops[("open-rec", "scikit-image")] = sk_open
+        ops[("open-rec", "DIPlib")] = dip_open
+    return ops
+
+
+def main_cpu(d, runs):
+    import diplib as dip
+    import scipy
+    import skimage
+
+    print("scikit-image %s, DIPlib %s (%d threads), scipy %s; frames of "
+          "%s, uint8, 8-connectivity" % (skimage.__version__, dip.__version__,
+                                         dip.GetNumberOfThreads(),
+                                         scipy.__version__, d))
+    print("| frame | operation | peer | ms | equal to ours |")
+    print("| --- | --- | --- | --- | --- |")
+    failed = 0
+    for frame in ("blobs", "noise", "binary"):
+        img = read_pgm("%s/%s.pgm" % (d, frame))
+        for (op, peer), fn in cpu_peers(img, frame == "binary").items():
+            ours = read_pgm("%s/%s-%s.pgm" % (d, frame, op))
+            ms, out = median_ms(fn, min(runs, 3) if peer == "scikit-image"
+                                else runs)
+            same = np.array_equal(out, ours)
+            failed += not same
+            print("| %s | %s | %s | %.1f | %s |" % (frame, op, peer, ms,
+                                                    "yes" if same else "NO"))
+            sys.stdout.flush()
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--write")
     ap.add_argument("--size", default="3840x2160")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--no-cpu", action="store_true")
+    ap.add_argument("--cpu")
     a = ap.parse_args()
     w, h = (int(v) for v in a.size.split("x"))
+
+    if a.cpu:
+        return main_cpu(a.cpu, a.runs)
 
     if a.write:
         for name in IMAGES:

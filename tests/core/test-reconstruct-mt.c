@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cm_recon_ref_mt (the CPU backend of the reconstruction operations) with
+/* cm_recon_ref_mt (what the CPU backend falls back on) with
  * 2 to 16 threads against cm_recon_ref on the calling thread alone (itself
  * checked against a brute force in test-reconstruct-ref): every operation
  * (open-rec and close-rec make their marker on the threads), both
