@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The fast CPU median (median-cpu.h). Per output row:
+ *
+ *  - each input row, border-extended (cm-border.h) and split into g phases
+ *    (median-cpu-exec.h), is prepared once into a ring of wh rows;
+ *  - the column network sorts the wh rows of the window elementwise;
+ *  - the row network ranks g neighbouring windows at once from the sorted
+ *    columns, reading phase (j % g) at offset j / g for column j, so that
+ *    every array it reads or writes is contiguous;
+ *  - the g phases of the result are joined into the output row.
+ *
+ * Both networks run over chunks of CHUNK samples, so that their scratch
+ * arrays stay in the first-level cache. */
+#include "median-cpu.h"
+#include "median-cpu-exec.h"
+#include "median-cpu-net.h"
+#include "cpu-bands.h"
+#include "cm-sample.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLK CM_MNET_BLOCK
+#define CHUNK 256
+#define MAX_SIDE CM_MEDIAN_CPU_MAX_SIDE
+
+struct cm_median_cpu_plan
+{
+  cm_median_desc desc;
+  int k, g;
+  cm_mnet cols, rows;
+  unsigned char need[MAX_SIDE]; /* ranks of a column the row network reads */
+};
+
+static int
+round_up (int n, int m)
+{
+  return (n + m - 1) / m * m;
+}
+
+int
+cm_median_cpu_takes (const cm_median_desc * desc)
+{
+  return cm_median_desc_check (desc) == CM_OK &&
+      desc->window_w <= MAX_SIDE && desc->window_h <= MAX_SIDE;
+}
+
+/* Windows ranked at once: sharing pays less than the phases cost on
+ * narrow windows (and a column is its own window when ww == 1) */
+static int
+group_of (int ww)
+{
+  return ww == 1 ? 1 : ww == 3 ? 2 : 4;
+}
+
+cm_status
+cm_median_cpu_plan_new (cm_median_cpu_plan ** out,
+    const cm_median_desc * desc)
+{
+  cm_median_cpu_plan *p;
+  cm_status st;
+  int ww, wh;
+
+  if (!out)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (cm_median_desc_check (desc) != CM_OK)
+    return CM_ERR_INVALID_ARG;
+  if (!cm_median_cpu_takes (desc))
+    return CM_ERR_UNSUPPORTED;
+  p = calloc (1, sizeof (*p));
+  if (!p)
+    return CM_ERR_NO_MEMORY;
+  p->desc = *desc;
+  ww = desc->window_w;
+  wh = desc->window_h;
+  p->k = cm_median_rank (desc);
+  p->g = group_of (ww);
+  st = cm_mnet_rows (&p->rows, ww, wh, p->k, p->g);
+  if (st == CM_OK) {
+    for (int j = 0; j < ww + p->g - 1; j++)
+      for (int i = 0; i < wh; i++)
+        p->need[i] |= p->rows.in_used[j * wh + i];
+    st = cm_mnet_columns (&p->cols, wh, p->need);
+  }
+  if (st != CM_OK) {
+    cm_median_cpu_plan_free (p);
+    return st;
+  }
+  *out = p;
+  return CM_OK;
+}
+
+void
+cm_median_cpu_plan_free (cm_median_cpu_plan * p)
+{
+  if (!p)
+    return;
+  cm_mnet_clear (&p->cols);
+  cm_mnet_clear (&p->rows);
+  free (p);
+}
+
+/* ---- one run ------------------------------------------------------------ */
+
+/* A band's scratch, allocated by the calling thread (median-ref.c says
+ * why) */
+typedef struct
+{
+  uint8_t *mem;
+  uint8_t *ring[MAX_SIDE];      /* prepared rows, virtual row v at v % wh */
+  uint8_t *ext;                 /* a row extended, before the split */
+  uint8_t *sorted[MAX_SIDE];    /* rank i of every column of the window */
+  uint8_t *res;                 /* g phases of CHUNK results */
+  uint8_t *out;                 /* the output row, joined */
+  void **cloc, **rloc;          /* the networks' arrays */
+} band_mem;
+
+typedef struct
+{
+  const cm_median_cpu_plan *plan;
+  const cm_image *src, *dst;
+  const cm_cpu_opts *opts;
+  int w, h, bpp, ww, wh, rx, ry, g;
+  int pc;                       /* windows a phase, padded to BLK */
+  int q;                        /* samples a phase of a prepared row */
+  int e;                        /* samples a prepared row: g * q */
+  cm_border_mode mode;          /* NEUTRAL read as REPLICATE */
+  uint32_t cval;                /* CONSTANT, clamped */
+  int *xsrc;                    /* e entries: image column, -1: constant */
+  band_mem *mem;
+} run_job;
+
+static void
+put (uint8_t * row, int i, int bpp, uint32_t v)
+{
+  if (bpp == 1)
+    row[i] = (uint8_t) v;
+  else
+    ((uint16_t *) row)[i] = (uint16_t) v;
+}
+
+/* Virtual row v (any integer), extended by the border rule, split into
+ * the phases of dest */
+static void
+prepare (const run_job * j, band_mem * m, int v, uint8_t * dest)
+{
+  const int bpp = j->bpp;
+  uint8_t *ext = j->g == 1 ? dest : m->ext;
+  int my = v;
+
+  if (v < 0 || v >= j->h)
+    my = j->mode == CM_BORDER_CONSTANT ? -1 : cm_border_map (j->mode, v,
+        j->h);
+  if (my < 0) {
+    for (int i = 0; i < j->e; i++)
+      put (ext, i, bpp, j->cval);
+  } else {
+    const uint8_t *row = (const uint8_t *) j->src->data + (size_t) my *
+        j->src->pitch;
+
+    /* the image row by memcpy (any alignment), its margins by the map */
+    memcpy (ext + (size_t) j->rx * bpp, row, (size_t) j->w * bpp);
+    for (int i = 0; i < j->e; i++) {
+      int x = j->xsrc[i];
+
+      if (i == j->rx)
+        i += j->w - 1;
+      else
+        put (ext, i, bpp, x < 0 ? j->cval : cm_load_sample (row, x, bpp));
+    }
+  }
+  if (j->g > 1)
+    cm_mrow_split (dest, ext, j->g, j->q, bpp);
+}
+
+static int
+ring_slot (int v, int wh)
+{
+  return ((v % wh) + wh) % wh;
+}
+
+/* The column network over the window of output row y */
+static void
+sort_columns (const run_job * j, band_mem * m, int y)
+{
+  const cm_mnet *net = &j->plan->cols;
+  const int wh = j->wh, bpp = j->bpp;
+
+  for (int off = 0; off < j->e; off += CHUNK) {
+    int len = j->e - off < CHUNK ? j->e - off : CHUNK;
+
+    /* the rows in any order: the network sorts them */
+    for (int i = 0; i < wh; i++)
+      m->cloc[i] = m->ring[ring_slot (y - j->ry + i, wh)] + (size_t) off *
+          bpp;
+    for (int i = 0; i < wh; i++)
+      m->cloc[net->n_in + net->n_slots + i] = j->plan->need[i] ?
+          m->sorted[i] + (size_t) off * bpp : NULL;
+    cm_mnet_run (net, m->cloc, len, bpp);
+  }
+}
+
+/* The row network over the sorted columns: output row y */
+static void
+rank_rows (const run_job * j, band_mem * m, int y)
+{
+  const cm_mnet *net = &j->plan->rows;
+  const int wh = j->wh, g = j->g, bpp = j->bpp;
+  void *res[4];
+
+  for (int w = 0; w < g; w++) {
+    res[w] = m->res + (size_t) w * CHUNK * bpp;
+    m->rloc[net->n_in + net->n_slots + w] = res[w];
+  }
+  for (int p0 = 0; p0 < j->pc; p0 += CHUNK) {
+    int len = j->pc - p0 < CHUNK ? j->pc - p0 : CHUNK;
+
+    for (int c = 0; c < j->ww + g - 1; c++)
+      for (int i = 0; i < wh; i++)
+        m->rloc[c * wh + i] = net->in_used[c * wh + i] ? m->sorted[i] +
+            (size_t) ((c % g) * j->q + c / g + p0) * bpp : NULL;
+    cm_mnet_run (net, m->rloc, len, bpp);
+    cm_mrow_join (m->out + (size_t) g * p0 * bpp, res, g, len, bpp);
+  }
+  memcpy ((uint8_t *) j->dst->data + (size_t) y * j->dst->pitch, m->out,
+      (size_t) j->w * bpp);
+}
+
+static cm_status
+run_band (void *data, int band, int y0, int y1)
+{
+  const run_job *j = data;
+  band_mem *m = &j->mem[band];
+
+  for (int y = y0; y < y1; y++) {
+    if (cm_cpu_cancelled (j->opts))
+      return CM_ERR_CANCELLED;
+    if (y == y0)
+      for (int v = y0 - j->ry; v < y0 + j->ry; v++)
+        prepare (j, m, v, m->ring[ring_slot (v, j->wh)]);
+    prepare (j, m, y + j->ry, m->ring[ring_slot (y + j->ry, j->wh)]);
+    sort_columns (j, m, y);
+    rank_rows (j, m, y);
+  }
+  return CM_OK;
+}
+
+/* Carves one band's arrays out of one allocation (64-byte aligned) */
+static int
+band_alloc (const run_job * j, band_mem * m)
+{
+  const cm_mnet *cn = &j->plan->cols, *rn = &j->plan->rows;
+  size_t row = (size_t) j->e * j->bpp, chunk = (size_t) CHUNK * j->bpp;
+  int ns = cn->n_slots > rn->n_slots ? cn->n_slots : rn->n_slots;
+  size_t ncl = (size_t) cn->n_in + cn->n_slots + cn->n_out;
+  size_t nrl = (size_t) rn->n_in + rn->n_slots + rn->n_out;
+  size_t total = (2 * (size_t) j->wh + 2) * row + ((size_t) ns + j->g) *
+      chunk + (ncl + nrl) * sizeof (void *);
+  uint8_t *p;
+
+  total = (total + 63) / 64 * 64;
+  m->mem = aligned_alloc (64, total);
+  if (!m->mem)
+    return 0;
+  p = m->mem;
+  for (int i = 0; i < j->wh; i++, p += row)
+    m->ring[i] = p;
+  for (int i = 0; i < j->wh; i++, p += row)
+    m->sorted[i] = p;
+  m->ext = p;
+  p += row;
+  m->out = p;                   /* g * pc <= e */
+  p += row;
+  m->res = p;
+  p += (size_t) j->g * chunk;
+  /* the scratch slots of both networks are the same arrays: one runs
+   * after the other */
+  m->cloc = (void **) (p + (size_t) ns * chunk);
+  m->rloc = m->cloc + ncl;
+  for (int s = 0; s < ns; s++) {
+    if (s < cn->n_slots)
+      m->cloc[cn->n_in + s] = p + (size_t) s * chunk;
+    if (s < rn->n_slots)
+      m->rloc[rn->n_in + s] = p + (size_t) s * chunk;
+  }
+  return 1;
+}
+
+cm_status
+cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
+    const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts)
+{
+  const cm_median_desc *d;
+  run_job j;
+  int n, made = 0, maxoff;
+  cm_status st = CM_ERR_NO_MEMORY;
+
+  if (!plan || !cm_image_pair_ok (src, dst))
+    return CM_ERR_INVALID_ARG;
+  d = &plan->desc;
+  memset (&j, 0, sizeof (j));
+  j.plan = plan;
+  j.src = src;
+  j.dst = dst;
+  j.opts = opts;
+  j.w = src->width;
+  j.h = src->height;
+  j.bpp = cm_depth_bytes (src->depth);
+  j.ww = d->window_w;
+  j.wh = d->window_h;
+  j.rx = j.ww / 2;
+  j.ry = j.wh / 2;
+  j.g = plan->g;
+  j.pc = round_up ((j.w + j.g - 1) / j.g, BLK);
+  maxoff = (j.ww + j.g - 2) / j.g;
+  j.q = j.pc + round_up (maxoff, BLK);
+  j.e = j.g * j.q;
+  j.mode = d->border == CM_BORDER_NEUTRAL ? CM_BORDER_REPLICATE : d->border;
+  j.cval = d->border_value < cm_depth_max (src->depth) ? d->border_value :
+      cm_depth_max (src->depth);
+
+  n = cm_cpu_band_count (opts, j.h);
+  j.xsrc = malloc (sizeof (int) * (size_t) j.e);
+  j.mem = calloc ((size_t) n, sizeof (band_mem));
+  if (j.xsrc && j.mem) {
+    for (int i = 0; i < j.e; i++) {
+      int x = i - j.rx;
+
+      j.xsrc[i] = x >= 0 && x < j.w ? x : j.mode == CM_BORDER_CONSTANT ?
+          -1 : cm_border_map (j.mode, x, j.w);
+    }
+    while (made < n && band_alloc (&j, &j.mem[made]))
+      made++;
+    if (made == n)
+      st = cm_cpu_bands (opts, j.h, run_band, &j);
+  }
+  for (int i = 0; i < made; i++)
+    free (j.mem[i].mem);
+  free (j.mem);
+  free (j.xsrc);
+  return st;
+}
+
+cm_status
+cm_median_cpu_run (const cm_median_desc * desc, const cm_image * src,
+    const cm_image * dst, const cm_cpu_opts * opts)
+{
+  cm_median_cpu_plan *p;
+  cm_status st;
+
+  if (!cm_median_cpu_takes (desc))
+    return cm_median_ref_mt (desc, src, dst, opts);
+  st = cm_median_cpu_plan_new (&p, desc);
+  if (st != CM_OK)
+    return st;
+  st = cm_median_cpu_plan_run (p, src, dst, opts);
+  cm_median_cpu_plan_free (p);
+  return st;
+}
