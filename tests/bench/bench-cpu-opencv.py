@@ -47,6 +47,7 @@ def main():
                                                    borderType=border), n)
     bench("median 3x3", lambda: cv2.medianBlur(img, 3), n)
     bench("median 5x5", lambda: cv2.medianBlur(img, 5), n)
+    bench("median 7x7", lambda: cv2.medianBlur(img, 7), n)
 
 
 if __name__ == "__main__":

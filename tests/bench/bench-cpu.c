@@ -7,14 +7,15 @@
  *
  * Random 8-bit frames (never zeros), the median of R runs after one
  * warm-up, in Gpx/s: erosion by a 15x15 rectangle, erosion by a disk of
- * radius 7, the 3x3 and 5x5 medians, and the linear spectrum (36
- * orientations, L = 21, supremum and orientation) by cm_linspectrum_ref
+ * radius 7, the 3x3, 5x5 and 7x7 medians (the reference, then the fast
+ * path of median-cpu.h), and the linear spectrum (36 orientations,
+ * L = 21, supremum and orientation) by cm_linspectrum_ref
  * (one thread) and cm_linspectrum_ref_mt (seconds a frame at the default
  * size; docs/bench/history.md, "The linear spectrum's CPU twin over
  * threads", used 640x480), and fill holes on blobs by
  * cm_recon_ref (one thread) and cm_recon_ref_mt. tests/bench/bench-cpu-opencv.py
- * runs OpenCV's equivalents of the first four on the same machine for
- * comparison.
+ * runs OpenCV's equivalents of the erosions and medians on the same
+ * machine for comparison.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "../core/core-test.h"         /* now_s () */
 #include "linspectrum.h"
 #include "median.h"
+#include "median-cpu.h"
 #include "morph.h"
 #include "reconstruct.h"
 #include "se.h"
@@ -53,6 +55,14 @@ run_median (const void *desc, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   return cm_median_ref_mt (desc, src, dst, o);
+}
+
+/* The fast path, its networks built once (as the filter does) */
+static cm_status
+run_median_cpu (const void *plan, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  return cm_median_cpu_plan_run (plan, src, dst, o);
 }
 
 /* The linear spectrum's run: dst is the supremum */
@@ -147,7 +157,7 @@ main (int argc, char **argv)
     cm_morph_desc erode_rect, erode_disk;
     cm_median_desc m3 = { 3, 3, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
       0
-    }, m5 = m3;
+    };
 
     test_rng_seed (&r, 1);
     test_image_fill_random (&src, &r);
@@ -157,13 +167,23 @@ main (int argc, char **argv)
       CM_BORDER_REPLICATE, 0 };
     erode_disk = erode_rect;
     erode_disk.se = disk;
-    m5.window_w = m5.window_h = 5;
     printf ("%dx%d GRAY8, %d thread%s, median of %d runs\n", width, height,
         o.threads, o.threads == 1 ? "" : "s", runs);
     bench ("erode rect 15x15", run_morph, &erode_rect, &src, &dst, &o, runs);
     bench ("erode disk r7", run_morph, &erode_disk, &src, &dst, &o, runs);
-    bench ("median 3x3", run_median, &m3, &src, &dst, &o, runs);
-    bench ("median 5x5", run_median, &m5, &src, &dst, &o, runs);
+    for (int n = 3; n <= 7; n += 2) {
+      cm_median_desc m = m3;
+      cm_median_cpu_plan *plan = NULL;
+      char name[40];
+
+      m.window_w = m.window_h = n;
+      snprintf (name, sizeof (name), "median %dx%d (reference)", n, n);
+      bench (name, run_median, &m, &src, &dst, &o, runs);
+      snprintf (name, sizeof (name), "median %dx%d", n, n);
+      if (cm_median_cpu_plan_new (&plan, &m) == CM_OK)
+        bench (name, run_median_cpu, plan, &src, &dst, &o, runs);
+      cm_median_cpu_plan_free (plan);
+    }
     {
       spectrum_job s = { {21, 0, 180, 5, CM_MORPH_OPEN, 1, 1}, {0},
         test_image_new (width, height, CM_DEPTH_16, 0)
