@@ -8,11 +8,15 @@
 
 #define BLK CM_MNET_BLOCK
 
-/* x86-64 with glibc: an AVX2 clone beside the baseline (SSE2) code,
- * chosen once at load time (ifunc) */
+/* x86-64 with glibc: AVX-512 (x86-64-v4) and AVX2 clones beside the
+ * baseline (SSE2) code, chosen once at load time (ifunc) */
 #if defined(__x86_64__) && defined(__GLIBC__) && !defined(CM_NO_CLONES) && \
     ((defined(__clang__) && __clang_major__ >= 14) || \
-     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 6))
+     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11))
+#define CLONES \
+  __attribute__ ((target_clones ("arch=x86-64-v4", "avx2", "default")))
+#elif defined(__x86_64__) && defined(__GLIBC__) && !defined(CM_NO_CLONES) \
+    && !defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 6
 #define CLONES __attribute__ ((target_clones ("avx2", "default")))
 #else
 #define CLONES
@@ -120,6 +124,37 @@ join4_##S (T * restrict d, const T * restrict s0, const T * restrict s1, \
 DEFINE_LOOPS (uint8_t, u8)
 DEFINE_LOOPS (uint16_t, u16)
 
+/* The 3x3 median from the columns sorted once (lo <= mid <= hi): the
+ * median of a window is med3 (max3 of its lows, med3 of its middles, min3
+ * of its highs) (Paeth, "Median finding on a 3x3 grid", Graphics Gems,
+ * 1990) */
+#define MED3(a, b, c) MAX (MIN (a, b), MIN (MAX (a, b), c))
+#define DEFINE_MEDIAN3(T, S) \
+CLONES static void \
+median3_##S (T * restrict out, const T * restrict r0, \
+    const T * restrict r1, const T * restrict r2, T * restrict lo, \
+    T * restrict mid, T * restrict hi, int len) \
+{ \
+  for (int x = 0; x < len + BLK; x += BLK) \
+    for (int i = 0; i < BLK; i++) { \
+      T a = r0[x + i], b = r1[x + i], c = r2[x + i]; \
+      T l = MIN (a, b), h = MAX (a, b); \
+      lo[x + i] = MIN (l, c); \
+      hi[x + i] = MAX (h, c); \
+      mid[x + i] = MAX (l, MIN (h, c)); \
+    } \
+  for (int x = 0; x < len; x += BLK) \
+    for (int i = 0; i < BLK; i++) { \
+      T l = MAX (MAX (lo[x + i], lo[x + i + 1]), lo[x + i + 2]); \
+      T h = MIN (MIN (hi[x + i], hi[x + i + 1]), hi[x + i + 2]); \
+      T m = MED3 (mid[x + i], mid[x + i + 1], mid[x + i + 2]); \
+      out[x + i] = MED3 (l, m, h); \
+    } \
+}
+
+DEFINE_MEDIAN3 (uint8_t, u8)
+DEFINE_MEDIAN3 (uint16_t, u16)
+
 void
 cm_mnet_run (const cm_mnet * net, void *const *loc, int len, int bpp)
 {
@@ -160,4 +195,15 @@ cm_mrow_join (void *dst, void *const *src, int g, int len, int bpp)
     join4_u8 (dst, src[0], src[1], src[2], src[3], len);
   else
     join4_u16 (dst, src[0], src[1], src[2], src[3], len);
+}
+
+void
+cm_mrow_median3 (void *out, void *const *rows, void *const *tmp, int len,
+    int bpp)
+{
+  if (bpp == 1)
+    median3_u8 (out, rows[0], rows[1], rows[2], tmp[0], tmp[1], tmp[2], len);
+  else
+    median3_u16 (out, rows[0], rows[1], rows[2], tmp[0], tmp[1], tmp[2],
+        len);
 }

@@ -9,6 +9,9 @@
  *    every array it reads or writes is contiguous;
  *  - the g phases of the result are joined into the output row.
  *
+ * The 3x3 median, the most common, has a loop of its own instead, which
+ * keeps every value in registers (cm_mrow_median3).
+ *
  * Both networks run over chunks of CHUNK samples, so that their scratch
  * arrays stay in the first-level cache. */
 #include "median-cpu.h"
@@ -28,6 +31,7 @@ struct cm_median_cpu_plan
 {
   cm_median_desc desc;
   int k, g;
+  int median3;                  /* cm_mrow_median3, no networks */
   cm_mnet cols, rows;
   unsigned char need[MAX_SIDE]; /* ranks of a column the row network reads */
 };
@@ -75,7 +79,12 @@ cm_median_cpu_plan_new (cm_median_cpu_plan ** out,
   ww = desc->window_w;
   wh = desc->window_h;
   p->k = cm_median_rank (desc);
-  p->g = group_of (ww);
+  p->median3 = ww == 3 && wh == 3 && p->k == 4;
+  p->g = p->median3 ? 1 : group_of (ww);
+  if (p->median3) {
+    *out = p;
+    return CM_OK;
+  }
   st = cm_mnet_rows (&p->rows, ww, wh, p->k, p->g);
   if (st == CM_OK) {
     for (int j = 0; j < ww + p->g - 1; j++)
@@ -116,6 +125,14 @@ typedef struct
   void **cloc, **rloc;          /* the networks' arrays */
 } band_mem;
 
+/* An input the row network reads: rank of column c at phase c % g,
+ * offset c / g */
+typedef struct
+{
+  int loc, rank;
+  size_t off;
+} run_input;
+
 typedef struct
 {
   const cm_median_cpu_plan *plan;
@@ -128,6 +145,8 @@ typedef struct
   cm_border_mode mode;          /* NEUTRAL read as REPLICATE */
   uint32_t cval;                /* CONSTANT, clamped */
   int *xsrc;                    /* e entries: image column, -1: constant */
+  run_input *used;              /* the inputs of the row network read */
+  int n_used;
   band_mem *mem;
 } run_job;
 
@@ -180,6 +199,19 @@ ring_slot (int v, int wh)
   return ((v % wh) + wh) % wh;
 }
 
+/* Output row y and how many of its samples the loops may store there
+ * directly: whole blocks of g * CM_MNET_BLOCK, 16-bit rows aligned; the
+ * rest goes through m->out */
+static uint8_t *
+out_row (const run_job * j, int y, int *direct)
+{
+  uint8_t *row = (uint8_t *) j->dst->data + (size_t) y * j->dst->pitch;
+  int blk = j->g * BLK;
+
+  *direct = j->bpp == 2 && ((uintptr_t) row & 1) ? 0 : j->w / blk * blk;
+  return row;
+}
+
 /* The column network over the window of output row y */
 static void
 sort_columns (const run_job * j, band_mem * m, int y)
@@ -187,13 +219,16 @@ sort_columns (const run_job * j, band_mem * m, int y)
   const cm_mnet *net = &j->plan->cols;
   const int wh = j->wh, bpp = j->bpp;
 
+  uint8_t *rows[MAX_SIDE];
+
+  /* the rows in any order: the network sorts them */
+  for (int i = 0; i < wh; i++)
+    rows[i] = m->ring[ring_slot (y - j->ry + i, wh)];
   for (int off = 0; off < j->e; off += CHUNK) {
     int len = j->e - off < CHUNK ? j->e - off : CHUNK;
 
-    /* the rows in any order: the network sorts them */
     for (int i = 0; i < wh; i++)
-      m->cloc[i] = m->ring[ring_slot (y - j->ry + i, wh)] + (size_t) off *
-          bpp;
+      m->cloc[i] = rows[i] + (size_t) off * bpp;
     for (int i = 0; i < wh; i++)
       m->cloc[net->n_in + net->n_slots + i] = j->plan->need[i] ?
           m->sorted[i] + (size_t) off * bpp : NULL;
@@ -206,8 +241,10 @@ static void
 rank_rows (const run_job * j, band_mem * m, int y)
 {
   const cm_mnet *net = &j->plan->rows;
-  const int wh = j->wh, g = j->g, bpp = j->bpp;
+  const int g = j->g, bpp = j->bpp;
   void *res[4];
+  int direct;
+  uint8_t *dst = out_row (j, y, &direct);
 
   for (int w = 0; w < g; w++) {
     res[w] = m->res + (size_t) w * CHUNK * bpp;
@@ -215,16 +252,45 @@ rank_rows (const run_job * j, band_mem * m, int y)
   }
   for (int p0 = 0; p0 < j->pc; p0 += CHUNK) {
     int len = j->pc - p0 < CHUNK ? j->pc - p0 : CHUNK;
+    size_t x0 = (size_t) g * p0;
 
-    for (int c = 0; c < j->ww + g - 1; c++)
-      for (int i = 0; i < wh; i++)
-        m->rloc[c * wh + i] = net->in_used[c * wh + i] ? m->sorted[i] +
-            (size_t) ((c % g) * j->q + c / g + p0) * bpp : NULL;
+    for (int u = 0; u < j->n_used; u++) {
+      const run_input *in = &j->used[u];
+
+      m->rloc[in->loc] = m->sorted[in->rank] + (in->off + p0) * bpp;
+    }
     cm_mnet_run (net, m->rloc, len, bpp);
-    cm_mrow_join (m->out + (size_t) g * p0 * bpp, res, g, len, bpp);
+    if (x0 + (size_t) g * len <= (size_t) direct) {
+      cm_mrow_join (dst + x0 * bpp, res, g, len, bpp);
+    } else {
+      cm_mrow_join (m->out, res, g, len, bpp);
+      if (x0 < (size_t) j->w)
+        memcpy (dst + x0 * bpp, m->out, (j->w - x0 < (size_t) g * len ?
+                j->w - x0 : (size_t) g * len) * bpp);
+    }
   }
-  memcpy ((uint8_t *) j->dst->data + (size_t) y * j->dst->pitch, m->out,
-      (size_t) j->w * bpp);
+}
+
+/* The 3x3 median of output row y (g == 1), the sorted arrays its
+ * scratch */
+static void
+median3_row (const run_job * j, band_mem * m, int y)
+{
+  void *rows[3], *tmp[3] = { m->sorted[0], m->sorted[1], m->sorted[2] };
+  int direct;
+  uint8_t *dst = out_row (j, y, &direct);
+
+  for (int i = 0; i < 3; i++)
+    rows[i] = m->ring[ring_slot (y - 1 + i, 3)];
+  if (direct > 0)
+    cm_mrow_median3 (dst, rows, tmp, direct, j->bpp);
+  if (direct == j->w)
+    return;
+  for (int i = 0; i < 3; i++)
+    rows[i] = (uint8_t *) rows[i] + (size_t) direct * j->bpp;
+  cm_mrow_median3 (m->out, rows, tmp, j->pc - direct, j->bpp);
+  memcpy (dst + (size_t) direct * j->bpp, m->out,
+      (size_t) (j->w - direct) * j->bpp);
 }
 
 static cm_status
@@ -240,6 +306,10 @@ run_band (void *data, int band, int y0, int y1)
       for (int v = y0 - j->ry; v < y0 + j->ry; v++)
         prepare (j, m, v, m->ring[ring_slot (v, j->wh)]);
     prepare (j, m, y + j->ry, m->ring[ring_slot (y + j->ry, j->wh)]);
+    if (j->plan->median3) {
+      median3_row (j, m, y);
+      continue;
+    }
     sort_columns (j, m, y);
     rank_rows (j, m, y);
   }
@@ -270,7 +340,7 @@ band_alloc (const run_job * j, band_mem * m)
     m->sorted[i] = p;
   m->ext = p;
   p += row;
-  m->out = p;                   /* g * pc <= e */
+  m->out = p;                   /* g * CHUNK <= g * pc <= e */
   p += row;
   m->res = p;
   p += (size_t) j->g * chunk;
@@ -322,8 +392,15 @@ cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
 
   n = cm_cpu_band_count (opts, j.h);
   j.xsrc = malloc (sizeof (int) * (size_t) j.e);
+  j.used = malloc (sizeof (run_input) * (size_t) (plan->rows.n_in + 1));
   j.mem = calloc ((size_t) n, sizeof (band_mem));
-  if (j.xsrc && j.mem) {
+  if (j.xsrc && j.used && j.mem) {
+    for (int c = 0; c < j.ww + j.g - 1 && !plan->median3; c++)
+      for (int i = 0; i < j.wh; i++)
+        if (plan->rows.in_used[c * j.wh + i])
+          j.used[j.n_used++] = (run_input) { c * j.wh + i, i,
+            (size_t) ((c % j.g) * j.q + c / j.g)
+          };
     for (int i = 0; i < j.e; i++) {
       int x = i - j.rx;
 
@@ -338,6 +415,7 @@ cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
   for (int i = 0; i < made; i++)
     free (j.mem[i].mem);
   free (j.mem);
+  free (j.used);
   free (j.xsrc);
   return st;
 }
