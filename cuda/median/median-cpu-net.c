@@ -96,40 +96,22 @@ merge (builder * b, const int *x, int nx, int sx, const int *y, int ny,
   free (w);
 }
 
-/* Sorts the n values of l in place (merge sort of merges) */
-static void
-sort_list (builder * b, int *l, int n)
-{
-  int h = n / 2;
-  int *out;
-
-  if (n < 2)
-    return;
-  sort_list (b, l, h);
-  sort_list (b, l + h, n - h);
-  out = new_list (b, n);
-  if (!out)
-    return;
-  merge (b, l, h, 1, l + h, n - h, 1, out);
-  memcpy (l, out, sizeof (int) * (size_t) n);
-  free (out);
-}
-
 /* ---- dropping what cannot be of rank k ---------------------------------- */
 
-/* The candidates left of one window: r of them, the answer the t-th. */
+/* The candidates left of one window: r of them, the answers the t-th to
+ * the (t + span)-th (span 0 but in the column network). */
 typedef struct
 {
-  int r, t;
+  int r, t, span;
 } cands;
 
 /* Drops from the sorted list l (*n values) the positions that cannot be
- * the answer (median-cpu-net.h) and updates c */
+ * an answer (median-cpu-net.h) and updates c */
 static void
 trim (cands * c, int *l, int *n)
 {
   int m = *n;
-  int hi = m - 1 < c->t ? m - 1 : c->t;
+  int hi = m - 1 < c->t + c->span ? m - 1 : c->t + c->span;
   int lo = c->t - (c->r - m) > 0 ? c->t - (c->r - m) : 0;
   int keep = hi - lo + 1;
 
@@ -202,6 +184,20 @@ copy_list (builder * b, const int *v, int n)
   else
     l.n = 0;
   return l;
+}
+
+/* Merge sort of the n values of l, trimming each merge; the result is
+ * owned by the caller. */
+static list
+sort_list (builder * b, cands * c, const int *l, int n)
+{
+  list ls[2];
+
+  if (n < 2)
+    return copy_list (b, l, n);
+  ls[0] = sort_list (b, c, l, n / 2);
+  ls[1] = sort_list (b, c, l + n / 2, n - n / 2);
+  return merge_all (b, c, ls, 2);
 }
 
 /* The row network's shape */
@@ -359,20 +355,32 @@ cm_status
 cm_mnet_columns (cm_mnet * net, int wh, const unsigned char *want)
 {
   builder b = { 0 };
-  int *l = new_list (&b, wh);
+  int *in = new_list (&b, wh), *out = new_list (&b, wh);
+  int lo = wh, hi = -1;
   cm_status st = CM_ERR_NO_MEMORY;
+  cands c;
+  list l;
 
-  if (l) {
+  for (int i = 0; i < wh; i++)
+    if (!want || want[i]) {
+      lo = lo < i ? lo : i;
+      hi = i;
+    }
+  if (in && out && hi >= 0) {
+    /* the ranks wanted: [lo, hi] */
+    c = (cands) { wh, lo, hi - lo };
     b.n_values = wh;
     for (int i = 0; i < wh; i++)
-      l[i] = i;
-    sort_list (&b, l, wh);
+      in[i] = i;
+    l = sort_list (&b, &c, in, wh);
     for (int i = 0; i < wh; i++)
-      if (want && !want[i])
-        l[i] = -1;
-    st = finish (&b, net, wh, l, wh);
+      out[i] = (!want || want[i]) && l.v && !b.failed ? l.v[c.t + i - lo] :
+          -1;
+    free (l.v);
+    st = finish (&b, net, wh, out, wh);
   }
-  free (l);
+  free (in);
+  free (out);
   free (b.ops);
   return st;
 }
@@ -385,7 +393,7 @@ cm_mnet_rows (cm_mnet * net, int ww, int wh, int k, int g)
   int clo = k - (n - wh) > 0 ? k - (n - wh) : 0;
   int chi = wh - 1 < k ? wh - 1 : k;
   rows_shape s = { ww, n_cols, NULL, NULL, NULL };
-  cands c = { n - ww * (wh - (chi - clo + 1)), k - ww * clo };
+  cands c = { n - ww * (wh - (chi - clo + 1)), k - ww * clo, 0 };
   cm_status st = CM_ERR_NO_MEMORY;
 
   s.cols = calloc ((size_t) n_cols, sizeof (int *));
