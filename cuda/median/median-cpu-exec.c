@@ -3,24 +3,11 @@
  * through restrict pointers, which is what gcc's cheapest vectorisation
  * model (-O2) takes: no run-time alias or trip-count checks. */
 #include "median-cpu-exec.h"
+#include "median-cpu-clones.h"
 
 #include <string.h>
 
 #define BLK CM_MNET_BLOCK
-
-/* x86-64 with glibc: AVX-512 (x86-64-v4) and AVX2 clones beside the
- * baseline (SSE2) code, chosen once at load time (ifunc) */
-#if defined(__x86_64__) && defined(__GLIBC__) && !defined(CM_NO_CLONES) && \
-    ((defined(__clang__) && __clang_major__ >= 14) || \
-     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 11))
-#define CLONES \
-  __attribute__ ((target_clones ("arch=x86-64-v4", "avx2", "default")))
-#elif defined(__x86_64__) && defined(__GLIBC__) && !defined(CM_NO_CLONES) \
-    && !defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 6
-#define CLONES __attribute__ ((target_clones ("avx2", "default")))
-#else
-#define CLONES
-#endif
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) < (b) ? (b) : (a))
@@ -57,7 +44,7 @@ max_##S (T * restrict hi, const T * restrict a, const T * restrict b, \
       hi[x + i] = MAX (a[x + i], b[x + i]); \
 } \
 \
-CLONES static void \
+CM_CPU_CLONES static void \
 run_##S (const cm_mnet * net, void *const *loc, int len) \
 { \
   for (int i = 0; i < net->n_ops; i++) { \
@@ -74,7 +61,7 @@ run_##S (const cm_mnet * net, void *const *loc, int len) \
   } \
 } \
 \
-CLONES static void \
+CM_CPU_CLONES static void \
 split2_##S (T * restrict d0, T * restrict d1, const T * restrict s, int q) \
 { \
   for (int x = 0; x < q; x += BLK) \
@@ -84,7 +71,7 @@ split2_##S (T * restrict d0, T * restrict d1, const T * restrict s, int q) \
     } \
 } \
 \
-CLONES static void \
+CM_CPU_CLONES static void \
 split4_##S (T * restrict d0, T * restrict d1, T * restrict d2, \
     T * restrict d3, const T * restrict s, int q) \
 { \
@@ -97,7 +84,7 @@ split4_##S (T * restrict d0, T * restrict d1, T * restrict d2, \
     } \
 } \
 \
-CLONES static void \
+CM_CPU_CLONES static void \
 join2_##S (T * restrict d, const T * restrict s0, const T * restrict s1, \
     int len) \
 { \
@@ -108,7 +95,7 @@ join2_##S (T * restrict d, const T * restrict s0, const T * restrict s1, \
     } \
 } \
 \
-CLONES static void \
+CM_CPU_CLONES static void \
 join4_##S (T * restrict d, const T * restrict s0, const T * restrict s1, \
     const T * restrict s2, const T * restrict s3, int len) \
 { \
@@ -130,7 +117,7 @@ DEFINE_LOOPS (uint16_t, u16)
  * 1990) */
 #define MED3(a, b, c) MAX (MIN (a, b), MIN (MAX (a, b), c))
 #define DEFINE_MEDIAN3(T, S) \
-CLONES static void \
+CM_CPU_CLONES static void \
 median3_##S (T * restrict out, const T * restrict r0, \
     const T * restrict r1, const T * restrict r2, T * restrict lo, \
     T * restrict mid, T * restrict hi, int len) \
