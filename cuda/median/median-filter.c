@@ -11,7 +11,7 @@ struct cm_median_filter
   cm_filter_base base;          /* first */
   cm_median_desc desc;
   cm_median_plan *plan;         /* CUDA */
-  cm_median_cpu_plan *cpu_plan; /* CPU, where the networks take desc;
+  cm_median_cpu_plan *cpu_plan; /* CPU, where the fast path takes desc;
                                    NULL: the reference */
 };
 
@@ -33,8 +33,8 @@ cm_median_filter_new (cm_median_filter ** out, cm_backend backend,
   f->desc = *desc;
   if (backend == CM_BACKEND_CUDA)
     status = cm_median_plan_new (&f->plan, &f->desc, width, height, depth);
-  else if (cm_median_cpu_takes (&f->desc))
-    status = cm_median_cpu_plan_new (&f->cpu_plan, &f->desc);
+  else if (cm_median_cpu_takes (&f->desc, depth))
+    status = cm_median_cpu_plan_new (&f->cpu_plan, &f->desc, depth);
   if (status != CM_OK) {
     cm_median_filter_free (f);
     return status;
@@ -97,5 +97,6 @@ cm_median_filter_algorithm (const cm_median_filter * f)
     return "none";
   if (f->plan != NULL)
     return cm_median_plan_algorithm (f->plan);
-  return f->cpu_plan != NULL ? "cpu-network" : "reference";
+  return f->cpu_plan != NULL ? cm_median_cpu_plan_algorithm (f->cpu_plan) :
+      "reference";
 }

@@ -180,7 +180,7 @@ main (int argc, char **argv)
       snprintf (name, sizeof (name), "median %dx%d (reference)", n, n);
       bench (name, run_median, &m, &src, &dst, &o, runs);
       snprintf (name, sizeof (name), "median %dx%d", n, n);
-      if (cm_median_cpu_plan_new (&plan, &m) == CM_OK)
+      if (cm_median_cpu_plan_new (&plan, &m, CM_DEPTH_8) == CM_OK)
         bench (name, run_median_cpu, plan, &src, &dst, &o, runs);
       cm_median_cpu_plan_free (plan);
     }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The fast CPU median (median-cpu.h) against cm_median_ref, bit for bit:
- * every window it takes at ranks 0, N - 1, the median and between, every
- * border rule (CONSTANT values above the depth's maximum too), 8 and 16
- * bits, random and few-level images (ties), sizes from 1x1 to wider than
- * one chunk of the networks, odd pitches (16-bit rows off alignment), on
- * 1 to 3 threads. Plus: the windows it refuses go to the reference,
+ * windows of each of its paths (the 3x3 loop, the networks, the 8-bit
+ * histograms) at ranks 0, N - 1, the median and between, every border
+ * rule (CONSTANT values above the depth's maximum too), 8 and 16 bits,
+ * random and few-level images (ties), sizes from 1x1 to wider than one
+ * chunk of the networks, odd pitches (16-bit rows off alignment), on 1 to
+ * 3 threads. Plus: the windows it refuses go to the reference,
  * cancellation, argument checks and the filter's choice. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "median-cpu.h"
 #include "median-filter.h"
 #include "test-count.h"
+#include "core-test.h"
 #include "test-util.h"
 
 static const char *border_names[CM_BORDER_MODE_COUNT] = {
@@ -30,7 +32,8 @@ static const size2 sizes[] = {
 
 static const size2 windows[] = {
   {3, 3}, {5, 5}, {7, 7}, {9, 9}, {1, 1}, {3, 5}, {5, 3}, {1, 7}, {7, 1},
-  {9, 3}, {3, 9}, {5, 7}, {15, 15}, {31, 31}, {31, 3}, {1, 31}
+  {9, 3}, {3, 9}, {5, 7}, {15, 15}, {17, 15}, {31, 31}, {31, 3}, {1, 31},
+  {33, 33}, {65, 5}, {1, 255}
 };
 
 static const double percentiles[] = { 0, 50, 100, 10, 37.5, 90 };
@@ -90,13 +93,20 @@ test_against_ref (void)
           /* above the maximum on every other run: clamped */
           d.border_value = test_rng_below (&rng, cm_depth_max (depth) + 1) +
               (run % 2 ? 70000u : 0u);
+          int takes = di == 0 || (d.window_w <= CM_MEDIAN_CPU_MAX_SIDE &&
+              d.window_h <= CM_MEDIAN_CPU_MAX_SIDE);
+
           checks++;
-          if (!cm_median_cpu_takes (&d) ||
-              cm_median_cpu_plan_new (&plan, &d) != CM_OK) {
-            FAIL ("window %dx%d p%g not taken", d.window_w, d.window_h,
-                d.percentile);
+          if (cm_median_cpu_takes (&d, depth) != takes ||
+              cm_median_cpu_plan_new (&plan, &d, depth) != (takes ? CM_OK :
+                  CM_ERR_UNSUPPORTED)) {
+            FAIL ("window %dx%d p%g depth %d: taken %d, expected %d",
+                d.window_w, d.window_h, d.percentile, depth,
+                cm_median_cpu_takes (&d, depth), takes);
             continue;
           }
+          if (!takes)
+            continue;           /* test_refused () */
           for (int si = 0; si < N_OF (sizes); si++) {
             for (int fill = 0; fill < 2; fill++) {
               /* odd pitches: 16-bit rows off their alignment */
@@ -128,7 +138,7 @@ static void
 test_wide (void)
 {
   static const size2 wins[] = {
-    {3, 3}, {5, 5}, {7, 7}, {9, 3}, {1, 5}, {15, 15}
+    {3, 3}, {5, 5}, {7, 7}, {9, 3}, {1, 5}, {15, 15}, {17, 17}, {41, 33}
   };
   static const size2 big[] = { {1031, 7}, {2053, 5}, {300, 31} };
   test_rng rng;
@@ -151,8 +161,10 @@ test_wide (void)
         snprintf (what, sizeof (what), "wide %dx%d win %dx%d %s depth %d",
             src.width, src.height, d.window_w, d.window_h,
             border_names[d.border], depth);
+        if (!cm_median_cpu_takes (&d, depth))
+          continue;
         checks++;
-        if (cm_median_cpu_plan_new (&plan, &d) != CM_OK) {
+        if (cm_median_cpu_plan_new (&plan, &d, depth) != CM_OK) {
           FAIL ("%s: no plan", what);
           continue;
         }
@@ -164,13 +176,14 @@ test_wide (void)
   }
 }
 
-/* Windows the networks refuse: cm_median_cpu_run is the reference */
+/* 16-bit windows the networks refuse: cm_median_cpu_run is the
+ * reference */
 static void
 test_refused (void)
 {
   static const size2 wins[] = { {33, 33}, {33, 3}, {1, 35} };
   test_rng rng;
-  cm_image src = test_image_new (23, 19, CM_DEPTH_8, 1);
+  cm_image src = test_image_new (23, 19, CM_DEPTH_16, 1);
 
   test_rng_seed (&rng, 36);
   test_image_fill_random (&src, &rng);
@@ -180,12 +193,13 @@ test_refused (void)
     };
     cm_median_cpu_plan *plan = NULL;
     cm_cpu_opts o = { 2, NULL };
-    cm_image got = test_image_new (23, 19, CM_DEPTH_8, 0);
-    cm_image exp = test_image_new (23, 19, CM_DEPTH_8, 0);
+    cm_image got = test_image_new (23, 19, CM_DEPTH_16, 0);
+    cm_image exp = test_image_new (23, 19, CM_DEPTH_16, 0);
 
     checks++;
-    if (cm_median_cpu_takes (&d) ||
-        cm_median_cpu_plan_new (&plan, &d) != CM_ERR_UNSUPPORTED)
+    if (cm_median_cpu_takes (&d, CM_DEPTH_16) ||
+        cm_median_cpu_plan_new (&plan, &d, CM_DEPTH_16) !=
+        CM_ERR_UNSUPPORTED)
       FAIL ("window %dx%d taken", d.window_w, d.window_h);
     checks++;
     if (cm_median_cpu_run (&d, &src, &got, &o) != CM_OK ||
@@ -202,74 +216,92 @@ test_refused (void)
 static void
 test_cancel_and_args (void)
 {
+  static const size2 wins[] = { {3, 3}, {5, 5}, {33, 33} };
   int flag = 1;
   cm_cpu_opts o = { 2, &flag };
-  cm_median_desc d = { 5, 5, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
-    0
-  };
   cm_image a = test_image_new (40, 30, CM_DEPTH_8, 0);
   cm_image b = test_image_new (40, 30, CM_DEPTH_8, 0);
   cm_image c16 = test_image_new (40, 30, CM_DEPTH_16, 0);
+  cm_median_desc bad = { 4, 5, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
+    0
+  };
   cm_median_cpu_plan *plan = NULL;
-  cm_median_desc bad = d;
   test_rng rng;
 
   test_rng_seed (&rng, 37);
   test_image_fill_random (&a, &rng);
-  checks++;
-  if (cm_median_cpu_plan_new (&plan, &d) != CM_OK) {
-    FAIL ("5x5 plan");
-  } else {
+  for (int wi = 0; wi < N_OF (wins); wi++) {
+    cm_median_desc d = { wins[wi].w, wins[wi].h, 50, CM_BORDER_REPLICATE, 0,
+      CM_MEDIAN_AUTO, 0
+    };
+
     checks++;
-    if (cm_median_cpu_plan_run (plan, &a, &b, &o) != CM_ERR_CANCELLED)
-      FAIL ("a run with the cancel flag set was not cancelled");
-    checks++;
-    if (cm_median_cpu_run (&d, &a, &b, &o) != CM_ERR_CANCELLED)
-      FAIL ("cm_median_cpu_run with the cancel flag set");
-    checks++;
-    if (cm_median_cpu_plan_run (plan, &a, &a, NULL) != CM_ERR_INVALID_ARG ||
-        cm_median_cpu_plan_run (plan, &a, &c16, NULL) != CM_ERR_INVALID_ARG
-        || cm_median_cpu_plan_run (plan, NULL, &b, NULL) !=
-        CM_ERR_INVALID_ARG || cm_median_cpu_plan_run (NULL, &a, &b, NULL) !=
-        CM_ERR_INVALID_ARG)
-      FAIL ("bad images accepted");
+    if (cm_median_cpu_plan_new (&plan, &d, CM_DEPTH_8) != CM_OK) {
+      FAIL ("%dx%d plan", d.window_w, d.window_h);
+      continue;
+    }
+    CHECK (cm_median_cpu_plan_run (plan, &a, &b, &o) == CM_ERR_CANCELLED,
+        "%s: a run with the cancel flag set was not cancelled",
+        cm_median_cpu_plan_algorithm (plan));
+    CHECK (cm_median_cpu_run (&d, &a, &b, &o) == CM_ERR_CANCELLED,
+        "%dx%d: cm_median_cpu_run with the cancel flag set", d.window_w,
+        d.window_h);
+    CHECK (cm_median_cpu_plan_run (plan, &a, &a, NULL) == CM_ERR_INVALID_ARG
+        && cm_median_cpu_plan_run (plan, &a, &c16, NULL) ==
+        CM_ERR_INVALID_ARG && cm_median_cpu_plan_run (plan, &c16, &c16,
+            NULL) == CM_ERR_INVALID_ARG && cm_median_cpu_plan_run (plan,
+            NULL, &b, NULL) == CM_ERR_INVALID_ARG &&
+        cm_median_cpu_plan_run (NULL, &a, &b, NULL) == CM_ERR_INVALID_ARG,
+        "%dx%d: bad images accepted", d.window_w, d.window_h);
+    cm_median_cpu_plan_free (plan);
+    plan = NULL;
   }
-  cm_median_cpu_plan_free (plan);
-  bad.window_w = 4;
-  checks++;
-  if (cm_median_cpu_takes (&bad) || cm_median_cpu_takes (NULL) ||
-      cm_median_cpu_plan_new (&plan, &bad) != CM_ERR_INVALID_ARG ||
-      cm_median_cpu_plan_new (NULL, &d) != CM_ERR_INVALID_ARG ||
-      cm_median_cpu_run (&bad, &a, &b, NULL) != CM_ERR_INVALID_ARG)
-    FAIL ("an even window accepted");
+  CHECK (!cm_median_cpu_takes (&bad, CM_DEPTH_8) &&
+      !cm_median_cpu_takes (NULL, CM_DEPTH_8) &&
+      cm_median_cpu_plan_new (&plan, &bad, CM_DEPTH_8) == CM_ERR_INVALID_ARG
+      && cm_median_cpu_run (&bad, &a, &b, NULL) == CM_ERR_INVALID_ARG,
+      "an even window accepted");
+  bad.window_w = 5;
+  CHECK (cm_median_cpu_plan_new (NULL, &bad, CM_DEPTH_8) ==
+      CM_ERR_INVALID_ARG && !cm_median_cpu_takes (&bad, (cm_depth) 12) &&
+      cm_median_cpu_plan_new (&plan, &bad, (cm_depth) 12) ==
+      CM_ERR_INVALID_ARG, "a bad depth or no plan pointer accepted");
   test_image_free (&a);
   test_image_free (&b);
   test_image_free (&c16);
 }
 
-/* The CPU filter runs the networks where they take the window */
+/* The CPU filter runs the fast path where it takes the window */
 static void
 test_filter_choice (void)
 {
-  cm_median_desc d = { 5, 5, 50, CM_BORDER_REPLICATE, 0, CM_MEDIAN_AUTO,
-    0
+  static const struct
+  {
+    int n;
+    cm_depth depth;
+    const char *algorithm;
+  } cases[] = {
+    {3, CM_DEPTH_8, "cpu-median3x3"}, {5, CM_DEPTH_8, "cpu-network"},
+    {5, CM_DEPTH_16, "cpu-network"}, {21, CM_DEPTH_8, "cpu-network"},
+    {23, CM_DEPTH_8, "cpu-histogram"}, {23, CM_DEPTH_16, "cpu-network"},
+    {33, CM_DEPTH_8, "cpu-histogram"}, {33, CM_DEPTH_16, "reference"},
   };
-  cm_median_filter *f = NULL;
 
-  checks++;
-  if (cm_median_filter_new (&f, CM_BACKEND_CPU, &d, 32, 16, CM_DEPTH_8,
-          NULL) != CM_OK ||
-      strcmp (cm_median_filter_algorithm (f), "cpu-network") != 0)
-    FAIL ("5x5 CPU filter: %s", f ? cm_median_filter_algorithm (f) : "none");
-  cm_median_filter_free (f);
-  d.window_w = d.window_h = 33;
-  checks++;
-  if (cm_median_filter_new (&f, CM_BACKEND_CPU, &d, 32, 16, CM_DEPTH_8,
-          NULL) != CM_OK ||
-      strcmp (cm_median_filter_algorithm (f), "reference") != 0)
-    FAIL ("33x33 CPU filter: %s", f ? cm_median_filter_algorithm (f) :
-        "none");
-  cm_median_filter_free (f);
+  for (int i = 0; i < N_OF (cases); i++) {
+    cm_median_desc d = { cases[i].n, cases[i].n, 50, CM_BORDER_REPLICATE, 0,
+      CM_MEDIAN_AUTO, 0
+    };
+    cm_median_filter *f = NULL;
+    cm_status st = cm_median_filter_new (&f, CM_BACKEND_CPU, &d, 32, 16,
+        cases[i].depth, NULL);
+
+    CHECK (st == CM_OK &&
+        strcmp (cm_median_filter_algorithm (f), cases[i].algorithm) == 0,
+        "%dx%d %d-bit CPU filter: %s, expected %s", d.window_w, d.window_h,
+        cases[i].depth, f ? cm_median_filter_algorithm (f) : "none",
+        cases[i].algorithm);
+    cm_median_filter_free (f);
+  }
 }
 
 int
