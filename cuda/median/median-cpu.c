@@ -9,8 +9,11 @@
  *    every array it reads or writes is contiguous;
  *  - the g phases of the result are joined into the output row.
  *
- * The 3x3 median, the most common, has a loop of its own instead, which
- * keeps every value in registers (cm_mrow_median3).
+ * The 3x3 median, the most common, has a loop of its own instead
+ * (cm_mrow_median3: the columns sorted once, then each window's median
+ * from its three sorted columns, in registers), and 8-bit windows whose
+ * networks would cost more than constant-time histograms go to those
+ * (median-cpu-hist.h).
  *
  * Both networks run over chunks of CHUNK bytes, so that their scratch
  * arrays stay in the first-level cache. */
@@ -65,8 +68,9 @@ cm_median_cpu_takes (const cm_median_desc * desc, cm_depth depth)
       desc->window_h <= MAX_SIDE);
 }
 
-/* Windows ranked at once: sharing pays less than the phases cost on
- * narrow windows (and a column is its own window when ww == 1) */
+/* Windows ranked at once: 4 share merges from 5 columns on; on 3 columns
+ * 2 already share all there is (cm_mnet_cost), and a column is its own
+ * window when ww == 1 */
 static int
 group_of (int ww)
 {
@@ -197,6 +201,16 @@ put (uint8_t * row, int i, int bpp, uint32_t v)
     ((uint16_t *) row)[i] = (uint16_t) v;
 }
 
+/* Sample i of the extended row ext, off the image row: by the border
+ * rule */
+static inline void
+margin (const run_job * j, uint8_t * ext, const uint8_t * row, int i)
+{
+  int x = j->xsrc[i];
+
+  put (ext, i, j->bpp, x < 0 ? j->cval : cm_load_sample (row, x, j->bpp));
+}
+
 /* Virtual row v (any integer), extended by the border rule, split into
  * the phases of dest */
 static void
@@ -216,16 +230,13 @@ prepare (const run_job * j, band_mem * m, int v, uint8_t * dest)
     const uint8_t *row = (const uint8_t *) j->src->data + (size_t) my *
         j->src->pitch;
 
-    /* the image row by memcpy (any alignment), its margins by the map */
+    /* the image row by memcpy (any alignment), its margins by the map
+     * (the right one padded to the phases' length) */
     memcpy (ext + (size_t) j->rx * bpp, row, (size_t) j->w * bpp);
-    for (int i = 0; i < j->e; i++) {
-      int x = j->xsrc[i];
-
-      if (i == j->rx)
-        i += j->w - 1;
-      else
-        put (ext, i, bpp, x < 0 ? j->cval : cm_load_sample (row, x, bpp));
-    }
+    for (int i = 0; i < j->rx; i++)
+      margin (j, ext, row, i);
+    for (int i = j->rx + j->w; i < j->e; i++)
+      margin (j, ext, row, i);
   }
   if (j->g > 1)
     cm_mrow_split (dest, ext, j->g, j->q, bpp);
