@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cm-filter.h"
+#include "median-cpu.h"
 #include "median-filter.h"
 
 struct cm_median_filter
@@ -10,6 +11,8 @@ struct cm_median_filter
   cm_filter_base base;          /* first */
   cm_median_desc desc;
   cm_median_plan *plan;         /* CUDA */
+  cm_median_cpu_plan *cpu_plan; /* CPU, where the fast path takes desc;
+                                   NULL: the reference */
 };
 
 cm_status
@@ -30,6 +33,8 @@ cm_median_filter_new (cm_median_filter ** out, cm_backend backend,
   f->desc = *desc;
   if (backend == CM_BACKEND_CUDA)
     status = cm_median_plan_new (&f->plan, &f->desc, width, height, depth);
+  else if (cm_median_cpu_takes (&f->desc, depth))
+    status = cm_median_cpu_plan_new (&f->cpu_plan, &f->desc, depth);
   if (status != CM_OK) {
     cm_median_filter_free (f);
     return status;
@@ -46,6 +51,8 @@ cm_median_filter_run (cm_median_filter * f, const cm_image * src,
     return CM_ERR_INVALID_ARG;
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_median_plan_run (f->plan, src, dst, stream);
+  if (f->cpu_plan != NULL)
+    return cm_median_cpu_plan_run (f->cpu_plan, src, dst, &f->base.cpu);
   return cm_median_ref_mt (&f->desc, src, dst, &f->base.cpu);
 }
 
@@ -73,6 +80,7 @@ cm_median_filter_free (cm_median_filter * f)
     return;
   if (f->plan != NULL)
     cm_median_plan_free (f->plan);
+  cm_median_cpu_plan_free (f->cpu_plan);
   free (f);
 }
 
@@ -87,5 +95,8 @@ cm_median_filter_algorithm (const cm_median_filter * f)
 {
   if (f == NULL)
     return "none";
-  return f->plan != NULL ? cm_median_plan_algorithm (f->plan) : "reference";
+  if (f->plan != NULL)
+    return cm_median_plan_algorithm (f->plan);
+  return f->cpu_plan != NULL ? cm_median_cpu_plan_algorithm (f->cpu_plan) :
+      "reference";
 }

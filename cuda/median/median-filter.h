@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One median (rank) filter, made for a backend and run with one call: the
- * CPU reference (cm_median_ref_mt / cm_median_luma_ref_mt, on the threads
- * of the cpu options) or the CUDA plan (cm_median_plan_*) behind one API,
- * so that a caller does not branch on the backend. Built once per (desc,
- * size, depth), like a plan. */
+/* One median (rank) filter, made for a backend and run with one call: on
+ * the CPU the fast path of median-cpu.h where it takes the window and
+ * depth, else the reference (cm_median_ref_mt; luma mode always
+ * cm_median_luma_ref_mt), on the threads of the cpu options, or the CUDA
+ * plan (cm_median_plan_*), behind one API, so that a caller does not
+ * branch on the backend. Built once per (desc, size, depth), like a
+ * plan. */
 #pragma once
 
 #include "cm-backend.h"
@@ -37,7 +39,9 @@ cm_status cm_median_filter_run_luma (cm_median_filter * filter,
 void cm_median_filter_free (cm_median_filter * filter);
 
 cm_backend cm_median_filter_backend (const cm_median_filter * filter);
-/* The plan's algorithm on CUDA, "reference" on the CPU (static string). */
+/* The plan's algorithm on CUDA; on the CPU the fast path's
+ * (cm_median_cpu_plan_algorithm) where it takes the window, else
+ * "reference" (static string). */
 const char *cm_median_filter_algorithm (const cm_median_filter * filter);
 
 #ifdef __cplusplus
