@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cm-sample.h"
 #include "cpu-bands.h"
 #include "reconstruct.h"
 
@@ -242,9 +243,10 @@ load (const cm_image * img, uint32_t * v)
   for (int y = 0; y < img->height; y++) {
     const uint8_t *row = (const uint8_t *) img->data + (size_t) y * img->pitch;
 
+    /* cm_load_sample: 16-bit rows need not start on 2 bytes */
     for (int x = 0; x < img->width; x++)
-      v[(size_t) y * img->width + x] = img->depth == CM_DEPTH_16 ?
-          ((const uint16_t *) row)[x] : row[x];
+      v[(size_t) y * img->width + x] = cm_load_sample (row, x,
+          cm_depth_bytes (img->depth));
   }
 }
 
@@ -258,7 +260,7 @@ store (const cm_image * img, const uint32_t * v)
       uint32_t s = v[(size_t) y * img->width + x];
 
       if (img->depth == CM_DEPTH_16)
-        ((uint16_t *) row)[x] = (uint16_t) s;
+        cm_store_sample (row, x, 2, s);
       else
         row[x] = (uint8_t) s;
     }
