@@ -56,8 +56,10 @@
  * hybrid algorithm (two raster scans, then a queue); on CUDA one kernel
  * sweeps the frame until a whole pass changes nothing.
  *
- * The CPU backend is the reference implementation written as the
- * definition; both give the same result bit for bit, borders included.
+ * The CPU backend runs exact CPU plans (row passes for morphology, the
+ * hybrid algorithm on the samples' own type for reconstruction), checked
+ * against references written as the definitions; CPU and CUDA give the
+ * same result bit for bit, borders included.
  * Properties can be changed while PLAYING: the filter is rebuilt before
  * the next frame.
  *
@@ -708,7 +710,7 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
         se->width, se->height, se->count, desc.iterations, (gint) desc.border,
         desc.border_value, width, height, (gint) depth,
         use_cuda ? "CUDA" : "CPU",
-        use_cuda ? "reconstruction plan" : "reference");
+        use_cuda ? "reconstruction plan" : "CPU plan");
   else
     GST_INFO_OBJECT (self, "%s, %s %dx%d (%d pixels), %d iteration(s), "
         "border %d (value %u), %dx%d %d-bit on %s: %s",
