@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +105,20 @@ cm_image_pair_ok (const cm_image * src, const cm_image * dst)
   return cm_image_ok (src) && cm_image_ok (dst) &&
       src->width == dst->width && src->height == dst->height &&
       src->depth == dst->depth && !cm_images_overlap (src, dst);
+}
+
+/* *img: a host image of @width x @height and @depth, rows packed
+ * (pitch = width samples), from malloc (free img->data); 0 when out of
+ * memory */
+static inline int
+cm_image_host_new (cm_image * img, int width, int height, cm_depth depth)
+{
+  img->width = width;
+  img->height = height;
+  img->depth = depth;
+  img->pitch = (size_t) width * cm_depth_bytes (depth);
+  img->data = malloc (img->pitch * (size_t) height);
+  return img->data != NULL;
 }
 
 /* r, g, b: distinct channel indices of an interleaved image of ch

@@ -304,12 +304,7 @@ plan_init (cm_morph_cpu * c, const cm_morph_desc * desc)
 
     if (!needed)
       continue;
-    c->tmp[i].width = c->width;
-    c->tmp[i].height = c->height;
-    c->tmp[i].depth = c->depth;
-    c->tmp[i].pitch = (size_t) c->width * bpp;
-    c->tmp[i].data = malloc (c->tmp[i].pitch * (size_t) c->height);
-    if (c->tmp[i].data == NULL)
+    if (!cm_image_host_new (&c->tmp[i], c->width, c->height, c->depth))
       return CM_ERR_NO_MEMORY;
   }
   return CM_OK;

@@ -414,12 +414,8 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
   for (int i = 0; i < 3; i++) {
     if (i < 2 ? !need_pp : !need_half)
       continue;
-    c.tmp[i].width = src->width;
-    c.tmp[i].height = src->height;
-    c.tmp[i].depth = src->depth;
-    c.tmp[i].pitch = (size_t) src->width * cm_depth_bytes (src->depth);
-    c.tmp[i].data = malloc (c.tmp[i].pitch * (size_t) src->height);
-    if (!c.tmp[i].data) {
+    if (!cm_image_host_new (&c.tmp[i], src->width, src->height,
+            src->depth)) {
       ctx_clear (&c);
       return CM_ERR_NO_MEMORY;
     }

@@ -199,12 +199,7 @@ plan_init (cm_recon_cpu * c)
         c->height, c->depth, c->opts);
     if (st != CM_OK)
       return st;
-    c->tmp.width = c->width;
-    c->tmp.height = c->height;
-    c->tmp.depth = c->depth;
-    c->tmp.pitch = (size_t) c->width * bpp;
-    c->tmp.data = malloc (c->tmp.pitch * (size_t) c->height);
-    if (c->tmp.data == NULL)
+    if (!cm_image_host_new (&c->tmp, c->width, c->height, c->depth))
       return CM_ERR_NO_MEMORY;
   }
   return CM_OK;
