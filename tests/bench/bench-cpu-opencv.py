@@ -62,6 +62,18 @@ def opencv_rows(img, runs):
     for side in (3, 5, 7, 15):
         rows[f"median {side}x{side}"] = median_ms(
             lambda s=side: cv2.medianBlur(img, s), runs)
+    # 16-bit: OpenCV's median takes 16-bit samples for 3 and 5 only
+    img16 = np.random.default_rng(2).integers(1, 65536, img.shape,
+                                              dtype=np.uint16)
+    rows["erode rect 15x15 16-bit"] = median_ms(
+        lambda: cv2.erode(img16, shapes["rect 15x15"], borderType=border),
+        runs)
+    rows["open disk r7 16-bit"] = median_ms(
+        lambda: cv2.morphologyEx(img16, cv2.MORPH_OPEN, shapes["disk r7"],
+                                 borderType=border), runs)
+    for side in (3, 5):
+        rows[f"median {side}x{side} 16-bit"] = median_ms(
+            lambda s=side: cv2.medianBlur(img16, s), runs)
     return rows
 
 

@@ -283,6 +283,26 @@ main (int argc, char **argv)
       bench_median (name, &m, &src, &dst, &o, runs);
     }
     {
+      /* 16-bit samples: the same filters on GRAY16 frames */
+      cm_image src16 = test_image_new (width, height, CM_DEPTH_16, 0);
+      cm_image dst16 = test_image_new (width, height, CM_DEPTH_16, 0);
+
+      test_image_fill_random (&src16, &r);
+      d.op = CM_MORPH_ERODE;
+      d.se = rect;
+      bench_morph ("erode rect 15x15 16-bit", &d, &src16, &dst16, &o, runs);
+      d.op = CM_MORPH_OPEN;
+      d.se = disk;
+      bench_morph ("open disk r7 16-bit", &d, &src16, &dst16, &o, runs);
+      for (int side = 3; side <= 5; side += 2) {
+        m.window_w = m.window_h = side;
+        snprintf (name, sizeof (name), "median %dx%d 16-bit", side, side);
+        bench_median (name, &m, &src16, &dst16, &o, runs);
+      }
+      test_image_free (&src16);
+      test_image_free (&dst16);
+    }
+    {
       spectrum_job s = { {21, 0, 180, 5, CM_MORPH_OPEN, 1, 1}, {0},
         test_image_new (width, height, CM_DEPTH_16, 0)
       };
