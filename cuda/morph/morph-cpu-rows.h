@@ -242,6 +242,94 @@ FN (separable_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
   }
 }
 
+/* Row @r of the border-extended source read along a diagonal: d[k] =
+ * f_ext (k + @base, r) for k in [0, n) */
+static void
+FN (diagonal_row) (T * d, const cm_image * src, int r, int base, int n,
+    cm_border_mode border, T fill, const T * fill_row)
+{
+  const int w = src->width;
+  const T *row = FN (src_row) (src, r, border, fill_row);
+  int k0 = -base < 0 ? 0 : (-base > n ? n : -base);
+  int k1 = w - base > n ? n : (w - base < k0 ? k0 : w - base);
+
+  if (k1 > k0)
+    memcpy (d + k0, row + k0 + base, sizeof (T) * (size_t) (k1 - k0));
+  if (border == CM_BORDER_NEUTRAL || border == CM_BORDER_CONSTANT) {
+    FN (row_fill) (d, fill, k0);
+    FN (row_fill) (d + k1, fill, n - k1);
+    return;
+  }
+  for (int k = 0; k < k0; k++)
+    d[k] = row[cm_border_map (border, k + base, w)];
+  for (int k = k1; k < n; k++)
+    d[k] = row[cm_border_map (border, k + base, w)];
+}
+
+/* One erosion or dilation, rows [y0, y1) of @dst, by a contiguous
+ * diagonal line (one sample a row, the column moving by s->step = +1 or
+ * -1 a row, s->a at row s->dy0): van Herk/Gil-Werman along the diagonal.
+ * With q = x_src - step * r constant along the line, out (x, y) is the
+ * extreme over h consecutive rows of G_r (q) = f_ext (q + step * r, r) at
+ * q = x + a - step * (y + dy0): the column pass of the rectangle on rows
+ * read along the diagonal, a block's rows aligned on the q of its
+ * outputs. @scratch: h + 2 rows of w + h. */
+static void
+FN (diagonal_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
+    T fill, const cm_image * src, const cm_image * dst, int y0, int y1,
+    T * scratch, const cm_cpu_opts * opts, int *cancelled)
+{
+  const int w = src->width, h = s->h, step = s->step;
+  const int wq = w + h - 1;
+  T *suffix = scratch;                          /* h rows of wq */
+  T *prefix = suffix + (size_t) h * wq;         /* wq */
+  T *fill_row = prefix + wq;                    /* w */
+
+  FN (row_fill) (fill_row, fill, w);
+  for (int s0 = y0 + s->dy0; s0 < y1 + s->dy0; s0 += h) {
+    /* the q of the block's outputs start at qlo (x = 0 of its extreme
+     * row): k = q - qlo in [0, wq) */
+    int qlo = s->a - step * s0 - (step > 0 ? h - 1 : 0);
+
+    FN (diagonal_row) (suffix + (size_t) (h - 1) * wq, src, s0 + h - 1,
+        qlo + step * (s0 + h - 1), wq, border, fill, fill_row);
+    for (int i = h - 2; i >= 0; i--) {
+      T *row = prefix;                          /* free until i == 0 */
+
+      FN (diagonal_row) (row, src, s0 + i, qlo + step * (s0 + i), wq,
+          border, fill, fill_row);
+      FN (row_ext) (suffix + (size_t) i * wq, suffix + (size_t) (i + 1) * wq,
+          row, wq, is_min);
+    }
+    for (int i = 0; i < h && s0 + i < y1 + s->dy0; i++) {
+      int y = s0 + i - s->dy0;
+      int k = s->a - step * (y + s->dy0) - qlo;
+      T *out = (T *) ((uint8_t *) dst->data + (size_t) y * dst->pitch);
+
+      if (cm_cpu_cancelled (opts)) {
+        *cancelled = 1;
+        return;
+      }
+      /* prefix: rows s0 + h .. s0 + h + i - 1, aligned on qlo */
+      if (i == 1)
+        FN (diagonal_row) (prefix, src, s0 + h, qlo + step * (s0 + h), wq,
+            border, fill, fill_row);
+      else if (i > 1) {
+        T *row = fill_row + w;                  /* the row after prefix */
+
+        FN (diagonal_row) (row, src, s0 + h + i - 1,
+            qlo + step * (s0 + h + i - 1), wq, border, fill, fill_row);
+        FN (row_ext_in) (prefix, row, wq, is_min);
+      }
+      if (i == 0)
+        memcpy (out, suffix + k, sizeof (T) * (size_t) w);
+      else
+        FN (row_ext) (out, suffix + (size_t) i * wq + k, prefix + k, w,
+            is_min);
+    }
+  }
+}
+
 /* One erosion or dilation, rows [y0, y1) of @dst, by the runs of every
  * row of the SE: each source row is extended and its levels computed once
  * (a ring of s->h rows), then an output row takes two level samples a

@@ -39,6 +39,8 @@ typedef struct
 typedef struct
 {
   int separable;                /* a full rectangle */
+  int diagonal;                 /* a contiguous line at 45 or 135 degrees */
+  int step;                     /* diagonal: the column's move a row */
   int dy0, h;                   /* rows dy0 .. dy0 + h - 1 */
   int a, len;                   /* separable: every row's run */
   cpu_run *runs;                /* chords: every run, by dy */
@@ -128,6 +130,29 @@ shape_init (cpu_shape * s, const cm_se * se, int reflect)
   s->separable = se->count == se->width * se->height && n == se->height;
   s->a = s->runs[0].a;
   s->len = s->runs[0].len;
+  /* one sample a row, each a column to the side of the one above it */
+  if (!s->separable && n == s->h && n >= 2 && max_len == 1) {
+    int step = 0, first = 0, ok = 1;
+
+    for (int i = 0; i < n; i++)
+      if (s->runs[i].dy == s->dy0)
+        first = i;
+    for (int i = 0; i < n && ok; i++) {
+      int d = s->runs[i].dy - s->dy0, da = s->runs[i].a - s->runs[first].a;
+
+      if (d == 1)
+        step = da;
+      ok = d == 0 || da == d || da == -d;
+    }
+    for (int i = 0; i < n && ok; i++)
+      ok = s->runs[i].a - s->runs[first].a ==
+          step * (s->runs[i].dy - s->dy0);
+    if (ok && (step == 1 || step == -1)) {
+      s->diagonal = 1;
+      s->step = step;
+      s->a = s->runs[first].a;
+    }
+  }
   return CM_OK;
 }
 
@@ -139,6 +164,8 @@ shape_scratch (const cpu_shape * s, int width)
 
   if (s->separable)
     return (size_t) (s->h + 2) * width + stride * (size_t) (s->k + 1);
+  if (s->diagonal)                      /* h + 2 rows of w + h, the fill */
+    return (size_t) (s->h + 2) * (size_t) (width + s->h) + width;
   /* h ints (counted as samples: enough for either depth), the fill row,
    * the ring */
   return cpu_ints_bytes (s->h) + cpu_round_up (width) +
@@ -183,14 +210,20 @@ stage_band (void *data, int band, int y0, int y1)
   int cancelled = 0;
 
   if (st->in->depth == CM_DEPTH_8) {
-    if (st->s->separable)
+    if (st->s->diagonal)
+      diagonal_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill,
+          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
+    else if (st->s->separable)
       separable_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill,
           st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
     else
       chords_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill, st->in,
           st->out, y0, y1, scratch, st->c->opts, &cancelled);
   } else {
-    if (st->s->separable)
+    if (st->s->diagonal)
+      diagonal_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill,
+          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
+    else if (st->s->separable)
       separable_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill,
           st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
     else
@@ -386,5 +419,7 @@ cm_morph_cpu_algorithm (const cm_morph_cpu * c)
 {
   if (c == NULL)
     return "none";
+  if (c->ero.diagonal)
+    return "cpu-diagonal";
   return c->ero.separable ? "cpu-separable" : "cpu-chords";
 }

@@ -29,8 +29,9 @@ cm_status cm_morph_cpu_run (cm_morph_cpu * p, const cm_image * src,
 void cm_morph_cpu_free (cm_morph_cpu * p);
 
 /* "cpu-separable" (a full rectangle: van Herk/Gil-Werman down the
- * columns, then the rows) or "cpu-chords" (the runs of each row of the
- * SE) */
+ * columns, then the rows), "cpu-diagonal" (a contiguous line at 45 or 135
+ * degrees: van Herk/Gil-Werman along it) or "cpu-chords" (the runs of
+ * each row of the SE) */
 const char *cm_morph_cpu_algorithm (const cm_morph_cpu * p);
 
 #ifdef __cplusplus

@@ -22,7 +22,7 @@ typedef struct
   const char *algorithm;        /* at width 64 */
 } shape;
 
-static shape shapes[24];
+static shape shapes[32];
 static int n_shapes;
 
 static void
@@ -62,7 +62,10 @@ build_shapes (void)
   ADD ("line 41@90", cm_se_new_line (&se, 41, 90), "cpu-separable");
   ADD ("line 15@30", cm_se_new_line (&se, 15, 30), "cpu-chords");
   ADD ("line 21@120", cm_se_new_line (&se, 21, 120), "cpu-chords");
-  ADD ("line 9@45", cm_se_new_line (&se, 9, 45), "cpu-chords");
+  ADD ("line 9@45", cm_se_new_line (&se, 9, 45), "cpu-diagonal");
+  ADD ("line 41@135", cm_se_new_line (&se, 41, 135), "cpu-diagonal");
+  ADD ("line 2@45", cm_se_new_line (&se, 2, 45), "cpu-diagonal");
+  ADD ("line 127@225", cm_se_new_line (&se, 127, 225), "cpu-diagonal");
   ADD ("custom off-centre", cm_se_new_custom (&se, "110;011;001"),
       "cpu-chords");
   ADD ("custom holes", cm_se_new_custom (&se, "10101;01010;10101"),
