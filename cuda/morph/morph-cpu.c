@@ -10,7 +10,8 @@
  * j = floor (log2 len), which overlap (the sparse table of range-minimum
  * queries). A full rectangle is separable: van Herk/Gil-Werman down the
  * columns (3 row operations a row whatever its height), then one run per
- * row. The border rules extend each axis on its own (an index map, the
+ * row; a contiguous diagonal line is the same column pass on rows read
+ * along the line (morph-cpu-rows.h, diagonal_rows). The border rules extend each axis on its own (an index map, the
  * constant, or NEUTRAL's identity that never wins), which is what makes
  * the rectangle's two passes equal to the definition at the border too.
  * Composite operations apply the rule at every stage, as the reference.
