@@ -5,7 +5,8 @@
  * message on the bus. A value set before the element has a bus (by
  * gst_parse_launch, or before gst_bin_add) waits, and is posted when the
  * element goes to READY: set_bus itself runs under the bin's lock, where
- * posting would deadlock.
+ * posting would deadlock. What waits is the text: a message would hold a
+ * reference to the element that holds it.
  */
 #include "gstcudamorphologyrefusal.h"
 
@@ -31,7 +32,18 @@ pending_quark (void)
 static void
 pending_free (gpointer data)
 {
-  g_queue_free_full (data, (GDestroyNotify) gst_message_unref);
+  g_queue_free_full (data, g_free);
+}
+
+static void
+post_refusal (GstElement * element, const gchar * text)
+{
+  GError *err = g_error_new_literal (GST_LIBRARY_ERROR,
+      GST_LIBRARY_ERROR_SETTINGS, text);
+
+  gst_element_post_message (element, gst_message_new_warning (GST_OBJECT
+          (element), err, "refused when set: the previous value is in use"));
+  g_error_free (err);
 }
 
 /**
@@ -47,8 +59,6 @@ void
 gst_cuda_morphology_refuse (GstElement * element, const gchar * format, ...)
 {
   GQuark quark = pending_quark ();
-  GstMessage *msg;
-  GError *err;
   GstBus *bus;
   va_list args;
   gchar *text;
@@ -59,18 +69,13 @@ gst_cuda_morphology_refuse (GstElement * element, const gchar * format, ...)
 
   g_warning ("%s: %s", GST_OBJECT_NAME (element), text);
   GST_WARNING_OBJECT (element, "%s", text);
-  err = g_error_new_literal (GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS,
-      text);
-  msg = gst_message_new_warning (GST_OBJECT (element), err,
-      "refused when set: the previous value is in use");
-  g_error_free (err);
-  g_free (text);
 
   bus = gst_element_get_bus (element);
   if (bus != NULL) {
     gst_object_unref (bus);
     gst_cuda_morphology_refusal_flush (element);
-    gst_element_post_message (element, msg);
+    post_refusal (element, text);
+    g_free (text);
     return;
   }
   GST_OBJECT_LOCK (element);
@@ -82,7 +87,7 @@ gst_cuda_morphology_refuse (GstElement * element, const gchar * format, ...)
       g_object_set_qdata_full (G_OBJECT (element), quark, pending,
           pending_free);
     }
-    g_queue_push_tail (pending, msg);
+    g_queue_push_tail (pending, text);
   }
   GST_OBJECT_UNLOCK (element);
 }
@@ -99,7 +104,7 @@ gst_cuda_morphology_refusal_flush (GstElement * element)
 {
   GQuark quark = pending_quark ();
   GQueue *pending;
-  GstMessage *msg;
+  gchar *text;
   GstBus *bus = gst_element_get_bus (element);
 
   if (bus == NULL)
@@ -110,7 +115,9 @@ gst_cuda_morphology_refusal_flush (GstElement * element)
   GST_OBJECT_UNLOCK (element);
   if (pending == NULL)
     return;
-  while ((msg = g_queue_pop_head (pending)) != NULL)
-    gst_element_post_message (element, msg);
+  while ((text = g_queue_pop_head (pending)) != NULL) {
+    post_refusal (element, text);
+    g_free (text);
+  }
   g_queue_free (pending);
 }

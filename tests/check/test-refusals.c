@@ -84,6 +84,21 @@ GST_START_TEST (test_refused_before_bus)
 
 GST_END_TEST;
 
+/* a refusal that never gets a bus holds no reference to its element (it
+ * would never be freed) */
+GST_START_TEST (test_refused_without_bus_freed)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (refusals); i++) {
+    GstElement *e = gst_element_factory_make (refusals[i].element, NULL);
+
+    set_refused (e, &refusals[i]);
+    ASSERT_OBJECT_REFCOUNT (e, refusals[i].element, 1);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_refused_playing)
 {
   for (guint i = 0; i < G_N_ELEMENTS (refusals); i++) {
@@ -219,6 +234,7 @@ GST_END_TEST;
 
 static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_refused_before_bus),
+  TEST_SUITE_TEST (test_refused_without_bus_freed),
   TEST_SUITE_TEST (test_refused_playing),
   TEST_SUITE_TEST (test_same_value_no_rebuild),
   TEST_SUITE_TEST (test_interval_regions_of_new_sizes),
