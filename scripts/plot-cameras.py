@@ -7,7 +7,7 @@ processes, with and without NVIDIA MPS.
     scripts/plot-cameras.py [--out docs/perf-cameras.png]
 
 Reads the raw output kept under docs/bench/2026-11-26-s11/ (nothing is
-typed in here); docs/bench/history.md, session 11, "Against the bound,
+typed in here); docs/bench/history.md, "Against the bound,
 1920x1080":
 
 * streams-122.txt, streams-126.txt: `tests/bench/bench-streams.sh

@@ -13,7 +13,7 @@ in here):
   2026-11-26, `bench-morph --width W --height H --npp-max-mask 0
   [--runs-rows 4]`); r0 (the automatic choice) at 512x512 and 1024x1024,
   r4 at 1920x1080 and 3840x2160, which is what the plan takes there
-  (docs/bench/history.md, session 13, "The runs pass on small frames");
+  (docs/bench/history.md, "The runs pass on small frames");
 * NPP 13.0.1: docs/bench/2026-11-24-h100-s7/bench-morph.csv (H100,
   2026-11-24, `bench-morph --compare`), the newest run that timed NPP.
 

@@ -7,7 +7,7 @@
     scripts/plot-recon.py [--out docs/perf-recon.png]
 
 Reads the raw output kept under docs/bench/2026-11-26-s18/recon/ (nothing is
-typed in here); docs/bench/history.md, session 18, "Final figures (95ced7c,
+typed in here); docs/bench/history.md, "Final figures (95ced7c,
 call G) and the peers (calls G, H)":
 
 * ours: callG-recon-{4k,1080}-final.txt (`bench-recon --image camera.pgm

@@ -16,7 +16,7 @@
  * (tile + L - 1 columns of 64 rows) leaves two blocks per SM, and staging,
  * barrier and computing do not overlap (low occupancy and few
  * instructions issued per cycle: the profile is in docs/bench/history.md,
- * session 6's "What changed, predicted against measured").
+ * "What changed, predicted against measured", its 2026-11-24 H100 run).
  * Here a warp owns a whole row and walks it in chunks of 512 samples
  * (lane l: the 16 samples 16 l .. 16 l + 15, one 16-byte load), the next
  * chunk's load in flight while the current one is computed; no block
