@@ -236,8 +236,12 @@ FN (separable_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
             fill);
       }
       FN (row_levels) (lv, (int) stride, k, stride, is_min);
-      memcpy (out, lv + (size_t) k * stride + pad_l + s->a, sizeof (T) * w);
-      FN (acc_run) (out, lv, stride, pad_l, s->a, s->len, w, is_min);
+      {
+        /* the row's one run: the extreme of its two level-k samples */
+        const T *level = lv + (size_t) k * stride + pad_l + s->a;
+
+        FN (row_ext) (out, level, level + s->len - (1 << k), w, is_min);
+      }
     }
   }
 }
