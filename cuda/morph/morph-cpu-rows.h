@@ -40,79 +40,43 @@ ROW_KERNEL (k_sub_from, (T * restrict d, const T * restrict a, int n),
     d[j] = (T) (a[j] > d[j] ? a[j] - d[j] : 0))
 #undef ROW_KERNEL
 
+/* A row function over blocks of CPU_BLOCK, then the rest: @sel picks
+ * kernel @k_yes or @k_no, called with @args, in which cnt is the count */
+#define ROW_BLOCKED(name, params, sel, k_yes, k_no, args) \
+  static inline void FN (name) params \
+  { \
+    int i = 0; \
+    for (; i + CPU_BLOCK <= n; i += CPU_BLOCK) { \
+      const int cnt = CPU_BLOCK; \
+      if (sel) \
+        FN (k_yes) args; \
+      else \
+        FN (k_no) args; \
+    } \
+    { \
+      const int cnt = n - i; \
+      if (sel) \
+        FN (k_yes) args; \
+      else \
+        FN (k_no) args; \
+    } \
+  }
+
 /* d = max (d - b, 0), or max (b - d, 0) when @from */
-static inline void
-FN (row_sub) (T * restrict d, const T * restrict b, int n, int from)
-{
-  int i = 0;
-
-  for (; i + CPU_BLOCK <= n; i += CPU_BLOCK) {
-    if (from)
-      FN (k_sub_from) (d + i, b + i, CPU_BLOCK);
-    else
-      FN (k_sub_in) (d + i, b + i, CPU_BLOCK);
-  }
-  if (from)
-    FN (k_sub_from) (d + i, b + i, n - i);
-  else
-    FN (k_sub_in) (d + i, b + i, n - i);
-}
-
+ROW_BLOCKED (row_sub, (T * restrict d, const T * restrict b, int n,
+        int from), from, k_sub_from, k_sub_in, (d + i, b + i, cnt))
 /* d = min/max (a, b) */
-static inline void
-FN (row_ext) (T * restrict d, const T * restrict a, const T * restrict b,
-    int n, int is_min)
-{
-  int i = 0;
-
-  for (; i + CPU_BLOCK <= n; i += CPU_BLOCK) {
-    if (is_min)
-      FN (k_min) (d + i, a + i, b + i, CPU_BLOCK);
-    else
-      FN (k_max) (d + i, a + i, b + i, CPU_BLOCK);
-  }
-  if (is_min)
-    FN (k_min) (d + i, a + i, b + i, n - i);
-  else
-    FN (k_max) (d + i, a + i, b + i, n - i);
-}
-
+ROW_BLOCKED (row_ext, (T * restrict d, const T * restrict a,
+        const T * restrict b, int n, int is_min), is_min, k_min, k_max,
+    (d + i, a + i, b + i, cnt))
 /* d = min/max (d, b) */
-static inline void
-FN (row_ext_in) (T * restrict d, const T * restrict b, int n, int is_min)
-{
-  int i = 0;
-
-  for (; i + CPU_BLOCK <= n; i += CPU_BLOCK) {
-    if (is_min)
-      FN (k_min_in) (d + i, b + i, CPU_BLOCK);
-    else
-      FN (k_max_in) (d + i, b + i, CPU_BLOCK);
-  }
-  if (is_min)
-    FN (k_min_in) (d + i, b + i, n - i);
-  else
-    FN (k_max_in) (d + i, b + i, n - i);
-}
-
+ROW_BLOCKED (row_ext_in, (T * restrict d, const T * restrict b, int n,
+        int is_min), is_min, k_min_in, k_max_in, (d + i, b + i, cnt))
 /* acc = min/max (acc, a, b) */
-static inline void
-FN (row_ext3) (T * restrict acc, const T * restrict a, const T * restrict b,
-    int n, int is_min)
-{
-  int i = 0;
-
-  for (; i + CPU_BLOCK <= n; i += CPU_BLOCK) {
-    if (is_min)
-      FN (k_min3) (acc + i, a + i, b + i, CPU_BLOCK);
-    else
-      FN (k_max3) (acc + i, a + i, b + i, CPU_BLOCK);
-  }
-  if (is_min)
-    FN (k_min3) (acc + i, a + i, b + i, n - i);
-  else
-    FN (k_max3) (acc + i, a + i, b + i, n - i);
-}
+ROW_BLOCKED (row_ext3, (T * restrict acc, const T * restrict a,
+        const T * restrict b, int n, int is_min), is_min, k_min3, k_max3,
+    (acc + i, a + i, b + i, cnt))
+#undef ROW_BLOCKED
 
 static void
 FN (row_fill) (T * d, T v, int n)
