@@ -491,6 +491,17 @@ gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
 
 /* ---- plans -------------------------------------------------------------- */
 
+/* the element error of angles that are invalid together, none valid before */
+static void
+post_no_angles (GstCudaLinSpectrum * self, const cm_linspectrum_desc * desc,
+    const gchar * why)
+{
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+      ("angle-min %g, angle-max %g, angle-step %g: %s", desc->angle_min,
+          desc->angle_max, desc->angle_step, why),
+      ("no valid orientations to keep"));
+}
+
 /* The angle properties are taken together here, whatever the order they
  * were set in. An invalid combination keeps the orientations in use and
  * warns once (an element error when there are none yet). */
@@ -519,10 +530,7 @@ gst_cuda_lin_spectrum_choose_angles (GstCudaLinSpectrum * self,
   self->refused_step = desc->angle_step;
   if (!self->have_valid_angles) {
     if (fresh)
-      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-          ("angle-min %g, angle-max %g, angle-step %g: %s", desc->angle_min,
-              desc->angle_max, desc->angle_step, why),
-          ("no valid orientations to keep"));
+      post_no_angles (self, desc, why);
     return FALSE;
   }
   if (fresh) {
@@ -554,10 +562,7 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
   /* checked only: the first frame chooses the orientations */
   why = gst_cuda_lin_spectrum_angles_refusal (&desc);
   if (why != NULL && !self->have_valid_angles) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("angle-min %g, angle-max %g, angle-step %g: %s", desc.angle_min,
-            desc.angle_max, desc.angle_step, why),
-        ("no valid orientations to keep"));
+    post_no_angles (self, &desc, why);
     return FALSE;
   }
   self->plan_made = FALSE;
