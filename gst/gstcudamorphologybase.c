@@ -305,8 +305,11 @@ static gboolean
 gst_cuda_morphology_base_accept_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps)
 {
-  return gst_cuda_morphology_negotiation_accept_caps (trans, direction, caps,
-      GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps);
+  if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (trans, direction,
+          caps))
+    return TRUE;
+  gst_cuda_morphology_negotiation_explain_refusal (trans, direction, caps);
+  return FALSE;
 }
 
 static gboolean

@@ -69,21 +69,18 @@ gst_cuda_morphology_negotiation_template_caps (const gchar * formats)
 }
 
 /**
- * gst_cuda_morphology_negotiation_accept_caps:
+ * gst_cuda_morphology_negotiation_explain_refusal:
  *
- * accept_caps: the parent's answer; interlaced caps refused on the sink
- * pad are explained by a WARNING on the bus (upstream then posts the
+ * After accept_caps refused @caps: interlaced caps on the sink pad are
+ * explained by a WARNING on the bus (upstream then posts the
  * not-negotiated error, once, as for any caps an element refuses).
  */
-gboolean
-gst_cuda_morphology_negotiation_accept_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps,
-    GstCudaMorphologyAcceptCaps parent_accept)
+void
+gst_cuda_morphology_negotiation_explain_refusal (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps)
 {
   GstVideoInfo info;
 
-  if (parent_accept (trans, direction, caps))
-    return TRUE;
   if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps) &&
       gst_video_info_from_caps (&info, caps) &&
       GST_VIDEO_INFO_IS_INTERLACED (&info))
@@ -91,7 +88,6 @@ gst_cuda_morphology_negotiation_accept_caps (GstBaseTransform * trans,
         ("Interlaced video is not supported: put a deinterlace element "
             "before %s", GST_ELEMENT_NAME (trans)),
         ("caps %" GST_PTR_FORMAT, caps));
-  return FALSE;
 }
 
 /**

@@ -43,12 +43,8 @@ GstCaps *gst_cuda_morphology_negotiation_template_caps (const gchar *
 
 gboolean gst_cuda_morphology_negotiation_caps_is_cuda (const GstCaps * caps);
 
-typedef gboolean (*GstCudaMorphologyAcceptCaps) (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps);
-
-gboolean gst_cuda_morphology_negotiation_accept_caps (GstBaseTransform *
-    trans, GstPadDirection direction, GstCaps * caps,
-    GstCudaMorphologyAcceptCaps parent_accept);
+void gst_cuda_morphology_negotiation_explain_refusal (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps);
 
 GstCaps *gst_cuda_morphology_negotiation_usable (GstCaps * caps,
     gboolean to_system, gboolean allow);
