@@ -133,24 +133,56 @@ hist_band (void *data, int band, int y0, int y1)
   return CM_OK;
 }
 
-/* One band's histograms (zeroed, the constant column filled) and the
- * window columns' pointers */
-static int
-band_alloc (const hist_job * j, band_mem * m)
+static size_t
+align64 (size_t n)
 {
-  int n = j->w + 2 * j->rx;
+  return (n + 63) / 64 * 64;
+}
 
-  m->fine = calloc ((size_t) (j->w + 1) * BINS, sizeof (uint16_t));
-  m->coarse = calloc ((size_t) (j->w + 1) * COARSE, sizeof (uint16_t));
-  m->fcol = malloc (sizeof (*m->fcol) * (size_t) n);
-  m->ccol = malloc (sizeof (*m->ccol) * (size_t) n);
-  m->win = malloc (sizeof (uint16_t) * (BINS + COARSE));
-  if (!m->fine || !m->coarse || !m->fcol || !m->ccol || !m->win)
-    return 0;
+/* The bytes of one band's arrays, each 64-byte aligned */
+static size_t
+band_bytes (int w, int rx)
+{
+  size_t n = (size_t) w + 2 * (size_t) rx;
+
+  return align64 (((size_t) w + 1) * BINS * sizeof (uint16_t)) +
+      align64 (((size_t) w + 1) * COARSE * sizeof (uint16_t)) +
+      2 * align64 (n * sizeof (const uint16_t *)) +
+      align64 ((BINS + COARSE) * sizeof (uint16_t));
+}
+
+size_t
+cm_median_hist8_scratch (const cm_median_desc * desc, int width, int bands)
+{
+  return align64 ((size_t) bands * sizeof (band_mem)) + (size_t) bands *
+      band_bytes (width, desc->window_w / 2);
+}
+
+/* One band's arrays carved from @p: histograms zeroed, the constant
+ * column filled, the window columns' pointers */
+static uint8_t *
+band_init (const hist_job * j, band_mem * m, uint8_t * p)
+{
+  size_t n = (size_t) j->w + 2 * (size_t) j->rx;
+  size_t fine = ((size_t) j->w + 1) * BINS * sizeof (uint16_t);
+  size_t coarse = ((size_t) j->w + 1) * COARSE * sizeof (uint16_t);
+
+  m->fine = (uint16_t *) p;
+  p += align64 (fine);
+  m->coarse = (uint16_t *) p;
+  p += align64 (coarse);
+  m->fcol = (const uint16_t **) p;
+  p += align64 (n * sizeof (const uint16_t *));
+  m->ccol = (const uint16_t **) p;
+  p += align64 (n * sizeof (const uint16_t *));
+  m->win = (uint16_t *) p;
+  p += align64 ((BINS + COARSE) * sizeof (uint16_t));
+  memset (m->fine, 0, fine);
+  memset (m->coarse, 0, coarse);
   m->fine[j->w * BINS + j->cval] = (uint16_t) j->wh;
   m->coarse[j->w * COARSE + j->cval / COARSE] = (uint16_t) j->wh;
-  for (int e = 0; e < n; e++) {
-    int x = e - j->rx;
+  for (size_t e = 0; e < n; e++) {
+    int x = (int) e - j->rx;
 
     if (x < 0 || x >= j->w)
       x = j->mode == CM_BORDER_CONSTANT ? j->w : cm_border_map (j->mode, x,
@@ -158,26 +190,17 @@ band_alloc (const hist_job * j, band_mem * m)
     m->fcol[e] = m->fine + (size_t) x * BINS;
     m->ccol[e] = m->coarse + (size_t) x * COARSE;
   }
-  return 1;
-}
-
-static void
-band_free (band_mem * m)
-{
-  free (m->fine);
-  free (m->coarse);
-  free (m->fcol);
-  free (m->ccol);
-  free (m->win);
+  return p;
 }
 
 cm_status
 cm_median_hist8_run (const cm_median_desc * desc, int k,
-    const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts)
+    const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts,
+    void *scratch)
 {
   hist_job j;
-  int n, made = 0;
-  cm_status st = CM_ERR_NO_MEMORY;
+  int n;
+  uint8_t *p = scratch;
 
   memset (&j, 0, sizeof (j));
   j.src = src;
@@ -194,15 +217,9 @@ cm_median_hist8_run (const cm_median_desc * desc, int k,
       desc->border;
   j.cval = (uint8_t) (desc->border_value < 255 ? desc->border_value : 255);
   n = cm_cpu_band_count (opts, j.h);
-  j.mem = calloc ((size_t) n, sizeof (band_mem));
-  if (j.mem) {
-    while (made < n && band_alloc (&j, &j.mem[made]))
-      made++;
-    if (made == n)
-      st = cm_cpu_bands (opts, j.h, hist_band, &j);
-    for (int i = 0; i < n; i++)
-      band_free (&j.mem[i]);
-  }
-  free (j.mem);
-  return st;
+  j.mem = (band_mem *) p;
+  p += align64 ((size_t) n * sizeof (band_mem));
+  for (int i = 0; i < n; i++)
+    p = band_init (&j, &j.mem[i], p);
+  return cm_cpu_bands (opts, j.h, hist_band, &j);
 }

@@ -11,14 +11,23 @@
 
 #include "median.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The bytes of scratch a run on rows of @width samples split into @bands
+ * bands (cm_cpu_band_count) needs. */
+size_t cm_median_hist8_scratch (const cm_median_desc * desc, int width,
+    int bands);
 /* desc valid, k = cm_median_rank (desc), src and dst 8-bit host images of
- * one size, not overlapping; threads and cancel as cm_median_ref_mt. */
+ * one size, not overlapping; threads and cancel as cm_median_ref_mt;
+ * @scratch: cm_median_hist8_scratch bytes, 64-byte aligned, any content
+ * (the run zeroes what it counts in). */
 cm_status cm_median_hist8_run (const cm_median_desc * desc, int k,
-    const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts);
+    const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts,
+    void *scratch);
 
 #ifdef __cplusplus
 }

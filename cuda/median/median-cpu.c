@@ -50,6 +50,8 @@ struct cm_median_cpu_plan
   int k, g;
   cm_mnet cols, rows;
   unsigned char need[MAX_SIDE]; /* ranks of a column the row network reads */
+  void *scratch;                /* the runs' arrays, grown, never per frame */
+  size_t scratch_bytes;
 };
 
 static int
@@ -148,13 +150,34 @@ cm_median_cpu_plan_free (cm_median_cpu_plan * p)
     return;
   cm_mnet_clear (&p->cols);
   cm_mnet_clear (&p->rows);
+  free (p->scratch);
   free (p);
+}
+
+static size_t
+align64 (size_t n)
+{
+  return (n + 63) / 64 * 64;
+}
+
+/* @bytes of the plan's scratch (64-byte aligned), allocated by the calling
+ * thread (a band thread's allocation would make glibc give that thread an
+ * arena of its own, which stays); reallocated only when a run needs more
+ * than an earlier one (a wider frame, more threads) */
+static uint8_t *
+plan_scratch (cm_median_cpu_plan * p, size_t bytes)
+{
+  if (bytes > p->scratch_bytes) {
+    free (p->scratch);
+    p->scratch = aligned_alloc (64, align64 (bytes));
+    p->scratch_bytes = p->scratch ? bytes : 0;
+  }
+  return p->scratch;
 }
 
 /* ---- one run ------------------------------------------------------------ */
 
-/* A band's scratch, allocated by the calling thread (median-ref.c says
- * why) */
+/* A band's arrays, carved from the plan's scratch */
 typedef struct
 {
   uint8_t *mem;
@@ -365,23 +388,31 @@ run_band (void *data, int band, int y0, int y1)
   return CM_OK;
 }
 
-/* Carves one band's arrays out of one allocation (64-byte aligned) */
-static int
-band_alloc (const run_job * j, band_mem * m)
+/* The bytes of one band's arrays (a multiple of 64) */
+static size_t
+band_bytes (const run_job * j)
 {
   const cm_mnet *cn = &j->plan->cols, *rn = &j->plan->rows;
   size_t row = (size_t) j->e * j->bpp, chunk = CHUNK;
   int ns = cn->n_slots > rn->n_slots ? cn->n_slots : rn->n_slots;
   size_t ncl = (size_t) cn->n_in + cn->n_slots + cn->n_out;
   size_t nrl = (size_t) rn->n_in + rn->n_slots + rn->n_out;
-  size_t total = (2 * (size_t) j->wh + 2) * row + ((size_t) ns + j->g) *
-      chunk + (ncl + nrl) * sizeof (void *);
+
+  return align64 ((2 * (size_t) j->wh + 2) * row + ((size_t) ns + j->g) *
+      chunk + (ncl + nrl) * sizeof (void *));
+}
+
+/* Carves one band's arrays out of @mem (64-byte aligned, band_bytes) */
+static void
+band_carve (const run_job * j, band_mem * m, uint8_t * mem)
+{
+  const cm_mnet *cn = &j->plan->cols, *rn = &j->plan->rows;
+  size_t row = (size_t) j->e * j->bpp, chunk = CHUNK;
+  int ns = cn->n_slots > rn->n_slots ? cn->n_slots : rn->n_slots;
+  size_t ncl = (size_t) cn->n_in + cn->n_slots + cn->n_out;
   uint8_t *p;
 
-  total = (total + 63) / 64 * 64;
-  m->mem = aligned_alloc (64, total);
-  if (!m->mem)
-    return 0;
+  m->mem = mem;
   p = m->mem;
   for (int i = 0; i < j->wh; i++, p += row)
     m->ring[i] = p;
@@ -403,23 +434,27 @@ band_alloc (const run_job * j, band_mem * m)
     if (s < rn->n_slots)
       m->rloc[rn->n_in + s] = p + (size_t) s * chunk;
   }
-  return 1;
 }
 
 cm_status
-cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
+cm_median_cpu_plan_run (cm_median_cpu_plan * plan,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts)
 {
   const cm_median_desc *d;
   run_job j;
-  int n, made = 0, maxoff;
-  cm_status st = CM_ERR_NO_MEMORY;
+  int n, maxoff;
+  size_t xsrc_bytes, used_bytes, mem_bytes, band;
+  uint8_t *p;
 
   if (!plan || !cm_image_pair_ok (src, dst) || src->depth != plan->depth)
     return CM_ERR_INVALID_ARG;
   d = &plan->desc;
-  if (plan->kind == KIND_HIST8)
-    return cm_median_hist8_run (d, plan->k, src, dst, opts);
+  n = cm_cpu_band_count (opts, src->height);
+  if (plan->kind == KIND_HIST8) {
+    p = plan_scratch (plan, cm_median_hist8_scratch (d, src->width, n));
+    return p ? cm_median_hist8_run (d, plan->k, src, dst, opts, p) :
+        CM_ERR_NO_MEMORY;
+  }
   memset (&j, 0, sizeof (j));
   j.plan = plan;
   j.src = src;
@@ -442,34 +477,33 @@ cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
   j.cval = d->border_value < cm_depth_max (src->depth) ? d->border_value :
       cm_depth_max (src->depth);
 
-  n = cm_cpu_band_count (opts, j.h);
-  j.xsrc = malloc (sizeof (int) * (size_t) j.e);
-  j.used = malloc (sizeof (run_input) * (size_t) (plan->rows.n_in + 1));
-  j.mem = calloc ((size_t) n, sizeof (band_mem));
-  if (j.xsrc && j.used && j.mem) {
-    for (int c = 0; c < j.ww + j.g - 1 && plan->kind == KIND_NETWORK; c++)
-      for (int i = 0; i < j.wh; i++)
-        if (plan->rows.in_used[c * j.wh + i])
-          j.used[j.n_used++] = (run_input) { c * j.wh + i, i,
-            (size_t) ((c % j.g) * j.q + c / j.g)
-          };
-    for (int i = 0; i < j.e; i++) {
-      int x = i - j.rx;
+  xsrc_bytes = align64 (sizeof (int) * (size_t) j.e);
+  used_bytes = align64 (sizeof (run_input) * (size_t) (plan->rows.n_in + 1));
+  mem_bytes = align64 (sizeof (band_mem) * (size_t) n);
+  band = band_bytes (&j);
+  p = plan_scratch (plan, xsrc_bytes + used_bytes + mem_bytes +
+      (size_t) n * band);
+  if (!p)
+    return CM_ERR_NO_MEMORY;
+  j.xsrc = (int *) p;
+  j.used = (run_input *) (p + xsrc_bytes);
+  j.mem = (band_mem *) (p + xsrc_bytes + used_bytes);
+  p += xsrc_bytes + used_bytes + mem_bytes;
+  for (int c = 0; c < j.ww + j.g - 1 && plan->kind == KIND_NETWORK; c++)
+    for (int i = 0; i < j.wh; i++)
+      if (plan->rows.in_used[c * j.wh + i])
+        j.used[j.n_used++] = (run_input) { c * j.wh + i, i,
+          (size_t) ((c % j.g) * j.q + c / j.g)
+        };
+  for (int i = 0; i < j.e; i++) {
+    int x = i - j.rx;
 
-      j.xsrc[i] = x >= 0 && x < j.w ? x : j.mode == CM_BORDER_CONSTANT ?
-          -1 : cm_border_map (j.mode, x, j.w);
-    }
-    while (made < n && band_alloc (&j, &j.mem[made]))
-      made++;
-    if (made == n)
-      st = cm_cpu_bands (opts, j.h, run_band, &j);
+    j.xsrc[i] = x >= 0 && x < j.w ? x : j.mode == CM_BORDER_CONSTANT ?
+        -1 : cm_border_map (j.mode, x, j.w);
   }
-  for (int i = 0; i < made; i++)
-    free (j.mem[i].mem);
-  free (j.mem);
-  free (j.used);
-  free (j.xsrc);
-  return st;
+  for (int i = 0; i < n; i++)
+    band_carve (&j, &j.mem[i], p + (size_t) i * band);
+  return cm_cpu_bands (opts, j.h, run_band, &j);
 }
 
 cm_status

@@ -36,8 +36,10 @@ cm_status cm_median_cpu_plan_new (cm_median_cpu_plan ** out,
 /* src, dst: host images of the plan's depth and one size, not
  * overlapping, any pitch. Rows split among @opts->threads threads;
  * @opts->cancel stops the run between rows (CM_ERR_CANCELLED). @opts
- * NULL: the calling thread. */
-cm_status cm_median_cpu_plan_run (const cm_median_cpu_plan * plan,
+ * NULL: the calling thread. The plan keeps the runs' scratch (allocated
+ * by the first run, again only when a run needs more): one run at a
+ * time. */
+cm_status cm_median_cpu_plan_run (cm_median_cpu_plan * plan,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts);
 void cm_median_cpu_plan_free (cm_median_cpu_plan * plan);
 

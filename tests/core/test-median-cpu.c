@@ -41,7 +41,7 @@ static const double percentiles[] = { 0, 50, 100, 10, 37.5, 90 };
 /* The plan's output (dst scribbled first, so that every sample must be
  * written) against the reference's; the padding of dst stays 0xA5. */
 static void
-check_one (const cm_median_cpu_plan * plan, const cm_median_desc * d,
+check_one (cm_median_cpu_plan * plan, const cm_median_desc * d,
     const cm_image * src, int threads, const char *what)
 {
   cm_cpu_opts o = { threads, NULL };
