@@ -124,7 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefilterrefusal.h"
 
 /* shared with gstcudalinspectrumoutput.c */
 GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
@@ -159,7 +159,7 @@ enum
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaLinSpectrum, gst_cuda_lin_spectrum,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_lin_spectrum_debug, "cudalinspectrum",
         0, "CUDA linear openings in many orientations"));
 
@@ -172,25 +172,25 @@ static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static gboolean gst_cuda_lin_spectrum_start (GstBaseTransform * trans);
 
-static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
+static gboolean gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda);
-static void gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase *
+static void gst_cuda_lin_spectrum_release (GstCudaPlaneFilter * base);
+static gpointer gst_cuda_lin_spectrum_stash_filter (GstCudaPlaneFilter *
     base);
-static void gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase *
+static void gst_cuda_lin_spectrum_restore_filter (GstCudaPlaneFilter *
     base, gpointer filter);
 static void gst_cuda_lin_spectrum_free_plan (gpointer plan);
-static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase *
+static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaPlaneFilter *
     base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream);
-static cm_status gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase *
+static cm_status gst_cuda_lin_spectrum_analyse_plane (GstCudaPlaneFilter *
     base, const cm_image * src, gboolean use_cuda, void *stream);
-static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase
+static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaPlaneFilter
     * base, const cm_image * src, const cm_image_packed * dst,
     gboolean use_cuda, void *stream);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
@@ -198,8 +198,8 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
   GstCaps *caps;
 
   gobject_class->set_property = gst_cuda_lin_spectrum_set_property;
@@ -281,12 +281,12 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           DEFAULT_ATTACH_META, PARAM_FLAGS));
 
   /* replace the base class's templates: no RGB input, RGBA output */
-  caps = gst_cuda_morphology_base_template_caps
+  caps = gst_cuda_plane_filter_template_caps
       (GST_CUDA_LIN_SPECTRUM_IN_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  caps = gst_cuda_morphology_base_template_caps
+  caps = gst_cuda_plane_filter_template_caps
       (GST_CUDA_LIN_SPECTRUM_OUT_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
@@ -401,7 +401,7 @@ gst_cuda_lin_spectrum_angles_refusal (const cm_linspectrum_desc * desc)
 }
 
 /* the properties in the settings */
-static const GstCudaMorphologyField gst_cuda_lin_spectrum_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
   {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, length)},
   {PROP_ANGLE_MIN, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_min)},
   {PROP_ANGLE_MAX, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_max)},
@@ -429,14 +429,14 @@ gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,
       prop_id != PROP_ANGLE_STEP)
     return TRUE;
   /* NaN stays NaN and is refused here */
-  v = gst_cuda_morphology_base_double_in_range (value, pspec);
+  v = gst_cuda_plane_filter_double_in_range (value, pspec);
   if (!isfinite (v))
     why = "it is not a finite number";
   else if (prop_id == PROP_ANGLE_STEP && !(v > 0.0))
     why = "angle-step must be larger than 0";
   if (why == NULL)
     return TRUE;
-  gst_cuda_morphology_refuse (GST_ELEMENT (self), "refusing %s = %g: %s; "
+  gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "refusing %s = %g: %s; "
       "keeping the previous value", pspec->name, v, why);
   return FALSE;
 }
@@ -466,7 +466,7 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     if (!changed)
       return;
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
-  } else if (!gst_cuda_morphology_base_settings_set (object, &self->settings,
+  } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_lin_spectrum_fields,
           G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
           pspec)) {
@@ -477,14 +477,14 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
    * plans before the next frame (a value set again changes nothing) */
   if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
       prop_id != PROP_ATTACH_META)
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_LIN_SPECTRUM (object)->settings, gst_cuda_lin_spectrum_fields,
       G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value, pspec);
 }
@@ -580,7 +580,7 @@ gst_cuda_lin_spectrum_free_plan (gpointer plan)
 }
 
 static void
-gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
+gst_cuda_lin_spectrum_release (GstCudaPlaneFilter * base)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
 
@@ -592,13 +592,13 @@ gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
 /* The plan of one size to the base class's cache of sizes and back; the
  * rest (orientations, result, mode) is that of every size kept. */
 static gpointer
-gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase * base)
+gst_cuda_lin_spectrum_stash_filter (GstCudaPlaneFilter * base)
 {
   return g_steal_pointer (&GST_CUDA_LIN_SPECTRUM (base)->plan);
 }
 
 static void
-gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_restore_filter (GstCudaPlaneFilter * base,
     gpointer filter)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
@@ -608,16 +608,16 @@ gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase * base,
 }
 
 static gboolean
-gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
   const GstVideoInfo *out_info =
-      gst_cuda_morphology_base_get_output_info (base);
+      gst_cuda_plane_filter_get_output_info (base);
   GstCudaLinSpectrumSettings s;
   GstCudaLinSpectrumOutput mode;
   cm_linspectrum_desc desc;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   cm_linspectrum_filter *filter = NULL;
@@ -640,7 +640,7 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
     return FALSE;
   status = cm_linspectrum_desc_check (&desc);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid length or orientations");
     return FALSE;
   }
@@ -665,10 +665,10 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   else
     status = cm_linspectrum_filter_new (&filter, use_cuda ?
         CM_BACKEND_CUDA : CM_BACKEND_CPU, &desc, width, height, depth,
-        gst_cuda_morphology_base_cpu_opts (base));
+        gst_cuda_plane_filter_cpu_opts (base));
   if (status != CM_OK) {
     gst_cuda_lin_spectrum_release (base);
-    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+    gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA linear spectrum plan" :
         "Failed to allocate the linear spectrum buffers");
     return FALSE;
@@ -703,7 +703,7 @@ gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
 }
 
 static cm_status
-gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_analyse_plane (GstCudaPlaneFilter * base,
     const cm_image * src, gboolean use_cuda, void *stream)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
@@ -715,7 +715,7 @@ gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase * base,
 }
 
 static cm_status
-gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_process_plane (GstCudaPlaneFilter * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream)
 {
@@ -747,7 +747,7 @@ gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase * base,
 }
 
 static cm_status
-gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_process_convert (GstCudaPlaneFilter * base,
     const cm_image * src, const cm_image_packed * dst, gboolean use_cuda,
     void *stream)
 {

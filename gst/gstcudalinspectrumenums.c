@@ -4,7 +4,7 @@
 #endif
 
 #include "gstcudalinspectrumenums.h"
-#include "gstcudamorphologyenums.h"
+#include "base/gstcudaplanefilterenums.h"
 
 /* numbered from 0, as GStreamer's own enums are (a binding that sets 0
  * gets the default); the element maps them to the core's cm_morph_op */

@@ -8,7 +8,7 @@
 #endif
 
 #include "gstcudalinspectrumprivate.h"
-#include "gstcudamorphologynegotiation.h"
+#include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
 #define GST_CAT_DEFAULT gst_cuda_lin_spectrum_debug
@@ -114,17 +114,17 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
   want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
   cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
   /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_morphology_base_allow_cuda_memory
-      (GST_CUDA_MORPHOLOGY_BASE (self));
+  allow = gst_cuda_plane_filter_allow_cuda_memory
+      (GST_CUDA_PLANE_FILTER (self));
 
   /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_morphology_base_caps_to_system (in, allow);
+  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
   res = caps_for_output (caps, direction, want_rgba);
   if (have_caps && cur_rgba != want_rgba)
     res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
   gst_caps_unref (caps);
-  res = gst_cuda_morphology_base_caps_add_memory (res, in, allow);
-  return gst_cuda_morphology_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
+  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
+  return gst_cuda_plane_filter_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
       direction, in, res, filter);
 }
 
@@ -139,8 +139,8 @@ gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
   GstStructure *to;
   gint v, n, d;
 
-  othercaps = gst_cuda_morphology_base_fixate_memory
-      (GST_CUDA_MORPHOLOGY_BASE (trans), othercaps, caps);
+  othercaps = gst_cuda_plane_filter_fixate_memory
+      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
   othercaps = gst_caps_truncate (othercaps);
   othercaps = gst_caps_make_writable (othercaps);
   to = gst_caps_get_structure (othercaps, 0);
@@ -215,14 +215,14 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
   gst_cuda_lin_spectrum_set_passthrough (self,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   if (mode != self->mode)
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 void
 gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
-  gst_cuda_morphology_base_before_transform (trans, buffer);
+  gst_cuda_plane_filter_before_transform (trans, buffer);
   gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
 }
 
@@ -282,6 +282,6 @@ gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   gst_cuda_lin_spectrum_apply_output (self);
 
   return GST_BASE_TRANSFORM_CLASS (g_type_class_peek
-      (GST_TYPE_CUDA_MORPHOLOGY_BASE))->set_caps (trans, incaps,
+      (GST_TYPE_CUDA_PLANE_FILTER))->set_caps (trans, incaps,
       outcaps);
 }

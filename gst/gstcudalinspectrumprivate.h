@@ -56,7 +56,7 @@ typedef struct
 
 struct _GstCudaLinSpectrum
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaLinSpectrumSettings settings;
@@ -121,7 +121,7 @@ GstStructure *gst_cuda_lin_spectrum_result_message (const
     GstBuffer * inbuf);
 gboolean gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult *
     r, const GstSegment * segment, GstBuffer * buf);
-GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase *
+GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter *
     base, GstBuffer * inbuf);
 GstFlowReturn gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer ** outbuf);

@@ -236,7 +236,7 @@ gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
 /* The frame's result: a message when this frame is reported, kept for
  * its output buffer when that gets it. */
 GstFlowReturn
-gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
+gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
     GstBuffer * inbuf)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
@@ -284,9 +284,9 @@ gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase * base,
 
 /* ---- the result on the output buffer ------------------------------------ */
 
-/* GstCudaLinSpectrum's parent, GstCudaMorphologyBase */
+/* GstCudaLinSpectrum's parent, GstCudaPlaneFilter */
 #define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
-    (GST_TYPE_CUDA_MORPHOLOGY_BASE))
+    (GST_TYPE_CUDA_PLANE_FILTER))
 
 /* Reads attach-meta once per buffer. In passthrough GstBaseTransform
  * pushes the input buffer and transform_ip only looks at it; a meta needs

@@ -71,7 +71,7 @@
 #include <string.h>
 
 #include "gstcudamedian.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefilterrefusal.h"
 
 #include "median-filter.h"
 
@@ -111,7 +111,7 @@ typedef struct
 
 struct _GstCudaMedian
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaMedianSettings settings;
@@ -124,7 +124,7 @@ struct _GstCudaMedian
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaMedian, gst_cuda_median,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
         "CUDA median and percentile filter"));
 
@@ -136,31 +136,31 @@ static void gst_cuda_median_set_property (GObject * object, guint prop_id,
 static void gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 
-static gboolean gst_cuda_median_configure (GstCudaMorphologyBase * base,
+static gboolean gst_cuda_median_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda);
-static cm_status gst_cuda_median_process_plane (GstCudaMorphologyBase *
+static cm_status gst_cuda_median_process_plane (GstCudaPlaneFilter *
     base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream);
-static gboolean gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
+static gboolean gst_cuda_median_wants_packed (GstCudaPlaneFilter * base,
     const GstVideoInfo * info);
-static cm_status gst_cuda_median_process_packed (GstCudaMorphologyBase *
+static cm_status gst_cuda_median_process_packed (GstCudaPlaneFilter *
     base, const cm_image_packed * src, const cm_image_packed * dst,
     gboolean use_cuda, void *stream);
-static void gst_cuda_median_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_median_stash_filter (GstCudaMorphologyBase * base);
-static void gst_cuda_median_restore_filter (GstCudaMorphologyBase * base,
+static void gst_cuda_median_release (GstCudaPlaneFilter * base);
+static gpointer gst_cuda_median_stash_filter (GstCudaPlaneFilter * base);
+static void gst_cuda_median_restore_filter (GstCudaPlaneFilter * base,
     gpointer filter);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_median_class_init (GstCudaMedianClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_cuda_median_set_property;
   gobject_class->get_property = gst_cuda_median_get_property;
@@ -272,7 +272,7 @@ gst_cuda_median_check_side (GstCudaMedian * self, const gchar * name,
 {
   if (v % 2 == 1)
     return TRUE;
-  gst_cuda_morphology_refuse (GST_ELEMENT (self), "%s %d is even; the "
+  gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "%s %d is even; the "
       "window needs a centre pixel, so its sides must be odd; keeping the "
       "previous value", name, v);
   return FALSE;
@@ -292,8 +292,8 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
           g_value_get_int (value));
     case PROP_PERCENTILE:
       /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "percentile NaN is "
+      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
             "not a number; keeping the previous percentile");
         return FALSE;
       }
@@ -304,7 +304,7 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
 }
 
 /* the properties in the settings: size sets both sides, reads the width */
-static const GstCudaMorphologyField gst_cuda_median_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_median_fields[] = {
   {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
   {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
   {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
@@ -325,23 +325,23 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
   if (!gst_cuda_median_value_ok (self, prop_id, value, pspec))
     return;
   /* rebuild the filter before the next frame */
-  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_median_fields, G_N_ELEMENTS (gst_cuda_median_fields),
           prop_id, value, pspec))
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_MEDIAN (object)->settings, gst_cuda_median_fields,
       G_N_ELEMENTS (gst_cuda_median_fields), prop_id, value, pspec);
 }
 
 static void
-gst_cuda_median_release (GstCudaMorphologyBase * base)
+gst_cuda_median_release (GstCudaPlaneFilter * base)
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
@@ -352,13 +352,13 @@ gst_cuda_median_release (GstCudaMorphologyBase * base)
  * channel offsets follow the caps and properties, the same for every
  * size kept. */
 static gpointer
-gst_cuda_median_stash_filter (GstCudaMorphologyBase * base)
+gst_cuda_median_stash_filter (GstCudaPlaneFilter * base)
 {
   return g_steal_pointer (&GST_CUDA_MEDIAN (base)->filter);
 }
 
 static void
-gst_cuda_median_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
+gst_cuda_median_restore_filter (GstCudaPlaneFilter * base, gpointer filter)
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
 
@@ -367,12 +367,12 @@ gst_cuda_median_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
 }
 
 static gboolean
-gst_cuda_median_configure (GstCudaMorphologyBase * base,
+gst_cuda_median_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda)
 {
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
   GstCudaMedianSettings s;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   gboolean luma;
@@ -398,16 +398,16 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
 
   status = cm_median_desc_check (&desc);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid median window or percentile");
     return FALSE;
   }
 
   status = cm_median_filter_new (&filter, use_cuda ? CM_BACKEND_CUDA :
       CM_BACKEND_CPU, &desc, width, height, depth,
-      gst_cuda_morphology_base_cpu_opts (base));
+      gst_cuda_plane_filter_cpu_opts (base));
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+    gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA median plan" :
         "Failed to allocate the CPU median filter");
     return FALSE;
@@ -436,7 +436,7 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
 }
 
 static cm_status
-gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
+gst_cuda_median_process_plane (GstCudaPlaneFilter * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream)
 {
@@ -448,14 +448,14 @@ gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
 }
 
 static gboolean
-gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
+gst_cuda_median_wants_packed (GstCudaPlaneFilter * base,
     const GstVideoInfo * info)
 {
   return GST_CUDA_MEDIAN (base)->luma;
 }
 
 static cm_status
-gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
+gst_cuda_median_process_packed (GstCudaPlaneFilter * base,
     const cm_image_packed * src, const cm_image_packed * dst,
     gboolean use_cuda, void *stream)
 {

@@ -4,7 +4,7 @@
 #endif
 
 #include "gstcudamedianenums.h"
-#include "gstcudamorphologyenums.h"
+#include "base/gstcudaplanefilterenums.h"
 
 #include "median.h"
 

@@ -104,7 +104,7 @@
 
 #include "gstcudamorph.h"
 #include "gstcudamorphmask.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefilterrefusal.h"
 
 #include "morph-filter.h"
 #include "reconstruct-filter.h"
@@ -176,7 +176,7 @@ typedef struct
 
 struct _GstCudaMorph
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaMorphSettings settings;
@@ -193,7 +193,7 @@ struct _GstCudaMorph
 
 #define gst_cuda_morph_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaMorph, gst_cuda_morph,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_morph_debug, "cudamorph", 0,
         "CUDA grey-level morphology"));
 
@@ -206,27 +206,27 @@ static void gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static void gst_cuda_morph_finalize (GObject * object);
 
-static gboolean gst_cuda_morph_configure (GstCudaMorphologyBase * base,
+static gboolean gst_cuda_morph_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda);
-static cm_status gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
+static cm_status gst_cuda_morph_process_plane (GstCudaPlaneFilter * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream);
-static void gst_cuda_morph_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base);
-static void gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base,
+static void gst_cuda_morph_release (GstCudaPlaneFilter * base);
+static gpointer gst_cuda_morph_stash_filter (GstCudaPlaneFilter * base);
+static void gst_cuda_morph_restore_filter (GstCudaPlaneFilter * base,
     gpointer filter);
 static void gst_cuda_morph_free_filter (gpointer filter);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_morph_class_init (GstCudaMorphClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_cuda_morph_set_property;
   gobject_class->get_property = gst_cuda_morph_get_property;
@@ -394,8 +394,8 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
   switch (prop_id) {
     case PROP_ANGLE:
       /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "angle NaN is not "
+      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "angle NaN is not "
             "a number of degrees; keeping the previous angle");
         return FALSE;
       }
@@ -405,7 +405,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       gchar *problem = NULL;
 
       if (!gst_cuda_morph_check_mask (mask, &problem)) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid mask "
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid mask "
             "\"%s\": %s; keeping the previous mask", GST_STR_NULL (mask),
             problem);
         g_free (problem);
@@ -415,7 +415,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
     }
     case PROP_CONNECTIVITY:
       if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid "
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid "
             "connectivity %d: only 4 and 8 are allowed; keeping the previous "
             "connectivity", g_value_get_int (value));
         return FALSE;
@@ -427,7 +427,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
 }
 
 /* the properties in the settings */
-static const GstCudaMorphologyField gst_cuda_morph_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_morph_fields[] = {
   {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaMorphSettings, operation)},
   {PROP_SHAPE, G_STRUCT_OFFSET (GstCudaMorphSettings, shape)},
   {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMorphSettings, width)},
@@ -459,17 +459,17 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
     GST_OBJECT_UNLOCK (self);
   }
   /* rebuild the filter before the next frame */
-  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_morph_fields, G_N_ELEMENTS (gst_cuda_morph_fields),
           prop_id, value, pspec))
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_MORPH (object)->settings, gst_cuda_morph_fields,
       G_N_ELEMENTS (gst_cuda_morph_fields), prop_id, value, pspec);
 }
@@ -508,19 +508,19 @@ gst_cuda_morph_free_filter (gpointer filter)
 }
 
 static void
-gst_cuda_morph_release (GstCudaMorphologyBase * base)
+gst_cuda_morph_release (GstCudaPlaneFilter * base)
 {
   g_clear_pointer (&GST_CUDA_MORPH (base)->built, gst_cuda_morph_free_filter);
 }
 
 static gpointer
-gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base)
+gst_cuda_morph_stash_filter (GstCudaPlaneFilter * base)
 {
   return g_steal_pointer (&GST_CUDA_MORPH (base)->built);
 }
 
 static void
-gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
+gst_cuda_morph_restore_filter (GstCudaPlaneFilter * base, gpointer filter)
 {
   gst_cuda_morph_release (base);
   GST_CUDA_MORPH (base)->built = filter;
@@ -634,14 +634,14 @@ gst_cuda_morph_warn_unused (GstCudaMorph * self, const GstCudaMorphSettings
 }
 
 static gboolean
-gst_cuda_morph_configure (GstCudaMorphologyBase * base,
+gst_cuda_morph_configure (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, gboolean use_cuda)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
   cm_backend backend = use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU;
-  const cm_cpu_opts *cpu = gst_cuda_morphology_base_cpu_opts (base);
+  const cm_cpu_opts *cpu = gst_cuda_plane_filter_cpu_opts (base);
   GstCudaMorphSettings s;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   cm_morph_filter *filter = NULL;
@@ -663,7 +663,7 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   status = gst_cuda_morph_build_se (&s, &se);
   g_free (s.mask);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Failed to build the structuring element");
     return FALSE;
   }
@@ -686,7 +686,7 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
         depth, cpu);
   }
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         gst_cuda_morph_operation_is_recon (s.operation) ? (use_cuda ?
             "Failed to build the CUDA reconstruction plan" :
             "Failed to allocate the CPU reconstruction filter") : (use_cuda ?
@@ -724,7 +724,7 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
 /* One call on either backend: the filter was made for it (src and dst
  * are device images on CUDA, host images on the CPU) */
 static cm_status
-gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
+gst_cuda_morph_process_plane (GstCudaPlaneFilter * base,
     const cm_image * src, const cm_image * dst, gboolean use_cuda,
     void *stream)
 {

@@ -4,7 +4,7 @@
 #endif
 
 #include "gstcudamorphenums.h"
-#include "gstcudamorphologyenums.h"
+#include "base/gstcudaplanefilterenums.h"
 
 #include "morph.h"
 #include "reconstruct.h"

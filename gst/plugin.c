@@ -15,7 +15,7 @@
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
 #ifdef HAVE_GST_CUDA
-#include "gstcudamorphologymemory.h"
+#include "base/gstcudaplanefiltermemory.h"
 #endif
 
 static gboolean
@@ -26,7 +26,7 @@ plugin_init (GstPlugin * plugin)
 #ifdef HAVE_GST_CUDA
   /* loads libcuda once when present and keeps the result; without a
    * driver the elements work in system memory only */
-  gst_cuda_morphology_memory_init ();
+  gst_cuda_plane_filter_memory_init ();
 #endif
 
   ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The device of a cudamorphology element (gstcudaplanefilterdevice.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudaplanefilterdevice.h"
+
+#ifdef HAVE_GST_CUDA
+#include "gstcudaplanefiltermemory.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_device_debug);
+#define GST_CAT_DEFAULT gst_cuda_plane_filter_device_debug
+
+/**
+ * gst_cuda_plane_filter_device_install_properties:
+ * @prop_backend: the id of the backend property
+ * @prop_device_id: the id of the cuda-device-id property
+ *
+ * Installs the properties that choose the device on the base class (which
+ * keeps their values and reads them when the element starts).
+ */
+void
+gst_cuda_plane_filter_device_install_properties (GObjectClass * gobject_class,
+    guint prop_backend, guint prop_device_id)
+{
+  /**
+   * GstCudaPlaneFilter:backend:
+   *
+   * Where frames are computed. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, prop_backend,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are computed: auto = CUDA when a device is usable, "
+          "otherwise the CPU reference implementation with one warning on "
+          "the bus; cuda = CUDA only, the element fails to start without a "
+          "usable device; cpu = the CPU reference implementation (slow, "
+          "bit-exact twin of the CUDA kernels; cudamorph and cudamedian use "
+          "every core, and a flush or a stop ends a running frame). Takes "
+          "effect at the next "
+          "READY to PAUSED change",
+          GST_TYPE_CUDA_MORPHOLOGY_BACKEND,
+          GST_CUDA_PLANE_FILTER_DEVICE_DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstCudaPlaneFilter:cuda-device-id:
+   *
+   * The CUDA runtime device index. Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, prop_device_id,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA runtime device index to run on (as ordered by the CUDA "
+          "runtime, after CUDA_VISIBLE_DEVICES); -1 = the default device "
+          "(index 0). Takes effect at the next READY to PAUSED change",
+          -1, G_MAXINT16, GST_CUDA_PLANE_FILTER_DEVICE_DEFAULT_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+}
+
+/**
+ * gst_cuda_plane_filter_device_init:
+ * @element: the owner; its object lock guards the context
+ */
+void
+gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
+    GstElement * element)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_device_debug,
+        "cudamorphologydevice", 0, "CUDA morphology device and context");
+    g_once_init_leave (&once, 1);
+  }
+  memset (dev, 0, sizeof (*dev));
+  dev->element = element;
+  dev->device_id = -1;
+}
+
+#ifdef HAVE_GST_CUDA
+/* The context, a reference taken under the object lock, or NULL. */
+static GstCudaContext *
+ref_context (GstCudaPlaneFilterDevice * dev)
+{
+  GstCudaContext *ctx;
+
+  GST_OBJECT_LOCK (dev->element);
+  ctx = dev->context ? gst_object_ref (dev->context) : NULL;
+  GST_OBJECT_UNLOCK (dev->element);
+  return ctx;
+}
+
+/* Replaces the context by @ctx (transfer full, nullable). */
+static void
+replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
+{
+  GstCudaContext *old;
+
+  GST_OBJECT_LOCK (dev->element);
+  old = dev->context;
+  dev->context = ctx;
+  GST_OBJECT_UNLOCK (dev->element);
+  gst_clear_object (&old);
+}
+#endif
+
+/**
+ * gst_cuda_plane_filter_device_drop_context:
+ *
+ * Lets go of the context (the CPU backend shares nothing).
+ */
+void
+gst_cuda_plane_filter_device_drop_context (GstCudaPlaneFilterDevice * dev)
+{
+#ifdef HAVE_GST_CUDA
+  replace_context (dev, NULL);
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_device_begin_start:
+ *
+ * From here to gst_cuda_plane_filter_device_end_start() contexts given by
+ * the calling thread (answers to the context query that open makes) are
+ * taken; others wait for the next stop.
+ */
+void
+gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev)
+{
+  GST_OBJECT_LOCK (dev->element);
+  dev->starting = g_thread_self ();
+  dev->use_cuda = FALSE;
+  dev->stream = NULL;
+  dev->gst_stream = NULL;
+  GST_OBJECT_UNLOCK (dev->element);
+}
+
+void
+gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev)
+{
+  GST_OBJECT_LOCK (dev->element);
+  dev->starting = NULL;
+  GST_OBJECT_UNLOCK (dev->element);
+}
+
+/**
+ * gst_cuda_plane_filter_device_open:
+ * @device_id: the cuda-device-id property (-1: the default device)
+ * @reason: (out): on failure, why in words (free with g_free)
+ *
+ * Makes the device current and creates the stream. With gstreamer-cuda
+ * the pipeline's GstCudaContext is shared (or one is created and
+ * announced), and the stream is created with it pushed, so that it
+ * belongs to the context of the frames. On success dev->use_cuda is set.
+ *
+ * Returns: the failure, or CM_OK
+ */
+cm_status
+gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
+    gint device_id, gchar ** reason)
+{
+  GstElement *element = dev->element;
+  cm_status status;
+  gchar name[256];
+  gint n;
+
+  dev->device_id = device_id;
+  if (!cm_have_cuda ()) {
+    *reason = g_strdup (cm_status_string (CM_ERR_NO_CUDA));
+    return CM_ERR_NO_CUDA;
+  }
+
+  n = cm_device_count ();
+  if (n <= 0) {
+    *reason = g_strdup (cm_status_string (CM_ERR_NO_DEVICE));
+    return CM_ERR_NO_DEVICE;
+  }
+  if (device_id >= n) {
+    *reason = g_strdup_printf ("cuda-device-id is %d but there %s only %d "
+        "CUDA device%s", device_id, n == 1 ? "is" : "are", n,
+        n == 1 ? "" : "s");
+    return CM_ERR_NO_DEVICE;
+  }
+
+#ifdef HAVE_GST_CUDA
+  /* kept from the last run: only for the same device */
+  if (dev->context != NULL && device_id >= 0 &&
+      gst_cuda_plane_filter_memory_context_device_id (dev->context) !=
+      device_id)
+    replace_context (dev, NULL);
+  if (gst_cuda_plane_filter_memory_ensure_context (element, device_id,
+          (GstCudaContext **) & dev->context)) {
+    gint ctx_device =
+        gst_cuda_plane_filter_memory_context_device_id (dev->context);
+
+    if (gst_cuda_plane_filter_memory_push (dev->context)) {
+      /* >= 1.24: a GstCudaStream, which the pools give to their frames */
+      dev->gst_stream = gst_cuda_plane_filter_memory_stream_new (dev->context);
+      if (dev->gst_stream != NULL) {
+        dev->stream = (cm_stream)
+            gst_cuda_plane_filter_memory_stream_handle (dev->gst_stream);
+        status = CM_OK;
+      } else {
+        status = cm_stream_new (&dev->stream);
+      }
+      gst_cuda_plane_filter_memory_pop ();
+      if (status == CM_OK) {
+        dev->device_id = ctx_device;
+        dev->use_cuda = TRUE;
+        if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
+          g_strlcpy (name, "unknown", sizeof (name));
+        GST_INFO_OBJECT (element, "CUDA backend on device %d (%s), sharing "
+            "GstCudaContext %" GST_PTR_FORMAT, ctx_device, name,
+            dev->context);
+        return CM_OK;
+      }
+      dev->stream = NULL;
+      GST_WARNING_OBJECT (element, "cannot create a stream in the "
+          "GstCudaContext (%s): system memory only",
+          cm_status_string (status));
+    } else {
+      GST_WARNING_OBJECT (element, "cannot push the GstCudaContext: system "
+          "memory only");
+    }
+    replace_context (dev, NULL);
+  } else {
+    GST_INFO_OBJECT (element, "no GstCudaContext: system memory only");
+  }
+#endif
+
+  status = cm_device_set (device_id);
+  if (status != CM_OK) {
+    *reason = g_strdup_printf ("cannot use CUDA device %d: %s", device_id,
+        cm_status_string (status));
+    return status;
+  }
+
+  status = cm_stream_new (&dev->stream);
+  if (status != CM_OK) {
+    dev->stream = NULL;
+    *reason = g_strdup_printf ("cannot create a CUDA stream: %s",
+        cm_status_string (status));
+    return status;
+  }
+
+  if (cm_device_name (device_id, name, sizeof (name)) != CM_OK)
+    g_strlcpy (name, "unknown", sizeof (name));
+  GST_INFO_OBJECT (element, "CUDA backend on device %d (%s)", device_id,
+      name);
+  dev->use_cuda = TRUE;
+  return CM_OK;
+}
+
+/**
+ * gst_cuda_plane_filter_device_start:
+ * @cpu_backend: the backend property is cpu
+ * @cuda_only: the backend property is cuda
+ * @device_id: the cuda-device-id property
+ *
+ * Chooses the backend when the element starts (between begin_start and
+ * end_start): the CPU reference for backend=cpu; otherwise opens the
+ * device, and when it is not usable falls back to the CPU with a warning
+ * on the bus (backend=auto) or posts an error (backend=cuda). The CPU
+ * backend shares no context.
+ *
+ * Returns: %FALSE when the element cannot start (error posted)
+ */
+gboolean
+gst_cuda_plane_filter_device_start (GstCudaPlaneFilterDevice * dev,
+    gboolean cpu_backend, gboolean cuda_only, gint device_id)
+{
+  GstElement *self = dev->element;
+  gchar *reason = NULL;
+  cm_status status;
+
+  if (cpu_backend) {
+    GST_INFO_OBJECT (self, "CPU reference backend (backend=cpu)");
+    gst_cuda_plane_filter_device_drop_context (dev);
+    return TRUE;
+  }
+
+  status = gst_cuda_plane_filter_device_open (dev, device_id, &reason);
+  if (status == CM_OK)
+    return TRUE;
+  gst_cuda_plane_filter_device_drop_context (dev);
+
+  if (cuda_only) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("backend=cuda, but CUDA is not usable: %s", reason),
+        ("cuda-device-id=%d: %s", device_id, cm_status_string (status)));
+    g_free (reason);
+    return FALSE;
+  }
+
+  GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+      ("Falling back to the CPU reference backend, which is much slower: "
+          "%s", reason),
+      ("backend=auto, cuda-device-id=%d: %s", device_id,
+          cm_status_string (status)));
+  g_free (reason);
+  return TRUE;
+}
+
+/**
+ * gst_cuda_plane_filter_device_finish_work:
+ *
+ * Frames may leave with their work still queued (stream order, >= 1.24):
+ * before plans and buffers that work uses are freed or rebuilt, it ends.
+ * With the device entered; nothing on the CPU backend.
+ */
+void
+gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
+{
+  cm_status status;
+
+  if (!dev->use_cuda || dev->stream == NULL)
+    return;
+  status = cm_stream_sync (dev->stream);
+  if (status != CM_OK)
+    GST_WARNING_OBJECT (dev->element, "work of earlier frames failed: %s",
+        cm_status_string (status));
+}
+
+/**
+ * gst_cuda_plane_filter_device_free_stream:
+ *
+ * Frees the stream (with the device entered).
+ */
+void
+gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
+{
+#ifdef HAVE_GST_CUDA
+  if (dev->gst_stream) {
+    gst_cuda_plane_filter_memory_stream_unref (dev->gst_stream);
+    dev->gst_stream = NULL;
+    dev->stream = NULL;
+  }
+#endif
+  if (dev->stream) {
+    cm_stream_free (dev->stream);
+    dev->stream = NULL;
+  }
+}
+
+/**
+ * gst_cuda_plane_filter_device_end_run:
+ *
+ * After stop: the GstCudaContext is kept (until finalize, another device,
+ * or a context given by the next pipeline): creating one costs about
+ * 0.1 s, which a restart should not pay; not after a device error (a
+ * context created with the device out of memory stays unusable).
+ */
+void
+gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
+{
+#ifdef HAVE_GST_CUDA
+  if (g_atomic_int_get (&dev->failed))
+    replace_context (dev, NULL);
+#endif
+  g_atomic_int_set (&dev->failed, FALSE);
+  dev->use_cuda = FALSE;
+}
+
+/**
+ * gst_cuda_plane_filter_device_enter:
+ * @pushed: (out): whether a context was pushed
+ *
+ * Makes the device current on the calling thread: pushes the
+ * GstCudaContext when there is one (and never calls cm_device_set() then:
+ * cudaSetDevice would make the primary context current again), otherwise
+ * sets the runtime's device. Nothing on the CPU backend. Leave with
+ * gst_cuda_plane_filter_device_leave (*@pushed).
+ */
+cm_status
+gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
+    gboolean * pushed)
+{
+  *pushed = FALSE;
+  if (!dev->use_cuda)
+    return CM_OK;
+#ifdef HAVE_GST_CUDA
+  if (dev->context != NULL) {
+    if (!gst_cuda_plane_filter_memory_push (dev->context))
+      return CM_ERR_NO_DEVICE;
+    *pushed = TRUE;
+    return CM_OK;
+  }
+#endif
+  return cm_device_set (dev->device_id);
+}
+
+void
+gst_cuda_plane_filter_device_leave (GstCudaPlaneFilterDevice * dev,
+    gboolean pushed)
+{
+#ifdef HAVE_GST_CUDA
+  if (pushed)
+    gst_cuda_plane_filter_memory_pop ();
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_device_can_share:
+ * @started: whether the element is started (read under the object lock)
+ * @cpu_backend: the backend property is cpu
+ *
+ * Whether CUDA memory may be negotiated now: once started, when the
+ * element runs on CUDA with a GstCudaContext; before (caps queries while
+ * linking), when it may. Call with the object lock held.
+ */
+gboolean
+gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
+    gboolean started, gboolean cpu_backend)
+{
+#ifdef HAVE_GST_CUDA
+  if (started)
+    return dev->use_cuda && dev->context != NULL;
+  return !cpu_backend && gst_cuda_plane_filter_memory_available ();
+#else
+  return FALSE;
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_device_set_context:
+ * @context: the context given to GstElement::set_context
+ * @device_id: the cuda-device-id property
+ * @started: whether the element is started
+ *
+ * A GstCudaContext given while the element is stopped replaces the one
+ * kept from an earlier run (a new pipeline brings its own). While started
+ * the element keeps the context its stream, plans and buffers belong to:
+ * only the thread that starts it (answering its own context query) may
+ * set one then.
+ */
+void
+gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
+    GstContext * context, gint device_id, gboolean started)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaContext *given = NULL;
+  gboolean busy;
+
+  GST_OBJECT_LOCK (dev->element);
+  busy = started ||
+      (dev->starting != NULL && dev->starting != g_thread_self ());
+  GST_OBJECT_UNLOCK (dev->element);
+
+  if (busy) {
+    GST_DEBUG_OBJECT (dev->element, "started: keeping the context in use, "
+        "not %" GST_PTR_FORMAT, context);
+  } else if (gst_cuda_plane_filter_memory_set_context (dev->element, context,
+          device_id, &given)) {
+    GST_DEBUG_OBJECT (dev->element, "taking %" GST_PTR_FORMAT, given);
+    replace_context (dev, given);
+  }
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_device_query_context:
+ * @query: a query of either pad (any thread)
+ *
+ * Returns: %TRUE when @query was a context query for the GstCudaContext
+ * and is answered with the element's
+ */
+gboolean
+gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
+    GstQuery * query)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaContext *ctx;
+  gboolean answered;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  ctx = ref_context (dev);
+  answered = gst_cuda_plane_filter_memory_query_context (dev->element, query,
+      ctx);
+  gst_clear_object (&ctx);
+  return answered;
+#else
+  return FALSE;
+#endif
+}

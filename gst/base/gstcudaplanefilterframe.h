@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The frame path of the cudamorphology elements: how one frame of the
+ * negotiated caps gets to the filter and back. It maps the buffers (CUDA
+ * memory of the element's context in place, anything else for the host),
+ * uploads and downloads plane 0 through pinned staging unless the buffer
+ * is pinned itself, splits packed RGB(A) frames into channels and copies
+ * chroma and alpha, and runs the filter on the CPU or on the element's
+ * stream, over the whole frame or over regions of interest. It owns the
+ * per-caps buffers (device planes, pinned staging) and knows nothing of
+ * the element: the filter comes in as GstCudaPlaneFilterFilterOps, so the
+ * path can be driven without one. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "cm-image.h"
+#include "cm-status.h"
+#include "device.h"
+
+G_BEGIN_DECLS
+
+/* How frames came and left (the "cudamorphology-stats" query): whether
+ * they stayed on the GPU and whether the pinned pools are used; and how
+ * often the filter was built. */
+typedef struct
+{
+  guint64 frames;
+  guint64 device_in;            /* input read in place from CUDA memory  */
+  guint64 device_out;           /* output written in place to CUDA memory */
+  guint64 cuda_host_maps;       /* CUDA memory mapped for the host by us */
+  guint64 pinned_uploads;       /* input uploaded straight from a pinned
+                                 * buffer */
+  guint64 staged_uploads;       /* input copied into pinned staging first */
+  guint64 pinned_downloads;     /* output downloaded straight into a
+                                 * pinned buffer */
+  guint64 staged_downloads;     /* output downloaded through pinned staging */
+  guint64 overlapped;           /* left on the device while the next came */
+  guint64 stream_ordered;       /* pushed with its work in flight, ordered
+                                 * by the memories' streams (>= 1.24) */
+  guint64 timed_frames;         /* frames whose device time was measured
+                                 * (one in GST_CUDA_PLANE_FILTER_TIMED_EVERY) */
+  guint64 device_ns;            /* their span on the device: from the
+                                 * frame's first operation on its stream to
+                                 * its last, idle gaps between launches
+                                 * included */
+  guint64 filter_builds;        /* the subclass's configure () that built a
+                                 * filter: new caps, a property change, a
+                                 * region of a size none was kept for
+                                 * (counted by the element, not per frame) */
+} GstCudaPlaneFilterFrameStats;
+
+/* One frame in this many has its device time measured (two timed events;
+ * the time is read without waiting at a later frame). */
+#define GST_CUDA_PLANE_FILTER_TIMED_EVERY 16
+
+/* A mapped buffer and where its planes are. */
+typedef struct
+{
+  GstVideoFrame frame;
+  gboolean mapped;
+  gboolean device;              /* plane pointers are device pointers */
+  gboolean pinned;              /* host planes in page-locked memory */
+} GstCudaPlaneFilterMappedFrame;
+
+/* The filter, as the frame path calls it (the element's virtual methods;
+ * see GstCudaPlaneFilterClass for their contracts). @owner is passed
+ * back to each. wants_packed may be NULL (then: when process_packed is
+ * set); the others are NULL when the filter lacks them. */
+typedef struct
+{
+  gpointer owner;
+  cm_status (*process_plane) (gpointer owner, const cm_image * src,
+      const cm_image * dst, gboolean use_cuda, void *stream);
+  gboolean (*wants_packed) (gpointer owner, const GstVideoInfo * info);
+  cm_status (*process_packed) (gpointer owner, const cm_image_packed * src,
+      const cm_image_packed * dst, gboolean use_cuda, void *stream);
+  cm_status (*analyse_plane) (gpointer owner, const cm_image * src,
+      gboolean use_cuda, void *stream);
+  cm_status (*process_convert) (gpointer owner, const cm_image * src,
+      const cm_image_packed * dst, gboolean use_cuda, void *stream);
+  gboolean host_results;        /* the filter reads results on the host
+                                 * after each frame: the stream is
+                                 * synchronised */
+  /* regions of interest: make the filter for planes of @width x @height
+   * (a no-op at its current size; FALSE: failed, posted by the owner) */
+  gboolean (*resize) (gpointer owner, gint width, gint height);
+} GstCudaPlaneFilterFilterOps;
+
+typedef enum
+{
+  GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
+  GST_CUDA_PLANE_FILTER_LAYOUT_PACKED     /* RGB(A): colour channels of plane 0 */
+} GstCudaPlaneFilterLayout;
+
+typedef struct
+{
+  /* set by the owner before configure: the backend, the stream the work
+   * is queued on, and the GstCudaContext whose CUDA memory is read and
+   * written in place (NULL: every frame mapped for the host) */
+  gboolean use_cuda;
+  cm_stream stream;
+  gpointer context;
+
+  /* per caps, from configure */
+  GstVideoInfo info;
+  GstVideoInfo out_info;
+  gboolean convert;             /* output format != input: process_convert */
+  gint out_channels;            /* samples per pixel of the converted frame */
+  gsize out_row_bytes;          /* bytes of one row of output plane 0 */
+  GstCudaPlaneFilterLayout layout;
+  cm_depth depth;
+  gint pixel_channels;          /* samples per pixel of plane 0 */
+  gint n_colour;
+  gint colour_channel[GST_VIDEO_MAX_COMPONENTS];
+  gsize row_bytes;              /* bytes of one row of plane 0 */
+
+  /* CPU backend, packed formats: one channel out of the frame and back */
+  cm_image host_in;
+  cm_image host_out;
+
+  /* CUDA backend */
+  cm_image dev_in;              /* planes given to process_plane () */
+  cm_image dev_out;
+  cm_image_packed dev_packed_in;
+  cm_image_packed dev_packed_out;
+  guint8 *staging_in;           /* pinned copy of plane 0 */
+  guint8 *staging_out;
+  gsize staging_pitch;          /* of staging_in */
+  gsize staging_out_pitch;
+  gboolean download_staged;     /* this frame's output waits in staging_out */
+  cm_event order_event;         /* a producer's stream, ordered before ours */
+  cm_event time_start;          /* device time of one frame in TIMED_EVERY */
+  cm_event time_end;
+  gboolean time_pending;        /* time_end recorded, not yet read */
+  guint time_counter;
+} GstCudaPlaneFilterFramePath;
+
+cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
+
+gboolean gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img,
+    gint width, gint height, cm_depth depth);
+
+cm_status gst_cuda_plane_filter_frame_path_configure
+    (GstCudaPlaneFilterFramePath * fp, const GstVideoInfo * info,
+    const GstVideoInfo * out_info);
+void gst_cuda_plane_filter_frame_path_clear (GstCudaPlaneFilterFramePath * fp);
+void gst_cuda_plane_filter_frame_path_free (GstCudaPlaneFilterFramePath * fp);
+
+gboolean gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * mf, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st);
+void gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * mf);
+
+cm_status gst_cuda_plane_filter_frame_path_process
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    GstCudaPlaneFilterFrameStats * st, cm_event defer);
+cm_status gst_cuda_plane_filter_frame_path_analyse
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st);
+
+/* Regions of interest (gstcudaplanefilterregion.c) */
+cm_status gst_cuda_plane_filter_frame_path_process_regions
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    const GstVideoRectangle * rects, guint n,
+    GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_analyse_region
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
+    GstCudaPlaneFilterFrameStats * st);
+
+G_END_DECLS

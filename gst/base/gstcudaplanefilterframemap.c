@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The frame path's mapping (gstcudaplanefilterframe.h): buffers mapped for
+ * the device (CUDA memory of the element's context) or the host, and the
+ * order between our stream and the streams that CUDA memories carry on
+ * GStreamer >= 1.24 (their producer's, their reader's). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudaplanefilterframe.h"
+#include "gstcudaplanefilterframeprivate.h"
+
+#ifdef HAVE_GST_CUDA
+#include "gstcudaplanefiltermemory.h"
+#endif
+#if CM_HAVE_CUDA
+#include "gstcudaplanefilterpinnedpool.h"
+#endif
+
+#define GST_CAT_DEFAULT gst_cuda_plane_filter_frame_debug
+
+#ifdef HAVE_GST_CUDA
+/* Our stream waits, on the device, for the work queued so far on @other
+ * (an event recorded there); FALSE when that could not be arranged (no
+ * event, or a call failed): the caller then waits on the host. */
+static gboolean
+wait_on_device (GstCudaPlaneFilterFramePath * fp, gpointer other)
+{
+  return fp->order_event != NULL &&
+      cm_event_record (fp->order_event, other) == CM_OK &&
+      cm_stream_wait_event (fp->stream, fp->order_event) == CM_OK;
+}
+
+/* A CUDA memory whose producer left its work in flight on its own stream
+ * (GStreamer >= 1.24): the path's stream waits for that work on the
+ * device (an event recorded on the producer's stream), or, without an
+ * event or when that fails, the host waits. The context is current
+ * (frames are mapped with the device entered). */
+static void
+order_after_producer (GstCudaPlaneFilterFramePath * fp, GstBuffer * buf)
+{
+  gpointer producer = gst_cuda_plane_filter_memory_pending_stream (buf);
+
+  if (producer == NULL || producer == fp->stream ||
+      wait_on_device (fp, producer))
+    return;
+  GST_LOG ("waiting on the host for the producer's stream");
+  gst_cuda_plane_filter_memory_sync (buf);
+}
+
+/* An output memory that carries another stream than ours (a pool whose
+ * configuration kept downstream's stream): whoever read its last
+ * contents ordered that on its stream, so ours waits for it before
+ * writing. */
+static void
+order_before_writing (GstCudaPlaneFilterFramePath * fp, GstBuffer * buf)
+{
+  gpointer other = gst_cuda_plane_filter_memory_buffer_stream (buf);
+
+  if (other == NULL || other == fp->stream || wait_on_device (fp, other))
+    return;
+  GST_LOG ("waiting on the host for the output memory's stream");
+  cm_stream_sync ((cm_stream) other);
+}
+
+/* GStreamer >= 1.24, input and output both CUDA memory that carry a
+ * stream, no staging and no result for the host: the frame is left in
+ * flight. Its end is an event on our stream that the memories' own
+ * streams wait for, so whoever orders after a memory's stream (its next
+ * writer: upstream refilling the input; its reader: downstream, or a host
+ * map, which synchronises that stream) also orders after this frame. The
+ * output is flagged as still being written. FALSE: synchronise on the
+ * host instead (a memory without a stream, 1.22, or an ordering call that
+ * failed). */
+gboolean
+gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
+    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out)
+{
+  gpointer in_stream, out_stream;
+
+  if (ops->host_results || !in->device || !out->device ||
+      fp->order_event == NULL)
+    return FALSE;
+  in_stream = gst_cuda_plane_filter_memory_buffer_stream (in->frame.buffer);
+  out_stream = gst_cuda_plane_filter_memory_buffer_stream (out->frame.buffer);
+  if (in_stream == NULL || out_stream == NULL)
+    return FALSE;
+  if (cm_event_record (fp->order_event, fp->stream) != CM_OK)
+    return FALSE;
+  if (in_stream != fp->stream &&
+      cm_stream_wait_event ((cm_stream) in_stream, fp->order_event) != CM_OK)
+    return FALSE;
+  if (out_stream != fp->stream && out_stream != in_stream &&
+      cm_stream_wait_event ((cm_stream) out_stream, fp->order_event) != CM_OK)
+    return FALSE;
+  gst_cuda_plane_filter_memory_mark_written (out->frame.buffer);
+  return TRUE;
+}
+#endif
+
+/**
+ * gst_cuda_plane_filter_frame_path_map:
+ *
+ * Maps @buf as a frame of @info: a CUDA memory of fp->context for the
+ * device (plane pointers are device pointers, no copy), anything else for
+ * the host. A CUDA memory of another context is mapped for the host
+ * (GstCudaMemory downloads it, or uploads it at its next device map):
+ * correct, slower, and counted in @st.
+ *
+ * Returns: %FALSE when @buf does not match @info
+ */
+gboolean
+gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * bf, const GstVideoInfo * info,
+    GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st)
+{
+  memset (bf, 0, sizeof (*bf));
+#ifdef HAVE_GST_CUDA
+  {
+    GstCudaContext *mem_ctx = gst_cuda_plane_filter_memory_buffer_context (buf);
+
+    if (mem_ctx != NULL && fp->use_cuda && (gpointer) mem_ctx == fp->context) {
+      if (!gst_cuda_plane_filter_memory_frame_map (&bf->frame, info, buf,
+              flags))
+        return FALSE;
+      bf->mapped = bf->device = TRUE;
+      order_after_producer (fp, buf);
+      if (flags & GST_MAP_WRITE)
+        order_before_writing (fp, buf);
+      return TRUE;
+    }
+    if (mem_ctx != NULL) {
+      GST_LOG ("CUDA memory of context %" GST_PTR_FORMAT
+          " mapped for the host", mem_ctx);
+      st->cuda_host_maps++;
+    }
+  }
+#endif
+  if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
+    return FALSE;
+  bf->mapped = TRUE;
+#if CM_HAVE_CUDA
+  bf->pinned = fp->use_cuda &&
+      gst_cuda_plane_filter_pinned_buffer_is_pinned (buf);
+#endif
+  return TRUE;
+}
+
+void
+gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * bf)
+{
+  if (bf->mapped)
+    gst_video_frame_unmap (&bf->frame);
+  bf->mapped = FALSE;
+}
+

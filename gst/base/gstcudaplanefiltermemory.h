@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Frames in CUDA memory (video/x-raw(memory:CUDAMemory)) for the
+ * cudamorphology elements: the library set-up, caps, the pipeline's
+ * GstCudaContext, CUDA buffer pools and device views of mapped planes.
+ * Built only with gstreamer-cuda-1.0 (HAVE_GST_CUDA).
+ *
+ * Contexts and streams. A GstCudaContext owns its own (non-primary)
+ * CUcontext; the frames of a CUDA buffer pool are allocated in it. The core
+ * launches through the CUDA runtime, which runs in whatever context is
+ * current, so the element pushes its GstCudaContext around all device work
+ * (stream creation, plans, frames, frees) and never calls cm_device_set()
+ * while it is pushed (cudaSetDevice would make the primary context current
+ * instead). The element's cm_stream is created with the context pushed and
+ * therefore belongs to it. Which stream a frame carries and who waits for
+ * whom: gstcudaplanefilterstream.h, included here. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudabufferpool.h>
+
+#include "cm-image.h"
+#include "gstcudaplanefilterstream.h"
+
+G_BEGIN_DECLS
+
+/* Formats the CUDA allocator of gstreamer-cuda 1.22 supports among ours:
+ * no GRAY formats, those stay in system memory. */
+#define GST_CUDA_PLANE_FILTER_MEMORY_CUDA_FORMATS \
+  "{ I420, NV12, Y444, RGBA, BGRA, RGBx, BGRx }"
+
+gboolean gst_cuda_plane_filter_memory_init (void);
+gboolean gst_cuda_plane_filter_memory_available (void);
+
+GstCaps *gst_cuda_plane_filter_memory_template_caps (const gchar * formats);
+gboolean gst_cuda_plane_filter_memory_caps_is_cuda (const GstCaps * caps);
+GstCaps *gst_cuda_plane_filter_memory_caps_cuda_first (GstCaps * caps);
+GstCaps *gst_cuda_plane_filter_memory_caps_in_memory_of (GstCaps * caps,
+    const GstCaps * like);
+GstCaps *gst_cuda_plane_filter_memory_transform_caps (const GstCaps * caps,
+    gboolean allow_cuda);
+
+gboolean gst_cuda_plane_filter_memory_ensure_context (GstElement * element,
+    gint device_id, GstCudaContext ** context);
+gboolean gst_cuda_plane_filter_memory_set_context (GstElement * element,
+    GstContext * gst_context, gint device_id, GstCudaContext ** context);
+gboolean gst_cuda_plane_filter_memory_query_context (GstElement * element,
+    GstQuery * query, GstCudaContext * context);
+gint gst_cuda_plane_filter_memory_context_device_id (GstCudaContext * context);
+gboolean gst_cuda_plane_filter_memory_push (GstCudaContext * context);
+void gst_cuda_plane_filter_memory_pop (void);
+
+GstBufferPool *gst_cuda_plane_filter_memory_pool_new (GstCudaContext * context,
+    GstCaps * caps, guint * size, guint min, guint max, gpointer stream);
+gboolean gst_cuda_plane_filter_memory_propose (GstQuery * query, GstCaps * caps,
+    GstCudaContext * context, gpointer stream);
+gboolean gst_cuda_plane_filter_memory_decide (GstQuery * query, GstCaps * caps,
+    GstCudaContext * context, gpointer stream);
+
+GstCudaContext *gst_cuda_plane_filter_memory_buffer_context (GstBuffer *
+    buffer);
+gboolean gst_cuda_plane_filter_memory_frame_map (GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+gboolean gst_cuda_plane_filter_memory_plane_view (const GstVideoFrame * frame,
+    guint plane, cm_image * view);
+gboolean gst_cuda_plane_filter_memory_packed_view (const GstVideoFrame * frame,
+    cm_image_packed * view);
+
+G_END_DECLS

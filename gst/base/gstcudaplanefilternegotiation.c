@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Caps and allocation negotiation of the cudamorphology elements
+ * (gstcudaplanefilternegotiation.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaplanefilternegotiation.h"
+
+#include "gstcudaplanefilter.h"
+#include "gstcudaplanefilterhelpers.h"
+#include "gstcudaplanefilterpool.h"
+
+#ifdef HAVE_GST_CUDA
+#include "gstcudaplanefiltermemory.h"
+#endif
+#if CM_HAVE_CUDA
+#include "gstcudaplanefilterpinnedpool.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_negotiation_debug);
+#define GST_CAT_DEFAULT gst_cuda_plane_filter_negotiation_debug
+
+static void
+debug_ensure (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_negotiation_debug,
+        "cudamorphologynegotiation", 0,
+        "CUDA morphology caps and allocation");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_template_caps:
+ * @formats: a caps list of formats, "{ GRAY8, ... }"
+ *
+ * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
+ * memory (the formats the CUDA allocator supports, no GRAY), then in
+ * system memory; without it, system memory only. The templates do not
+ * depend on the driver: whether CUDA memory is offered at run time is
+ * decided when caps are transformed. Progressive only: a field of an
+ * interlaced frame would be filtered with rows of the other field, and
+ * refusing it here fails negotiation (or the link) like any caps the
+ * element cannot take, not later in set_caps.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_template_caps (const gchar * formats)
+{
+  GstCaps *caps;
+#ifdef HAVE_GST_CUDA
+  caps = gst_cuda_plane_filter_memory_template_caps (formats);
+#else
+  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
+      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
+      "framerate = " GST_VIDEO_FPS_RANGE, formats);
+
+  caps = gst_caps_from_string (str);
+  g_free (str);
+#endif
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  return caps;
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_explain_refusal:
+ *
+ * After accept_caps refused @caps: interlaced caps on the sink pad are
+ * explained by a WARNING on the bus (upstream then posts the
+ * not-negotiated error, once, as for any caps an element refuses).
+ */
+void
+gst_cuda_plane_filter_negotiation_explain_refusal (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps)
+{
+  GstVideoInfo info;
+
+  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps) &&
+      gst_video_info_from_caps (&info, caps) &&
+      GST_VIDEO_INFO_IS_INTERLACED (&info))
+    GST_ELEMENT_WARNING (trans, STREAM, FORMAT,
+        ("Interlaced video is not supported: put a deinterlace element "
+            "before %s", GST_ELEMENT_NAME (trans)),
+        ("caps %" GST_PTR_FORMAT, caps));
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_caps_is_cuda:
+ * @caps: (nullable): negotiated caps
+ *
+ * Returns: %TRUE when the caps are in CUDA memory (never without
+ * gstreamer-cuda)
+ */
+gboolean
+gst_cuda_plane_filter_negotiation_caps_is_cuda (const GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_plane_filter_memory_caps_is_cuda (caps);
+#else
+  return FALSE;
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_usable:
+ * @caps: caps on one pad
+ * @to_system: give the result in system memory
+ * @allow: whether the element can take CUDA memory now
+ *
+ * Returns: (transfer full): @caps without the structures in CUDA (or any
+ * other non-system) memory unless @allow, in system memory when
+ * @to_system
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_usable (GstCaps * caps, gboolean to_system,
+    gboolean allow)
+{
+  GstCaps *res;
+  guint i;
+
+  if (gst_caps_is_any (caps))
+    return gst_caps_new_any ();
+  res = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean cuda = f != NULL && !gst_caps_features_is_any (f) &&
+        !gst_caps_features_is_equal (f,
+        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+
+    /* CUDA (or other) memory the element cannot read */
+    if (cuda && !allow)
+      continue;
+    if (to_system)
+      res = gst_caps_merge_structure (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)));
+    else
+      res = gst_caps_merge_structure_full (res,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          f ? gst_caps_features_copy (f) : NULL);
+  }
+  return res;
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_add_memory:
+ * @caps: (transfer full): system-memory caps for the other pad
+ * @like: the caps they were computed from
+ * @allow: whether the element can give CUDA memory now
+ *
+ * Puts @caps in the memories the element can give: first the memory of
+ * @like's first structure, then the other one (CUDA memory only for the
+ * formats it supports, and only with @allow).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
+{
+#ifdef HAVE_GST_CUDA
+  GstCaps *res;
+
+  if (gst_caps_is_any (caps))
+    return caps;
+  if (allow && gst_cuda_plane_filter_memory_caps_is_cuda (like)) {
+    /* CUDA first: the transform puts a structure's own memory first */
+    caps = gst_caps_make_writable (caps);
+    gst_caps_set_features_simple (caps,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  }
+  res = gst_cuda_plane_filter_memory_transform_caps (caps, allow);
+  gst_caps_unref (caps);
+  return res;
+#else
+  return caps;
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_transform:
+ * @caps: caps on one pad
+ * @allow: whether the element can take and give CUDA memory now
+ *
+ * The same caps for the other pad (same formats on both pads), first in
+ * the memory they came in, then in the other one; CUDA memory the element
+ * cannot take transforms to nothing, so that accept-caps refuses it.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_transform (GstCaps * caps, gboolean allow)
+{
+#ifdef HAVE_GST_CUDA
+  GstCaps *usable = gst_cuda_plane_filter_negotiation_usable (caps, FALSE,
+      allow);
+  GstCaps *res = gst_cuda_plane_filter_memory_transform_caps (usable, allow);
+
+  gst_caps_unref (usable);
+  return res;
+#else
+  return gst_caps_ref (caps);
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_in_memory_of:
+ * @othercaps: (transfer full): the caps to fixate on one pad
+ * @caps: the fixed caps of the other pad
+ *
+ * Returns: (transfer full): the structures of @othercaps in the memory of
+ * @caps when there are any (frames stay in the memory they came in),
+ * otherwise @othercaps
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_in_memory_of (GstCaps * othercaps,
+    GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_plane_filter_memory_caps_in_memory_of (othercaps, caps);
+#else
+  return othercaps;
+#endif
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_cuda_first:
+ * @caps: (transfer full): caps
+ *
+ * Returns: (transfer full): the structures of @caps in CUDA memory first,
+ * then the others (the answer to a caps query on the sink pad on the
+ * CUDA backend, so that an upstream that can give either memory uploads
+ * or decodes into CUDA memory)
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_cuda_first (GstCaps * caps)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_cuda_plane_filter_memory_caps_cuda_first (caps);
+#else
+  return caps;
+#endif
+}
+
+#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
+/* The first pool of @query asks for @held buffers more. */
+static void
+count_held_buffers (GstQuery * query, guint held)
+{
+  GstBufferPool *pool = NULL;
+  guint size, min, max;
+
+  if (held == 0 || gst_query_get_n_allocation_pools (query) == 0)
+    return;
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  min += held;
+  if (max != 0 && max < min)
+    max = min;
+  gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  gst_clear_object (&pool);
+}
+#endif
+
+/**
+ * gst_cuda_plane_filter_negotiation_propose:
+ * @element: the element (for logs)
+ * @query: the allocation query from upstream
+ * @use_cuda: the element runs on the CUDA backend
+ * @context: (nullable): its GstCudaContext
+ * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24), given to the
+ *     frames of the CUDA pools it makes
+ * @held: buffers of upstream's pool the element may keep while upstream
+ *     fills the next ones (overlap)
+ *
+ * Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
+ * @context for CUDA caps, a pinned host pool for system caps on the CUDA
+ * backend (frames are then uploaded without a staging copy), a plain
+ * video pool on the CPU backend; and learns that any stride is fine
+ * (GstVideoMeta).
+ *
+ * Returns: %FALSE for caps that are not video caps, or CUDA caps the
+ * element cannot take
+ */
+gboolean
+gst_cuda_plane_filter_negotiation_propose (GstObject * element,
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    guint held)
+{
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+
+  debug_ensure ();
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_plane_filter_memory_caps_is_cuda (caps)) {
+    if (!use_cuda || context == NULL ||
+        !gst_cuda_plane_filter_memory_propose (query, caps, context, stream))
+      return FALSE;
+    count_held_buffers (query, held);
+    return TRUE;
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (use_cuda && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
+          context)) {
+    count_held_buffers (query, held);
+    return TRUE;
+  }
+#endif
+
+  if (!gst_cuda_plane_filter_pool_propose_wanted (query))
+    return TRUE;
+
+  pool = gst_video_buffer_pool_new ();
+  if (!gst_cuda_plane_filter_pool_offer (query, pool, caps,
+          GST_VIDEO_INFO_SIZE (&info)))
+    GST_WARNING_OBJECT (element, "failed to configure the proposed pool");
+  gst_object_unref (pool);
+
+  return TRUE;
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_decide:
+ * @element: the element (for logs)
+ * @query: the allocation query answered by downstream
+ * @use_cuda: the element runs on the CUDA backend
+ * @context: (nullable): its GstCudaContext
+ * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24)
+ *
+ * Puts the pool of the output buffers first in @query: a CUDA pool of
+ * @context for CUDA caps, a pinned pool for system caps on the CUDA
+ * backend (the download lands in the buffer), otherwise downstream's pool
+ * or a video pool of the element's own when downstream's refuses the
+ * configuration. Chain up to GstBaseTransform's decide_allocation after.
+ *
+ * Returns: %FALSE when no pool could be configured
+ */
+gboolean
+gst_cuda_plane_filter_negotiation_decide (GstObject * element,
+    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream)
+{
+  GstCaps *outcaps;
+  GstVideoInfo info;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0, settled;
+  gboolean update_pool, video_meta;
+
+  debug_ensure ();
+  gst_query_parse_allocation (query, &outcaps, NULL);
+  if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
+    return FALSE;
+
+#ifdef HAVE_GST_CUDA
+  if (gst_cuda_plane_filter_memory_caps_is_cuda (outcaps)) {
+    if (!use_cuda || context == NULL ||
+        !gst_cuda_plane_filter_memory_decide (query, outcaps, context,
+            stream)) {
+      GST_ERROR_OBJECT (element, "no CUDA buffer pool for %" GST_PTR_FORMAT,
+          outcaps);
+      return FALSE;
+    }
+    return TRUE;
+  }
+#endif
+#if CM_HAVE_CUDA
+  if (use_cuda && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
+          context))
+    return TRUE;
+#endif
+
+  update_pool = gst_query_get_n_allocation_pools (query) > 0;
+  if (update_pool)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  size = MAX (size, (guint) GST_VIDEO_INFO_SIZE (&info));
+
+  if (pool == NULL)
+    pool = gst_video_buffer_pool_new ();
+
+  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+      NULL);
+  /* the query keeps size: what the pool settles on is not put in it */
+  settled = size;
+  if (!gst_cuda_plane_filter_pool_set_config (pool,
+          gst_buffer_pool_get_config (pool), outcaps, &settled, min, max,
+          video_meta)) {
+    gboolean usable;
+
+    /* the pool may have adjusted the config: take it if it is still fine,
+     * otherwise use a plain video pool of our own. set_config takes the
+     * structure whatever it answers; a refused one is ours to free. */
+    config = gst_buffer_pool_get_config (pool);
+    usable = gst_buffer_pool_config_validate_params (config, outcaps, size,
+        min, max);
+    if (usable)
+      usable = gst_buffer_pool_set_config (pool, config);
+    else
+      gst_structure_free (config);
+    if (!usable) {
+      GST_DEBUG_OBJECT (element, "downstream pool refused our config");
+      gst_object_unref (pool);
+      pool = gst_video_buffer_pool_new ();
+      settled = size;
+      if (!gst_cuda_plane_filter_pool_set_config (pool,
+              gst_buffer_pool_get_config (pool), outcaps, &settled, min, max,
+              video_meta)) {
+        GST_ERROR_OBJECT (element, "failed to configure a video buffer pool");
+        gst_object_unref (pool);
+        return FALSE;
+      }
+    }
+  }
+
+  gst_cuda_plane_filter_pool_put_first (query, pool, size, min, max,
+      update_pool);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* ---- the base class's callbacks ----------------------------------------- */
+
+/**
+ * gst_cuda_plane_filter_allow_cuda_memory:
+ * @self: the element
+ *
+ * Whether CUDA memory may be negotiated now: once started, when the
+ * element runs on CUDA with a GstCudaContext; before (caps queries while
+ * linking), when it may. A start or stop can change the answer at any
+ * time: read it once per caps query and give the same answer to
+ * gst_cuda_plane_filter_caps_to_system() and
+ * gst_cuda_plane_filter_caps_add_memory().
+ *
+ * Returns: %TRUE when CUDA memory may be negotiated
+ */
+gboolean
+gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
+  gst_cuda_plane_filter_negotiation_state (GST_BASE_TRANSFORM (self), &st);
+  return st.allow_cuda;
+}
+
+/* GstCudaPlaneFilter derives from GstBaseTransform directly */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
+
+/* The other pad's caps: the same, in the memory they came in first, then
+ * in the other one when the element can use CUDA memory. */
+GstCaps *
+gst_cuda_plane_filter_negotiation_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  /* one answer for the whole query */
+  gboolean allow = gst_cuda_plane_filter_allow_cuda_memory
+      (GST_CUDA_PLANE_FILTER (trans));
+
+  debug_ensure ();
+  return gst_cuda_plane_filter_negotiation_filter_caps (trans,
+      GST_CAT_DEFAULT, direction, caps,
+      gst_cuda_plane_filter_negotiation_transform (caps, allow), filter);
+}
+
+/**
+ * gst_cuda_plane_filter_negotiation_filter_caps:
+ * @category: where the answer is logged
+ * @res: (transfer full): the caps transform_caps found for @caps
+ * @filter: (nullable): the filter of the query
+ *
+ * The end of a transform_caps: @res intersected with @filter (filter
+ * order first), logged with @caps at debug level.
+ *
+ * Returns: (transfer full): the caps to answer
+ */
+GstCaps *
+gst_cuda_plane_filter_negotiation_filter_caps (GstBaseTransform * trans,
+    GstDebugCategory * category, GstPadDirection direction, GstCaps * caps,
+    GstCaps * res, GstCaps * filter)
+{
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_CAT_DEBUG_OBJECT (category, trans, "%s %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT, direction == GST_PAD_SINK ? "sink" : "src", caps, res);
+  return res;
+}
+
+GstCaps *
+gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  debug_ensure ();
+  othercaps = gst_cuda_plane_filter_fixate_memory
+      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+/* A caps query. On the CUDA backend the sink pad asks upstream for CUDA
+ * memory first: the work is on the device anyway, and an upstream that can
+ * give either memory (cudaupload, nvh264dec) then uploads or decodes into
+ * it. */
+gboolean
+gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstCaps *caps;
+
+  if (direction != GST_PAD_SINK || !gst_cuda_plane_filter_allow_cuda_memory
+      (GST_CUDA_PLANE_FILTER (trans)))
+    return PARENT_CLASS->query (trans, direction, query);
+
+  if (!PARENT_CLASS->query (trans, direction, query))
+    return FALSE;
+  gst_query_parse_caps_result (query, &caps);
+  if (caps != NULL) {
+    caps = gst_cuda_plane_filter_negotiation_cuda_first (gst_caps_ref (caps));
+    gst_query_set_caps_result (query, caps);
+    gst_caps_unref (caps);
+  }
+  return TRUE;
+}
+
+/* set_caps: parses the caps into @in_info and @out_info and checks that
+ * the element can process them (an error is posted or logged when not). */
+gboolean
+gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps, GstVideoInfo * in_info,
+    GstVideoInfo * out_info)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  debug_ensure ();
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  if (!gst_video_info_from_caps (in_info, incaps) ||
+      !gst_video_info_from_caps (out_info, outcaps)) {
+    GST_ERROR_OBJECT (trans, "invalid caps %" GST_PTR_FORMAT " -> %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* the templates refuse interlaced caps before they come here */
+  if (GST_VIDEO_INFO_IS_INTERLACED (in_info)) {
+    GST_ERROR_OBJECT (trans, "interlaced caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)
+      || GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info)) {
+    GST_ERROR_OBJECT (trans, "input and output sizes differ: %"
+        GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  /* another output format: only a packed 8-bit RGB frame made by the
+   * subclass from a planar input */
+  if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
+      && (!st.can_convert || GST_VIDEO_INFO_IS_RGB (in_info)
+          || !GST_VIDEO_INFO_IS_RGB (out_info)
+          || GST_VIDEO_INFO_N_PLANES (out_info) != 1
+          || GST_VIDEO_INFO_COMP_DEPTH (out_info, 0) != 8)) {
+    GST_ERROR_OBJECT (trans, "cannot convert %" GST_PTR_FORMAT " to %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  if ((gst_cuda_plane_filter_negotiation_caps_is_cuda (incaps) ||
+          gst_cuda_plane_filter_negotiation_caps_is_cuda (outcaps)) &&
+      !(st.use_cuda && st.context != NULL)) {
+    GST_ERROR_OBJECT (trans, "CUDA memory without a CUDA context: %"
+        GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_plane_filter_negotiation_get_unit_size (GstBaseTransform * trans,
+    GstCaps * caps, gsize * size)
+{
+  GstVideoInfo info;
+
+  debug_ensure ();
+  if (!gst_video_info_from_caps (&info, caps)) {
+    GST_WARNING_OBJECT (trans, "cannot parse caps %" GST_PTR_FORMAT, caps);
+    return FALSE;
+  }
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  /* passthrough (analysers): buffers go downstream as they come, so
+   * downstream answers */
+  if (decide_query == NULL)
+    return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
+  /* with overlap the input buffer of the frame still on the device is
+   * kept: one more than upstream needs itself */
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  return gst_cuda_plane_filter_negotiation_propose (GST_OBJECT (trans), query,
+      st.use_cuda, st.context, st.stream, st.held);
+}
+
+gboolean
+gst_cuda_plane_filter_negotiation_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  if (!gst_cuda_plane_filter_negotiation_decide (GST_OBJECT (trans), query,
+          st.use_cuda, st.context, st.stream))
+    return FALSE;
+  return PARENT_CLASS->decide_allocation (trans, query);
+}

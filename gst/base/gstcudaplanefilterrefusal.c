@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A value an element refuses (a malformed mask, connectivity 6, a roi of
+ * three values) is said on stderr and, for applications, as a WARNING
+ * message on the bus. A value set before the element has a bus (by
+ * gst_parse_launch, or before gst_bin_add) waits, and is posted when the
+ * element goes to READY: set_bus itself runs under the bin's lock, where
+ * posting would deadlock. What waits is the text: a message would hold a
+ * reference to the element that holds it.
+ */
+#include "gstcudaplanefilterrefusal.h"
+
+#include <stdarg.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_refusal_debug);
+#define GST_CAT_DEFAULT gst_cuda_plane_filter_refusal_debug
+
+static GQuark
+pending_quark (void)
+{
+  static gsize quark;
+
+  if (g_once_init_enter (&quark)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_refusal_debug,
+        "cudamorphologyrefusal", 0, "refused property values");
+    g_once_init_leave (&quark,
+        g_quark_from_static_string ("gst-cuda-morphology-refusals"));
+  }
+  return (GQuark) quark;
+}
+
+static void
+pending_free (gpointer data)
+{
+  g_queue_free_full (data, g_free);
+}
+
+static void
+post_refusal (GstElement * element, const gchar * text)
+{
+  GError *err = g_error_new_literal (GST_LIBRARY_ERROR,
+      GST_LIBRARY_ERROR_SETTINGS, text);
+
+  gst_element_post_message (element, gst_message_new_warning (GST_OBJECT
+          (element), err, "refused when set: the previous value is in use"));
+  g_error_free (err);
+}
+
+/**
+ * gst_cuda_plane_filter_refuse:
+ * @element: the element that keeps its previous value
+ * @format: why, in words, ending with what is kept
+ *
+ * Says that a value was refused: g_warning() on stderr, and a WARNING
+ * message (GST_LIBRARY_ERROR_SETTINGS) from @element on the bus, now or,
+ * without a bus yet, when @element goes to READY.
+ */
+void
+gst_cuda_plane_filter_refuse (GstElement * element, const gchar * format, ...)
+{
+  GQuark quark = pending_quark ();
+  GstBus *bus;
+  va_list args;
+  gchar *text;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_warning ("%s: %s", GST_OBJECT_NAME (element), text);
+  GST_WARNING_OBJECT (element, "%s", text);
+
+  bus = gst_element_get_bus (element);
+  if (bus != NULL) {
+    gst_object_unref (bus);
+    gst_cuda_plane_filter_refusal_flush (element);
+    post_refusal (element, text);
+    g_free (text);
+    return;
+  }
+  GST_OBJECT_LOCK (element);
+  {
+    GQueue *pending = g_object_get_qdata (G_OBJECT (element), quark);
+
+    if (pending == NULL) {
+      pending = g_queue_new ();
+      g_object_set_qdata_full (G_OBJECT (element), quark, pending,
+          pending_free);
+    }
+    g_queue_push_tail (pending, text);
+  }
+  GST_OBJECT_UNLOCK (element);
+}
+
+/**
+ * gst_cuda_plane_filter_refusal_flush:
+ *
+ * Posts the refusals that waited for a bus, in the order they came; those
+ * still without a bus keep waiting. Call it where posting is safe (not
+ * under a lock the bus's handlers take).
+ */
+void
+gst_cuda_plane_filter_refusal_flush (GstElement * element)
+{
+  GQuark quark = pending_quark ();
+  GQueue *pending;
+  gchar *text;
+  GstBus *bus = gst_element_get_bus (element);
+
+  if (bus == NULL)
+    return;
+  gst_object_unref (bus);
+  GST_OBJECT_LOCK (element);
+  pending = g_object_steal_qdata (G_OBJECT (element), quark);
+  GST_OBJECT_UNLOCK (element);
+  if (pending == NULL)
+    return;
+  while ((text = g_queue_pop_head (pending)) != NULL) {
+    post_refusal (element, text);
+    g_free (text);
+  }
+  g_queue_free (pending);
+}

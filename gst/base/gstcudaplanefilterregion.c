@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The frame path over regions of interest (gstcudaplanefilterframe.h): the
+ * frame is copied, then each rectangle of plane 0 is filtered as if it
+ * were the frame. The filter reads and writes the rectangles of frames in
+ * CUDA memory where they lie; a rectangle of a host frame is uploaded
+ * into the aligned scratch, filtered there and downloaded, so that the
+ * filter's work and the transfers scale with the rectangle's area. The
+ * copy of the frame is one memcpy or one 2D copy per plane. Frames in
+ * CUDA memory are left in flight where GStreamer's memory carries a
+ * stream, as whole frames are. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaplanefilterframe.h"
+#include "gstcudaplanefilterframeprivate.h"
+
+/* bytes of one pixel of plane 0 */
+static gsize
+pixel_bytes (const GstCudaPlaneFilterFramePath * fp)
+{
+  return (gsize) fp->pixel_channels * cm_depth_bytes (fp->depth);
+}
+
+/* The rectangle @r of plane 0 of @frame */
+static cm_image_packed
+frame_rect (const GstCudaPlaneFilterFramePath * fp, GstVideoFrame * frame,
+    const GstVideoRectangle * r)
+{
+  cm_image_packed v;
+
+  v.pitch = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  v.data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame, 0) +
+      (gsize) r->y * v.pitch + (gsize) r->x * pixel_bytes (fp);
+  v.width = r->w;
+  v.height = r->h;
+  v.depth = fp->depth;
+  v.channels = fp->pixel_channels;
+  return v;
+}
+
+/* Where @r lies in a pinned staging plane of @pitch */
+static guint8 *
+staging_rect (const GstCudaPlaneFilterFramePath * fp, guint8 * staging,
+    gsize pitch, const GstVideoRectangle * r)
+{
+  return staging + (gsize) r->y * pitch + (gsize) r->x * pixel_bytes (fp);
+}
+
+/* The rectangle @r between a mapped frame and the device scratch @dev
+ * (queued): the input's into the scratch (@out FALSE), or the scratch
+ * into the output's. Frames in CUDA memory or pinned buffers are copied
+ * directly; others go through the staging plane at the rectangle's own
+ * place (rectangles of one frame do not meet there), the output's copied
+ * out by finish_staged () once the stream is done. */
+static cm_status
+transfer (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * mf,
+    const GstVideoRectangle * r, const cm_image_packed * dev, gboolean out,
+    GstCudaPlaneFilterFrameStats * st)
+{
+  cm_image_packed host = frame_rect (fp, &mf->frame, r);
+  gsize row = (gsize) r->w * pixel_bytes (fp);
+  gsize pitch = out ? fp->staging_out_pitch : fp->staging_pitch;
+  guint8 *staged;
+
+  if (mf->device || mf->pinned) {
+    if (!mf->device && out)
+      st->pinned_downloads++;
+    else if (!mf->device)
+      st->pinned_uploads++;
+    return out ? cm_copy_2d_async (host.data, host.pitch, dev->data,
+        dev->pitch, row, r->h, mf->device ? CM_COPY_D2D : CM_COPY_D2H,
+        fp->stream) : cm_copy_2d_async (dev->data, dev->pitch, host.data,
+        host.pitch, row, r->h, mf->device ? CM_COPY_D2D : CM_COPY_H2D,
+        fp->stream);
+  }
+  staged = staging_rect (fp, out ? fp->staging_out : fp->staging_in, pitch,
+      r);
+  if (out) {
+    st->staged_downloads++;
+    fp->download_staged = TRUE;
+    return cm_copy_2d_async (staged, pitch, dev->data, dev->pitch, row, r->h,
+        CM_COPY_D2H, fp->stream);
+  }
+  st->staged_uploads++;
+  gst_cuda_plane_filter_frame_copy_rows (staged, pitch, host.data, host.pitch,
+      row, r->h);
+  return cm_copy_2d_async (dev->data, dev->pitch, staged, pitch, row, r->h,
+      CM_COPY_H2D, fp->stream);
+}
+
+/* After the stream was synchronised: the staged rectangles into the
+ * output, in order (a later one wins where they overlap) */
+static void
+finish_staged (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * rects,
+    guint n)
+{
+  guint i;
+
+  if (!fp->download_staged)
+    return;
+  for (i = 0; i < n; i++) {
+    cm_image_packed dst = frame_rect (fp, &out->frame, &rects[i]);
+
+    gst_cuda_plane_filter_frame_copy_rows (dst.data, dst.pitch,
+        staging_rect (fp, fp->staging_out, fp->staging_out_pitch, &rects[i]),
+        fp->staging_out_pitch, (gsize) rects[i].w * pixel_bytes (fp),
+        rects[i].h);
+  }
+}
+
+/* Every plane of @in into @out unchanged */
+static cm_status
+copy_frame (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out)
+{
+  cm_status status = CM_OK;
+  guint p;
+
+  if (!in->device && !out->device)
+    return gst_video_frame_copy (&out->frame, &in->frame) ? CM_OK :
+        CM_ERR_INVALID_ARG;
+  for (p = 0; status == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (&in->frame);
+      p++)
+    status = gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  return status;
+}
+
+/* One rectangle, its filter made for its size. On CUDA the filter reads
+ * the input's rectangle where it lies when the input is on the device
+ * and not filtered in place (it cannot read the samples it overwrites),
+ * and writes the output's where it lies when the output is on the
+ * device; the rest goes through the device scratch. */
+static cm_status
+process_rect (GstCudaPlaneFilterFramePath * fp,
+    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * r,
+    GstCudaPlaneFilterFrameStats * st)
+{
+  cm_image_packed src, dst;
+  cm_status status = CM_OK;
+
+  if (!fp->use_cuda) {
+    src = frame_rect (fp, &in->frame, r);
+    dst = frame_rect (fp, &out->frame, r);
+    return gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst, FALSE);
+  }
+  if (in->device && in != out) {
+    src = frame_rect (fp, &in->frame, r);
+  } else {
+    src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
+    status = transfer (fp, in, r, &src, FALSE, st);
+  }
+  dst = out->device ? frame_rect (fp, &out->frame, r) :
+      gst_cuda_plane_filter_frame_scratch (fp, FALSE, r->w, r->h);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst, TRUE);
+  if (status == CM_OK && !out->device)
+    status = transfer (fp, out, r, &dst, TRUE, st);
+  return status;
+}
+
+/**
+ * gst_cuda_plane_filter_frame_path_process_regions:
+ * @rects: (array length=n): rectangles inside the frame
+ *
+ * Copies the mapped @in into @out, then filters each of @rects of plane 0
+ * as if it were the frame (ops->resize first when its size is not the
+ * filter's), in order; chroma is copied unchanged. Not for converting
+ * outputs. On CUDA the stream is synchronised before this returns, also
+ * after a failure, unless both frames are CUDA memory that carries a
+ * stream (GStreamer >= 1.24): such a frame is left in flight like a
+ * whole one (gst_cuda_plane_filter_frame_leave_in_flight).
+ *
+ * Returns: the first failure of the copy, the filter or a transfer
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_process_regions (GstCudaPlaneFilterFramePath *
+    fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    const GstVideoRectangle * rects, guint n, GstCudaPlaneFilterFrameStats * st)
+{
+  cm_status status, sync_status;
+  gboolean timed = FALSE;
+  guint i;
+
+  if (fp->convert)
+    return CM_ERR_UNSUPPORTED;
+  fp->download_staged = FALSE;
+  if (fp->use_cuda) {
+    st->device_in += in->device;
+    st->device_out += out->device;
+    timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+  }
+
+  /* in place (in == out): the rest of the frame is already there */
+  status = in == out ? CM_OK : copy_frame (fp, in, out);
+  for (i = 0; status == CM_OK && i < n; i++) {
+    if (!ops->resize (ops->owner, rects[i].w, rects[i].h))
+      return CM_ERR_INVALID_ARG;        /* posted by the owner, synchronised */
+    status = process_rect (fp, ops, in, out, &rects[i], st);
+  }
+  if (!fp->use_cuda)
+    return status;
+
+  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
+#ifdef HAVE_GST_CUDA
+  /* no staging there: nothing is left for the host to copy */
+  if (status == CM_OK &&
+      gst_cuda_plane_filter_frame_leave_in_flight (fp, ops, in, out)) {
+    st->stream_ordered++;
+    return CM_OK;
+  }
+#endif
+  sync_status = cm_stream_sync (fp->stream);
+  if (status == CM_OK)
+    status = sync_status;
+  if (status == CM_OK)
+    finish_staged (fp, out, rects, n);
+  return status;
+}
+
+/**
+ * gst_cuda_plane_filter_frame_path_analyse_region:
+ * @r: a rectangle inside the frame
+ *
+ * gst_cuda_plane_filter_frame_path_analyse() of the rectangle @r of plane 0
+ * as if it were the frame (ops->resize first).
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
+    fp, const GstCudaPlaneFilterFilterOps * ops,
+    GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
+    GstCudaPlaneFilterFrameStats * st)
+{
+  cm_image_packed src = frame_rect (fp, &in->frame, r);
+  cm_status status, sync_status;
+  gboolean timed;
+  cm_image img;
+
+  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
+    return CM_ERR_UNSUPPORTED;
+  if (!ops->resize (ops->owner, r->w, r->h))
+    return CM_ERR_INVALID_ARG;
+  if (!fp->use_cuda) {
+    img = gst_cuda_plane_filter_frame_as_plane (&src);
+    return ops->analyse_plane (ops->owner, &img, FALSE, NULL);
+  }
+
+  st->device_in += in->device;
+  timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+  if (in->device) {
+    status = CM_OK;             /* analysed where it lies */
+  } else {
+    src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
+    status = transfer (fp, in, r, &src, FALSE, st);
+  }
+  img = gst_cuda_plane_filter_frame_as_plane (&src);
+  if (status == CM_OK)
+    status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);
+  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
+  sync_status = cm_stream_sync (fp->stream);
+  return status == CM_OK ? sync_status : status;
+}
