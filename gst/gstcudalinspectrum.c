@@ -172,22 +172,9 @@ static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static gboolean gst_cuda_lin_spectrum_start (GstBaseTransform * trans);
 
-static gboolean gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info, gboolean use_cuda);
-static void gst_cuda_lin_spectrum_release (GstCudaPlaneFilter * base);
-static gpointer gst_cuda_lin_spectrum_stash_filter (GstCudaPlaneFilter *
-    base);
-static void gst_cuda_lin_spectrum_restore_filter (GstCudaPlaneFilter *
-    base, gpointer filter);
-static void gst_cuda_lin_spectrum_free_plan (gpointer plan);
-static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaPlaneFilter *
-    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream);
-static cm_status gst_cuda_lin_spectrum_analyse_plane (GstCudaPlaneFilter *
-    base, const cm_image * src, gboolean use_cuda, void *stream);
-static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaPlaneFilter
-    * base, const cm_image * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream);
+static void gst_cuda_lin_spectrum_finalize (GObject * object);
+static cm_filter *gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter *
+    base, const GstVideoInfo * info, cm_backend backend);
 
 #define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
 #define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
@@ -204,6 +191,7 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
 
   gobject_class->set_property = gst_cuda_lin_spectrum_set_property;
   gobject_class->get_property = gst_cuda_lin_spectrum_get_property;
+  gobject_class->finalize = gst_cuda_lin_spectrum_finalize;
 
   g_object_class_install_property (gobject_class, PROP_LENGTH,
       g_param_spec_uint ("length", "Length",
@@ -314,19 +302,8 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform_ip);
 
   base_class->debug_category = gst_cuda_lin_spectrum_debug;
-  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_configure);
-  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_release);
-  base_class->stash_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_stash_filter);
-  base_class->restore_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_restore_filter);
-  base_class->free_filter = gst_cuda_lin_spectrum_free_plan;
-  base_class->process_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_plane);
-  base_class->analyse_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_analyse_plane);
-  base_class->process_convert =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_convert);
+  base_class->make_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_make_filter);
   base_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_frame_done);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, 0);
@@ -566,51 +543,26 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
     return FALSE;
   }
   self->plan_made = FALSE;
+  self->result_ready = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
       (trans);
 }
 
 static void
-gst_cuda_lin_spectrum_free_plan (gpointer plan)
+gst_cuda_lin_spectrum_finalize (GObject * object)
 {
-  GstCudaLinSpectrumPlan *p = plan;
+  gst_cuda_lin_spectrum_result_clear (&GST_CUDA_LIN_SPECTRUM (object)->result);
 
-  cm_linspectrum_filter_free (p->filter);
-  g_free (p);
+  G_OBJECT_CLASS (gst_cuda_lin_spectrum_parent_class)->finalize (object);
 }
 
-static void
-gst_cuda_lin_spectrum_release (GstCudaPlaneFilter * base)
+/* The filter of the analysis the properties ask for (the spectrum, with
+ * the supremum or the orientation map as the output requires). */
+static cm_filter *
+gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend)
 {
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
-  gst_cuda_lin_spectrum_result_clear (&self->result);
-  self->result_ready = FALSE;
-}
-
-/* The plan of one size to the base class's cache of sizes and back; the
- * rest (orientations, result, mode) is that of every size kept. */
-static gpointer
-gst_cuda_lin_spectrum_stash_filter (GstCudaPlaneFilter * base)
-{
-  return g_steal_pointer (&GST_CUDA_LIN_SPECTRUM (base)->plan);
-}
-
-static void
-gst_cuda_lin_spectrum_restore_filter (GstCudaPlaneFilter * base,
-    gpointer filter)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
-  self->plan = filter;
-}
-
-static gboolean
-gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info, gboolean use_cuda)
-{
+  gboolean use_cuda = backend == CM_BACKEND_CUDA;
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
   const GstVideoInfo *out_info =
       gst_cuda_plane_filter_get_output_info (base);
@@ -620,7 +572,7 @@ gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
   cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
-  cm_linspectrum_filter *filter = NULL;
+  cm_filter *filter = NULL;
   cm_status status;
   gint n;
 
@@ -637,12 +589,12 @@ gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
   desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
   desc.want_orientation = mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
   if (!gst_cuda_lin_spectrum_choose_angles (self, &desc))
-    return FALSE;
+    return NULL;
   status = cm_linspectrum_desc_check (&desc);
   if (status != CM_OK) {
     gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid length or orientations");
-    return FALSE;
+    return NULL;
   }
   n = cm_linspectrum_count_angles (&desc);
 
@@ -655,7 +607,8 @@ gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
   self->plan_made = TRUE;
   self->info_posted = *out_info;
 
-  gst_cuda_lin_spectrum_release (base);
+  gst_cuda_lin_spectrum_result_clear (&self->result);
+  self->result_ready = FALSE;
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;
@@ -663,20 +616,15 @@ gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
   if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n))
     status = CM_ERR_NO_MEMORY;
   else
-    status = cm_linspectrum_filter_new (&filter, use_cuda ?
-        CM_BACKEND_CUDA : CM_BACKEND_CPU, &desc, width, height, depth,
-        gst_cuda_plane_filter_cpu_opts (base));
+    status = cm_linspectrum_filter_new (&filter, backend, &desc, width,
+        height, depth, gst_cuda_plane_filter_cpu_opts (base));
   if (status != CM_OK) {
-    gst_cuda_lin_spectrum_release (base);
+    gst_cuda_lin_spectrum_result_clear (&self->result);
     gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA linear spectrum plan" :
         "Failed to allocate the linear spectrum buffers");
-    return FALSE;
+    return NULL;
   }
-  self->plan = g_new (GstCudaLinSpectrumPlan, 1);
-  self->plan->filter = filter;
-  self->plan->width = width;
-  self->plan->height = height;
 
   GST_INFO_OBJECT (self, "%s by lines of %d px, %d orientations %g..%g step "
       "%g, output %s, %dx%d %d-bit on %s: %s",
@@ -685,76 +633,6 @@ gst_cuda_lin_spectrum_configure (GstCudaPlaneFilter * base,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ? "orientation" :
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM ? "supremum" :
       "passthrough", width, height, (gint) depth, use_cuda ? "CUDA" : "CPU",
-      cm_linspectrum_filter_describe (filter));
-  return TRUE;
-}
-
-/* ---- frames ------------------------------------------------------------- */
-
-/* The spectrum (and the supremum when @sup is not NULL) of @src, on the
- * backend the filter was made for. */
-static cm_status
-gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
-    const cm_image * sup, void *stream)
-{
-  if (self->plan == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run (self->plan->filter, src, sup, stream);
-}
-
-static cm_status
-gst_cuda_lin_spectrum_analyse_plane (GstCudaPlaneFilter * base,
-    const cm_image * src, gboolean use_cuda, void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  /* a plan built for another mode expects its images */
-  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH)
-    return CM_ERR_INVALID_ARG;
-  return gst_cuda_lin_spectrum_run (self, src, NULL, stream);
-}
-
-static cm_status
-gst_cuda_lin_spectrum_process_plane (GstCudaPlaneFilter * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-  cm_status status;
-
-  switch (self->mode) {
-    case GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM:
-      return gst_cuda_lin_spectrum_run (self, src, dst, stream);
-    case GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH:
-      /* a frame that was not passed through (passthrough is being switched
-       * on): analysed and copied */
-      status = gst_cuda_lin_spectrum_run (self, src, NULL, stream);
-      if (status != CM_OK)
-        return status;
-      if (use_cuda)
-        return cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
-            (size_t) src->width * cm_depth_bytes (src->depth), src->height,
-            CM_COPY_D2D, stream);
-      for (gint y = 0; y < src->height; y++)
-        memcpy ((guint8 *) dst->data + y * dst->pitch,
-            (const guint8 *) src->data + y * src->pitch,
-            (gsize) src->width * cm_depth_bytes (src->depth));
-      return CM_OK;
-    default:
-      /* the orientation map goes through process_convert */
-      return CM_ERR_INVALID_ARG;
-  }
-}
-
-static cm_status
-gst_cuda_lin_spectrum_process_convert (GstCudaPlaneFilter * base,
-    const cm_image * src, const cm_image_packed * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ||
-      self->plan == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run_rgba (self->plan->filter, src, dst, stream);
+      cm_filter_algorithm (filter));
+  return filter;
 }

@@ -33,14 +33,6 @@ typedef struct
   gboolean attach_meta;
 } GstCudaLinSpectrumSettings;
 
-/* What configure builds for one frame or region size, handed over whole
- * to the base class, which keeps a few per size (stash_filter). */
-typedef struct
-{
-  cm_linspectrum_filter *filter;        /* on the backend */
-  gint width, height;           /* its planes' */
-} GstCudaLinSpectrumPlan;
-
 /* The result of one frame (gstcudalinspectrumresult.c): the orientations
  * and their bytes fixed per configuration, the values per frame. */
 typedef struct
@@ -88,11 +80,9 @@ struct _GstCudaLinSpectrum
   gboolean attach_frame;
   gboolean result_ready;
 
-  /* built by configure (), streaming thread: the same for every size but
-   * the plan (NULL: not configured) */
+  /* made with the last filter, streaming thread: the same for every size */
   cm_linspectrum_desc desc;
   gint n_angles;
-  GstCudaLinSpectrumPlan *plan;
   GstCudaLinSpectrumResult result;
 };
 
@@ -122,7 +112,7 @@ GstStructure *gst_cuda_lin_spectrum_result_message (const
 gboolean gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult *
     r, const GstSegment * segment, GstBuffer * buf);
 GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter *
-    base, GstBuffer * inbuf);
+    base, GstBuffer * inbuf, cm_filter * filter, gint width, gint height);
 GstFlowReturn gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer ** outbuf);
 GstFlowReturn gst_cuda_lin_spectrum_transform (GstBaseTransform * trans,

@@ -237,7 +237,7 @@ gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
  * its output buffer when that gets it. */
 GstFlowReturn
 gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
-    GstBuffer * inbuf)
+    GstBuffer * inbuf, cm_filter * filter, gint width, gint height)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
   const guint64 *spectrum;
@@ -262,15 +262,14 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
-  spectrum = self->plan != NULL ?
-      cm_linspectrum_filter_spectrum (self->plan->filter) : NULL;
+  spectrum = filter != NULL ? cm_linspectrum_filter_spectrum (filter) : NULL;
   if (spectrum == NULL) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
         ("no spectrum after a frame"));
     return GST_FLOW_ERROR;
   }
   gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
-      (gdouble) self->plan->width * (gdouble) self->plan->height);
+      (gdouble) width * (gdouble) height);
   if (post) {
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self),

@@ -115,12 +115,6 @@ struct _GstCudaMedian
 
   /* properties, protected by the object lock */
   GstCudaMedianSettings settings;
-
-  /* built by configure (), used by the process functions: streaming
-   * thread */
-  cm_median_filter *filter;     /* the filter on the backend */
-  gboolean luma;                /* RGB(A) frames whole, in luma mode */
-  gint r_idx, g_idx, b_idx, a_idx;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaMedian, gst_cuda_median,
@@ -136,20 +130,8 @@ static void gst_cuda_median_set_property (GObject * object, guint prop_id,
 static void gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 
-static gboolean gst_cuda_median_configure (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info, gboolean use_cuda);
-static cm_status gst_cuda_median_process_plane (GstCudaPlaneFilter *
-    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream);
-static gboolean gst_cuda_median_wants_packed (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info);
-static cm_status gst_cuda_median_process_packed (GstCudaPlaneFilter *
-    base, const cm_image_packed * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream);
-static void gst_cuda_median_release (GstCudaPlaneFilter * base);
-static gpointer gst_cuda_median_stash_filter (GstCudaPlaneFilter * base);
-static void gst_cuda_median_restore_filter (GstCudaPlaneFilter * base,
-    gpointer filter);
+static cm_filter *gst_cuda_median_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend);
 
 #define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
 #define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
@@ -233,18 +215,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
       "CUDA or the CPU", "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_median_debug;
-  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_median_configure);
-  base_class->process_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_process_plane);
-  base_class->wants_packed =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_wants_packed);
-  base_class->process_packed =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_process_packed);
-  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_median_release);
-  base_class->stash_filter = GST_DEBUG_FUNCPTR (gst_cuda_median_stash_filter);
-  base_class->restore_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_restore_filter);
-  base_class->free_filter = (GDestroyNotify) cm_median_filter_free;
+  base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_median_make_filter);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_COLOR_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_ALGORITHM, 0);
@@ -340,43 +311,20 @@ gst_cuda_median_get_property (GObject * object, guint prop_id,
       G_N_ELEMENTS (gst_cuda_median_fields), prop_id, value, pspec);
 }
 
-static void
-gst_cuda_median_release (GstCudaPlaneFilter * base)
+/* In luma mode an RGB(A) frame goes whole to the filter
+ * (cm_filter_run_packed), told the order of its channels. */
+static cm_filter *
+gst_cuda_median_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend)
 {
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  g_clear_pointer (&self->filter, cm_median_filter_free);
-}
-
-/* The filter alone goes to the base class's cache of sizes: luma and the
- * channel offsets follow the caps and properties, the same for every
- * size kept. */
-static gpointer
-gst_cuda_median_stash_filter (GstCudaPlaneFilter * base)
-{
-  return g_steal_pointer (&GST_CUDA_MEDIAN (base)->filter);
-}
-
-static void
-gst_cuda_median_restore_filter (GstCudaPlaneFilter * base, gpointer filter)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  gst_cuda_median_release (base);
-  self->filter = filter;
-}
-
-static gboolean
-gst_cuda_median_configure (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info, gboolean use_cuda)
-{
+  gboolean use_cuda = backend == CM_BACKEND_CUDA;
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
   GstCudaMedianSettings s;
   cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   gboolean luma;
-  cm_median_filter *filter = NULL;
+  cm_filter *filter = NULL;
   cm_median_desc desc;
   cm_status status;
 
@@ -400,28 +348,24 @@ gst_cuda_median_configure (GstCudaPlaneFilter * base,
   if (status != CM_OK) {
     gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid median window or percentile");
-    return FALSE;
+    return NULL;
   }
 
-  status = cm_median_filter_new (&filter, use_cuda ? CM_BACKEND_CUDA :
-      CM_BACKEND_CPU, &desc, width, height, depth,
-      gst_cuda_plane_filter_cpu_opts (base));
+  status = cm_median_filter_new (&filter, backend, &desc, width, height,
+      depth, gst_cuda_plane_filter_cpu_opts (base));
+  if (status == CM_OK && luma)
+    status = cm_median_filter_set_channels (filter,
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R),
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G),
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B),
+        GST_VIDEO_INFO_HAS_ALPHA (info) ?
+        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1);
   if (status != CM_OK) {
+    cm_filter_free (filter);
     gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA median plan" :
         "Failed to allocate the CPU median filter");
-    return FALSE;
-  }
-
-  gst_cuda_median_release (base);
-  self->filter = filter;
-  self->luma = luma;
-  if (luma) {
-    self->r_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-    self->g_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-    self->b_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
-    self->a_idx = GST_VIDEO_INFO_HAS_ALPHA (info) ?
-        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1;
+    return NULL;
   }
 
   GST_INFO_OBJECT (self, "%dx%d window, percentile %g (rank %d), border %d "
@@ -430,39 +374,7 @@ gst_cuda_median_configure (GstCudaPlaneFilter * base,
       (gint) desc.border, desc.border_value,
       luma ? "luma colour median" : "per channel", width, height,
       (gint) depth, use_cuda ? "CUDA" : "CPU",
-      cm_median_filter_algorithm (filter));
+      cm_filter_algorithm (filter));
 
-  return TRUE;
-}
-
-static cm_status
-gst_cuda_median_process_plane (GstCudaPlaneFilter * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  if (self->filter == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_median_filter_run (self->filter, src, dst, stream);
-}
-
-static gboolean
-gst_cuda_median_wants_packed (GstCudaPlaneFilter * base,
-    const GstVideoInfo * info)
-{
-  return GST_CUDA_MEDIAN (base)->luma;
-}
-
-static cm_status
-gst_cuda_median_process_packed (GstCudaPlaneFilter * base,
-    const cm_image_packed * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  if (self->filter == NULL || !self->luma)
-    return CM_ERR_INVALID_ARG;
-  return cm_median_filter_run_luma (self->filter, src, dst, self->r_idx,
-      self->g_idx, self->b_idx, self->a_idx, stream);
+  return filter;
 }

@@ -271,8 +271,6 @@ gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
   st->stream = priv->dev.gst_stream;
   st->held = gst_cuda_plane_filter_overlap_is_active (&priv->overlap) ? 1 : 0;
   st->convert = priv->frames.convert;
-  st->can_convert =
-      GST_CUDA_PLANE_FILTER_GET_CLASS (trans)->process_convert != NULL;
 }
 
 /* ---- device and context ------------------------------------------------- */
@@ -385,7 +383,6 @@ static gboolean
 gst_cuda_plane_filter_stop (GstBaseTransform * trans)
 {
   GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
-  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gboolean pushed;
 
@@ -398,8 +395,7 @@ gst_cuda_plane_filter_stop (GstBaseTransform * trans)
   else
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
 
-  if (klass->release)
-    klass->release (self);
+  g_clear_pointer (&priv->filter, cm_filter_free);
   gst_cuda_plane_filter_drop_filters (self);
   priv->filter_width = priv->filter_height = 0;
   gst_cuda_plane_filter_frame_path_free (&priv->frames);
@@ -458,8 +454,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   priv->frames.use_cuda = priv->dev.use_cuda;
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
-  gst_cuda_plane_filter_filter_ops_init (&priv->filter, self);
-  priv->filter.resize = gst_cuda_plane_filter_resize;
+  priv->frames.host_results = klass->frame_done != NULL;
   status = gst_cuda_plane_filter_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -474,6 +469,12 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
     g_atomic_int_set (&priv->dirty, FALSE);
     ok = gst_cuda_plane_filter_build (self, GST_VIDEO_INFO_WIDTH
         (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
+    /* another output format: only a filter with that path */
+    if (ok && priv->frames.convert && !cm_filter_has_to_packed (priv->filter)) {
+      GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
+          GST_PTR_FORMAT, incaps, outcaps);
+      ok = FALSE;
+    }
     if (!ok) {
       GST_ERROR_OBJECT (self, "subclass failed to configure for %"
           GST_PTR_FORMAT, incaps);
@@ -589,14 +590,12 @@ static void
 gst_cuda_plane_filter_finalize (GObject * object)
 {
   GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (object);
-  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gboolean pushed, entered;
 
   /* normally done in stop () already; the subclass's filter too */
   entered = gst_cuda_plane_filter_device_enter (&priv->dev, &pushed) == CM_OK;
-  if (klass->release)
-    klass->release (self);
+  g_clear_pointer (&priv->filter, cm_filter_free);
   gst_cuda_plane_filter_drop_filters (self);
   if (entered) {
     gst_cuda_plane_filter_frame_path_free (&priv->frames);

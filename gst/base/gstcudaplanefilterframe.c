@@ -252,14 +252,10 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
 
 /* TRUE when the current RGB(A) frame goes whole to process_packed () */
 static gboolean
-use_packed (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops)
+use_packed (GstCudaPlaneFilterFramePath * fp, cm_filter * filter)
 {
-  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PACKED ||
-      ops->process_packed == NULL)
-    return FALSE;
-  return ops->wants_packed == NULL || ops->wants_packed (ops->owner,
-      &fp->info);
+  return fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
+      cm_filter_has_packed (filter);
 }
 
 /* A packed view of plane 0 as the plane it is (planar layouts) */
@@ -308,7 +304,7 @@ channel_move (const cm_image_packed * packed, gint ch, const cm_image * plane,
  */
 cm_status
 gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, const cm_image_packed * src,
+    cm_filter * filter, const cm_image_packed * src,
     const cm_image_packed * dst, gboolean device)
 {
   cm_stream stream = device ? fp->stream : NULL;
@@ -323,11 +319,11 @@ gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
     cm_image s = gst_cuda_plane_filter_frame_as_plane (src);
     cm_image d = gst_cuda_plane_filter_frame_as_plane (dst);
 
-    return ops->process_plane (ops->owner, &s, &d, device, stream);
+    return cm_filter_run (filter, &s, &d, stream);
   }
   /* the filter takes the whole frame */
-  if (use_packed (fp, ops))
-    return ops->process_packed (ops->owner, src, dst, device, stream);
+  if (use_packed (fp, filter))
+    return cm_filter_run_packed (filter, src, dst, stream);
 
   /* alpha / padding byte */
   if (device)
@@ -341,7 +337,7 @@ gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
 
     status = channel_move (src, ch, &in, FALSE, device, stream);
     if (status == CM_OK)
-      status = ops->process_plane (ops->owner, &in, &out, device, stream);
+      status = cm_filter_run (filter, &in, &out, stream);
     if (status == CM_OK)
       status = channel_move (dst, ch, &out, TRUE, device, stream);
   }
@@ -350,7 +346,7 @@ gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
 
 static cm_status
 process_cpu (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstVideoFrame * in,
+    cm_filter * filter, GstVideoFrame * in,
     GstVideoFrame * out)
 {
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
@@ -363,12 +359,12 @@ process_cpu (GstCudaPlaneFilterFramePath * fp,
     cm_image s = plane_view (in, 0, width, height, fp->depth);
 
     dst = packed_view (out, width, height, CM_DEPTH_8, fp->out_channels);
-    return ops->process_convert (ops->owner, &s, &dst, FALSE, NULL);
+    return cm_filter_run_to_packed (filter, &s, &dst, NULL);
   }
 
   src = packed_view (in, width, height, fp->depth, fp->pixel_channels);
   dst = packed_view (out, width, height, fp->depth, fp->pixel_channels);
-  status = gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst, FALSE);
+  status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
   /* chroma */
   for (p = 1; status == CM_OK && fp->layout ==
       GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR && p < GST_VIDEO_FRAME_N_PLANES (in);
@@ -579,7 +575,7 @@ gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
 
 static cm_status
 process_cuda (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     cm_event defer)
 {
@@ -601,8 +597,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
 
     status = input_plane (fp, in, &src, st);
     if (status == CM_OK)
-      status = ops->process_convert (ops->owner, &src, &dst, TRUE,
-          fp->stream);
+      status = cm_filter_run_to_packed (filter, &src, &dst, fp->stream);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
   } else {
@@ -613,7 +608,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
 
     status = input_view (fp, in, &src, st);
     if (status == CM_OK)
-      status = gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst,
+      status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst,
           TRUE);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
@@ -635,8 +630,8 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
   }
 
 #ifdef HAVE_GST_CUDA
-  if (defer == NULL && status == CM_OK && gst_cuda_plane_filter_frame_leave_in_flight (fp, ops,
-          in, out)) {
+  if (defer == NULL && status == CM_OK &&
+      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
@@ -661,7 +656,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
  *     frames that use no staging, input and output in CUDA or pinned
  *     memory); %NULL: the stream is synchronised before this returns
  *
- * Filters the mapped @in into the mapped @out with @ops: on the CPU, or
+ * Filters the mapped @in into the mapped @out with @filter: on the CPU, or
  * queued on fp->stream with the planes uploaded, downloaded and copied as
  * their memories need.
  *
@@ -669,25 +664,25 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
  */
 cm_status
 gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     cm_event defer)
 {
   if (fp->use_cuda)
-    return process_cuda (fp, ops, in, out, st, defer);
-  return process_cpu (fp, ops, &in->frame, &out->frame);
+    return process_cuda (fp, filter, in, out, st, defer);
+  return process_cpu (fp, filter, &in->frame, &out->frame);
 }
 
 /**
  * gst_cuda_plane_filter_frame_path_analyse:
  *
- * Analysis only (GRAY and YUV): plane 0 of @in goes to ops->analyse_plane
+ * Analysis only (GRAY and YUV): plane 0 of @in goes to the filter (no destination)
  * (uploaded first unless it is on the device), the buffer is not
  * written; on CUDA the stream is synchronised before this returns.
  */
 cm_status
 gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterFrameStats * st)
 {
   cm_status status, sync_status;
@@ -700,13 +695,13 @@ gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
   if (!fp->use_cuda) {
     src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&fp->info),
         GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth);
-    return ops->analyse_plane (ops->owner, &src, FALSE, NULL);
+    return cm_filter_run (filter, &src, NULL, NULL);
   }
 
   timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
   status = input_plane (fp, in, &src, st);
   if (status == CM_OK)
-    status = ops->analyse_plane (ops->owner, &src, TRUE, fp->stream);
+    status = cm_filter_run (filter, &src, NULL, fp->stream);
   gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory */

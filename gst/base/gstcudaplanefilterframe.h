@@ -7,7 +7,7 @@
  * chroma and alpha, and runs the filter on the CPU or on the element's
  * stream, over the whole frame or over regions of interest. It owns the
  * per-caps buffers (device planes, pinned staging) and knows nothing of
- * the element: the filter comes in as GstCudaPlaneFilterFilterOps, so the
+ * the element: the filter comes in as a cm_filter, so the
  * path can be driven without one. */
 #pragma once
 
@@ -17,6 +17,7 @@
 #include "cm-image.h"
 #include "cm-status.h"
 #include "device.h"
+#include "cm-filter.h"
 
 G_BEGIN_DECLS
 
@@ -63,30 +64,6 @@ typedef struct
   gboolean pinned;              /* host planes in page-locked memory */
 } GstCudaPlaneFilterMappedFrame;
 
-/* The filter, as the frame path calls it (the element's virtual methods;
- * see GstCudaPlaneFilterClass for their contracts). @owner is passed
- * back to each. wants_packed may be NULL (then: when process_packed is
- * set); the others are NULL when the filter lacks them. */
-typedef struct
-{
-  gpointer owner;
-  cm_status (*process_plane) (gpointer owner, const cm_image * src,
-      const cm_image * dst, gboolean use_cuda, void *stream);
-  gboolean (*wants_packed) (gpointer owner, const GstVideoInfo * info);
-  cm_status (*process_packed) (gpointer owner, const cm_image_packed * src,
-      const cm_image_packed * dst, gboolean use_cuda, void *stream);
-  cm_status (*analyse_plane) (gpointer owner, const cm_image * src,
-      gboolean use_cuda, void *stream);
-  cm_status (*process_convert) (gpointer owner, const cm_image * src,
-      const cm_image_packed * dst, gboolean use_cuda, void *stream);
-  gboolean host_results;        /* the filter reads results on the host
-                                 * after each frame: the stream is
-                                 * synchronised */
-  /* regions of interest: make the filter for planes of @width x @height
-   * (a no-op at its current size; FALSE: failed, posted by the owner) */
-  gboolean (*resize) (gpointer owner, gint width, gint height);
-} GstCudaPlaneFilterFilterOps;
-
 typedef enum
 {
   GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
@@ -101,6 +78,8 @@ typedef struct
   gboolean use_cuda;
   cm_stream stream;
   gpointer context;
+  gboolean host_results;        /* results read on the host after each
+                                 * frame: the stream is synchronised */
 
   /* per caps, from configure */
   GstVideoInfo info;
@@ -134,6 +113,7 @@ typedef struct
   cm_event time_end;
   gboolean time_pending;        /* time_end recorded, not yet read */
   guint time_counter;
+  gboolean regions_timed;       /* this frame's regions are timed */
 } GstCudaPlaneFilterFramePath;
 
 cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
@@ -153,22 +133,33 @@ gboolean gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
 void gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * mf);
 
 cm_status gst_cuda_plane_filter_frame_path_process
-    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
     GstCudaPlaneFilterFrameStats * st, cm_event defer);
 cm_status gst_cuda_plane_filter_frame_path_analyse
-    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st);
 
-/* Regions of interest (gstcudaplanefilterregion.c) */
-cm_status gst_cuda_plane_filter_frame_path_process_regions
-    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+/* Regions of interest (gstcudaplanefilterregion.c): begin, each
+ * rectangle with the filter made for its size, end. */
+cm_status gst_cuda_plane_filter_frame_path_regions_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_process_rect
+    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_regions_end
+    (GstCudaPlaneFilterFramePath * fp, cm_status status,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
     const GstVideoRectangle * rects, guint n,
     GstCudaPlaneFilterFrameStats * st);
 cm_status gst_cuda_plane_filter_frame_path_analyse_region
-    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterFilterOps * ops,
+    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
     GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
     GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out);
 
 G_END_DECLS

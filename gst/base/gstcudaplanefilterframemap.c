@@ -76,12 +76,12 @@ order_before_writing (GstCudaPlaneFilterFramePath * fp, GstBuffer * buf)
  * failed). */
 gboolean
 gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out)
 {
   gpointer in_stream, out_stream;
 
-  if (ops->host_results || !in->device || !out->device ||
+  if (fp->host_results || !in->device || !out->device ||
       fp->order_event == NULL)
     return FALSE;
   in_stream = gst_cuda_plane_filter_memory_buffer_stream (in->frame.buffer);

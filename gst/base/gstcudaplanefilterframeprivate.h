@@ -28,7 +28,7 @@ cm_image_packed gst_cuda_plane_filter_frame_scratch (GstCudaPlaneFilterFramePath
     * fp, gboolean input, gint width, gint height);
 G_GNUC_INTERNAL
 cm_status gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, const cm_image_packed * src,
+    cm_filter * filter, const cm_image_packed * src,
     const cm_image_packed * dst, gboolean device);
 G_GNUC_INTERNAL
 gboolean gst_cuda_plane_filter_frame_timing_begin (GstCudaPlaneFilterFramePath *
@@ -40,8 +40,8 @@ void gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
 #ifdef HAVE_GST_CUDA
 G_GNUC_INTERNAL
 gboolean gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath
-    * fp, const GstCudaPlaneFilterFilterOps * ops,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out);
+    * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out);
 #endif
 
 G_END_DECLS

@@ -331,66 +331,6 @@ gst_cuda_plane_filter_meta_is_kept (GstMeta * meta, gboolean convert)
   return TRUE;
 }
 
-/* ---- the subclass, as the frame path calls it --------------------------- */
-
-/* The subclass's filter methods as the frame path calls them. */
-static cm_status
-filter_process_plane (gpointer owner, const cm_image * src,
-    const cm_image * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_PLANE_FILTER_GET_CLASS (owner)->process_plane (owner,
-      src, dst, use_cuda, stream);
-}
-
-static gboolean
-filter_wants_packed (gpointer owner, const GstVideoInfo * info)
-{
-  return GST_CUDA_PLANE_FILTER_GET_CLASS (owner)->wants_packed (owner,
-      info);
-}
-
-static cm_status
-filter_process_packed (gpointer owner, const cm_image_packed * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_PLANE_FILTER_GET_CLASS (owner)->process_packed (owner,
-      src, dst, use_cuda, stream);
-}
-
-static cm_status
-filter_analyse_plane (gpointer owner, const cm_image * src,
-    gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_PLANE_FILTER_GET_CLASS (owner)->analyse_plane (owner,
-      src, use_cuda, stream);
-}
-
-static cm_status
-filter_process_convert (gpointer owner, const cm_image * src,
-    const cm_image_packed * dst, gboolean use_cuda, void *stream)
-{
-  return GST_CUDA_PLANE_FILTER_GET_CLASS (owner)->process_convert (owner,
-      src, dst, use_cuda, stream);
-}
-
-/* Fills @ops with the subclass's methods (once per caps, not per
- * frame). */
-void
-gst_cuda_plane_filter_filter_ops_init (GstCudaPlaneFilterFilterOps * ops,
-    GstCudaPlaneFilter * self)
-{
-  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
-
-  ops->owner = self;
-  ops->process_plane = klass->process_plane ? filter_process_plane : NULL;
-  ops->wants_packed = klass->wants_packed ? filter_wants_packed : NULL;
-  ops->process_packed = klass->process_packed ? filter_process_packed : NULL;
-  ops->analyse_plane = klass->analyse_plane ? filter_analyse_plane : NULL;
-  ops->process_convert = klass->process_convert ?
-      filter_process_convert : NULL;
-  ops->host_results = klass->frame_done != NULL;
-}
-
 /* ---- frame statistics --------------------------------------------------- */
 
 /* The fields of GstCudaPlaneFilterFrameStats and their names in the

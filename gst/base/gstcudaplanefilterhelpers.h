@@ -15,8 +15,6 @@ G_BEGIN_DECLS
 
 gboolean gst_cuda_plane_filter_meta_is_kept (GstMeta * meta, gboolean convert);
 
-void gst_cuda_plane_filter_filter_ops_init (GstCudaPlaneFilterFilterOps * ops,
-    GstCudaPlaneFilter * self);
 
 void gst_cuda_plane_filter_frame_stats_add (GstCudaPlaneFilterFrameStats * sum,
     const GstCudaPlaneFilterFrameStats * frame);

@@ -568,7 +568,7 @@ gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
   /* another output format: only a packed 8-bit RGB frame made by the
    * subclass from a planar input */
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
-      && (!st.can_convert || GST_VIDEO_INFO_IS_RGB (in_info)
+      && (GST_VIDEO_INFO_IS_RGB (in_info)
           || !GST_VIDEO_INFO_IS_RGB (out_info)
           || GST_VIDEO_INFO_N_PLANES (out_info) != 1
           || GST_VIDEO_INFO_COMP_DEPTH (out_info, 0) != 8)) {

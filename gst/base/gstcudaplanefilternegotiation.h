@@ -73,7 +73,6 @@ typedef struct
   gpointer stream;              /* its GstCudaStream (>= 1.24), or NULL */
   guint held;                   /* input buffers the overlap ring keeps */
   gboolean convert;             /* output format != input format */
-  gboolean can_convert;         /* the subclass has process_convert */
 } GstCudaPlaneFilterNegotiationState;
 
 /* Defined in gstcudaplanefilter.c, which owns that state. */

@@ -41,10 +41,9 @@ typedef struct
   /* per caps, streaming thread */
   gboolean configured;
   GstCudaPlaneFilterFramePath frames;    /* the negotiated frames' path */
-  GstCudaPlaneFilterFilterOps filter;    /* the subclass, as frames call it */
-  gint filter_width, filter_height;     /* the size of the subclass's filter
-                                         * in use (0: none valid) */
-  GstCudaPlaneFilterFilterCache filters; /* its filters of other sizes */
+  cm_filter *filter;            /* the subclass's filter in use */
+  gint filter_width, filter_height;     /* its planes' size (0: none) */
+  GstCudaPlaneFilterFilterCache filters;        /* those of other sizes */
   gboolean same_caps;           /* input and output caps equal (set_caps) */
   gboolean in_place;            /* this frame's regions, collected in
                                  * prepare_output_buffer, are filtered in
@@ -57,8 +56,6 @@ G_GNUC_INTERNAL GstCudaPlaneFilterPrivate
 /* gstcudaplanefilterrun.c */
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_enter
     (GstCudaPlaneFilter * self, gboolean * pushed);
-G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_resize (gpointer owner,
-    gint width, gint height);
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_build
     (GstCudaPlaneFilter * self, gint width, gint height);
 G_GNUC_INTERNAL void gst_cuda_plane_filter_drop_filters

@@ -110,7 +110,7 @@ finish_staged (GstCudaPlaneFilterFramePath * fp,
   }
 }
 
-/* Every plane of @in into @out unchanged */
+/* Every plane of @in into @out unchanged (queued on CUDA) */
 static cm_status
 copy_frame (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out)
@@ -127,14 +127,17 @@ copy_frame (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in
   return status;
 }
 
-/* One rectangle, its filter made for its size. On CUDA the filter reads
- * the input's rectangle where it lies when the input is on the device
- * and not filtered in place (it cannot read the samples it overwrites),
- * and writes the output's where it lies when the output is on the
- * device; the rest goes through the device scratch. */
-static cm_status
-process_rect (GstCudaPlaneFilterFramePath * fp,
-    const GstCudaPlaneFilterFilterOps * ops, GstCudaPlaneFilterMappedFrame * in,
+/**
+ * gst_cuda_plane_filter_frame_path_process_rect:
+ *
+ * One rectangle of plane 0 through @filter, made for its size. On CUDA the
+ * filter reads the input's rectangle where it lies on the device (unless
+ * in place: it cannot read what it overwrites) and writes the output's
+ * where it lies on the device; the rest goes through the device scratch.
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_process_rect (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * r,
     GstCudaPlaneFilterFrameStats * st)
 {
@@ -144,7 +147,7 @@ process_rect (GstCudaPlaneFilterFramePath * fp,
   if (!fp->use_cuda) {
     src = frame_rect (fp, &in->frame, r);
     dst = frame_rect (fp, &out->frame, r);
-    return gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst, FALSE);
+    return gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
   }
   if (in->device && in != out) {
     src = frame_rect (fp, &in->frame, r);
@@ -155,60 +158,62 @@ process_rect (GstCudaPlaneFilterFramePath * fp,
   dst = out->device ? frame_rect (fp, &out->frame, r) :
       gst_cuda_plane_filter_frame_scratch (fp, FALSE, r->w, r->h);
   if (status == CM_OK)
-    status = gst_cuda_plane_filter_frame_filter (fp, ops, &src, &dst, TRUE);
+    status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, TRUE);
   if (status == CM_OK && !out->device)
     status = transfer (fp, out, r, &dst, TRUE, st);
   return status;
 }
 
 /**
- * gst_cuda_plane_filter_frame_path_process_regions:
- * @rects: (array length=n): rectangles inside the frame
+ * gst_cuda_plane_filter_frame_path_regions_begin:
  *
- * Copies the mapped @in into @out, then filters each of @rects of plane 0
- * as if it were the frame (ops->resize first when its size is not the
- * filter's), in order; chroma is copied unchanged. Not for converting
- * outputs. On CUDA the stream is synchronised before this returns, also
- * after a failure, unless both frames are CUDA memory that carries a
- * stream (GStreamer >= 1.24): such a frame is left in flight like a
- * whole one (gst_cuda_plane_filter_frame_leave_in_flight).
- *
- * Returns: the first failure of the copy, the filter or a transfer
+ * Copies the mapped @in into @out (unless in place: @in == @out) before
+ * the rectangles are filtered in order; chroma is copied unchanged. Not
+ * for converting outputs.
  */
 cm_status
-gst_cuda_plane_filter_frame_path_process_regions (GstCudaPlaneFilterFramePath *
-    fp, const GstCudaPlaneFilterFilterOps * ops,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
-    const GstVideoRectangle * rects, guint n, GstCudaPlaneFilterFrameStats * st)
+gst_cuda_plane_filter_frame_path_regions_begin (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    GstCudaPlaneFilterFrameStats * st)
 {
-  cm_status status, sync_status;
-  gboolean timed = FALSE;
-  guint i;
-
   if (fp->convert)
     return CM_ERR_UNSUPPORTED;
   fp->download_staged = FALSE;
+  fp->regions_timed = FALSE;
   if (fp->use_cuda) {
     st->device_in += in->device;
     st->device_out += out->device;
-    timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+    fp->regions_timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
   }
+  return in == out ? CM_OK : copy_frame (fp, in, out);
+}
 
-  /* in place (in == out): the rest of the frame is already there */
-  status = in == out ? CM_OK : copy_frame (fp, in, out);
-  for (i = 0; status == CM_OK && i < n; i++) {
-    if (!ops->resize (ops->owner, rects[i].w, rects[i].h))
-      return CM_ERR_INVALID_ARG;        /* posted by the owner, synchronised */
-    status = process_rect (fp, ops, in, out, &rects[i], st);
-  }
+/**
+ * gst_cuda_plane_filter_frame_path_regions_end:
+ * @status: the frame's status so far
+ *
+ * On CUDA the stream is synchronised before this returns, also after a
+ * failure, unless both frames are CUDA memory that carries a stream
+ * (GStreamer >= 1.24): such a frame is left in flight like a whole one.
+ *
+ * Returns: @status, or the first failure of the end
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_regions_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * rects,
+    guint n, GstCudaPlaneFilterFrameStats * st)
+{
+  cm_status sync_status;
+
   if (!fp->use_cuda)
     return status;
-
-  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
+  gst_cuda_plane_filter_frame_timing_end (fp, fp->regions_timed &&
+      status == CM_OK);
 #ifdef HAVE_GST_CUDA
   /* no staging there: nothing is left for the host to copy */
   if (status == CM_OK &&
-      gst_cuda_plane_filter_frame_leave_in_flight (fp, ops, in, out)) {
+      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
@@ -222,15 +227,32 @@ gst_cuda_plane_filter_frame_path_process_regions (GstCudaPlaneFilterFramePath *
 }
 
 /**
+ * gst_cuda_plane_filter_frame_path_copy:
+ *
+ * The mapped @in into @out unchanged; on CUDA the stream is synchronised.
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out)
+{
+  cm_status status = copy_frame (fp, in, out), sync_status;
+
+  if (!fp->use_cuda || (!in->device && !out->device))
+    return status;
+  sync_status = cm_stream_sync (fp->stream);
+  return status == CM_OK ? sync_status : status;
+}
+
+/**
  * gst_cuda_plane_filter_frame_path_analyse_region:
  * @r: a rectangle inside the frame
  *
  * gst_cuda_plane_filter_frame_path_analyse() of the rectangle @r of plane 0
- * as if it were the frame (ops->resize first).
+ * as if it were the frame, by @filter made for its size.
  */
 cm_status
 gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
-    fp, const GstCudaPlaneFilterFilterOps * ops,
+    fp, cm_filter * filter,
     GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
     GstCudaPlaneFilterFrameStats * st)
 {
@@ -241,11 +263,9 @@ gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
 
   if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
     return CM_ERR_UNSUPPORTED;
-  if (!ops->resize (ops->owner, r->w, r->h))
-    return CM_ERR_INVALID_ARG;
   if (!fp->use_cuda) {
     img = gst_cuda_plane_filter_frame_as_plane (&src);
-    return ops->analyse_plane (ops->owner, &img, FALSE, NULL);
+    return cm_filter_run (filter, &img, NULL, NULL);
   }
 
   st->device_in += in->device;
@@ -258,7 +278,7 @@ gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
   }
   img = gst_cuda_plane_filter_frame_as_plane (&src);
   if (status == CM_OK)
-    status = ops->analyse_plane (ops->owner, &img, TRUE, fp->stream);
+    status = cm_filter_run (filter, &img, NULL, fp->stream);
   gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
   sync_status = cm_stream_sync (fp->stream);
   return status == CM_OK ? sync_status : status;

@@ -27,11 +27,9 @@ gst_cuda_plane_filter_enter (GstCudaPlaneFilter * self, gboolean * pushed)
   return status == CM_OK;
 }
 
-/* The subclass's filter built for planes of @width x @height in the
- * frame path's format (the frame's, or a region's size) and counted in
- * the stats; FALSE: configure () failed and posted the error. Whatever
- * filter the subclass holds is configure's to free: its queued work is
- * done (device_finish_work) or it was stashed. */
+/* The subclass's filter made for planes of @width x @height (the frame's
+ * or a region's) and counted; FALSE: make_filter failed and posted the
+ * error. The filter in use is freed first: its queued work is done. */
 gboolean
 gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
     gint height)
@@ -43,8 +41,10 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   info.width = width;
   info.height = height;
   priv->filter_width = priv->filter_height = 0;
-  if (!GST_CUDA_PLANE_FILTER_GET_CLASS (self)->configure (self, &info,
-          priv->dev.use_cuda))
+  g_clear_pointer (&priv->filter, cm_filter_free);
+  priv->filter = GST_CUDA_PLANE_FILTER_GET_CLASS (self)->make_filter (self,
+      &info, priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+  if (priv->filter == NULL)
     return FALSE;
   priv->filter_width = width;
   priv->filter_height = height;
@@ -54,58 +54,55 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   return TRUE;
 }
 
-/* Frees the subclass's filters kept for other sizes
- * (gstcudaplanefiltercache.h): none may be put back once the
- * properties, the caps or the device they were built for changed. The
- * caller has finished the device's queued work. */
+/* Frees the filter in use and those kept for other sizes: after a change
+ * of properties, caps or device none may be put back. The device's queued
+ * work is done. */
 void
 gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
 {
-  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gpointer filter;
 
   while ((filter = gst_cuda_plane_filter_filter_cache_pop (&priv->filters)))
-    klass->free_filter (filter);
+    cm_filter_free (filter);
 }
 
-/* The subclass's filter made for planes of @width x @height (a region of
- * interest, or the frame again), unless it is made for them: the one
- * kept for that size put back, else one built. The filter it replaces is
- * kept for its own size when the subclass can hand it over
- * (stash_filter), else freed by configure; a filter is freed only after
- * the device's queued work, which may still use it. The frame path's
- * resize. */
-gboolean
-gst_cuda_plane_filter_resize (gpointer owner, gint width, gint height)
+/* The filter for planes of @width x @height: the one in use, the one kept
+ * for that size, or one built; the one it replaces is kept for its own
+ * size (gstcudaplanefiltercache.h), and a filter leaves the cache only
+ * after the device's queued work. NULL: make_filter failed (posted). */
+static cm_filter *
+gst_cuda_plane_filter_filter_for (GstCudaPlaneFilter * self, gint width,
+    gint height)
 {
-  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (owner);
-  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gpointer kept, out;
 
   if (width == priv->filter_width && height == priv->filter_height)
-    return TRUE;
-  if (klass->stash_filter == NULL || priv->filter_width == 0) {
-    /* configure frees the filter in use (or what a failed one left) */
+    return priv->filter;
+  if (priv->filter_width == 0) {
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
-    return gst_cuda_plane_filter_build (self, width, height);
+    return gst_cuda_plane_filter_build (self, width, height) ?
+        priv->filter : NULL;
   }
 
-  kept = gst_cuda_plane_filter_filter_cache_take (&priv->filters, width, height);
+  kept = gst_cuda_plane_filter_filter_cache_take (&priv->filters, width,
+      height);
   out = gst_cuda_plane_filter_filter_cache_put (&priv->filters,
-      priv->filter_width, priv->filter_height, klass->stash_filter (self));
+      priv->filter_width, priv->filter_height, g_steal_pointer
+      (&priv->filter));
   if (out != NULL) {
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
-    klass->free_filter (out);
+    cm_filter_free (out);
   }
   if (kept == NULL)
-    return gst_cuda_plane_filter_build (self, width, height);
+    return gst_cuda_plane_filter_build (self, width, height) ?
+        priv->filter : NULL;
   GST_LOG_OBJECT (self, "filter for %dx%d put back", width, height);
-  klass->restore_filter (self, kept);
+  priv->filter = kept;
   priv->filter_width = width;
   priv->filter_height = height;
-  return TRUE;
+  return priv->filter;
 }
 
 /* What every frame starts with: caps, the device (context pushed), pending
@@ -174,7 +171,8 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_ERROR;
   }
   if (klass->frame_done && inbuf != NULL)
-    return klass->frame_done (self, inbuf);
+    return klass->frame_done (self, inbuf, priv->filter, priv->filter_width,
+        priv->filter_height);
   return GST_FLOW_OK;
 }
 
@@ -213,6 +211,10 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
 
+  cm_filter *filter;
+  cm_status status;
+  guint i;
+
   *results = TRUE;
   /* an element whose results describe one region takes the first; in
    * place, the regions prepare_output_buffer collected */
@@ -222,23 +224,38 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
               1 : G_MAXUINT) &&
           !gst_cuda_plane_filter_roi_refused (&priv->roi, GST_ELEMENT (self),
               fp->convert))) {
+    const GstVideoRectangle *r = (const GstVideoRectangle *) rects->data;
+
     *results = rects->len > 0;
-    if (out == NULL)
-      return rects->len == 0 ? CM_OK :
-          gst_cuda_plane_filter_frame_path_analyse_region (fp, &priv->filter,
-          in, &g_array_index (rects, GstVideoRectangle, 0), st);
-    return gst_cuda_plane_filter_frame_path_process_regions (fp, &priv->filter,
-        in, out, (const GstVideoRectangle *) rects->data, rects->len, st);
+    if (out == NULL) {
+      if (rects->len == 0)
+        return CM_OK;
+      filter = gst_cuda_plane_filter_filter_for (self, r[0].w, r[0].h);
+      return filter == NULL ? CM_ERR_INVALID_ARG :
+          gst_cuda_plane_filter_frame_path_analyse_region (fp, filter, in,
+          &r[0], st);
+    }
+    status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
+    for (i = 0; status == CM_OK && i < rects->len; i++) {
+      filter = gst_cuda_plane_filter_filter_for (self, r[i].w, r[i].h);
+      if (filter == NULL)
+        return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
+      status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
+          out, &r[i], st);
+    }
+    return gst_cuda_plane_filter_frame_path_regions_end (fp, status, in, out,
+        r, rects->len, st);
   }
 
-  if (!gst_cuda_plane_filter_resize (self, width, height))
-    return CM_ERR_INVALID_ARG;  /* posted by configure () */
+  filter = gst_cuda_plane_filter_filter_for (self, width, height);
+  if (filter == NULL)
+    return CM_ERR_INVALID_ARG;  /* posted by make_filter */
   if (out == NULL)
-    return gst_cuda_plane_filter_frame_path_analyse (fp, &priv->filter, in, st);
+    return gst_cuda_plane_filter_frame_path_analyse (fp, filter, in, st);
   /* with overlap, the frame may be left on the device */
   *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
-  return gst_cuda_plane_filter_frame_path_process (fp, &priv->filter, in, out,
-      st, *defer);
+  return gst_cuda_plane_filter_frame_path_process (fp, filter, in, out, st,
+      *defer);
 }
 
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
@@ -253,14 +270,14 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   GstCudaPlaneFilterFrameStats st = { 0, };
   GstCudaPlaneFilterMappedFrame in, out;
   GstFlowReturn ret;
-  gboolean pushed, results;
+  gboolean pushed, results, copy;
   cm_event defer = NULL;
   cm_status status;
 
   ret = gst_cuda_plane_filter_begin_frame (self, &pushed);
   if (ret != GST_FLOW_OK)
     return ret;
-  if (outbuf == NULL && klass->analyse_plane == NULL) {
+  if (outbuf == NULL && klass->frame_done == NULL) {
     gst_cuda_plane_filter_device_leave (&priv->dev, pushed);
     return GST_FLOW_OK;
   }
@@ -278,9 +295,15 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_ERROR;
   }
 
+  /* an analyser that went to passthrough while its output buffer was
+   * made: the frame is analysed, then copied */
+  copy = outbuf != NULL && outbuf != inbuf &&
+      gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   status = gst_cuda_plane_filter_process (self, inbuf, &in,
-      outbuf == NULL ? NULL : outbuf == inbuf ? &in : &out, &st, &defer,
-      &results);
+      outbuf == NULL || copy ? NULL : outbuf == inbuf ? &in : &out, &st,
+      &defer, &results);
+  if (copy && status == CM_OK)
+    status = gst_cuda_plane_filter_frame_path_copy (&priv->frames, &in, &out);
   /* after the synchronisation (or with the buffers kept until the event):
    * the mappings are not needed any more */
   if (outbuf != NULL && outbuf != inbuf)
