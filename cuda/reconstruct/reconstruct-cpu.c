@@ -22,7 +22,7 @@
 #include "reconstruct-cpu.h"
 
 #include "cpu-bands.h"
-#include "morph-filter.h"
+#include "morph/morph-filter.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -30,11 +30,11 @@
 #include <unistd.h>
 
 #include "../core/core-test.h"         /* now_s () */
-#include "linspectrum.h"
-#include "median-filter.h"
-#include "morph-filter.h"
-#include "reconstruct-filter.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "median/median-filter.h"
+#include "morph/morph-filter.h"
+#include "reconstruct/reconstruct-filter.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 static int

@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "device.h"
-#include "linspectrum-filter.h"
-#include "median-filter.h"
-#include "morph-filter.h"
-#include "orientation-rgba.h"
-#include "reconstruct-filter.h"
+#include "linspectrum/linspectrum-filter.h"
+#include "median/median-filter.h"
+#include "morph/morph-filter.h"
+#include "linspectrum/orientation-rgba.h"
+#include "reconstruct/reconstruct-filter.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "median-cpu.h"
-#include "median-filter.h"
+#include "median/median-cpu.h"
+#include "median/median-filter.h"
 #include "test-count.h"
 #include "core-test.h"
 #include "test-util.h"
