@@ -10,7 +10,7 @@
 #include "gstcudalinspectrum.h"
 
 #include "device.h"
-#include "linspectrum-filter.h"
+#include "linspectrum/linspectrum-filter.h"
 
 G_BEGIN_DECLS
 

@@ -73,7 +73,7 @@
 #include "gstcudamedian.h"
 #include "base/gstcudaplanefilterrefusal.h"
 
-#include "median-filter.h"
+#include "median/median-filter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
 #define GST_CAT_DEFAULT gst_cuda_median_debug

@@ -6,7 +6,7 @@
 #include "gstcudamedianenums.h"
 #include "base/gstcudaplanefilterenums.h"
 
-#include "median.h"
+#include "median/median.h"
 
 /* GstCudaMedianAlgorithm is cast to cm_median_algorithm */
 G_STATIC_ASSERT ((int) GST_CUDA_MEDIAN_ALGORITHM_AUTO ==

@@ -106,9 +106,9 @@
 #include "gstcudamorphmask.h"
 #include "base/gstcudaplanefilterrefusal.h"
 
-#include "morph-filter.h"
-#include "reconstruct-filter.h"
-#include "se.h"
+#include "morph/morph-filter.h"
+#include "reconstruct/reconstruct-filter.h"
+#include "morph/se.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
 #define GST_CAT_DEFAULT gst_cuda_morph_debug
