@@ -283,7 +283,7 @@ gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context)
 {
   GstCudaPlaneFilterPinnedPool *self;
 
-  self = g_object_new (GST_TYPE_CUDA_MORPHOLOGY_PINNED_POOL, NULL);
+  self = g_object_new (GST_TYPE_CUDA_PLANE_FILTER_PINNED_POOL, NULL);
   gst_object_ref_sink (self);
   self->allocator = gst_cm_pinned_allocator_new (cuda_context);
   return GST_BUFFER_POOL_CAST (self);
@@ -357,7 +357,7 @@ gst_cuda_plane_filter_pinned_pool_decide (GstQuery * query, GstCaps * caps,
   update = gst_query_get_n_allocation_pools (query) > 0;
   if (update)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-  if (pool && !GST_IS_CUDA_MORPHOLOGY_PINNED_POOL (pool))
+  if (pool && !GST_IS_CUDA_PLANE_FILTER_PINNED_POOL (pool))
     gst_clear_object (&pool);
   if (pool == NULL)
     pool = gst_cuda_plane_filter_pinned_pool_new (cuda_context);

@@ -19,10 +19,10 @@
 
 G_BEGIN_DECLS
 
-#define GST_TYPE_CUDA_MORPHOLOGY_PINNED_POOL \
+#define GST_TYPE_CUDA_PLANE_FILTER_PINNED_POOL \
   (gst_cuda_plane_filter_pinned_pool_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaPlaneFilterPinnedPool,
-    gst_cuda_plane_filter_pinned_pool, GST, CUDA_MORPHOLOGY_PINNED_POOL,
+    gst_cuda_plane_filter_pinned_pool, GST, CUDA_PLANE_FILTER_PINNED_POOL,
     GstVideoBufferPool);
 
 GstBufferPool *gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context);

@@ -284,7 +284,7 @@ check_queries (GstObject * ctx)
   CHECK (gst_query_get_n_allocation_pools (query) == 1, "one pool");
   CHECK (gst_query_get_n_allocation_params (query) == 0, "no allocator");
   gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
-  CHECK (pool && GST_IS_CUDA_MORPHOLOGY_PINNED_POOL (pool), "pinned pool");
+  CHECK (pool && GST_IS_CUDA_PLANE_FILTER_PINNED_POOL (pool), "pinned pool");
   gst_query_unref (query);
 
   /* decide keeps a pinned pool, replaces any other */
@@ -301,7 +301,7 @@ check_queries (GstObject * ctx)
   gst_query_add_allocation_pool (query, plain, 0, 1, 0);
   CHECK (gst_cuda_plane_filter_pinned_pool_decide (query, caps, ctx), "decide");
   gst_query_parse_nth_allocation_pool (query, 0, &got, NULL, &min, &max);
-  CHECK (got && got != plain && GST_IS_CUDA_MORPHOLOGY_PINNED_POOL (got) &&
+  CHECK (got && got != plain && GST_IS_CUDA_PLANE_FILTER_PINNED_POOL (got) &&
       min == 1, "replaced");
   gst_clear_object (&got);
   gst_query_unref (query);
