@@ -141,8 +141,7 @@ gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
   GstStructure *to;
   gint v, n, d;
 
-  othercaps = gst_cuda_plane_filter_fixate_memory
-      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
   othercaps = gst_caps_truncate (othercaps);
   othercaps = gst_caps_make_writable (othercaps);
   to = gst_caps_get_structure (othercaps, 0);

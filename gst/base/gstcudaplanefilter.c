@@ -52,9 +52,8 @@
 #include "gstcudaplanefilterprivate.h"
 
 #include "device.h"
-#include "gstcudaplanefilterhelpers.h"
 #include "gstcudaplanefilternegotiation.h"
-#include "gstcudaplanefilterrefusal.h"
+#include "gstcudaplanefiltererrors.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_plane_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
@@ -200,12 +199,8 @@ void
 gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
     cm_status status, const gchar * what)
 {
-  /* a context that saw a device error is not reused at the next start */
-  if (CM_STATUS_IS_CUDA (status))
-    g_atomic_int_set (&GET_PRIV (self)->dev.failed, TRUE);
-
-  gst_cuda_plane_filter_post_status (GST_ELEMENT (self),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category, status, what);
+  gst_cuda_plane_filter_device_post_error (&GET_PRIV (self)->dev, status,
+      what);
 }
 
 /**
@@ -255,7 +250,7 @@ gst_cuda_plane_filter_get_device_id (GstCudaPlaneFilter * self)
 /* What the caps and allocation callbacks read (gstcudaplanefilternegotiation.h):
  * allow_cuda under the object lock; the rest is set by start and set_caps,
  * which the caps and allocation queries do not race with. */
-void
+static void
 gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
     GstCudaPlaneFilterNegotiationState * st)
 {
@@ -271,6 +266,49 @@ gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
   st->stream = priv->dev.gst_stream;
   st->held = gst_cuda_plane_filter_overlap_is_active (&priv->overlap) ? 1 : 0;
   st->convert = priv->frames.convert;
+}
+
+/* Whether CUDA memory may be negotiated now (started on CUDA with a
+ * context, or may be before the start); read it once per caps query. */
+gboolean
+gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
+  gst_cuda_plane_filter_negotiation_state (GST_BASE_TRANSFORM (self), &st);
+  return st.allow_cuda;
+}
+
+static GstCaps *
+gst_cuda_plane_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_cuda_plane_filter_negotiation_transform_caps (trans,
+      gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER (trans)),
+      direction, caps, filter);
+}
+
+static gboolean
+gst_cuda_plane_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  return gst_cuda_plane_filter_negotiation_propose_allocation (trans, &st,
+      decide_query, query);
+}
+
+static gboolean
+gst_cuda_plane_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  return gst_cuda_plane_filter_negotiation_decide_allocation (trans, &st,
+      query);
 }
 
 /* ---- device and context ------------------------------------------------- */
@@ -338,8 +376,8 @@ gst_cuda_plane_filter_query (GstBaseTransform * trans,
 
   /* caps in CUDA memory first: gstcudaplanefilternegotiation.c */
   if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
-    return gst_cuda_plane_filter_negotiation_query_caps (trans, direction,
-        query);
+    return gst_cuda_plane_filter_negotiation_query_caps (trans,
+        gst_cuda_plane_filter_allow_cuda_memory (self), direction, query);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
@@ -420,13 +458,15 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
   GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterNegotiationState st;
   GstVideoInfo in_info, out_info;
   GstCudaMorphologyOverlap overlap_mode;
   gboolean pushed, ok;
   cm_status status;
 
-  if (!gst_cuda_plane_filter_negotiation_check_caps (trans, incaps, outcaps,
-          &in_info, &out_info))
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  if (!gst_cuda_plane_filter_negotiation_check_caps (trans, &st, incaps,
+          outcaps, &in_info, &out_info))
     return FALSE;
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -459,7 +499,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
       &out_info);
   ok = status == CM_OK;
   if (!ok) {
-    gst_cuda_plane_filter_post_status_error (self, status,
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
         priv->dev.use_cuda ? "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
     gst_cuda_plane_filter_frame_path_clear (&priv->frames);
@@ -643,7 +683,7 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_query);
   trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_transform_caps);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_caps);
   trans_class->fixate_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_fixate_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_start);
@@ -659,9 +699,9 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   trans_class->get_unit_size =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_get_unit_size);
   trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_propose_allocation);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_propose_allocation);
   trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_decide_allocation);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_decide_allocation);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_meta);
   trans_class->before_transform =
@@ -688,7 +728,8 @@ gst_cuda_plane_filter_init (GstCudaPlaneFilter * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap_mode = DEFAULT_OVERLAP;
   gst_cuda_plane_filter_roi_init (&priv->roi);
-  gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self));
+  gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self),
+      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category);
   gst_cuda_plane_filter_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),
       &priv->dev);
   /* late frames are dropped and reported, as GStreamer's video filters do */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gstcudaplanefilterdevice.h"
+#include "gstcudaplanefiltererrors.h"
 
 #ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
@@ -62,13 +63,26 @@ gst_cuda_plane_filter_device_install_properties (GObjectClass * gobject_class,
           GST_PARAM_MUTABLE_READY));
 }
 
+/* Posts @status as an element error "@what: <status text>"; a device
+ * that failed is not reused at the next start. Any thread. */
+void
+gst_cuda_plane_filter_device_post_error (GstCudaPlaneFilterDevice * dev,
+    cm_status status, const gchar * what)
+{
+  if (CM_STATUS_IS_CUDA (status))
+    g_atomic_int_set (&dev->failed, TRUE);
+  gst_cuda_plane_filter_post_status (dev->element, dev->category, status,
+      what);
+}
+
 /**
  * gst_cuda_plane_filter_device_init:
  * @element: the owner; its object lock guards the context
+ * @category: (nullable): where errors are logged too
  */
 void
 gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
-    GstElement * element)
+    GstElement * element, GstDebugCategory * category)
 {
   static gsize once = 0;
 
@@ -79,6 +93,7 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
   }
   memset (dev, 0, sizeof (*dev));
   dev->element = element;
+  dev->category = category;
   dev->device_id = -1;
 }
 

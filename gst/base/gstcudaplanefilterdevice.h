@@ -25,6 +25,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   GstElement *element;          /* the owner (not a reference) */
+  GstDebugCategory *category;   /* the subclass's, errors logged there */
   gboolean use_cuda;            /* opened: the CUDA backend runs */
   gint device_id;               /* the device in use (-1: the default) */
   cm_stream stream;             /* the element's stream, in the context */
@@ -43,7 +44,9 @@ void gst_cuda_plane_filter_device_install_properties (GObjectClass * klass,
     guint prop_backend, guint prop_device_id);
 
 void gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
-    GstElement * element);
+    GstElement * element, GstDebugCategory * category);
+void gst_cuda_plane_filter_device_post_error (GstCudaPlaneFilterDevice * dev,
+    cm_status status, const gchar * what);
 
 void gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev);
 void gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev);

@@ -162,4 +162,10 @@ cm_status gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out);
 
+/* the statistics (gstcudaplanefilterframemap.c) */
+void gst_cuda_plane_filter_frame_stats_add (GstCudaPlaneFilterFrameStats *
+    sum, const GstCudaPlaneFilterFrameStats * frame);
+void gst_cuda_plane_filter_frame_stats_to_structure (const
+    GstCudaPlaneFilterFrameStats * st, GstStructure * s);
+
 G_END_DECLS

@@ -157,3 +157,61 @@ gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * bf)
   bf->mapped = FALSE;
 }
 
+/* ---- frame statistics --------------------------------------------------- */
+
+/* The fields of GstCudaPlaneFilterFrameStats and their names in the
+ * "cudamorphology-stats" query; "frames" counts one per frame. */
+static const struct
+{
+  const gchar *name;
+  gsize offset;
+} stats_fields[] = {
+  {"frames", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, frames)},
+  {"device-in", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_in)},
+  {"device-out", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_out)},
+  {"cuda-host-maps", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          cuda_host_maps)},
+  {"pinned-uploads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          pinned_uploads)},
+  {"staged-uploads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          staged_uploads)},
+  {"pinned-downloads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          pinned_downloads)},
+  {"staged-downloads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          staged_downloads)},
+  {"overlapped", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, overlapped)},
+  {"stream-ordered", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          stream_ordered)},
+  {"timed-frames", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          timed_frames)},
+  {"device-ns", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_ns)},
+  {"filter-builds", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          filter_builds)},
+};
+
+#define STATS_FIELD(st, i) \
+  G_STRUCT_MEMBER (guint64, (st), stats_fields[i].offset)
+
+/* Adds one frame's counts to @sum (the frame itself counted in frames). */
+void
+gst_cuda_plane_filter_frame_stats_add (GstCudaPlaneFilterFrameStats * sum,
+    const GstCudaPlaneFilterFrameStats * frame)
+{
+  guint i;
+
+  sum->frames++;
+  for (i = 1; i < G_N_ELEMENTS (stats_fields); i++)
+    STATS_FIELD (sum, i) += STATS_FIELD (frame, i);
+}
+
+void
+gst_cuda_plane_filter_frame_stats_to_structure (const
+    GstCudaPlaneFilterFrameStats * st, GstStructure * s)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (stats_fields); i++)
+    gst_structure_set (s, stats_fields[i].name, G_TYPE_UINT64,
+        STATS_FIELD (st, i), NULL);
+}
+

@@ -7,8 +7,6 @@
 
 #include "gstcudaplanefilternegotiation.h"
 
-#include "gstcudaplanefilter.h"
-#include "gstcudaplanefilterhelpers.h"
 #include "gstcudaplanefilterpool.h"
 
 #ifdef HAVE_GST_CUDA
@@ -427,30 +425,115 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
   return TRUE;
 }
 
-/* ---- the base class's callbacks ----------------------------------------- */
+/* ---- caps for subclasses' own negotiation ------------------------------- */
 
 /**
- * gst_cuda_plane_filter_allow_cuda_memory:
- * @self: the element
+ * gst_cuda_plane_filter_template_caps:
+ * @formats: a caps list of formats, "{ GRAY8, ... }"
  *
- * Whether CUDA memory may be negotiated now: once started, when the
- * element runs on CUDA with a GstCudaContext; before (caps queries while
- * linking), when it may. A start or stop can change the answer at any
- * time: read it once per caps query and give the same answer to
- * gst_cuda_plane_filter_caps_to_system() and
- * gst_cuda_plane_filter_caps_add_memory().
+ * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
+ * memory (the formats the CUDA allocator supports, no GRAY), then in
+ * system memory; without it, system memory only. The templates do not
+ * depend on the driver: whether CUDA memory is offered at run time is
+ * decided by transform_caps.
  *
- * Returns: %TRUE when CUDA memory may be negotiated
+ * Returns: (transfer full): the caps
  */
-gboolean
-gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
+GstCaps *
+gst_cuda_plane_filter_template_caps (const gchar * formats)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
-  gst_cuda_plane_filter_negotiation_state (GST_BASE_TRANSFORM (self), &st);
-  return st.allow_cuda;
+  return gst_cuda_plane_filter_negotiation_template_caps (formats);
 }
+
+/**
+ * gst_cuda_plane_filter_caps_to_system:
+ * @caps: caps on one pad
+ * @allow: gst_cuda_plane_filter_allow_cuda_memory(), read once for the
+ *     query
+ *
+ * For subclasses with their own transform_caps: the structures of @caps
+ * the element can take (no CUDA memory without @allow), in system memory.
+ * Compute the other pad's formats on the result, then give it to
+ * gst_cuda_plane_filter_caps_add_memory() with the same @allow.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_caps_to_system (GstCaps * caps, gboolean allow)
+{
+  return gst_cuda_plane_filter_negotiation_usable (caps, TRUE, allow);
+}
+
+/**
+ * gst_cuda_plane_filter_caps_add_memory:
+ * @caps: (transfer full): system-memory caps for the other pad
+ * @like: the caps they were computed from
+ * @allow: gst_cuda_plane_filter_allow_cuda_memory(), as given to
+ *     gst_cuda_plane_filter_caps_to_system()
+ *
+ * Puts @caps in the memories the element can give: first the memory of
+ * @like's first structure, then the other one (CUDA memory only for the
+ * formats it supports, and only with @allow).
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_caps_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
+{
+  return gst_cuda_plane_filter_negotiation_add_memory (caps, like, allow);
+}
+
+/**
+ * gst_cuda_plane_filter_fixate_memory:
+ * @self: the element
+ * @othercaps: (transfer full): the caps to fixate on one pad
+ * @caps: the fixed caps of the other pad
+ *
+ * For subclasses with their own fixate_caps, before fixating: keeps the
+ * structures of @othercaps in the memory of @caps when the peer accepts
+ * that memory, so that frames stay in the memory they came in.
+ *
+ * Returns: (transfer full): the caps
+ */
+GstCaps *
+gst_cuda_plane_filter_fixate_memory (GstCaps * othercaps, GstCaps * caps)
+{
+  return gst_cuda_plane_filter_negotiation_in_memory_of (othercaps, caps);
+}
+
+/* ---- metas -------------------------------------------------------------- */
+
+/* A filter changes sample values, never where the frame's pixels are: a
+ * meta is kept unless one of its tags says it depends on something else
+ * than the video, its orientation, size or colour space (as GStreamer's
+ * video filters decide), e.g. "memory"; colour-space metas only while the
+ * output has the input's format. Regions of interest and affine
+ * transformations stay. @convert: the output format differs from the
+ * input's. */
+gboolean
+gst_cuda_plane_filter_meta_is_kept (GstMeta * meta, gboolean convert)
+{
+  const gchar *const *tags;
+  const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
+
+  tags = gst_meta_api_type_get_tags (meta->info->api);
+  if (tags == NULL)
+    return TRUE;
+  for (; *tags; tags++) {
+    if (!g_strv_contains (kept, *tags))
+      return FALSE;
+    if (convert &&
+        g_str_equal (*tags, GST_META_TAG_VIDEO_COLORSPACE_STR))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- the base class's callbacks ----------------------------------------- */
 
 /* GstCudaPlaneFilter derives from GstBaseTransform directly */
 #define PARENT_CLASS \
@@ -460,12 +543,9 @@ gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
  * in the other one when the element can use CUDA memory. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+    gboolean allow, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter)
 {
-  /* one answer for the whole query */
-  gboolean allow = gst_cuda_plane_filter_allow_cuda_memory
-      (GST_CUDA_PLANE_FILTER (trans));
-
   debug_ensure ();
   return gst_cuda_plane_filter_negotiation_filter_caps (trans,
       GST_CAT_DEFAULT, direction, caps,
@@ -505,8 +585,7 @@ gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   debug_ensure ();
-  othercaps = gst_cuda_plane_filter_fixate_memory
-      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
   othercaps = gst_caps_fixate (othercaps);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
@@ -518,12 +597,11 @@ gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform * trans,
  * it. */
 gboolean
 gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query)
+    gboolean allow, GstPadDirection direction, GstQuery * query)
 {
   GstCaps *caps;
 
-  if (direction != GST_PAD_SINK || !gst_cuda_plane_filter_allow_cuda_memory
-      (GST_CUDA_PLANE_FILTER (trans)))
+  if (direction != GST_PAD_SINK || !allow)
     return PARENT_CLASS->query (trans, direction, query);
 
   if (!PARENT_CLASS->query (trans, direction, query))
@@ -541,13 +619,10 @@ gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
  * the element can process them (an error is posted or logged when not). */
 gboolean
 gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
+    const GstCudaPlaneFilterNegotiationState * st, GstCaps * incaps,
+    GstCaps * outcaps, GstVideoInfo * in_info, GstVideoInfo * out_info)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
   debug_ensure ();
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   if (!gst_video_info_from_caps (in_info, incaps) ||
       !gst_video_info_from_caps (out_info, outcaps)) {
     GST_ERROR_OBJECT (trans, "invalid caps %" GST_PTR_FORMAT " -> %"
@@ -578,7 +653,7 @@ gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
   }
   if ((gst_cuda_plane_filter_negotiation_caps_is_cuda (incaps) ||
           gst_cuda_plane_filter_negotiation_caps_is_cuda (outcaps)) &&
-      !(st.use_cuda && st.context != NULL)) {
+      !(st->use_cuda && st->context != NULL)) {
     GST_ERROR_OBJECT (trans, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
@@ -603,30 +678,25 @@ gst_cuda_plane_filter_negotiation_get_unit_size (GstBaseTransform * trans,
 
 gboolean
 gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+    const GstCudaPlaneFilterNegotiationState * st, GstQuery * decide_query,
+    GstQuery * query)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
   /* passthrough (analysers): buffers go downstream as they come, so
    * downstream answers */
   if (decide_query == NULL)
     return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   return gst_cuda_plane_filter_negotiation_propose (GST_OBJECT (trans), query,
-      st.use_cuda, st.context, st.stream, st.held);
+      st->use_cuda, st->context, st->stream, st->held);
 }
 
 gboolean
 gst_cuda_plane_filter_negotiation_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
+    const GstCudaPlaneFilterNegotiationState * st, GstQuery * query)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   if (!gst_cuda_plane_filter_negotiation_decide (GST_OBJECT (trans), query,
-          st.use_cuda, st.context, st.stream))
+          st->use_cuda, st->context, st->stream))
     return FALSE;
   return PARENT_CLASS->decide_allocation (trans, query);
 }

@@ -75,27 +75,37 @@ typedef struct
   gboolean convert;             /* output format != input format */
 } GstCudaPlaneFilterNegotiationState;
 
-/* Defined in gstcudaplanefilter.c, which owns that state. */
-void gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
-    GstCudaPlaneFilterNegotiationState * st);
 
 GstCaps *gst_cuda_plane_filter_negotiation_transform_caps (GstBaseTransform *
-    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+    trans, gboolean allow, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter);
 GstCaps *gst_cuda_plane_filter_negotiation_filter_caps (GstBaseTransform *
     trans, GstDebugCategory * category, GstPadDirection direction,
     GstCaps * caps, GstCaps * res, GstCaps * filter);
 GstCaps *gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform *
     trans, GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 gboolean gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query);
+    gboolean allow, GstPadDirection direction, GstQuery * query);
 gboolean gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps, GstVideoInfo * in_info,
-    GstVideoInfo * out_info);
+    const GstCudaPlaneFilterNegotiationState * st, GstCaps * incaps,
+    GstCaps * outcaps, GstVideoInfo * in_info, GstVideoInfo * out_info);
 gboolean gst_cuda_plane_filter_negotiation_get_unit_size (GstBaseTransform *
     trans, GstCaps * caps, gsize * size);
 gboolean gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform
-    * trans, GstQuery * decide_query, GstQuery * query);
+    * trans, const GstCudaPlaneFilterNegotiationState * st,
+    GstQuery * decide_query, GstQuery * query);
 gboolean gst_cuda_plane_filter_negotiation_decide_allocation (GstBaseTransform
-    * trans, GstQuery * query);
+    * trans, const GstCudaPlaneFilterNegotiationState * st, GstQuery * query);
+
+/* for subclasses' own caps callbacks (and the base's) */
+GstCaps *gst_cuda_plane_filter_template_caps (const gchar * formats);
+GstCaps *gst_cuda_plane_filter_caps_to_system (GstCaps * caps,
+    gboolean allow);
+GstCaps *gst_cuda_plane_filter_caps_add_memory (GstCaps * caps,
+    GstCaps * like, gboolean allow);
+GstCaps *gst_cuda_plane_filter_fixate_memory (GstCaps * othercaps,
+    GstCaps * caps);
+gboolean gst_cuda_plane_filter_meta_is_kept (GstMeta * meta,
+    gboolean convert);
 
 G_END_DECLS

@@ -9,7 +9,6 @@
 
 #include "gstcudaplanefilteroverlap.h"
 
-#include "gstcudaplanefilter.h"
 #include "gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_overlap_debug);
@@ -508,8 +507,8 @@ pop_pending (GstCudaPlaneFilterOverlapState * ov)
 
   status = gst_cuda_plane_filter_ring_pop (&ov->ring, &outbuf);
   if (status != CM_OK)
-    gst_cuda_plane_filter_post_status_error (GST_CUDA_PLANE_FILTER
-        (ov->trans), status, "Failed to process a frame on the CUDA device");
+    gst_cuda_plane_filter_device_post_error (ov->ring.dev, status,
+        "Failed to process a frame on the CUDA device");
   return outbuf;
 }
 

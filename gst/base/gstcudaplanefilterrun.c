@@ -8,7 +8,6 @@
 #endif
 
 #include "gstcudaplanefilterprivate.h"
-#include "gstcudaplanefilterhelpers.h"
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
 #define GET_PRIV(self) gst_cuda_plane_filter_private (self)
@@ -18,11 +17,11 @@
 gboolean
 gst_cuda_plane_filter_enter (GstCudaPlaneFilter * self, gboolean * pushed)
 {
-  cm_status status = gst_cuda_plane_filter_device_enter (&GET_PRIV (self)->dev,
-      pushed);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  cm_status status = gst_cuda_plane_filter_device_enter (&priv->dev, pushed);
 
   if (status != CM_OK)
-    gst_cuda_plane_filter_post_status_error (self, status,
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
         "Failed to make the CUDA device current");
   return status == CM_OK;
 }
@@ -165,7 +164,7 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
   if (status == CM_ERR_CANCELLED)
     return GST_FLOW_FLUSHING;
   if (status != CM_OK) {
-    gst_cuda_plane_filter_post_status_error (self, status,
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
         priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
         "Failed to process a frame on the CPU");
     return GST_FLOW_ERROR;
