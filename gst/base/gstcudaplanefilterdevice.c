@@ -9,9 +9,7 @@
 #include "gstcudaplanefilterdevice.h"
 #include "gstcudaplanefiltererrors.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_device_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_device_debug
@@ -97,7 +95,6 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
   dev->device_id = -1;
 }
 
-#ifdef HAVE_GST_CUDA
 /* The context, a reference taken under the object lock, or NULL. */
 static GstCudaContext *
 ref_context (GstCudaPlaneFilterDevice * dev)
@@ -122,7 +119,6 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
   GST_OBJECT_UNLOCK (dev->element);
   gst_clear_object (&old);
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_device_drop_context:
@@ -132,9 +128,7 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
 void
 gst_cuda_plane_filter_device_drop_context (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   replace_context (dev, NULL);
-#endif
 }
 
 /**
@@ -202,7 +196,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     return CM_ERR_NO_DEVICE;
   }
 
-#ifdef HAVE_GST_CUDA
   /* kept from the last run: only for the same device */
   if (dev->context != NULL && device_id >= 0 &&
       gst_cuda_plane_filter_memory_context_device_id (dev->context) !=
@@ -246,7 +239,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
   } else {
     GST_INFO_OBJECT (element, "no GstCudaContext: system memory only");
   }
-#endif
 
   status = cm_device_set (device_id);
   if (status != CM_OK) {
@@ -349,13 +341,11 @@ gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 void
 gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (dev->gst_stream) {
     gst_cuda_plane_filter_memory_stream_unref (dev->gst_stream);
     dev->gst_stream = NULL;
     dev->stream = NULL;
   }
-#endif
   if (dev->stream) {
     cm_stream_free (dev->stream);
     dev->stream = NULL;
@@ -373,10 +363,8 @@ gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
 void
 gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (g_atomic_int_get (&dev->failed))
     replace_context (dev, NULL);
-#endif
   g_atomic_int_set (&dev->failed, FALSE);
   dev->use_cuda = FALSE;
 }
@@ -398,14 +386,12 @@ gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
   *pushed = FALSE;
   if (!dev->use_cuda)
     return CM_OK;
-#ifdef HAVE_GST_CUDA
   if (dev->context != NULL) {
     if (!gst_cuda_plane_filter_memory_push (dev->context))
       return CM_ERR_NO_DEVICE;
     *pushed = TRUE;
     return CM_OK;
   }
-#endif
   return cm_device_set (dev->device_id);
 }
 
@@ -413,10 +399,8 @@ void
 gst_cuda_plane_filter_device_leave (GstCudaPlaneFilterDevice * dev,
     gboolean pushed)
 {
-#ifdef HAVE_GST_CUDA
   if (pushed)
     gst_cuda_plane_filter_memory_pop ();
-#endif
 }
 
 /**
@@ -432,13 +416,9 @@ gboolean
 gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
     gboolean started, gboolean cpu_backend)
 {
-#ifdef HAVE_GST_CUDA
   if (started)
     return dev->use_cuda && dev->context != NULL;
   return !cpu_backend && gst_cuda_plane_filter_memory_available ();
-#else
-  return FALSE;
-#endif
 }
 
 /**
@@ -457,7 +437,6 @@ void
 gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GstContext * context, gint device_id, gboolean started)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *given = NULL;
   gboolean busy;
 
@@ -474,7 +453,6 @@ gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GST_DEBUG_OBJECT (dev->element, "taking %" GST_PTR_FORMAT, given);
     replace_context (dev, given);
   }
-#endif
 }
 
 /**
@@ -488,7 +466,6 @@ gboolean
 gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
     GstQuery * query)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *ctx;
   gboolean answered;
 
@@ -499,7 +476,4 @@ gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
       ctx);
   gst_clear_object (&ctx);
   return answered;
-#else
-  return FALSE;
-#endif
 }

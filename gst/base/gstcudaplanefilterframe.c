@@ -629,13 +629,11 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
       return CM_OK;
   }
 
-#ifdef HAVE_GST_CUDA
   if (defer == NULL && status == CM_OK &&
       gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
-#endif
 
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory or the mapped frames; CUDA

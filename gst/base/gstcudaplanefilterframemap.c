@@ -12,16 +12,11 @@
 #include "gstcudaplanefilterframe.h"
 #include "gstcudaplanefilterframeprivate.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
-#if CM_HAVE_CUDA
 #include "gstcudaplanefilterpinnedpool.h"
-#endif
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_frame_debug
 
-#ifdef HAVE_GST_CUDA
 /* Our stream waits, on the device, for the work queued so far on @other
  * (an event recorded there); FALSE when that could not be arranged (no
  * event, or a call failed): the caller then waits on the host. */
@@ -99,7 +94,6 @@ gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
   gst_cuda_plane_filter_memory_mark_written (out->frame.buffer);
   return TRUE;
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_frame_path_map:
@@ -118,7 +112,6 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st)
 {
   memset (bf, 0, sizeof (*bf));
-#ifdef HAVE_GST_CUDA
   {
     GstCudaContext *mem_ctx = gst_cuda_plane_filter_memory_buffer_context (buf);
 
@@ -138,14 +131,11 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
       st->cuda_host_maps++;
     }
   }
-#endif
   if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
     return FALSE;
   bf->mapped = TRUE;
-#if CM_HAVE_CUDA
   bf->pinned = fp->use_cuda &&
       gst_cuda_plane_filter_pinned_buffer_is_pinned (buf);
-#endif
   return TRUE;
 }
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CUDA memory for the cudamorphology elements (gstcudaplanefiltermemory.h):
- * thin, testable wrappers over gstreamer-cuda-1.0 so that the base class
- * only decides when to call them. */
+/* CUDA memory (gstcudaplanefiltermemory.h): thin, testable wrappers over
+ * gstreamer-cuda-1.0 (builds without it: gstcudaplanefiltermemorynone.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -11,6 +10,9 @@
 
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_memory_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_memory_debug
@@ -27,6 +29,17 @@ debug_ensure (void)
         "cudamorphologymemory", 0, "CUDA morphology CUDA memory");
     g_once_init_leave (&once, 1);
   }
+}
+
+/* The frames of a pool configured with a stream carry it (>= 1.24). */
+void
+gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
+    gpointer stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, (GstCudaStream *) stream);
+#endif
 }
 
 /* ---- library ------------------------------------------------------------ */

@@ -2,7 +2,6 @@
 /* Frames in CUDA memory (video/x-raw(memory:CUDAMemory)) for the
  * cudamorphology elements: the library set-up, caps, the pipeline's
  * GstCudaContext, CUDA buffer pools and device views of mapped planes.
- * Built only with gstreamer-cuda-1.0 (HAVE_GST_CUDA).
  *
  * Contexts and streams. A GstCudaContext owns its own (non-primary)
  * CUcontext; the frames of a CUDA buffer pool are allocated in it. The core
@@ -12,17 +11,34 @@
  * while it is pushed (cudaSetDevice would make the primary context current
  * instead). The element's cm_stream is created with the context pushed and
  * therefore belongs to it. Which stream a frame carries and who waits for
- * whom: gstcudaplanefilterstream.h, included here. */
+ * whom: gstcudaplanefilterstream.c (GStreamer >= 1.24; on 1.22 a CUDA memory
+ * carries no stream and the element synchronises once per frame).
+ *
+ * This header is the one interface to gstreamer-cuda-1.0: it is the same in
+ * every build, and without the library (no HAVE_GST_CUDA) the functions are
+ * stubs (gstcudaplanefiltermemorynone.c) that say no: no CUDA
+ * caps, no context, no pool, nothing mapped on the device. Callers need no
+ * #if of their own. */
 #pragma once
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"             /* HAVE_GST_CUDA */
+#endif
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudabufferpool.h>
+#define GST_CUDA_PLANE_FILTER_HAVE_CUDA_MEMORY 1
+#else
+typedef struct _GstCudaContext GstCudaContext;
+#define GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY "memory:CUDAMemory"
+#define GST_CUDA_PLANE_FILTER_HAVE_CUDA_MEMORY 0
+#endif
 
 #include "cm-image.h"
-#include "gstcudaplanefilterstream.h"
 
 G_BEGIN_DECLS
 
@@ -67,5 +83,17 @@ gboolean gst_cuda_plane_filter_memory_plane_view (const GstVideoFrame * frame,
     guint plane, cm_image * view);
 gboolean gst_cuda_plane_filter_memory_packed_view (const GstVideoFrame * frame,
     cm_image_packed * view);
+
+/* streams (gstcudaplanefilterstream.c) */
+gpointer gst_cuda_plane_filter_memory_stream_new (GstCudaContext * context);
+gpointer gst_cuda_plane_filter_memory_stream_handle (gpointer stream);
+void gst_cuda_plane_filter_memory_stream_unref (gpointer stream);
+void gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
+    gpointer stream);
+
+gpointer gst_cuda_plane_filter_memory_buffer_stream (GstBuffer * buffer);
+void gst_cuda_plane_filter_memory_mark_written (GstBuffer * buffer);
+gpointer gst_cuda_plane_filter_memory_pending_stream (GstBuffer * buffer);
+void gst_cuda_plane_filter_memory_sync (GstBuffer * buffer);
 
 G_END_DECLS

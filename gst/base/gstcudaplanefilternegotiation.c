@@ -9,12 +9,8 @@
 
 #include "gstcudaplanefilterpool.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
-#if CM_HAVE_CUDA
 #include "gstcudaplanefilterpinnedpool.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_negotiation_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_negotiation_debug
@@ -51,16 +47,7 @@ GstCaps *
 gst_cuda_plane_filter_negotiation_template_caps (const gchar * formats)
 {
   GstCaps *caps;
-#ifdef HAVE_GST_CUDA
   caps = gst_cuda_plane_filter_memory_template_caps (formats);
-#else
-  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
-      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
-      "framerate = " GST_VIDEO_FPS_RANGE, formats);
-
-  caps = gst_caps_from_string (str);
-  g_free (str);
-#endif
   gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
       NULL);
   return caps;
@@ -98,11 +85,7 @@ gst_cuda_plane_filter_negotiation_explain_refusal (GstBaseTransform * trans,
 gboolean
 gst_cuda_plane_filter_negotiation_caps_is_cuda (const GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_is_cuda (caps);
-#else
-  return FALSE;
-#endif
 }
 
 /**
@@ -161,7 +144,6 @@ GstCaps *
 gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
     gboolean allow)
 {
-#ifdef HAVE_GST_CUDA
   GstCaps *res;
 
   if (gst_caps_is_any (caps))
@@ -175,9 +157,6 @@ gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
   res = gst_cuda_plane_filter_memory_transform_caps (caps, allow);
   gst_caps_unref (caps);
   return res;
-#else
-  return caps;
-#endif
 }
 
 /**
@@ -194,16 +173,12 @@ gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
 GstCaps *
 gst_cuda_plane_filter_negotiation_transform (GstCaps * caps, gboolean allow)
 {
-#ifdef HAVE_GST_CUDA
   GstCaps *usable = gst_cuda_plane_filter_negotiation_usable (caps, FALSE,
       allow);
   GstCaps *res = gst_cuda_plane_filter_memory_transform_caps (usable, allow);
 
   gst_caps_unref (usable);
   return res;
-#else
-  return gst_caps_ref (caps);
-#endif
 }
 
 /**
@@ -219,11 +194,7 @@ GstCaps *
 gst_cuda_plane_filter_negotiation_in_memory_of (GstCaps * othercaps,
     GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_in_memory_of (othercaps, caps);
-#else
-  return othercaps;
-#endif
 }
 
 /**
@@ -238,14 +209,9 @@ gst_cuda_plane_filter_negotiation_in_memory_of (GstCaps * othercaps,
 GstCaps *
 gst_cuda_plane_filter_negotiation_cuda_first (GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_cuda_first (caps);
-#else
-  return caps;
-#endif
 }
 
-#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
 /* The first pool of @query asks for @held buffers more. */
 static void
 count_held_buffers (GstQuery * query, guint held)
@@ -262,7 +228,6 @@ count_held_buffers (GstQuery * query, guint held)
   gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   gst_clear_object (&pool);
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_negotiation_propose:
@@ -298,7 +263,6 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
 
-#ifdef HAVE_GST_CUDA
   if (gst_cuda_plane_filter_memory_caps_is_cuda (caps)) {
     if (!use_cuda || context == NULL ||
         !gst_cuda_plane_filter_memory_propose (query, caps, context, stream))
@@ -306,14 +270,11 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
     count_held_buffers (query, held);
     return TRUE;
   }
-#endif
-#if CM_HAVE_CUDA
   if (use_cuda && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
           context)) {
     count_held_buffers (query, held);
     return TRUE;
   }
-#endif
 
   if (!gst_cuda_plane_filter_pool_propose_wanted (query))
     return TRUE;
@@ -359,7 +320,6 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
   if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
     return FALSE;
 
-#ifdef HAVE_GST_CUDA
   if (gst_cuda_plane_filter_memory_caps_is_cuda (outcaps)) {
     if (!use_cuda || context == NULL ||
         !gst_cuda_plane_filter_memory_decide (query, outcaps, context,
@@ -370,12 +330,9 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
     }
     return TRUE;
   }
-#endif
-#if CM_HAVE_CUDA
   if (use_cuda && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
           context))
     return TRUE;
-#endif
 
   update_pool = gst_query_get_n_allocation_pools (query) > 0;
   if (update_pool)

@@ -28,9 +28,7 @@
 
 #include "device.h"
 
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/gstcudacontext.h>
-#endif
+#include "gstcudaplanefiltermemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_pinned_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_pinned_debug
@@ -62,20 +60,17 @@ debug_init (void)
 static gboolean
 context_push (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    return gst_cuda_context_push (GST_CUDA_CONTEXT (cuda_context));
-#endif
+    return gst_cuda_plane_filter_memory_push ((GstCudaContext *)
+        cuda_context);
   return TRUE;
 }
 
 static void
 context_pop (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    gst_cuda_context_pop (NULL);
-#endif
+    gst_cuda_plane_filter_memory_pop ();
 }
 
 /* ---- allocator ---------------------------------------------------------- */

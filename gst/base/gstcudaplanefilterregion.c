@@ -210,14 +210,12 @@ gst_cuda_plane_filter_frame_path_regions_end (GstCudaPlaneFilterFramePath * fp,
     return status;
   gst_cuda_plane_filter_frame_timing_end (fp, fp->regions_timed &&
       status == CM_OK);
-#ifdef HAVE_GST_CUDA
   /* no staging there: nothing is left for the host to copy */
   if (status == CM_OK &&
       gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
-#endif
   sync_status = cm_stream_sync (fp->stream);
   if (status == CM_OK)
     status = sync_status;
