@@ -88,11 +88,7 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaPlaneFilter,
   ((GstCudaPlaneFilterPrivate *) \
       gst_cuda_plane_filter_get_instance_private (self))
 
-GstCudaPlaneFilterPrivate *
-gst_cuda_plane_filter_private (GstCudaPlaneFilter * self)
-{
-  return GET_PRIV (self);
-}
+gint gst_cuda_plane_filter_private_offset;
 
 /**
  * gst_cuda_plane_filter_cpu_opts:
@@ -527,59 +523,6 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   return ok;
 }
 
-/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
- * look at the frame, the buffer is pushed as it came. */
-static GstFlowReturn
-gst_cuda_plane_filter_transform_ip (GstBaseTransform * trans,
-    GstBuffer * buf)
-{
-  return gst_cuda_plane_filter_run_frame (GST_CUDA_PLANE_FILTER (trans),
-      buf, NULL);
-}
-
-/* Regions of interest on the CUDA backend: a frame whose input buffer is
- * writable (no one else holds it or its memory) and whose caps are the
- * output's is filtered in place, so that nothing outside its regions is
- * copied and the cost follows their area. Regions that overlap are
- * filtered out of place, each from the input; so is everything on the
- * CPU backend. */
-static GstFlowReturn
-gst_cuda_plane_filter_prepare_output_buffer (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer ** outbuf)
-{
-  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
-  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
-  GstCudaPlaneFilterFramePath *fp = &priv->frames;
-
-  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
-      priv->configured && priv->dev.use_cuda && priv->same_caps &&
-      !fp->convert && gst_buffer_is_writable (inbuf) &&
-      gst_buffer_is_all_memory_writable (inbuf) &&
-      gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
-      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
-      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
-  if (priv->in_place) {
-    *outbuf = inbuf;
-    return GST_FLOW_OK;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer
-      (trans, inbuf, outbuf);
-}
-
-/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
- * passthrough switched on between the buffer allocation and the transform
- * (the output is the input: analyse it) */
-static GstFlowReturn
-gst_cuda_plane_filter_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf)
-{
-  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
-
-  return gst_cuda_plane_filter_run_frame (self, inbuf, inbuf == outbuf &&
-      !GET_PRIV (self)->in_place ? NULL : outbuf);
-}
-
 /* GstBaseTransform calls this after each input buffer, then again until
  * it gets no buffer; with overlap the buffer given may be an older frame's
  * (gstcudaplanefilteroverlap.c). */
@@ -656,6 +599,7 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCaps *caps;
 
+  gst_cuda_plane_filter_private_offset = GstCudaPlaneFilter_private_offset;
   gobject_class->set_property = gst_cuda_plane_filter_set_property;
   gobject_class->get_property = gst_cuda_plane_filter_get_property;
   gobject_class->finalize = gst_cuda_plane_filter_finalize;
@@ -707,13 +651,13 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_before_transform);
   trans_class->transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_transform);
   trans_class->prepare_output_buffer =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_prepare_output_buffer);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_prepare_output_buffer);
   /* only called in passthrough (analysers): always_in_place stays FALSE
    * because transform is set, so filters never see it */
   trans_class->transform_ip =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_ip);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_transform_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_PLANE_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BACKEND, 0);

@@ -10,7 +10,10 @@
 #include "gstcudaplanefilterprivate.h"
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
-#define GET_PRIV(self) gst_cuda_plane_filter_private (self)
+#define GET_PRIV(self) GST_CUDA_PLANE_FILTER_PRIV (self)
+/* GstCudaPlaneFilter derives from GstBaseTransform directly */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
 
 /* Makes the device current (device_leave (*@pushed) after), or posts an
  * error. */
@@ -260,7 +263,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
  * regions are filtered in place), or, with @outbuf %NULL, only analysed
  * (passthrough). */
-GstFlowReturn
+static GstFlowReturn
 gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -320,3 +323,55 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
       results ? inbuf : NULL, &st);
 }
 
+/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
+ * look at the frame, the buffer is pushed as it came. */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  return gst_cuda_plane_filter_run_frame (GST_CUDA_PLANE_FILTER (trans),
+      buf, NULL);
+}
+
+/* Regions of interest on the CUDA backend: a frame whose input buffer is
+ * writable (no one else holds it or its memory) and whose caps are the
+ * output's is filtered in place, so that nothing outside its regions is
+ * copied and the cost follows their area. Regions that overlap are
+ * filtered out of place, each from the input; so is everything on the
+ * CPU backend. */
+GstFlowReturn
+gst_cuda_plane_filter_run_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterFramePath *fp = &priv->frames;
+
+  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
+      priv->configured && priv->dev.use_cuda && priv->same_caps &&
+      !fp->convert && gst_buffer_is_writable (inbuf) &&
+      gst_buffer_is_all_memory_writable (inbuf) &&
+      gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
+      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
+      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
+      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
+  if (priv->in_place) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  return PARENT_CLASS->prepare_output_buffer
+      (trans, inbuf, outbuf);
+}
+
+/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
+ * passthrough switched on between the buffer allocation and the transform
+ * (the output is the input: analyse it) */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+
+  return gst_cuda_plane_filter_run_frame (self, inbuf, inbuf == outbuf &&
+      !GET_PRIV (self)->in_place ? NULL : outbuf);
+}
