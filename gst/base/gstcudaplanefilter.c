@@ -225,7 +225,7 @@ gst_cuda_plane_filter_is_cuda (GstCudaPlaneFilter * self)
 {
   g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
 
-  return GET_PRIV (self)->dev.use_cuda;
+  return GET_PRIV (self)->dev.backend == CM_BACKEND_CUDA;
 }
 
 /**
@@ -257,7 +257,7 @@ gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
   st->allow_cuda = gst_cuda_plane_filter_device_can_share (&priv->dev,
       priv->started, priv->backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU);
   GST_OBJECT_UNLOCK (trans);
-  st->use_cuda = priv->dev.use_cuda;
+  st->backend = priv->dev.backend;
   st->context = priv->dev.context;
   st->stream = priv->dev.gst_stream;
   st->held = gst_cuda_plane_filter_overlap_is_active (&priv->overlap) ? 1 : 0;
@@ -401,7 +401,7 @@ gst_cuda_plane_filter_start (GstBaseTransform * trans)
   ok = gst_cuda_plane_filter_device_start (&priv->dev,
       backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU,
       backend == GST_CUDA_MORPHOLOGY_BACKEND_CUDA, device_id);
-  if (ok && priv->dev.use_cuda)
+  if (ok && priv->dev.backend == CM_BACKEND_CUDA)
     gst_cuda_plane_filter_overlap_start (&priv->overlap);
   if (ok) {
     GST_OBJECT_LOCK (self);
@@ -487,7 +487,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   gst_cuda_plane_filter_device_finish_work (&priv->dev);
   gst_cuda_plane_filter_drop_filters (self);
   gst_cuda_plane_filter_frame_path_clear (&priv->frames);
-  priv->frames.use_cuda = priv->dev.use_cuda;
+  priv->frames.backend = priv->dev.backend;
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   priv->frames.host_results = klass->frame_done != NULL;
@@ -496,7 +496,8 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   ok = status == CM_OK;
   if (!ok) {
     gst_cuda_plane_filter_device_post_error (&priv->dev, status,
-        priv->dev.use_cuda ? "Failed to allocate device and pinned host buffers"
+        priv->dev.backend == CM_BACKEND_CUDA ?
+        "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
     gst_cuda_plane_filter_frame_path_clear (&priv->frames);
   }

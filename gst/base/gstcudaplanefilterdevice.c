@@ -143,7 +143,7 @@ gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev)
 {
   GST_OBJECT_LOCK (dev->element);
   dev->starting = g_thread_self ();
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
   dev->stream = NULL;
   dev->gst_stream = NULL;
   GST_OBJECT_UNLOCK (dev->element);
@@ -165,7 +165,7 @@ gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev)
  * Makes the device current and creates the stream. With gstreamer-cuda
  * the pipeline's GstCudaContext is shared (or one is created and
  * announced), and the stream is created with it pushed, so that it
- * belongs to the context of the frames. On success dev->use_cuda is set.
+ * belongs to the context of the frames. On success dev->backend is CM_BACKEND_CUDA.
  *
  * Returns: the failure, or CM_OK
  */
@@ -219,7 +219,7 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
       gst_cuda_plane_filter_memory_pop ();
       if (status == CM_OK) {
         dev->device_id = ctx_device;
-        dev->use_cuda = TRUE;
+        dev->backend = CM_BACKEND_CUDA;
         if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
           g_strlcpy (name, "unknown", sizeof (name));
         GST_INFO_OBJECT (element, "CUDA backend on device %d (%s), sharing "
@@ -259,7 +259,7 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     g_strlcpy (name, "unknown", sizeof (name));
   GST_INFO_OBJECT (element, "CUDA backend on device %d (%s)", device_id,
       name);
-  dev->use_cuda = TRUE;
+  dev->backend = CM_BACKEND_CUDA;
   return CM_OK;
 }
 
@@ -325,7 +325,7 @@ gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 {
   cm_status status;
 
-  if (!dev->use_cuda || dev->stream == NULL)
+  if (dev->backend != CM_BACKEND_CUDA || dev->stream == NULL)
     return;
   status = cm_stream_sync (dev->stream);
   if (status != CM_OK)
@@ -366,7 +366,7 @@ gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
   if (g_atomic_int_get (&dev->failed))
     replace_context (dev, NULL);
   g_atomic_int_set (&dev->failed, FALSE);
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
 }
 
 /**
@@ -384,7 +384,7 @@ gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
     gboolean * pushed)
 {
   *pushed = FALSE;
-  if (!dev->use_cuda)
+  if (dev->backend != CM_BACKEND_CUDA)
     return CM_OK;
   if (dev->context != NULL) {
     if (!gst_cuda_plane_filter_memory_push (dev->context))
@@ -417,7 +417,7 @@ gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
     gboolean started, gboolean cpu_backend)
 {
   if (started)
-    return dev->use_cuda && dev->context != NULL;
+    return dev->backend == CM_BACKEND_CUDA && dev->context != NULL;
   return !cpu_backend && gst_cuda_plane_filter_memory_available ();
 }
 

@@ -17,6 +17,7 @@
 #include <gst/gst.h>
 
 #include "cm-status.h"
+#include "cm-backend.h"
 #include "device.h"
 #include "gstcudaplanefilterenums.h"
 
@@ -26,7 +27,7 @@ typedef struct
 {
   GstElement *element;          /* the owner (not a reference) */
   GstDebugCategory *category;   /* the subclass's, errors logged there */
-  gboolean use_cuda;            /* opened: the CUDA backend runs */
+  cm_backend backend;           /* opened: CM_BACKEND_CUDA when CUDA runs */
   gint device_id;               /* the device in use (-1: the default) */
   cm_stream stream;             /* the element's stream, in the context */
   gpointer gst_stream;          /* GstCudaStream that stream is the handle

@@ -146,7 +146,7 @@ gst_cuda_plane_filter_frame_path_free (GstCudaPlaneFilterFramePath * fp)
  * gst_cuda_plane_filter_frame_path_configure:
  *
  * Allocates what every frame of @info (output: @out_info) needs, on the
- * backend fp->use_cuda says (the device current); nothing is allocated
+ * backend fp->backend says (the device current); nothing is allocated
  * per frame afterwards. Call gst_cuda_plane_filter_frame_path_clear() first
  * when it was configured before.
  */
@@ -198,7 +198,7 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
       fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED ? "packed" : "planar",
       (gint) fp->depth, fp->n_colour);
 
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
         (!gst_cuda_plane_filter_frame_host_image_alloc (&fp->host_in, width,
                 height, fp->depth) ||
@@ -666,7 +666,7 @@ gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     cm_event defer)
 {
-  if (fp->use_cuda)
+  if (fp->backend == CM_BACKEND_CUDA)
     return process_cuda (fp, filter, in, out, st, defer);
   return process_cpu (fp, filter, &in->frame, &out->frame);
 }
@@ -690,7 +690,7 @@ gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
   if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
     return CM_ERR_UNSUPPORTED;
 
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&fp->info),
         GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth);
     return cm_filter_run (filter, &src, NULL, NULL);

@@ -75,7 +75,7 @@ typedef struct
   /* set by the owner before configure: the backend, the stream the work
    * is queued on, and the GstCudaContext whose CUDA memory is read and
    * written in place (NULL: every frame mapped for the host) */
-  gboolean use_cuda;
+  cm_backend backend;
   cm_stream stream;
   gpointer context;
   gboolean host_results;        /* results read on the host after each

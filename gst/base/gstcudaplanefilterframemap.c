@@ -115,7 +115,7 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
   {
     GstCudaContext *mem_ctx = gst_cuda_plane_filter_memory_buffer_context (buf);
 
-    if (mem_ctx != NULL && fp->use_cuda && (gpointer) mem_ctx == fp->context) {
+    if (mem_ctx != NULL && fp->backend == CM_BACKEND_CUDA && (gpointer) mem_ctx == fp->context) {
       if (!gst_cuda_plane_filter_memory_frame_map (&bf->frame, info, buf,
               flags))
         return FALSE;
@@ -134,7 +134,7 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
   if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
     return FALSE;
   bf->mapped = TRUE;
-  bf->pinned = fp->use_cuda &&
+  bf->pinned = fp->backend == CM_BACKEND_CUDA &&
       gst_cuda_plane_filter_pinned_buffer_is_pinned (buf);
   return TRUE;
 }

@@ -233,7 +233,7 @@ count_held_buffers (GstQuery * query, guint held)
  * gst_cuda_plane_filter_negotiation_propose:
  * @element: the element (for logs)
  * @query: the allocation query from upstream
- * @use_cuda: the element runs on the CUDA backend
+ * @backend: the backend the element runs on
  * @context: (nullable): its GstCudaContext
  * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24), given to the
  *     frames of the CUDA pools it makes
@@ -251,7 +251,7 @@ count_held_buffers (GstQuery * query, guint held)
  */
 gboolean
 gst_cuda_plane_filter_negotiation_propose (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream,
     guint held)
 {
   GstCaps *caps;
@@ -264,13 +264,13 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
     return FALSE;
 
   if (gst_cuda_plane_filter_memory_caps_is_cuda (caps)) {
-    if (!use_cuda || context == NULL ||
+    if (backend != CM_BACKEND_CUDA || context == NULL ||
         !gst_cuda_plane_filter_memory_propose (query, caps, context, stream))
       return FALSE;
     count_held_buffers (query, held);
     return TRUE;
   }
-  if (use_cuda && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
+  if (backend == CM_BACKEND_CUDA && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
           context)) {
     count_held_buffers (query, held);
     return TRUE;
@@ -292,7 +292,7 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
  * gst_cuda_plane_filter_negotiation_decide:
  * @element: the element (for logs)
  * @query: the allocation query answered by downstream
- * @use_cuda: the element runs on the CUDA backend
+ * @backend: the backend the element runs on
  * @context: (nullable): its GstCudaContext
  * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24)
  *
@@ -306,7 +306,7 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
  */
 gboolean
 gst_cuda_plane_filter_negotiation_decide (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream)
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream)
 {
   GstCaps *outcaps;
   GstVideoInfo info;
@@ -321,7 +321,7 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
     return FALSE;
 
   if (gst_cuda_plane_filter_memory_caps_is_cuda (outcaps)) {
-    if (!use_cuda || context == NULL ||
+    if (backend != CM_BACKEND_CUDA || context == NULL ||
         !gst_cuda_plane_filter_memory_decide (query, outcaps, context,
             stream)) {
       GST_ERROR_OBJECT (element, "no CUDA buffer pool for %" GST_PTR_FORMAT,
@@ -330,7 +330,7 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
     }
     return TRUE;
   }
-  if (use_cuda && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
+  if (backend == CM_BACKEND_CUDA && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
           context))
     return TRUE;
 
@@ -610,7 +610,7 @@ gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
   }
   if ((gst_cuda_plane_filter_negotiation_caps_is_cuda (incaps) ||
           gst_cuda_plane_filter_negotiation_caps_is_cuda (outcaps)) &&
-      !(st->use_cuda && st->context != NULL)) {
+      !(st->backend == CM_BACKEND_CUDA && st->context != NULL)) {
     GST_ERROR_OBJECT (trans, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
@@ -645,7 +645,7 @@ gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform * trans,
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
   return gst_cuda_plane_filter_negotiation_propose (GST_OBJECT (trans), query,
-      st->use_cuda, st->context, st->stream, st->held);
+      st->backend, st->context, st->stream, st->held);
 }
 
 gboolean
@@ -653,7 +653,7 @@ gst_cuda_plane_filter_negotiation_decide_allocation (GstBaseTransform * trans,
     const GstCudaPlaneFilterNegotiationState * st, GstQuery * query)
 {
   if (!gst_cuda_plane_filter_negotiation_decide (GST_OBJECT (trans), query,
-          st->use_cuda, st->context, st->stream))
+          st->backend, st->context, st->stream))
     return FALSE;
   return PARENT_CLASS->decide_allocation (trans, query);
 }

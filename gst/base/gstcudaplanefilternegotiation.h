@@ -5,7 +5,7 @@
  * GstCudaContext with gstreamer-cuda-1.0. Every difference between builds
  * with and without gstreamer-cuda lives here: without it the CUDA-memory
  * parts are stubs that offer nothing. Nothing here keeps state; the
- * element says what it can use (allow, use_cuda, context) on each call.
+ * element says what it can use (allow, backend, context) on each call.
  *
  * Built with gstreamer-cuda-1.0, the formats but GRAY are also
  * accepted and produced in CUDA memory (video/x-raw(memory:CUDAMemory)),
@@ -36,6 +36,8 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
+#include "cm-backend.h"
+
 G_BEGIN_DECLS
 
 GstCaps *gst_cuda_plane_filter_negotiation_template_caps (const gchar *
@@ -57,10 +59,10 @@ GstCaps *gst_cuda_plane_filter_negotiation_in_memory_of (GstCaps * othercaps,
 GstCaps *gst_cuda_plane_filter_negotiation_cuda_first (GstCaps * caps);
 
 gboolean gst_cuda_plane_filter_negotiation_propose (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream,
     guint held);
 gboolean gst_cuda_plane_filter_negotiation_decide (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream);
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream);
 
 /* The base class's caps and allocation callbacks (GstBaseTransformClass
  * methods of GstCudaPlaneFilter, set in its class_init). What they read
@@ -68,7 +70,7 @@ gboolean gst_cuda_plane_filter_negotiation_decide (GstObject * element,
 typedef struct
 {
   gboolean allow_cuda;          /* CUDA memory may be negotiated now */
-  gboolean use_cuda;            /* the CUDA backend runs */
+  cm_backend backend;           /* the backend the element runs on */
   gpointer context;             /* its GstCudaContext, or NULL */
   gpointer stream;              /* its GstCudaStream (>= 1.24), or NULL */
   guint held;                   /* input buffers the overlap ring keeps */

@@ -337,7 +337,7 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
   GstQuery *q;
 
   /* analysers read their results on the host after each frame */
-  if (!dev->use_cuda || host_results ||
+  if (dev->backend != CM_BACKEND_CUDA || host_results ||
       !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
@@ -477,7 +477,7 @@ gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
     const GstCudaPlaneFilterMappedFrame * in,
     const GstCudaPlaneFilterMappedFrame * out)
 {
-  if (!(ov->ring.dev->use_cuda && ov->ring.active &&
+  if (!(ov->ring.dev->backend == CM_BACKEND_CUDA && ov->ring.active &&
           (in->device || in->pinned) && (out->device || out->pinned)))
     return NULL;
   return gst_cuda_plane_filter_ring_defer_event (&ov->ring);

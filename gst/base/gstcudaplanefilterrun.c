@@ -45,7 +45,7 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   priv->filter_width = priv->filter_height = 0;
   g_clear_pointer (&priv->filter, cm_filter_free);
   priv->filter = GST_CUDA_PLANE_FILTER_GET_CLASS (self)->make_filter (self,
-      &info, priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+      &info, priv->dev.backend);
   if (priv->filter == NULL)
     return FALSE;
   priv->filter_width = width;
@@ -168,7 +168,8 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_FLUSHING;
   if (status != CM_OK) {
     gst_cuda_plane_filter_device_post_error (&priv->dev, status,
-        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
+        priv->dev.backend == CM_BACKEND_CUDA ?
+        "Failed to process a frame on the CUDA device" :
         "Failed to process a frame on the CPU");
     return GST_FLOW_ERROR;
   }
@@ -348,7 +349,7 @@ gst_cuda_plane_filter_run_prepare_output_buffer (GstBaseTransform * trans,
   GstCudaPlaneFilterFramePath *fp = &priv->frames;
 
   priv->in_place = !gst_base_transform_is_passthrough (trans) &&
-      priv->configured && priv->dev.use_cuda && priv->same_caps &&
+      priv->configured && priv->dev.backend == CM_BACKEND_CUDA && priv->same_caps &&
       !fp->convert && gst_buffer_is_writable (inbuf) &&
       gst_buffer_is_all_memory_writable (inbuf) &&
       gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
