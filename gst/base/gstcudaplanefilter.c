@@ -1,48 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/**
- * SECTION:gstcudaplanefilter
- * @title: GstCudaPlaneFilter
- * @short_description: Base class of the cudamorphology video filters
- *
- * A #GstBaseTransform (not a #GstVideoFilter: that one proposes system
- * memory pools and maps frames without CUDA) for filters that work on
- * single-channel planes of the frame size:
- *
- * * GRAY8 and GRAY16_LE: the only plane.
- * * I420, NV12, Y444: the luma plane; chroma is copied unchanged.
- * * RGBA, BGRA, RGBx, BGRx: each colour channel on its own; alpha (or the
- *   padding byte) is copied from the input. A subclass that implements
- *   process_packed (and says so with wants_packed) gets the whole
- *   interleaved frame instead and writes every channel itself.
- *
- * Both pads have the same caps, except for subclasses that implement
- * process_convert: they may output a packed 8-bit RGB format (RGBA, ...)
- * of the same size from the GRAY and YUV formats, and choose those caps in
- * their own transform_caps. A subclass that puts the element in
- * passthrough gets each frame in analyse_plane and the buffer leaves
- * untouched (analysers). The backend is chosen in start(): CUDA on one
- * stream per element, or the CPU reference implementation of the core.
- * Device buffers and pinned staging memory are allocated in set_caps() and
- * reused for every frame.
- *
- * Memory: CUDA memory of the pipeline's #GstCudaContext (with
- * gstreamer-cuda-1.0) and pinned host pools, gstcudaplanefilternegotiation.h.
- *
- * Pieces. This file keeps the element: class and properties, start and
- * stop, set_caps, the GstBaseTransform methods, stats and errors; one
- * frame's way (begin and end, mapping, whole frame or regions) is in
- * gstcudaplanefilterrun.c, over the state both share
- * (gstcudaplanefilterprivate.h). Each other concern has a file with
- * its own state and a small header (docs/design.md maps them): the
- * device, its stream and context (gstcudaplanefilterdevice.c), the frame
- * path (gstcudaplanefilterframe.c, its mapping in
- * gstcudaplanefilterframemap.c, regions in gstcudaplanefilterregion.c),
- * the regions of interest (gstcudaplanefilterroi.c), caps and allocation
- * (gstcudaplanefilternegotiation.c), the overlap ring
- * (gstcudaplanefilteroverlap.c); what needs no element state is in
- * gstcudaplanefilterhelpers.c. The builds with and without gstreamer-cuda
- * differ only in the device, frame and negotiation pieces.
- */
+/* GstCudaPlaneFilter: a GstBaseTransform (not a GstVideoFilter, which
+ * proposes system memory and maps without CUDA) whose subclass makes a
+ * cm_filter for a plane size; frames are GRAY (the plane), I420, NV12,
+ * Y444 (luma filtered, chroma copied) or RGBA, BGRA, RGBx, BGRx (each
+ * colour channel, alpha copied; or whole when the filter runs packed).
+ * This file: the class, properties, start/stop, caps and queries; a
+ * frame's way is gstcudaplanefilterrun.c; the pieces are mapped in
+ * docs/design.md. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -87,16 +51,9 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaPlaneFilter,
 #define GET_PRIV(self) \
   ((GstCudaPlaneFilterPrivate *) \
       gst_cuda_plane_filter_get_instance_private (self))
-
 gint gst_cuda_plane_filter_private_offset;
 
-/**
- * gst_cuda_plane_filter_cpu_opts:
- *
- * Returns: how the CPU reference runs for this element: on every core,
- * stopped by a flush or a stop (it then returns CM_ERR_CANCELLED, which
- * the base class turns into GST_FLOW_FLUSHING without an error)
- */
+/* every core; a flush or a stop cancels (GST_FLOW_FLUSHING, no error) */
 const cm_cpu_opts *
 gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter * self)
 {
@@ -168,29 +125,15 @@ gst_cuda_plane_filter_get_property (GObject * object, guint prop_id,
 
 /* ---- the element's state, for subclasses -------------------------------- */
 
-/**
- * gst_cuda_plane_filter_get_output_info:
- * @self: the element
- *
- * Returns: the negotiated output video info (the input info unless the
- *     subclass converts); valid in configure and the data path
- */
+/* the output's info (the input's unless the subclass converts) */
 const GstVideoInfo *
 gst_cuda_plane_filter_get_output_info (GstCudaPlaneFilter * self)
 {
   return &GET_PRIV (self)->frames.out_info;
 }
 
-/**
- * gst_cuda_plane_filter_post_status_error:
- * @self: the element
- * @status: a failed core status
- * @what: what failed, e.g. "Failed to build the filter plan"
- *
- * Posts a GST_ELEMENT_ERROR whose message is "@what: <status text>" (the
- * CUDA error string for CUDA errors) and logs it in the subclass's debug
- * category.
- */
+/* an element error "@what: <status text>", logged in the subclass's
+ * category */
 void
 gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
     cm_status status, const gchar * what)
@@ -199,48 +142,14 @@ gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
       what);
 }
 
-/**
- * gst_cuda_plane_filter_mark_dirty:
- * @self: the element
- *
- * Asks for configure() to be called again before the next frame, e.g.
- * after a property that changes the filter was set. Any thread.
- */
+/* the filter made again before the next frame (a property changed); any
+ * thread */
 void
 gst_cuda_plane_filter_mark_dirty (GstCudaPlaneFilter * self)
 {
   g_return_if_fail (GST_IS_CUDA_PLANE_FILTER (self));
 
   g_atomic_int_set (&GET_PRIV (self)->dirty, TRUE);
-}
-
-/**
- * gst_cuda_plane_filter_is_cuda:
- * @self: the element
- *
- * Returns: %TRUE when the element started on the CUDA backend
- */
-gboolean
-gst_cuda_plane_filter_is_cuda (GstCudaPlaneFilter * self)
-{
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
-
-  return GET_PRIV (self)->dev.backend == CM_BACKEND_CUDA;
-}
-
-/**
- * gst_cuda_plane_filter_get_device_id:
- * @self: the element
- *
- * Returns: the CUDA device the element runs on (-1: the default device);
- * meaningful while gst_cuda_plane_filter_is_cuda() is %TRUE
- */
-gint
-gst_cuda_plane_filter_get_device_id (GstCudaPlaneFilter * self)
-{
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), -1);
-
-  return GET_PRIV (self)->dev.device_id;
 }
 
 /* What the caps and allocation callbacks read (gstcudaplanefilternegotiation.h):

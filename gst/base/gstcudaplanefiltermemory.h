@@ -1,24 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Frames in CUDA memory (video/x-raw(memory:CUDAMemory)) for the
- * cudamorphology elements: the library set-up, caps, the pipeline's
- * GstCudaContext, CUDA buffer pools and device views of mapped planes.
- *
- * Contexts and streams. A GstCudaContext owns its own (non-primary)
- * CUcontext; the frames of a CUDA buffer pool are allocated in it. The core
- * launches through the CUDA runtime, which runs in whatever context is
- * current, so the element pushes its GstCudaContext around all device work
- * (stream creation, plans, frames, frees) and never calls cm_device_set()
- * while it is pushed (cudaSetDevice would make the primary context current
- * instead). The element's cm_stream is created with the context pushed and
- * therefore belongs to it. Which stream a frame carries and who waits for
- * whom: gstcudaplanefilterstream.c (GStreamer >= 1.24; on 1.22 a CUDA memory
- * carries no stream and the element synchronises once per frame).
- *
- * This header is the one interface to gstreamer-cuda-1.0: it is the same in
- * every build, and without the library (no HAVE_GST_CUDA) the functions are
- * stubs (gstcudaplanefiltermemorynone.c) that say no: no CUDA
- * caps, no context, no pool, nothing mapped on the device. Callers need no
- * #if of their own. */
+/* The one interface to gstreamer-cuda-1.0, the same in every build:
+ * library set-up, caps, the pipeline's GstCudaContext, CUDA pools, device
+ * views of mapped planes, streams (>= 1.24). Without the library
+ * (gstcudaplanefiltermemorynone.c) every answer is no, so callers need no
+ * #if. The element pushes the context around all its device work: the
+ * runtime launches in whatever context is current (docs/design.md). */
 #pragma once
 
 #ifdef HAVE_CONFIG_H

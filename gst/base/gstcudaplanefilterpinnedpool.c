@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A GstVideoBufferPool whose buffers live in page-locked host memory
- * (gstcudaplanefilterpinnedpool.h).
- *
- * The pool forces its own allocator into every config it accepts
- * (GstBaseTransform's default decide_allocation writes downstream's
- * allocator into the config after us). The allocator hands out system
- * memory (gst_memory_new_wrapped) over a block from cm_host_alloc_pinned(),
- * so mapping, sharing and copying need no code here; a quark on the memory
- * says that it is pinned.
- *
- * Which CUDA context owns a pinned block: the one current when it was
- * allocated. With a GstCudaContext given, the allocator pushes it around
- * every allocation and free and keeps a reference until the last block is
- * freed, so a block never outlives its context. Without one, the blocks
- * belong to the primary context of the calling thread's current device,
- * which lives as long as the process. Pinned memory is portable across
- * contexts and devices on 64-bit (unified addressing), so either works for
- * copies on any stream of the element. */
+/* The pinned pool (gstcudaplanefilterpinnedpool.h). It forces its own
+ * allocator into every config (GstBaseTransform's decide_allocation writes
+ * downstream's in after us). A block belongs to the context current when
+ * it was allocated: a given GstCudaContext is pushed around every
+ * allocation and free and kept until the last block goes; without one the
+ * primary context's (pinned memory is portable across contexts). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
