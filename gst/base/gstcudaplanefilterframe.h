@@ -111,11 +111,6 @@ typedef struct
   gboolean regions_timed;       /* this frame's regions are timed */
 } GstCudaPlaneFilterFramePath;
 
-cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
-
-gboolean gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img,
-    gint width, gint height, cm_depth depth);
-
 cm_status gst_cuda_plane_filter_frame_path_configure
     (GstCudaPlaneFilterFramePath * fp, const GstVideoInfo * info,
     const GstVideoInfo * out_info);

@@ -95,17 +95,9 @@ gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_map:
- *
- * Maps @buf as a frame of @info: a CUDA memory of fp->context for the
- * device (plane pointers are device pointers, no copy), anything else for
- * the host. A CUDA memory of another context is mapped for the host
- * (GstCudaMemory downloads it, or uploads it at its next device map):
- * correct, slower, and counted in @st.
- *
- * Returns: %FALSE when @buf does not match @info
- */
+/* @buf mapped as a frame of @info: CUDA memory of fp->context for the
+ * device, anything else for the host (another context's CUDA memory too:
+ * correct, slower, counted in @st). FALSE: @buf does not match @info. */
 gboolean
 gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * bf, const GstVideoInfo * info,
