@@ -543,8 +543,8 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
 {
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-  cm_status status, sync_status;
-  gboolean timed;
+  cm_status status;
+  gboolean timed, synced;
   guint p;
 
   fp->download_staged = FALSE;
@@ -591,21 +591,10 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
       return CM_OK;
   }
 
-  if (defer == NULL && status == CM_OK &&
-      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
-    st->stream_ordered++;
-    return CM_OK;
-  }
-
-  /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory or the mapped frames; CUDA
-   * memory of 1.22 carries no stream for the next element to wait on */
-  sync_status = cm_stream_sync (fp->stream);
-  if (status == CM_OK)
-    status = sync_status;
-  if (status == CM_OK)
+  status = gst_cuda_plane_filter_frame_end (fp, status, in, out, st,
+      &synced);
+  if (status == CM_OK && synced)
     finish_download (fp, out);
-
   return status;
 }
 

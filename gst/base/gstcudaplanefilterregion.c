@@ -186,22 +186,15 @@ gst_cuda_plane_filter_frame_path_regions_end (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * rects,
     guint n, GstCudaPlaneFilterFrameStats * st)
 {
-  cm_status sync_status;
+  gboolean synced;
 
   if (fp->backend != CM_BACKEND_CUDA)
     return status;
   gst_cuda_plane_filter_frame_timing_end (fp, fp->regions_timed &&
       status == CM_OK);
-  /* no staging there: nothing is left for the host to copy */
-  if (status == CM_OK &&
-      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
-    st->stream_ordered++;
-    return CM_OK;
-  }
-  sync_status = cm_stream_sync (fp->stream);
-  if (status == CM_OK)
-    status = sync_status;
-  if (status == CM_OK)
+  status = gst_cuda_plane_filter_frame_end (fp, status, in, out, st,
+      &synced);
+  if (status == CM_OK && synced)
     finish_staged (fp, out, rects, n);
   return status;
 }
