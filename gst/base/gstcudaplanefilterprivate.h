@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The base class's state, shared by its two files:
- * gstcudaplanefilter.c (the element: properties, start and stop, caps,
- * the GstBaseTransform methods) and gstcudaplanefilterrun.c (one
- * frame's way from the buffers to the frame path and back). */
+/* The base class's state, shared by its two files: gstcudaplanefilter.c
+ * (class, properties, start and stop, caps, queries) and
+ * gstcudaplanefilterrun.c (one frame, from transform() to the frame path
+ * and back), which calls nothing of the first. */
 #pragma once
 
 #include "gstcudaplanefilter.h"
