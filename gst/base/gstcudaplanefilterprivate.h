@@ -43,7 +43,7 @@ typedef struct
   GstCudaPlaneFilterFramePath frames;    /* the negotiated frames' path */
   cm_filter *filter;            /* the subclass's filter in use */
   gint filter_width, filter_height;     /* its planes' size (0: none) */
-  GstCudaPlaneFilterFilterCache filters;        /* those of other sizes */
+  GstCudaPlaneFilterCache filters;        /* those of other sizes */
   gboolean same_caps;           /* input and output caps equal (set_caps) */
   gboolean in_place;            /* this frame's regions, collected in
                                  * prepare_output_buffer, are filtered in
