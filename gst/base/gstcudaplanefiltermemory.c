@@ -26,7 +26,7 @@ debug_ensure (void)
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_memory_debug,
-        "cudamorphologymemory", 0, "CUDA morphology CUDA memory");
+        "cudaplanefiltermemory", 0, "CUDA plane filter CUDA memory");
     g_once_init_leave (&once, 1);
   }
 }
