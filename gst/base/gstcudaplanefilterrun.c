@@ -179,6 +179,49 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
   return GST_FLOW_OK;
 }
 
+/* The filter on the views of a frame or a rectangle: the plane, the plane
+ * into a packed frame (another output format), the whole packed frame
+ * where the filter takes it, or each colour channel through the frame
+ * path's scratch planes. */
+static cm_status
+gst_cuda_plane_filter_run_filter (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * filter, const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+  cm_image d, in, out;
+  cm_status status;
+  gint c;
+
+  if (fp->convert)
+    return cm_filter_run_to_packed (filter, &s, &v->dst, v->stream);
+  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR) {
+    d = gst_cuda_plane_filter_frame_as_plane (&v->dst);
+    return cm_filter_run (filter, &s, &d, v->stream);
+  }
+  if (cm_filter_has_packed (filter))
+    return cm_filter_run_packed (filter, &v->src, &v->dst, v->stream);
+  status = gst_cuda_plane_filter_frame_path_copy_alpha (fp, v);
+  for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
+    status = gst_cuda_plane_filter_frame_path_channel_in (fp, v, c, &in,
+        &out);
+    if (status == CM_OK)
+      status = cm_filter_run (filter, &in, &out, v->stream);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_frame_path_channel_out (fp, v, c, &out);
+  }
+  return status;
+}
+
+/* An analyser's filter on the views' input (no destination) */
+static cm_status
+gst_cuda_plane_filter_run_analysis (cm_filter * filter,
+    const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+
+  return cm_filter_run (filter, &s, NULL, v->stream);
+}
+
 /* Maps @buf for the frame path with @flags (the output's info when it
  * maps for writing), or posts an error. */
 static gboolean
@@ -213,7 +256,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   GArray *rects = priv->roi.rects;
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-
+  GstCudaPlaneFilterViews v;
   cm_filter *filter;
   cm_status status;
   guint i;
@@ -234,17 +277,25 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
       if (rects->len == 0)
         return CM_OK;
       filter = gst_cuda_plane_filter_for_size (self, r[0].w, r[0].h);
-      return filter == NULL ? CM_ERR_INVALID_ARG :
-          gst_cuda_plane_filter_frame_path_analyse_region (fp, filter, in,
-          &r[0], st);
+      if (filter == NULL)
+        return CM_ERR_INVALID_ARG;
+      status = gst_cuda_plane_filter_frame_path_analyse_rect_begin (fp, in,
+          &r[0], st, &v);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_run_analysis (filter, &v);
+      return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
       filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
       if (filter == NULL)
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
-      status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
-          out, &r[i], st);
+      status = gst_cuda_plane_filter_frame_path_rect_begin (fp, in, out,
+          &r[i], st, &v);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+      status = gst_cuda_plane_filter_frame_path_rect_end (fp, status, out,
+          &r[i], &v, st);
     }
     return gst_cuda_plane_filter_frame_path_regions_end (fp, status, in, out,
         r, rects->len, st);
@@ -253,11 +304,18 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
-  if (out == NULL)
-    return gst_cuda_plane_filter_frame_path_analyse (fp, filter, in, st);
+  if (out == NULL) {
+    status = gst_cuda_plane_filter_frame_path_analyse_begin (fp, in, st, &v);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_run_analysis (filter, &v);
+    return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+  }
   /* with overlap, the frame may be left on the device */
   *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
-  return gst_cuda_plane_filter_frame_path_process (fp, filter, in, out, st,
+  status = gst_cuda_plane_filter_frame_path_begin (fp, in, out, st, &v);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+  return gst_cuda_plane_filter_frame_path_end (fp, status, in, out, &v, st,
       *defer);
 }
 
