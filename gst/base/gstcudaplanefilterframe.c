@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The frame path of the cudamorphology elements (gstcudaplanefilterframe.h):
- * mapping, upload and download through pinned staging, the channel split
- * of packed RGB(A) frames, chroma and alpha copies, and the filter run on
- * the CPU or queued on the element's stream. */
+/* The frame path (gstcudaplanefilterframe.h): per-caps buffers, upload and
+ * download through pinned staging, the channel split of packed RGB(A)
+ * frames, chroma and alpha copies; the filter runs between begin and end,
+ * called by the base class. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame path: one frame of the negotiated caps to the filter and back
  * (maps, uploads and downloads through pinned staging, channel split,
- * chroma and alpha copies, cm_filter_run on the CPU or the element's
- * stream, whole frames or regions). It owns the per-caps buffers and
- * knows nothing of the element. */
+ * chroma and alpha copies, whole frames or regions), around the filter,
+ * which the base class runs between begin and end. It owns the per-caps
+ * buffers and knows nothing of the element nor of the filter. */
 #pragma once
 
 #include <gst/gst.h>
