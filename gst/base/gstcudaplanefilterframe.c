@@ -457,6 +457,17 @@ gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
     fp->time_pending = TRUE;
 }
 
+/* Views on the path's backend and stream, nothing measured yet */
+void
+gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterViews * v)
+{
+  v->device = fp->backend == CM_BACKEND_CUDA;
+  v->stream = v->device ? fp->stream : NULL;
+  v->timed = FALSE;
+  v->active = TRUE;
+}
+
 /* Before the filter: where it reads and writes plane 0 of @in and @out.
  * CUDA: the input read in place or uploaded, the output written in place
  * or into the scratch, the frame's device time begun; CPU: the mapped
@@ -469,10 +480,7 @@ gst_cuda_plane_filter_frame_path_begin (GstCudaPlaneFilterFramePath * fp,
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
 
-  v->device = fp->backend == CM_BACKEND_CUDA;
-  v->stream = v->device ? fp->stream : NULL;
-  v->timed = FALSE;
-  v->active = TRUE;
+  gst_cuda_plane_filter_frame_views_init (fp, v);
   if (!v->device) {
     v->src = packed_view (&in->frame, width, height, fp->depth,
         fp->pixel_channels);
@@ -551,13 +559,12 @@ gst_cuda_plane_filter_frame_path_analyse_begin (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st,
     GstCudaPlaneFilterViews * v)
 {
-  v->device = fp->backend == CM_BACKEND_CUDA;
-  v->stream = v->device ? fp->stream : NULL;
-  v->timed = FALSE;
-  v->active = FALSE;
-  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  /* analysis only for GRAY and YUV, and nothing to end otherwise */
+  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
+      !fp->convert;
+  if (!v->active)
     return CM_ERR_UNSUPPORTED;
-  v->active = TRUE;
   if (!v->device) {
     v->src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&fp->info),
         GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth, 1);

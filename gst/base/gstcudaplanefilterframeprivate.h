@@ -37,4 +37,8 @@ cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     gboolean * synced);
 
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath
+    * fp, GstCudaPlaneFilterViews * v);
+
 G_END_DECLS

@@ -136,10 +136,7 @@ gst_cuda_plane_filter_frame_path_rect_begin (GstCudaPlaneFilterFramePath * fp,
     const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
     GstCudaPlaneFilterViews * v)
 {
-  v->device = fp->backend == CM_BACKEND_CUDA;
-  v->stream = v->device ? fp->stream : NULL;
-  v->timed = FALSE;
-  v->active = TRUE;
+  gst_cuda_plane_filter_frame_views_init (fp, v);
   if (!v->device) {
     v->src = frame_rect (fp, &in->frame, r);
     v->dst = frame_rect (fp, &out->frame, r);
@@ -233,13 +230,12 @@ gst_cuda_plane_filter_frame_path_analyse_rect_begin
     const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
     GstCudaPlaneFilterViews * v)
 {
-  v->device = fp->backend == CM_BACKEND_CUDA;
-  v->stream = v->device ? fp->stream : NULL;
-  v->timed = FALSE;
-  v->active = FALSE;
-  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  /* analysis only for GRAY and YUV, and nothing to end otherwise */
+  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
+      !fp->convert;
+  if (!v->active)
     return CM_ERR_UNSUPPORTED;
-  v->active = TRUE;
   v->src = frame_rect (fp, &in->frame, r);
   if (!v->device)
     return CM_OK;
