@@ -124,7 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudalinspectrumoutput.c */
 GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);
@@ -159,7 +159,7 @@ enum
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaLinSpectrum, gst_cuda_lin_spectrum,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_lin_spectrum_debug, "cudalinspectrum",
         0, "CUDA linear openings in many orientations"));
 
@@ -172,25 +172,12 @@ static void gst_cuda_lin_spectrum_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
 static gboolean gst_cuda_lin_spectrum_start (GstBaseTransform * trans);
 
-static gboolean gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda);
-static void gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase *
-    base);
-static void gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase *
-    base, gpointer filter);
-static void gst_cuda_lin_spectrum_free_plan (gpointer plan);
-static cm_status gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase *
-    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream);
-static cm_status gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase *
-    base, const cm_image * src, gboolean use_cuda, void *stream);
-static cm_status gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase
-    * base, const cm_image * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream);
+static void gst_cuda_lin_spectrum_finalize (GObject * object);
+static cm_filter *gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter *
+    base, const GstVideoInfo * info, cm_backend backend);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
@@ -198,12 +185,13 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
   GstCaps *caps;
 
   gobject_class->set_property = gst_cuda_lin_spectrum_set_property;
   gobject_class->get_property = gst_cuda_lin_spectrum_get_property;
+  gobject_class->finalize = gst_cuda_lin_spectrum_finalize;
 
   g_object_class_install_property (gobject_class, PROP_LENGTH,
       g_param_spec_uint ("length", "Length",
@@ -281,12 +269,12 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
           DEFAULT_ATTACH_META, PARAM_FLAGS));
 
   /* replace the base class's templates: no RGB input, RGBA output */
-  caps = gst_cuda_morphology_base_template_caps
+  caps = gst_cuda_plane_filter_template_caps
       (GST_CUDA_LIN_SPECTRUM_IN_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
-  caps = gst_cuda_morphology_base_template_caps
+  caps = gst_cuda_plane_filter_template_caps
       (GST_CUDA_LIN_SPECTRUM_OUT_FORMATS);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
@@ -314,19 +302,8 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_transform_ip);
 
   base_class->debug_category = gst_cuda_lin_spectrum_debug;
-  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_configure);
-  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_release);
-  base_class->stash_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_stash_filter);
-  base_class->restore_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_restore_filter);
-  base_class->free_filter = gst_cuda_lin_spectrum_free_plan;
-  base_class->process_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_plane);
-  base_class->analyse_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_analyse_plane);
-  base_class->process_convert =
-      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_process_convert);
+  base_class->make_filter =
+      GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_make_filter);
   base_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_lin_spectrum_frame_done);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_LIN_SPECTRUM_OPERATION, 0);
@@ -401,7 +378,7 @@ gst_cuda_lin_spectrum_angles_refusal (const cm_linspectrum_desc * desc)
 }
 
 /* the properties in the settings */
-static const GstCudaMorphologyField gst_cuda_lin_spectrum_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
   {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, length)},
   {PROP_ANGLE_MIN, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_min)},
   {PROP_ANGLE_MAX, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_max)},
@@ -416,7 +393,7 @@ static const GstCudaMorphologyField gst_cuda_lin_spectrum_fields[] = {
 
 /* FALSE (with a warning) for a value the element refuses: the previous
  * setting stays. Checked before the object lock is taken; an angle alone:
- * the three together are checked at the next frame (configure), so that
+ * the three together are checked at the next frame (make_filter), so that
  * the order they arrive in does not matter. */
 static gboolean
 gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,
@@ -429,14 +406,14 @@ gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,
       prop_id != PROP_ANGLE_STEP)
     return TRUE;
   /* NaN stays NaN and is refused here */
-  v = gst_cuda_morphology_base_double_in_range (value, pspec);
+  v = gst_cuda_plane_filter_double_in_range (value, pspec);
   if (!isfinite (v))
     why = "it is not a finite number";
   else if (prop_id == PROP_ANGLE_STEP && !(v > 0.0))
     why = "angle-step must be larger than 0";
   if (why == NULL)
     return TRUE;
-  gst_cuda_morphology_refuse (GST_ELEMENT (self), "refusing %s = %g: %s; "
+  gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "refusing %s = %g: %s; "
       "keeping the previous value", pspec->name, v, why);
   return FALSE;
 }
@@ -466,7 +443,7 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     if (!changed)
       return;
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
-  } else if (!gst_cuda_morphology_base_settings_set (object, &self->settings,
+  } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_lin_spectrum_fields,
           G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
           pspec)) {
@@ -477,14 +454,14 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
    * plans before the next frame (a value set again changes nothing) */
   if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
       prop_id != PROP_ATTACH_META)
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_lin_spectrum_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_LIN_SPECTRUM (object)->settings, gst_cuda_lin_spectrum_fields,
       G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value, pspec);
 }
@@ -566,61 +543,36 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
     return FALSE;
   }
   self->plan_made = FALSE;
+  self->result_ready = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
       (trans);
 }
 
 static void
-gst_cuda_lin_spectrum_free_plan (gpointer plan)
+gst_cuda_lin_spectrum_finalize (GObject * object)
 {
-  GstCudaLinSpectrumPlan *p = plan;
+  gst_cuda_lin_spectrum_result_clear (&GST_CUDA_LIN_SPECTRUM (object)->result);
 
-  cm_linspectrum_filter_free (p->filter);
-  g_free (p);
+  G_OBJECT_CLASS (gst_cuda_lin_spectrum_parent_class)->finalize (object);
 }
 
-static void
-gst_cuda_lin_spectrum_release (GstCudaMorphologyBase * base)
+/* The filter of the analysis the properties ask for (the spectrum, with
+ * the supremum or the orientation map as the output requires). */
+static cm_filter *
+gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend)
 {
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
-  gst_cuda_lin_spectrum_result_clear (&self->result);
-  self->result_ready = FALSE;
-}
-
-/* The plan of one size to the base class's cache of sizes and back; the
- * rest (orientations, result, mode) is that of every size kept. */
-static gpointer
-gst_cuda_lin_spectrum_stash_filter (GstCudaMorphologyBase * base)
-{
-  return g_steal_pointer (&GST_CUDA_LIN_SPECTRUM (base)->plan);
-}
-
-static void
-gst_cuda_lin_spectrum_restore_filter (GstCudaMorphologyBase * base,
-    gpointer filter)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  g_clear_pointer (&self->plan, gst_cuda_lin_spectrum_free_plan);
-  self->plan = filter;
-}
-
-static gboolean
-gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda)
-{
+  gboolean use_cuda = backend == CM_BACKEND_CUDA;
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
   const GstVideoInfo *out_info =
-      gst_cuda_morphology_base_get_output_info (base);
+      gst_cuda_plane_filter_get_output_info (base);
   GstCudaLinSpectrumSettings s;
   GstCudaLinSpectrumOutput mode;
   cm_linspectrum_desc desc;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
-  cm_linspectrum_filter *filter = NULL;
+  cm_filter *filter = NULL;
   cm_status status;
   gint n;
 
@@ -637,12 +589,12 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
   desc.want_orientation = mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
   if (!gst_cuda_lin_spectrum_choose_angles (self, &desc))
-    return FALSE;
+    return NULL;
   status = cm_linspectrum_desc_check (&desc);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid length or orientations");
-    return FALSE;
+    return NULL;
   }
   n = cm_linspectrum_count_angles (&desc);
 
@@ -655,7 +607,8 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   self->plan_made = TRUE;
   self->info_posted = *out_info;
 
-  gst_cuda_lin_spectrum_release (base);
+  gst_cuda_lin_spectrum_result_clear (&self->result);
+  self->result_ready = FALSE;
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;
@@ -663,20 +616,15 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
   if (!gst_cuda_lin_spectrum_result_init (&self->result, &desc, n))
     status = CM_ERR_NO_MEMORY;
   else
-    status = cm_linspectrum_filter_new (&filter, use_cuda ?
-        CM_BACKEND_CUDA : CM_BACKEND_CPU, &desc, width, height, depth,
-        gst_cuda_morphology_base_cpu_opts (base));
+    status = cm_linspectrum_filter_new (&filter, backend, &desc, width,
+        height, depth, gst_cuda_plane_filter_cpu_opts (base));
   if (status != CM_OK) {
-    gst_cuda_lin_spectrum_release (base);
-    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+    gst_cuda_lin_spectrum_result_clear (&self->result);
+    gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA linear spectrum plan" :
         "Failed to allocate the linear spectrum buffers");
-    return FALSE;
+    return NULL;
   }
-  self->plan = g_new (GstCudaLinSpectrumPlan, 1);
-  self->plan->filter = filter;
-  self->plan->width = width;
-  self->plan->height = height;
 
   GST_INFO_OBJECT (self, "%s by lines of %d px, %d orientations %g..%g step "
       "%g, output %s, %dx%d %d-bit on %s: %s",
@@ -685,76 +633,6 @@ gst_cuda_lin_spectrum_configure (GstCudaMorphologyBase * base,
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ? "orientation" :
       mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM ? "supremum" :
       "passthrough", width, height, (gint) depth, use_cuda ? "CUDA" : "CPU",
-      cm_linspectrum_filter_describe (filter));
-  return TRUE;
-}
-
-/* ---- frames ------------------------------------------------------------- */
-
-/* The spectrum (and the supremum when @sup is not NULL) of @src, on the
- * backend the filter was made for. */
-static cm_status
-gst_cuda_lin_spectrum_run (GstCudaLinSpectrum * self, const cm_image * src,
-    const cm_image * sup, void *stream)
-{
-  if (self->plan == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run (self->plan->filter, src, sup, stream);
-}
-
-static cm_status
-gst_cuda_lin_spectrum_analyse_plane (GstCudaMorphologyBase * base,
-    const cm_image * src, gboolean use_cuda, void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  /* a plan built for another mode expects its images */
-  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH)
-    return CM_ERR_INVALID_ARG;
-  return gst_cuda_lin_spectrum_run (self, src, NULL, stream);
-}
-
-static cm_status
-gst_cuda_lin_spectrum_process_plane (GstCudaMorphologyBase * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-  cm_status status;
-
-  switch (self->mode) {
-    case GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM:
-      return gst_cuda_lin_spectrum_run (self, src, dst, stream);
-    case GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH:
-      /* a frame that was not passed through (passthrough is being switched
-       * on): analysed and copied */
-      status = gst_cuda_lin_spectrum_run (self, src, NULL, stream);
-      if (status != CM_OK)
-        return status;
-      if (use_cuda)
-        return cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
-            (size_t) src->width * cm_depth_bytes (src->depth), src->height,
-            CM_COPY_D2D, stream);
-      for (gint y = 0; y < src->height; y++)
-        memcpy ((guint8 *) dst->data + y * dst->pitch,
-            (const guint8 *) src->data + y * src->pitch,
-            (gsize) src->width * cm_depth_bytes (src->depth));
-      return CM_OK;
-    default:
-      /* the orientation map goes through process_convert */
-      return CM_ERR_INVALID_ARG;
-  }
-}
-
-static cm_status
-gst_cuda_lin_spectrum_process_convert (GstCudaMorphologyBase * base,
-    const cm_image * src, const cm_image_packed * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
-
-  if (self->mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION ||
-      self->plan == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_linspectrum_filter_run_rgba (self->plan->filter, src, dst, stream);
+      cm_filter_algorithm (filter));
+  return filter;
 }

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The instance of cudalinspectrum, shared by its files:
- * gstcudalinspectrum.c (properties, plans, frames), gstcudalinspectrumoutput.c
- * (the output property: caps, passthrough, a refused output kept) and
- * gstcudalinspectrumresult.c (the result of a frame as a message and as
- * the metas of gstcudalinspectrummeta.c on the output buffer, and the
- * transform methods that attach them). */
+/* The instance of cudalinspectrum, shared by gstcudalinspectrum.c
+ * (properties, its filter) and gstcudalinspectrumoutput.c (the output
+ * property, a frame's result as a message and as metas). */
 #pragma once
 
 #include "gstcudalinspectrum.h"
 
 #include "device.h"
-#include "linspectrum-filter.h"
+#include "linspectrum/linspectrum-filter.h"
 
 G_BEGIN_DECLS
 
@@ -33,15 +30,7 @@ typedef struct
   gboolean attach_meta;
 } GstCudaLinSpectrumSettings;
 
-/* What configure builds for one frame or region size, handed over whole
- * to the base class, which keeps a few per size (stash_filter). */
-typedef struct
-{
-  cm_linspectrum_filter *filter;        /* on the backend */
-  gint width, height;           /* its planes' */
-} GstCudaLinSpectrumPlan;
-
-/* The result of one frame (gstcudalinspectrumresult.c): the orientations
+/* The result of one frame (gstcudalinspectrumoutput.c): the orientations
  * and their bytes fixed per configuration, the values per frame. */
 typedef struct
 {
@@ -56,7 +45,7 @@ typedef struct
 
 struct _GstCudaLinSpectrum
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaLinSpectrumSettings settings;
@@ -88,11 +77,9 @@ struct _GstCudaLinSpectrum
   gboolean attach_frame;
   gboolean result_ready;
 
-  /* built by configure (), streaming thread: the same for every size but
-   * the plan (NULL: not configured) */
+  /* made with the last filter, streaming thread: the same for every size */
   cm_linspectrum_desc desc;
   gint n_angles;
-  GstCudaLinSpectrumPlan *plan;
   GstCudaLinSpectrumResult result;
 };
 
@@ -110,7 +97,6 @@ GstCudaLinSpectrumOutput gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum *
 void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
     gboolean passthrough);
 
-/* gstcudalinspectrumresult.c */
 gboolean gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
     const cm_linspectrum_desc * desc, gint n_angles);
 void gst_cuda_lin_spectrum_result_clear (GstCudaLinSpectrumResult * r);
@@ -121,8 +107,8 @@ GstStructure *gst_cuda_lin_spectrum_result_message (const
     GstBuffer * inbuf);
 gboolean gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult *
     r, const GstSegment * segment, GstBuffer * buf);
-GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaMorphologyBase *
-    base, GstBuffer * inbuf);
+GstFlowReturn gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter *
+    base, GstBuffer * inbuf, cm_filter * filter, gint width, gint height);
 GstFlowReturn gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform *
     trans, GstBuffer * inbuf, GstBuffer ** outbuf);
 GstFlowReturn gst_cuda_lin_spectrum_transform (GstBaseTransform * trans,

@@ -71,9 +71,9 @@
 #include <string.h>
 
 #include "gstcudamedian.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
-#include "median-filter.h"
+#include "median/median-filter.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_median_debug);
 #define GST_CAT_DEFAULT gst_cuda_median_debug
@@ -111,20 +111,14 @@ typedef struct
 
 struct _GstCudaMedian
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaMedianSettings settings;
-
-  /* built by configure (), used by the process functions: streaming
-   * thread */
-  cm_median_filter *filter;     /* the filter on the backend */
-  gboolean luma;                /* RGB(A) frames whole, in luma mode */
-  gint r_idx, g_idx, b_idx, a_idx;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstCudaMedian, gst_cuda_median,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_median_debug, "cudamedian", 0,
         "CUDA median and percentile filter"));
 
@@ -136,31 +130,19 @@ static void gst_cuda_median_set_property (GObject * object, guint prop_id,
 static void gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 
-static gboolean gst_cuda_median_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda);
-static cm_status gst_cuda_median_process_plane (GstCudaMorphologyBase *
-    base, const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream);
-static gboolean gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info);
-static cm_status gst_cuda_median_process_packed (GstCudaMorphologyBase *
-    base, const cm_image_packed * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream);
-static void gst_cuda_median_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_median_stash_filter (GstCudaMorphologyBase * base);
-static void gst_cuda_median_restore_filter (GstCudaMorphologyBase * base,
-    gpointer filter);
+static cm_filter *gst_cuda_median_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_median_class_init (GstCudaMedianClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_cuda_median_set_property;
   gobject_class->get_property = gst_cuda_median_get_property;
@@ -233,18 +215,7 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
       "CUDA or the CPU", "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_median_debug;
-  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_median_configure);
-  base_class->process_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_process_plane);
-  base_class->wants_packed =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_wants_packed);
-  base_class->process_packed =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_process_packed);
-  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_median_release);
-  base_class->stash_filter = GST_DEBUG_FUNCPTR (gst_cuda_median_stash_filter);
-  base_class->restore_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_median_restore_filter);
-  base_class->free_filter = (GDestroyNotify) cm_median_filter_free;
+  base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_median_make_filter);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_COLOR_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MEDIAN_ALGORITHM, 0);
@@ -272,7 +243,7 @@ gst_cuda_median_check_side (GstCudaMedian * self, const gchar * name,
 {
   if (v % 2 == 1)
     return TRUE;
-  gst_cuda_morphology_refuse (GST_ELEMENT (self), "%s %d is even; the "
+  gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "%s %d is even; the "
       "window needs a centre pixel, so its sides must be odd; keeping the "
       "previous value", name, v);
   return FALSE;
@@ -292,8 +263,8 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
           g_value_get_int (value));
     case PROP_PERCENTILE:
       /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "percentile NaN is "
+      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
             "not a number; keeping the previous percentile");
         return FALSE;
       }
@@ -304,7 +275,7 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
 }
 
 /* the properties in the settings: size sets both sides, reads the width */
-static const GstCudaMorphologyField gst_cuda_median_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_median_fields[] = {
   {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
   {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
   {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
@@ -325,58 +296,35 @@ gst_cuda_median_set_property (GObject * object, guint prop_id,
   if (!gst_cuda_median_value_ok (self, prop_id, value, pspec))
     return;
   /* rebuild the filter before the next frame */
-  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_median_fields, G_N_ELEMENTS (gst_cuda_median_fields),
           prop_id, value, pspec))
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_median_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_MEDIAN (object)->settings, gst_cuda_median_fields,
       G_N_ELEMENTS (gst_cuda_median_fields), prop_id, value, pspec);
 }
 
-static void
-gst_cuda_median_release (GstCudaMorphologyBase * base)
+/* In luma mode an RGB(A) frame goes whole to the filter
+ * (cm_filter_run_packed), told the order of its channels. */
+static cm_filter *
+gst_cuda_median_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend)
 {
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  g_clear_pointer (&self->filter, cm_median_filter_free);
-}
-
-/* The filter alone goes to the base class's cache of sizes: luma and the
- * channel offsets follow the caps and properties, the same for every
- * size kept. */
-static gpointer
-gst_cuda_median_stash_filter (GstCudaMorphologyBase * base)
-{
-  return g_steal_pointer (&GST_CUDA_MEDIAN (base)->filter);
-}
-
-static void
-gst_cuda_median_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  gst_cuda_median_release (base);
-  self->filter = filter;
-}
-
-static gboolean
-gst_cuda_median_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda)
-{
+  gboolean use_cuda = backend == CM_BACKEND_CUDA;
   GstCudaMedian *self = GST_CUDA_MEDIAN (base);
   GstCudaMedianSettings s;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   gboolean luma;
-  cm_median_filter *filter = NULL;
+  cm_filter *filter = NULL;
   cm_median_desc desc;
   cm_status status;
 
@@ -398,30 +346,26 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
 
   status = cm_median_desc_check (&desc);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Invalid median window or percentile");
-    return FALSE;
+    return NULL;
   }
 
-  status = cm_median_filter_new (&filter, use_cuda ? CM_BACKEND_CUDA :
-      CM_BACKEND_CPU, &desc, width, height, depth,
-      gst_cuda_morphology_base_cpu_opts (base));
+  status = cm_median_filter_new (&filter, backend, &desc, width, height,
+      depth, gst_cuda_plane_filter_cpu_opts (base));
+  if (status == CM_OK && luma)
+    status = cm_median_filter_set_channels (filter,
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R),
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G),
+        GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B),
+        GST_VIDEO_INFO_HAS_ALPHA (info) ?
+        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status, use_cuda ?
+    cm_filter_free (filter);
+    gst_cuda_plane_filter_post_status_error (base, status, use_cuda ?
         "Failed to build the CUDA median plan" :
         "Failed to allocate the CPU median filter");
-    return FALSE;
-  }
-
-  gst_cuda_median_release (base);
-  self->filter = filter;
-  self->luma = luma;
-  if (luma) {
-    self->r_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-    self->g_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-    self->b_idx = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
-    self->a_idx = GST_VIDEO_INFO_HAS_ALPHA (info) ?
-        (gint) GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_A) : -1;
+    return NULL;
   }
 
   GST_INFO_OBJECT (self, "%dx%d window, percentile %g (rank %d), border %d "
@@ -430,39 +374,7 @@ gst_cuda_median_configure (GstCudaMorphologyBase * base,
       (gint) desc.border, desc.border_value,
       luma ? "luma colour median" : "per channel", width, height,
       (gint) depth, use_cuda ? "CUDA" : "CPU",
-      cm_median_filter_algorithm (filter));
+      cm_filter_algorithm (filter));
 
-  return TRUE;
-}
-
-static cm_status
-gst_cuda_median_process_plane (GstCudaMorphologyBase * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  if (self->filter == NULL)
-    return CM_ERR_INVALID_ARG;
-  return cm_median_filter_run (self->filter, src, dst, stream);
-}
-
-static gboolean
-gst_cuda_median_wants_packed (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info)
-{
-  return GST_CUDA_MEDIAN (base)->luma;
-}
-
-static cm_status
-gst_cuda_median_process_packed (GstCudaMorphologyBase * base,
-    const cm_image_packed * src, const cm_image_packed * dst,
-    gboolean use_cuda, void *stream)
-{
-  GstCudaMedian *self = GST_CUDA_MEDIAN (base);
-
-  if (self->filter == NULL || !self->luma)
-    return CM_ERR_INVALID_ARG;
-  return cm_median_filter_run_luma (self->filter, src, dst, self->r_idx,
-      self->g_idx, self->b_idx, self->a_idx, stream);
+  return filter;
 }

@@ -4,9 +4,9 @@
 #endif
 
 #include "gstcudamedianenums.h"
-#include "gstcudamorphologyenums.h"
+#include "base/gstcudaplanefilterenums.h"
 
-#include "median.h"
+#include "median/median.h"
 
 /* GstCudaMedianAlgorithm is cast to cm_median_algorithm */
 G_STATIC_ASSERT ((int) GST_CUDA_MEDIAN_ALGORITHM_AUTO ==

@@ -104,11 +104,11 @@
 
 #include "gstcudamorph.h"
 #include "gstcudamorphmask.h"
-#include "gstcudamorphologyrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
-#include "morph-filter.h"
-#include "reconstruct-filter.h"
-#include "se.h"
+#include "morph/morph-filter.h"
+#include "reconstruct/reconstruct-filter.h"
+#include "morph/se.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
 #define GST_CAT_DEFAULT gst_cuda_morph_debug
@@ -164,27 +164,15 @@ typedef struct
   guint dome_height;
 } GstCudaMorphSettings;
 
-/* What configure () builds, in one object that the base class keeps per
- * region size (stash_filter): the structuring element and the operation
- * on the backend, one of the two filters. */
-typedef struct
-{
-  cm_se *se;
-  cm_morph_filter *filter;      /* morphology, or */
-  cm_recon_filter *recon_filter;        /* reconstruction (fill-holes ...) */
-} GstCudaMorphFilter;
-
 struct _GstCudaMorph
 {
-  GstCudaMorphologyBase parent;
+  GstCudaPlaneFilter parent;
 
   /* properties, protected by the object lock */
   GstCudaMorphSettings settings;
 
-  /* built by configure (), used by process_plane (): streaming thread */
-  GstCudaMorphFilter *built;
   /* structuring-element properties, one bit each in the order of
-   * gst_cuda_morph_warn_unused ()'s rows: set since the last configure
+   * gst_cuda_morph_warn_unused ()'s rows: set since the last filter made
    * (object lock), and said to have no effect (streaming thread; each is
    * said once) */
   guint se_props_set;
@@ -193,7 +181,7 @@ struct _GstCudaMorph
 
 #define gst_cuda_morph_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaMorph, gst_cuda_morph,
-    GST_TYPE_CUDA_MORPHOLOGY_BASE,
+    GST_TYPE_CUDA_PLANE_FILTER,
     GST_DEBUG_CATEGORY_INIT (gst_cuda_morph_debug, "cudamorph", 0,
         "CUDA grey-level morphology"));
 
@@ -206,27 +194,19 @@ static void gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static void gst_cuda_morph_finalize (GObject * object);
 
-static gboolean gst_cuda_morph_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda);
-static cm_status gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream);
-static void gst_cuda_morph_release (GstCudaMorphologyBase * base);
-static gpointer gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base);
-static void gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base,
-    gpointer filter);
-static void gst_cuda_morph_free_filter (gpointer filter);
+static cm_filter *gst_cuda_morph_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend);
 
-#define PARAM_FLAGS GST_CUDA_MORPHOLOGY_PARAM_FLAGS
-#define CONTROLLABLE_FLAGS GST_CUDA_MORPHOLOGY_CONTROLLABLE_FLAGS
+#define PARAM_FLAGS GST_CUDA_PLANE_FILTER_PARAM_FLAGS
+#define CONTROLLABLE_FLAGS GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS
 
 static void
 gst_cuda_morph_class_init (GstCudaMorphClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCudaMorphologyBaseClass *base_class =
-      GST_CUDA_MORPHOLOGY_BASE_CLASS (klass);
+  GstCudaPlaneFilterClass *base_class =
+      GST_CUDA_PLANE_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_cuda_morph_set_property;
   gobject_class->get_property = gst_cuda_morph_get_property;
@@ -351,14 +331,7 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
       "the CPU", "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_morph_debug;
-  base_class->configure = GST_DEBUG_FUNCPTR (gst_cuda_morph_configure);
-  base_class->process_plane =
-      GST_DEBUG_FUNCPTR (gst_cuda_morph_process_plane);
-  base_class->release = GST_DEBUG_FUNCPTR (gst_cuda_morph_release);
-  base_class->stash_filter = GST_DEBUG_FUNCPTR (gst_cuda_morph_stash_filter);
-  base_class->restore_filter =
-      GST_DEBUG_FUNCPTR (gst_cuda_morph_restore_filter);
-  base_class->free_filter = gst_cuda_morph_free_filter;
+  base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_morph_make_filter);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPH_OPERATION, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPH_SHAPE, 0);
@@ -394,8 +367,8 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
   switch (prop_id) {
     case PROP_ANGLE:
       /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_morphology_base_double_in_range (value, pspec))) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "angle NaN is not "
+      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "angle NaN is not "
             "a number of degrees; keeping the previous angle");
         return FALSE;
       }
@@ -405,7 +378,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       gchar *problem = NULL;
 
       if (!gst_cuda_morph_check_mask (mask, &problem)) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid mask "
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid mask "
             "\"%s\": %s; keeping the previous mask", GST_STR_NULL (mask),
             problem);
         g_free (problem);
@@ -415,7 +388,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
     }
     case PROP_CONNECTIVITY:
       if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
-        gst_cuda_morphology_refuse (GST_ELEMENT (self), "invalid "
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid "
             "connectivity %d: only 4 and 8 are allowed; keeping the previous "
             "connectivity", g_value_get_int (value));
         return FALSE;
@@ -427,7 +400,7 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
 }
 
 /* the properties in the settings */
-static const GstCudaMorphologyField gst_cuda_morph_fields[] = {
+static const GstCudaPlaneFilterField gst_cuda_morph_fields[] = {
   {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaMorphSettings, operation)},
   {PROP_SHAPE, G_STRUCT_OFFSET (GstCudaMorphSettings, shape)},
   {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMorphSettings, width)},
@@ -459,17 +432,17 @@ gst_cuda_morph_set_property (GObject * object, guint prop_id,
     GST_OBJECT_UNLOCK (self);
   }
   /* rebuild the filter before the next frame */
-  if (gst_cuda_morphology_base_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_morph_fields, G_N_ELEMENTS (gst_cuda_morph_fields),
           prop_id, value, pspec))
-    gst_cuda_morphology_base_mark_dirty (GST_CUDA_MORPHOLOGY_BASE (self));
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 
 static void
 gst_cuda_morph_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
-  gst_cuda_morphology_base_settings_get (object,
+  gst_cuda_plane_filter_settings_get (object,
       &GST_CUDA_MORPH (object)->settings, gst_cuda_morph_fields,
       G_N_ELEMENTS (gst_cuda_morph_fields), prop_id, value, pspec);
 }
@@ -494,36 +467,6 @@ gst_cuda_morph_build_se (const GstCudaMorphSettings * s, cm_se ** se)
       return cm_se_new_custom (se, s->mask);
   }
   return CM_ERR_INVALID_ARG;
-}
-
-static void
-gst_cuda_morph_free_filter (gpointer filter)
-{
-  GstCudaMorphFilter *f = filter;
-
-  cm_recon_filter_free (f->recon_filter);
-  cm_morph_filter_free (f->filter);
-  cm_se_free (f->se);
-  g_free (f);
-}
-
-static void
-gst_cuda_morph_release (GstCudaMorphologyBase * base)
-{
-  g_clear_pointer (&GST_CUDA_MORPH (base)->built, gst_cuda_morph_free_filter);
-}
-
-static gpointer
-gst_cuda_morph_stash_filter (GstCudaMorphologyBase * base)
-{
-  return g_steal_pointer (&GST_CUDA_MORPH (base)->built);
-}
-
-static void
-gst_cuda_morph_restore_filter (GstCudaMorphologyBase * base, gpointer filter)
-{
-  gst_cuda_morph_release (base);
-  GST_CUDA_MORPH (base)->built = filter;
 }
 
 static gboolean
@@ -587,7 +530,7 @@ gst_cuda_morph_nick (GType type, gint value)
   return v != NULL ? v->value_nick : "?";
 }
 
-/* A structuring-element property set (@set: since the last configure)
+/* A structuring-element property set (@set: since the last filter made)
  * away from its default that the shape (or the operation) does not read:
  * said once on the bus, naming what takes effect instead. A property
  * left from an earlier shape is not. */
@@ -633,19 +576,19 @@ gst_cuda_morph_warn_unused (GstCudaMorph * self, const GstCudaMorphSettings
   }
 }
 
-static gboolean
-gst_cuda_morph_configure (GstCudaMorphologyBase * base,
-    const GstVideoInfo * info, gboolean use_cuda)
+static cm_filter *
+gst_cuda_morph_make_filter (GstCudaPlaneFilter * base,
+    const GstVideoInfo * info, cm_backend backend)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (base);
-  cm_backend backend = use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU;
-  const cm_cpu_opts *cpu = gst_cuda_morphology_base_cpu_opts (base);
+  gboolean use_cuda = backend == CM_BACKEND_CUDA;
+  const cm_cpu_opts *cpu = gst_cuda_plane_filter_cpu_opts (base);
   GstCudaMorphSettings s;
-  cm_depth depth = gst_cuda_morphology_base_info_depth (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
-  cm_morph_filter *filter = NULL;
-  cm_recon_filter *recon_filter = NULL;
+  cm_filter *filter = NULL;
+  gboolean recon;
   cm_morph_desc desc;
   cm_recon_desc recon_desc;
   cm_se *se = NULL;
@@ -663,9 +606,9 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   status = gst_cuda_morph_build_se (&s, &se);
   g_free (s.mask);
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
+    gst_cuda_plane_filter_post_status_error (base, status,
         "Failed to build the structuring element");
-    return FALSE;
+    return NULL;
   }
 
   memset (&desc, 0, sizeof (desc));
@@ -675,66 +618,45 @@ gst_cuda_morph_configure (GstCudaMorphologyBase * base,
   desc.border = (cm_border_mode) s.border;
   desc.border_value = MIN (s.border_value, cm_depth_max (depth));
 
-  if (gst_cuda_morph_operation_is_recon (s.operation)) {
+  recon = gst_cuda_morph_operation_is_recon (s.operation);
+  if (recon) {
     recon_desc = gst_cuda_morph_recon_desc (&s, &desc, depth);
     /* desc: the erosion (dilation) that makes the marker */
     desc = recon_desc.marker;
-    status = cm_recon_filter_new (&recon_filter, backend, &recon_desc, width,
+    status = cm_recon_filter_new (&filter, backend, &recon_desc, width,
         height, depth, cpu);
   } else {
     status = cm_morph_filter_new (&filter, backend, &desc, width, height,
         depth, cpu);
   }
   if (status != CM_OK) {
-    gst_cuda_morphology_base_post_status_error (base, status,
-        gst_cuda_morph_operation_is_recon (s.operation) ? (use_cuda ?
-            "Failed to build the CUDA reconstruction plan" :
+    gst_cuda_plane_filter_post_status_error (base, status, recon ?
+        (use_cuda ? "Failed to build the CUDA reconstruction plan" :
             "Failed to allocate the CPU reconstruction filter") : (use_cuda ?
             "Failed to build the CUDA morphology plan" :
             "Failed to allocate the CPU morphology filter"));
     cm_se_free (se);
-    return FALSE;
+    return NULL;
   }
 
-  gst_cuda_morph_release (base);
-  self->built = g_new (GstCudaMorphFilter, 1);
-  self->built->se = se;
-  self->built->filter = filter;
-  self->built->recon_filter = recon_filter;
-
-  if (recon_filter != NULL)
+  if (recon)
     GST_INFO_OBJECT (self, "%s, connectivity %d, h %u, marker %s %dx%d "
         "(%d pixels), %d iteration(s), border %d (value %u), %dx%d %d-bit "
         "on %s: %s", cm_recon_op_name (recon_desc.op),
         recon_desc.connectivity, recon_desc.height, cm_shape_name (se->shape),
         se->width, se->height, se->count, desc.iterations, (gint) desc.border,
         desc.border_value, width, height, (gint) depth,
-        use_cuda ? "CUDA" : "CPU",
-        use_cuda ? "reconstruction plan" : "CPU plan");
+        use_cuda ? "CUDA" : "CPU", cm_filter_algorithm (filter));
   else
     GST_INFO_OBJECT (self, "%s, %s %dx%d (%d pixels), %d iteration(s), "
         "border %d (value %u), %dx%d %d-bit on %s: %s",
         cm_morph_op_name (desc.op), cm_shape_name (se->shape), se->width,
         se->height, se->count, desc.iterations, (gint) desc.border,
         desc.border_value, width, height, (gint) depth,
-        use_cuda ? "CUDA" : "CPU", cm_morph_filter_algorithm (filter));
-  return TRUE;
-}
-
-/* One call on either backend: the filter was made for it (src and dst
- * are device images on CUDA, host images on the CPU) */
-static cm_status
-gst_cuda_morph_process_plane (GstCudaMorphologyBase * base,
-    const cm_image * src, const cm_image * dst, gboolean use_cuda,
-    void *stream)
-{
-  GstCudaMorphFilter *f = GST_CUDA_MORPH (base)->built;
-
-  if (f == NULL)
-    return CM_ERR_INVALID_ARG;
-  if (f->recon_filter != NULL)
-    return cm_recon_filter_run (f->recon_filter, src, dst, stream);
-  return cm_morph_filter_run (f->filter, src, dst, stream);
+        use_cuda ? "CUDA" : "CPU", cm_filter_algorithm (filter));
+  /* the filter keeps its own copy of the structuring element */
+  cm_se_free (se);
+  return filter;
 }
 
 static void
@@ -742,7 +664,6 @@ gst_cuda_morph_finalize (GObject * object)
 {
   GstCudaMorph *self = GST_CUDA_MORPH (object);
 
-  /* the filter: the base class's finalize (release) */
   g_free (self->settings.mask);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);

@@ -4,11 +4,11 @@
 #endif
 
 #include "gstcudamorphenums.h"
-#include "gstcudamorphologyenums.h"
+#include "base/gstcudaplanefilterenums.h"
 
-#include "morph.h"
-#include "reconstruct.h"
-#include "se.h"
+#include "morph/morph.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 
 /* The GEnums are cast to the core enums: keep the values in step. */
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_ERODE == (int) CM_MORPH_ERODE);

@@ -6,7 +6,7 @@
 
 #include "gstcudamorphmask.h"
 
-#include "se.h"
+#include "morph/se.h"
 
 /* Says in words what is wrong with a mask that cm_se_new_custom () refused
  * (the core only returns a status). */

@@ -14,20 +14,16 @@
 #include "gstcudamorph.h"
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
-#ifdef HAVE_GST_CUDA
-#include "gstcudamorphologymemory.h"
-#endif
+#include "base/gstcudaplanefiltermemory.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-#ifdef HAVE_GST_CUDA
   /* loads libcuda once when present and keeps the result; without a
    * driver the elements work in system memory only */
-  gst_cuda_morphology_memory_init ();
-#endif
+  gst_cuda_plane_filter_memory_init ();
 
   ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);
 

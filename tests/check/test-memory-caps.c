@@ -7,7 +7,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/video/video.h>
 
-#include "gstcudamorphologymemory.h"
+#include "gstcudaplanefiltermemory.h"
 #include "test-suite.h"
 
 #define ALL_FORMATS \
@@ -52,7 +52,7 @@ GST_START_TEST (test_template_caps)
   const gchar *cuda_ok[] = { "I420", "NV12", "Y444", "RGBA", "BGRA", "RGBx",
     "BGRx"
   };
-  GstCaps *templ = gst_cuda_morphology_memory_template_caps (ALL_FORMATS);
+  GstCaps *templ = gst_cuda_plane_filter_memory_template_caps (ALL_FORMATS);
   GstCaps *gray;
   guint i;
 
@@ -79,7 +79,7 @@ GST_START_TEST (test_template_caps)
   gst_caps_unref (templ);
 
   /* GRAY only: no CUDA structure at all */
-  gray = gst_cuda_morphology_memory_template_caps ("{ GRAY8, GRAY16_LE }");
+  gray = gst_cuda_plane_filter_memory_template_caps ("{ GRAY8, GRAY16_LE }");
   fail_unless_equals_int (gst_caps_get_size (gray), 1);
   fail_if (structure_is_cuda (gray, 0));
   gst_caps_unref (gray);
@@ -92,28 +92,28 @@ GST_START_TEST (test_caps_is_cuda)
   GstCaps *caps;
 
   caps = fixed_caps ("NV12", TRUE);
-  fail_unless (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_unless (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
 
   caps = fixed_caps ("NV12", FALSE);
-  fail_if (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_if (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
 
   caps = gst_caps_from_string ("video/x-raw(" GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
       ", meta:GstVideoOverlayComposition), format=RGBA");
-  fail_unless (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_unless (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
 
   caps = gst_caps_from_string ("video/x-raw(memory:GLMemory), format=RGBA");
-  fail_if (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_if (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
 
-  fail_if (gst_cuda_morphology_memory_caps_is_cuda (NULL));
+  fail_if (gst_cuda_plane_filter_memory_caps_is_cuda (NULL));
   caps = gst_caps_new_any ();
-  fail_if (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_if (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
   caps = gst_caps_new_empty ();
-  fail_if (gst_cuda_morphology_memory_caps_is_cuda (caps));
+  fail_if (gst_cuda_plane_filter_memory_caps_is_cuda (caps));
   gst_caps_unref (caps);
 }
 
@@ -134,7 +134,7 @@ static void
 check_transform_of (const gchar * format, gboolean cuda)
 {
   GstCaps *in = fixed_caps (format, cuda);
-  GstCaps *out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  GstCaps *out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
 
   GST_INFO ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, in, out);
   fail_unless_equals_int (gst_caps_get_size (out), 2);
@@ -144,7 +144,7 @@ check_transform_of (const gchar * format, gboolean cuda)
   check_same_fields (out, 1, in);
   gst_caps_unref (out);
 
-  out = gst_cuda_morphology_memory_transform_caps (in, FALSE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, FALSE);
   fail_unless_equals_int (gst_caps_get_size (out), 1);
   fail_if (structure_is_cuda (out, 0));
   check_same_fields (out, 0, in);
@@ -161,7 +161,7 @@ GST_START_TEST (test_transform_prefers_same_memory)
 
   /* GRAY never goes to CUDA memory */
   in = fixed_caps ("GRAY16_LE", FALSE);
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
   fail_unless_equals_int (gst_caps_get_size (out), 1);
   fail_if (structure_is_cuda (out, 0));
   gst_caps_unref (out);
@@ -177,7 +177,7 @@ GST_START_TEST (test_transform_lists_and_any)
   /* a format list: the CUDA copy keeps only what CUDA memory can carry */
   in = gst_caps_from_string ("video/x-raw, format={ GRAY8, NV12, RGBA }, "
       "width=[1, 100], height=[1, 100]");
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
   GST_INFO ("%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, in, out);
   expect = gst_caps_from_string ("video/x-raw, format={ GRAY8, NV12, RGBA }, "
       "width=[1, 100], height=[1, 100]; video/x-raw" CUDA_FEATURE ", "
@@ -191,7 +191,7 @@ GST_START_TEST (test_transform_lists_and_any)
   /* two structures: both in their own memory first, then both swapped */
   in = gst_caps_from_string ("video/x-raw" CUDA_FEATURE ", format=I420; "
       "video/x-raw, format=Y444");
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
   expect = gst_caps_from_string ("video/x-raw" CUDA_FEATURE ", format=I420; "
       "video/x-raw, format=Y444; video/x-raw, format=I420; "
       "video/x-raw" CUDA_FEATURE ", format=Y444");
@@ -202,13 +202,13 @@ GST_START_TEST (test_transform_lists_and_any)
   gst_caps_unref (in);
 
   in = gst_caps_new_any ();
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
   fail_unless (gst_caps_is_any (out));
   gst_caps_unref (out);
   gst_caps_unref (in);
 
   in = gst_caps_new_empty ();
-  out = gst_cuda_morphology_memory_transform_caps (in, TRUE);
+  out = gst_cuda_plane_filter_memory_transform_caps (in, TRUE);
   fail_unless (gst_caps_is_empty (out));
   gst_caps_unref (out);
   gst_caps_unref (in);
@@ -256,7 +256,7 @@ GST_START_TEST (test_plane_views)
     buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
     fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
 
-    fail_unless (gst_cuda_morphology_memory_plane_view (&frame, r->plane,
+    fail_unless (gst_cuda_plane_filter_memory_plane_view (&frame, r->plane,
             &view));
     fail_unless (view.data == GST_VIDEO_FRAME_PLANE_DATA (&frame, r->plane));
     fail_unless_equals_int ((gint) view.pitch,
@@ -266,11 +266,11 @@ GST_START_TEST (test_plane_views)
     fail_unless_equals_int (view.depth, r->depth);
     fail_unless (view.pitch >= (size_t) view.width *
         cm_depth_bytes (view.depth), "%s plane %u", r->format, r->plane);
-    fail_if (gst_cuda_morphology_memory_plane_view (&frame,
+    fail_if (gst_cuda_plane_filter_memory_plane_view (&frame,
             GST_VIDEO_FRAME_N_PLANES (&frame), &view));
 
     is_rgb = GST_VIDEO_INFO_IS_RGB (&info);
-    fail_unless_equals_int (gst_cuda_morphology_memory_packed_view (&frame,
+    fail_unless_equals_int (gst_cuda_plane_filter_memory_packed_view (&frame,
             &packed), is_rgb);
     if (is_rgb) {
       fail_unless_equals_int (packed.width, 33);
@@ -282,8 +282,8 @@ GST_START_TEST (test_plane_views)
     gst_video_frame_unmap (&frame);
 
     /* system memory is not CUDA memory */
-    fail_unless (gst_cuda_morphology_memory_buffer_context (buf) == NULL);
-    fail_if (gst_cuda_morphology_memory_frame_map (&frame, &info, buf,
+    fail_unless (gst_cuda_plane_filter_memory_buffer_context (buf) == NULL);
+    fail_if (gst_cuda_plane_filter_memory_frame_map (&frame, &info, buf,
             GST_MAP_READ));
 
     gst_buffer_unref (buf);
@@ -302,18 +302,18 @@ GST_START_TEST (test_context_without_library)
 
   /* nothing loaded the library yet in this process: every helper says no
    * instead of calling into gstreamer-cuda (which would assert) */
-  fail_if (gst_cuda_morphology_memory_available ());
-  fail_if (gst_cuda_morphology_memory_ensure_context (e, -1, &ctx));
+  fail_if (gst_cuda_plane_filter_memory_available ());
+  fail_if (gst_cuda_plane_filter_memory_ensure_context (e, -1, &ctx));
   fail_unless (ctx == NULL);
   query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
-  fail_if (gst_cuda_morphology_memory_query_context (e, query, NULL));
+  fail_if (gst_cuda_plane_filter_memory_query_context (e, query, NULL));
   gst_query_unref (query);
-  fail_if (gst_cuda_morphology_memory_push (NULL));
+  fail_if (gst_cuda_plane_filter_memory_push (NULL));
 
   /* loading is idempotent and never aborts, driver or not */
-  loaded = gst_cuda_morphology_memory_init ();
-  fail_unless_equals_int (gst_cuda_morphology_memory_init (), loaded);
-  fail_unless_equals_int (gst_cuda_morphology_memory_available (), loaded);
+  loaded = gst_cuda_plane_filter_memory_init ();
+  fail_unless_equals_int (gst_cuda_plane_filter_memory_init (), loaded);
+  fail_unless_equals_int (gst_cuda_plane_filter_memory_available (), loaded);
   GST_INFO ("CUDA driver library loaded: %d", loaded);
 
   gst_object_unref (e);

@@ -27,12 +27,12 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "gstcudamorphologymemory.h"
+#include "gstcudaplanefiltermemory.h"
 
 #include "device.h"
-#include "morph.h"
+#include "morph/morph.h"
 #include "planes.h"
-#include "se.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 #define WIDTH 1920
@@ -160,12 +160,12 @@ queue_frame (cm_morph_plan * plan, gboolean rgba, GstVideoFrame * in,
   int c;
 
   if (!rgba) {
-    gst_cuda_morphology_memory_plane_view (in, 0, &src);
-    gst_cuda_morphology_memory_plane_view (out, 0, &dst);
+    gst_cuda_plane_filter_memory_plane_view (in, 0, &src);
+    gst_cuda_plane_filter_memory_plane_view (out, 0, &dst);
     st = cm_morph_plan_run (plan, &src, &dst, stream);
     for (p = 1; st == CM_OK && p < GST_VIDEO_FRAME_N_PLANES (in); p++) {
-      gst_cuda_morphology_memory_plane_view (in, p, &src);
-      gst_cuda_morphology_memory_plane_view (out, p, &dst);
+      gst_cuda_plane_filter_memory_plane_view (in, p, &src);
+      gst_cuda_plane_filter_memory_plane_view (out, p, &dst);
       st = cm_copy_2d_async (dst.data, dst.pitch, src.data, src.pitch,
           (size_t) src.width * cm_depth_bytes (src.depth), src.height,
           CM_COPY_D2D, stream);
@@ -174,8 +174,8 @@ queue_frame (cm_morph_plan * plan, gboolean rgba, GstVideoFrame * in,
   } else {
     cm_image_packed psrc, pdst;
 
-    gst_cuda_morphology_memory_packed_view (in, &psrc);
-    gst_cuda_morphology_memory_packed_view (out, &pdst);
+    gst_cuda_plane_filter_memory_packed_view (in, &psrc);
+    gst_cuda_plane_filter_memory_packed_view (out, &pdst);
     st = cm_copy_2d_async (pdst.data, pdst.pitch, psrc.data, psrc.pitch,
         (size_t) psrc.width * 4, psrc.height, CM_COPY_D2D, stream);
     for (c = 0; st == CM_OK && c < 3; c++) {
@@ -221,7 +221,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
   gst_video_info_from_caps (&info, caps);
   n_planes = GST_VIDEO_INFO_N_PLANES (&info);
   size = GST_VIDEO_INFO_SIZE (&info);
-  pool = gst_cuda_morphology_memory_pool_new (ctx, caps, &size, 2, 2, NULL);
+  pool = gst_cuda_plane_filter_memory_pool_new (ctx, caps, &size, 2, 2, NULL);
   if (!pool || !gst_buffer_pool_set_active (pool, TRUE) ||
       gst_buffer_pool_acquire_buffer (pool, &inbuf, NULL) != GST_FLOW_OK ||
       gst_buffer_pool_acquire_buffer (pool, &outbuf, NULL) != GST_FLOW_OK) {
@@ -237,7 +237,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
   for (p = 0; p < n_planes; p++) {
     cm_image v;
 
-    gst_cuda_morphology_memory_plane_view (&fin, p, &v);
+    gst_cuda_plane_filter_memory_plane_view (&fin, p, &v);
     test_image_fill_random (&v, &rng);
     in_host[p] = copy_plane (&v);
   }
@@ -246,7 +246,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
   for (p = 0; p < n_planes; p++) {
     cm_image v;
 
-    gst_cuda_morphology_memory_plane_view (&fout, p, &v);
+    gst_cuda_plane_filter_memory_plane_view (&fout, p, &v);
     test_image_fill_random (&v, &rng);
   }
   gst_video_frame_unmap (&fout);
@@ -264,7 +264,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
 
   /* where the stream, the plan and the scratch are made */
   if (mode == MODE_PUSHED) {
-    pushed = gst_cuda_morphology_memory_push (ctx);
+    pushed = gst_cuda_plane_filter_memory_push (ctx);
     if (!pushed)
       st = CM_ERR_NO_DEVICE;
   } else {
@@ -279,20 +279,20 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
   if (st == CM_OK && rgba)
     st = cm_device_image_alloc (&scratch[1], WIDTH, HEIGHT, CM_DEPTH_8);
   if (mode == MODE_MIXED)
-    pushed = gst_cuda_morphology_memory_push (ctx);
+    pushed = gst_cuda_plane_filter_memory_push (ctx);
   printf ("  [%s %s] pushed %d, current CUcontext %p, stream %p, "
       "plan %s: %s\n", mode_names[mode], format, pushed, current_context (),
       stream, plan ? cm_morph_plan_algorithm (plan) : "-",
       cm_status_string (st));
 
   if (st == CM_OK) {
-    if (!gst_cuda_morphology_memory_frame_map (&fin, &info, inbuf,
+    if (!gst_cuda_plane_filter_memory_frame_map (&fin, &info, inbuf,
             GST_MAP_READ)) {
       printf ("  [%s %s] CUDA map of the input failed\n", mode_names[mode],
           format);
       goto release;
     }
-    if (!gst_cuda_morphology_memory_frame_map (&fout, &info, outbuf,
+    if (!gst_cuda_plane_filter_memory_frame_map (&fout, &info, outbuf,
             GST_MAP_WRITE)) {
       gst_video_frame_unmap (&fin);
       printf ("  [%s %s] CUDA map of the output failed\n", mode_names[mode],
@@ -316,7 +316,7 @@ run_case (GstCudaContext * ctx, const char *format, Mode mode)
 
 release:
   if (mode == MODE_MIXED && pushed) {
-    gst_cuda_morphology_memory_pop ();
+    gst_cuda_plane_filter_memory_pop ();
     pushed = FALSE;
   }
   cm_device_free (scratch[0].data);
@@ -324,7 +324,7 @@ release:
   cm_morph_plan_free (plan);
   cm_stream_free (stream);
   if (pushed)
-    gst_cuda_morphology_memory_pop ();
+    gst_cuda_plane_filter_memory_pop ();
 
   if (mapped && st == CM_OK && sync_st == CM_OK) {
     /* host map: downloads from the device */
@@ -333,7 +333,7 @@ release:
     for (p = 0; p < n_planes; p++) {
       cm_image v;
 
-      gst_cuda_morphology_memory_plane_view (&fout, p, &v);
+      gst_cuda_plane_filter_memory_plane_view (&fout, p, &v);
       snprintf (what, sizeof (what), "[%s %s] plane %u", mode_names[mode],
           format, p);
       ok &= test_image_equal (&v, &expect[p], what);
@@ -374,7 +374,7 @@ check_pools (GstCudaContext * ctx)
   int ok = 1;
 
   query = gst_query_new_allocation (caps, TRUE);
-  ok &= gst_cuda_morphology_memory_propose (query, caps, ctx, NULL);
+  ok &= gst_cuda_plane_filter_memory_propose (query, caps, ctx, NULL);
   ok &= gst_query_get_n_allocation_pools (query) == 1;
   ok &= gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
@@ -387,7 +387,7 @@ check_pools (GstCudaContext * ctx)
   gst_query_unref (query);
   query = gst_query_new_allocation (caps, TRUE);
   gst_query_add_allocation_pool (query, pool, size, 3, 5);
-  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx, NULL);
+  ok &= gst_cuda_plane_filter_memory_decide (query, caps, ctx, NULL);
   {
     GstBufferPool *kept = NULL;
 
@@ -401,7 +401,7 @@ check_pools (GstCudaContext * ctx)
   query = gst_query_new_allocation (caps, TRUE);
   plain = gst_video_buffer_pool_new ();
   gst_query_add_allocation_pool (query, plain, 1000, 1, 0);
-  ok &= gst_cuda_morphology_memory_decide (query, caps, ctx, NULL);
+  ok &= gst_cuda_plane_filter_memory_decide (query, caps, ctx, NULL);
   {
     GstBufferPool *got = NULL;
 
@@ -432,7 +432,7 @@ main (int argc, char **argv)
     printf ("no CUDA device: skipped\n");
     return TEST_SKIP;
   }
-  if (!gst_cuda_morphology_memory_init ()) {
+  if (!gst_cuda_plane_filter_memory_init ()) {
     printf ("gstreamer-cuda cannot load the driver library: skipped\n");
     return TEST_SKIP;
   }
@@ -445,7 +445,7 @@ main (int argc, char **argv)
   }
   printf ("GstCudaContext %p: CUcontext %p, device %d; current CUcontext "
       "before any push %p\n", (void *) ctx, gst_cuda_context_get_handle (ctx),
-      gst_cuda_morphology_memory_context_device_id (ctx), current_context ());
+      gst_cuda_plane_filter_memory_context_device_id (ctx), current_context ());
 
   if (!check_pools (ctx))
     n_fail++;

@@ -19,9 +19,9 @@
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
-#include "gstcudamorphologypinnedpool.h"
+#include "gstcudaplanefilterpinnedpool.h"
 #ifdef HAVE_GST_CUDA
-#include "gstcudamorphologymemory.h"
+#include "gstcudaplanefiltermemory.h"
 #endif
 
 #include "device.h"
@@ -62,13 +62,13 @@ driver_says_pinned (GstObject * ctx, void *p)
   if (!host_get_flags)
     return -1;
 #ifdef HAVE_GST_CUDA
-  if (ctx && !gst_cuda_morphology_memory_push (GST_CUDA_CONTEXT (ctx)))
+  if (ctx && !gst_cuda_plane_filter_memory_push (GST_CUDA_CONTEXT (ctx)))
     return -1;
 #endif
   ret = host_get_flags (&flags, p) == 0;
 #ifdef HAVE_GST_CUDA
   if (ctx)
-    gst_cuda_morphology_memory_pop ();
+    gst_cuda_plane_filter_memory_pop ();
 #endif
   return ret;
 }
@@ -78,7 +78,7 @@ live_blocks (void)
 {
   guint live;
 
-  gst_cuda_morphology_pinned_get_stats (&live, NULL);
+  gst_cuda_plane_filter_pinned_get_stats (&live, NULL);
   return live;
 }
 
@@ -87,7 +87,7 @@ allocated_blocks (void)
 {
   guint n;
 
-  gst_cuda_morphology_pinned_get_stats (NULL, &n);
+  gst_cuda_plane_filter_pinned_get_stats (NULL, &n);
   return n;
 }
 
@@ -164,7 +164,7 @@ check_pool (GstObject * ctx, const char *format, int width, int height)
   g_free (str);
   gst_video_info_from_caps (&info, caps);
 
-  pool = gst_cuda_morphology_pinned_pool_new (ctx);
+  pool = gst_cuda_plane_filter_pinned_pool_new (ctx);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info),
       2, 4);
@@ -196,7 +196,7 @@ check_pool (GstObject * ctx, const char *format, int width, int height)
         GST_FLOW_OK, "acquire %u", i);
     if (!bufs[i])
       continue;
-    CHECK (gst_cuda_morphology_pinned_buffer_is_pinned (bufs[i]),
+    CHECK (gst_cuda_plane_filter_pinned_buffer_is_pinned (bufs[i]),
         "buffer %u not marked pinned", i);
     meta = gst_buffer_get_video_meta (bufs[i]);
     CHECK (meta != NULL, "no video meta");
@@ -228,9 +228,9 @@ check_pool (GstObject * ctx, const char *format, int width, int height)
 
   /* shares stay pinned, deep copies are ordinary memory */
   shared = gst_buffer_copy_region (bufs[0], GST_BUFFER_COPY_MEMORY, 16, 32);
-  CHECK (gst_cuda_morphology_pinned_buffer_is_pinned (shared), "share");
+  CHECK (gst_cuda_plane_filter_pinned_buffer_is_pinned (shared), "share");
   deep = gst_buffer_copy_deep (bufs[0]);
-  CHECK (!gst_cuda_morphology_pinned_buffer_is_pinned (deep), "deep copy");
+  CHECK (!gst_cuda_plane_filter_pinned_buffer_is_pinned (deep), "deep copy");
   gst_buffer_unref (deep);
   gst_buffer_unref (shared);
 
@@ -277,20 +277,20 @@ check_queries (GstObject * ctx)
   guint min, max;
 
   query = gst_query_new_allocation (caps, TRUE);
-  CHECK (gst_cuda_morphology_pinned_pool_propose (query, caps, ctx),
+  CHECK (gst_cuda_plane_filter_pinned_pool_propose (query, caps, ctx),
       "propose");
   CHECK (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
           NULL), "video meta");
   CHECK (gst_query_get_n_allocation_pools (query) == 1, "one pool");
   CHECK (gst_query_get_n_allocation_params (query) == 0, "no allocator");
   gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
-  CHECK (pool && GST_IS_CUDA_MORPHOLOGY_PINNED_POOL (pool), "pinned pool");
+  CHECK (pool && GST_IS_CUDA_PLANE_FILTER_PINNED_POOL (pool), "pinned pool");
   gst_query_unref (query);
 
   /* decide keeps a pinned pool, replaces any other */
   query = gst_query_new_allocation (caps, TRUE);
   gst_query_add_allocation_pool (query, pool, 0, 2, 6);
-  CHECK (gst_cuda_morphology_pinned_pool_decide (query, caps, ctx), "decide");
+  CHECK (gst_cuda_plane_filter_pinned_pool_decide (query, caps, ctx), "decide");
   gst_query_parse_nth_allocation_pool (query, 0, &got, NULL, &min, &max);
   CHECK (got == pool && min == 2 && max == 6, "kept");
   gst_clear_object (&got);
@@ -299,9 +299,9 @@ check_queries (GstObject * ctx)
   query = gst_query_new_allocation (caps, TRUE);
   plain = gst_video_buffer_pool_new ();
   gst_query_add_allocation_pool (query, plain, 0, 1, 0);
-  CHECK (gst_cuda_morphology_pinned_pool_decide (query, caps, ctx), "decide");
+  CHECK (gst_cuda_plane_filter_pinned_pool_decide (query, caps, ctx), "decide");
   gst_query_parse_nth_allocation_pool (query, 0, &got, NULL, &min, &max);
-  CHECK (got && got != plain && GST_IS_CUDA_MORPHOLOGY_PINNED_POOL (got) &&
+  CHECK (got && got != plain && GST_IS_CUDA_PLANE_FILTER_PINNED_POOL (got) &&
       min == 1, "replaced");
   gst_clear_object (&got);
   gst_query_unref (query);
@@ -334,7 +334,7 @@ main (int argc, char **argv)
   run_all (NULL);
 
 #ifdef HAVE_GST_CUDA
-  if (gst_cuda_morphology_memory_init ()) {
+  if (gst_cuda_plane_filter_memory_init ()) {
     GstCudaContext *ctx = gst_cuda_context_new (0);
 
     CHECK (ctx != NULL, "GstCudaContext for device 0");
