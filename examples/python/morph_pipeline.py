@@ -17,18 +17,9 @@ Run it with a Python that has PyGObject: the system's /usr/bin/python3
 import argparse
 import sys
 
-try:
-    import gi
+from gst_setup import have_element, import_gst
 
-    gi.require_version("Gst", "1.0")
-    from gi.repository import GLib, Gst  # noqa: E402
-except (ImportError, ValueError) as e:
-    sys.exit(f"{sys.argv[0]}: {sys.executable} has no PyGObject with "
-             f"GStreamer's introspection data ({e}).\nRun it with the "
-             "system Python: /usr/bin/python3 " + " ".join(sys.argv) +
-             "\n(Debian/Ubuntu: sudo apt install python3-gi "
-             "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or install "
-             "PyGObject into this Python.")
+GLib, Gst = import_gst()
 
 
 def main():
@@ -38,10 +29,7 @@ def main():
                         choices=["auto", "cuda", "cpu"])
     args = parser.parse_args()
 
-    Gst.init(None)
-    if Gst.ElementFactory.find("cudamorph") is None:
-        print("cudamorph not found: set GST_PLUGIN_PATH to the build's gst/",
-              file=sys.stderr)
+    if not have_element(Gst, "cudamorph"):
         return 1
     pipeline = Gst.parse_launch(
         f"videotestsrc num-buffers={args.frames} pattern=ball "

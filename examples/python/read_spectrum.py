@@ -46,18 +46,9 @@ import array
 import json
 import sys
 
-try:
-    import gi
+from gst_setup import have_element, import_gst
 
-    gi.require_version("Gst", "1.0")
-    from gi.repository import GLib, Gst  # noqa: E402
-except (ImportError, ValueError) as e:
-    sys.exit(f"{sys.argv[0]}: {sys.executable} has no PyGObject with "
-             f"GStreamer's introspection data ({e}).\nRun it with the "
-             "system Python: /usr/bin/python3 " + " ".join(sys.argv) +
-             "\n(Debian/Ubuntu: sudo apt install python3-gi python3-gst-1.0 "
-             "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or install "
-             "PyGObject into this Python.")
+GLib, Gst = import_gst("python3-gi python3-gst-1.0")
 
 META_NAME = "GstCudaLinSpectrumMeta"
 
@@ -160,10 +151,7 @@ def main():
         args.operation, args.length = "close", 250
         args.angle_min, args.angle_max, args.angle_step = -10.0, 10.0, 0.25
 
-    Gst.init(None)
-    if Gst.ElementFactory.find("cudalinspectrum") is None:
-        print("cudalinspectrum not found: set GST_PLUGIN_PATH to the build's "
-              "gst/", file=sys.stderr)
+    if not have_element(Gst, "cudalinspectrum"):
         return 1
     if args.file:
         source = (f'filesrc location="{args.file}" ! decodebin '
