@@ -18,7 +18,6 @@ typed in here); docs/bench/history.md, "Against the bound,
   the H200 (the GPU-time bound; its two runs).
 
 Needs matplotlib (python3 -m pip install matplotlib)."""
-import argparse
 import os
 import re
 
@@ -26,8 +25,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import ROOT, out_arg  # noqa: E402
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 S11 = os.path.join(ROOT, "docs", "bench", "2026-11-26-s11")
 
 
@@ -51,11 +50,19 @@ def column(rows, i):
     return [int(r[0]) for r in rows], [float(r[i]) for r in rows]
 
 
+def both_bundles(ax, rows126, rows122, modes, card):
+    """Columns 1 and 2 (@modes: one process, N processes) of one table
+    measured with GStreamer 1.26 and 1.22, the older one dashed and paler."""
+    for i, (mode, marker, colour) in enumerate(
+            zip(modes, "os", ("tab:blue", "tab:red")), 1):
+        ax.plot(*column(rows126, i), marker + "-", color=colour,
+                label=f"{mode}, 1.26{card}")
+        ax.plot(*column(rows122, i), marker + "--", color=colour, alpha=0.6,
+                label=f"{mode}, 1.22{card}")
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs",
-                                                  "perf-cameras.png"))
-    args = ap.parse_args()
+    out = out_arg(__doc__, "perf-cameras.png")
 
     t122 = tables(os.path.join(S11, "streams-122.txt"))
     t126 = tables(os.path.join(S11, "streams-126.txt"))
@@ -73,14 +80,8 @@ def main():
                                  gridspec_kw={"width_ratios": [1.6, 1]})
     chain126 = pick(t126, "NV12")
     chain122 = pick(t122, "NV12")
-    ac.plot(*column(chain126, 1), "o-", color="tab:blue",
-            label="one process, N pipelines, 1.26 (H200)")
-    ac.plot(*column(chain122, 1), "o--", color="tab:blue", alpha=0.6,
-            label="one process, N pipelines, 1.22 (H200)")
-    ac.plot(*column(chain126, 2), "s-", color="tab:red",
-            label="N processes, no MPS, 1.26 (H200)")
-    ac.plot(*column(chain122, 2), "s--", color="tab:red", alpha=0.6,
-            label="N processes, no MPS, 1.22 (H200)")
+    both_bundles(ac, chain126, chain122, ("one process, N pipelines",
+                                          "N processes, no MPS"), " (H200)")
     ac.plot(*column(mps, 1), "^:", color="tab:red",
             label="N processes, no MPS, 1.26 (H100)")
     ac.plot(*column(mps, 2), "^-", color="tab:green",
@@ -95,14 +96,7 @@ def main():
 
     med126 = pick(t126, "GRAY8")
     med122 = pick(t122, "GRAY8")
-    am.plot(*column(med126, 1), "o-", color="tab:blue",
-            label="one process, 1.26")
-    am.plot(*column(med122, 1), "o--", color="tab:blue", alpha=0.6,
-            label="one process, 1.22")
-    am.plot(*column(med126, 2), "s-", color="tab:red",
-            label="N processes, 1.26")
-    am.plot(*column(med122, 2), "s--", color="tab:red", alpha=0.6,
-            label="N processes, 1.22")
+    both_bundles(am, med126, med122, ("one process", "N processes"), "")
     am.set_title("GRAY8 via the pinned pool, median 5 (H200)", fontsize=9)
 
     for ax in (ac, am):
@@ -115,7 +109,7 @@ def main():
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="lower right" if ax is am else "best")
     fig.tight_layout()
-    fig.savefig(args.out)
+    fig.savefig(out)
 
 
 if __name__ == "__main__":

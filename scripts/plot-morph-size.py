@@ -18,7 +18,6 @@ in here):
   2026-11-24, `bench-morph --compare`), the newest run that timed NPP.
 
 Needs matplotlib (python3 -m pip install matplotlib)."""
-import argparse
 import csv
 import os
 
@@ -26,8 +25,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import ROOT, out_arg  # noqa: E402
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 BENCH = os.path.join(ROOT, "docs", "bench")
 OURS = os.path.join(BENCH, "2026-11-26-s13", "runs-rows", "morph-{}-{}.csv")
 NPP = os.path.join(BENCH, "2026-11-24-h100-s7", "bench-morph.csv")
@@ -66,10 +65,7 @@ def series(rows, cases, column):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs",
-                                                  "perf-morph-size.png"))
-    args = ap.parse_args()
+    out = out_arg(__doc__, "perf-morph-size.png")
 
     ours = {s: load(OURS.format(s, r)) for s, r in SIZES}
     npp = load(NPP)
@@ -112,7 +108,7 @@ def main():
         ax.set_xlabel("structuring element side / line length (pixels)")
         ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(args.out)
+    fig.savefig(out)
 
 
 if __name__ == "__main__":

@@ -18,15 +18,14 @@ call G) and the peers (calls G, H)":
   call G's time limit cut off (page).
 
 Needs matplotlib (python3 -m pip install matplotlib)."""
-import argparse
 import os
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import ROOT, out_arg  # noqa: E402
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 RECON = os.path.join(ROOT, "docs", "bench", "2026-11-26-s18", "recon")
 IMAGES = ("camera", "moon", "coins", "page")
 FRAMES = (("4k", "3840×2160", 2.0), ("1080", "1920×1080", 0.6))
@@ -71,10 +70,7 @@ def peers(frame):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs",
-                                                  "perf-recon.png"))
-    args = ap.parse_args()
+    out = out_arg(__doc__, "perf-recon.png")
 
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.4), dpi=85)
     ours_bars = (("fill-holes", "8", "fill holes 8-bit", "tab:blue"),
@@ -150,7 +146,7 @@ def main():
         ax.set_ylim(0.1, 3e5)
         ax.grid(True, axis="y", which="major", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(args.out)
+    fig.savefig(out)
 
 
 if __name__ == "__main__":
