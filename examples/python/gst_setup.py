@@ -6,9 +6,11 @@ Run the examples with a Python that has PyGObject: the system's
 """
 import sys
 
+GLib = Gst = None  # import_gst sets them
+
 
 def import_gst(packages="python3-gi"):
-    """GLib and Gst, initialised; exits with what to install when this
+    """Gst, initialised; exits with what to install when this
     Python has no PyGObject (@packages: the Debian/Ubuntu ones it names)."""
     try:
         import gi
@@ -23,7 +25,8 @@ def import_gst(packages="python3-gi"):
                  "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or "
                  "install PyGObject into this Python.")
     Gst.init(None)
-    return GLib, Gst
+    globals().update(GLib=GLib, Gst=Gst)
+    return Gst
 
 
 def have_element(Gst, name):
@@ -33,3 +36,29 @@ def have_element(Gst, name):
     print(f"{name} not found: set GST_PLUGIN_PATH to the build's gst/",
           file=sys.stderr)
     return False
+
+
+def play_until_eos(pipeline, on_element=None):
+    """Plays @pipeline until EOS or an error, @on_element (when given)
+    called with each element message; returns the error as text, None at
+    EOS. The pipeline is left playing."""
+    loop = GLib.MainLoop()
+    seen = {"error": None}
+
+    def on_message(bus, msg):
+        if msg.type == Gst.MessageType.ELEMENT and on_element is not None:
+            on_element(msg)
+        elif msg.type == Gst.MessageType.EOS:
+            loop.quit()
+        elif msg.type == Gst.MessageType.ERROR:
+            err, debug = msg.parse_error()
+            seen["error"] = f"{err.message} ({debug})"
+            loop.quit()
+
+    bus = pipeline.get_bus()
+    bus.add_signal_watch()
+    bus.connect("message", on_message)
+    pipeline.set_state(Gst.State.PLAYING)
+    loop.run()
+    bus.remove_signal_watch()
+    return seen["error"]

@@ -17,9 +17,9 @@ Run it with a Python that has PyGObject: the system's /usr/bin/python3
 import argparse
 import sys
 
-from gst_setup import have_element, import_gst
+from gst_setup import have_element, import_gst, play_until_eos
 
-GLib, Gst = import_gst()
+Gst = import_gst()
 
 
 def main():
@@ -53,26 +53,11 @@ def main():
         return Gst.FlowReturn.OK
 
     sink.connect("new-sample", on_sample)
-    loop = GLib.MainLoop()
-    result = {"error": None}
-
-    def on_message(bus, msg):
-        if msg.type == Gst.MessageType.EOS:
-            loop.quit()
-        elif msg.type == Gst.MessageType.ERROR:
-            err, debug = msg.parse_error()
-            result["error"] = f"{err.message} ({debug})"
-            loop.quit()
-
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
+    error = play_until_eos(pipeline)
     pipeline.set_state(Gst.State.NULL)
 
-    if result["error"]:
-        print("error:", result["error"], file=sys.stderr)
+    if error:
+        print("error:", error, file=sys.stderr)
         return 1
     print(f"{seen['frames']} frames opened, {seen['bright']} bright pixels "
           "in all")

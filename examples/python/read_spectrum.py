@@ -46,9 +46,9 @@ import array
 import json
 import sys
 
-from gst_setup import have_element, import_gst
+from gst_setup import have_element, import_gst, play_until_eos
 
-GLib, Gst = import_gst("python3-gi python3-gst-1.0")
+Gst = import_gst("python3-gi python3-gst-1.0")
 
 META_NAME = "GstCudaLinSpectrumMeta"
 
@@ -104,28 +104,15 @@ def read_buffers(pipeline):
 
 def read_bus(pipeline):
     """Reads the element messages until EOS; returns (frames, error)."""
-    loop = GLib.MainLoop()
-    seen = {"error": None, "messages": 0}
+    seen = {"messages": 0}
 
-    def on_message(bus, msg):
-        if msg.type == Gst.MessageType.ELEMENT and \
-                msg.get_structure().get_name() == "cudalinspectrum":
+    def on_element(msg):
+        if msg.get_structure().get_name() == "cudalinspectrum":
             print(json.dumps(result(msg.get_structure(), value_array)))
             seen["messages"] += 1
-        elif msg.type == Gst.MessageType.EOS:
-            loop.quit()
-        elif msg.type == Gst.MessageType.ERROR:
-            err, debug = msg.parse_error()
-            seen["error"] = f"{err.message} ({debug})"
-            loop.quit()
 
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
-    bus.remove_signal_watch()
-    return seen["messages"], seen["error"]
+    error = play_until_eos(pipeline, on_element)
+    return seen["messages"], error
 
 
 def main():
