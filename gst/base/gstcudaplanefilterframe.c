@@ -468,6 +468,18 @@ gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath *
   v->active = TRUE;
 }
 
+/* views_init for an analysis: FALSE (and nothing to end) but for GRAY and
+ * YUV */
+gboolean
+gst_cuda_plane_filter_frame_analysis_views_init (const
+    GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterViews * v)
+{
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
+      !fp->convert;
+  return v->active;
+}
+
 /* Before the filter: where it reads and writes plane 0 of @in and @out.
  * CUDA: the input read in place or uploaded, the output written in place
  * or into the scratch, the frame's device time begun; CPU: the mapped
@@ -559,11 +571,7 @@ gst_cuda_plane_filter_frame_path_analyse_begin (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st,
     GstCudaPlaneFilterViews * v)
 {
-  gst_cuda_plane_filter_frame_views_init (fp, v);
-  /* analysis only for GRAY and YUV, and nothing to end otherwise */
-  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
-      !fp->convert;
-  if (!v->active)
+  if (!gst_cuda_plane_filter_frame_analysis_views_init (fp, v))
     return CM_ERR_UNSUPPORTED;
   if (!v->device) {
     v->src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&fp->info),

@@ -40,5 +40,8 @@ cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
 G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath
     * fp, GstCudaPlaneFilterViews * v);
+G_GNUC_INTERNAL
+gboolean gst_cuda_plane_filter_frame_analysis_views_init (const
+    GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterViews * v);
 
 G_END_DECLS

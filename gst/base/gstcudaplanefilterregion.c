@@ -230,11 +230,7 @@ gst_cuda_plane_filter_frame_path_analyse_rect_begin
     const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
     GstCudaPlaneFilterViews * v)
 {
-  gst_cuda_plane_filter_frame_views_init (fp, v);
-  /* analysis only for GRAY and YUV, and nothing to end otherwise */
-  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
-      !fp->convert;
-  if (!v->active)
+  if (!gst_cuda_plane_filter_frame_analysis_views_init (fp, v))
     return CM_ERR_UNSUPPORTED;
   v->src = frame_rect (fp, &in->frame, r);
   if (!v->device)
