@@ -412,20 +412,13 @@ GST_START_TEST (test_angles_invalid_at_start)
   GError *err = NULL;
 
   g_object_set (e, "angle-min", 200.0, NULL);   /* angle-max stays 180 */
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_FAILURE);
-  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
+  msg = test_start_fails (e, bus);
   gst_message_parse_error (msg, &err, NULL);
   fail_unless (strstr (err->message, "angle-max") != NULL, "%s",
       err->message);
   g_clear_error (&err);
   gst_message_unref (msg);
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_stop (e, bus);
 }
 
 GST_END_TEST;

@@ -182,11 +182,7 @@ GST_START_TEST (test_backend_cuda_without_device)
   bus = gst_bus_new ();
   gst_element_set_bus (e, bus);
 
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
-      GST_STATE_CHANGE_FAILURE);
-
-  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error message on the bus");
+  msg = test_start_fails (e, bus);
   fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (e));
   gst_message_parse_error (msg, &err, &debug);
   fail_unless (err->domain == GST_RESOURCE_ERROR);
@@ -197,12 +193,7 @@ GST_START_TEST (test_backend_cuda_without_device)
   g_clear_error (&err);
   g_free (debug);
   gst_message_unref (msg);
-
-  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
-      GST_STATE_CHANGE_SUCCESS);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
+  test_element_stop (e, bus);
 }
 
 GST_END_TEST;

@@ -282,6 +282,28 @@ test_element_teardown (GstHarness * h, GstElement * e, GstBus * bus)
   gst_object_unref (e);
 }
 
+GstMessage *
+test_start_fails (GstElement * e, GstBus * bus)
+{
+  GstMessage *msg;
+
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message on the bus");
+  return msg;
+}
+
+void
+test_element_stop (GstElement * e, GstBus * bus)
+{
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
 void
 morph_harness_set_caps (GstHarness * h, const char *format, int width,
     int height, GstVideoInfo * info)

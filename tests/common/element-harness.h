@@ -167,6 +167,11 @@ GstElement *morph_element_new (const char *backend, const MorphParams * p);
 /* Tears down @h, then lets go of @e and of @bus, the bus it was given
  * (gst_element_set_bus ()). */
 void test_element_teardown (GstHarness * h, GstElement * e, GstBus * bus);
+/* The start of @e fails at once with an error message on @bus (the
+ * message is returned: unref it) */
+GstMessage *test_start_fails (GstElement * e, GstBus * bus);
+/* @e stopped (which must succeed), off @bus, and both unreffed */
+void test_element_stop (GstElement * e, GstBus * bus);
 
 /* Harness around @e (the harness takes its own reference). */
 GstHarness *morph_harness_new (GstElement * e);
