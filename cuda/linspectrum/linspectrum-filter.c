@@ -33,22 +33,27 @@ host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
   return img->data != NULL ? CM_OK : CM_ERR_NO_MEMORY;
 }
 
+/* The orientation map's inputs, host or device (@alloc) */
+static cm_status
+map_inputs_alloc (linspectrum_filter * f, cm_status (*alloc) (cm_image *,
+        int, int, cm_depth))
+{
+  const cm_filter *b = &f->base;
+  cm_status status = alloc (&f->sup, b->width, b->height, b->depth);
+
+  if (status == CM_OK)
+    status = alloc (&f->orient, b->width, b->height, CM_DEPTH_16);
+  return status;
+}
+
 static cm_status
 make_cpu (linspectrum_filter * f)
 {
-  const cm_filter *b = &f->base;
-  cm_status status = CM_OK;
-
   f->spectrum = (uint64_t *) calloc ((size_t) f->count, sizeof (uint64_t));
   if (f->spectrum == NULL)
     return CM_ERR_NO_MEMORY;
-  if (f->desc.want_orientation) {
-    status = host_image_alloc (&f->sup, b->width, b->height, b->depth);
-    if (status == CM_OK)
-      status = host_image_alloc (&f->orient, b->width, b->height,
-          CM_DEPTH_16);
-  }
-  return status;
+  return f->desc.want_orientation ? map_inputs_alloc (f, host_image_alloc) :
+      CM_OK;
 }
 
 static cm_status
@@ -63,10 +68,7 @@ make_cuda (linspectrum_filter * f)
     return status;
   status = cm_orientation_rgba_plan_new (&f->rgba_plan, &f->desc);
   if (status == CM_OK)
-    status = cm_device_image_alloc (&f->sup, b->width, b->height, b->depth);
-  if (status == CM_OK)
-    status = cm_device_image_alloc (&f->orient, b->width, b->height,
-        CM_DEPTH_16);
+    status = map_inputs_alloc (f, cm_device_image_alloc);
   return status;
 }
 
