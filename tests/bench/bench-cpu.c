@@ -71,29 +71,39 @@ bench (const char *name, run_fn fn, const void *desc, const cm_image * src,
       (double) src->width * src->height / t[runs / 2] / 1e9);
 }
 
-/* what backend=cpu runs: the filter, made once (as the element makes it
- * once per caps) and run for every frame */
 static cm_status
-run_morph (const void *filter, const cm_image * src, const cm_image * dst,
+run_filter (const void *filter, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   (void) o;
   return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
 }
 
+/* what backend=cpu runs: the filter *@f (@made: the status of making it),
+ * made once (as the element makes it once per caps), run for every frame
+ * and freed here; whether it was made */
+static int
+bench_filter (const char *name, cm_status made, cm_filter ** f,
+    const cm_image * src, const cm_image * dst, const cm_cpu_opts * o,
+    int runs)
+{
+  if (made != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return 0;
+  }
+  bench (name, run_filter, *f, src, dst, o, runs);
+  cm_filter_free (*f);
+  return 1;
+}
+
 static void
 bench_morph (const char *name, const cm_morph_desc * d, const cm_image * src,
     const cm_image * dst, const cm_cpu_opts * o, int runs)
 {
-  cm_filter *f;
+  cm_filter *f = NULL;
 
-  if (cm_morph_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
-          src->depth, o) != CM_OK) {
-    printf ("%-28s failed\n", name);
-    return;
-  }
-  bench (name, run_morph, f, src, dst, o, runs);
-  cm_filter_free (f);
+  bench_filter (name, cm_morph_filter_new (&f, CM_BACKEND_CPU, d, src->width,
+          src->height, src->depth, o), &f, src, dst, o, runs);
 }
 
 static cm_status
@@ -103,28 +113,15 @@ run_morph_ref (const void *desc, const cm_image * src, const cm_image * dst,
   return cm_morph_ref_mt (desc, src, dst, o);
 }
 
-static cm_status
-run_median (const void *filter, const cm_image * src, const cm_image * dst,
-    const cm_cpu_opts * o)
-{
-  (void) o;
-  return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
-}
-
 static void
 bench_median (const char *name, const cm_median_desc * d,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * o,
     int runs)
 {
-  cm_filter *f;
+  cm_filter *f = NULL;
 
-  if (cm_median_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
-          src->depth, o) != CM_OK) {
-    printf ("%-28s failed\n", name);
-    return;
-  }
-  bench (name, run_median, f, src, dst, o, runs);
-  cm_filter_free (f);
+  bench_filter (name, cm_median_filter_new (&f, CM_BACKEND_CPU, d,
+          src->width, src->height, src->depth, o), &f, src, dst, o, runs);
 }
 
 /* The linear spectrum's run: dst is the supremum */
@@ -164,14 +161,6 @@ run_recon_ref (const void *desc, const cm_image * src, const cm_image * dst,
   return cm_recon_ref_mt (desc, src, dst, o);
 }
 
-static cm_status
-run_recon (const void *filter, const cm_image * src, const cm_image * dst,
-    const cm_cpu_opts * o)
-{
-  (void) o;
-  return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
-}
-
 /* an 8-bit image as a binary PGM, DIR/NAME.pgm */
 static void
 write_pgm (const char *dir, const char *name, const cm_image * img)
@@ -201,17 +190,14 @@ bench_recon (const cm_recon_desc * d, const char *frame_name,
 {
   const char *op = d->op == CM_RECON_OPEN ? "open-rec r7" :
       cm_recon_op_name (d->op);
-  cm_filter *f;
+  cm_filter *f = NULL;
   char name[64];
 
   snprintf (name, sizeof (name), "%s %s", op, frame_name);
-  if (cm_recon_filter_new (&f, CM_BACKEND_CPU, d, frame->width,
-          frame->height, frame->depth, o) != CM_OK) {
-    printf ("%-28s failed\n", name);
+  if (!bench_filter (name, cm_recon_filter_new (&f, CM_BACKEND_CPU, d,
+              frame->width, frame->height, frame->depth, o), &f, frame, dst,
+          o, runs))
     return;
-  }
-  bench (name, run_recon, f, frame, dst, o, runs);
-  cm_filter_free (f);
   if (dir != NULL) {
     snprintf (name, sizeof (name), "%s-%s", frame_name,
         cm_recon_op_name (d->op));

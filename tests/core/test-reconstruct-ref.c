@@ -154,26 +154,20 @@ typedef enum
 
 static const char *fill_names[] = { "random", "plateaus", "equal", "maze" };
 
+/* test-util's kinds, but for a maze of random levels and direction */
 static void
 fill (cm_image * img, fill_kind k, test_rng * r)
 {
+  static const test_fill_kind shared[] = { TEST_FILL_RANDOM,
+    TEST_FILL_PLATEAUS, TEST_FILL_EQUAL
+  };
   uint32_t maxv = cm_depth_max (img->depth);
 
-  switch (k) {
-    case FILL_RANDOM:
-      test_image_fill_random (img, r);
-      break;
-    case FILL_PLATEAUS:
-      test_image_fill_levels (img, r, 3);
-      break;
-    case FILL_EQUAL:
-      test_image_fill (img, test_rng_below (r, maxv + 1));
-      break;
-    case FILL_MAZE:
-      test_image_fill_maze (img, test_rng_below (r, maxv / 4), maxv / 2 +
-          test_rng_below (r, maxv / 2), test_rng_below (r, 2), 0);
-      break;
-  }
+  if (k != FILL_MAZE)
+    test_image_fill_kind (img, shared[k], 0, r);
+  else
+    test_image_fill_maze (img, test_rng_below (r, maxv / 4), maxv / 2 +
+        test_rng_below (r, maxv / 2), test_rng_below (r, 2), 0);
 }
 
 /* ---------------------------------------------------------------------- */
