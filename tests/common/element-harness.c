@@ -317,39 +317,14 @@ morph_harness_set_caps (GstHarness * h, const char *format, int width,
   g_free (caps);
 }
 
-/* the core's constructors of the shapes given by a size and by a radius */
-static cm_status (*const se_by_size[]) (cm_se **, int, int) = {
-  [CM_SHAPE_RECT] = cm_se_new_rect, [CM_SHAPE_CROSS] = cm_se_new_cross
-};
-
-static cm_status (*const se_by_radius[]) (cm_se **, int) = {
-  [CM_SHAPE_DIAMOND] = cm_se_new_diamond, [CM_SHAPE_DISK] = cm_se_new_disk,
-  [CM_SHAPE_OCTAGON] = cm_se_new_octagon
-};
-
 cm_se *
 morph_params_se (const MorphParams * p)
 {
   cm_se *se = NULL;
-  cm_status s = CM_ERR_INVALID_ARG;
+  int a = p->shape == CM_SHAPE_RECT || p->shape == CM_SHAPE_CROSS ?
+      p->width : p->shape == CM_SHAPE_LINE ? p->length : p->radius;
+  cm_status s = test_se_new (&se, p->shape, a, p->height, p->angle, p->mask);
 
-  switch (p->shape) {
-    case CM_SHAPE_RECT:
-    case CM_SHAPE_CROSS:
-      s = se_by_size[p->shape] (&se, p->width, p->height);
-      break;
-    case CM_SHAPE_LINE:
-      s = cm_se_new_line (&se, p->length, p->angle);
-      break;
-    case CM_SHAPE_CUSTOM:
-      s = cm_se_new_custom (&se, p->mask);
-      break;
-    case CM_SHAPE_DIAMOND:
-    case CM_SHAPE_DISK:
-    case CM_SHAPE_OCTAGON:
-      s = se_by_radius[p->shape] (&se, p->radius);
-      break;
-  }
   fail_unless (s == CM_OK && se != NULL, "cannot build the reference SE: %s",
       cm_status_string (s));
   return se;

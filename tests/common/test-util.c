@@ -364,3 +364,25 @@ test_skip_status (void)
       "run here (it would have been skipped)\n", required);
   return 1;
 }
+
+cm_status
+test_se_new (cm_se ** out, cm_shape shape, int a, int b, double angle,
+    const char *custom)
+{
+  switch (shape) {
+    case CM_SHAPE_RECT:
+      return cm_se_new_rect (out, a, b);
+    case CM_SHAPE_CROSS:
+      return cm_se_new_cross (out, a, b);
+    case CM_SHAPE_DIAMOND:
+      return cm_se_new_diamond (out, a);
+    case CM_SHAPE_DISK:
+      return cm_se_new_disk (out, a);
+    case CM_SHAPE_OCTAGON:
+      return cm_se_new_octagon (out, a);
+    case CM_SHAPE_LINE:
+      return cm_se_new_line (out, a, angle);
+    default:
+      return cm_se_new_custom (out, custom);
+  }
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "cm-border.h"
 #include "cm-image.h"
+#include "morph/se.h"
 
 /* What a test returns when it cannot run here (no device, no driver, no
  * nvcodec): 77, which meson reports as SKIP; 1 (FAIL), with a line on
@@ -116,3 +117,8 @@ int test_shard_count (void);
  * at (x, y): got G expected E" to stderr and returns 0. */
 int test_image_equal (const cm_image * got, const cm_image * expected,
     const char *what);
+
+/* The structuring element of @shape: @a the width, radius or length, @b
+ * the height, @angle a line's, @custom the mask of any other shape */
+cm_status test_se_new (cm_se ** out, cm_shape shape, int a, int b,
+    double angle, const char *custom);

@@ -253,32 +253,9 @@ static cm_se *
 shape_new (const shape_row * s)
 {
   cm_se *se = NULL;
-  cm_status st;
 
-  switch (s->shape) {
-    case CM_SHAPE_RECT:
-      st = cm_se_new_rect (&se, s->a, s->b);
-      break;
-    case CM_SHAPE_CROSS:
-      st = cm_se_new_cross (&se, s->a, s->b);
-      break;
-    case CM_SHAPE_DIAMOND:
-      st = cm_se_new_diamond (&se, s->a);
-      break;
-    case CM_SHAPE_DISK:
-      st = cm_se_new_disk (&se, s->a);
-      break;
-    case CM_SHAPE_OCTAGON:
-      st = cm_se_new_octagon (&se, s->a);
-      break;
-    case CM_SHAPE_LINE:
-      st = cm_se_new_line (&se, s->a, s->angle);
-      break;
-    default:
-      st = cm_se_new_custom (&se, s->custom);
-      break;
-  }
-  return st == CM_OK ? se : NULL;
+  return test_se_new (&se, s->shape, s->a, s->b, s->angle, s->custom) ==
+      CM_OK ? se : NULL;
 }
 
 static const int sizes[][2] = {

@@ -32,22 +32,7 @@ typedef struct
 static cm_status
 spec_new (const se_spec * sp, cm_se ** out)
 {
-  switch (sp->shape) {
-    case CM_SHAPE_RECT:
-      return cm_se_new_rect (out, sp->a, sp->b);
-    case CM_SHAPE_CROSS:
-      return cm_se_new_cross (out, sp->a, sp->b);
-    case CM_SHAPE_DIAMOND:
-      return cm_se_new_diamond (out, sp->a);
-    case CM_SHAPE_DISK:
-      return cm_se_new_disk (out, sp->a);
-    case CM_SHAPE_OCTAGON:
-      return cm_se_new_octagon (out, sp->a);
-    case CM_SHAPE_LINE:
-      return cm_se_new_line (out, sp->a, sp->angle);
-    default:
-      return cm_se_new_custom (out, sp->custom);
-  }
+  return test_se_new (out, sp->shape, sp->a, sp->b, sp->angle, sp->custom);
 }
 
 static void
