@@ -118,6 +118,12 @@ int test_shard_count (void);
 int test_image_equal (const cm_image * got, const cm_image * expected,
     const char *what);
 
+/* A width and a height: tables of sizes and windows */
+typedef struct
+{
+  int w, h;
+} test_size;
+
 /* The structuring element of @shape: @a the width, radius or length, @b
  * the height, @angle a line's, @custom the mask of any other shape */
 cm_status test_se_new (cm_se ** out, cm_shape shape, int a, int b,

@@ -21,16 +21,11 @@ static const char *border_names[CM_BORDER_MODE_COUNT] = {
   "neutral", "replicate", "reflect", "mirror", "constant"
 };
 
-typedef struct
-{
-  int w, h;
-} size2;
-
-static const size2 sizes[] = {
+static const test_size sizes[] = {
   {1, 1}, {1, 13}, {13, 1}, {2, 2}, {17, 9}, {64, 48}
 };
 
-static const size2 windows[] = {
+static const test_size windows[] = {
   {3, 3}, {5, 5}, {7, 7}, {9, 9}, {1, 1}, {3, 5}, {5, 3}, {1, 7}, {7, 1},
   {9, 3}, {3, 9}, {5, 7}, {15, 15}, {17, 15}, {31, 31}, {31, 3}, {1, 31},
   {33, 33}, {65, 5}, {1, 255}
@@ -137,10 +132,10 @@ test_against_ref (void)
 static void
 test_wide (void)
 {
-  static const size2 wins[] = {
+  static const test_size wins[] = {
     {3, 3}, {5, 5}, {7, 7}, {9, 3}, {1, 5}, {15, 15}, {17, 17}, {41, 33}
   };
-  static const size2 big[] = { {1031, 7}, {2053, 5}, {300, 31} };
+  static const test_size big[] = { {1031, 7}, {2053, 5}, {300, 31} };
   test_rng rng;
 
   test_rng_seed (&rng, 35);
@@ -181,7 +176,7 @@ test_wide (void)
 static void
 test_refused (void)
 {
-  static const size2 wins[] = { {33, 33}, {33, 3}, {1, 35} };
+  static const test_size wins[] = { {33, 33}, {33, 3}, {1, 35} };
   test_rng rng;
   cm_image src = test_image_new (23, 19, CM_DEPTH_16, 1);
 
@@ -216,7 +211,7 @@ test_refused (void)
 static void
 test_cancel_and_args (void)
 {
-  static const size2 wins[] = { {3, 3}, {5, 5}, {33, 33} };
+  static const test_size wins[] = { {3, 3}, {5, 5}, {33, 33} };
   int flag = 1;
   cm_cpu_opts o = { 2, &flag };
   cm_image a = test_image_new (40, 30, CM_DEPTH_8, 0);

@@ -198,16 +198,11 @@ naive_luma (const cm_median_desc * d, const cm_image_packed * src,
 
 /* ---------------------------------------------------------------------- */
 
-typedef struct
-{
-  int w, h;
-} size2;
-
-static const size2 sizes[] = {
+static const test_size sizes[] = {
   {1, 1}, {1, 17}, {17, 1}, {3, 2}, {13, 11}, {31, 23}
 };
 
-static const size2 windows[] = {
+static const test_size windows[] = {
   {1, 1}, {3, 3}, {5, 3}, {3, 5}, {7, 7}, {1, 7}, {15, 15}
 };
 
@@ -281,7 +276,7 @@ static void
 test_extremes (void)
 {
   test_rng rng;
-  static const size2 wins[] = { {3, 3}, {5, 3}, {1, 9}, {7, 7}, {15, 15} };
+  static const test_size wins[] = { {3, 3}, {5, 3}, {1, 9}, {7, 7}, {15, 15} };
   static const cm_border_mode borders[] = {
     CM_BORDER_REPLICATE, CM_BORDER_REFLECT, CM_BORDER_MIRROR,
     CM_BORDER_CONSTANT
@@ -444,8 +439,8 @@ test_luma (void)
     {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, 3, "BGRA"},
     {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
   };
-  static const size2 lsizes[] = { {1, 1}, {1, 9}, {9, 1}, {2, 3}, {13, 11} };
-  static const size2 lwins[] = { {1, 1}, {3, 3}, {5, 3}, {7, 7} };
+  static const test_size lsizes[] = { {1, 1}, {1, 9}, {9, 1}, {2, 3}, {13, 11} };
+  static const test_size lwins[] = { {1, 1}, {3, 3}, {5, 3}, {7, 7} };
   test_rng rng;
 
   test_rng_seed (&rng, 14);
@@ -612,7 +607,7 @@ static void
 test_threads (void)
 {
   static const int thread_counts[] = { 2, 5, 64 };
-  static const size2 wins[] = { {3, 3}, {7, 5}, {15, 15} };
+  static const test_size wins[] = { {3, 3}, {7, 5}, {15, 15} };
   test_rng rng;
 
   test_rng_seed (&rng, 4242);

@@ -179,11 +179,11 @@ check_dst (const dev_image * d, const cm_image * noise, const cm_image * exp,
 
 /* ---- grey cases ----------------------------------------------------------- */
 
-static const size2 sizes[] = {
+static const test_size sizes[] = {
   {1, 1}, {1, 9}, {9, 1}, {5, 4}, {37, 23}, {136, 136}, {640, 480}
 };
 
-static const size2 windows[] = {
+static const test_size windows[] = {
   {1, 1}, {3, 3}, {5, 5}, {7, 7}, {9, 9}, {11, 11}, {13, 13}, {15, 15},
   {21, 21}, {31, 31}, {63, 63}, {3, 7}, {15, 5}, {5, 3}, {1, 5}, {9, 1}
 };
@@ -314,7 +314,7 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
 /* Thin the table where the reference gets slow: big windows on the big
  * image get a few percentiles and borders only. */
 static int
-thinned (const size2 * s, const size2 * w, int pi, int bi)
+thinned (const test_size * s, const test_size * w, int pi, int bi)
 {
   if ((long) s->w * s->h < 10000)
     return 0;
@@ -333,7 +333,7 @@ test_grey (void)
   for (int di = 0; di < 2; di++) {
     cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
     for (int si = 0; si < N_OF (sizes); si++) {
-      const size2 *sz = &sizes[si];
+      const test_size *sz = &sizes[si];
       if ((long) sz->w * sz->h > max_pixels)
         continue;
       for (int fill = 0; fill < 2; fill++) {
@@ -400,7 +400,7 @@ test_grey (void)
 static void
 test_worst_cases (void)
 {
-  static const size2 wsizes[] = { {37, 23}, {136, 136}, {300, 200} };
+  static const test_size wsizes[] = { {37, 23}, {136, 136}, {300, 200} };
   static const int sides[] = { 3, 9, 15, 17, 31, 63, 65 };
   static const double ps[] = { 0, 50, 90, 100 };
   test_rng rng;
@@ -488,13 +488,13 @@ static const cm_median_tuning variant_tunings[2] = {
 static void
 test_kernels (void)
 {
-  static const size2 ssizes[] = {
+  static const test_size ssizes[] = {
     {1, 1}, {1, 40}, {40, 1}, {2, 2}, {7, 3}, {8, 9}, {15, 8}, {16, 7},
     {17, 16}, {24, 17}, {31, 33}, {32, 31}, {33, 40}, {255, 9}, {256, 41},
     {257, 65}, {511, 3}, {513, 34}, {1000, 71}
   };
   static const double sps[] = { 0, 10, 50, 100 };
-  static const size2 hwins[] = { {17, 17}, {21, 21}, {31, 31}, {65, 9},
+  static const test_size hwins[] = { {17, 17}, {21, 21}, {31, 31}, {65, 9},
     {9, 71}
   };
   test_rng rng;
@@ -505,7 +505,7 @@ test_kernels (void)
     for (int di = 0; di < 2; di++) {
       cm_depth depth = di ? CM_DEPTH_16 : CM_DEPTH_8;
       for (int si = 0; si < N_OF (ssizes); si++) {
-        const size2 *sz = &ssizes[si];
+        const test_size *sz = &ssizes[si];
         if ((long) sz->w * sz->h > max_pixels)
           continue;
         for (int sl = 0; sl < 2; sl++) {
@@ -628,10 +628,10 @@ fill_hist16 (cm_image * src, test_rng * rng, int kind)
 static void
 test_hist16 (void)
 {
-  static const size2 hsizes[] = {
+  static const test_size hsizes[] = {
     {1, 40}, {37, 1}, {5, 4}, {40, 33}, {97, 70}, {131, 90}
   };
-  static const size2 hwins[] = {
+  static const test_size hwins[] = {
     {17, 17}, {19, 19}, {21, 21}, {25, 25}, {31, 31}, {33, 33}, {63, 63},
     {65, 65}, {65, 9}, {9, 71}, {17, 31}, {33, 5}
   };
@@ -639,7 +639,7 @@ test_hist16 (void)
 
   test_rng_seed (&rng, 1616);
   for (int si = 0; si < N_OF (hsizes); si++) {
-    const size2 *sz = &hsizes[si];
+    const test_size *sz = &hsizes[si];
     if ((long) sz->w * sz->h > max_pixels)
       continue;
     for (int kind = 0; kind < 6; kind++) {

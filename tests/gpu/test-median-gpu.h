@@ -18,11 +18,6 @@ extern cm_stream stream;
 
 #define N_OF(a) ((int) (sizeof (a) / sizeof ((a)[0])))
 
-typedef struct
-{
-  int w, h;
-} size2;
-
 #define MEDIAN_TEST_BORDERS 5
 #define MEDIAN_TEST_ALGORITHMS 3
 /* replicate, reflect, mirror, constant, neutral */

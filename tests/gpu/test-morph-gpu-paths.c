@@ -44,7 +44,7 @@ void
 run_tile_limits (void)
 {
   static const int limits[] = { 20000, 1 };
-  static const size2 lsizes[] = { {37, 23}, {257, 131}, {33, 1100},
+  static const test_size lsizes[] = { {37, 23}, {257, 131}, {33, 1100},
     {1100, 7}, {3, 2}
   };
 
@@ -97,7 +97,7 @@ run_tile_limits (void)
 void
 run_forced_paths (void)
 {
-  static const size2 fsizes[] = { {1, 1}, {3, 2}, {9, 1}, {1, 9},
+  static const test_size fsizes[] = { {1, 1}, {3, 2}, {9, 1}, {1, 9},
     {37, 23}, {257, 131}, {300, 70}, {70, 300}
   };
   static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
@@ -163,7 +163,7 @@ run_row_pwin (void)
   static const int lens[] = { 32, 33, 47, 63, 64, 65, 96, 127, 128, 129,
     191, 255, 256, 257, 383, 511
   };
-  static const size2 psizes[] = { {1, 2}, {15, 3}, {16, 2}, {17, 3},
+  static const test_size psizes[] = { {1, 2}, {15, 3}, {16, 2}, {17, 3},
     {200, 4}, {511, 2}, {512, 3}, {513, 2}, {1100, 5}, {2049, 3}
   };
   static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
@@ -205,7 +205,7 @@ run_row_pwin (void)
  * iterations and layout spread by the case's index plus @salt (@shift
  * moves the border and layout) */
 static void
-run_sized_cases (const shape * s, const size2 * sizes, int n_sizes,
+run_sized_cases (const shape * s, const test_size * sizes, int n_sizes,
     int per_size, int salt, int shift)
 {
   static const int ops[] = { CM_MORPH_ERODE, CM_MORPH_DILATE, CM_MORPH_OPEN,
@@ -241,7 +241,7 @@ run_diagonals (void)
   static const int lens[] = { 3, 15, 32, 33, 63, 64, 65, 127, 128, 129,
     192, 255
   };
-  static const size2 dsizes[] = { {1, 9}, {9, 1}, {63, 65}, {64, 64},
+  static const test_size dsizes[] = { {1, 9}, {9, 1}, {63, 65}, {64, 64},
     {65, 130}, {129, 64}, {200, 333}, {333, 200}, {700, 577}
   };
   /* bit 0: diag_checked, bit 1: diag_flip */
@@ -289,7 +289,7 @@ run_runs_rows (void)
   static const char *names[] = { "disk 7", "disk 15", "octagon 5",
     "diamond 3", "line 31@30", "custom 63x63 random"
   };
-  static const size2 rsizes[] = { {1, 1}, {3, 2}, {37, 23}, {97, 33},
+  static const test_size rsizes[] = { {1, 1}, {3, 2}, {37, 23}, {97, 33},
     {96, 24}, {257, 131}, {300, 70}, {70, 300}, {512, 512}
   };
   static const int rows[] = { 1, 4 };

@@ -353,7 +353,7 @@ out:
 
 /* ---- the table ---------------------------------------------------------- */
 
-static const size2 sizes[] = {
+static const test_size sizes[] = {
   {1, 1}, {1, 9}, {9, 1}, {3, 2}, {37, 23}, {257, 131}, {640, 480},
   {33, 1100}, {1100, 7}
 };
@@ -376,7 +376,7 @@ case_cost (const morph_case * c)
 uint64_t case_counter;
 
 void
-fill_case (morph_case * c, const shape * s, size2 sz, int op, int border,
+fill_case (morph_case * c, const shape * s, test_size sz, int op, int border,
     int depth16, int iterations)
 {
   memset (c, 0, sizeof (*c));
@@ -671,7 +671,7 @@ out:
 static void
 run_planes (void)
 {
-  static const size2 psizes[] = { {1, 1}, {37, 23}, {257, 131} };
+  static const test_size psizes[] = { {1, 1}, {37, 23}, {257, 131} };
   uint64_t seed = 77;
 
   for (int i = 0; i < 3; i++)

@@ -9,6 +9,7 @@
 
 #include "morph/morph.h"
 #include "morph/se.h"
+#include "test-util.h"
 
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
@@ -39,11 +40,6 @@ typedef struct
   uint64_t seed;
 } morph_case;
 
-typedef struct
-{
-  int w, h;
-} size2;
-
 extern int n_fail;
 extern shape shapes[MAX_SHAPES];
 extern int n_shapes;
@@ -55,7 +51,7 @@ extern cm_morph_tuning tuning;
 
 /* samples the brute-force reference reads */
 double case_cost (const morph_case * c);
-void fill_case (morph_case * c, const shape * s, size2 sz, int op,
+void fill_case (morph_case * c, const shape * s, test_size sz, int op,
     int border, int depth16, int iterations);
 /* one case: plan (with `tuning`), run, compare with the CPU reference */
 void run_morph_case (const morph_case * c);
