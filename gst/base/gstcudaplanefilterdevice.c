@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gstcudaplanefilterdevice.h"
+#include "gstcudaplanefilterdebug.h"
 #include "gstcudaplanefiltererrors.h"
 
 #include "gstcudaplanefiltermemory.h"
@@ -75,13 +76,8 @@ void
 gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
     GstElement * element, GstDebugCategory * category)
 {
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_device_debug,
-        "cudaplanefilterdevice", 0, "CUDA plane filter device and context");
-    g_once_init_leave (&once, 1);
-  }
+  GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE (gst_cuda_plane_filter_device_debug,
+      "cudaplanefilterdevice", "CUDA plane filter device and context");
   memset (dev, 0, sizeof (*dev));
   dev->element = element;
   dev->category = category;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gstcudaplanefilterframe.h"
+#include "gstcudaplanefilterdebug.h"
 #include "gstcudaplanefilterframeprivate.h"
 
 #include "planes.h"
@@ -23,13 +24,8 @@ GST_DEBUG_CATEGORY (gst_cuda_plane_filter_frame_debug);
 static void
 debug_ensure (void)
 {
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_frame_debug,
-        "cudaplanefilterframe", 0, "CUDA plane filter frame path");
-    g_once_init_leave (&once, 1);
-  }
+  GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE (gst_cuda_plane_filter_frame_debug,
+      "cudaplanefilterframe", "CUDA plane filter frame path");
 }
 
 /* the depth of the planes filtered for @info */

@@ -6,6 +6,7 @@
 #endif
 
 #include "gstcudaplanefiltermemory.h"
+#include "gstcudaplanefilterdebug.h"
 #include "gstcudaplanefilterpool.h"
 
 #include <gst/cuda/gstcudautils.h>
@@ -22,13 +23,8 @@ static gboolean library_loaded;
 static void
 debug_ensure (void)
 {
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_memory_debug,
-        "cudaplanefiltermemory", 0, "CUDA plane filter CUDA memory");
-    g_once_init_leave (&once, 1);
-  }
+  GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE (gst_cuda_plane_filter_memory_debug,
+      "cudaplanefiltermemory", "CUDA plane filter CUDA memory");
 }
 
 /* The frames of a pool configured with a stream carry it (>= 1.24). */

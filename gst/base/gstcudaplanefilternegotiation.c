@@ -6,6 +6,7 @@
 #endif
 
 #include "gstcudaplanefilternegotiation.h"
+#include "gstcudaplanefilterdebug.h"
 
 #include "gstcudaplanefilterpool.h"
 
@@ -18,14 +19,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_negotiation_debug);
 static void
 debug_ensure (void)
 {
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_negotiation_debug,
-        "cudaplanefilternegotiation", 0,
-        "CUDA plane filter caps and allocation");
-    g_once_init_leave (&once, 1);
-  }
+  GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE
+      (gst_cuda_plane_filter_negotiation_debug, "cudaplanefilternegotiation",
+      "CUDA plane filter caps and allocation");
 }
 
 /* Template caps: @formats in CUDA memory (its allocator's formats) then

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gstcudaplanefilteroverlap.h"
+#include "gstcudaplanefilterdebug.h"
 
 #include "gstcudaplanefilternegotiation.h"
 
@@ -222,13 +223,8 @@ void
 gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
     GstBaseTransform * trans, GstCudaPlaneFilterDevice * dev)
 {
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_overlap_debug,
-        "cudaplanefilteroverlap", 0, "CUDA plane filter overlap");
-    g_once_init_leave (&once, 1);
-  }
+  GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE (gst_cuda_plane_filter_overlap_debug,
+      "cudaplanefilteroverlap", "CUDA plane filter overlap");
   ov->trans = trans;
   gst_cuda_plane_filter_ring_init (&ov->ring, dev);
   ov->latency = 0;
