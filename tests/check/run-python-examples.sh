@@ -52,9 +52,10 @@ print(len(rows) if ok else -1)' <<<"$2")
 
 # from the buffers, with the overrides hidden (python3-gi alone)
 buffer=$("$py" -c '
-import runpy, sys
+import os, runpy, sys
 sys.modules["gi.overrides.Gst"] = None
 sys.argv = sys.argv[1:]
+sys.path.insert(0, os.path.dirname(sys.argv[0]))  # as python3 FILE does
 runpy.run_path(sys.argv[0], run_name="__main__")' \
   "$spectrum" "${args[@]}" --source buffer) || exit 1
 echo "$buffer" | head -c 300; echo
