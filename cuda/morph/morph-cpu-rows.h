@@ -343,6 +343,23 @@ FN (chords_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
   }
 }
 
+/* One erosion or dilation, rows [y0, y1) of @dst, by the pass @s takes */
+static void
+FN (shape_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
+    T fill, const cm_image * src, const cm_image * dst, int y0, int y1,
+    T * scratch, const cm_cpu_opts * opts, int *cancelled)
+{
+  if (s->diagonal)
+    FN (diagonal_rows) (s, is_min, border, fill, src, dst, y0, y1, scratch,
+        opts, cancelled);
+  else if (s->separable)
+    FN (separable_rows) (s, is_min, border, fill, src, dst, y0, y1, scratch,
+        opts, cancelled);
+  else
+    FN (chords_rows) (s, is_min, border, fill, src, dst, y0, y1, scratch,
+        opts, cancelled);
+}
+
 #undef MIN2
 #undef MAX2
 #undef FN

@@ -210,27 +210,12 @@ stage_band (void *data, int band, int y0, int y1)
   void *scratch = st->c->scratch[band];
   int cancelled = 0;
 
-  if (st->in->depth == CM_DEPTH_8) {
-    if (st->s->diagonal)
-      diagonal_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill,
-          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
-    else if (st->s->separable)
-      separable_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill,
-          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
-    else
-      chords_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill, st->in,
-          st->out, y0, y1, scratch, st->c->opts, &cancelled);
-  } else {
-    if (st->s->diagonal)
-      diagonal_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill,
-          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
-    else if (st->s->separable)
-      separable_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill,
-          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
-    else
-      chords_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill,
-          st->in, st->out, y0, y1, scratch, st->c->opts, &cancelled);
-  }
+  if (st->in->depth == CM_DEPTH_8)
+    shape_rows_u8 (st->s, st->is_min, d->border, (uint8_t) fill, st->in,
+        st->out, y0, y1, scratch, st->c->opts, &cancelled);
+  else
+    shape_rows_u16 (st->s, st->is_min, d->border, (uint16_t) fill, st->in,
+        st->out, y0, y1, scratch, st->c->opts, &cancelled);
   return cancelled ? CM_ERR_CANCELLED : CM_OK;
 }
 
