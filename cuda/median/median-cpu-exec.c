@@ -12,6 +12,16 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) < (b) ? (b) : (a))
 
+/* A comparator with one output: @d = OP (a, b), sample by sample */
+#define DEFINE_ONE_SIDED(T, name, OP) \
+static inline void \
+name (T * restrict d, const T * restrict a, const T * restrict b, int len) \
+{ \
+  for (int x = 0; x < len; x += BLK) \
+    for (int i = 0; i < BLK; i++) \
+      d[x + i] = OP (a[x + i], b[x + i]); \
+}
+
 /* One comparator of each kind and the phase loops, for sample type T */
 #define DEFINE_LOOPS(T, S) \
 static inline void \
@@ -26,23 +36,8 @@ cmp_##S (T * restrict lo, T * restrict hi, const T * restrict a, \
     } \
 } \
 \
-static inline void \
-min_##S (T * restrict lo, const T * restrict a, const T * restrict b, \
-    int len) \
-{ \
-  for (int x = 0; x < len; x += BLK) \
-    for (int i = 0; i < BLK; i++) \
-      lo[x + i] = MIN (a[x + i], b[x + i]); \
-} \
-\
-static inline void \
-max_##S (T * restrict hi, const T * restrict a, const T * restrict b, \
-    int len) \
-{ \
-  for (int x = 0; x < len; x += BLK) \
-    for (int i = 0; i < BLK; i++) \
-      hi[x + i] = MAX (a[x + i], b[x + i]); \
-} \
+DEFINE_ONE_SIDED (T, min_##S, MIN) \
+DEFINE_ONE_SIDED (T, max_##S, MAX) \
 \
 CM_CPU_CLONES static void \
 run_##S (const cm_mnet * net, void *const *loc, int len) \
