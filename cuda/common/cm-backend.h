@@ -6,9 +6,9 @@
  * is made. */
 #pragma once
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "cm-decls.h"
+
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -24,6 +24,4 @@ cm_backend_name (cm_backend backend)
       backend == CM_BACKEND_CUDA ? "cuda" : "invalid";
 }
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

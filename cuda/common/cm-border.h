@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "cm-decls.h"
+
 /* The same index map serves the CPU reference and the kernels: compiled by
  * nvcc it is also a device function, so there is one definition to test. */
 #ifdef __CUDACC__
@@ -13,9 +15,7 @@
 #define CM_BORDER_HD
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -61,6 +61,4 @@ cm_border_map (cm_border_mode mode, int i, int n)
   }
 }
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

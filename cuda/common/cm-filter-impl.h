@@ -8,9 +8,7 @@
 
 #include "cm-filter.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef struct
 {
@@ -59,6 +57,4 @@ cm_status cm_filter_done (cm_filter ** out, cm_filter * f, cm_status status);
 int cm_filter_fits (const cm_filter * f, int width, int height,
     cm_depth depth);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

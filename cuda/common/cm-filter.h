@@ -15,9 +15,7 @@
 #include "cm-image.h"
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef struct cm_filter cm_filter;
 
@@ -53,6 +51,4 @@ cm_backend cm_filter_backend (const cm_filter * filter);
 /* NULL is ignored */
 void cm_filter_free (cm_filter * filter);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

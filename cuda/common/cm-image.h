@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "cm-decls.h"
+
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -135,6 +135,4 @@ cm_channels_ok (int ch, int r, int g, int b, int a)
   return a >= 0 && a < ch && a != r && a != g && a != b;
 }
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

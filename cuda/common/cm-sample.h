@@ -9,9 +9,7 @@
 
 #include "cm-image.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* sample x of row (bpp bytes a sample: 1 or 2) */
 static inline uint32_t
@@ -44,6 +42,4 @@ cm_image_sample (const cm_image * img, int x, int y)
       img->pitch, x, cm_depth_bytes (img->depth));
 }
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -3,9 +3,9 @@
  * exits or aborts: callers turn these into their own errors. */
 #pragma once
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "cm-decls.h"
+
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -38,6 +38,4 @@ typedef struct
 /* TRUE when the status wraps a CUDA runtime error */
 #define CM_STATUS_IS_CUDA(s) ((int) (s) >= CM_ERR_CUDA_BASE)
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

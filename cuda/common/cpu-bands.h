@@ -6,9 +6,7 @@
 
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* The work of one band: rows [y0, y1), @band its index (for per-band
  * scratch). */
@@ -25,6 +23,4 @@ cm_status cm_cpu_bands (const cm_cpu_opts * opts, int rows, cm_band_fn fn,
 /* Whether @opts asks the run to stop (from any thread). */
 int cm_cpu_cancelled (const cm_cpu_opts * opts);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

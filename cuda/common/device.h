@@ -9,9 +9,7 @@
 #include "cm-status.h"
 #include "cm-image.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* 1 when this build contains CUDA kernels */
 int cm_have_cuda (void);
@@ -75,6 +73,4 @@ cm_status cm_copy_2d_async (void *dst, size_t dst_pitch, const void *src,
     size_t src_pitch, size_t width_bytes, int height, cm_copy_kind kind,
     cm_stream stream);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -7,9 +7,7 @@
 #include "cm-status.h"
 #include "cm-image.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* Copy channel `channel` of src into the planar image dst (same size). */
 cm_status cm_extract_channel_ref (const cm_image_packed * src, int channel,
@@ -24,6 +22,4 @@ cm_status cm_extract_channel_cuda (const cm_image_packed * src, int channel,
 cm_status cm_insert_channel_cuda (const cm_image * src, int channel,
     const cm_image_packed * dst, void *stream);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -12,9 +12,7 @@
 #include "cm-filter.h"
 #include "linspectrum.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) desc->want_supremum for runs with a dst (the supremum,
  * of the filter's size and depth), want_orientation for
@@ -30,6 +28,4 @@ cm_status cm_linspectrum_filter_new (cm_filter ** out, cm_backend backend,
 const uint64_t *cm_linspectrum_filter_spectrum (const cm_filter * filter);
 int cm_linspectrum_filter_count (const cm_filter * filter);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -77,9 +77,7 @@
 #include "cm-image.h"
 #include "morph/morph.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 #define CM_LINSPECTRUM_MAX_ANGLES 4096  /* orientations per descriptor   */
 #define CM_LINSPECTRUM_MAX_LENGTH 4095  /* longest segment L             */
@@ -239,6 +237,4 @@ const char *cm_linspectrum_plan_describe (const cm_linspectrum_plan * plan);
 
 void cm_linspectrum_plan_free (cm_linspectrum_plan * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

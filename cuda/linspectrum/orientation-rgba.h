@@ -99,9 +99,7 @@ cm_orientation_rgba_views_ok (const cm_image * sup, const cm_image * orient,
       dst->pitch >= (size_t) dst->width * 4;
 }
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* hue units in a full turn */
 #define CM_ORIENTATION_HUE_STEPS 1536
@@ -136,6 +134,4 @@ cm_status cm_orientation_rgba_plan_run (cm_orientation_rgba_plan * plan,
 
 void cm_orientation_rgba_plan_free (cm_orientation_rgba_plan * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

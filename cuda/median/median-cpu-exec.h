@@ -11,9 +11,7 @@
 
 #include "median-cpu-net.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* Every length below is a multiple of this */
 #define CM_MNET_BLOCK 64
@@ -36,6 +34,4 @@ void cm_mrow_join (void *dst, void *const *src, int g, int len, int bpp);
 void cm_mrow_median3 (void *out, void *const *rows, void *const *tmp,
     int len, int bpp);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

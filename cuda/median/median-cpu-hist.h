@@ -13,9 +13,7 @@
 
 #include <stddef.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* The bytes of scratch a run on rows of @width samples split into @bands
  * bands (cm_cpu_band_count) needs. */
@@ -29,6 +27,4 @@ cm_status cm_median_hist8_run (const cm_median_desc * desc, int k,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts,
     void *scratch);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

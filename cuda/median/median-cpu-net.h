@@ -22,9 +22,7 @@
 
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* lo = min (a, b), hi = max (a, b); an output not read is -1; b = -1:
  * lo = a (a copy). Operands are indices into the run's table of arrays:
@@ -57,6 +55,4 @@ int cm_mnet_cost (const cm_mnet * net);
 
 void cm_mnet_clear (cm_mnet * net);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

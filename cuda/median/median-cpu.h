@@ -9,9 +9,7 @@
 
 #include "median.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* Largest window side the networks take: at 31 x 31 they still take half
  * the reference's time, at 41 x 41 as long (1080p, one core) */
@@ -52,6 +50,4 @@ const char *cm_median_cpu_plan_algorithm (const cm_median_cpu_plan * plan);
 cm_status cm_median_cpu_run (const cm_median_desc * desc,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * opts);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

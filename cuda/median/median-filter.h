@@ -9,9 +9,7 @@
 #include "cm-filter.h"
 #include "median.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) With CM_MEDIAN_PLAN_LUMA in desc->plan_flags the filter
  * also runs luma mode on interleaved images of 3 or 4 channels
@@ -25,6 +23,4 @@ cm_status cm_median_filter_new (cm_filter ** out, cm_backend backend,
 cm_status cm_median_filter_set_channels (cm_filter * filter, int r_idx,
     int g_idx, int b_idx, int a_idx);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -49,9 +49,7 @@
 #include "cm-image.h"
 #include "cm-border.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* Largest window side accepted (odd). Counts of a window fit 16 bits. */
 #define CM_MEDIAN_MAX_WINDOW 255
@@ -182,6 +180,4 @@ const char *cm_median_plan_algorithm (const cm_median_plan * plan);
 
 const char *cm_median_algorithm_name (cm_median_algorithm algorithm);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

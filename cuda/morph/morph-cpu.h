@@ -6,9 +6,7 @@
 
 #include "morph.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* A CPU plan: @desc (copied, its SE too) for frames of @width x @height
  * and @depth, its scratch and temporaries allocated here, once, for the
@@ -34,6 +32,4 @@ void cm_morph_cpu_free (cm_morph_cpu * p);
  * each row of the SE) */
 const char *cm_morph_cpu_algorithm (const cm_morph_cpu * p);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -8,9 +8,7 @@
 #include "cm-filter.h"
 #include "morph.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) The structuring element is copied too: the caller may
  * free its own. */
@@ -18,6 +16,4 @@ cm_status cm_morph_filter_new (cm_filter ** out, cm_backend backend,
     const cm_morph_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

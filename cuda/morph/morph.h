@@ -9,9 +9,7 @@
 #include "cm-border.h"
 #include "se.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -138,6 +136,4 @@ const char *cm_morph_plan_algorithm (const cm_morph_plan * plan);
 
 const char *cm_morph_op_name (cm_morph_op op);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

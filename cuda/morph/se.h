@@ -14,9 +14,7 @@
 #include <stdint.h>
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -103,6 +101,4 @@ void cm_se_bounds (const cm_se * se, int *min_dx, int *max_dx, int *min_dy,
 
 const char *cm_shape_name (cm_shape shape);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

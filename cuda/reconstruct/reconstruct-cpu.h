@@ -8,9 +8,7 @@
 
 #include "reconstruct.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef struct cm_recon_cpu cm_recon_cpu;
 
@@ -32,6 +30,4 @@ cm_status cm_recon_cpu_run (cm_recon_cpu * plan, const cm_image * src,
 
 void cm_recon_cpu_free (cm_recon_cpu * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

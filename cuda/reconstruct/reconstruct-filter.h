@@ -11,9 +11,7 @@
 #include "cm-filter.h"
 #include "reconstruct.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) The structuring element of the marker, when there is
  * one, is copied too. */
@@ -21,6 +19,4 @@ cm_status cm_recon_filter_new (cm_filter ** out, cm_backend backend,
     const cm_recon_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

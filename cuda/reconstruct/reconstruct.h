@@ -17,9 +17,7 @@
 #include "cm-image.h"
 #include "morph/morph.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -112,6 +110,4 @@ void cm_recon_plan_free (cm_recon_plan * plan);
 
 const char *cm_recon_op_name (cm_recon_op op);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -14,9 +14,7 @@
 #include "cm-image.h"
 #include "morph/se.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* Bright parallel lines (Gaussian profile, sigma 1.2 px, peak about 230)
  * every `period` pixels at theta degrees, one of them through the image
@@ -42,6 +40,4 @@ void synth_staff_page (const cm_image * img, double theta, uint64_t seed);
  * segment). Other angles, or a failure: NULL. Free with cm_se_free. */
 cm_se *synth_segment_se (int length, int angle);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS
