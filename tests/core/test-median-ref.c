@@ -439,7 +439,9 @@ test_luma (void)
     {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, 3, "BGRA"},
     {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
   };
-  static const test_size lsizes[] = { {1, 1}, {1, 9}, {9, 1}, {2, 3}, {13, 11} };
+  static const test_size lsizes[] = {
+    {1, 1}, {1, 9}, {9, 1}, {2, 3}, {13, 11}
+  };
   static const test_size lwins[] = { {1, 1}, {3, 3}, {5, 3}, {7, 7} };
   test_rng rng;
 
