@@ -36,7 +36,9 @@ test_luma (void)
     {4, 0, 1, 2, 3, "RGBA"}, {4, 2, 1, 0, -1, "BGRx"}, {3, 0, 1, 2, -1, "RGB"},
   };
   static const test_size lsizes[] = { {1, 1}, {9, 1}, {37, 23}, {160, 120} };
-  static const test_size lwins[] = { {1, 1}, {3, 3}, {5, 3}, {9, 9}, {15, 15} };
+  static const test_size lwins[] = {
+    {1, 1}, {3, 3}, {5, 3}, {9, 9}, {15, 15}
+  };
   static const double lps[] = { 0, 50, 90 };
   test_rng rng;
 
