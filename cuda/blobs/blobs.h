@@ -113,6 +113,10 @@ typedef struct
                                  * 0 (default 32), 4 ... 32               */
   int no_warp_aggregation;      /* 1: one set of atomics per pixel in the
                                  * statistics pass (for comparison)       */
+  int steps;                    /* benchmarks: only the first @steps
+                                 * steps of blobs.cu are queued (0: all;
+                                 * the results are then undefined), so
+                                 * that each step can be timed           */
 } cm_blobs_tuning;
 
 cm_status cm_blobs_plan_new (cm_blobs_plan ** out, const cm_blobs_desc * desc,

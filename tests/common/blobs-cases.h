@@ -98,7 +98,7 @@ blobs_fill (cm_image * img, blobs_kind kind, int param, uint32_t * t,
     return;
   }
   *t = blobs_mid (img->depth);
-  on = calloc ((size_t) w * h, 1);
+  on = (uint8_t *) calloc ((size_t) w * h, 1);
   switch (kind) {
     case BLOBS_SPIRAL:
       blobs_fill_spiral (on, w, h);
