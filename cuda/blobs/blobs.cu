@@ -404,7 +404,8 @@ static cudaError_t
 results_alloc (cm_blobs_plan *p)
 {
   const size_t n = p->capacity ? p->capacity : 1;
-  const size_t head = 64;       /* the struct, 8-byte arrays after it */
+  /* the struct, then the 8-byte arrays */
+  const size_t head = (sizeof (cm_blobs_results) + 63) & ~(size_t) 63;
   const size_t bytes = head + n * (sizeof (uint64_t) + 3 * sizeof (double) +
       6 * sizeof (uint32_t));
   char *h, *d;
