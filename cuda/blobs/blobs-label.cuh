@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The labelling kernels of blobs.cu: block-based union-find over pixels
+ * (Playne & Hawick, "A New Algorithm for Parallel Connected-Component
+ * Labelling on GPUs", IEEE TPDS 29(6), 2018; Allegretti, Bolelli & Grana,
+ * "Optimized Block-Based Algorithms to Label Connected Components on
+ * GPUs", IEEE TPDS 31(2), 2020), its unions by atomic minimum as in
+ * Komura's label equivalence.
+ *
+ * A pixel's label is its raster index p = y * width + x; a union links
+ * the larger root under the smaller, so the root of a blob is its smallest
+ * index: its first pixel in raster order. The labels array is packed
+ * (width * height entries); background is BLOBS_BG. After compression a
+ * root's entry becomes BLOBS_RANK | its rank among the roots (the blob's
+ * number in the order, from 0), every other pixel's the root's index. */
+#pragma once
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#define BLOBS_BG 0xffffffffu
+#define BLOBS_RANK 0x80000000u
+
+#define TILE_W 32               /* a labelling tile's width: one warp     */
+#define SEG_THREADS 256         /* a segment kernel's block               */
+#define SEG_ITEMS 16            /* pixels a thread of it takes            */
+#define SEG_PIXELS (SEG_THREADS * SEG_ITEMS)
+#define ACC_ROWS 8              /* rows of an accumulation block (warps)  */
+
+/* The statistics of the blobs, indexed by rank (struct of arrays) */
+struct blobs_stats
+{
+  uint32_t *area, *x0, *x1, *y0, *y1, *vmin, *vmax;
+  unsigned long long *sum_x, *sum_y, *sum_v;
+};
+
+/* Counters of a frame, zeroed before it */
+struct blobs_ctl
+{
+  unsigned long long foreground;
+  uint32_t roots;               /* blobs before the filters               */
+  uint32_t total;               /* passing                                */
+  uint32_t count;               /* reported                               */
+  uint32_t cut, ties;           /* reported: area > cut, or the first
+                                 * @ties of area == cut                   */
+  uint32_t candidates;          /* passing areas of the top bin           */
+};
+
+template <typename T>
+static __device__ __forceinline__ T
+blobs_load (const void *base, size_t pitch, int x, int y)
+{
+  return ((const T *) ((const char *) base + (size_t) y * pitch))[x];
+}
+
+static __device__ __forceinline__ bool
+blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
+{
+  return invert ? v < threshold : v >= threshold;
+}
+
+/* ---- union-find: shared memory (a tile) and global (the frame) --------- */
+
+static __device__ __forceinline__ int
+find_shared (volatile int *s, int i)
+{
+  int n;
+
+  while ((n = s[i]) != i)
+    i = n;
+  return i;
+}
+
+/* a and b in one set, the smaller root on top. A link that lost a race
+ * (atomicMin found another parent) goes on with what it found: nothing
+ * is lost, every overwritten parent is united again (Komura 2015). */
+static __device__ __forceinline__ void
+unite_shared (int *s, int a, int b)
+{
+  for (;;) {
+    a = find_shared (s, a);
+    b = find_shared (s, b);
+    if (a == b)
+      return;
+    if (a > b) {
+      const int t = a;
+
+      a = b;
+      b = t;
+    }
+    const int old = atomicMin (&s[b], a);
+
+    if (old == b)
+      return;
+    b = old;
+  }
+}
+
+static __device__ __forceinline__ uint32_t
+find_global (const volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i)
+    i = n;
+  return i;
+}
+
+static __device__ __forceinline__ void
+unite_global (uint32_t *l, uint32_t a, uint32_t b)
+{
+  for (;;) {
+    a = find_global (l, a);
+    b = find_global (l, b);
+    if (a == b)
+      return;
+    if (a > b) {
+      const uint32_t t = a;
+
+      a = b;
+      b = t;
+    }
+    const uint32_t old = atomicMin (&l[b], a);
+
+    if (old == b)
+      return;
+    b = old;
+  }
+}
+
+/* ---- pass 1: each tile labelled in shared memory ----------------------- */
+
+/* A block of 32 x blockDim.y threads, a pixel each: foreground, unions
+ * with the earlier neighbours inside the tile (the decision tree skips a
+ * union another thread makes: with the pixel above in the foreground its
+ * left and right neighbours are its set already), then every pixel's
+ * label is its tile root's raster index. Counts the foreground. */
+template <typename T, bool CONN8>
+static __global__ void
+label_tiles (const void *src, size_t pitch, int width, int height,
+    uint32_t threshold, bool invert, uint32_t *labels, blobs_ctl *ctl)
+{
+  extern __shared__ int tile[];
+  const int tx = threadIdx.x, ty = threadIdx.y, i = ty * TILE_W + tx;
+  const int x = blockIdx.x * TILE_W + tx, y = blockIdx.y * blockDim.y + ty;
+  const bool in = x < width && y < height;
+  const bool fg = in && blobs_is_fg (blobs_load<T> (src, pitch, x, y),
+      threshold, invert);
+  int n;
+
+  tile[i] = fg ? i : -1;
+  n = __syncthreads_count (fg);
+  if (n > 0) {                  /* the same in every thread of the block */
+    if (fg) {
+      const bool left = tx > 0 && tile[i - 1] >= 0;
+      const bool up = ty > 0 && tile[i - TILE_W] >= 0;
+
+      if (left)
+        unite_shared (tile, i, i - 1);
+      if (up)
+        unite_shared (tile, i, i - TILE_W);
+      if (CONN8 && !up && ty > 0) {
+        if (!left && tx > 0 && tile[i - TILE_W - 1] >= 0)
+          unite_shared (tile, i, i - TILE_W - 1);
+        if (tx + 1 < TILE_W && tile[i - TILE_W + 1] >= 0)
+          unite_shared (tile, i, i - TILE_W + 1);
+      }
+    }
+    __syncthreads ();
+  }
+  if (in) {
+    uint32_t l = BLOBS_BG;
+
+    if (fg) {
+      const int r = find_shared (tile, i);
+
+      l = (uint32_t) (blockIdx.y * blockDim.y + r / TILE_W) * (uint32_t)
+          width + blockIdx.x * TILE_W + r % TILE_W;
+    }
+    labels[(size_t) y * width + x] = l;
+  }
+  if (i == 0 && n > 0)
+    atomicAdd (&ctl->foreground, (unsigned long long) n);
+}
+
+/* ---- pass 2: unions across the tiles' edges ---------------------------- */
+
+/* A block of 32 + tile_rows threads per tile: the first 32 take the top
+ * row's pixels and their neighbours above, the others the left column's
+ * and their neighbours to the left. A diagonal neighbour is skipped when
+ * the straight one is foreground: both are in one set through another
+ * union (inside a tile, or along the other edge). */
+template <bool CONN8>
+static __global__ void
+merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
+{
+  const int t = threadIdx.x;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
+  int x, y;
+
+  if (t < TILE_W) {
+    x = x0 + t;
+    y = y0;
+    if (y == 0 || x >= width)
+      return;
+    const uint32_t p = (uint32_t) y * width + x;
+
+    if (labels[p] == BLOBS_BG)
+      return;
+    if (labels[p - width] != BLOBS_BG) {
+      unite_global (labels, p, p - width);
+    } else if (CONN8) {
+      if (x > 0 && labels[p - width - 1] != BLOBS_BG)
+        unite_global (labels, p, p - width - 1);
+      if (x + 1 < width && labels[p - width + 1] != BLOBS_BG)
+        unite_global (labels, p, p - width + 1);
+    }
+  } else {
+    x = x0;
+    y = y0 + t - TILE_W;
+    if (x == 0 || y >= height || t - TILE_W >= tile_rows)
+      return;
+    const uint32_t p = (uint32_t) y * width + x;
+
+    if (labels[p] == BLOBS_BG)
+      return;
+    if (labels[p - 1] != BLOBS_BG) {
+      unite_global (labels, p, p - 1);
+    } else if (CONN8) {
+      if (y > 0 && labels[p - width - 1] != BLOBS_BG)
+        unite_global (labels, p, p - width - 1);
+      if (y + 1 < height && labels[p + width - 1] != BLOBS_BG)
+        unite_global (labels, p, p + width - 1);
+    }
+  }
+}
+
+/* ---- block scans --------------------------------------------------------- */
+
+/* The exclusive prefix of @v over the block (in thread order) and the
+ * block's sum in *total; @scratch: 32 words of shared memory. Every
+ * thread of the block calls it. */
+static __device__ __forceinline__ uint32_t
+block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
+{
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nwarps = (blockDim.x + 31) >> 5;
+  uint32_t x = v;
+
+  for (int o = 1; o < 32; o <<= 1) {
+    const uint32_t y = __shfl_up_sync (0xffffffffu, x, o);
+
+    if (lane >= o)
+      x += y;
+  }
+  if (lane == 31)
+    scratch[warp] = x;
+  __syncthreads ();
+  if (warp == 0) {
+    uint32_t s = lane < nwarps ? scratch[lane] : 0;
+
+    for (int o = 1; o < 32; o <<= 1) {
+      const uint32_t y = __shfl_up_sync (0xffffffffu, s, o);
+
+      if (lane >= o)
+        s += y;
+    }
+    scratch[lane] = s;
+  }
+  __syncthreads ();
+  const uint32_t before = warp > 0 ? scratch[warp - 1] : 0;
+
+  *total = scratch[nwarps - 1];
+  __syncthreads ();
+  return before + x - v;
+}
+
+/* ---- pass 3: compression, roots counted by segments in raster order --- */
+
+/* Every foreground pixel's entry becomes its root; a segment's roots
+ * counted into @seg_roots */
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
+  uint32_t roots = 0, total;
+
+  for (int j = 0; j < SEG_ITEMS; j++) {
+    const uint32_t p = base + j * SEG_THREADS;
+    uint32_t l;
+
+    if (p >= npix || (l = labels[p]) == BLOBS_BG)
+      continue;
+    if (l == p) {
+      roots++;
+      continue;
+    }
+    const uint32_t r = find_global (labels, l);
+
+    if (r != l)
+      labels[p] = r;
+  }
+  block_exclusive_scan (roots, &total, scratch);
+  if (threadIdx.x == 0)
+    seg_roots[blockIdx.x] = total;
+}
+
+/* ---- pass 4: ranks of the roots, statistics initialised --------------- */
+
+/* @seg_offset: the roots before each segment (scanned). A root's entry
+ * becomes BLOBS_RANK | its rank; its statistics start from its own
+ * pixel, the top-left of its bounding box's first row. */
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+rank_roots (uint32_t *labels, uint32_t npix, int width,
+    const uint32_t *seg_offset, blobs_stats st)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
+  uint32_t carry = seg_offset[blockIdx.x];
+
+  for (int j = 0; j < SEG_ITEMS; j++) {
+    const uint32_t p = base + j * SEG_THREADS;
+    const bool root = p < npix && labels[p] == p;
+    uint32_t total;
+    const uint32_t k = carry + block_exclusive_scan (root, &total, scratch);
+
+    carry += total;
+    if (root) {
+      const uint32_t x = p % (uint32_t) width, y = p / (uint32_t) width;
+
+      labels[p] = BLOBS_RANK | k;
+      st.area[k] = 0;
+      st.sum_x[k] = 0;
+      st.sum_y[k] = 0;
+      st.sum_v[k] = 0;
+      st.x0[k] = x;
+      st.x1[k] = x;
+      st.y0[k] = y;
+      st.y1[k] = y;
+      st.vmin[k] = 0xffffffffu;
+      st.vmax[k] = 0;
+    }
+  }
+}
+
+/* a foreground pixel's rank, from its label entry */
+static __device__ __forceinline__ uint32_t
+rank_of (const uint32_t *labels, uint32_t l)
+{
+  return (l & BLOBS_RANK ? l : labels[l]) & ~BLOBS_RANK;
+}
+
+/* ---- pass 5: statistics --------------------------------------------------- */
+
+/* Sum, minimum and maximum over the lanes of @peers (each lane of it
+ * calls them with the same @peers): the sm_80 reductions, or a walk over
+ * the lanes before them */
+#if __CUDA_ARCH__ >= 800
+#define WARP_REDUCE(name, intrinsic, op) \
+  static __device__ __forceinline__ uint32_t \
+  name (unsigned peers, uint32_t v) \
+  { \
+    return intrinsic (peers, v); \
+  }
+#else
+#define WARP_REDUCE(name, intrinsic, op) \
+  static __device__ __forceinline__ uint32_t \
+  name (unsigned peers, uint32_t v) \
+  { \
+    uint32_t r = v; \
+    for (unsigned m = peers; m != 0; m &= m - 1) { \
+      const uint32_t o = __shfl_sync (peers, v, __ffs (m) - 1); \
+      r = op; \
+    } \
+    return r; \
+  }
+#endif
+WARP_REDUCE (warp_min, __reduce_min_sync, o < r ? o : r)
+WARP_REDUCE (warp_max, __reduce_max_sync, o > r ? o : r)
+#if __CUDA_ARCH__ >= 800
+WARP_REDUCE (warp_sum, __reduce_add_sync, 0)
+#else
+static __device__ __forceinline__ uint32_t
+warp_sum (unsigned peers, uint32_t v)
+{
+  uint32_t r = 0;
+
+  for (unsigned m = peers; m != 0; m &= m - 1)
+    r += __shfl_sync (peers, v, __ffs (m) - 1);
+  return r;
+}
+#endif
+#undef WARP_REDUCE
+
+/* A warp per 32 pixels of a row. With AGG the warp's pixels of one blob
+ * (__match_any_sync on the rank) add up in registers and one lane makes
+ * the blob's atomics: a row's run of a large blob costs one set, not 32.
+ * The row is the same for the warp: the sum of y is y times the count. */
+template <typename T, bool AGG>
+static __global__ void
+__launch_bounds__ (TILE_W * ACC_ROWS)
+accumulate (const void *src, size_t pitch, int width, int height,
+    const uint32_t *labels, blobs_stats st)
+{
+  const int lane = threadIdx.x;
+  const int x = blockIdx.x * TILE_W + lane;
+  const int y = blockIdx.y * ACC_ROWS + threadIdx.y;
+  uint32_t l = BLOBS_BG, k = 0, v = 0;
+
+  if (y >= height)
+    return;
+  if (x < width)
+    l = labels[(size_t) y * width + x];
+  const bool fg = l != BLOBS_BG;
+  const unsigned active = __ballot_sync (0xffffffffu, fg);
+
+  if (!fg)
+    return;
+  k = rank_of (labels, l);
+  v = blobs_load<T> (src, pitch, x, y);
+  if (AGG) {
+    const unsigned peers = __match_any_sync (active, k);
+    const uint32_t n = __popc (peers);
+    const uint32_t sx = warp_sum (peers, (uint32_t) x);
+    const uint32_t sv = warp_sum (peers, v);
+    const uint32_t mn = warp_min (peers, v);
+    const uint32_t mx = warp_max (peers, v);
+    const int first = __ffs (peers) - 1, last = 31 - __clz (peers);
+
+    if (lane != first)
+      return;
+    atomicAdd (&st.area[k], n);
+    atomicAdd (&st.sum_x[k], (unsigned long long) sx);
+    atomicAdd (&st.sum_y[k], (unsigned long long) y * n);
+    atomicAdd (&st.sum_v[k], (unsigned long long) sv);
+    atomicMin (&st.x0[k], (uint32_t) (x - lane + first));
+    atomicMax (&st.x1[k], (uint32_t) (x - lane + last));
+    atomicMax (&st.y1[k], (uint32_t) y);
+    atomicMin (&st.vmin[k], mn);
+    atomicMax (&st.vmax[k], mx);
+  } else {
+    atomicAdd (&st.area[k], 1u);
+    atomicAdd (&st.sum_x[k], (unsigned long long) x);
+    atomicAdd (&st.sum_y[k], (unsigned long long) y);
+    atomicAdd (&st.sum_v[k], (unsigned long long) v);
+    atomicMin (&st.x0[k], (uint32_t) x);
+    atomicMax (&st.x1[k], (uint32_t) x);
+    atomicMax (&st.y1[k], (uint32_t) y);
+    atomicMin (&st.vmin[k], v);
+    atomicMax (&st.vmax[k], v);
+  }
+}
+
+/* ---- the output image ----------------------------------------------------- */
+
+/* @number: each blob's number among the passing ones (0: dropped). A
+ * mask is @maxv where a passing blob is, labels its number (at most
+ * 65535). */
+template <typename TO, bool MASK>
+static __global__ void
+write_output (void *dst, size_t pitch, int width, int height,
+    const uint32_t *labels, const uint32_t *number, uint32_t maxv)
+{
+  const int x = blockIdx.x * TILE_W + threadIdx.x;
+  const int y = blockIdx.y * ACC_ROWS + threadIdx.y;
+  uint32_t out = 0;
+
+  if (x >= width || y >= height)
+    return;
+  const uint32_t l = labels[(size_t) y * width + x];
+
+  if (l != BLOBS_BG) {
+    const uint32_t nb = number[rank_of (labels, l)];
+
+    out = MASK ? (nb ? maxv : 0) : (nb > 65535u ? 65535u : nb);
+  }
+  ((TO *) ((char *) dst + (size_t) y * pitch))[x] = (TO) out;
+}
