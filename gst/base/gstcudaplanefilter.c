@@ -17,7 +17,7 @@
  *
  * Both pads have the same caps, except for subclasses that implement
  * process_convert: they may output a packed 8-bit RGB format (RGBA, ...)
- * of the same size from the GRAY and YUV formats, and choose those caps in
+ * or GRAY16_LE (cudablobs' labels) of the same size from the GRAY and YUV formats, and choose those caps in
  * their own transform_caps. A subclass that puts the element in
  * passthrough gets each frame in analyse_plane and the buffer leaves
  * untouched (analysers). The backend is chosen in start(): CUDA on one

@@ -184,10 +184,14 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
   fp->row_bytes = (gsize) width * fp->pixel_channels *
       cm_depth_bytes (fp->depth);
   if (fp->convert) {
-    /* packed 8-bit output (checked in set_caps) */
-    fp->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0);
-    fp->out_row_bytes = (gsize) width * fp->out_channels;
+    /* one packed plane (checked in set_caps), of its own depth */
+    fp->out_depth = gst_cuda_plane_filter_frame_info_depth (out_info);
+    fp->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) /
+        cm_depth_bytes (fp->out_depth);
+    fp->out_row_bytes = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) *
+        width;
   } else {
+    fp->out_depth = fp->depth;
     fp->out_channels = fp->pixel_channels;
     fp->out_row_bytes = fp->row_bytes;
   }
@@ -222,7 +226,7 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
   /* the converted frame */
   if (status == CM_OK && fp->convert)
     status = cm_device_packed_alloc (&fp->dev_packed_out, width, height,
-        CM_DEPTH_8, fp->out_channels);
+        fp->out_depth, fp->out_channels);
 
   fp->staging_pitch = GST_ROUND_UP_N (fp->row_bytes, ROW_ALIGN);
   fp->staging_out_pitch = GST_ROUND_UP_N (fp->out_row_bytes, ROW_ALIGN);
@@ -358,7 +362,7 @@ process_cpu (GstCudaPlaneFilterFramePath * fp,
   if (fp->convert) {
     cm_image s = plane_view (in, 0, width, height, fp->depth);
 
-    dst = packed_view (out, width, height, CM_DEPTH_8, fp->out_channels);
+    dst = packed_view (out, width, height, fp->out_depth, fp->out_channels);
     return cm_filter_run_to_packed (filter, &s, &dst, NULL);
   }
 
@@ -593,7 +597,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
   if (fp->convert) {
     cm_image src;
     cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, CM_DEPTH_8, fp->out_channels) : fp->dev_packed_out;
+        height, fp->out_depth, fp->out_channels) : fp->dev_packed_out;
 
     status = input_plane (fp, in, &src, st);
     if (status == CM_OK)
