@@ -557,8 +557,8 @@ gst_cuda_plane_filter_prepare_output_buffer (GstBaseTransform * trans,
       gst_buffer_is_all_memory_writable (inbuf) &&
       gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
       GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
-      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
+      GST_CUDA_PLANE_FILTER_MAX_REGIONS (GST_CUDA_PLANE_FILTER_GET_CLASS
+          (self))) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
   if (priv->in_place) {
     *outbuf = inbuf;
     return GST_FLOW_OK;

@@ -53,6 +53,12 @@ typedef struct
 G_GNUC_INTERNAL GstCudaPlaneFilterPrivate
     * gst_cuda_plane_filter_private (GstCudaPlaneFilter * self);
 
+/* the regions of interest a frame of @klass takes: an analyser without
+ * region_done describes one */
+#define GST_CUDA_PLANE_FILTER_MAX_REGIONS(klass) \
+  ((klass)->frame_done != NULL && (klass)->region_done == NULL ? 1 : \
+      G_MAXUINT)
+
 /* gstcudaplanefilterrun.c */
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_enter
     (GstCudaPlaneFilter * self, gboolean * pushed);

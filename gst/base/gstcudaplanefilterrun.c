@@ -148,10 +148,12 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
 }
 
 /* The frame's work is done (device left): count it, let the subclass
- * read its results (@inbuf %NULL: nothing was looked at, no results). */
+ * read its results (@inbuf %NULL: nothing was looked at, no results;
+ * @regions: they were given per region, region_done). */
 static GstFlowReturn
 gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
-    cm_status status, GstBuffer * inbuf, const GstCudaPlaneFilterFrameStats * st)
+    cm_status status, GstBuffer * inbuf, gboolean regions,
+    const GstCudaPlaneFilterFrameStats * st)
 {
   GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
@@ -170,8 +172,8 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_ERROR;
   }
   if (klass->frame_done && inbuf != NULL)
-    return klass->frame_done (self, inbuf, priv->filter, priv->filter_width,
-        priv->filter_height);
+    return klass->frame_done (self, inbuf, regions ? NULL : priv->filter,
+        priv->filter_width, priv->filter_height);
   return GST_FLOW_OK;
 }
 
@@ -194,16 +196,37 @@ gst_cuda_plane_filter_map (GstCudaPlaneFilter * self,
   return FALSE;
 }
 
+/* After region @r: the subclass that reads every region's results does,
+ * once the region's work is complete. */
+static cm_status
+gst_cuda_plane_filter_region_done (GstCudaPlaneFilter * self,
+    cm_filter * filter, const GstVideoRectangle * r)
+{
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  cm_status status = CM_OK;
+
+  if (klass->region_done == NULL)
+    return CM_OK;
+  if (priv->frames.use_cuda)
+    status = cm_stream_sync (priv->frames.stream);
+  if (status == CM_OK)
+    klass->region_done (self, filter, r);
+  return status;
+}
+
 /* The mapped frame through the frame path: the whole frame, or its
  * regions of interest (gstcudaplanefilterroi.h), filtered into @out or,
  * with @out %NULL, analysed. *@defer: the overlap's event when the frame
- * is left on the device; *@results: FALSE when no region was looked at. */
+ * is left on the device; *@results: FALSE when no region was looked at
+ * (always TRUE with region_done); *@regions: the frame went by regions. */
 static cm_status
 gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event * defer, gboolean * results)
+    cm_event * defer, gboolean * results, gboolean * regions)
 {
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   GstCudaPlaneFilterFramePath *fp = &priv->frames;
   GArray *rects = priv->roi.rects;
@@ -215,24 +238,30 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   guint i;
 
   *results = TRUE;
+  *regions = FALSE;
   /* an element whose results describe one region takes the first; in
    * place, the regions prepare_output_buffer collected */
   if (priv->in_place || (gst_cuda_plane_filter_roi_collect (&priv->roi,
               G_OBJECT (self), inbuf, width, height,
-              GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ?
-              1 : G_MAXUINT) &&
+              GST_CUDA_PLANE_FILTER_MAX_REGIONS (klass)) &&
           !gst_cuda_plane_filter_roi_refused (&priv->roi, GST_ELEMENT (self),
               fp->convert))) {
     const GstVideoRectangle *r = (const GstVideoRectangle *) rects->data;
 
-    *results = rects->len > 0;
+    *results = rects->len > 0 || klass->region_done != NULL;
+    *regions = TRUE;
     if (out == NULL) {
-      if (rects->len == 0)
-        return CM_OK;
-      filter = gst_cuda_plane_filter_filter_for (self, r[0].w, r[0].h);
-      return filter == NULL ? CM_ERR_INVALID_ARG :
-          gst_cuda_plane_filter_frame_path_analyse_region (fp, filter, in,
-          &r[0], st);
+      status = CM_OK;
+      for (i = 0; status == CM_OK && i < rects->len; i++) {
+        filter = gst_cuda_plane_filter_filter_for (self, r[i].w, r[i].h);
+        if (filter == NULL)
+          return CM_ERR_INVALID_ARG;
+        status = gst_cuda_plane_filter_frame_path_analyse_region (fp, filter,
+            in, &r[i], st);
+        if (status == CM_OK)
+          status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
+      }
+      return status;
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
@@ -241,6 +270,8 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
       status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
           out, &r[i], st);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
     }
     return gst_cuda_plane_filter_frame_path_regions_end (fp, status, in, out,
         r, rects->len, st);
@@ -269,7 +300,7 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   GstCudaPlaneFilterFrameStats st = { 0, };
   GstCudaPlaneFilterMappedFrame in, out;
   GstFlowReturn ret;
-  gboolean pushed, results, copy;
+  gboolean pushed, results, regions, copy;
   cm_event defer = NULL;
   cm_status status;
 
@@ -300,7 +331,7 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
       gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   status = gst_cuda_plane_filter_process (self, inbuf, &in,
       outbuf == NULL || copy ? NULL : outbuf == inbuf ? &in : &out, &st,
-      &defer, &results);
+      &defer, &results, &regions);
   if (copy && status == CM_OK)
     status = gst_cuda_plane_filter_frame_path_copy (&priv->frames, &in, &out);
   /* after the synchronisation (or with the buffers kept until the event):
@@ -317,6 +348,6 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   }
 
   return gst_cuda_plane_filter_end_frame (self, status,
-      results ? inbuf : NULL, &st);
+      results ? inbuf : NULL, regions && klass->region_done != NULL, &st);
 }
 
