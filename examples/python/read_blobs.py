@@ -28,11 +28,12 @@ introspection data (gir1.2-gst-plugins-bad-1.0).
     /usr/bin/python3 examples/python/read_blobs.py [--frames N]
         [--backend auto|cuda|cpu] [--source buffer|bus|analytics]
         [--threshold T] [--invert] [--connectivity 4|8]
-        [--min-area A] [--max-blobs M] [FILE]
+        [--min-area A] [--max-blobs M] [--exclude-border] [FILE]
 
 Without FILE it analyses videotestsrc's bouncing ball (one blob a frame);
 with one, the first frame of any file GStreamer decodes (coins on a
-table, a printed page with --invert), repeated --frames times, in GRAY8.
+table, the holes of samples/part.png with --invert --threshold 100
+--exclude-border), repeated --frames times, in GRAY8.
 
 Run it with a Python that has PyGObject: the system's /usr/bin/python3
 (python3-gi), not a pyenv or virtualenv python3 without it.
@@ -176,6 +177,8 @@ def main():
                         choices=[4, 8])
     parser.add_argument("--min-area", type=int, default=1)
     parser.add_argument("--max-blobs", type=int, default=256)
+    parser.add_argument("--exclude-border", action="store_true",
+                        help="drop the blobs that touch the frame's edge")
     parser.add_argument("file", nargs="?")
     args = parser.parse_args()
 
@@ -201,7 +204,8 @@ def main():
         f"{source} ! videoconvert ! video/x-raw,format=GRAY8 "
         f"! cudablobs threshold={args.threshold} invert={args.invert} "
         f"connectivity={args.connectivity} min-area={args.min_area} "
-        f"max-blobs={args.max_blobs} backend={args.backend} {outputs} "
+        f"max-blobs={args.max_blobs} exclude-border={args.exclude_border} "
+        f"backend={args.backend} {outputs} "
         f"! {sink}")
 
     if args.source == "bus":
