@@ -81,10 +81,6 @@ struct _GstCudaPlaneFilterClass
 /* For subclasses; settings, caps and errors: the headers included above */
 void gst_cuda_plane_filter_mark_dirty (GstCudaPlaneFilter * self);
 
-gboolean gst_cuda_plane_filter_is_cuda (GstCudaPlaneFilter * self);
-
-gint gst_cuda_plane_filter_get_device_id (GstCudaPlaneFilter * self);
-
 void gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
     cm_status status, const gchar * what);
 

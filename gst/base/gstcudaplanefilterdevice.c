@@ -9,21 +9,12 @@
 #include "gstcudaplanefilterdevice.h"
 #include "gstcudaplanefiltererrors.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_device_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_device_debug
 
-/**
- * gst_cuda_plane_filter_device_install_properties:
- * @prop_backend: the id of the backend property
- * @prop_device_id: the id of the cuda-device-id property
- *
- * Installs the properties that choose the device on the base class (which
- * keeps their values and reads them when the element starts).
- */
+/* The backend and cuda-device-id properties (kept by the base class). */
 void
 gst_cuda_plane_filter_device_install_properties (GObjectClass * gobject_class,
     guint prop_backend, guint prop_device_id)
@@ -88,7 +79,7 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_device_debug,
-        "cudamorphologydevice", 0, "CUDA morphology device and context");
+        "cudaplanefilterdevice", 0, "CUDA plane filter device and context");
     g_once_init_leave (&once, 1);
   }
   memset (dev, 0, sizeof (*dev));
@@ -97,7 +88,6 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
   dev->device_id = -1;
 }
 
-#ifdef HAVE_GST_CUDA
 /* The context, a reference taken under the object lock, or NULL. */
 static GstCudaContext *
 ref_context (GstCudaPlaneFilterDevice * dev)
@@ -122,7 +112,6 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
   GST_OBJECT_UNLOCK (dev->element);
   gst_clear_object (&old);
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_device_drop_context:
@@ -132,24 +121,17 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
 void
 gst_cuda_plane_filter_device_drop_context (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   replace_context (dev, NULL);
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_device_begin_start:
- *
- * From here to gst_cuda_plane_filter_device_end_start() contexts given by
- * the calling thread (answers to the context query that open makes) are
- * taken; others wait for the next stop.
- */
+/* Until end_start, contexts given by the calling thread (answers to
+ * open's context query) are taken; others wait for the next stop. */
 void
 gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev)
 {
   GST_OBJECT_LOCK (dev->element);
   dev->starting = g_thread_self ();
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
   dev->stream = NULL;
   dev->gst_stream = NULL;
   GST_OBJECT_UNLOCK (dev->element);
@@ -163,18 +145,10 @@ gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev)
   GST_OBJECT_UNLOCK (dev->element);
 }
 
-/**
- * gst_cuda_plane_filter_device_open:
- * @device_id: the cuda-device-id property (-1: the default device)
- * @reason: (out): on failure, why in words (free with g_free)
- *
- * Makes the device current and creates the stream. With gstreamer-cuda
- * the pipeline's GstCudaContext is shared (or one is created and
- * announced), and the stream is created with it pushed, so that it
- * belongs to the context of the frames. On success dev->use_cuda is set.
- *
- * Returns: the failure, or CM_OK
- */
+/* The device made current and the stream created, in the pipeline's
+ * GstCudaContext when there is one (shared, or made and announced), so
+ * that the stream belongs to the frames' context. *@reason: why not, in
+ * words (g_free). */
 cm_status
 gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     gint device_id, gchar ** reason)
@@ -202,7 +176,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     return CM_ERR_NO_DEVICE;
   }
 
-#ifdef HAVE_GST_CUDA
   /* kept from the last run: only for the same device */
   if (dev->context != NULL && device_id >= 0 &&
       gst_cuda_plane_filter_memory_context_device_id (dev->context) !=
@@ -226,7 +199,7 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
       gst_cuda_plane_filter_memory_pop ();
       if (status == CM_OK) {
         dev->device_id = ctx_device;
-        dev->use_cuda = TRUE;
+        dev->backend = CM_BACKEND_CUDA;
         if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
           g_strlcpy (name, "unknown", sizeof (name));
         GST_INFO_OBJECT (element, "CUDA backend on device %d (%s), sharing "
@@ -246,7 +219,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
   } else {
     GST_INFO_OBJECT (element, "no GstCudaContext: system memory only");
   }
-#endif
 
   status = cm_device_set (device_id);
   if (status != CM_OK) {
@@ -267,24 +239,13 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     g_strlcpy (name, "unknown", sizeof (name));
   GST_INFO_OBJECT (element, "CUDA backend on device %d (%s)", device_id,
       name);
-  dev->use_cuda = TRUE;
+  dev->backend = CM_BACKEND_CUDA;
   return CM_OK;
 }
 
-/**
- * gst_cuda_plane_filter_device_start:
- * @cpu_backend: the backend property is cpu
- * @cuda_only: the backend property is cuda
- * @device_id: the cuda-device-id property
- *
- * Chooses the backend when the element starts (between begin_start and
- * end_start): the CPU reference for backend=cpu; otherwise opens the
- * device, and when it is not usable falls back to the CPU with a warning
- * on the bus (backend=auto) or posts an error (backend=cuda). The CPU
- * backend shares no context.
- *
- * Returns: %FALSE when the element cannot start (error posted)
- */
+/* The backend chosen at start: the CPU for backend=cpu; else the device,
+ * or the CPU with a warning (auto) or an error (cuda) when it is not
+ * usable. FALSE: cannot start (posted). */
 gboolean
 gst_cuda_plane_filter_device_start (GstCudaPlaneFilterDevice * dev,
     gboolean cpu_backend, gboolean cuda_only, gint device_id)
@@ -321,19 +282,14 @@ gst_cuda_plane_filter_device_start (GstCudaPlaneFilterDevice * dev,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_device_finish_work:
- *
- * Frames may leave with their work still queued (stream order, >= 1.24):
- * before plans and buffers that work uses are freed or rebuilt, it ends.
- * With the device entered; nothing on the CPU backend.
- */
+/* Work of frames left in flight ends before what it uses is freed or
+ * rebuilt (device entered; nothing on the CPU). */
 void
 gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 {
   cm_status status;
 
-  if (!dev->use_cuda || dev->stream == NULL)
+  if (dev->backend != CM_BACKEND_CUDA || dev->stream == NULL)
     return;
   status = cm_stream_sync (dev->stream);
   if (status != CM_OK)
@@ -349,63 +305,44 @@ gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 void
 gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (dev->gst_stream) {
     gst_cuda_plane_filter_memory_stream_unref (dev->gst_stream);
     dev->gst_stream = NULL;
     dev->stream = NULL;
   }
-#endif
   if (dev->stream) {
     cm_stream_free (dev->stream);
     dev->stream = NULL;
   }
 }
 
-/**
- * gst_cuda_plane_filter_device_end_run:
- *
- * After stop: the GstCudaContext is kept (until finalize, another device,
- * or a context given by the next pipeline): creating one costs about
- * 0.1 s, which a restart should not pay; not after a device error (a
- * context created with the device out of memory stays unusable).
- */
+/* After stop the context is kept (making one costs about 0.1 s), unless
+ * the device failed (a context made out of memory stays unusable). */
 void
 gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (g_atomic_int_get (&dev->failed))
     replace_context (dev, NULL);
-#endif
   g_atomic_int_set (&dev->failed, FALSE);
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
 }
 
-/**
- * gst_cuda_plane_filter_device_enter:
- * @pushed: (out): whether a context was pushed
- *
- * Makes the device current on the calling thread: pushes the
- * GstCudaContext when there is one (and never calls cm_device_set() then:
- * cudaSetDevice would make the primary context current again), otherwise
- * sets the runtime's device. Nothing on the CPU backend. Leave with
- * gst_cuda_plane_filter_device_leave (*@pushed).
- */
+/* The device current on this thread: the context pushed (never
+ * cm_device_set then: it would bring the primary context back), else the
+ * runtime's device; leave with device_leave (*@pushed). */
 cm_status
 gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
     gboolean * pushed)
 {
   *pushed = FALSE;
-  if (!dev->use_cuda)
+  if (dev->backend != CM_BACKEND_CUDA)
     return CM_OK;
-#ifdef HAVE_GST_CUDA
   if (dev->context != NULL) {
     if (!gst_cuda_plane_filter_memory_push (dev->context))
       return CM_ERR_NO_DEVICE;
     *pushed = TRUE;
     return CM_OK;
   }
-#endif
   return cm_device_set (dev->device_id);
 }
 
@@ -413,51 +350,27 @@ void
 gst_cuda_plane_filter_device_leave (GstCudaPlaneFilterDevice * dev,
     gboolean pushed)
 {
-#ifdef HAVE_GST_CUDA
   if (pushed)
     gst_cuda_plane_filter_memory_pop ();
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_device_can_share:
- * @started: whether the element is started (read under the object lock)
- * @cpu_backend: the backend property is cpu
- *
- * Whether CUDA memory may be negotiated now: once started, when the
- * element runs on CUDA with a GstCudaContext; before (caps queries while
- * linking), when it may. Call with the object lock held.
- */
+/* CUDA memory may be negotiated now: started on CUDA with a context, or
+ * may be before the start. Object lock held. */
 gboolean
 gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
     gboolean started, gboolean cpu_backend)
 {
-#ifdef HAVE_GST_CUDA
   if (started)
-    return dev->use_cuda && dev->context != NULL;
+    return dev->backend == CM_BACKEND_CUDA && dev->context != NULL;
   return !cpu_backend && gst_cuda_plane_filter_memory_available ();
-#else
-  return FALSE;
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_device_set_context:
- * @context: the context given to GstElement::set_context
- * @device_id: the cuda-device-id property
- * @started: whether the element is started
- *
- * A GstCudaContext given while the element is stopped replaces the one
- * kept from an earlier run (a new pipeline brings its own). While started
- * the element keeps the context its stream, plans and buffers belong to:
- * only the thread that starts it (answering its own context query) may
- * set one then.
- */
+/* A context given while stopped replaces the kept one; while started only
+ * the starting thread (answering its own query) may set one. */
 void
 gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GstContext * context, gint device_id, gboolean started)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *given = NULL;
   gboolean busy;
 
@@ -474,21 +387,13 @@ gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GST_DEBUG_OBJECT (dev->element, "taking %" GST_PTR_FORMAT, given);
     replace_context (dev, given);
   }
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_device_query_context:
- * @query: a query of either pad (any thread)
- *
- * Returns: %TRUE when @query was a context query for the GstCudaContext
- * and is answered with the element's
- */
+/* A CUDA context query answered with the element's; any thread. */
 gboolean
 gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
     GstQuery * query)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *ctx;
   gboolean answered;
 
@@ -499,7 +404,4 @@ gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
       ctx);
   gst_clear_object (&ctx);
   return answered;
-#else
-  return FALSE;
-#endif
 }

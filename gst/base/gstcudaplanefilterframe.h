@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The frame path of the cudamorphology elements: how one frame of the
- * negotiated caps gets to the filter and back. It maps the buffers (CUDA
- * memory of the element's context in place, anything else for the host),
- * uploads and downloads plane 0 through pinned staging unless the buffer
- * is pinned itself, splits packed RGB(A) frames into channels and copies
- * chroma and alpha, and runs the filter on the CPU or on the element's
- * stream, over the whole frame or over regions of interest. It owns the
- * per-caps buffers (device planes, pinned staging) and knows nothing of
- * the element: the filter comes in as a cm_filter, so the
- * path can be driven without one. */
+/* The frame path: one frame of the negotiated caps to the filter and back
+ * (maps, uploads and downloads through pinned staging, channel split,
+ * chroma and alpha copies, cm_filter_run on the CPU or the element's
+ * stream, whole frames or regions). It owns the per-caps buffers and
+ * knows nothing of the element. */
 #pragma once
 
 #include <gst/gst.h>
@@ -45,9 +40,8 @@ typedef struct
                                  * frame's first operation on its stream to
                                  * its last, idle gaps between launches
                                  * included */
-  guint64 filter_builds;        /* the subclass's configure () that built a
-                                 * filter: new caps, a property change, a
-                                 * region of a size none was kept for
+  guint64 filter_builds;        /* filters made (make_filter): new caps, a
+                                 * property change, a region size not kept
                                  * (counted by the element, not per frame) */
 } GstCudaPlaneFilterFrameStats;
 
@@ -75,7 +69,7 @@ typedef struct
   /* set by the owner before configure: the backend, the stream the work
    * is queued on, and the GstCudaContext whose CUDA memory is read and
    * written in place (NULL: every frame mapped for the host) */
-  gboolean use_cuda;
+  cm_backend backend;
   cm_stream stream;
   gpointer context;
   gboolean host_results;        /* results read on the host after each
@@ -101,7 +95,7 @@ typedef struct
   cm_image host_out;
 
   /* CUDA backend */
-  cm_image dev_in;              /* planes given to process_plane () */
+  cm_image dev_in;              /* the planes the filter runs on */
   cm_image dev_out;
   cm_image_packed dev_packed_in;
   cm_image_packed dev_packed_out;
@@ -117,11 +111,6 @@ typedef struct
   guint time_counter;
   gboolean regions_timed;       /* this frame's regions are timed */
 } GstCudaPlaneFilterFramePath;
-
-cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
-
-gboolean gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img,
-    gint width, gint height, cm_depth depth);
 
 cm_status gst_cuda_plane_filter_frame_path_configure
     (GstCudaPlaneFilterFramePath * fp, const GstVideoInfo * info,

@@ -12,16 +12,11 @@
 #include "gstcudaplanefilterframe.h"
 #include "gstcudaplanefilterframeprivate.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
-#if CM_HAVE_CUDA
 #include "gstcudaplanefilterpinnedpool.h"
-#endif
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_frame_debug
 
-#ifdef HAVE_GST_CUDA
 /* Our stream waits, on the device, for the work queued so far on @other
  * (an event recorded there); FALSE when that could not be arranged (no
  * event, or a call failed): the caller then waits on the host. */
@@ -74,7 +69,7 @@ order_before_writing (GstCudaPlaneFilterFramePath * fp, GstBuffer * buf)
  * output is flagged as still being written. FALSE: synchronise on the
  * host instead (a memory without a stream, 1.22, or an ordering call that
  * failed). */
-gboolean
+static gboolean
 gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out)
@@ -99,30 +94,44 @@ gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
   gst_cuda_plane_filter_memory_mark_written (out->frame.buffer);
   return TRUE;
 }
-#endif
 
-/**
- * gst_cuda_plane_filter_frame_path_map:
- *
- * Maps @buf as a frame of @info: a CUDA memory of fp->context for the
- * device (plane pointers are device pointers, no copy), anything else for
- * the host. A CUDA memory of another context is mapped for the host
- * (GstCudaMemory downloads it, or uploads it at its next device map):
- * correct, slower, and counted in @st.
- *
- * Returns: %FALSE when @buf does not match @info
- */
+/* The end of a frame's work on CUDA: left in flight where its memories
+ * carry streams, else the frame's one synchronisation (after a failure
+ * too: no queued copy may still use staging or the mapped frames; 1.22's
+ * CUDA memory carries no stream to wait on). *@synced: the host may read
+ * what was downloaded. */
+cm_status
+gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
+    gboolean * synced)
+{
+  cm_status sync_status;
+
+  *synced = FALSE;
+  if (status == CM_OK &&
+      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
+    st->stream_ordered++;
+    return CM_OK;
+  }
+  sync_status = cm_stream_sync (fp->stream);
+  *synced = TRUE;
+  return status == CM_OK ? sync_status : status;
+}
+
+/* @buf mapped as a frame of @info: CUDA memory of fp->context for the
+ * device, anything else for the host (another context's CUDA memory too:
+ * correct, slower, counted in @st). FALSE: @buf does not match @info. */
 gboolean
 gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * bf, const GstVideoInfo * info,
     GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st)
 {
   memset (bf, 0, sizeof (*bf));
-#ifdef HAVE_GST_CUDA
   {
     GstCudaContext *mem_ctx = gst_cuda_plane_filter_memory_buffer_context (buf);
 
-    if (mem_ctx != NULL && fp->use_cuda && (gpointer) mem_ctx == fp->context) {
+    if (mem_ctx != NULL && fp->backend == CM_BACKEND_CUDA && (gpointer) mem_ctx == fp->context) {
       if (!gst_cuda_plane_filter_memory_frame_map (&bf->frame, info, buf,
               flags))
         return FALSE;
@@ -138,14 +147,11 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
       st->cuda_host_maps++;
     }
   }
-#endif
   if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
     return FALSE;
   bf->mapped = TRUE;
-#if CM_HAVE_CUDA
-  bf->pinned = fp->use_cuda &&
+  bf->pinned = fp->backend == CM_BACKEND_CUDA &&
       gst_cuda_plane_filter_pinned_buffer_is_pinned (buf);
-#endif
   return TRUE;
 }
 

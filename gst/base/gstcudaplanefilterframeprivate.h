@@ -37,11 +37,10 @@ G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
     gboolean timed);
 
-#ifdef HAVE_GST_CUDA
 G_GNUC_INTERNAL
-gboolean gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath
-    * fp, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out);
-#endif
+cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
+    gboolean * synced);
 
 G_END_DECLS

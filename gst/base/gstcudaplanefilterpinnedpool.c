@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A GstVideoBufferPool whose buffers live in page-locked host memory
- * (gstcudaplanefilterpinnedpool.h).
- *
- * The pool forces its own allocator into every config it accepts
- * (GstBaseTransform's default decide_allocation writes downstream's
- * allocator into the config after us). The allocator hands out system
- * memory (gst_memory_new_wrapped) over a block from cm_host_alloc_pinned(),
- * so mapping, sharing and copying need no code here; a quark on the memory
- * says that it is pinned.
- *
- * Which CUDA context owns a pinned block: the one current when it was
- * allocated. With a GstCudaContext given, the allocator pushes it around
- * every allocation and free and keeps a reference until the last block is
- * freed, so a block never outlives its context. Without one, the blocks
- * belong to the primary context of the calling thread's current device,
- * which lives as long as the process. Pinned memory is portable across
- * contexts and devices on 64-bit (unified addressing), so either works for
- * copies on any stream of the element. */
+/* The pinned pool (gstcudaplanefilterpinnedpool.h). It forces its own
+ * allocator into every config (GstBaseTransform's decide_allocation writes
+ * downstream's in after us). A block belongs to the context current when
+ * it was allocated: a given GstCudaContext is pushed around every
+ * allocation and free and kept until the last block goes; without one the
+ * primary context's (pinned memory is portable across contexts). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -28,9 +16,7 @@
 
 #include "device.h"
 
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/gstcudacontext.h>
-#endif
+#include "gstcudaplanefiltermemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_pinned_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_pinned_debug
@@ -54,7 +40,7 @@ static void
 debug_init (void)
 {
   GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_pinned_debug,
-      "cudamorphologypinned", 0, "CUDA morphology pinned host memory");
+      "cudaplanefilterpinned", 0, "CUDA plane filter pinned host memory");
 }
 
 /* ---- CUDA context around allocations ------------------------------------ */
@@ -62,20 +48,17 @@ debug_init (void)
 static gboolean
 context_push (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    return gst_cuda_context_push (GST_CUDA_CONTEXT (cuda_context));
-#endif
+    return gst_cuda_plane_filter_memory_push ((GstCudaContext *)
+        cuda_context);
   return TRUE;
 }
 
 static void
 context_pop (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    gst_cuda_context_pop (NULL);
-#endif
+    gst_cuda_plane_filter_memory_pop ();
 }
 
 /* ---- allocator ---------------------------------------------------------- */
@@ -270,14 +253,8 @@ gst_cuda_plane_filter_pinned_pool_init (GstCudaPlaneFilterPinnedPool * self)
 {
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_new:
- * @cuda_context: (nullable): a #GstCudaContext that owns the pinned blocks,
- *     pushed around their allocation and free; %NULL for the primary
- *     context of the allocating thread's current device
- *
- * Returns: (transfer full): a new, unconfigured pinned video buffer pool
- */
+/* A new unconfigured pinned pool; its blocks belong to @cuda_context
+ * (pushed around them) or, NULL, to the primary context. */
 GstBufferPool *
 gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context)
 {
@@ -289,19 +266,9 @@ gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context)
   return GST_BUFFER_POOL_CAST (self);
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_propose:
- * @query: the allocation query from upstream (propose_allocation)
- * @caps: the caps of the query (system memory)
- * @cuda_context: (nullable): as for gst_cuda_plane_filter_pinned_pool_new()
- *
- * Offers upstream a pinned pool for @caps and says that GstVideoMeta is
- * understood. Leaves a pool already in @query alone. No allocator is
- * offered on its own: pinning per buffer costs far more than a pageable
- * copy, only a pool amortises it.
- *
- * Returns: %FALSE when @caps are not video caps or the pool refused them
- */
+/* propose_allocation: a pinned pool for @caps and GstVideoMeta, unless
+ * @query has a pool (no allocator alone: pinning per buffer costs more
+ * than a pageable copy). */
 gboolean
 gst_cuda_plane_filter_pinned_pool_propose (GstQuery * query, GstCaps * caps,
     GstObject * cuda_context)
@@ -327,19 +294,8 @@ gst_cuda_plane_filter_pinned_pool_propose (GstQuery * query, GstCaps * caps,
   return ok;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_decide:
- * @query: the allocation query answered by downstream (decide_allocation)
- * @caps: the output caps (system memory)
- * @cuda_context: (nullable): as for gst_cuda_plane_filter_pinned_pool_new()
- *
- * Puts a pinned pool for @caps first in @query, with downstream's minimum
- * and maximum buffer counts; downstream's own pool is replaced unless it
- * already is a pinned pool. GstVideoMeta is enabled when downstream
- * supports it. Chain up to GstBaseTransform's decide_allocation afterwards.
- *
- * Returns: %FALSE when @caps are not video caps or no pool accepted them
- */
+/* decide_allocation: a pinned pool first (downstream's if pinned), its
+ * buffer counts, GstVideoMeta when downstream has it; chain up after. */
 gboolean
 gst_cuda_plane_filter_pinned_pool_decide (GstQuery * query, GstCaps * caps,
     GstObject * cuda_context)
@@ -378,13 +334,7 @@ gst_cuda_plane_filter_pinned_pool_decide (GstQuery * query, GstCaps * caps,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_memory_is_pinned:
- * @mem: a memory
- *
- * Returns: %TRUE when @mem (or the memory it was shared from) came from a
- * pinned pool
- */
+/* @mem (or the memory it was shared from) came from a pinned pool. */
 gboolean
 gst_cuda_plane_filter_pinned_memory_is_pinned (GstMemory * mem)
 {
@@ -396,13 +346,7 @@ gst_cuda_plane_filter_pinned_memory_is_pinned (GstMemory * mem)
   return FALSE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_buffer_is_pinned:
- * @buffer: a buffer
- *
- * Returns: %TRUE when every memory of @buffer is pinned, i.e. an upload can
- * be queued from the mapped frame without a staging copy
- */
+/* Every memory of @buffer is pinned: uploads need no staging copy. */
 gboolean
 gst_cuda_plane_filter_pinned_buffer_is_pinned (GstBuffer * buffer)
 {
@@ -421,13 +365,7 @@ gst_cuda_plane_filter_pinned_buffer_is_pinned (GstBuffer * buffer)
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_get_stats:
- * @live: (out) (optional): pinned blocks allocated and not freed yet
- * @allocated: (out) (optional): pinned blocks allocated since the start
- *
- * Process-wide counters, for tests and debug logs.
- */
+/* Process-wide counts of pinned blocks (live, ever), for tests. */
 void
 gst_cuda_plane_filter_pinned_get_stats (guint * live, guint * allocated)
 {

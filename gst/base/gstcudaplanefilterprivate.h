@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The base class's state, shared by its two files:
- * gstcudaplanefilter.c (the element: properties, start and stop, caps,
- * the GstBaseTransform methods) and gstcudaplanefilterrun.c (one
- * frame's way from the buffers to the frame path and back). */
+/* The base class's state, shared by its two files: gstcudaplanefilter.c
+ * (class, properties, start and stop, caps, queries) and
+ * gstcudaplanefilterrun.c (one frame, from transform() to the frame path
+ * and back), which calls nothing of the first. */
 #pragma once
 
 #include "gstcudaplanefilter.h"
@@ -43,15 +43,17 @@ typedef struct
   GstCudaPlaneFilterFramePath frames;    /* the negotiated frames' path */
   cm_filter *filter;            /* the subclass's filter in use */
   gint filter_width, filter_height;     /* its planes' size (0: none) */
-  GstCudaPlaneFilterFilterCache filters;        /* those of other sizes */
+  GstCudaPlaneFilterCache filters;        /* those of other sizes */
   gboolean same_caps;           /* input and output caps equal (set_caps) */
   gboolean in_place;            /* this frame's regions, collected in
                                  * prepare_output_buffer, are filtered in
                                  * the input buffer */
 } GstCudaPlaneFilterPrivate;
 
-G_GNUC_INTERNAL GstCudaPlaneFilterPrivate
-    * gst_cuda_plane_filter_private (GstCudaPlaneFilter * self);
+/* where the instance's private part lies (set by class_init) */
+extern gint gst_cuda_plane_filter_private_offset;
+#define GST_CUDA_PLANE_FILTER_PRIV(self) ((GstCudaPlaneFilterPrivate *) \
+    G_STRUCT_MEMBER_P ((self), gst_cuda_plane_filter_private_offset))
 
 /* the regions of interest a frame of @klass takes: an analyser without
  * region_done describes one */
@@ -66,7 +68,11 @@ G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_build
     (GstCudaPlaneFilter * self, gint width, gint height);
 G_GNUC_INTERNAL void gst_cuda_plane_filter_drop_filters
     (GstCudaPlaneFilter * self);
-G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_frame
-    (GstCudaPlaneFilter * self, GstBuffer * inbuf, GstBuffer * outbuf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform_ip
+    (GstBaseTransform * trans, GstBuffer * buf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_prepare_output_buffer
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer ** outbuf);
 
 G_END_DECLS

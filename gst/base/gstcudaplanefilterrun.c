@@ -10,7 +10,10 @@
 #include "gstcudaplanefilterprivate.h"
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
-#define GET_PRIV(self) gst_cuda_plane_filter_private (self)
+#define GET_PRIV(self) GST_CUDA_PLANE_FILTER_PRIV (self)
+/* GstCudaPlaneFilter derives from GstBaseTransform directly */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
 
 /* Makes the device current (device_leave (*@pushed) after), or posts an
  * error. */
@@ -42,7 +45,7 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   priv->filter_width = priv->filter_height = 0;
   g_clear_pointer (&priv->filter, cm_filter_free);
   priv->filter = GST_CUDA_PLANE_FILTER_GET_CLASS (self)->make_filter (self,
-      &info, priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+      &info, priv->dev.backend);
   if (priv->filter == NULL)
     return FALSE;
   priv->filter_width = width;
@@ -62,7 +65,7 @@ gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gpointer filter;
 
-  while ((filter = gst_cuda_plane_filter_filter_cache_pop (&priv->filters)))
+  while ((filter = gst_cuda_plane_filter_cache_pop (&priv->filters)))
     cm_filter_free (filter);
 }
 
@@ -71,7 +74,7 @@ gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
  * size (gstcudaplanefiltercache.h), and a filter leaves the cache only
  * after the device's queued work. NULL: make_filter failed (posted). */
 static cm_filter *
-gst_cuda_plane_filter_filter_for (GstCudaPlaneFilter * self, gint width,
+gst_cuda_plane_filter_for_size (GstCudaPlaneFilter * self, gint width,
     gint height)
 {
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
@@ -85,9 +88,9 @@ gst_cuda_plane_filter_filter_for (GstCudaPlaneFilter * self, gint width,
         priv->filter : NULL;
   }
 
-  kept = gst_cuda_plane_filter_filter_cache_take (&priv->filters, width,
+  kept = gst_cuda_plane_filter_cache_take (&priv->filters, width,
       height);
-  out = gst_cuda_plane_filter_filter_cache_put (&priv->filters,
+  out = gst_cuda_plane_filter_cache_put (&priv->filters,
       priv->filter_width, priv->filter_height, g_steal_pointer
       (&priv->filter));
   if (out != NULL) {
@@ -167,7 +170,8 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_FLUSHING;
   if (status != CM_OK) {
     gst_cuda_plane_filter_device_post_error (&priv->dev, status,
-        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
+        priv->dev.backend == CM_BACKEND_CUDA ?
+        "Failed to process a frame on the CUDA device" :
         "Failed to process a frame on the CPU");
     return GST_FLOW_ERROR;
   }
@@ -208,7 +212,7 @@ gst_cuda_plane_filter_region_done (GstCudaPlaneFilter * self,
 
   if (klass->region_done == NULL)
     return CM_OK;
-  if (priv->frames.use_cuda)
+  if (priv->frames.backend == CM_BACKEND_CUDA)
     status = cm_stream_sync (priv->frames.stream);
   if (status == CM_OK)
     klass->region_done (self, filter, r);
@@ -253,7 +257,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     if (out == NULL) {
       status = CM_OK;
       for (i = 0; status == CM_OK && i < rects->len; i++) {
-        filter = gst_cuda_plane_filter_filter_for (self, r[i].w, r[i].h);
+        filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
         if (filter == NULL)
           return CM_ERR_INVALID_ARG;
         status = gst_cuda_plane_filter_frame_path_analyse_region (fp, filter,
@@ -265,7 +269,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
-      filter = gst_cuda_plane_filter_filter_for (self, r[i].w, r[i].h);
+      filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
       if (filter == NULL)
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
       status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
@@ -277,7 +281,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
         r, rects->len, st);
   }
 
-  filter = gst_cuda_plane_filter_filter_for (self, width, height);
+  filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
   if (out == NULL)
@@ -291,7 +295,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
  * regions are filtered in place), or, with @outbuf %NULL, only analysed
  * (passthrough). */
-GstFlowReturn
+static GstFlowReturn
 gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -351,3 +355,55 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
       results ? inbuf : NULL, regions && klass->region_done != NULL, &st);
 }
 
+/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
+ * look at the frame, the buffer is pushed as it came. */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  return gst_cuda_plane_filter_run_frame (GST_CUDA_PLANE_FILTER (trans),
+      buf, NULL);
+}
+
+/* Regions of interest on the CUDA backend: a frame whose input buffer is
+ * writable (no one else holds it or its memory) and whose caps are the
+ * output's is filtered in place, so that nothing outside its regions is
+ * copied and the cost follows their area. Regions that overlap are
+ * filtered out of place, each from the input; so is everything on the
+ * CPU backend. */
+GstFlowReturn
+gst_cuda_plane_filter_run_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterFramePath *fp = &priv->frames;
+
+  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
+      priv->configured && priv->dev.backend == CM_BACKEND_CUDA && priv->same_caps &&
+      !fp->convert && gst_buffer_is_writable (inbuf) &&
+      gst_buffer_is_all_memory_writable (inbuf) &&
+      gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
+      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
+      GST_CUDA_PLANE_FILTER_MAX_REGIONS (GST_CUDA_PLANE_FILTER_GET_CLASS
+          (self))) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
+  if (priv->in_place) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  return PARENT_CLASS->prepare_output_buffer
+      (trans, inbuf, outbuf);
+}
+
+/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
+ * passthrough switched on between the buffer allocation and the transform
+ * (the output is the input: analyse it) */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+
+  return gst_cuda_plane_filter_run_frame (self, inbuf, inbuf == outbuf &&
+      !GET_PRIV (self)->in_place ? NULL : outbuf);
+}
