@@ -24,7 +24,7 @@
 #define SEG_THREADS 256         /* a segment kernel's block               */
 #define SEG_ITEMS 16            /* pixels a thread of it takes            */
 #define SEG_PIXELS (SEG_THREADS * SEG_ITEMS)
-#define ACC_ROWS 8              /* rows of an accumulation block (warps)  */
+#define ACC_ROWS 8              /* warps of a row block (statistics, output) */
 
 /* The statistics of the blobs, indexed by rank (struct of arrays) */
 struct blobs_stats
@@ -350,107 +350,6 @@ static __device__ __forceinline__ uint32_t
 rank_of (const uint32_t *labels, uint32_t l)
 {
   return (l & BLOBS_RANK ? l : labels[l]) & ~BLOBS_RANK;
-}
-
-/* ---- pass 5: statistics --------------------------------------------------- */
-
-/* Sum, minimum and maximum over the lanes of @peers (each lane of it
- * calls them with the same @peers): the sm_80 reductions, or a walk over
- * the lanes before them */
-#if __CUDA_ARCH__ >= 800
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    return intrinsic (peers, v); \
-  }
-#else
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    uint32_t r = v; \
-    for (unsigned m = peers; m != 0; m &= m - 1) { \
-      const uint32_t o = __shfl_sync (peers, v, __ffs (m) - 1); \
-      r = op; \
-    } \
-    return r; \
-  }
-#endif
-WARP_REDUCE (warp_min, __reduce_min_sync, o < r ? o : r)
-WARP_REDUCE (warp_max, __reduce_max_sync, o > r ? o : r)
-#if __CUDA_ARCH__ >= 800
-WARP_REDUCE (warp_sum, __reduce_add_sync, 0)
-#else
-static __device__ __forceinline__ uint32_t
-warp_sum (unsigned peers, uint32_t v)
-{
-  uint32_t r = 0;
-
-  for (unsigned m = peers; m != 0; m &= m - 1)
-    r += __shfl_sync (peers, v, __ffs (m) - 1);
-  return r;
-}
-#endif
-#undef WARP_REDUCE
-
-/* A warp per 32 pixels of a row. With AGG the warp's pixels of one blob
- * (__match_any_sync on the rank) add up in registers and one lane makes
- * the blob's atomics: a row's run of a large blob costs one set, not 32.
- * The row is the same for the warp: the sum of y is y times the count. */
-template <typename T, bool AGG>
-static __global__ void
-__launch_bounds__ (TILE_W * ACC_ROWS)
-accumulate (const void *src, size_t pitch, int width, int height,
-    const uint32_t *labels, blobs_stats st)
-{
-  const int lane = threadIdx.x;
-  const int x = blockIdx.x * TILE_W + lane;
-  const int y = blockIdx.y * ACC_ROWS + threadIdx.y;
-  uint32_t l = BLOBS_BG, k = 0, v = 0;
-
-  if (y >= height)
-    return;
-  if (x < width)
-    l = labels[(size_t) y * width + x];
-  const bool fg = l != BLOBS_BG;
-  const unsigned active = __ballot_sync (0xffffffffu, fg);
-
-  if (!fg)
-    return;
-  k = rank_of (labels, l);
-  v = blobs_load<T> (src, pitch, x, y);
-  if (AGG) {
-    const unsigned peers = __match_any_sync (active, k);
-    const uint32_t n = __popc (peers);
-    const uint32_t sx = warp_sum (peers, (uint32_t) x);
-    const uint32_t sv = warp_sum (peers, v);
-    const uint32_t mn = warp_min (peers, v);
-    const uint32_t mx = warp_max (peers, v);
-    const int first = __ffs (peers) - 1, last = 31 - __clz (peers);
-
-    if (lane != first)
-      return;
-    atomicAdd (&st.area[k], n);
-    atomicAdd (&st.sum_x[k], (unsigned long long) sx);
-    atomicAdd (&st.sum_y[k], (unsigned long long) y * n);
-    atomicAdd (&st.sum_v[k], (unsigned long long) sv);
-    atomicMin (&st.x0[k], (uint32_t) (x - lane + first));
-    atomicMax (&st.x1[k], (uint32_t) (x - lane + last));
-    atomicMax (&st.y1[k], (uint32_t) y);
-    atomicMin (&st.vmin[k], mn);
-    atomicMax (&st.vmax[k], mx);
-  } else {
-    atomicAdd (&st.area[k], 1u);
-    atomicAdd (&st.sum_x[k], (unsigned long long) x);
-    atomicAdd (&st.sum_y[k], (unsigned long long) y);
-    atomicAdd (&st.sum_v[k], (unsigned long long) v);
-    atomicMin (&st.x0[k], (uint32_t) x);
-    atomicMax (&st.x1[k], (uint32_t) x);
-    atomicMax (&st.y1[k], (uint32_t) y);
-    atomicMin (&st.vmin[k], v);
-    atomicMax (&st.vmax[k], v);
-  }
 }
 
 /* ---- the output image ----------------------------------------------------- */

@@ -10,8 +10,9 @@
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
  *     statistics initialised;
- *  6. accumulate: the statistics, a warp's pixels of one blob added up
- *     before one set of atomics;
+ *  6. accumulate: the statistics, a warp's pixels of one blob added up,
+ *     then a block's in shared memory, before one set of atomics
+ *     (blobs-stats.cuh);
  *  7. per blob: the filters, the area histogram of the selection;
  *  8. one block: the passing blobs counted, the cut of max_blobs;
  *  9. per blob: blobs above and at the cut counted per block;
@@ -35,6 +36,7 @@
 #include "blobs.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
+#include "blobs-stats.cuh"
 
 #define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
 #define SCAN_THREADS 1024       /* the one-block scans                     */
@@ -454,7 +456,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
-  if (tr < 1 || tr > 32)
+  if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
+              tuning->aggregation > ACC_PIXEL || tuning->steps < 0)))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -552,10 +555,14 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   const label_fn label = is16 ?
       (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
       (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
-  const bool agg = !p->tuning.no_warp_aggregation;
-  const acc_fn acc = is16 ?
-      (agg ? accumulate<uint16_t, true> : accumulate<uint16_t, false>) :
-      (agg ? accumulate<uint8_t, true> : accumulate<uint8_t, false>);
+  const int agg = p->tuning.aggregation;
+  const acc_fn acc = agg == ACC_BLOCK ?
+      (is16 ? accumulate_tiles<uint16_t> : accumulate_tiles<uint8_t>) :
+      agg == ACC_WARP ? (is16 ? accumulate_rows<uint16_t, true> :
+      accumulate_rows<uint8_t, true>) : (is16 ?
+      accumulate_rows<uint16_t, false> : accumulate_rows<uint8_t, false>);
+  const dim3 acc_grid = agg == ACC_BLOCK ? dim3 ((w + TILE_W - 1) / TILE_W,
+      (h + ACC_TILE_ROWS - 1) / ACC_TILE_ROWS) : rows;
   blob_args a;
 
   a.st = p->st;
@@ -593,8 +600,8 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
     rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
         p->seg, p->st);
   if (steps >= 6)
-    acc <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data, src->pitch,
-        w, h, p->labels, p->st);
+    acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
+        src->pitch, w, h, p->labels, p->st);
   if (steps >= 7)
     filter_blobs <<< p->nblk, BLOB_THREADS, 0, s >>> (a, select, p->hist,
         p->cand, p->cand_cap, p->ctl);

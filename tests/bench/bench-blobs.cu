@@ -91,12 +91,21 @@ struct variant
   int conn;
   uint32_t max_blobs;
   cm_blobs_output output;
+  cm_blobs_tuning tuning;
 };
 
+/* the element's defaults first; then every blob with the labels; then
+ * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, max 256, atomics per warp", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 1, 0}},
+  {"8-conn, max 256, atomics per pixel", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 2, 0}},
+  {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {16, 0, 0}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; .areas: "threshold T total N",
@@ -289,7 +298,8 @@ main (int argc, char **argv)
         d.min_area = 1;
         d.max_blobs = v.max_blobs;
         d.output = v.output;
-        if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK) {
+        if (cm_blobs_plan_new_tuned (&plan, &d, w, h, CM_DEPTH_8,
+                &v.tuning) != CM_OK) {
           fprintf (stderr, "plan refused\n");
           return 1;
         }

@@ -9,7 +9,8 @@
  * teeth join only at their foot) from 1x1 to 640x480 (1xN, Nx1, sizes off
  * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
  * max_blobs with ties, mask, labels); each frame also under odd tunings
- * (short and uneven tiles, one set of atomics per pixel); views one
+ * (short and uneven tiles, the statistics' atomics per warp and per
+ * pixel); views one
  * sample into their allocation; the destination pre-filled with noise.
  * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
  * labels, a plan run twice, argument checks.
@@ -33,9 +34,9 @@ static cm_stream stream;
 
 static const cm_blobs_tuning tunings[] = {
   {0, 0, 0},                    /* the defaults */
-  {8, 0, 0},
-  {5, 1, 0},                    /* tiles of 5 rows, atomics per pixel */
-  {32, 1, 0},
+  {8, 0, 0},                    /* short tiles */
+  {5, 2, 0},                    /* uneven tiles, atomics per pixel */
+  {32, 1, 0},                   /* atomics per warp */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -301,7 +302,7 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0 };
+  cm_blobs_tuning bad = { 33, 0, 0 }, bad_agg = { 0, 3, 0 };
   cm_image a, b;
   int expected = 0, got = 0;
 
@@ -317,6 +318,8 @@ test_arguments (void)
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, (cm_depth) 12));
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
           &bad));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_agg));
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
