@@ -298,8 +298,13 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
     }
     const uint32_t r = find_global (labels, l);
 
-    if (r != l)
+    /* the unions are over: any entry may take its root. Its first hop
+     * (the tile root, shared by the tile's pixels) too, so that the
+     * others take one step, not the whole chain across the tiles */
+    if (r != l) {
       labels[p] = r;
+      labels[l] = r;
+    }
   }
   block_exclusive_scan (roots, &total, scratch);
   if (threadIdx.x == 0)
