@@ -58,7 +58,7 @@ blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
   return invert ? v < threshold : v >= threshold;
 }
 
-/* ---- union-find: shared memory (a tile) and global (the frame) --------- */
+/* ---- union-find: shared memory (a tile) and global (the frame) ----------- */
 
 static __device__ __forceinline__ int
 find_shared (volatile int *s, int i)
@@ -127,7 +127,7 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
   }
 }
 
-/* ---- pass 1: each tile labelled in shared memory ----------------------- */
+/* ---- pass 1: each tile labelled in shared memory ------------------------- */
 
 /* A block of 32 x blockDim.y threads, a pixel each: foreground, unions
  * with the earlier neighbours inside the tile (the decision tree skips a
@@ -182,7 +182,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     atomicAdd (&ctl->foreground, (unsigned long long) n);
 }
 
-/* ---- pass 2: unions across the tiles' edges ---------------------------- */
+/* ---- pass 2: unions across the tiles' edges ------------------------------ */
 
 /* A block of 32 + tile_rows threads per tile: the first 32 take the top
  * row's pixels and their neighbours above, the others the left column's
@@ -274,7 +274,7 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
   return before + x - v;
 }
 
-/* ---- pass 3: compression, roots counted by segments in raster order --- */
+/* ---- pass 3: compression, roots counted by segments in raster order ------ */
 
 /* Every foreground pixel's entry becomes its root; a segment's roots
  * counted into @seg_roots */
@@ -311,7 +311,7 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
     seg_roots[blockIdx.x] = total;
 }
 
-/* ---- pass 4: ranks of the roots, statistics initialised --------------- */
+/* ---- pass 4: ranks of the roots, statistics initialised ------------------ */
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank; its statistics start from its own
@@ -357,7 +357,7 @@ rank_of (const uint32_t *labels, uint32_t l)
   return (l & BLOBS_RANK ? l : labels[l]) & ~BLOBS_RANK;
 }
 
-/* ---- the output image ----------------------------------------------------- */
+/* ---- the output image ---------------------------------------------------- */
 
 /* @number: each blob's number among the passing ones (0: dropped). A
  * mask is @maxv where a passing blob is, labels its number (at most

@@ -61,6 +61,7 @@ struct cm_blobs_plan
   uint32_t npix, nseg;
   uint32_t most;                /* blobs a frame can hold                 */
   uint32_t nblk;                /* per-blob blocks for @most              */
+  uint32_t blob_grid;           /* blocks of a per-blob kernel            */
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
@@ -104,7 +105,7 @@ passes (const blob_args &a, uint32_t i)
           a.st.y1[i] == (uint32_t) a.height - 1));
 }
 
-/* ---- one-block scans ------------------------------------------------------ */
+/* ---- one-block scans ----------------------------------------------------- */
 
 /* @in[0..m) scanned (exclusive) into @out (may be @in); the sum */
 static __device__ uint32_t
@@ -136,25 +137,25 @@ scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
     ctl->roots = roots;
 }
 
-/* ---- 7: filters and the area histogram ------------------------------------ */
+/* ---- 7: filters and the area histogram ----------------------------------- */
 
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
-    uint32_t cand_cap, blobs_ctl *ctl)
+/* The per-blob kernels: a grid of at most a few blocks per SM walks the
+ * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
+#define FOR_BLOB_BLOCKS(b, n) \
+  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
+
+static __device__ __forceinline__ void
+filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
+    uint32_t *hist, uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl,
+    uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t n = a.ctl->roots;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
   uint32_t total;
-
-  if (blockIdx.x * BLOB_THREADS >= n)
-    return;
   const bool ok = i < n && passes (a, i);
 
   block_exclusive_scan (ok, &total, scratch);
   if (threadIdx.x == 0)
-    a.blk[BLK_PASS * a.nblk + blockIdx.x] = total;
+    a.blk[BLK_PASS * a.nblk + b] = total;
   const unsigned counted = __ballot_sync (0xffffffffu, select && ok);
 
   if (!select || !ok)
@@ -174,7 +175,19 @@ filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
   }
 }
 
-/* ---- 8: the passing blobs counted, the cut --------------------------------- */
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
+    uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots;
+
+  FOR_BLOB_BLOCKS (b, n)
+      filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
+}
+
+/* ---- 8: the passing blobs counted, the cut ------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -250,7 +263,7 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   }
 }
 
-/* ---- 9: above and at the cut, per block ------------------------------------ */
+/* ---- 9: above and at the cut, per block ---------------------------------- */
 
 static __global__ void
 __launch_bounds__ (BLOB_THREADS)
@@ -258,23 +271,23 @@ count_cut (blob_args a)
 {
   __shared__ uint32_t scratch[32];
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
-  uint32_t gt, eq;
 
-  if (blockIdx.x * BLOB_THREADS >= n)
-    return;
-  const bool ok = i < n && passes (a, i);
-  const uint32_t area = ok ? a.st.area[i] : 0;
+  FOR_BLOB_BLOCKS (b, n) {
+    const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+    const bool ok = i < n && passes (a, i);
+    const uint32_t area = ok ? a.st.area[i] : 0;
+    uint32_t gt, eq;
 
-  block_exclusive_scan (ok && area > cut, &gt, scratch);
-  block_exclusive_scan (ok && area == cut, &eq, scratch);
-  if (threadIdx.x == 0) {
-    a.blk[BLK_GT * a.nblk + blockIdx.x] = gt;
-    a.blk[BLK_EQ * a.nblk + blockIdx.x] = eq;
+    block_exclusive_scan (ok && area > cut, &gt, scratch);
+    block_exclusive_scan (ok && area == cut, &eq, scratch);
+    if (threadIdx.x == 0) {
+      a.blk[BLK_GT * a.nblk + b] = gt;
+      a.blk[BLK_EQ * a.nblk + b] = eq;
+    }
   }
 }
 
-/* ---- 10: the reported blobs' places ---------------------------------------- */
+/* ---- 10: the reported blobs' places -------------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -316,20 +329,15 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
   }
 }
 
-/* ---- 11: the results, the passing blobs' numbers ---------------------------- */
+/* ---- 11: the results, the passing blobs' numbers ------------------------- */
 
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+static __device__ __forceinline__ void
+write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
+    uint32_t ties, const cm_blobs_results &out, uint32_t *number,
+    uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
-  const uint32_t b = blockIdx.x;
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
   uint32_t total;
-
-  if (b * BLOB_THREADS >= n)
-    return;
   const bool ok = i < n && passes (a, i);
   const uint32_t area = ok ? a.st.area[i] : 0;
   const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
@@ -358,7 +366,18 @@ write_results (blob_args a, cm_blobs_results out, uint32_t *number)
   out.mean[k] = __ddiv_rn (__ull2double_rn (a.st.sum_v[i]), (double) area);
 }
 
-/* ---- the plan ----------------------------------------------------------------- */
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
+
+  FOR_BLOB_BLOCKS (b, n)
+      write_block (a, b, n, cut, ties, out, number, scratch);
+}
+
+/* ---- the plan ------------------------------------------------------------ */
 
 static void
 plan_release (cm_blobs_plan *p)
@@ -476,6 +495,14 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   all.max_blobs = 0;
   p->most = cm_blobs_capacity (&all, width, height);
   p->nblk = (p->most + BLOB_THREADS - 1) / BLOB_THREADS;
+  {
+    int sms = 0;
+
+    if (cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms) !=
+        cudaSuccess || sms < 1)
+      sms = 1;
+    p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
+  }
   p->capacity = cm_blobs_capacity (desc, width, height);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
@@ -603,19 +630,19 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
     acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
         src->pitch, w, h, p->labels, p->st);
   if (steps >= 7)
-    filter_blobs <<< p->nblk, BLOB_THREADS, 0, s >>> (a, select, p->hist,
-        p->cand, p->cand_cap, p->ctl);
+    filter_blobs <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a, select,
+        p->hist, p->cand, p->cand_cap, p->ctl);
   if (steps >= 8)
     choose_cut <<< 1, SCAN_THREADS, 0, s >>> (a, p->desc.max_blobs, p->hist,
         p->cand, p->cand_cap, p->ctl);
   if (steps >= 9)
-    count_cut <<< p->nblk, BLOB_THREADS, 0, s >>> (a);
+    count_cut <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a);
   if (steps >= 10)
     place_reported <<< 1, SCAN_THREADS, 0, s >>> (a, p->ctl, p->res_dev,
         p->desc.output == CM_BLOBS_OUTPUT_LABELS);
   if (steps >= 11)
-    write_results <<< p->nblk, BLOB_THREADS, 0, s >>> (a, p->arrays_dev,
-        p->number);
+    write_results <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a,
+        p->arrays_dev, p->number);
   if (steps < 12 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
     return cm_cuda_status (cudaGetLastError ());
   if (p->desc.output == CM_BLOBS_OUTPUT_LABELS)

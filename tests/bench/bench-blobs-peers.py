@@ -15,9 +15,10 @@ every frame bench-blobs --dump left there (<frame>.pgm, thresholded as
 its <frame>.areas says, 8-connectivity) and compares their blobs with
 ours: the count and the areas (sorted: OpenCV numbers its blobs by 2x2
 blocks, not by first pixels, and the GPU peers promise no order; "same
-order" says whether the peer's order is ours too). Times: the median of --runs calls after a warm-up, each
-waited for (the GPU peers synchronise with the host), so they are call
-times; ours in bench-blobs are device times.
+order" says whether the peer's order is ours too). Times: the median of
+--runs calls after a warm-up, each waited for (the GPU peers synchronise
+with the host), so they are call times; ours in bench-blobs are device
+times.
 """
 import argparse
 import glob

@@ -182,7 +182,8 @@ main (int argc, char **argv)
       dump = argv[++i];
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
-          "[--threshold T] [--runs N] [--check] [--steps] [--dump DIR]\n", argv[0]);
+          "[--threshold T] [--runs N] [--check] [--steps] [--dump DIR]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -329,7 +330,8 @@ main (int argc, char **argv)
             test_image_free (&gi);
           } else {
             eq = cm_blobs_ref (&d, &hf, NULL, &want) == CM_OK &&
-                blobs_results_equal (res, &want, img.name.c_str ()) ? " yes |" : " NO |";
+                blobs_results_equal (res, &want, img.name.c_str ()) ?
+                " yes |" : " NO |";
           }
           cm_blobs_results_free (&want);
         }

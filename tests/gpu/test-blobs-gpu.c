@@ -16,8 +16,9 @@
  * labels, a plan run twice, argument checks.
  *
  * CM_TEST_SAMPLE=n runs about one table case in n and not the large
- * frames (compute-sanitizer). Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
- * stderr, "N passed, M failed" at the end, exit 1 on any failure. */
+ * frames (compute-sanitizer). Exit 77 (meson SKIP) without a CUDA device;
+ * one line per failing case on stderr, "N passed, M failed" at the end,
+ * exit 1 on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
