@@ -43,6 +43,7 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
+  uint32_t ticket;              /* compress_rank's next segment           */
 };
 
 template <typename T>
@@ -316,14 +317,12 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank; its statistics start from its own
  * pixel, the top-left of its bounding box's first row. */
-static __global__ void
-__launch_bounds__ (SEG_THREADS)
-rank_roots (uint32_t *labels, uint32_t npix, int width,
-    const uint32_t *seg_offset, blobs_stats st)
+/* The roots of segment @seg ranked from @carry (the roots before it) */
+static __device__ __forceinline__ void
+rank_segment (uint32_t *labels, uint32_t npix, int width, uint32_t seg,
+    uint32_t carry, const blobs_stats &st, uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
-  uint32_t carry = seg_offset[blockIdx.x];
+  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
 
   for (int j = 0; j < SEG_ITEMS; j++) {
     const uint32_t p = base + j * SEG_THREADS;
@@ -348,6 +347,107 @@ rank_roots (uint32_t *labels, uint32_t npix, int width,
       st.vmax[k] = 0;
     }
   }
+}
+
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+rank_roots (uint32_t *labels, uint32_t npix, int width,
+    const uint32_t *seg_offset, blobs_stats st)
+{
+  __shared__ uint32_t scratch[32];
+
+  rank_segment (labels, npix, width, blockIdx.x, seg_offset[blockIdx.x], st,
+      scratch);
+}
+
+/* ---- passes 3 to 5 in one: compression, the roots' ranks ---------------- */
+
+/* A segment's state for the look-back: (flag << 32) | count, flag
+ * SEG_AGGREGATE (its own roots) or SEG_PREFIX (its roots and all before) */
+#define SEG_AGGREGATE 1ull
+#define SEG_PREFIX 2ull
+
+/* find_global while other segments already rank their roots: an entry
+ * with BLOBS_RANK is a root's */
+static __device__ __forceinline__ uint32_t
+find_ranking (const volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i && !(n & BLOBS_RANK))
+    i = n;
+  return i;
+}
+
+/* Segments taken in the order they start (a ticket), so that every
+ * segment a block waits for has started: each compresses its pixels
+ * (roots need no compression to be known: an entry that is its own
+ * index), publishes its root count, adds up its predecessors' by
+ * decoupled look-back (Merrill & Garland 2016: a predecessor's count or,
+ * once known, its inclusive prefix), publishes its own prefix and ranks
+ * its roots. One pass over the labels instead of two, no scan kernel.
+ * @state: a word per segment, zeroed before. The last segment writes the
+ * number of roots. */
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
+    unsigned long long *state, blobs_ctl *ctl, blobs_stats st)
+{
+  __shared__ uint32_t scratch[32];
+  __shared__ uint32_t seg_s, before_s;
+  uint32_t roots = 0, total;
+
+  if (threadIdx.x == 0)
+    seg_s = atomicAdd (&ctl->ticket, 1u);
+  __syncthreads ();
+  const uint32_t seg = seg_s;
+  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
+
+  for (int j = 0; j < SEG_ITEMS; j++) {
+    const uint32_t p = base + j * SEG_THREADS;
+    uint32_t l;
+
+    if (p >= npix || (l = labels[p]) == BLOBS_BG)
+      continue;
+    if (l == p) {
+      roots++;
+      continue;
+    }
+    const uint32_t r = find_ranking (labels, l);
+
+    if (r != l) {
+      labels[p] = r;
+      labels[l] = r;
+    }
+  }
+  block_exclusive_scan (roots, &total, scratch);
+  if (threadIdx.x == 0) {
+    uint32_t before = 0;
+
+    __threadfence ();
+    if (seg == 0) {
+      atomicExch (&state[0], (SEG_PREFIX << 32) | total);
+    } else {
+      atomicExch (&state[seg], (SEG_AGGREGATE << 32) | total);
+      for (int32_t k = (int32_t) seg - 1; k >= 0;) {
+        const unsigned long long v = atomicAdd (&state[k], 0ull);
+
+        if ((v >> 32) == 0)
+          continue;             /* not published yet: ask again */
+        before += (uint32_t) v;
+        if ((v >> 32) == SEG_PREFIX)
+          break;
+        k--;
+      }
+      __threadfence ();
+      atomicExch (&state[seg], (SEG_PREFIX << 32) | (before + total));
+    }
+    if (seg == nseg - 1)
+      ctl->roots = before + total;
+    before_s = before;
+  }
+  __syncthreads ();
+  rank_segment (labels, npix, width, seg, before_s, st, scratch);
 }
 
 /* a foreground pixel's rank, from its label entry */

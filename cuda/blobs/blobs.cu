@@ -10,6 +10,8 @@
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
  *     statistics initialised;
+ *     (3 to 5 run as one kernel, compress_rank, unless the tuning asks
+ *     for them apart: the segments' counts added up by look-back);
  *  6. accumulate: the statistics, a warp's pixels of one blob added up,
  *     then a block's in shared memory, before one set of atomics
  *     (blobs-stats.cuh);
@@ -68,6 +70,7 @@ struct cm_blobs_plan
   /* device */
   uint32_t *labels;
   uint32_t *seg;                /* nseg counts, scanned in place          */
+  unsigned long long *seg_state;        /* nseg: compress_rank's look-back */
   uint32_t *blk;                /* BLK_ARRAYS x nblk                      */
   uint32_t *hist;               /* AREA_BINS                              */
   uint32_t *cand;               /* cand_cap                               */
@@ -384,6 +387,7 @@ plan_release (cm_blobs_plan *p)
 {
   cudaFree (p->labels);
   cudaFree (p->seg);
+  cudaFree (p->seg_state);
   cudaFree (p->blk);
   cudaFree (p->hist);
   cudaFree (p->cand);
@@ -476,7 +480,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
   if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
-              tuning->aggregation > ACC_PIXEL || tuning->steps < 0)))
+              tuning->aggregation > ACC_PIXEL || tuning->steps < 0 ||
+              (tuning->separate_rank != 0 && tuning->separate_rank != 1))))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -509,6 +514,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->seg, (size_t) p->nseg * sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->seg_state, (size_t) p->nseg * sizeof (unsigned long
+            long));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->blk, (size_t) BLK_ARRAYS * p->nblk *
         sizeof (uint32_t));
@@ -605,6 +613,9 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   e = cudaMemsetAsync (p->ctl, 0, sizeof (blobs_ctl), s);
   if (e == cudaSuccess && select)
     e = cudaMemsetAsync (p->hist, 0, AREA_BINS * sizeof (uint32_t), s);
+  if (e == cudaSuccess && !p->tuning.separate_rank)
+    e = cudaMemsetAsync (p->seg_state, 0, (size_t) p->nseg *
+        sizeof (unsigned long long), s);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
@@ -618,14 +629,18 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   else if (steps >= 2)
     merge_tiles<false> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h,
         tr);
-  if (steps >= 3)
+  if (steps >= 3 && !p->tuning.separate_rank) {
+    compress_rank <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
+        w, p->nseg, p->seg_state, p->ctl, p->st);
+  } else if (steps >= 3) {
     compress_count <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
         p->seg);
-  if (steps >= 4)
-    scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
-  if (steps >= 5)
-    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
-        p->seg, p->st);
+    if (steps >= 4)
+      scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
+    if (steps >= 5)
+      rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
+          p->seg, p->st);
+  }
   if (steps >= 6)
     acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
         src->pitch, w, h, p->labels, p->st);

@@ -114,6 +114,9 @@ typedef struct
   int aggregation;              /* the statistics' atomics gathered per
                                  * block (0, default), per warp (1), or
                                  * none: one set per pixel (2)            */
+  int separate_rank;            /* 1: compression, the scan of the roots'
+                                 * counts and their ranks as three kernels
+                                 * (0: one, with a decoupled look-back)   */
   int steps;                    /* benchmarks: only the first @steps
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so

@@ -10,7 +10,7 @@
  * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
  * max_blobs with ties, mask, labels); each frame also under odd tunings
  * (short and uneven tiles, the statistics' atomics per warp and per
- * pixel); views one
+ * pixel, the roots ranked by three kernels rather than one); views one
  * sample into their allocation; the destination pre-filled with noise.
  * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
  * labels, a plan run twice, argument checks.
@@ -34,10 +34,10 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults */
-  {8, 0, 0},                    /* short tiles */
-  {5, 2, 0},                    /* uneven tiles, atomics per pixel */
-  {32, 1, 0},                   /* atomics per warp */
+  {0, 0, 0, 0},                 /* the defaults */
+  {8, 0, 1, 0},                 /* short tiles, ranks in three kernels */
+  {5, 2, 0, 0},                 /* uneven tiles, atomics per pixel */
+  {32, 1, 1, 0},                /* atomics per warp, three kernels */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -303,7 +303,7 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0 }, bad_agg = { 0, 3, 0 };
+  cm_blobs_tuning bad = { 33, 0, 0, 0 }, bad_agg = { 0, 3, 0, 0 };
   cm_image a, b;
   int expected = 0, got = 0;
 
