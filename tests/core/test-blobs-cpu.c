@@ -264,6 +264,26 @@ test_arguments (void)
   CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_ERR_INVALID_ARG,
       "labels need a destination");
   cm_blobs_filter_free (f);
+  {
+    /* a cancel flag set before the run stops it */
+    int cancel = 1;
+    cm_cpu_opts o = { 1, &cancel };
+
+    CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
+            &o) == CM_OK, "filter with a cancel flag");
+    CHECK (cm_blobs_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
+        "8-bit labels refused");
+    d.output = CM_BLOBS_OUTPUT_NONE;
+    cm_blobs_filter_free (f);
+    CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
+            &o) == CM_OK, "filter with a cancel flag");
+    CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_ERR_CANCELLED,
+        "cancelled");
+    cancel = 0;
+    CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_OK,
+        "runs once the flag is down");
+    cm_blobs_filter_free (f);
+  }
   test_image_free (&src);
   test_image_free (&wrong);
 }
