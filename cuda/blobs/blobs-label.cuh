@@ -277,6 +277,47 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
 
 /* ---- pass 3: compression, roots counted by segments in raster order ------ */
 
+/* find_global once the unions are over, while other segments may
+ * already rank their roots: an entry with BLOBS_RANK is a root's */
+static __device__ __forceinline__ uint32_t
+find_ranking (const volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i && !(n & BLOBS_RANK))
+    i = n;
+  return i;
+}
+
+/* Pixel @p's entry made its root (every lane of the warp calls it); 1
+ * when it is a root. The unions are over: any entry may take its root,
+ * so its first hop (the tile root its tile shares) does too, and the
+ * warp's lanes with the same first hop walk the chain once, not 32
+ * times. */
+static __device__ __forceinline__ uint32_t
+compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
+{
+  const uint32_t l = p < npix ? labels[p] : BLOBS_BG;
+  const bool walk = l != BLOBS_BG && l != p;
+  const unsigned walkers = __ballot_sync (0xffffffffu, walk);
+
+  if (walk) {
+    const unsigned peers = __match_any_sync (walkers, l);
+    const int leader = __ffs (peers) - 1;
+    uint32_t r = 0;
+
+    if ((int) (threadIdx.x & 31) == leader)
+      r = find_ranking (labels, l);
+    r = __shfl_sync (peers, r, leader);
+    if (r != l) {
+      labels[p] = r;
+      if ((int) (threadIdx.x & 31) == leader)
+        labels[l] = r;
+    }
+  }
+  return l == p;
+}
+
 /* Every foreground pixel's entry becomes its root; a segment's roots
  * counted into @seg_roots */
 static __global__ void
@@ -287,26 +328,8 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
   const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
   uint32_t roots = 0, total;
 
-  for (int j = 0; j < SEG_ITEMS; j++) {
-    const uint32_t p = base + j * SEG_THREADS;
-    uint32_t l;
-
-    if (p >= npix || (l = labels[p]) == BLOBS_BG)
-      continue;
-    if (l == p) {
-      roots++;
-      continue;
-    }
-    const uint32_t r = find_global (labels, l);
-
-    /* the unions are over: any entry may take its root. Its first hop
-     * (the tile root, shared by the tile's pixels) too, so that the
-     * others take one step, not the whole chain across the tiles */
-    if (r != l) {
-      labels[p] = r;
-      labels[l] = r;
-    }
-  }
+  for (int j = 0; j < SEG_ITEMS; j++)
+    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
   block_exclusive_scan (roots, &total, scratch);
   if (threadIdx.x == 0)
     seg_roots[blockIdx.x] = total;
@@ -367,18 +390,6 @@ rank_roots (uint32_t *labels, uint32_t npix, int width,
 #define SEG_AGGREGATE 1ull
 #define SEG_PREFIX 2ull
 
-/* find_global while other segments already rank their roots: an entry
- * with BLOBS_RANK is a root's */
-static __device__ __forceinline__ uint32_t
-find_ranking (const volatile uint32_t *l, uint32_t i)
-{
-  uint32_t n;
-
-  while ((n = l[i]) != i && !(n & BLOBS_RANK))
-    i = n;
-  return i;
-}
-
 /* Segments taken in the order they start (a ticket), so that every
  * segment a block waits for has started: each compresses its pixels
  * (roots need no compression to be known: an entry that is its own
@@ -403,23 +414,8 @@ compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
   const uint32_t seg = seg_s;
   const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
 
-  for (int j = 0; j < SEG_ITEMS; j++) {
-    const uint32_t p = base + j * SEG_THREADS;
-    uint32_t l;
-
-    if (p >= npix || (l = labels[p]) == BLOBS_BG)
-      continue;
-    if (l == p) {
-      roots++;
-      continue;
-    }
-    const uint32_t r = find_ranking (labels, l);
-
-    if (r != l) {
-      labels[p] = r;
-      labels[l] = r;
-    }
-  }
+  for (int j = 0; j < SEG_ITEMS; j++)
+    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
   block_exclusive_scan (roots, &total, scratch);
   if (threadIdx.x == 0) {
     uint32_t before = 0;
