@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "blobs-cases.h"
+#include "blobs-filter.h"
 #include "device.h"
 #include "kernel-test.h"
 
@@ -298,6 +299,55 @@ test_rerun (void)
   test_image_free (&b);
 }
 
+/* the backend-neutral API on CUDA: results once the stream is synced */
+static void
+test_filter_api (void)
+{
+  test_rng r;
+  const int w = 123, h = 77;
+  cm_image src = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image want_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_blobs_desc d = blobs_desc_of (2, 0);
+  cm_blobs_results want;
+  cm_blobs_filter *f = NULL;
+  cm_image ds, dd;
+  uint32_t t;
+  int ok;
+
+  test_rng_seed (&r, 77);
+  blobs_fill (&src, BLOBS_DISCS, 60, &t, &r);
+  d.threshold = t;
+  cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
+  cm_blobs_ref (&d, &src, &want_img, &want);
+  if (cm_blobs_filter_new (&f, CM_BACKEND_CUDA, &d, w, h, CM_DEPTH_16,
+          NULL) != CM_OK || cm_device_image_alloc (&ds, w, h,
+          CM_DEPTH_16) != CM_OK || cm_device_image_alloc (&dd, w, h,
+          CM_DEPTH_16) != CM_OK) {
+    FAIL ("filter API: setup");
+    return;
+  }
+  ok = cm_blobs_filter_results (f) == NULL &&
+      cm_blobs_filter_backend (f) == CM_BACKEND_CUDA;
+  image_copy (&ds, &src, CM_COPY_H2D, stream);
+  ok = ok && cm_blobs_filter_run (f, &ds, &dd, stream) == CM_OK &&
+      cm_stream_sync (stream) == CM_OK &&
+      blobs_results_equal (cm_blobs_filter_results (f), &want, "filter");
+  image_copy (&got_img, &dd, CM_COPY_D2H, stream);
+  ok = ok && test_image_equal (&got_img, &want_img, "filter labels");
+  if (ok)
+    n_pass++;
+  else
+    FAIL ("the filter API on CUDA");
+  cm_blobs_filter_free (f);
+  cm_device_free (ds.data);
+  cm_device_free (dd.data);
+  cm_blobs_results_free (&want);
+  test_image_free (&src);
+  test_image_free (&want_img);
+  test_image_free (&got_img);
+}
+
 static void
 test_arguments (void)
 {
@@ -358,6 +408,7 @@ main (void)
     test_large ();
     test_saturated ();
     test_rerun ();
+    test_filter_api ();
   }
   cm_stream_free (stream);
   printf ("%d passed, %d failed\n", n_pass, n_fail);
