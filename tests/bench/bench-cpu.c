@@ -20,8 +20,8 @@
  * reference, cm_recon_ref_mt;
  * tests/bench/bench-recon-peers.py --cpu times scikit-image and DIPlib on
  * the frames --write leaves), and the blobs of the blobs and noise frames
- * thresholded at 128 (connected components and their statistics, on one
- * thread; also by the reference). tests/bench/bench-cpu-opencv.py
+ * thresholded at 128 (connected components and their statistics; also
+ * by the reference, on one thread). tests/bench/bench-cpu-opencv.py
  * runs OpenCV's equivalents of the first four on the same machine for
  * comparison.
  */
@@ -222,9 +222,11 @@ run_blobs_ref (const void *job, const cm_image * src, const cm_image * dst,
 }
 
 /* the blobs of @frame thresholded at 128 (8-connected, every blob, no
- * output image) by the CPU backend, then by the reference */
+ * output image) by the CPU backend (its first pass on the threads of
+ * @o), then by the reference */
 static void
-bench_blobs (const char *frame_name, const cm_image * frame, int runs)
+bench_blobs (const char *frame_name, const cm_image * frame,
+    const cm_cpu_opts * o, int runs)
 {
   blobs_job j = { {128, 0, 8, 1, 0, 0, 0, CM_BLOBS_OUTPUT_NONE}, {0} };
   cm_blobs_filter *f;
@@ -232,7 +234,7 @@ bench_blobs (const char *frame_name, const cm_image * frame, int runs)
 
   snprintf (name, sizeof (name), "blobs %s", frame_name);
   if (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &j.desc, frame->width,
-          frame->height, frame->depth, NULL) != CM_OK ||
+          frame->height, frame->depth, o) != CM_OK ||
       cm_blobs_results_alloc (&j.res, cm_blobs_capacity (&j.desc,
               frame->width, frame->height)) != CM_OK) {
     printf ("%-28s failed\n", name);
@@ -391,9 +393,9 @@ main (int argc, char **argv)
           test_image_set (&frames[2], x, y,
               test_image_get (&frames[0], x, y) > 127 ? 255 : 0);
       for (int f = 0; f < 3; f++) {
-        /* connected components with statistics (one thread) */
+        /* connected components with statistics */
         if (f < 2)
-          bench_blobs (names[f], &frames[f], runs);
+          bench_blobs (names[f], &frames[f], &o, runs);
         if (write_dir != NULL)
           write_pgm (write_dir, names[f], &frames[f]);
         bench_recon (&fill, names[f], &frames[f], &dst, &o, runs, write_dir);

@@ -5,7 +5,8 @@
  * of tests/common/blobs-cases.h (random frames at every density, 50 %
  * noise, spirals, checkerboards, one blob covering the frame, no blob,
  * discs with area ties, combs; 1xN, Nx1, odd sizes; 8 and 16 bits; every
- * filter, max_blobs with ties, mask and labels, labels past 65535). */
+ * filter, max_blobs with ties, mask and labels, labels past 65535), its
+ * first pass on 1, 2, 3 or 7 bands of rows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,7 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   cm_blobs_results want;
   const cm_blobs_results *got;
   cm_blobs_filter *f = NULL;
+  cm_cpu_opts o = { 1, NULL };
   char what[256];
   uint32_t t;
   cm_status st;
@@ -143,14 +145,17 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
   st = cm_blobs_ref (&d, &src, d.output ? &want_img : NULL, &want);
   CHECK (st == CM_OK, "%s: reference: %s", what, cm_status_string (st));
-  st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, NULL);
+  /* 1, 2, 3 or 7 bands of rows for the first pass */
+  o.threads = (int) test_rng_below (r, 4) + 1;
+  o.threads = o.threads == 4 ? 7 : o.threads;
+  st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, &o);
   CHECK (st == CM_OK, "%s: filter: %s", what, cm_status_string (st));
   if (st == CM_OK) {
     st = cm_blobs_filter_run (f, &src, d.output ? &got_img : NULL, NULL);
     CHECK (st == CM_OK, "%s: run: %s", what, cm_status_string (st));
     got = cm_blobs_filter_results (f);
     CHECK (got != NULL && blobs_results_equal (got, &want, what),
-        "%s: results", what);
+        "%s, %d threads: results", what, o.threads);
     if (d.output)
       CHECK (test_image_equal (&got_img, &want_img, what), "%s: image",
           what);
