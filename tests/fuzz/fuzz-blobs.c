@@ -6,8 +6,8 @@
  *  - the CPU backend (1 to 4 bands of rows) gives the reference's results
  *    and output image, bit for bit;
  *  - with every blob reported, the areas add up to the foreground, each
- *    box holds its centroid, min <= mean <= max, and the blobs' first
- *    pixels (x of their top row unknown, but y) come in order of y;
+ *    box holds its centroid, min <= mean <= max, and the blobs come in
+ *    the order of their top rows;
  *  - max_blobs: the totals do not change and the count is
  *    min (total, max_blobs). */
 #include <stdint.h>
