@@ -71,6 +71,9 @@ struct cm_blobs_plan
   uint32_t *labels;
   uint32_t *seg;                /* nseg counts, scanned in place          */
   unsigned long long *seg_state;        /* nseg: compress_rank's look-back */
+  void *zeroed;                 /* ctl, seg_state and hist, in one piece
+                                 * zeroed before each frame              */
+  size_t zeroed_bytes;
   uint32_t *blk;                /* BLK_ARRAYS x nblk                      */
   uint32_t *hist;               /* AREA_BINS                              */
   uint32_t *cand;               /* cand_cap                               */
@@ -387,13 +390,11 @@ plan_release (cm_blobs_plan *p)
 {
   cudaFree (p->labels);
   cudaFree (p->seg);
-  cudaFree (p->seg_state);
   cudaFree (p->blk);
-  cudaFree (p->hist);
   cudaFree (p->cand);
   cudaFree (p->number);
   cudaFree (p->stats_mem);
-  cudaFree (p->ctl);
+  cudaFree (p->zeroed);
   cudaFreeHost (p->host_mem);
   free (p);
 }
@@ -515,19 +516,23 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (e == cudaSuccess)
     e = cudaMalloc (&p->seg, (size_t) p->nseg * sizeof (uint32_t));
   if (e == cudaSuccess)
-    e = cudaMalloc (&p->seg_state, (size_t) p->nseg * sizeof (unsigned long
-            long));
-  if (e == cudaSuccess)
     e = cudaMalloc (&p->blk, (size_t) BLK_ARRAYS * p->nblk *
         sizeof (uint32_t));
-  if (e == cudaSuccess)
-    e = cudaMalloc (&p->hist, AREA_BINS * sizeof (uint32_t));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->cand, (size_t) p->cand_cap * sizeof (uint32_t));
   if (e == cudaSuccess && desc->output != CM_BLOBS_OUTPUT_NONE)
     e = cudaMalloc (&p->number, (size_t) p->most * sizeof (uint32_t));
+  /* one memset a frame: the counters, the look-back's words, the
+   * histogram (8-byte pieces first) */
+  p->zeroed_bytes = sizeof (blobs_ctl) + (size_t) p->nseg *
+      sizeof (unsigned long long) + AREA_BINS * sizeof (uint32_t);
   if (e == cudaSuccess)
-    e = cudaMalloc (&p->ctl, sizeof (blobs_ctl));
+    e = cudaMalloc (&p->zeroed, p->zeroed_bytes);
+  if (e == cudaSuccess) {
+    p->ctl = (blobs_ctl *) p->zeroed;
+    p->seg_state = (unsigned long long *) (p->ctl + 1);
+    p->hist = (uint32_t *) (p->seg_state + p->nseg);
+  }
   if (e == cudaSuccess)
     e = stats_alloc (p);
   if (e == cudaSuccess)
@@ -610,12 +615,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   a.width = w;
   a.height = h;
 
-  e = cudaMemsetAsync (p->ctl, 0, sizeof (blobs_ctl), s);
-  if (e == cudaSuccess && select)
-    e = cudaMemsetAsync (p->hist, 0, AREA_BINS * sizeof (uint32_t), s);
-  if (e == cudaSuccess && !p->tuning.separate_rank)
-    e = cudaMemsetAsync (p->seg_state, 0, (size_t) p->nseg *
-        sizeof (unsigned long long), s);
+  e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
