@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "bench-common.cuh"
-#include "blobs.h"
+#include "blobs/blobs.h"
 #include "device.h"
 extern "C" {
 #include "blobs-cases.h"

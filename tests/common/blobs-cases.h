@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blobs.h"
+#include "blobs/blobs.h"
 #include "test-util.h"
 
 typedef enum

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "blobs-cases.h"
-#include "blobs-filter.h"
+#include "blobs/blobs-filter.h"
 #include "device.h"
 #include "test-count.h"
 #include "core-test.h"
@@ -130,7 +130,7 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   cm_image want_img, got_img;
   cm_blobs_results want;
   const cm_blobs_results *got;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
   cm_cpu_opts o = { 1, NULL };
   char what[256];
   uint32_t t;
@@ -151,7 +151,7 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, &o);
   CHECK (st == CM_OK, "%s: filter: %s", what, cm_status_string (st));
   if (st == CM_OK) {
-    st = cm_blobs_filter_run (f, &src, d.output ? &got_img : NULL, NULL);
+    st = cm_filter_run (f, &src, d.output ? &got_img : NULL, NULL);
     CHECK (st == CM_OK, "%s: run: %s", what, cm_status_string (st));
     got = cm_blobs_filter_results (f);
     CHECK (got != NULL && blobs_results_equal (got, &want, what),
@@ -159,7 +159,7 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
     if (d.output)
       CHECK (test_image_equal (&got_img, &want_img, what), "%s: image",
           what);
-    cm_blobs_filter_free (f);
+    cm_filter_free (f);
   }
   cm_blobs_results_free (&want);
   test_image_free (&src);
@@ -210,7 +210,7 @@ test_labels_saturate (void)
   cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
   cm_blobs_desc d;
   cm_blobs_results want;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
   uint32_t t;
 
   test_rng_seed (&r, 65535);
@@ -227,11 +227,11 @@ test_labels_saturate (void)
       test_image_get (&want_img, 0, 0) == 1, "labels saturate at 65535");
   CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, CM_DEPTH_8,
           NULL) == CM_OK, "filter");
-  CHECK (cm_blobs_filter_run (f, &src, &got_img, NULL) == CM_OK, "run");
+  CHECK (cm_filter_run (f, &src, &got_img, NULL) == CM_OK, "run");
   CHECK (blobs_results_equal (cm_blobs_filter_results (f), &want,
           "saturated"), "saturated results");
   CHECK (test_image_equal (&got_img, &want_img, "saturated"), "labels");
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
   cm_blobs_results_free (&want);
   test_image_free (&src);
   test_image_free (&want_img);
@@ -242,7 +242,7 @@ static void
 test_arguments (void)
 {
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_filter *f = (cm_blobs_filter *) 1;
+  cm_filter *f = (cm_filter *) 1;
   cm_image src = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image wrong = test_image_new (8, 8, CM_DEPTH_8, 0);
 
@@ -264,11 +264,11 @@ test_arguments (void)
           NULL) == CM_OK, "filter");
   CHECK (cm_blobs_filter_results (f) == NULL, "no results before a run");
   /* labels are 16-bit: an 8-bit destination is refused */
-  CHECK (cm_blobs_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
       "8-bit labels refused");
-  CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_ERR_INVALID_ARG,
       "labels need a destination");
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
   {
     /* a cancel flag set before the run stops it */
     int cancel = 1;
@@ -276,18 +276,18 @@ test_arguments (void)
 
     CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
             &o) == CM_OK, "filter with a cancel flag");
-    CHECK (cm_blobs_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
+    CHECK (cm_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
         "8-bit labels refused");
     d.output = CM_BLOBS_OUTPUT_NONE;
-    cm_blobs_filter_free (f);
+    cm_filter_free (f);
     CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
             &o) == CM_OK, "filter with a cancel flag");
-    CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_ERR_CANCELLED,
+    CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_ERR_CANCELLED,
         "cancelled");
     cancel = 0;
-    CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_OK,
+    CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_OK,
         "runs once the flag is down");
-    cm_blobs_filter_free (f);
+    cm_filter_free (f);
   }
   test_image_free (&src);
   test_image_free (&wrong);

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "blobs-cases.h"
-#include "blobs-filter.h"
+#include "blobs/blobs-filter.h"
 #include "test-util.h"
 
 #define CHECK(cond) do { if (!(cond)) abort (); } while (0)
@@ -51,7 +51,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   cm_image src = test_image_new (w, h, depth, (int) take (&b, 5));
   cm_blobs_desc d, all;
   cm_blobs_results want, every;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
   cm_cpu_opts o = { 1 + (int) take (&b, 4), NULL };
   cm_depth od;
   cm_image want_img, got_img;
@@ -80,7 +80,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       CM_OK);
   CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, &o) ==
       CM_OK);
-  CHECK (cm_blobs_filter_run (f, &src, d.output ? &got_img : NULL, NULL) ==
+  CHECK (cm_filter_run (f, &src, d.output ? &got_img : NULL, NULL) ==
       CM_OK);
   got = cm_blobs_filter_results (f);
   CHECK (blobs_results_equal (got, &want, "fuzz"));
@@ -89,7 +89,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
       for (int x = 0; x < w; x++)
         CHECK (test_image_get (&got_img, x, y) ==
             test_image_get (&want_img, x, y));
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
 
   /* every blob, no filter: the sums and the order */
   all = d;

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "blobs-cases.h"
-#include "blobs-filter.h"
+#include "blobs/blobs-filter.h"
 #include "device.h"
 #include "kernel-test.h"
 
@@ -310,7 +310,7 @@ test_filter_api (void)
   cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
   cm_blobs_desc d = blobs_desc_of (2, 0);
   cm_blobs_results want;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
   cm_image ds, dd;
   uint32_t t;
   int ok;
@@ -328,9 +328,9 @@ test_filter_api (void)
     return;
   }
   ok = cm_blobs_filter_results (f) == NULL &&
-      cm_blobs_filter_backend (f) == CM_BACKEND_CUDA;
+      cm_filter_backend (f) == CM_BACKEND_CUDA;
   image_copy (&ds, &src, CM_COPY_H2D, stream);
-  ok = ok && cm_blobs_filter_run (f, &ds, &dd, stream) == CM_OK &&
+  ok = ok && cm_filter_run (f, &ds, &dd, stream) == CM_OK &&
       cm_stream_sync (stream) == CM_OK &&
       blobs_results_equal (cm_blobs_filter_results (f), &want, "filter");
   image_copy (&got_img, &dd, CM_COPY_D2H, stream);
@@ -339,7 +339,7 @@ test_filter_api (void)
     n_pass++;
   else
     FAIL ("the filter API on CUDA");
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
   cm_device_free (ds.data);
   cm_device_free (dd.data);
   cm_blobs_results_free (&want);
