@@ -570,7 +570,7 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
   self->desc = desc;
   self->mode = mode;
 
-  status = gst_cuda_blobs_filter_new (&filter, backend, &desc, width, height,
+  status = cm_blobs_filter_new (&filter, backend, &desc, width, height,
       depth, gst_cuda_plane_filter_cpu_opts (base));
   if (status != CM_OK) {
     gst_cuda_plane_filter_post_status_error (base, status,

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The instance of cudablobs, shared by gstcudablobs.c (properties, its
  * filter) and gstcudablobsresult.c (the output property, a frame's blobs
- * as a message and as metas); its filter (gstcudablobsfilter.c). */
+ * as a message and as metas). */
 #pragma once
 
 #include "gstcudablobs.h"
 
-#include "blobs/blobs.h"
+#include "blobs/blobs-filter.h"
 
 G_BEGIN_DECLS
 
@@ -85,13 +85,6 @@ struct _GstCudaBlobs
   gboolean result_ready;
   GstCudaBlobsResult result;
 };
-
-/* gstcudablobsfilter.c */
-cm_status gst_cuda_blobs_filter_new (cm_filter ** out, cm_backend backend,
-    const cm_blobs_desc * desc, int width, int height, cm_depth depth,
-    const cm_cpu_opts * cpu);
-const cm_blobs_results *gst_cuda_blobs_filter_results (const cm_filter *
-    filter);
 
 /* gstcudablobsresult.c: the output property */
 GstCaps *gst_cuda_blobs_transform_caps (GstBaseTransform * trans,

@@ -405,7 +405,7 @@ static gboolean
 gst_cuda_blobs_gather (GstCudaBlobs * self, cm_filter * filter, guint dx,
     guint dy)
 {
-  const cm_blobs_results *b = gst_cuda_blobs_filter_results (filter);
+  const cm_blobs_results *b = cm_blobs_filter_results (filter);
 
   if (!self->gathering) {
     result_reset (&self->result);

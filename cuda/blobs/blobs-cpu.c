@@ -9,7 +9,11 @@
  * united, the smaller label becoming the root. A blob's first pixel in
  * raster order has no earlier neighbour in it, so it opens the blob's
  * smallest label: numbering the roots in label order numbers the blobs in
- * the order of blobs.h. Pass 2 replaces labels by final numbers and
+ * the order of blobs.h. Pass 1 runs on bands of rows in parallel (the
+ * threads of the CPU options), each band's labels in a range above the
+ * bands before it, then the bands' edges are united: a blob's first pixel
+ * is in its earliest band and still opens its smallest label. Pass 2
+ * (one thread) replaces labels by final numbers and
  * gathers the statistics run by run (a row's run of foreground pixels is
  * in one blob). The largest max_blobs come from a selection (the
  * max_blobs-th largest area, then ties in order), not a sort. */
@@ -18,6 +22,7 @@
 
 #include "blobs-cpu.h"
 #include "cm-sample.h"
+#include "cpu-bands.h"
 
 typedef struct
 {
@@ -37,7 +42,10 @@ struct cm_blobs_cpu
   uint32_t *parent;             /* provisional labels' union-find */
   cpu_blob *blobs;
   uint32_t *areas;              /* selection scratch */
-  uint8_t *fg;                  /* one row of foreground flags */
+  uint8_t *fg;                  /* a row of foreground flags per band */
+  int bands;
+  uint32_t *next;               /* per band: its next label */
+  uint64_t *band_fg;            /* per band: its foreground pixels */
   size_t most_labels;
   cm_blobs_results res;
 };
@@ -73,16 +81,20 @@ cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
   all = *desc;
   all.max_blobs = 0;
   /* provisional labels: a new one needs a background pixel before it in
-   * its row (and above it), so never more than half the pixels, plus 0 */
-  p->most_labels = npix / 2 + 2;
+   * its row, so never more than (width + 1) / 2 a row, plus 0 */
+  p->bands = cm_cpu_band_count (&p->opts, height);
+  p->most_labels = (size_t) height * (size_t) ((width + 1) / 2) + 2;
   p->labels = malloc (npix * sizeof (*p->labels));
   p->parent = malloc (p->most_labels * sizeof (*p->parent));
   p->blobs = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->blobs));
   p->areas = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->areas));
-  p->fg = malloc ((size_t) width);
+  p->fg = malloc ((size_t) width * p->bands);
+  p->next = malloc ((size_t) p->bands * sizeof (*p->next));
+  p->band_fg = malloc ((size_t) p->bands * sizeof (*p->band_fg));
   if (!p->labels || !p->parent || !p->blobs || !p->areas || !p->fg ||
+      !p->next || !p->band_fg ||
       cm_blobs_results_alloc (&p->res, cm_blobs_capacity (desc, width,
               height)) != CM_OK) {
     cm_blobs_cpu_free (p);
@@ -102,6 +114,8 @@ cm_blobs_cpu_free (cm_blobs_cpu * p)
   free (p->blobs);
   free (p->areas);
   free (p->fg);
+  free (p->next);
+  free (p->band_fg);
   cm_blobs_results_free (&p->res);
   free (p);
 }
@@ -136,9 +150,10 @@ unite (uint32_t * parent, uint32_t a, uint32_t b)
   return b;
 }
 
-/* row y's foreground flags into p->fg; the number of them */
+/* row y's foreground flags into @fg; the number of them */
 static uint32_t
-foreground_row (cm_blobs_cpu * p, const cm_image * src, int y)
+foreground_row (const cm_blobs_cpu * p, const cm_image * src, int y,
+    uint8_t * fg)
 {
   const uint8_t *row = (const uint8_t *) src->data + (size_t) y * src->pitch;
   const uint32_t t = p->threshold;
@@ -147,38 +162,54 @@ foreground_row (cm_blobs_cpu * p, const cm_image * src, int y)
 
   if (src->depth == CM_DEPTH_8) {
     for (int x = 0; x < p->width; x++) {
-      p->fg[x] = (uint8_t) ((row[x] >= t) ^ inv);
-      n += p->fg[x];
+      fg[x] = (uint8_t) ((row[x] >= t) ^ inv);
+      n += fg[x];
     }
   } else {
     for (int x = 0; x < p->width; x++) {
-      p->fg[x] = (uint8_t) ((cm_load_sample (row, x, 2) >= t) ^ inv);
-      n += p->fg[x];
+      fg[x] = (uint8_t) ((cm_load_sample (row, x, 2) >= t) ^ inv);
+      n += fg[x];
     }
   }
   return n;
 }
 
-/* Pass 1: provisional labels; the number of labels made plus one */
-static cm_status
-label_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * next_out)
+typedef struct
 {
+  cm_blobs_cpu *p;
+  const cm_image *src;
+} label_job;
+
+/* the first label of band @band, which starts at row @y0 */
+static inline uint32_t
+band_base (const cm_blobs_cpu * p, int y0)
+{
+  return 1 + (uint32_t) y0 * (uint32_t) ((p->width + 1) / 2);
+}
+
+/* Pass 1 on rows [y0, y1) as if the band were the frame: provisional
+ * labels from band_base on */
+static cm_status
+label_band (void *ctx, int band, int y0, int y1)
+{
+  label_job *job = ctx;
+  cm_blobs_cpu *p = job->p;
   const int w = p->width, conn8 = p->desc.connectivity == 8;
-  uint32_t *parent = p->parent, next = 1;
+  uint32_t *parent = p->parent, next = band_base (p, y0);
+  uint8_t *fg = p->fg + (size_t) band * w;
+  uint64_t count = 0;
 
-  parent[0] = 0;
-  p->res.foreground = 0;
-  for (int y = 0; y < p->height; y++) {
+  for (int y = y0; y < y1; y++) {
     uint32_t *cur = p->labels + (size_t) y * w;
-    const uint32_t *up = y > 0 ? cur - w : NULL;
+    const uint32_t *up = y > y0 ? cur - w : NULL;
 
-    if (p->opts.cancel && __atomic_load_n (p->opts.cancel, __ATOMIC_RELAXED))
+    if (cm_cpu_cancelled (&p->opts))
       return CM_ERR_CANCELLED;
-    p->res.foreground += foreground_row (p, src, y);
+    count += foreground_row (p, job->src, y, fg);
     for (int x = 0; x < w; x++) {
       uint32_t l, a, b, c, d;
 
-      if (!p->fg[x]) {
+      if (!fg[x]) {
         cur[x] = 0;
         continue;
       }
@@ -212,21 +243,64 @@ label_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * next_out)
       cur[x] = l;
     }
   }
-  *next_out = next;
+  p->next[band] = next;
+  p->band_fg[band] = count;
+  return CM_OK;
+}
+
+/* Pass 1: provisional labels, band by band, then the bands' edges */
+static cm_status
+label_pass (cm_blobs_cpu * p, const cm_image * src)
+{
+  const int w = p->width, conn8 = p->desc.connectivity == 8;
+  label_job job = { p, src };
+  cm_cpu_opts opts = p->opts;
+  cm_status st;
+
+  /* as many bands as the plan was made for */
+  opts.threads = p->bands;
+  st = cm_cpu_bands (&opts, p->height, label_band, &job);
+  if (st != CM_OK)
+    return st;
+  p->res.foreground = 0;
+  for (int b = 0; b < p->bands; b++)
+    p->res.foreground += p->band_fg[b];
+  for (int b = 1; b < p->bands; b++) {
+    const int y = (int) ((int64_t) p->height * b / p->bands);
+    const uint32_t *cur = p->labels + (size_t) y * w, *up = cur - w;
+
+    for (int x = 0; x < w; x++) {
+      if (cur[x] == 0)
+        continue;
+      if (up[x])
+        unite (p->parent, cur[x], up[x]);
+      else if (conn8) {
+        if (x > 0 && up[x - 1])
+          unite (p->parent, cur[x], up[x - 1]);
+        if (x + 1 < w && up[x + 1])
+          unite (p->parent, cur[x], up[x + 1]);
+      }
+    }
+  }
   return CM_OK;
 }
 
 /* Pass 2: final numbers (1, 2 ... in the order) in place of the labels,
  * the statistics run by run; the number of blobs */
 static uint32_t
-stats_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t next)
+stats_pass (cm_blobs_cpu * p, const cm_image * src)
 {
   const int w = p->width, bpp = cm_depth_bytes (src->depth);
   uint32_t *parent = p->parent, n = 0;
 
-  /* parent[i] < i for every non-root: its final number is already there */
-  for (uint32_t i = 1; i < next; i++)
-    parent[i] = parent[i] == i ? ++n : parent[parent[i]];
+  /* the bands' labels in increasing order; parent[i] < i for every
+   * non-root: its final number is already there */
+  for (int b = 0; b < p->bands; b++) {
+    const int y0 = (int) ((int64_t) p->height * b / p->bands);
+
+    for (uint32_t i = band_base (p, y0); i < p->next[b]; i++)
+      parent[i] = parent[i] == i ? ++n : parent[parent[i]];
+  }
   for (uint32_t k = 0; k < n; k++) {
     cpu_blob *b = &p->blobs[k];
 
@@ -396,7 +470,7 @@ cm_status
 cm_blobs_cpu_run (cm_blobs_cpu * p, const cm_image * src,
     const cm_image * dst)
 {
-  uint32_t next, n;
+  uint32_t n;
   cm_status st;
 
   if (p == NULL || !cm_image_ok (src) || src->width != p->width ||
@@ -407,10 +481,10 @@ cm_blobs_cpu_run (cm_blobs_cpu * p, const cm_image * src,
           dst->depth != cm_blobs_output_depth (&p->desc, p->depth) ||
           cm_images_overlap (src, dst)))
     return CM_ERR_INVALID_ARG;
-  st = label_pass (p, src, &next);
+  st = label_pass (p, src);
   if (st != CM_OK)
     return st;
-  n = stats_pass (p, src, next);
+  n = stats_pass (p, src);
   finish (p, n);
   if (p->desc.output != CM_BLOBS_OUTPUT_NONE)
     write_output (p, dst);

@@ -13,7 +13,8 @@ extern "C" {
 typedef struct cm_blobs_cpu cm_blobs_cpu;
 
 /* A CPU plan of @desc for frames of @width x @height at @depth; @opts
- * (may be NULL): its cancel flag is looked at every row.
+ * (may be NULL): its threads take the first pass on bands of rows, its
+ * cancel flag is looked at every row of it.
  * CM_ERR_UNSUPPORTED for frames of 2^31 pixels or more. */
 cm_status cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
     int width, int height, cm_depth depth, const cm_cpu_opts * opts);

@@ -24,7 +24,7 @@
 #define SEG_THREADS 256         /* a segment kernel's block               */
 #define SEG_ITEMS 16            /* pixels a thread of it takes            */
 #define SEG_PIXELS (SEG_THREADS * SEG_ITEMS)
-#define ACC_ROWS 8              /* rows of an accumulation block (warps)  */
+#define ACC_ROWS 8              /* warps of a row block (statistics, output) */
 
 /* The statistics of the blobs, indexed by rank (struct of arrays) */
 struct blobs_stats
@@ -43,6 +43,7 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
+  uint32_t ticket;              /* compress_rank's next segment           */
 };
 
 template <typename T>
@@ -58,7 +59,7 @@ blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
   return invert ? v < threshold : v >= threshold;
 }
 
-/* ---- union-find: shared memory (a tile) and global (the frame) --------- */
+/* ---- union-find: shared memory (a tile) and global (the frame) ----------- */
 
 static __device__ __forceinline__ int
 find_shared (volatile int *s, int i)
@@ -127,7 +128,7 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
   }
 }
 
-/* ---- pass 1: each tile labelled in shared memory ----------------------- */
+/* ---- pass 1: each tile labelled in shared memory ------------------------- */
 
 /* A block of 32 x blockDim.y threads, a pixel each: foreground, unions
  * with the earlier neighbours inside the tile (the decision tree skips a
@@ -182,7 +183,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     atomicAdd (&ctl->foreground, (unsigned long long) n);
 }
 
-/* ---- pass 2: unions across the tiles' edges ---------------------------- */
+/* ---- pass 2: unions across the tiles' edges ------------------------------ */
 
 /* A block of 32 + tile_rows threads per tile: the first 32 take the top
  * row's pixels and their neighbours above, the others the left column's
@@ -274,7 +275,48 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
   return before + x - v;
 }
 
-/* ---- pass 3: compression, roots counted by segments in raster order --- */
+/* ---- pass 3: compression, roots counted by segments in raster order ------ */
+
+/* find_global once the unions are over, while other segments may
+ * already rank their roots: an entry with BLOBS_RANK is a root's */
+static __device__ __forceinline__ uint32_t
+find_ranking (const volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i && !(n & BLOBS_RANK))
+    i = n;
+  return i;
+}
+
+/* Pixel @p's entry made its root (every lane of the warp calls it); 1
+ * when it is a root. The unions are over: any entry may take its root,
+ * so its first hop (the tile root its tile shares) does too, and the
+ * warp's lanes with the same first hop walk the chain once, not 32
+ * times. */
+static __device__ __forceinline__ uint32_t
+compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
+{
+  const uint32_t l = p < npix ? labels[p] : BLOBS_BG;
+  const bool walk = l != BLOBS_BG && l != p;
+  const unsigned walkers = __ballot_sync (0xffffffffu, walk);
+
+  if (walk) {
+    const unsigned peers = __match_any_sync (walkers, l);
+    const int leader = __ffs (peers) - 1;
+    uint32_t r = 0;
+
+    if ((int) (threadIdx.x & 31) == leader)
+      r = find_ranking (labels, l);
+    r = __shfl_sync (peers, r, leader);
+    if (r != l) {
+      labels[p] = r;
+      if ((int) (threadIdx.x & 31) == leader)
+        labels[l] = r;
+    }
+  }
+  return l == p;
+}
 
 /* Every foreground pixel's entry becomes its root; a segment's roots
  * counted into @seg_roots */
@@ -286,39 +328,24 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
   const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
   uint32_t roots = 0, total;
 
-  for (int j = 0; j < SEG_ITEMS; j++) {
-    const uint32_t p = base + j * SEG_THREADS;
-    uint32_t l;
-
-    if (p >= npix || (l = labels[p]) == BLOBS_BG)
-      continue;
-    if (l == p) {
-      roots++;
-      continue;
-    }
-    const uint32_t r = find_global (labels, l);
-
-    if (r != l)
-      labels[p] = r;
-  }
+  for (int j = 0; j < SEG_ITEMS; j++)
+    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
   block_exclusive_scan (roots, &total, scratch);
   if (threadIdx.x == 0)
     seg_roots[blockIdx.x] = total;
 }
 
-/* ---- pass 4: ranks of the roots, statistics initialised --------------- */
+/* ---- pass 4: ranks of the roots, statistics initialised ------------------ */
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank; its statistics start from its own
  * pixel, the top-left of its bounding box's first row. */
-static __global__ void
-__launch_bounds__ (SEG_THREADS)
-rank_roots (uint32_t *labels, uint32_t npix, int width,
-    const uint32_t *seg_offset, blobs_stats st)
+/* The roots of segment @seg ranked from @carry (the roots before it) */
+static __device__ __forceinline__ void
+rank_segment (uint32_t *labels, uint32_t npix, int width, uint32_t seg,
+    uint32_t carry, const blobs_stats &st, uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
-  uint32_t carry = seg_offset[blockIdx.x];
+  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
 
   for (int j = 0; j < SEG_ITEMS; j++) {
     const uint32_t p = base + j * SEG_THREADS;
@@ -345,6 +372,80 @@ rank_roots (uint32_t *labels, uint32_t npix, int width,
   }
 }
 
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+rank_roots (uint32_t *labels, uint32_t npix, int width,
+    const uint32_t *seg_offset, blobs_stats st)
+{
+  __shared__ uint32_t scratch[32];
+
+  rank_segment (labels, npix, width, blockIdx.x, seg_offset[blockIdx.x], st,
+      scratch);
+}
+
+/* ---- passes 3 to 5 in one: compression, the roots' ranks ---------------- */
+
+/* A segment's state for the look-back: (flag << 32) | count, flag
+ * SEG_AGGREGATE (its own roots) or SEG_PREFIX (its roots and all before) */
+#define SEG_AGGREGATE 1ull
+#define SEG_PREFIX 2ull
+
+/* Segments taken in the order they start (a ticket), so that every
+ * segment a block waits for has started: each compresses its pixels
+ * (roots need no compression to be known: an entry that is its own
+ * index), publishes its root count, adds up its predecessors' by
+ * decoupled look-back (Merrill & Garland 2016: a predecessor's count or,
+ * once known, its inclusive prefix), publishes its own prefix and ranks
+ * its roots. One pass over the labels instead of two, no scan kernel.
+ * @state: a word per segment, zeroed before. The last segment writes the
+ * number of roots. */
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
+    unsigned long long *state, blobs_ctl *ctl, blobs_stats st)
+{
+  __shared__ uint32_t scratch[32];
+  __shared__ uint32_t seg_s, before_s;
+  uint32_t roots = 0, total;
+
+  if (threadIdx.x == 0)
+    seg_s = atomicAdd (&ctl->ticket, 1u);
+  __syncthreads ();
+  const uint32_t seg = seg_s;
+  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
+
+  for (int j = 0; j < SEG_ITEMS; j++)
+    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
+  block_exclusive_scan (roots, &total, scratch);
+  if (threadIdx.x == 0) {
+    uint32_t before = 0;
+
+    __threadfence ();
+    if (seg == 0) {
+      atomicExch (&state[0], (SEG_PREFIX << 32) | total);
+    } else {
+      atomicExch (&state[seg], (SEG_AGGREGATE << 32) | total);
+      for (int32_t k = (int32_t) seg - 1; k >= 0;) {
+        const unsigned long long v = atomicAdd (&state[k], 0ull);
+
+        if ((v >> 32) == 0)
+          continue;             /* not published yet: ask again */
+        before += (uint32_t) v;
+        if ((v >> 32) == SEG_PREFIX)
+          break;
+        k--;
+      }
+      __threadfence ();
+      atomicExch (&state[seg], (SEG_PREFIX << 32) | (before + total));
+    }
+    if (seg == nseg - 1)
+      ctl->roots = before + total;
+    before_s = before;
+  }
+  __syncthreads ();
+  rank_segment (labels, npix, width, seg, before_s, st, scratch);
+}
+
 /* a foreground pixel's rank, from its label entry */
 static __device__ __forceinline__ uint32_t
 rank_of (const uint32_t *labels, uint32_t l)
@@ -352,108 +453,7 @@ rank_of (const uint32_t *labels, uint32_t l)
   return (l & BLOBS_RANK ? l : labels[l]) & ~BLOBS_RANK;
 }
 
-/* ---- pass 5: statistics --------------------------------------------------- */
-
-/* Sum, minimum and maximum over the lanes of @peers (each lane of it
- * calls them with the same @peers): the sm_80 reductions, or a walk over
- * the lanes before them */
-#if __CUDA_ARCH__ >= 800
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    return intrinsic (peers, v); \
-  }
-#else
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    uint32_t r = v; \
-    for (unsigned m = peers; m != 0; m &= m - 1) { \
-      const uint32_t o = __shfl_sync (peers, v, __ffs (m) - 1); \
-      r = op; \
-    } \
-    return r; \
-  }
-#endif
-WARP_REDUCE (warp_min, __reduce_min_sync, o < r ? o : r)
-WARP_REDUCE (warp_max, __reduce_max_sync, o > r ? o : r)
-#if __CUDA_ARCH__ >= 800
-WARP_REDUCE (warp_sum, __reduce_add_sync, 0)
-#else
-static __device__ __forceinline__ uint32_t
-warp_sum (unsigned peers, uint32_t v)
-{
-  uint32_t r = 0;
-
-  for (unsigned m = peers; m != 0; m &= m - 1)
-    r += __shfl_sync (peers, v, __ffs (m) - 1);
-  return r;
-}
-#endif
-#undef WARP_REDUCE
-
-/* A warp per 32 pixels of a row. With AGG the warp's pixels of one blob
- * (__match_any_sync on the rank) add up in registers and one lane makes
- * the blob's atomics: a row's run of a large blob costs one set, not 32.
- * The row is the same for the warp: the sum of y is y times the count. */
-template <typename T, bool AGG>
-static __global__ void
-__launch_bounds__ (TILE_W * ACC_ROWS)
-accumulate (const void *src, size_t pitch, int width, int height,
-    const uint32_t *labels, blobs_stats st)
-{
-  const int lane = threadIdx.x;
-  const int x = blockIdx.x * TILE_W + lane;
-  const int y = blockIdx.y * ACC_ROWS + threadIdx.y;
-  uint32_t l = BLOBS_BG, k = 0, v = 0;
-
-  if (y >= height)
-    return;
-  if (x < width)
-    l = labels[(size_t) y * width + x];
-  const bool fg = l != BLOBS_BG;
-  const unsigned active = __ballot_sync (0xffffffffu, fg);
-
-  if (!fg)
-    return;
-  k = rank_of (labels, l);
-  v = blobs_load<T> (src, pitch, x, y);
-  if (AGG) {
-    const unsigned peers = __match_any_sync (active, k);
-    const uint32_t n = __popc (peers);
-    const uint32_t sx = warp_sum (peers, (uint32_t) x);
-    const uint32_t sv = warp_sum (peers, v);
-    const uint32_t mn = warp_min (peers, v);
-    const uint32_t mx = warp_max (peers, v);
-    const int first = __ffs (peers) - 1, last = 31 - __clz (peers);
-
-    if (lane != first)
-      return;
-    atomicAdd (&st.area[k], n);
-    atomicAdd (&st.sum_x[k], (unsigned long long) sx);
-    atomicAdd (&st.sum_y[k], (unsigned long long) y * n);
-    atomicAdd (&st.sum_v[k], (unsigned long long) sv);
-    atomicMin (&st.x0[k], (uint32_t) (x - lane + first));
-    atomicMax (&st.x1[k], (uint32_t) (x - lane + last));
-    atomicMax (&st.y1[k], (uint32_t) y);
-    atomicMin (&st.vmin[k], mn);
-    atomicMax (&st.vmax[k], mx);
-  } else {
-    atomicAdd (&st.area[k], 1u);
-    atomicAdd (&st.sum_x[k], (unsigned long long) x);
-    atomicAdd (&st.sum_y[k], (unsigned long long) y);
-    atomicAdd (&st.sum_v[k], (unsigned long long) v);
-    atomicMin (&st.x0[k], (uint32_t) x);
-    atomicMax (&st.x1[k], (uint32_t) x);
-    atomicMax (&st.y1[k], (uint32_t) y);
-    atomicMin (&st.vmin[k], v);
-    atomicMax (&st.vmax[k], v);
-  }
-}
-
-/* ---- the output image ----------------------------------------------------- */
+/* ---- the output image ---------------------------------------------------- */
 
 /* @number: each blob's number among the passing ones (0: dropped). A
  * mask is @maxv where a passing blob is, labels its number (at most

@@ -10,8 +10,11 @@
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
  *     statistics initialised;
- *  6. accumulate: the statistics, a warp's pixels of one blob added up
- *     before one set of atomics;
+ *     (3 to 5 run as one kernel, compress_rank, unless the tuning asks
+ *     for them apart: the segments' counts added up by look-back);
+ *  6. accumulate: the statistics, a warp's pixels of one blob added up,
+ *     then a block's in shared memory, before one set of atomics
+ *     (blobs-stats.cuh);
  *  7. per blob: the filters, the area histogram of the selection;
  *  8. one block: the passing blobs counted, the cut of max_blobs;
  *  9. per blob: blobs above and at the cut counted per block;
@@ -35,6 +38,7 @@
 #include "blobs.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
+#include "blobs-stats.cuh"
 
 #define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
 #define SCAN_THREADS 1024       /* the one-block scans                     */
@@ -59,12 +63,17 @@ struct cm_blobs_plan
   uint32_t npix, nseg;
   uint32_t most;                /* blobs a frame can hold                 */
   uint32_t nblk;                /* per-blob blocks for @most              */
+  uint32_t blob_grid;           /* blocks of a per-blob kernel            */
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
   /* device */
   uint32_t *labels;
   uint32_t *seg;                /* nseg counts, scanned in place          */
+  unsigned long long *seg_state;        /* nseg: compress_rank's look-back */
+  void *zeroed;                 /* ctl, seg_state and hist, in one piece
+                                 * zeroed before each frame              */
+  size_t zeroed_bytes;
   uint32_t *blk;                /* BLK_ARRAYS x nblk                      */
   uint32_t *hist;               /* AREA_BINS                              */
   uint32_t *cand;               /* cand_cap                               */
@@ -102,7 +111,7 @@ passes (const blob_args &a, uint32_t i)
           a.st.y1[i] == (uint32_t) a.height - 1));
 }
 
-/* ---- one-block scans ------------------------------------------------------ */
+/* ---- one-block scans ----------------------------------------------------- */
 
 /* @in[0..m) scanned (exclusive) into @out (may be @in); the sum */
 static __device__ uint32_t
@@ -134,25 +143,25 @@ scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
     ctl->roots = roots;
 }
 
-/* ---- 7: filters and the area histogram ------------------------------------ */
+/* ---- 7: filters and the area histogram ----------------------------------- */
 
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
-    uint32_t cand_cap, blobs_ctl *ctl)
+/* The per-blob kernels: a grid of at most a few blocks per SM walks the
+ * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
+#define FOR_BLOB_BLOCKS(b, n) \
+  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
+
+static __device__ __forceinline__ void
+filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
+    uint32_t *hist, uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl,
+    uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t n = a.ctl->roots;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
   uint32_t total;
-
-  if (blockIdx.x * BLOB_THREADS >= n)
-    return;
   const bool ok = i < n && passes (a, i);
 
   block_exclusive_scan (ok, &total, scratch);
   if (threadIdx.x == 0)
-    a.blk[BLK_PASS * a.nblk + blockIdx.x] = total;
+    a.blk[BLK_PASS * a.nblk + b] = total;
   const unsigned counted = __ballot_sync (0xffffffffu, select && ok);
 
   if (!select || !ok)
@@ -172,7 +181,19 @@ filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
   }
 }
 
-/* ---- 8: the passing blobs counted, the cut --------------------------------- */
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
+    uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots;
+
+  FOR_BLOB_BLOCKS (b, n)
+      filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
+}
+
+/* ---- 8: the passing blobs counted, the cut ------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -248,7 +269,7 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   }
 }
 
-/* ---- 9: above and at the cut, per block ------------------------------------ */
+/* ---- 9: above and at the cut, per block ---------------------------------- */
 
 static __global__ void
 __launch_bounds__ (BLOB_THREADS)
@@ -256,23 +277,23 @@ count_cut (blob_args a)
 {
   __shared__ uint32_t scratch[32];
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
-  uint32_t gt, eq;
 
-  if (blockIdx.x * BLOB_THREADS >= n)
-    return;
-  const bool ok = i < n && passes (a, i);
-  const uint32_t area = ok ? a.st.area[i] : 0;
+  FOR_BLOB_BLOCKS (b, n) {
+    const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+    const bool ok = i < n && passes (a, i);
+    const uint32_t area = ok ? a.st.area[i] : 0;
+    uint32_t gt, eq;
 
-  block_exclusive_scan (ok && area > cut, &gt, scratch);
-  block_exclusive_scan (ok && area == cut, &eq, scratch);
-  if (threadIdx.x == 0) {
-    a.blk[BLK_GT * a.nblk + blockIdx.x] = gt;
-    a.blk[BLK_EQ * a.nblk + blockIdx.x] = eq;
+    block_exclusive_scan (ok && area > cut, &gt, scratch);
+    block_exclusive_scan (ok && area == cut, &eq, scratch);
+    if (threadIdx.x == 0) {
+      a.blk[BLK_GT * a.nblk + b] = gt;
+      a.blk[BLK_EQ * a.nblk + b] = eq;
+    }
   }
 }
 
-/* ---- 10: the reported blobs' places ---------------------------------------- */
+/* ---- 10: the reported blobs' places -------------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -314,20 +335,15 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
   }
 }
 
-/* ---- 11: the results, the passing blobs' numbers ---------------------------- */
+/* ---- 11: the results, the passing blobs' numbers ------------------------- */
 
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+static __device__ __forceinline__ void
+write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
+    uint32_t ties, const cm_blobs_results &out, uint32_t *number,
+    uint32_t *scratch)
 {
-  __shared__ uint32_t scratch[32];
-  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
-  const uint32_t i = blockIdx.x * BLOB_THREADS + threadIdx.x;
-  const uint32_t b = blockIdx.x;
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
   uint32_t total;
-
-  if (b * BLOB_THREADS >= n)
-    return;
   const bool ok = i < n && passes (a, i);
   const uint32_t area = ok ? a.st.area[i] : 0;
   const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
@@ -356,7 +372,18 @@ write_results (blob_args a, cm_blobs_results out, uint32_t *number)
   out.mean[k] = __ddiv_rn (__ull2double_rn (a.st.sum_v[i]), (double) area);
 }
 
-/* ---- the plan ----------------------------------------------------------------- */
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
+
+  FOR_BLOB_BLOCKS (b, n)
+      write_block (a, b, n, cut, ties, out, number, scratch);
+}
+
+/* ---- the plan ------------------------------------------------------------ */
 
 static void
 plan_release (cm_blobs_plan *p)
@@ -364,11 +391,10 @@ plan_release (cm_blobs_plan *p)
   cudaFree (p->labels);
   cudaFree (p->seg);
   cudaFree (p->blk);
-  cudaFree (p->hist);
   cudaFree (p->cand);
   cudaFree (p->number);
   cudaFree (p->stats_mem);
-  cudaFree (p->ctl);
+  cudaFree (p->zeroed);
   cudaFreeHost (p->host_mem);
   free (p);
 }
@@ -454,7 +480,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
-  if (tr < 1 || tr > 32)
+  if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
+              tuning->aggregation > ACC_PIXEL || tuning->steps < 0 ||
+              (tuning->separate_rank != 0 && tuning->separate_rank != 1))))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -473,6 +501,14 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   all.max_blobs = 0;
   p->most = cm_blobs_capacity (&all, width, height);
   p->nblk = (p->most + BLOB_THREADS - 1) / BLOB_THREADS;
+  {
+    int sms = 0;
+
+    if (cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms) !=
+        cudaSuccess || sms < 1)
+      sms = 1;
+    p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
+  }
   p->capacity = cm_blobs_capacity (desc, width, height);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
@@ -483,13 +519,20 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     e = cudaMalloc (&p->blk, (size_t) BLK_ARRAYS * p->nblk *
         sizeof (uint32_t));
   if (e == cudaSuccess)
-    e = cudaMalloc (&p->hist, AREA_BINS * sizeof (uint32_t));
-  if (e == cudaSuccess)
     e = cudaMalloc (&p->cand, (size_t) p->cand_cap * sizeof (uint32_t));
   if (e == cudaSuccess && desc->output != CM_BLOBS_OUTPUT_NONE)
     e = cudaMalloc (&p->number, (size_t) p->most * sizeof (uint32_t));
+  /* one memset a frame: the counters, the look-back's words, the
+   * histogram (8-byte pieces first) */
+  p->zeroed_bytes = sizeof (blobs_ctl) + (size_t) p->nseg *
+      sizeof (unsigned long long) + AREA_BINS * sizeof (uint32_t);
   if (e == cudaSuccess)
-    e = cudaMalloc (&p->ctl, sizeof (blobs_ctl));
+    e = cudaMalloc (&p->zeroed, p->zeroed_bytes);
+  if (e == cudaSuccess) {
+    p->ctl = (blobs_ctl *) p->zeroed;
+    p->seg_state = (unsigned long long *) (p->ctl + 1);
+    p->hist = (uint32_t *) (p->seg_state + p->nseg);
+  }
   if (e == cudaSuccess)
     e = stats_alloc (p);
   if (e == cudaSuccess)
@@ -552,10 +595,14 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   const label_fn label = is16 ?
       (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
       (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
-  const bool agg = !p->tuning.no_warp_aggregation;
-  const acc_fn acc = is16 ?
-      (agg ? accumulate<uint16_t, true> : accumulate<uint16_t, false>) :
-      (agg ? accumulate<uint8_t, true> : accumulate<uint8_t, false>);
+  const int agg = p->tuning.aggregation;
+  const acc_fn acc = agg == ACC_BLOCK ?
+      (is16 ? accumulate_tiles<uint16_t> : accumulate_tiles<uint8_t>) :
+      agg == ACC_WARP ? (is16 ? accumulate_rows<uint16_t, true> :
+      accumulate_rows<uint8_t, true>) : (is16 ?
+      accumulate_rows<uint16_t, false> : accumulate_rows<uint8_t, false>);
+  const dim3 acc_grid = agg == ACC_BLOCK ? dim3 ((w + TILE_W - 1) / TILE_W,
+      (h + ACC_TILE_ROWS - 1) / ACC_TILE_ROWS) : rows;
   blob_args a;
 
   a.st = p->st;
@@ -568,9 +615,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   a.width = w;
   a.height = h;
 
-  e = cudaMemsetAsync (p->ctl, 0, sizeof (blobs_ctl), s);
-  if (e == cudaSuccess && select)
-    e = cudaMemsetAsync (p->hist, 0, AREA_BINS * sizeof (uint32_t), s);
+  e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
@@ -584,31 +629,35 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   else if (steps >= 2)
     merge_tiles<false> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h,
         tr);
-  if (steps >= 3)
+  if (steps >= 3 && !p->tuning.separate_rank) {
+    compress_rank <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
+        w, p->nseg, p->seg_state, p->ctl, p->st);
+  } else if (steps >= 3) {
     compress_count <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
         p->seg);
-  if (steps >= 4)
-    scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
-  if (steps >= 5)
-    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
-        p->seg, p->st);
+    if (steps >= 4)
+      scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
+    if (steps >= 5)
+      rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
+          p->seg, p->st);
+  }
   if (steps >= 6)
-    acc <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data, src->pitch,
-        w, h, p->labels, p->st);
+    acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
+        src->pitch, w, h, p->labels, p->st);
   if (steps >= 7)
-    filter_blobs <<< p->nblk, BLOB_THREADS, 0, s >>> (a, select, p->hist,
-        p->cand, p->cand_cap, p->ctl);
+    filter_blobs <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a, select,
+        p->hist, p->cand, p->cand_cap, p->ctl);
   if (steps >= 8)
     choose_cut <<< 1, SCAN_THREADS, 0, s >>> (a, p->desc.max_blobs, p->hist,
         p->cand, p->cand_cap, p->ctl);
   if (steps >= 9)
-    count_cut <<< p->nblk, BLOB_THREADS, 0, s >>> (a);
+    count_cut <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a);
   if (steps >= 10)
     place_reported <<< 1, SCAN_THREADS, 0, s >>> (a, p->ctl, p->res_dev,
         p->desc.output == CM_BLOBS_OUTPUT_LABELS);
   if (steps >= 11)
-    write_results <<< p->nblk, BLOB_THREADS, 0, s >>> (a, p->arrays_dev,
-        p->number);
+    write_results <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a,
+        p->arrays_dev, p->number);
   if (steps < 12 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
     return cm_cuda_status (cudaGetLastError ());
   if (p->desc.output == CM_BLOBS_OUTPUT_LABELS)

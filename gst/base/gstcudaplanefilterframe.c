@@ -246,6 +246,21 @@ gst_cuda_plane_filter_frame_as_plane (const cm_image_packed * v)
   return img;
 }
 
+/* A frame of another format: interleaved (an RGBA picture) by the
+ * filter's run_to_packed, one plane of its own depth (16-bit labels of an
+ * 8-bit frame) by its run, which checks that depth itself */
+static cm_status
+run_convert (cm_filter * filter, const cm_image * src,
+    const cm_image_packed * dst, void *stream)
+{
+  cm_image plane;
+
+  if (dst->channels > 1)
+    return cm_filter_run_to_packed (filter, src, dst, stream);
+  plane = gst_cuda_plane_filter_frame_as_plane (dst);
+  return cm_filter_run (filter, src, &plane, stream);
+}
+
 /* The scratch image @img as one of @src's size */
 static cm_image
 scratch_like (const cm_image * img, const cm_image_packed * src)
@@ -331,7 +346,7 @@ process_cpu (GstCudaPlaneFilterFramePath * fp,
     cm_image s = plane_view (in, 0, width, height, fp->depth);
 
     dst = packed_view (out, width, height, fp->out_depth, fp->out_channels);
-    return cm_filter_run_to_packed (filter, &s, &dst, NULL);
+    return run_convert (filter, &s, &dst, NULL);
   }
 
   src = packed_view (in, width, height, fp->depth, fp->pixel_channels);
@@ -563,7 +578,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
 
     status = input_plane (fp, in, &src, st);
     if (status == CM_OK)
-      status = cm_filter_run_to_packed (filter, &src, &dst, fp->stream);
+      status = run_convert (filter, &src, &dst, fp->stream);
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
   } else {

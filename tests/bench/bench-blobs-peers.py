@@ -15,9 +15,10 @@ every frame bench-blobs --dump left there (<frame>.pgm, thresholded as
 its <frame>.areas says, 8-connectivity) and compares their blobs with
 ours: the count and the areas (sorted: OpenCV numbers its blobs by 2x2
 blocks, not by first pixels, and the GPU peers promise no order; "same
-order" says whether the peer's order is ours too). Times: the median of --runs calls after a warm-up, each
-waited for (the GPU peers synchronise with the host), so they are call
-times; ours in bench-blobs are device times.
+order" says whether the peer's order is ours too). Times: the median of
+--runs calls after a warm-up, each waited for (the GPU peers synchronise
+with the host), so they are call times; ours in bench-blobs are device
+times.
 """
 import argparse
 import glob
@@ -52,11 +53,16 @@ def read_areas(path):
     return int(head[1]), int(head[3]), areas
 
 
-def median_ms(fn, runs, sync, limit_s=20.0):
-    """median wall-clock ms of fn() (sync() after each); fewer runs when
-    the first is long; returns (ms, last result)"""
+def median_ms(fn, runs, sync, limit_s=3.0):
+    """median wall-clock ms of fn() (sync() after each) after a warm-up
+    call; fewer runs when they take long, none when the warm-up took
+    more than limit_s (its time then); returns (ms, last result)"""
+    t0 = time.perf_counter()
     out = fn()
     sync()
+    first = time.perf_counter() - t0
+    if first > limit_s:
+        return first * 1e3, out
     times = []
     start = time.perf_counter()
     for _ in range(runs):

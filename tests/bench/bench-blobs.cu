@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "bench-common.cuh"
-#include "blobs.h"
+#include "blobs/blobs.h"
 #include "device.h"
 extern "C" {
 #include "blobs-cases.h"
@@ -91,12 +91,23 @@ struct variant
   int conn;
   uint32_t max_blobs;
   cm_blobs_output output;
+  cm_blobs_tuning tuning;
 };
 
+/* the element's defaults first; then every blob with the labels; then
+ * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
+  {"8-conn, max 256, atomics per warp", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 1, 0, 0}},
+  {"8-conn, max 256, atomics per pixel", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 2, 0, 0}},
+  {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {16, 0, 0, 0}},
+  {"8-conn, max 256, ranks in 3 kernels", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 0, 1, 0}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; .areas: "threshold T total N",
@@ -173,7 +184,8 @@ main (int argc, char **argv)
       dump = argv[++i];
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
-          "[--threshold T] [--runs N] [--check] [--steps] [--dump DIR]\n", argv[0]);
+          "[--threshold T] [--runs N] [--check] [--steps] [--dump DIR]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -289,7 +301,8 @@ main (int argc, char **argv)
         d.min_area = 1;
         d.max_blobs = v.max_blobs;
         d.output = v.output;
-        if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK) {
+        if (cm_blobs_plan_new_tuned (&plan, &d, w, h, CM_DEPTH_8,
+                &v.tuning) != CM_OK) {
           fprintf (stderr, "plan refused\n");
           return 1;
         }
@@ -319,7 +332,8 @@ main (int argc, char **argv)
             test_image_free (&gi);
           } else {
             eq = cm_blobs_ref (&d, &hf, NULL, &want) == CM_OK &&
-                blobs_results_equal (res, &want, img.name.c_str ()) ? " yes |" : " NO |";
+                blobs_results_equal (res, &want, img.name.c_str ()) ?
+                " yes |" : " NO |";
           }
           cm_blobs_results_free (&want);
         }
@@ -336,7 +350,8 @@ main (int argc, char **argv)
           printf ("| | | steps: ");
           for (int k = 1; k <= 12; k++) {
             cm_blobs_plan *sp = NULL;
-            cm_blobs_tuning tu = { 0, 0, k };
+            /* the ranks in three kernels: each step timed apart */
+            cm_blobs_tuning tu = { 0, 0, 1, k };
             double sms;
 
             if (cm_blobs_plan_new_tuned (&sp, &d, w, h, CM_DEPTH_8, &tu) !=

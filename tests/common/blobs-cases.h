@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blobs.h"
+#include "blobs/blobs.h"
 #include "test-util.h"
 
 typedef enum
@@ -147,7 +147,16 @@ blobs_results_equal (const cm_blobs_results * got,
 {
 #define BLOBS_FIELD(f) do { \
     if (memcmp (&got->f[i], &want->f[i], sizeof (want->f[i])) != 0) { \
-      fprintf (stderr, "%s: blob %u: " #f " differs\n", what, i); \
+      fprintf (stderr, "%s: blob %u of %u: " #f " differs: got box %u,%u " \
+          "%ux%u area %llu cx %.17g cy %.17g min %u max %u mean %.17g, " \
+          "expected %u,%u %ux%u area %llu cx %.17g cy %.17g min %u max %u " \
+          "mean %.17g\n", what, i, want->count, got->x[i], got->y[i], \
+          got->width[i], got->height[i], \
+          (unsigned long long) got->area[i], got->cx[i], got->cy[i], \
+          got->min[i], got->max[i], got->mean[i], want->x[i], want->y[i], \
+          want->width[i], want->height[i], \
+          (unsigned long long) want->area[i], want->cx[i], want->cy[i], \
+          want->min[i], want->max[i], want->mean[i]); \
       return 0; \
     } \
   } while (0)

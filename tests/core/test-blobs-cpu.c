@@ -5,12 +5,13 @@
  * of tests/common/blobs-cases.h (random frames at every density, 50 %
  * noise, spirals, checkerboards, one blob covering the frame, no blob,
  * discs with area ties, combs; 1xN, Nx1, odd sizes; 8 and 16 bits; every
- * filter, max_blobs with ties, mask and labels, labels past 65535). */
+ * filter, max_blobs with ties, mask and labels, labels past 65535), its
+ * first pass on 1, 2, 3 or 7 bands of rows. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "blobs-cases.h"
-#include "blobs-filter.h"
+#include "blobs/blobs-filter.h"
 #include "device.h"
 #include "test-count.h"
 #include "core-test.h"
@@ -129,7 +130,8 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   cm_image want_img, got_img;
   cm_blobs_results want;
   const cm_blobs_results *got;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
+  cm_cpu_opts o = { 1, NULL };
   char what[256];
   uint32_t t;
   cm_status st;
@@ -143,18 +145,21 @@ check_cpu (blobs_kind kind, int param, int w, int h, cm_depth depth,
   cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
   st = cm_blobs_ref (&d, &src, d.output ? &want_img : NULL, &want);
   CHECK (st == CM_OK, "%s: reference: %s", what, cm_status_string (st));
-  st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, NULL);
+  /* 1, 2, 3 or 7 bands of rows for the first pass */
+  o.threads = (int) test_rng_below (r, 4) + 1;
+  o.threads = o.threads == 4 ? 7 : o.threads;
+  st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, depth, &o);
   CHECK (st == CM_OK, "%s: filter: %s", what, cm_status_string (st));
   if (st == CM_OK) {
-    st = cm_blobs_filter_run (f, &src, d.output ? &got_img : NULL, NULL);
+    st = cm_filter_run (f, &src, d.output ? &got_img : NULL, NULL);
     CHECK (st == CM_OK, "%s: run: %s", what, cm_status_string (st));
     got = cm_blobs_filter_results (f);
     CHECK (got != NULL && blobs_results_equal (got, &want, what),
-        "%s: results", what);
+        "%s, %d threads: results", what, o.threads);
     if (d.output)
       CHECK (test_image_equal (&got_img, &want_img, what), "%s: image",
           what);
-    cm_blobs_filter_free (f);
+    cm_filter_free (f);
   }
   cm_blobs_results_free (&want);
   test_image_free (&src);
@@ -205,7 +210,7 @@ test_labels_saturate (void)
   cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
   cm_blobs_desc d;
   cm_blobs_results want;
-  cm_blobs_filter *f = NULL;
+  cm_filter *f = NULL;
   uint32_t t;
 
   test_rng_seed (&r, 65535);
@@ -222,11 +227,11 @@ test_labels_saturate (void)
       test_image_get (&want_img, 0, 0) == 1, "labels saturate at 65535");
   CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, w, h, CM_DEPTH_8,
           NULL) == CM_OK, "filter");
-  CHECK (cm_blobs_filter_run (f, &src, &got_img, NULL) == CM_OK, "run");
+  CHECK (cm_filter_run (f, &src, &got_img, NULL) == CM_OK, "run");
   CHECK (blobs_results_equal (cm_blobs_filter_results (f), &want,
           "saturated"), "saturated results");
   CHECK (test_image_equal (&got_img, &want_img, "saturated"), "labels");
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
   cm_blobs_results_free (&want);
   test_image_free (&src);
   test_image_free (&want_img);
@@ -237,7 +242,7 @@ static void
 test_arguments (void)
 {
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_filter *f = (cm_blobs_filter *) 1;
+  cm_filter *f = (cm_filter *) 1;
   cm_image src = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image wrong = test_image_new (8, 8, CM_DEPTH_8, 0);
 
@@ -259,11 +264,31 @@ test_arguments (void)
           NULL) == CM_OK, "filter");
   CHECK (cm_blobs_filter_results (f) == NULL, "no results before a run");
   /* labels are 16-bit: an 8-bit destination is refused */
-  CHECK (cm_blobs_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
       "8-bit labels refused");
-  CHECK (cm_blobs_filter_run (f, &src, NULL, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_ERR_INVALID_ARG,
       "labels need a destination");
-  cm_blobs_filter_free (f);
+  cm_filter_free (f);
+  {
+    /* a cancel flag set before the run stops it */
+    int cancel = 1;
+    cm_cpu_opts o = { 1, &cancel };
+
+    CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
+            &o) == CM_OK, "filter with a cancel flag");
+    CHECK (cm_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,
+        "8-bit labels refused");
+    d.output = CM_BLOBS_OUTPUT_NONE;
+    cm_filter_free (f);
+    CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
+            &o) == CM_OK, "filter with a cancel flag");
+    CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_ERR_CANCELLED,
+        "cancelled");
+    cancel = 0;
+    CHECK (cm_filter_run (f, &src, NULL, NULL) == CM_OK,
+        "runs once the flag is down");
+    cm_filter_free (f);
+  }
   test_image_free (&src);
   test_image_free (&wrong);
 }

@@ -9,19 +9,22 @@
  * teeth join only at their foot) from 1x1 to 640x480 (1xN, Nx1, sizes off
  * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
  * max_blobs with ties, mask, labels); each frame also under odd tunings
- * (short and uneven tiles, one set of atomics per pixel); views one
+ * (short and uneven tiles, the statistics' atomics per warp and per
+ * pixel, the roots ranked by three kernels rather than one); views one
  * sample into their allocation; the destination pre-filled with noise.
  * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
  * labels, a plan run twice, argument checks.
  *
  * CM_TEST_SAMPLE=n runs about one table case in n and not the large
- * frames (compute-sanitizer). Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
- * stderr, "N passed, M failed" at the end, exit 1 on any failure. */
+ * frames (compute-sanitizer). Exit 77 (meson SKIP) without a CUDA device;
+ * one line per failing case on stderr, "N passed, M failed" at the end,
+ * exit 1 on any failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "blobs-cases.h"
+#include "blobs/blobs-filter.h"
 #include "device.h"
 #include "kernel-test.h"
 
@@ -32,10 +35,10 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults */
-  {8, 0, 0},
-  {5, 1, 0},                    /* tiles of 5 rows, atomics per pixel */
-  {32, 1, 0},
+  {0, 0, 0, 0},                 /* the defaults */
+  {8, 0, 1, 0},                 /* short tiles, ranks in three kernels */
+  {5, 2, 0, 0},                 /* uneven tiles, atomics per pixel */
+  {32, 1, 1, 0},                /* atomics per warp, three kernels */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -296,12 +299,61 @@ test_rerun (void)
   test_image_free (&b);
 }
 
+/* the backend-neutral API on CUDA: results once the stream is synced */
+static void
+test_filter_api (void)
+{
+  test_rng r;
+  const int w = 123, h = 77;
+  cm_image src = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image want_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_blobs_desc d = blobs_desc_of (2, 0);
+  cm_blobs_results want;
+  cm_filter *f = NULL;
+  cm_image ds, dd;
+  uint32_t t;
+  int ok;
+
+  test_rng_seed (&r, 77);
+  blobs_fill (&src, BLOBS_DISCS, 60, &t, &r);
+  d.threshold = t;
+  cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
+  cm_blobs_ref (&d, &src, &want_img, &want);
+  if (cm_blobs_filter_new (&f, CM_BACKEND_CUDA, &d, w, h, CM_DEPTH_16,
+          NULL) != CM_OK || cm_device_image_alloc (&ds, w, h,
+          CM_DEPTH_16) != CM_OK || cm_device_image_alloc (&dd, w, h,
+          CM_DEPTH_16) != CM_OK) {
+    FAIL ("filter API: setup");
+    return;
+  }
+  ok = cm_blobs_filter_results (f) == NULL &&
+      cm_filter_backend (f) == CM_BACKEND_CUDA;
+  image_copy (&ds, &src, CM_COPY_H2D, stream);
+  ok = ok && cm_filter_run (f, &ds, &dd, stream) == CM_OK &&
+      cm_stream_sync (stream) == CM_OK &&
+      blobs_results_equal (cm_blobs_filter_results (f), &want, "filter");
+  image_copy (&got_img, &dd, CM_COPY_D2H, stream);
+  ok = ok && test_image_equal (&got_img, &want_img, "filter labels");
+  if (ok)
+    n_pass++;
+  else
+    FAIL ("the filter API on CUDA");
+  cm_filter_free (f);
+  cm_device_free (ds.data);
+  cm_device_free (dd.data);
+  cm_blobs_results_free (&want);
+  test_image_free (&src);
+  test_image_free (&want_img);
+  test_image_free (&got_img);
+}
+
 static void
 test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0 };
+  cm_blobs_tuning bad = { 33, 0, 0, 0 }, bad_agg = { 0, 3, 0, 0 };
   cm_image a, b;
   int expected = 0, got = 0;
 
@@ -317,6 +369,8 @@ test_arguments (void)
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, (cm_depth) 12));
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
           &bad));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_agg));
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
@@ -354,6 +408,7 @@ main (void)
     test_large ();
     test_saturated ();
     test_rerun ();
+    test_filter_api ();
   }
   cm_stream_free (stream);
   printf ("%d passed, %d failed\n", n_pass, n_fail);
