@@ -300,12 +300,91 @@ GST_START_TEST (test_meta_by_name)
 
 GST_END_TEST;
 
+#ifdef HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+
+/* The "blob" object-detection entries of @buf's relation meta: how many,
+ * each box checked against @want's in order */
+static guint
+check_od_entries (GstBuffer * buf, const BlobsExpected * want)
+{
+  GstAnalyticsRelationMeta *rmeta = gst_buffer_get_analytics_relation_meta
+      (buf);
+  GQuark blob = g_quark_from_string ("blob");
+  gpointer state = NULL;
+  GstAnalyticsMtd mtd;
+  guint n = 0;
+
+  if (rmeta == NULL)
+    return 0;
+  while (gst_analytics_relation_meta_iterate (rmeta, &state,
+          gst_analytics_od_mtd_get_mtd_type (), &mtd)) {
+    gint x, y, w, h;
+    gfloat conf;
+
+    fail_unless (gst_analytics_od_mtd_get_obj_type (&mtd) == blob);
+    fail_unless (gst_analytics_od_mtd_get_location (&mtd, &x, &y, &w, &h,
+            &conf));
+    fail_unless (n < want->count, "more entries than blobs");
+    fail_unless (x == (gint) g_array_index (want->x, guint32, n) &&
+        y == (gint) g_array_index (want->y, guint32, n) &&
+        w == (gint) g_array_index (want->width, guint32, n) &&
+        h == (gint) g_array_index (want->height, guint32, n),
+        "entry %u: box differs", n);
+    n++;
+  }
+  return n;
+}
+
+/* GStreamer >= 1.24: one "blob" entry per reported blob, its box; with
+ * max-blobs=0 at most 4096 (the custom meta has them all) */
+GST_START_TEST (test_analytics)
+{
+  Run r;
+  cm_blobs_desc d;
+  BlobsExpected want;
+  GstBuffer *in, *out;
+  guint t;
+
+  run_start (&r, "GRAY8", 57, 41, "connectivity=4");
+  blobs_desc_from_element (r.e, CM_DEPTH_8, &d);
+  out = run_push (&r, 1400, &d, &want, &in);
+  fail_unless (want.count > 0);
+  fail_unless_equals_int (check_od_entries (out, &want), want.count);
+  blobs_expected_clear (&want);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  test_element_teardown (r.h, r.e, r.bus);
+
+  run_start (&r, "GRAY8", 128, 128, "connectivity=4 max-blobs=0");
+  in = blobs_make_input (&r.info, BLOBS_CHECKER, 1, 1401, 0, &t);
+  g_object_set (r.e, "threshold", t, NULL);
+  blobs_desc_from_element (r.e, CM_DEPTH_8, &d);
+  blobs_expected_compute (&want, &d, in, &r.info, NULL, 0);
+  fail_unless_equals_int (want.count, 8192);
+  out = gst_harness_push_and_pull (r.h, gst_buffer_ref (in));
+  fail_unless_equals_int (check_od_entries (out, &want), 4096);
+  fail_unless (blobs_structure_equal (blobs_meta_structure (out), TRUE,
+          &want, "8192 blobs in the custom meta"));
+  blobs_expected_clear (&want);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  drain_messages (r.bus);
+  test_element_teardown (r.h, r.e, r.bus);
+}
+
+GST_END_TEST;
+#endif
+
 static const TestSuiteEntry tests[] = {
   TEST_SUITE_TEST (test_properties),
   TEST_SUITE_TEST (test_threshold_clamped),
   TEST_SUITE_TEST (test_area_limits),
   TEST_SUITE_TEST (test_interval_meta),
   TEST_SUITE_TEST (test_meta_by_name),
+#ifdef HAVE_GST_ANALYTICS
+  TEST_SUITE_TEST (test_analytics),
+#endif
   {NULL}
 };
 
