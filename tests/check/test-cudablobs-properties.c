@@ -51,6 +51,83 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* @caps_str accepted by @e's sink pad */
+static gboolean
+sink_accepts (GstElement * e, const char *caps_str)
+{
+  GstPad *pad = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  gboolean ok = gst_pad_query_accept_caps (pad, caps);
+
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return ok;
+}
+
+/* The formats of the templates, RGB refused; the source pad offers
+ * GRAY16_LE for labels and the input's format otherwise */
+GST_START_TEST (test_caps)
+{
+  static const char *const ok[] = { "GRAY8", "GRAY16_LE", "I420", "NV12",
+    "Y444"
+  };
+  static const char *const refused[] = { "RGBA", "BGRx", "YUY2", "P010_10LE" };
+  GstElement *e = test_element_new ("cudablobs", "cpu");
+  GstHarness *h;
+  GstCaps *in, *out, *want;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++) {
+    gchar *c = g_strdup_printf ("video/x-raw,format=%s,width=64,height=48,"
+        "framerate=30/1", ok[i]);
+
+    fail_unless (sink_accepts (e, c), "%s refused", ok[i]);
+    g_free (c);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    gchar *c = g_strdup_printf ("video/x-raw,format=%s,width=64,height=48,"
+        "framerate=30/1", refused[i]);
+
+    fail_if (sink_accepts (e, c), "%s accepted", refused[i]);
+    g_free (c);
+  }
+
+  /* what the source pad offers for NV12 in, by output */
+  in = gst_caps_from_string ("video/x-raw,format=NV12,width=64,height=48,"
+      "framerate=30/1");
+  gst_util_set_object_arg (G_OBJECT (e), "output", "labels");
+  out = GST_BASE_TRANSFORM_GET_CLASS (e)->transform_caps (GST_BASE_TRANSFORM
+      (e), GST_PAD_SINK, in, NULL);
+  want = gst_caps_from_string ("video/x-raw,format=GRAY16_LE");
+  fail_unless (gst_caps_can_intersect (out, want), "labels: %"
+      GST_PTR_FORMAT, out);
+  gst_caps_unref (want);
+  want = gst_caps_from_string ("video/x-raw,format=NV12");
+  fail_if (gst_caps_can_intersect (out, want), "labels offer NV12: %"
+      GST_PTR_FORMAT, out);
+  gst_caps_unref (out);
+  gst_util_set_object_arg (G_OBJECT (e), "output", "mask");
+  out = GST_BASE_TRANSFORM_GET_CLASS (e)->transform_caps (GST_BASE_TRANSFORM
+      (e), GST_PAD_SINK, in, NULL);
+  fail_unless (gst_caps_can_intersect (out, want));
+  gst_caps_unref (want);
+  want = gst_caps_from_string ("video/x-raw,format=GRAY16_LE");
+  fail_if (gst_caps_can_intersect (out, want), "mask offers GRAY16_LE");
+  gst_caps_unref (want);
+  gst_caps_unref (out);
+  gst_caps_unref (in);
+
+  /* RGBA upstream: not negotiated */
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=8,"
+      "height=8,framerate=30/1");
+  fail_unless (gst_harness_push (h, gst_buffer_new_allocate (NULL, 256,
+              NULL)) == GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 typedef struct
 {
   GstElement *e;
@@ -378,6 +455,7 @@ GST_END_TEST;
 
 static const TestSuiteEntry tests[] = {
   TEST_SUITE_TEST (test_properties),
+  TEST_SUITE_TEST (test_caps),
   TEST_SUITE_TEST (test_threshold_clamped),
   TEST_SUITE_TEST (test_area_limits),
   TEST_SUITE_TEST (test_interval_meta),
