@@ -8,7 +8,10 @@
 # every buffer), N = 1 and 16 pipelines in one process (bench-pipeline
 # --streams N). The ratio is the chain's frames/s with cudablobs over
 # without (the goal: >= 80 %); "no results" rows turn the message and the
-# meta off (what the readback and the host's work on the results cost).
+# meta off (what the host's work on the results costs); "queue" rows put a
+# queue before cudablobs, so that the chain upstream queues the next frame
+# while cudablobs waits for its results (the stream synchronisation that
+# reading them on the host needs).
 #
 #   tests/bench/bench-blobs-chain.sh BUILD_DIR [N ...]
 #
@@ -25,9 +28,11 @@ export GST_PLUGIN_PATH=$PWD/$build/gst
 size=("${bench_size[@]}")
 
 base="cudamedian size=5 ! cudamorph operation=tophat shape=disk radius=7"
-names=("without cudablobs" "with cudablobs" "with cudablobs, no results")
+names=("without cudablobs" "with cudablobs" "with cudablobs, no results"
+  "queue, then cudablobs")
 chains=("$base" "$base ! cudablobs threshold=40"
-  "$base ! cudablobs threshold=40 post-messages=false attach-meta=false")
+  "$base ! cudablobs threshold=40 post-messages=false attach-meta=false"
+  "$base ! queue max-size-buffers=4 ! cudablobs threshold=40")
 
 fps_of() { sed -nE 's/.*; ([0-9.]+) over the common window.*/\1/p' | tail -1; }
 
@@ -36,7 +41,7 @@ echo "| N | chain | frames/s (all streams) | of the chain without | device span 
 echo "| --- | --- | --- | --- | --- |"
 for n in "${counts[@]}"; do
   ref=""
-  for c in 0 1 2; do
+  for c in 0 1 2 3; do
     out=$("$bench" "${size[@]}" --format NV12 --memory cuda --streams "$n" \
       "${chains[$c]}" 2>&1)
     fps=$(fps_of <<<"$out")
