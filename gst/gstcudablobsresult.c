@@ -479,7 +479,8 @@ value_array_take (GstStructure * s, const gchar * name, GType type,
   GValue array = G_VALUE_INIT;
   guint i;
 
-  g_value_init (&array, GST_TYPE_ARRAY);
+  /* room for the values at once: no growth per value */
+  gst_value_array_init (&array, n);
   for (i = 0; i < n; i++) {
     GValue e = G_VALUE_INIT;
 
