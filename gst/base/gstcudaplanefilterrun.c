@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One frame of a cudamorphology element (gstcudaplanefilterprivate.h):
- * its start (caps, the device entered, property changes), the buffers
- * mapped, the whole frame or its regions of interest through the frame
- * path, and its end (statistics, errors, the subclass's results). */
+/* One frame (gstcudaplanefilterprivate.h), from transform(): its start
+ * (caps, the device entered, property changes), the filter for its size,
+ * the buffers mapped, the whole frame or its regions through the frame
+ * path, and its end (statistics, errors, frame_done). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -136,7 +136,7 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
     gst_cuda_plane_filter_drop_filters (self);
-    if (width == 0) {           /* the last configure failed */
+    if (width == 0) {           /* the last filter was not made */
       width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
       height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
     }
@@ -179,6 +179,52 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return klass->frame_done (self, inbuf, regions ? NULL : priv->filter,
         priv->filter_width, priv->filter_height);
   return GST_FLOW_OK;
+}
+
+/* The filter on the views of a frame or a rectangle: the plane, the plane
+ * into a packed frame or a plane of another depth (another output
+ * format), the whole packed frame
+ * where the filter takes it, or each colour channel through the frame
+ * path's scratch planes. */
+static cm_status
+gst_cuda_plane_filter_run_filter (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * filter, const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+  cm_image d, in, out;
+  cm_status status;
+  gint c;
+
+  /* another format: interleaved (RGBA), or one plane of another depth
+   * (16-bit labels of an 8-bit frame), which the filter's run checks */
+  if (fp->convert && v->dst.channels > 1)
+    return cm_filter_run_to_packed (filter, &s, &v->dst, v->stream);
+  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert) {
+    d = gst_cuda_plane_filter_frame_as_plane (&v->dst);
+    return cm_filter_run (filter, &s, &d, v->stream);
+  }
+  if (cm_filter_has_packed (filter))
+    return cm_filter_run_packed (filter, &v->src, &v->dst, v->stream);
+  status = gst_cuda_plane_filter_frame_path_copy_alpha (fp, v);
+  for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
+    status = gst_cuda_plane_filter_frame_path_channel_in (fp, v, c, &in,
+        &out);
+    if (status == CM_OK)
+      status = cm_filter_run (filter, &in, &out, v->stream);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_frame_path_channel_out (fp, v, c, &out);
+  }
+  return status;
+}
+
+/* An analyser's filter on the views' input (no destination) */
+static cm_status
+gst_cuda_plane_filter_run_analysis (cm_filter * filter,
+    const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+
+  return cm_filter_run (filter, &s, NULL, v->stream);
 }
 
 /* Maps @buf for the frame path with @flags (the output's info when it
@@ -236,7 +282,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   GArray *rects = priv->roi.rects;
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-
+  GstCudaPlaneFilterViews v;
   cm_filter *filter;
   cm_status status;
   guint i;
@@ -260,8 +306,11 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
         filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
         if (filter == NULL)
           return CM_ERR_INVALID_ARG;
-        status = gst_cuda_plane_filter_frame_path_analyse_region (fp, filter,
-            in, &r[i], st);
+        status = gst_cuda_plane_filter_frame_path_analyse_rect_begin (fp, in,
+            &r[i], st, &v);
+        if (status == CM_OK)
+          status = gst_cuda_plane_filter_run_analysis (filter, &v);
+        status = gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
         if (status == CM_OK)
           status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
       }
@@ -272,8 +321,12 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
       filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
       if (filter == NULL)
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
-      status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
-          out, &r[i], st);
+      status = gst_cuda_plane_filter_frame_path_rect_begin (fp, in, out,
+          &r[i], st, &v);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+      status = gst_cuda_plane_filter_frame_path_rect_end (fp, status, out,
+          &r[i], &v, st);
       if (status == CM_OK)
         status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
     }
@@ -284,11 +337,18 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
-  if (out == NULL)
-    return gst_cuda_plane_filter_frame_path_analyse (fp, filter, in, st);
+  if (out == NULL) {
+    status = gst_cuda_plane_filter_frame_path_analyse_begin (fp, in, st, &v);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_run_analysis (filter, &v);
+    return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+  }
   /* with overlap, the frame may be left on the device */
   *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
-  return gst_cuda_plane_filter_frame_path_process (fp, filter, in, out, st,
+  status = gst_cuda_plane_filter_frame_path_begin (fp, in, out, st, &v);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+  return gst_cuda_plane_filter_frame_path_end (fp, status, in, out, &v, st,
       *defer);
 }
 
