@@ -13,9 +13,9 @@
  * threads of the CPU options), each band's labels in a range above the
  * bands before it, then the bands' edges are united: a blob's first pixel
  * is in its earliest band and still opens its smallest label. Pass 2
- * (one thread) replaces labels by final numbers and
- * gathers the statistics run by run (a row's run of foreground pixels is
- * in one blob). The largest max_blobs come from a selection (the
+ * (one thread) gives each set of labels its number and gathers the
+ * statistics run by run (a row's run of foreground pixels is in one
+ * blob). The largest max_blobs come from a selection (the
  * max_blobs-th largest area, then ties in order), not a sort. */
 #include <stdlib.h>
 #include <string.h>
@@ -285,8 +285,38 @@ label_pass (cm_blobs_cpu * p, const cm_image * src)
   return CM_OK;
 }
 
-/* Pass 2: final numbers (1, 2 ... in the order) in place of the labels,
- * the statistics run by run; the number of blobs */
+/* The sum, minimum and maximum of the samples [x0, x1) of @row */
+static inline void
+run_samples (const uint8_t * row, int x0, int x1, int bpp, uint64_t * sum,
+    uint32_t * vmin, uint32_t * vmax)
+{
+  uint32_t mn = UINT32_MAX, mx = 0;
+  uint64_t s = 0;
+
+  if (bpp == 1) {
+    for (int x = x0; x < x1; x++) {
+      const uint32_t v = row[x];
+
+      s += v;
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+  } else {
+    for (int x = x0; x < x1; x++) {
+      const uint32_t v = cm_load_sample (row, x, 2);
+
+      s += v;
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+  }
+  *sum = s;
+  *vmin = mn;
+  *vmax = mx;
+}
+
+/* Pass 2: each label's final number (1, 2 ... in the order) in
+ * parent[], the statistics run by run; the number of blobs */
 static uint32_t
 stats_pass (cm_blobs_cpu * p, const cm_image * src)
 {
@@ -308,30 +338,23 @@ stats_pass (cm_blobs_cpu * p, const cm_image * src)
     b->x0 = b->y0 = b->vmin = UINT32_MAX;
   }
   for (int y = 0; y < p->height; y++) {
-    uint32_t *cur = p->labels + (size_t) y * w;
+    const uint32_t *cur = p->labels + (size_t) y * w;
     const uint8_t *row = (const uint8_t *) src->data + (size_t) y *
         src->pitch;
 
     for (int x = 0; x < w;) {
       cpu_blob *b;
-      uint32_t id, vmin = UINT32_MAX, vmax = 0;
-      uint64_t sum_v = 0;
+      uint32_t vmin, vmax;
+      uint64_t sum_v;
       int x0;
 
       if (cur[x] == 0) {
         x++;
         continue;
       }
-      id = parent[cur[x]];
-      b = &p->blobs[id - 1];
-      for (x0 = x; x < w && cur[x] != 0; x++) {
-        const uint32_t v = cm_load_sample (row, x, bpp);
-
-        cur[x] = id;
-        sum_v += v;
-        vmin = v < vmin ? v : vmin;
-        vmax = v > vmax ? v : vmax;
-      }
+      b = &p->blobs[parent[cur[x]] - 1];
+      for (x0 = x; x < w && cur[x] != 0; x++);
+      run_samples (row, x0, x, bpp, &sum_v, &vmin, &vmax);
       b->area += (uint32_t) (x - x0);
       b->sum_x += (uint64_t) (x0 + x - 1) * (uint64_t) (x - x0) / 2;
       b->sum_y += (uint64_t) y * (uint64_t) (x - x0);
@@ -457,7 +480,7 @@ write_output (cm_blobs_cpu * p, const cm_image * dst)
     uint8_t *row = (uint8_t *) dst->data + (size_t) y * dst->pitch;
 
     for (int x = 0; x < p->width; x++) {
-      uint32_t v = cur[x] ? p->blobs[cur[x] - 1].number : 0;
+      uint32_t v = cur[x] ? p->blobs[p->parent[cur[x]] - 1].number : 0;
 
       if (v != 0)
         v = mask ? maxv : (v > 65535 ? 65535 : v);

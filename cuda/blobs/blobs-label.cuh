@@ -128,57 +128,70 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
   }
 }
 
-/* ---- pass 1: each tile labelled in shared memory ------------------------- */
+/* ---- pass 1: each tile labelled in shared memory ------------------------ */
 
-/* A block of 32 x blockDim.y threads, a pixel each: foreground, unions
- * with the earlier neighbours inside the tile (the decision tree skips a
- * union another thread makes: with the pixel above in the foreground its
- * left and right neighbours are its set already), then every pixel's
- * label is its tile root's raster index. Counts the foreground. */
+/* A block of 32 x blockDim.y threads, a pixel each, a warp a row of the
+ * tile. Each row's runs of foreground come from the warp's ballot: a
+ * pixel's first label is its run's first pixel (the horizontal unions,
+ * free). Then one union per segment where a run touches a run of the row
+ * above (the first pixel of each overlap), and for 8-connectivity the
+ * diagonal contacts that no overlap or run already joins (the pixel above
+ * and the one beside both in the background); every other contact is in
+ * one of those sets already. A union per pixel instead made chains of a
+ * thousand links in a full tile, walked by every pixel. Last, one find
+ * per run, shared by its pixels: each pixel's label is its tile root's
+ * raster index. Counts the foreground. */
 template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
+  __shared__ unsigned row_mask[32];
   const int tx = threadIdx.x, ty = threadIdx.y, i = ty * TILE_W + tx;
   const int x = blockIdx.x * TILE_W + tx, y = blockIdx.y * blockDim.y + ty;
   const bool in = x < width && y < height;
   const bool fg = in && blobs_is_fg (blobs_load<T> (src, pitch, x, y),
       threshold, invert);
+  const unsigned m = __ballot_sync (0xffffffffu, fg);
+  /* the run's first lane: above the last background lane before this */
+  const unsigned gaps = ~m & ((1u << tx) - 1u);
+  const int start = gaps ? 32 - __clz (gaps) : 0;
   int n;
 
-  tile[i] = fg ? i : -1;
+  tile[i] = fg ? ty * TILE_W + start : -1;
+  if (tx == 0)
+    row_mask[ty] = m;
   n = __syncthreads_count (fg);
   if (n > 0) {                  /* the same in every thread of the block */
-    if (fg) {
-      const bool left = tx > 0 && tile[i - 1] >= 0;
-      const bool up = ty > 0 && tile[i - TILE_W] >= 0;
+    if (ty > 0 && m != 0) {     /* the same in every lane of the warp */
+      const unsigned up = row_mask[ty - 1];
+      const unsigned both = m & up;
+      const unsigned seg = both & ~(both << 1);
 
-      if (left)
-        unite_shared (tile, i, i - 1);
-      if (up)
+      if ((seg >> tx) & 1u)
         unite_shared (tile, i, i - TILE_W);
-      if (CONN8 && !up && ty > 0) {
-        if (!left && tx > 0 && tile[i - TILE_W - 1] >= 0)
+      if (CONN8) {
+        /* up-left (right) in the foreground, up and left (right) not */
+        const unsigned dl = m & (up << 1) & ~up & ~(m << 1);
+        const unsigned dr = m & (up >> 1) & ~up & ~(m >> 1);
+
+        if ((dl >> tx) & 1u)
           unite_shared (tile, i, i - TILE_W - 1);
-        if (tx + 1 < TILE_W && tile[i - TILE_W + 1] >= 0)
+        if ((dr >> tx) & 1u)
           unite_shared (tile, i, i - TILE_W + 1);
       }
     }
     __syncthreads ();
   }
-  if (in) {
-    uint32_t l = BLOBS_BG;
+  /* the run's first lane finds the root for the run */
+  int r = fg && tx == start ? find_shared (tile, i) : 0;
 
-    if (fg) {
-      const int r = find_shared (tile, i);
-
-      l = (uint32_t) (blockIdx.y * blockDim.y + r / TILE_W) * (uint32_t)
-          width + blockIdx.x * TILE_W + r % TILE_W;
-    }
-    labels[(size_t) y * width + x] = l;
-  }
+  r = __shfl_sync (0xffffffffu, r, start);
+  if (in)
+    labels[(size_t) y * width + x] = fg ? (uint32_t) (blockIdx.y *
+        blockDim.y + r / TILE_W) * (uint32_t) width + blockIdx.x * TILE_W +
+        r % TILE_W : BLOBS_BG;
   if (i == 0 && n > 0)
     atomicAdd (&ctl->foreground, (unsigned long long) n);
 }
@@ -187,49 +200,68 @@ label_tiles (const void *src, size_t pitch, int width, int height,
 
 /* A block of 32 + tile_rows threads per tile: the first 32 take the top
  * row's pixels and their neighbours above, the others the left column's
- * and their neighbours to the left. A diagonal neighbour is skipped when
- * the straight one is foreground: both are in one set through another
- * union (inside a tile, or along the other edge). */
+ * and their neighbours to the left. As inside the tiles, a contact is
+ * skipped when other unions join it: along the top row, a vertical
+ * contact whose left neighbours (in the same tile) touch too; down the
+ * left column, a horizontal contact whose upper neighbours (in the same
+ * tile) touch too; a diagonal contact when the straight neighbour or the
+ * one beside is foreground. A contact relies only on contacts before it
+ * in the same tile, so none is skipped for good. */
 template <bool CONN8>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
 {
   const int t = threadIdx.x;
   const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
-  int x, y;
 
   if (t < TILE_W) {
-    x = x0 + t;
-    y = y0;
+    const int x = x0 + t, y = y0;
+
     if (y == 0 || x >= width)
       return;
     const uint32_t p = (uint32_t) y * width + x;
 
     if (labels[p] == BLOBS_BG)
       return;
-    if (labels[p - width] != BLOBS_BG) {
+    const bool up = labels[p - width] != BLOBS_BG;
+    const bool left = x > 0 && labels[p - 1] != BLOBS_BG;
+    const bool up_left = x > 0 && labels[p - width - 1] != BLOBS_BG;
+
+    if (up && !(t > 0 && left && up_left))
       unite_global (labels, p, p - width);
-    } else if (CONN8) {
-      if (x > 0 && labels[p - width - 1] != BLOBS_BG)
+    if (CONN8 && !up) {
+      const bool right = x + 1 < width && labels[p + 1] != BLOBS_BG;
+      const bool up_right = x + 1 < width &&
+          labels[p - width + 1] != BLOBS_BG;
+
+      if (up_left && !left)
         unite_global (labels, p, p - width - 1);
-      if (x + 1 < width && labels[p - width + 1] != BLOBS_BG)
+      if (up_right && !right)
         unite_global (labels, p, p - width + 1);
     }
   } else {
-    x = x0;
-    y = y0 + t - TILE_W;
+    const int x = x0, y = y0 + t - TILE_W;
+
     if (x == 0 || y >= height || t - TILE_W >= tile_rows)
       return;
     const uint32_t p = (uint32_t) y * width + x;
 
     if (labels[p] == BLOBS_BG)
       return;
-    if (labels[p - 1] != BLOBS_BG) {
+    const bool left = labels[p - 1] != BLOBS_BG;
+    const bool up = y > 0 && labels[p - width] != BLOBS_BG;
+    const bool up_left = y > 0 && labels[p - width - 1] != BLOBS_BG;
+
+    if (left && !(y > y0 && up && up_left))
       unite_global (labels, p, p - 1);
-    } else if (CONN8) {
-      if (y > 0 && labels[p - width - 1] != BLOBS_BG)
+    if (CONN8 && !left) {
+      const bool down = y + 1 < height && labels[p + width] != BLOBS_BG;
+      const bool down_left = y + 1 < height &&
+          labels[p + width - 1] != BLOBS_BG;
+
+      if (up_left && !up)
         unite_global (labels, p, p - width - 1);
-      if (y + 1 < height && labels[p + width - 1] != BLOBS_BG)
+      if (down_left && !down)
         unite_global (labels, p, p + width - 1);
     }
   }
@@ -291,9 +323,9 @@ find_ranking (const volatile uint32_t *l, uint32_t i)
 
 /* Pixel @p's entry made its root (every lane of the warp calls it); 1
  * when it is a root. The unions are over: any entry may take its root,
- * so its first hop (the tile root its tile shares) does too, and the
- * warp's lanes with the same first hop walk the chain once, not 32
- * times. */
+ * so every entry on the way does too (the first walker across a chain of
+ * tile roots shortens it for the others), and the warp's lanes with the
+ * same first hop walk the chain once, not 32 times. */
 static __device__ __forceinline__ uint32_t
 compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
 {
@@ -306,14 +338,19 @@ compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
     const int leader = __ffs (peers) - 1;
     uint32_t r = 0;
 
-    if ((int) (threadIdx.x & 31) == leader)
+    if ((int) (threadIdx.x & 31) == leader) {
       r = find_ranking (labels, l);
-    r = __shfl_sync (peers, r, leader);
-    if (r != l) {
-      labels[p] = r;
-      if ((int) (threadIdx.x & 31) == leader)
-        labels[l] = r;
+      /* the whole chain from l points at r: later walkers take a step */
+      for (uint32_t c = l, next; c != r; c = next) {
+        next = labels[c];
+        if (next & BLOBS_RANK)
+          break;
+        labels[c] = r;
+      }
     }
+    r = __shfl_sync (peers, r, leader);
+    if (r != l)
+      labels[p] = r;
   }
   return l == p;
 }
