@@ -233,7 +233,9 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
           "Most blobs reported per frame (per region): when more pass the "
           "filters, the largest by area (ties: the earlier in raster "
           "order), still listed in raster order; total counts them all. "
-          "0: no limit (the analytics meta then takes the first 4096)",
+          "0: no limit (the analytics meta then takes the first 4096, and "
+          "the results' pinned host arrays are sized for the most blobs a "
+          "frame can hold: 56 bytes every 4 pixels, 116 MB at 3840x2160)",
           0, G_MAXUINT, DEFAULT_MAX_BLOBS, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
