@@ -14,9 +14,10 @@ PGM, not tiled: bench-blobs tiles them). --dir DIR times the peers on
 every frame bench-blobs --dump left there (<frame>.pgm, thresholded as
 its <frame>.areas says; 8-connectivity, and 4-connectivity against
 <frame>.areas4 for CV-CUDA, whose 2-D labelling has no other) and
-compares their blobs with ours: the count and the areas (sorted: OpenCV numbers its blobs by 2x2
-blocks, not by first pixels, and the GPU peers promise no order; "same
-order" says whether the peer's order is ours too). Times: the median of
+compares their blobs with ours: the count and the areas (sorted: OpenCV
+numbers its blobs by 2x2 blocks, not by first pixels, and the GPU peers
+promise no order; "same order" says whether the peer's order is ours
+too). Times: the median of
 --runs calls after a warm-up, each waited for (the GPU peers synchronise
 with the host), so they are call times; ours in bench-blobs are device
 times.
