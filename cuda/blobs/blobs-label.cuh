@@ -332,9 +332,13 @@ compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
   const uint32_t l = p < npix ? labels[p] : BLOBS_BG;
   const bool walk = l != BLOBS_BG && l != p;
   const unsigned walkers = __ballot_sync (0xffffffffu, walk);
+  const uint32_t l0 = __shfl_sync (0xffffffffu, l, walkers ?
+      __ffs (walkers) - 1 : 0);
+  /* one first hop for every walker (most warps of a large blob) */
+  const bool one = __all_sync (0xffffffffu, !walk || l == l0);
 
   if (walk) {
-    const unsigned peers = __match_any_sync (walkers, l);
+    const unsigned peers = one ? walkers : __match_any_sync (walkers, l);
     const int leader = __ffs (peers) - 1;
     uint32_t r = 0;
 
