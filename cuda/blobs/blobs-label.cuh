@@ -332,9 +332,13 @@ compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
   const uint32_t l = p < npix ? labels[p] : BLOBS_BG;
   const bool walk = l != BLOBS_BG && l != p;
   const unsigned walkers = __ballot_sync (0xffffffffu, walk);
+  const uint32_t l0 = __shfl_sync (0xffffffffu, l, walkers ?
+      __ffs (walkers) - 1 : 0);
+  /* one first hop for every walker (most warps of a large blob) */
+  const bool one = __all_sync (0xffffffffu, !walk || l == l0);
 
   if (walk) {
-    const unsigned peers = __match_any_sync (walkers, l);
+    const unsigned peers = one ? walkers : __match_any_sync (walkers, l);
     const int leader = __ffs (peers) - 1;
     uint32_t r = 0;
 
@@ -377,21 +381,59 @@ compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank; its statistics start from its own
  * pixel, the top-left of its bounding box's first row. */
-/* The roots of segment @seg ranked from @carry (the roots before it) */
+#define SEG_WARPS (SEG_THREADS / 32)
+static_assert (SEG_ITEMS * SEG_WARPS % 32 == 0, "a lane's run of counts");
+
+/* The roots of segment @seg ranked from @carry (the roots before it).
+ * Pixel base + j * SEG_THREADS + 32 w + lane comes in raster order by
+ * (j, w, lane): a ballot per (j, w), their counts scanned once by one
+ * warp (@counts: SEG_ITEMS * SEG_WARPS words of shared memory), not a
+ * block scan per j. */
 static __device__ __forceinline__ void
 rank_segment (uint32_t *labels, uint32_t npix, int width, uint32_t seg,
-    uint32_t carry, const blobs_stats &st, uint32_t *scratch)
+    uint32_t carry, const blobs_stats &st, uint32_t *counts)
 {
   const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  unsigned roots[SEG_ITEMS];
 
   for (int j = 0; j < SEG_ITEMS; j++) {
     const uint32_t p = base + j * SEG_THREADS;
-    const bool root = p < npix && labels[p] == p;
-    uint32_t total;
-    const uint32_t k = carry + block_exclusive_scan (root, &total, scratch);
 
-    carry += total;
-    if (root) {
+    roots[j] = __ballot_sync (0xffffffffu, p < npix && labels[p] == p);
+    if (lane == 0)
+      counts[j * SEG_WARPS + warp] = __popc (roots[j]);
+  }
+  __syncthreads ();
+  if (warp == 0) {
+    /* SEG_ITEMS * SEG_WARPS counts, a run of them a lane */
+    const int per = SEG_ITEMS * SEG_WARPS / 32;
+    uint32_t sum = 0, x;
+
+    for (int e = 0; e < per; e++)
+      sum += counts[lane * per + e];
+    x = sum;
+    for (int o = 1; o < 32; o <<= 1) {
+      const uint32_t y = __shfl_up_sync (0xffffffffu, x, o);
+
+      if (lane >= o)
+        x += y;
+    }
+    x -= sum;                   /* exclusive */
+    for (int e = 0; e < per; e++) {
+      const uint32_t c = counts[lane * per + e];
+
+      counts[lane * per + e] = x;
+      x += c;
+    }
+  }
+  __syncthreads ();
+  for (int j = 0; j < SEG_ITEMS; j++) {
+    const uint32_t p = base + j * SEG_THREADS;
+
+    if ((roots[j] >> lane) & 1u) {
+      const uint32_t k = carry + counts[j * SEG_WARPS + warp] +
+          __popc (roots[j] & ((1u << lane) - 1u));
       const uint32_t x = p % (uint32_t) width, y = p / (uint32_t) width;
 
       labels[p] = BLOBS_RANK | k;
@@ -414,10 +456,10 @@ __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, uint32_t npix, int width,
     const uint32_t *seg_offset, blobs_stats st)
 {
-  __shared__ uint32_t scratch[32];
+  __shared__ uint32_t counts[SEG_ITEMS * SEG_WARPS];
 
   rank_segment (labels, npix, width, blockIdx.x, seg_offset[blockIdx.x], st,
-      scratch);
+      counts);
 }
 
 /* ---- passes 3 to 5 in one: compression, the roots' ranks ---------------- */
@@ -442,6 +484,7 @@ compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
     unsigned long long *state, blobs_ctl *ctl, blobs_stats st)
 {
   __shared__ uint32_t scratch[32];
+  __shared__ uint32_t counts[SEG_ITEMS * SEG_WARPS];
   __shared__ uint32_t seg_s, before_s;
   uint32_t roots = 0, total;
 
@@ -480,7 +523,7 @@ compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
     before_s = before;
   }
   __syncthreads ();
-  rank_segment (labels, npix, width, seg, before_s, st, scratch);
+  rank_segment (labels, npix, width, seg, before_s, st, counts);
 }
 
 /* a foreground pixel's rank, from its label entry */

@@ -2,7 +2,7 @@
 /* The reference of blobs.h, written as the definition: every foreground
  * pixel not yet in a blob, in raster order, starts a flood fill (explicit
  * stack) that gathers its blob's statistics; then the filters, the
- * largest max_blobs by a sort, and the output image. Also the helpers that
+ * largest max_blobs by a sort, and the output image. Also the functions that
  * every backend shares (capacity, results arrays). */
 #include <stdlib.h>
 #include <string.h>

@@ -145,11 +145,18 @@ row_part (const void *src, size_t pitch, int width, const uint32_t *labels,
   const bool fg = l != BLOBS_BG;
   const unsigned active = __ballot_sync (0xffffffffu, fg);
 
+  if (active == 0)
+    return false;
+  *k = fg ? rank_of (labels, l) : 0;
+  /* one blob on the whole row part (most rows of a photograph): no
+   * __match_any_sync */
+  const uint32_t k0 = __shfl_sync (0xffffffffu, *k, __ffs (active) - 1);
+  const bool one = __all_sync (0xffffffffu, !fg || *k == k0);
+
   if (!fg)
     return false;
-  *k = rank_of (labels, l);
   const uint32_t v = blobs_load<T> (src, pitch, x, y);
-  const unsigned peers = __match_any_sync (active, *k);
+  const unsigned peers = one ? active : __match_any_sync (active, *k);
   const int first = __ffs (peers) - 1, last = 31 - __clz (peers);
 
   p->n = __popc (peers);

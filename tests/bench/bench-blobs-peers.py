@@ -12,10 +12,12 @@ be imported.
 --write DIR writes scikit-image's camera, moon, coins and page (8-bit
 PGM, not tiled: bench-blobs tiles them). --dir DIR times the peers on
 every frame bench-blobs --dump left there (<frame>.pgm, thresholded as
-its <frame>.areas says, 8-connectivity) and compares their blobs with
-ours: the count and the areas (sorted: OpenCV numbers its blobs by 2x2
-blocks, not by first pixels, and the GPU peers promise no order; "same
-order" says whether the peer's order is ours too). Times: the median of
+its <frame>.areas says; 8-connectivity, and 4-connectivity against
+<frame>.areas4 for CV-CUDA, whose 2-D labelling has no other) and
+compares their blobs with ours: the count and the areas (sorted: OpenCV
+numbers its blobs by 2x2 blocks, not by first pixels, and the GPU peers
+promise no order; "same order" says whether the peer's order is ours
+too). Times: the median of
 --runs calls after a warm-up, each waited for (the GPU peers synchronise
 with the host), so they are call times; ours in bench-blobs are device
 times.
@@ -99,11 +101,11 @@ def peers():
     return found
 
 
-def run_opencv(binary, img, runs):
+def run_opencv(binary, img, runs, conn):
     import cv2
 
     def fn():
-        return cv2.connectedComponentsWithStats(binary, connectivity=8,
+        return cv2.connectedComponentsWithStats(binary, connectivity=conn,
                                                 ltype=cv2.CV_32S)
     ms, out = median_ms(fn, runs, lambda: None)
     n, _, stats, _ = out
@@ -111,7 +113,7 @@ def run_opencv(binary, img, runs):
     return ms, n - 1, stats[1:, cv2.CC_STAT_AREA].astype(np.int64)
 
 
-def run_cucim(binary, img, runs):
+def run_cucim(binary, img, runs, conn):
     import cupy as cp
     from cucim.skimage import measure
 
@@ -119,7 +121,7 @@ def run_cucim(binary, img, runs):
     dimg = cp.asarray(img)
 
     def fn():
-        lab = measure.label(dbin, connectivity=2)
+        lab = measure.label(dbin, connectivity=2 if conn == 8 else 1)
         return measure.regionprops_table(
             lab, intensity_image=dimg,
             properties=("label", "bbox", "area", "centroid",
@@ -129,7 +131,7 @@ def run_cucim(binary, img, runs):
     return ms, len(areas), areas
 
 
-def run_cvcuda(binary, img, runs):
+def run_cvcuda(binary, img, runs, conn):
     import cupy as cp
     import cvcuda
 
@@ -139,7 +141,8 @@ def run_cvcuda(binary, img, runs):
     max_labels = w * h // 4 + 2
 
     def fn():
-        return cvcuda.label(src, connectivity=cvcuda.CONNECTIVITY_8_2D,
+        return cvcuda.label(src, connectivity=cvcuda.CONNECTIVITY_4_2D
+                            if conn == 4 else cvcuda.CONNECTIVITY_8_2D,
                             assign_labels=cvcuda.LABEL.SEQUENTIAL,
                             count=True, stats=True, max_labels=max_labels,
                             bg_label=bg)
@@ -152,6 +155,9 @@ def run_cvcuda(binary, img, runs):
 
 
 RUNNERS = {"opencv": run_opencv, "cucim": run_cucim, "cvcuda": run_cvcuda}
+# the connectivity each peer is timed at (CV-CUDA 0.19: "Full neighborhood
+# labeling not supported yet" for 8-connected 2-D labels)
+CONNECTIVITY = {"opencv": 8, "cucim": 8, "cvcuda": 4}
 
 
 def main():
@@ -175,28 +181,33 @@ def main():
         ap.error("--write DIR or --dir DIR")
 
     found = peers()
-    print("| frame | peer | ms (call) | blobs | ours | areas equal | "
-          "same order |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| frame | connectivity | peer | ms (call) | blobs | ours | "
+          "areas equal | same order |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     failed = 0
     for areas_path in sorted(glob.glob(os.path.join(a.dir, "*.areas"))):
         frame = os.path.basename(areas_path)[:-len(".areas")]
-        threshold, total, ours = read_areas(areas_path)
         img = read_pgm(areas_path[:-len(".areas")] + ".pgm")
-        binary = np.where(img >= threshold, 255, 0).astype(np.uint8)
         for name, key in found.items():
+            conn = CONNECTIVITY[key]
+            path = areas_path + ("4" if conn == 4 else "")
+            if not os.path.exists(path):
+                continue
+            threshold, total, ours = read_areas(path)
+            binary = np.where(img >= threshold, 255, 0).astype(np.uint8)
             try:
-                ms, n, areas = RUNNERS[key](binary, img, a.runs)
+                ms, n, areas = RUNNERS[key](binary, img, a.runs, conn)
             except Exception as e:  # a peer that fails is said, not fatal
-                print("| %s | %s | failed: %s | | | | |" % (frame, name, e))
+                print("| %s | %d | %s | failed: %s | | | | |"
+                      % (frame, conn, name, e))
                 continue
             same = n == total and np.array_equal(np.sort(areas),
                                                  np.sort(ours))
             order = n == total and np.array_equal(areas, ours)
             failed += not same
-            print("| %s | %s | %.3f | %d | %d | %s | %s |"
-                  % (frame, name, ms, n, total, "yes" if same else "NO",
-                     "yes" if order else "no"))
+            print("| %s | %d | %s | %.3f | %d | %d | %s | %s |"
+                  % (frame, conn, name, ms, n, total,
+                     "yes" if same else "NO", "yes" if order else "no"))
             sys.stdout.flush()
     return 1 if failed else 0
 

@@ -17,12 +17,19 @@
  * call). NPP labels regions of equal value, the background's too.
  * --steps: the time of each step of blobs.cu (differences of runs that
  * stop after it). --dump DIR: each frame as DIR/<image>-<size>.pgm and
- * our areas of its blobs (8-connectivity, all of them, in the order) as
- * DIR/<image>-<size>.areas, which bench-blobs-peers.py compares with
- * its peers'.
+ * our areas of its blobs (all of them, in the order) as
+ * DIR/<image>-<size>.areas (8-connectivity) and .areas4
+ * (4-connectivity), which bench-blobs-peers.py compares with its
+ * peers'. NPP's columns: 8-connected labels (nppiNormInf) on the
+ * 8-connectivity rows, 4-connected (nppiNormL1) on the 4-connectivity
+ * row.
+ *
+ * --tunings: the element's defaults also under other tunings (the
+ * statistics' atomics per warp or per pixel, tiles of 16 rows, the ranks
+ * in three kernels).
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
- *               [--runs 31] [--check] [--steps] [--dump DIR] */
+ *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +117,11 @@ static const variant variants[] = {
       {0, 0, 1, 0}},
 };
 
-/* DIR/<name>-<w>x<h>.pgm: the frame; .areas: "threshold T total N",
+/* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
  * then the N areas in the order */
 static void
 dump_frame (const char *dir, const std::string &name, const cm_image *f,
-    uint32_t threshold, const cm_blobs_results *res)
+    uint32_t threshold, const cm_blobs_results *res, const char *suffix)
 {
   std::string base = std::string (dir) + "/" + name + "-" +
       std::to_string (f->width) + "x" + std::to_string (f->height);
@@ -131,13 +138,36 @@ dump_frame (const char *dir, const std::string &name, const cm_image *f,
           f->width, o);
     fclose (o);
   }
-  o = fopen ((base + ".areas").c_str (), "w");
+  o = fopen ((base + suffix).c_str (), "w");
   if (o) {
     fprintf (o, "threshold %u total %u\n", threshold, res->total);
     for (uint32_t i = 0; i < res->count; i++)
       fprintf (o, "%llu\n", (unsigned long long) res->area[i]);
     fclose (o);
   }
+}
+
+/* dump_frame of every blob of @src (device) at @connectivity, into
+ * .areas<connectivity> */
+static void
+dump_all (const char *dir, const std::string &name, const cm_image *f,
+    const cm_image *src, uint32_t threshold, int connectivity,
+    cudaStream_t stream)
+{
+  cm_blobs_desc d;
+  cm_blobs_plan *plan = NULL;
+  const std::string suffix = ".areas" + std::to_string (connectivity);
+
+  memset (&d, 0, sizeof (d));
+  d.threshold = threshold;
+  d.connectivity = connectivity;
+  if (cm_blobs_plan_new (&plan, &d, f->width, f->height, CM_DEPTH_8) !=
+      CM_OK || cm_blobs_plan_run (plan, src, NULL, stream) != CM_OK)
+    return;
+  CK (cudaStreamSynchronize (stream));
+  dump_frame (dir, name, f, threshold, cm_blobs_plan_results (plan),
+      suffix.c_str ());
+  cm_blobs_plan_free (plan);
 }
 
 static const char *step_names[] = {
@@ -151,7 +181,7 @@ main (int argc, char **argv)
 {
   std::vector<host_frame> images;
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
-  int runs = 31, check = 0, steps = 0;
+  int runs = 31, check = 0, steps = 0, tunings = 0;
   const char *dump = NULL;
   uint32_t threshold = 128;
   cudaDeviceProp prop;
@@ -180,11 +210,14 @@ main (int argc, char **argv)
       check = 1;
     } else if (!strcmp (argv[i], "--steps")) {
       steps = 1;
+    } else if (!strcmp (argv[i], "--tunings")) {
+      tunings = 1;
     } else if (!strcmp (argv[i], "--dump") && i + 1 < argc) {
       dump = argv[++i];
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
-          "[--threshold T] [--runs N] [--check] [--steps] [--dump DIR]\n",
+          "[--threshold T] [--runs N] [--check] [--steps] [--tunings] "
+          "[--dump DIR]\n",
           argv[0]);
       return 2;
     }
@@ -249,7 +282,7 @@ main (int argc, char **argv)
               cudaMemcpyHostToDevice));
 
       /* NPP on the binary frame */
-      double npp_ms = -1, npp_c_ms = -1;
+      double npp_ms = -1, npp_c_ms = -1, npp4_ms = -1, npp4_c_ms = -1;
 #if BENCH_NPP
       {
         std::vector<uint8_t> bin ((size_t) w * h);
@@ -281,6 +314,14 @@ main (int argc, char **argv)
                     roi, nppiNormInf, buf, ctx) == NPP_SUCCESS &&
                 nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (lab, w * 4, roi,
                     w * h, &count, cbuf, ctx) == NPP_SUCCESS;}, NULL, 1);
+          npp4_ms = time_median (t, 5, runs, [&] () {
+                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
+                    roi, nppiNormL1, buf, ctx) == NPP_SUCCESS;});
+          npp4_c_ms = time_median (t, 5, runs, [&] () {
+                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
+                    roi, nppiNormL1, buf, ctx) == NPP_SUCCESS &&
+                nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (lab, w * 4, roi,
+                    w * h, &count, cbuf, ctx) == NPP_SUCCESS;}, NULL, 1);
           CK (cudaFree (buf));
           CK (cudaFree (cbuf));
         }
@@ -290,6 +331,8 @@ main (int argc, char **argv)
 #endif
 
       for (const variant &v : variants) {
+        if (!tunings && &v - variants >= 3)
+          break;
         cm_blobs_desc d;
         cm_blobs_plan *plan = NULL;
         const char *eq = "";
@@ -339,10 +382,13 @@ main (int argc, char **argv)
         }
         printf ("| %s | %dx%d | %s | %u | %.3f | %.1f | %.3f | %.3f |%s\n",
             img.name.c_str (), w, h, v.what, total, ms,
-            (double) w * h / (ms * 1e6), npp_ms, npp_c_ms, eq);
+            (double) w * h / (ms * 1e6), v.conn == 4 ? npp4_ms : npp_ms,
+            v.conn == 4 ? npp4_c_ms : npp_c_ms, eq);
         fflush (stdout);
         if (dump && &v == &variants[1])
-          dump_frame (dump, img.name, &hf, thr, res);
+          dump_frame (dump, img.name, &hf, thr, res, ".areas");
+        if (dump && &v == &variants[2])
+          dump_all (dump, img.name, &hf, &src, thr, 4, t.stream);
 
         if (steps && &v == &variants[1]) {
           double prev = 0;

@@ -385,7 +385,7 @@ test_linspectrum (test_rng * rng)
   }
 }
 
-/* ---- blobs ---------------------------------------------------------------- */
+/* ---- blobs ------------------------------------------------------------- */
 
 /* the mask and the results, 4- and 8-connected, the largest 3 */
 static void
