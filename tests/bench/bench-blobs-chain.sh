@@ -46,7 +46,7 @@ for n in "${counts[@]}"; do
       "${chains[$c]}" 2>&1)
     fps=$(fps_of <<<"$out")
     span=$(sed -nE 's/device span per frame[^:]*: ([0-9.]+ us).*/\1/p' <<<"$out")
-    [ -z "$fps" ] && grep -iE "error|warning" <<<"$out" | head -3 >&2
+    [ -z "$fps" ] && tail -2 <<<"$out" >&2
     [ $c = 0 ] && ref=$fps
     ratio=$(awk -v a="${fps:-0}" -v b="${ref:-0}" \
       'BEGIN { if (b > 0) printf "%.0f %%", 100 * a / b; else print "-" }')
