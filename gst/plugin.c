@@ -14,6 +14,7 @@
 #include "gstcudamorph.h"
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
+#include "gstcudablobs.h"
 #include "base/gstcudaplanefiltermemory.h"
 
 static gboolean
@@ -30,6 +31,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudamedian, plugin);
 
   ret |= GST_ELEMENT_REGISTER (cudalinspectrum, plugin);
+
+  ret |= GST_ELEMENT_REGISTER (cudablobs, plugin);
 
   return ret;
 }

@@ -28,7 +28,9 @@ enum
 {
   CM_FILTER_PACKED = 1 << 0,    /* runs ops->run_packed */
   CM_FILTER_TO_PACKED = 1 << 1, /* runs ops->run_to_packed */
-  CM_FILTER_MEASURES = 1 << 2   /* cm_filter_run takes a NULL dst */
+  CM_FILTER_MEASURES = 1 << 2,  /* cm_filter_run takes a NULL dst */
+  CM_FILTER_OWN_DST_DEPTH = 1 << 3      /* dst's depth is the family's
+                                         * to check (the blobs' labels) */
 };
 
 struct cm_filter

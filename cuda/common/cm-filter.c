@@ -62,7 +62,8 @@ cm_filter_run (cm_filter * f, const cm_image * src, const cm_image * dst,
       !cm_filter_fits (f, src->width, src->height, src->depth))
     return CM_ERR_INVALID_ARG;
   if (dst == NULL ? !(f->flags & CM_FILTER_MEASURES) :
-      !cm_filter_fits (f, dst->width, dst->height, dst->depth))
+      !cm_filter_fits (f, dst->width, dst->height,
+          f->flags & CM_FILTER_OWN_DST_DEPTH ? f->depth : dst->depth))
     return CM_ERR_INVALID_ARG;
   return f->ops->run (f, src, dst, stream);
 }

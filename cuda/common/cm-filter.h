@@ -27,8 +27,9 @@ typedef struct cm_filter cm_filter;
  * *filter is NULL. */
 
 /* @src into @dst, single-channel images. @dst may be NULL for a filter
- * that measures (the linear spectrum, whose results its family's
- * accessors give). */
+ * that measures (the linear spectrum, the blobs: their results come from
+ * their family's accessors); the blobs' labels are 16-bit whatever the
+ * filter's depth. */
 cm_status cm_filter_run (cm_filter * filter, const cm_image * src,
     const cm_image * dst, void *stream);
 /* Interleaved in, interleaved out (the median's luma mode);

@@ -415,8 +415,10 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
     g_atomic_int_set (&priv->dirty, FALSE);
     ok = gst_cuda_plane_filter_build (self, GST_VIDEO_INFO_WIDTH
         (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
-    /* another output format: only a filter with that path */
-    if (ok && priv->frames.convert && !cm_filter_has_to_packed (priv->filter)) {
+    /* another output format: an interleaved one only by a filter with that
+     * path (one plane of another depth: the filter's run checks it) */
+    if (ok && priv->frames.convert && priv->frames.out_channels > 1 &&
+        !cm_filter_has_to_packed (priv->filter)) {
       GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
           GST_PTR_FORMAT, incaps, outcaps);
       ok = FALSE;

@@ -47,7 +47,14 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaPlaneFilter, gst_cuda_plane_filter,
  * @frame_done: (nullable): analysers: called once per frame after its
  *     work is complete (the stream synchronised), with the input buffer
  *     and the filter that ran on @width x @height planes, to read its
- *     results. Return %GST_FLOW_OK, or an error after posting one.
+ *     results. Return %GST_FLOW_OK, or an error after posting one. With
+ *     @region_done, @filter is %NULL when the frame went by regions of
+ *     interest (none, one or several).
+ * @region_done: (nullable): analysers whose results cover every region of
+ *     interest: called after each region's work is complete (the stream
+ *     synchronised), before frame_done, with the filter that ran on it and
+ *     the rectangle in frame coordinates. Without it an analyser gets the
+ *     first region only, and no frame_done for a frame without regions.
  *
  * A subclass sets @make_filter; an analyser also @frame_done and keeps the
  * element in passthrough (gst_base_transform_set_passthrough()) while it
@@ -64,6 +71,8 @@ struct _GstCudaPlaneFilterClass
       const GstVideoInfo * info, cm_backend backend);
   GstFlowReturn (*frame_done) (GstCudaPlaneFilter * self, GstBuffer * inbuf,
       cm_filter * filter, gint width, gint height);
+  void (*region_done) (GstCudaPlaneFilter * self, cm_filter * filter,
+      const GstVideoRectangle * rect);
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];

@@ -141,10 +141,14 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
   fp->row_bytes = (gsize) width * fp->pixel_channels *
       cm_depth_bytes (fp->depth);
   if (fp->convert) {
-    /* packed 8-bit output (checked in set_caps) */
-    fp->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0);
-    fp->out_row_bytes = (gsize) width * fp->out_channels;
+    /* one packed plane (checked in set_caps), of its own depth */
+    fp->out_depth = gst_cuda_plane_filter_frame_info_depth (out_info);
+    fp->out_channels = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) /
+        cm_depth_bytes (fp->out_depth);
+    fp->out_row_bytes = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) *
+        width;
   } else {
+    fp->out_depth = fp->depth;
     fp->out_channels = fp->pixel_channels;
     fp->out_row_bytes = fp->row_bytes;
   }
@@ -179,7 +183,7 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
   /* the converted frame */
   if (status == CM_OK && fp->convert)
     status = cm_device_packed_alloc (&fp->dev_packed_out, width, height,
-        CM_DEPTH_8, fp->out_channels);
+        fp->out_depth, fp->out_channels);
 
   fp->staging_pitch = GST_ROUND_UP_N (fp->row_bytes, ROW_ALIGN);
   fp->staging_out_pitch = GST_ROUND_UP_N (fp->out_row_bytes, ROW_ALIGN);
@@ -493,7 +497,7 @@ gst_cuda_plane_filter_frame_path_begin (GstCudaPlaneFilterFramePath * fp,
     v->src = packed_view (&in->frame, width, height, fp->depth,
         fp->pixel_channels);
     v->dst = fp->convert ? packed_view (&out->frame, width, height,
-        CM_DEPTH_8, fp->out_channels) : packed_view (&out->frame, width,
+        fp->out_depth, fp->out_channels) : packed_view (&out->frame, width,
         height, fp->depth, fp->pixel_channels);
     return CM_OK;
   }
@@ -504,7 +508,7 @@ gst_cuda_plane_filter_frame_path_begin (GstCudaPlaneFilterFramePath * fp,
   v->timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
   if (fp->convert)
     v->dst = out->device ? packed_view (&out->frame, width, height,
-        CM_DEPTH_8, fp->out_channels) : fp->dev_packed_out;
+        fp->out_depth, fp->out_channels) : fp->dev_packed_out;
   else
     v->dst = out->device ? packed_view (&out->frame, width, height,
         fp->depth, fp->pixel_channels) :

@@ -91,6 +91,8 @@ typedef struct
   GstVideoInfo info;
   GstVideoInfo out_info;
   gboolean convert;             /* output format != input: process_convert */
+  cm_depth out_depth;           /* samples of the converted frame: 8-bit
+                                 * colour, 16-bit labels */
   gint out_channels;            /* samples per pixel of the converted frame */
   gsize out_row_bytes;          /* bytes of one row of output plane 0 */
   GstCudaPlaneFilterLayout layout;

@@ -451,13 +451,15 @@ gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
   }
-  /* another output format: only a packed 8-bit RGB frame made by the
-   * subclass from a planar input */
+  /* another output format: only one plane made by the subclass from a
+   * planar input, packed 8-bit RGB or GRAY16_LE (labels) */
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info)
       && (GST_VIDEO_INFO_IS_RGB (in_info)
-          || !GST_VIDEO_INFO_IS_RGB (out_info)
           || GST_VIDEO_INFO_N_PLANES (out_info) != 1
-          || GST_VIDEO_INFO_COMP_DEPTH (out_info, 0) != 8)) {
+          || !((GST_VIDEO_INFO_IS_RGB (out_info) &&
+                  GST_VIDEO_INFO_COMP_DEPTH (out_info, 0) == 8) ||
+              GST_VIDEO_INFO_FORMAT (out_info) ==
+              GST_VIDEO_FORMAT_GRAY16_LE))) {
     GST_ERROR_OBJECT (trans, "cannot convert %" GST_PTR_FORMAT " to %"
         GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;

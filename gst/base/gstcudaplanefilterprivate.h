@@ -55,6 +55,12 @@ extern gint gst_cuda_plane_filter_private_offset;
 #define GST_CUDA_PLANE_FILTER_PRIV(self) ((GstCudaPlaneFilterPrivate *) \
     G_STRUCT_MEMBER_P ((self), gst_cuda_plane_filter_private_offset))
 
+/* the regions of interest a frame of @klass takes: an analyser without
+ * region_done describes one */
+#define GST_CUDA_PLANE_FILTER_MAX_REGIONS(klass) \
+  ((klass)->frame_done != NULL && (klass)->region_done == NULL ? 1 : \
+      G_MAXUINT)
+
 /* gstcudaplanefilterrun.c */
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_enter
     (GstCudaPlaneFilter * self, gboolean * pushed);

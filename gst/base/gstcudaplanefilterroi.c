@@ -56,7 +56,8 @@ gst_cuda_plane_filter_roi_install_properties (GObjectClass * klass,
           G_STRINGIFY (GST_CUDA_PLANE_FILTER_CACHE_SIZES) " sizes: a region "
           "of a size not kept builds one (device memory is allocated), "
           "regions of kept sizes cost no allocation. cudalinspectrum takes the first region "
-          "only (its results describe one)", FALSE,
+          "only (its results describe one); cudablobs reports every "
+          "region's blobs", FALSE,
           GST_CUDA_PLANE_FILTER_PARAM_FLAGS));
 }
 

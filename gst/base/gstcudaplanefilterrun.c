@@ -151,10 +151,12 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
 }
 
 /* The frame's work is done (device left): count it, let the subclass
- * read its results (@inbuf %NULL: nothing was looked at, no results). */
+ * read its results (@inbuf %NULL: nothing was looked at, no results;
+ * @regions: they were given per region, region_done). */
 static GstFlowReturn
 gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
-    cm_status status, GstBuffer * inbuf, const GstCudaPlaneFilterFrameStats * st)
+    cm_status status, GstBuffer * inbuf, gboolean regions,
+    const GstCudaPlaneFilterFrameStats * st)
 {
   GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
@@ -174,13 +176,14 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
     return GST_FLOW_ERROR;
   }
   if (klass->frame_done && inbuf != NULL)
-    return klass->frame_done (self, inbuf, priv->filter, priv->filter_width,
-        priv->filter_height);
+    return klass->frame_done (self, inbuf, regions ? NULL : priv->filter,
+        priv->filter_width, priv->filter_height);
   return GST_FLOW_OK;
 }
 
 /* The filter on the views of a frame or a rectangle: the plane, the plane
- * into a packed frame (another output format), the whole packed frame
+ * into a packed frame or a plane of another depth (another output
+ * format), the whole packed frame
  * where the filter takes it, or each colour channel through the frame
  * path's scratch planes. */
 static cm_status
@@ -192,9 +195,11 @@ gst_cuda_plane_filter_run_filter (GstCudaPlaneFilterFramePath * fp,
   cm_status status;
   gint c;
 
-  if (fp->convert)
+  /* another format: interleaved (RGBA), or one plane of another depth
+   * (16-bit labels of an 8-bit frame), which the filter's run checks */
+  if (fp->convert && v->dst.channels > 1)
     return cm_filter_run_to_packed (filter, &s, &v->dst, v->stream);
-  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR) {
+  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert) {
     d = gst_cuda_plane_filter_frame_as_plane (&v->dst);
     return cm_filter_run (filter, &s, &d, v->stream);
   }
@@ -241,16 +246,37 @@ gst_cuda_plane_filter_map (GstCudaPlaneFilter * self,
   return FALSE;
 }
 
+/* After region @r: the subclass that reads every region's results does,
+ * once the region's work is complete. */
+static cm_status
+gst_cuda_plane_filter_region_done (GstCudaPlaneFilter * self,
+    cm_filter * filter, const GstVideoRectangle * r)
+{
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  cm_status status = CM_OK;
+
+  if (klass->region_done == NULL)
+    return CM_OK;
+  if (priv->frames.backend == CM_BACKEND_CUDA)
+    status = cm_stream_sync (priv->frames.stream);
+  if (status == CM_OK)
+    klass->region_done (self, filter, r);
+  return status;
+}
+
 /* The mapped frame through the frame path: the whole frame, or its
  * regions of interest (gstcudaplanefilterroi.h), filtered into @out or,
  * with @out %NULL, analysed. *@defer: the overlap's event when the frame
- * is left on the device; *@results: FALSE when no region was looked at. */
+ * is left on the device; *@results: FALSE when no region was looked at
+ * (always TRUE with region_done); *@regions: the frame went by regions. */
 static cm_status
 gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event * defer, gboolean * results)
+    cm_event * defer, gboolean * results, gboolean * regions)
 {
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   GstCudaPlaneFilterFramePath *fp = &priv->frames;
   GArray *rects = priv->roi.rects;
@@ -262,28 +288,33 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   guint i;
 
   *results = TRUE;
+  *regions = FALSE;
   /* an element whose results describe one region takes the first; in
    * place, the regions prepare_output_buffer collected */
   if (priv->in_place || (gst_cuda_plane_filter_roi_collect (&priv->roi,
               G_OBJECT (self), inbuf, width, height,
-              GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ?
-              1 : G_MAXUINT) &&
+              GST_CUDA_PLANE_FILTER_MAX_REGIONS (klass)) &&
           !gst_cuda_plane_filter_roi_refused (&priv->roi, GST_ELEMENT (self),
               fp->convert))) {
     const GstVideoRectangle *r = (const GstVideoRectangle *) rects->data;
 
-    *results = rects->len > 0;
+    *results = rects->len > 0 || klass->region_done != NULL;
+    *regions = TRUE;
     if (out == NULL) {
-      if (rects->len == 0)
-        return CM_OK;
-      filter = gst_cuda_plane_filter_for_size (self, r[0].w, r[0].h);
-      if (filter == NULL)
-        return CM_ERR_INVALID_ARG;
-      status = gst_cuda_plane_filter_frame_path_analyse_rect_begin (fp, in,
-          &r[0], st, &v);
-      if (status == CM_OK)
-        status = gst_cuda_plane_filter_run_analysis (filter, &v);
-      return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+      status = CM_OK;
+      for (i = 0; status == CM_OK && i < rects->len; i++) {
+        filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
+        if (filter == NULL)
+          return CM_ERR_INVALID_ARG;
+        status = gst_cuda_plane_filter_frame_path_analyse_rect_begin (fp, in,
+            &r[i], st, &v);
+        if (status == CM_OK)
+          status = gst_cuda_plane_filter_run_analysis (filter, &v);
+        status = gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+        if (status == CM_OK)
+          status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
+      }
+      return status;
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
@@ -296,6 +327,8 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
         status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
       status = gst_cuda_plane_filter_frame_path_rect_end (fp, status, out,
           &r[i], &v, st);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
     }
     return gst_cuda_plane_filter_frame_path_regions_end (fp, status, in, out,
         r, rects->len, st);
@@ -331,7 +364,7 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   GstCudaPlaneFilterFrameStats st = { 0, };
   GstCudaPlaneFilterMappedFrame in, out;
   GstFlowReturn ret;
-  gboolean pushed, results, copy;
+  gboolean pushed, results, regions, copy;
   cm_event defer = NULL;
   cm_status status;
 
@@ -362,7 +395,7 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
       gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   status = gst_cuda_plane_filter_process (self, inbuf, &in,
       outbuf == NULL || copy ? NULL : outbuf == inbuf ? &in : &out, &st,
-      &defer, &results);
+      &defer, &results, &regions);
   if (copy && status == CM_OK)
     status = gst_cuda_plane_filter_frame_path_copy (&priv->frames, &in, &out);
   /* after the synchronisation (or with the buffers kept until the event):
@@ -379,7 +412,7 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   }
 
   return gst_cuda_plane_filter_end_frame (self, status,
-      results ? inbuf : NULL, &st);
+      results ? inbuf : NULL, regions && klass->region_done != NULL, &st);
 }
 
 /* Passthrough (GstBaseTransform only calls transform_ip then): analysers
@@ -412,8 +445,8 @@ gst_cuda_plane_filter_run_prepare_output_buffer (GstBaseTransform * trans,
       gst_buffer_is_all_memory_writable (inbuf) &&
       gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
       GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
-      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
+      GST_CUDA_PLANE_FILTER_MAX_REGIONS (GST_CUDA_PLANE_FILTER_GET_CLASS
+          (self))) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
   if (priv->in_place) {
     *outbuf = inbuf;
     return GST_FLOW_OK;

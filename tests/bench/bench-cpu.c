@@ -19,7 +19,9 @@
  * on blobs and noise, fill holes on a binary frame (also by the
  * reference, cm_recon_ref_mt;
  * tests/bench/bench-recon-peers.py --cpu times scikit-image and DIPlib on
- * the frames --write leaves). tests/bench/bench-cpu-opencv.py
+ * the frames --write leaves), and the blobs of the blobs and noise frames
+ * thresholded at 128 (connected components and their statistics; also
+ * by the reference, on one thread). tests/bench/bench-cpu-opencv.py
  * runs OpenCV's equivalents of the first four on the same machine for
  * comparison.
  */
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "../core/core-test.h"         /* now_s () */
+#include "blobs/blobs-filter.h"
 #include "linspectrum/linspectrum.h"
 #include "median/median-filter.h"
 #include "morph/morph-filter.h"
@@ -181,6 +184,58 @@ write_pgm (const char *dir, const char *name, const cm_image * img)
   fclose (f);
 }
 
+static cm_status
+run_blobs (const void *filter, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  (void) dst;
+  (void) o;
+  return cm_filter_run ((cm_filter *) filter, src, NULL, NULL);
+}
+
+typedef struct
+{
+  cm_blobs_desc desc;
+  cm_blobs_results res;
+} blobs_job;
+
+static cm_status
+run_blobs_ref (const void *job, const cm_image * src, const cm_image * dst,
+    const cm_cpu_opts * o)
+{
+  blobs_job *j = (blobs_job *) job;
+
+  (void) dst;
+  (void) o;
+  return cm_blobs_ref (&j->desc, src, NULL, &j->res);
+}
+
+/* the blobs of @frame thresholded at 128 (8-connected, every blob, no
+ * output image) by the CPU backend (its first pass on the threads of
+ * @o), then by the reference */
+static void
+bench_blobs (const char *frame_name, const cm_image * frame,
+    const cm_cpu_opts * o, int runs)
+{
+  blobs_job j = { {128, 0, 8, 1, 0, 0, 0, CM_BLOBS_OUTPUT_NONE}, {0} };
+  cm_filter *f;
+  char name[64];
+
+  snprintf (name, sizeof (name), "blobs %s", frame_name);
+  if (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &j.desc, frame->width,
+          frame->height, frame->depth, o) != CM_OK ||
+      cm_blobs_results_alloc (&j.res, cm_blobs_capacity (&j.desc,
+              frame->width, frame->height)) != CM_OK) {
+    printf ("%-28s failed\n", name);
+    return;
+  }
+  bench (name, run_blobs, f, frame, NULL, NULL, runs);
+  cm_filter_free (f);
+  snprintf (name, sizeof (name), "blobs %s (ref)", frame_name);
+  bench (name, run_blobs_ref, &j, frame, NULL, NULL, runs);
+  cm_blobs_results_free (&j.res);
+}
+
 /* @d on @frame (named @frame_name) by the filter, then the reference;
  * with @dir, the filter's result written there as FRAME-OP.pgm */
 static void
@@ -324,6 +379,9 @@ main (int argc, char **argv)
           test_image_set (&frames[2], x, y,
               test_image_get (&frames[0], x, y) > 127 ? 255 : 0);
       for (int f = 0; f < 3; f++) {
+        /* connected components with statistics */
+        if (f < 2)
+          bench_blobs (names[f], &frames[f], &o, runs);
         if (write_dir != NULL)
           write_pgm (write_dir, names[f], &frames[f]);
         bench_recon (&fill, names[f], &frames[f], &dst, &o, runs, write_dir);

@@ -58,6 +58,7 @@ typedef struct
   GThread *feeder;
   int rc;
   double device_us;             /* the chain's device time per frame */
+  gint results;                 /* element messages read (analysers) */
 } Stream;
 
 static void
@@ -69,6 +70,22 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
   if (n == warmup)
     st->t_first = g_get_monotonic_time ();
   st->t_last = g_get_monotonic_time ();
+}
+
+/* Analysers' messages (cudalinspectrum, cudablobs) read as they come, in
+ * the streaming thread, as an application's sync handler would: counted
+ * and dropped, so that they do not pile up on the bus. */
+static GstBusSyncReply
+on_element_message (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Stream *st = data;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT ||
+      gst_message_get_structure (msg) == NULL)
+    return GST_BUS_PASS;
+  g_atomic_int_inc (&st->results);
+  gst_message_unref (msg);
+  return GST_BUS_DROP;
 }
 
 /* Pushes one plain frame to negotiate, then asks the chain for its
@@ -165,6 +182,12 @@ stream_start (Stream * st, const gchar * desc, GstContext * cuda_context,
     g_printerr ("pipeline: %s\n", err->message);
     return 1;
   }
+  {
+    GstBus *bus = gst_element_get_bus (st->pipe);
+
+    gst_bus_set_sync_handler (bus, on_element_message, st, NULL);
+    gst_object_unref (bus);
+  }
   if (cuda_context)
     gst_element_set_context (st->pipe, cuda_context);
   st->src = gst_bin_get_by_name (GST_BIN (st->pipe), "src");
@@ -231,7 +254,8 @@ chain_device_us (GstElement * pipe)
 
     /* ours only: other elements forward the query to a neighbour */
     if ((!strcmp (name, "cudamorph") || !strcmp (name, "cudamedian") ||
-            !strcmp (name, "cudalinspectrum")) && gst_element_query (e, q)) {
+            !strcmp (name, "cudalinspectrum") || !strcmp (name, "cudablobs"))
+        && gst_element_query (e, q)) {
       const GstStructure *st = gst_query_get_structure (q);
 
       gst_structure_get_uint64 (st, "timed-frames", &n);
@@ -321,6 +345,9 @@ report (const Stream * streams, guint n, gint width, gint height,
       cuda ? "CUDA" : "system", cuda ? "" : producer, n, n == 1 ? "" : "s",
       streams[0].frames_seen, warmup, sum, counted / ((last - first) / 1e6),
       1000.0 / sum, chain);
+  if (streams[0].results > 0)
+    g_print ("results: %d element messages read (stream 0)\n",
+        streams[0].results);
   /* for bench-processes.sh: the monotonic clock is the same in every
    * process, so windows of several processes can be joined */
   g_print ("window: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d frames\n",

@@ -15,6 +15,7 @@ command -v gst-launch-1.0 >/dev/null && gst-inspect-1.0 videotestsrc \
 src="videotestsrc num-buffers=5 ! video/x-raw,format=GRAY8,width=64,height=48"
 cases=(
   "$src ! cudalinspectrum backend=cpu angle-min=100 angle-max=50 ! fakesink"
+  "$src ! cudablobs backend=cpu min-area=10 max-area=5 ! fakesink"
   "$src,interlace-mode=interleaved ! cudamorph backend=cpu ! fakesink"
   "$src,interlace-mode=interleaved ! cudamedian backend=cpu ! fakesink"
 )

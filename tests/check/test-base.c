@@ -15,7 +15,7 @@
 #include "test-suite.h"
 
 static const char *const elements[] = {
-  "cudamorph", "cudamedian", "cudalinspectrum"
+  "cudamorph", "cudamedian", "cudalinspectrum", "cudablobs"
 };
 
 GST_START_TEST (test_qos_default)
@@ -121,15 +121,17 @@ GST_START_TEST (test_metas_kept)
       memory_tags);
   const GstMetaInfo *colour_meta = test_meta_info ("TestColourMeta",
       colour_tags);
-  /* element, and cudalinspectrum's output (NULL: the element's default) */
+  /* element, and the analysers' output (NULL: the element's default) */
   static const char *const cases[][2] = {
     {"cudamorph", NULL}, {"cudamedian", NULL},
-    {"cudalinspectrum", "supremum"}, {"cudalinspectrum", "orientation"}
+    {"cudalinspectrum", "supremum"}, {"cudalinspectrum", "orientation"},
+    {"cudablobs", "mask"}, {"cudablobs", "labels"}
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
     GstElement *e = test_element_new (cases[i][0], "cpu");
-    gboolean converts = cases[i][1] && !strcmp (cases[i][1], "orientation");
+    gboolean converts = cases[i][1] && (!strcmp (cases[i][1], "orientation")
+        || !strcmp (cases[i][1], "labels"));
     gchar *what = g_strdup_printf ("%s%s%s", cases[i][0],
         cases[i][1] ? " output=" : "", cases[i][1] ? cases[i][1] : "");
     GstVideoInfo info;
@@ -226,13 +228,13 @@ GST_START_TEST (test_controlled_property)
   GstVideoInfo info;
   GstHarness *h;
 
-  /* the per-frame properties of the three elements are controllable */
+  /* the per-frame properties of the elements are controllable */
   {
     static const char *const props[][2] = {
       {"cudamorph", "radius"}, {"cudamorph", "angle"}, {"cudamorph",
           "operation"}, {"cudamedian", "percentile"}, {"cudamedian",
           "size"}, {"cudalinspectrum", "angle-min"}, {"cudalinspectrum",
-          "length"}
+          "length"}, {"cudablobs", "threshold"}, {"cudablobs", "min-area"}
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (props); i++) {

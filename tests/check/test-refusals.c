@@ -27,6 +27,8 @@ static const Refusal refusals[] = {
   {"cudamedian", "roi", "<0,0,-1,5>"},
   {"cudalinspectrum", "angle-step", "0"},
   {"cudalinspectrum", "roi", "<1,2,3>"},
+  {"cudablobs", "connectivity", "7"},
+  {"cudablobs", "roi", "<0,0,-1,5>"},
 };
 
 /* The next WARNING on @bus within a second names @property. */
@@ -145,6 +147,8 @@ static const SetAgain set_again[] = {
   {"cudamedian", "size", "3", "5"},
   {"cudalinspectrum", "length", "15", "9"},
   {"cudalinspectrum", "output", "passthrough", "supremum"},
+  {"cudablobs", "threshold", "128", "100"},
+  {"cudablobs", "output", "passthrough", "mask"},
 };
 
 GST_START_TEST (test_same_value_no_rebuild)

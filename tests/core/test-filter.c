@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
- * median-filter.h, reconstruct-filter.h, linspectrum-filter.h): on the CPU
- * backend a filter's run gives exactly the reference's output (cm_morph_ref,
- * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
- * and cm_orientation_rgba_ref, on the calling thread) for seeded random
+ * median-filter.h, reconstruct-filter.h, linspectrum-filter.h,
+ * blobs-filter.h): on the CPU backend a filter's run gives exactly the
+ * reference's output (cm_morph_ref, cm_median_ref, cm_median_luma_ref,
+ * cm_recon_ref, cm_linspectrum_ref, cm_orientation_rgba_ref and
+ * cm_blobs_ref, on the calling thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
  * mode, whatever the number of threads; the CUDA backend of a build
  * without CUDA is refused cleanly (CM_ERR_NO_CUDA, no filter); arguments
@@ -13,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blobs-cases.h"
+#include "blobs/blobs-filter.h"
 #include "device.h"
 #include "linspectrum/linspectrum-filter.h"
 #include "linspectrum/orientation-rgba.h"
@@ -382,6 +385,51 @@ test_linspectrum (test_rng * rng)
   }
 }
 
+/* ---- blobs ------------------------------------------------------------- */
+
+/* the mask and the results, 4- and 8-connected, the largest 3 */
+static void
+test_blobs (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    row_images im = row_images_new (z);
+
+    test_image_fill_levels (&im.src, rng, 3);
+    for (int conn = 4; conn <= 8; conn += 4) {
+      cm_blobs_desc d;
+      cm_blobs_results want;
+      cm_filter *f = NULL;
+      cm_status st;
+
+      memset (&d, 0, sizeof (d));
+      d.threshold = cm_depth_max (z->depth) / 2;
+      d.connectivity = conn;
+      d.max_blobs = 3;
+      d.output = CM_BLOBS_OUTPUT_MASK;
+      snprintf (what, sizeof (what), "blobs conn %d %dx%d/%d", conn,
+          z->width, z->height, (int) z->depth);
+      cm_blobs_results_alloc (&want, 3);
+      if (reference_ran (cm_blobs_ref (&d, &im.src, &im.ref, &want) ==
+              CM_OK, what)) {
+        st = cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+            z->height, z->depth, &cpu_opts);
+        if (st == CM_OK)
+          st = cm_filter_run (f, &im.src, &im.got, NULL);
+        if (run_matches (st, &im.got, &im.ref, what, "differs from "
+                "cm_blobs_ref") && !blobs_results_equal
+            (cm_blobs_filter_results (f), &want, what))
+          FAIL ("%s: results differ from cm_blobs_ref", what);
+        cm_filter_free (f);
+      }
+      cm_blobs_results_free (&want);
+    }
+    row_images_free (&im);
+  }
+}
+
 /* ---- the CUDA backend and arguments ------------------------------------- */
 
 /* In a build without CUDA every CUDA filter is refused with
@@ -411,6 +459,8 @@ test_cuda_backend (void)
   cm_filter *rf = (cm_filter *) & rd;
   cm_linspectrum_desc ld = { 7, 0, 180, 30, CM_MORPH_OPEN, 1, 1 };
   cm_filter *lf = (cm_filter *) & ld;
+  cm_blobs_desc bd = { 128, 0, 8, 1, 0, 0, 256, CM_BLOBS_OUTPUT_LABELS };
+  cm_filter *bf = (cm_filter *) & bd;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -436,6 +486,10 @@ test_cuda_backend (void)
       NULL);
   check_cuda_refusal ("reconstruction", st, rf);
   cm_filter_free (st == CM_OK ? rf : NULL);
+  st = cm_blobs_filter_new (&bf, CM_BACKEND_CUDA, &bd, 32, 16, CM_DEPTH_8,
+      NULL);
+  check_cuda_refusal ("blobs", st, bf);
+  cm_filter_free (st == CM_OK ? bf : NULL);
   st = cm_linspectrum_filter_new (&lf, CM_BACKEND_CUDA, &ld, 32, 16,
       CM_DEPTH_8, NULL);
   check_cuda_refusal ("linear spectrum", st, lf);
@@ -517,6 +571,9 @@ test_arguments (void)
   if (cm_linspectrum_filter_spectrum (af) != NULL ||
       cm_linspectrum_filter_count (af) != 0)
     FAIL ("a median filter taken for a linear spectrum filter");
+  checks++;
+  if (cm_blobs_filter_results (af) != NULL)
+    FAIL ("a median filter taken for a blobs filter");
   cm_filter_free (af);
 
   cm_filter_free (NULL);
@@ -543,6 +600,7 @@ main (void)
   test_median (&rng);
   test_recon (&rng);
   test_linspectrum (&rng);
+  test_blobs (&rng);
   test_cuda_backend ();
   test_arguments ();
 

@@ -92,11 +92,19 @@ messages_equal (GPtrArray * a, GPtrArray * b, GString * why)
   };
 
   if (a->len != b->len) {
-    g_string_append_printf (why, "%u cudalinspectrum messages (cpu) vs %u "
+    g_string_append_printf (why, "%u analyser messages (cpu) vs %u "
         "(cuda)", a->len, b->len);
     return FALSE;
   }
   for (guint i = 0; i < a->len; i++) {
+    /* cudablobs: every field, the arrays value by value */
+    if (gst_structure_has_name (a->pdata[i], "cudablobs")) {
+      if (!gst_structure_is_equal (a->pdata[i], b->pdata[i])) {
+        g_string_append_printf (why, "cudablobs message %u differs", i);
+        return FALSE;
+      }
+      continue;
+    }
     for (guint f = 0; f < G_N_ELEMENTS (fields); f++) {
       const GValue *va = gst_structure_get_value (a->pdata[i], fields[f]);
       const GValue *vb = gst_structure_get_value (b->pdata[i], fields[f]);
@@ -218,8 +226,8 @@ run_result_collect (RunResult * r, GstElement * pipe, guint n_elements)
   }
 }
 
-/* Takes every message off @bus: keeps the cudalinspectrum ones, reports
- * errors. FALSE after an error. */
+/* Takes every message off @bus: keeps the analysers' ones
+ * (cudalinspectrum, cudablobs), reports errors. FALSE after an error. */
 static inline gboolean
 chain_drain_bus (GstBus * bus, RunResult * r, const char *what)
 {
@@ -238,8 +246,10 @@ chain_drain_bus (GstBus * bus, RunResult * r, const char *what)
       g_free (dbg);
       ok = FALSE;
     } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
-        gst_structure_has_name (gst_message_get_structure (msg),
-            "cudalinspectrum")) {
+        (gst_structure_has_name (gst_message_get_structure (msg),
+                "cudalinspectrum") ||
+            gst_structure_has_name (gst_message_get_structure (msg),
+                "cudablobs"))) {
       g_ptr_array_add (r->messages,
           gst_structure_copy (gst_message_get_structure (msg)));
     }

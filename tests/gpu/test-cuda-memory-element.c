@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The elements in CUDA memory (issue 5): chains run between nvcodec's
  * cudaupload and cudadownload must give, bit for bit, the frames (and
- * the cudalinspectrum messages) of the same chain on the CPU backend in
- * system memory; frames must stay in CUDA memory between the elements
- * (CUDA caps on every pad, no element maps CUDA memory for the host,
- * every element reads and writes the frames in place; from GStreamer
+ * the cudalinspectrum and cudablobs messages) of the same chain on the
+ * CPU backend in system memory; frames must stay in CUDA memory between
+ * the elements (CUDA caps on every pad, no element maps CUDA memory for
+ * the host, every element reads and writes the frames in place; from GStreamer
  * 1.24 the filters push them with their work still queued, ordered by
  * the memories' CUDA streams); a resolution change mid-stream on the CUDA
  * path; system memory on one side only; regions of interest (roi) in
@@ -179,12 +179,13 @@ check_chain (const char *const *elements, const char *format,
   for (guint i = 0; ok && i < n; i++) {
     const GstStructure *st = gpu.stats->pdata[i];
     gboolean first = i == 0, last = i + 1 == n;
-    gboolean passthrough = g_str_has_prefix (elements[i], "cudalinspectrum")
-        && strstr (elements[i], "output=") == NULL;
+    gboolean analyser = g_str_has_prefix (elements[i], "cudalinspectrum")
+        || g_str_has_prefix (elements[i], "cudablobs");
+    gboolean passthrough = analyser &&
+        strstr (elements[i], "output=") == NULL;
     /* analysers read their results on the host: they neither overlap
      * nor leave work in flight; frames with regions of interest do not
      * overlap, and are left in flight like whole ones */
-    gboolean analyser = g_str_has_prefix (elements[i], "cudalinspectrum");
     gboolean bad = stat_get (st, "frames") != expected ||
         stat_get (st, "cuda-host-maps") != 0;
 
@@ -295,6 +296,16 @@ main (int argc, char **argv)
     "cudamorph operation=open shape=disk radius=7 roi=<200,100,160,200>",
     NULL
   };
+  /* cudablobs after the issue's chain: its results read on the host
+   * from frames in CUDA memory, equal to the CPU backend's; and over
+   * regions (roi) analysed where they lie */
+  static const char *const blobs[] = { "cudamedian size=5",
+    "cudamorph operation=tophat shape=disk radius=7",
+    "cudablobs threshold=40", NULL
+  };
+  static const char *const blobs_roi[] = { "cudablobs threshold=128 "
+        "connectivity=4 roi=<10,10,128,96>", NULL
+  };
   static const int one_size[] = { 320, 240, 0 };
   static const int two_sizes[] = { 320, 240, 178, 142, 0 };
   GstElementFactory *f;
@@ -333,6 +344,10 @@ main (int argc, char **argv)
   check_chain (four, "I420", one_size, MODE_CUDA);
   check_chain (recon, "NV12", one_size, MODE_CUDA);
   check_chain (recon, "RGBA", one_size, MODE_CUDA);
+  check_chain (blobs, "NV12", two_sizes, MODE_CUDA);
+  check_chain (blobs, "I420", one_size, MODE_CUDA);
+  check_chain (blobs_roi, "NV12", one_size, MODE_CUDA);
+  check_chain (blobs, "NV12", one_size, MODE_SYS_IN);
 
   check_chain (roi, "NV12", one_size, MODE_CUDA);
   check_chain (roi, "I420", one_size, MODE_CUDA);

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The blobs on either backend (blobs-filter.h). */
+#include "cm-filter-impl.h"
+#include "blobs-cpu.h"
+#include "blobs-filter.h"
+
+typedef struct
+{
+  cm_filter base;               /* first; its cpu for the CPU backend */
+  cm_blobs_desc desc;
+  cm_blobs_plan *plan;          /* CUDA */
+  cm_blobs_cpu *cpu;            /* CPU */
+  int ran;
+} blobs_filter;
+
+static cm_status
+blobs_run (cm_filter * base, const cm_image * src, const cm_image * dst,
+    void *stream)
+{
+  blobs_filter *f = (blobs_filter *) base;
+  cm_status st;
+
+  /* the handle checked dst's size; its depth is the output's */
+  if (f->desc.output != CM_BLOBS_OUTPUT_NONE && (dst == NULL ||
+          dst->depth != cm_blobs_output_depth (&f->desc, base->depth)))
+    return CM_ERR_INVALID_ARG;
+  if (f->desc.output == CM_BLOBS_OUTPUT_NONE)
+    dst = NULL;
+  if (base->backend == CM_BACKEND_CUDA)
+    st = cm_blobs_plan_run (f->plan, src, dst, stream);
+  else
+    st = cm_blobs_cpu_run (f->cpu, src, dst);
+  if (st == CM_OK)
+    f->ran = 1;
+  return st;
+}
+
+static const char *
+blobs_algorithm (const cm_filter * base)
+{
+  return base->backend == CM_BACKEND_CUDA ? "block union-find" :
+      "CPU two-pass";
+}
+
+static void
+blobs_free (cm_filter * base)
+{
+  blobs_filter *f = (blobs_filter *) base;
+
+  if (f->plan != NULL)
+    cm_blobs_plan_free (f->plan);
+  cm_blobs_cpu_free (f->cpu);
+}
+
+static const cm_filter_ops blobs_ops = {
+  .run = blobs_run,
+  .algorithm = blobs_algorithm,
+  .free = blobs_free,
+};
+
+cm_status
+cm_blobs_filter_new (cm_filter ** out, cm_backend backend,
+    const cm_blobs_desc * desc, int width, int height, cm_depth depth,
+    const cm_cpu_opts * cpu)
+{
+  blobs_filter *f;
+  cm_status status = CM_OK;
+
+  f = (blobs_filter *) cm_filter_alloc (out, sizeof (*f), &blobs_ops,
+      cm_blobs_desc_ok (desc), backend, width, height, depth, cpu, &status);
+  if (f == NULL)
+    return status;
+  f->desc = *desc;
+  /* dst: NULL with output none, the labels at their own depth */
+  f->base.flags = CM_FILTER_MEASURES | CM_FILTER_OWN_DST_DEPTH;
+  if (backend == CM_BACKEND_CUDA)
+    status = cm_blobs_plan_new (&f->plan, &f->desc, width, height, depth);
+  else
+    status = cm_blobs_cpu_new (&f->cpu, &f->desc, width, height, depth,
+        &f->base.cpu);
+  return cm_filter_done (out, &f->base, status);
+}
+
+const cm_blobs_results *
+cm_blobs_filter_results (const cm_filter * base)
+{
+  const blobs_filter *f = (const blobs_filter *) base;
+
+  if (base == NULL || base->ops != &blobs_ops || !f->ran)
+    return NULL;
+  return base->backend == CM_BACKEND_CUDA ? cm_blobs_plan_results (f->plan)
+      : cm_blobs_cpu_results (f->cpu);
+}

@@ -1,0 +1,673 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CUDA plan of the blobs (blobs.h), the device twin of blobs-ref.c.
+ *
+ * Per frame, all on the caller's stream, nothing allocated:
+ *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles in
+ *     shared memory, foreground counted (blobs-label.cuh);
+ *  2. merge_tiles: unions across the tiles' edges in global memory;
+ *  3. compress_count: every pixel points at its root, roots counted per
+ *     segment of 4096 pixels in raster order;
+ *  4. scan of the segments' counts (one block): the roots' ranks start;
+ *  5. rank_roots: each root's rank (its blob's place in the order), its
+ *     statistics initialised;
+ *     (3 to 5 run as one kernel, compress_rank, unless the tuning asks
+ *     for them apart: the segments' counts added up by look-back);
+ *  6. accumulate: the statistics, a warp's pixels of one blob added up,
+ *     then a block's in shared memory, before one set of atomics
+ *     (blobs-stats.cuh);
+ *  7. per blob: the filters, the area histogram of the selection;
+ *  8. one block: the passing blobs counted, the cut of max_blobs;
+ *  9. per blob: blobs above and at the cut counted per block;
+ * 10. one block: the reported blobs' places;
+ * 11. per blob: the results written to mapped pinned host memory (the
+ *     reported entries only), each passing blob's number;
+ * 12. write_output: the mask or the labels.
+ *
+ * Union by the minimum raster index makes each blob's root its first
+ * pixel, so the ranks of step 5 are the order of blobs.h with no sort.
+ * max_blobs: the cut is the max_blobs-th largest passing area, from a
+ * histogram of areas below AREA_BINS - 1 and, for the top bin, the exact
+ * areas of its (few: at most pixels / (AREA_BINS - 1)) blobs; blobs above
+ * the cut are reported, and of those at the cut the first ones in the
+ * order, as many as are missing. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+
+#include "blobs.h"
+#include "cm-cuda.h"
+#include "blobs-label.cuh"
+#include "blobs-stats.cuh"
+
+#define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
+#define SCAN_THREADS 1024       /* the one-block scans                     */
+#define AREA_BINS 4096          /* selection histogram: areas 0 ... 4094,
+                                 * and 4095 or more                        */
+#define TOP_BIN (AREA_BINS - 1)
+#define CAND_SHARED 4096        /* top-bin areas ranked in shared memory  */
+
+/* per blob block: passing, above the cut, at the cut, and the offsets */
+enum
+{
+  BLK_PASS, BLK_PASS_OFF, BLK_GT, BLK_EQ, BLK_EQ_OFF, BLK_SEL_OFF, BLK_ARRAYS
+};
+
+struct cm_blobs_plan
+{
+  cm_blobs_desc desc;
+  int width, height;
+  cm_depth depth;
+  cm_blobs_tuning tuning;
+  uint32_t threshold;
+  uint32_t npix, nseg;
+  uint32_t most;                /* blobs a frame can hold                 */
+  uint32_t nblk;                /* per-blob blocks for @most              */
+  uint32_t blob_grid;           /* blocks of a per-blob kernel            */
+  uint32_t capacity;            /* reported entries the results hold      */
+  uint32_t cand_cap;
+  int tile_rows;
+  /* device */
+  uint32_t *labels;
+  uint32_t *seg;                /* nseg counts, scanned in place          */
+  unsigned long long *seg_state;        /* nseg: compress_rank's look-back */
+  void *zeroed;                 /* ctl, seg_state and hist, in one piece
+                                 * zeroed before each frame              */
+  size_t zeroed_bytes;
+  uint32_t *blk;                /* BLK_ARRAYS x nblk                      */
+  uint32_t *hist;               /* AREA_BINS                              */
+  uint32_t *cand;               /* cand_cap                               */
+  uint32_t *number;             /* most: passing number, 0 dropped        */
+  blobs_stats st;
+  void *stats_mem;
+  blobs_ctl *ctl;
+  /* mapped pinned host memory: the results and their arrays */
+  void *host_mem;
+  cm_blobs_results *res;        /* host address                           */
+  cm_blobs_results *res_dev;    /* its device address                     */
+  cm_blobs_results arrays_dev;  /* the arrays' device addresses           */
+};
+
+/* The arguments of the per-blob kernels */
+struct blob_args
+{
+  blobs_stats st;
+  const blobs_ctl *ctl;
+  uint32_t *blk;
+  uint32_t nblk;
+  uint64_t min_area, max_area;
+  int exclude_border;
+  int width, height;
+};
+
+static __device__ __forceinline__ bool
+passes (const blob_args &a, uint32_t i)
+{
+  const uint32_t area = a.st.area[i];
+
+  return area >= a.min_area && (a.max_area == 0 || area <= a.max_area) &&
+      !(a.exclude_border && (a.st.x0[i] == 0 || a.st.y0[i] == 0 ||
+          a.st.x1[i] == (uint32_t) a.width - 1 ||
+          a.st.y1[i] == (uint32_t) a.height - 1));
+}
+
+/* ---- one-block scans ----------------------------------------------------- */
+
+/* @in[0..m) scanned (exclusive) into @out (may be @in); the sum */
+static __device__ uint32_t
+scan_array (const uint32_t *in, uint32_t *out, uint32_t m, uint32_t *scratch)
+{
+  uint32_t carry = 0;
+
+  for (uint32_t b = 0; b < m; b += blockDim.x) {
+    const uint32_t i = b + threadIdx.x;
+    const uint32_t v = i < m ? in[i] : 0;
+    uint32_t total;
+    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
+
+    if (i < m)
+      out[i] = carry + ex;
+    carry += total;
+  }
+  return carry;
+}
+
+static __global__ void
+__launch_bounds__ (SCAN_THREADS)
+scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t roots = scan_array (seg, seg, nseg, scratch);
+
+  if (threadIdx.x == 0)
+    ctl->roots = roots;
+}
+
+/* ---- 7: filters and the area histogram ----------------------------------- */
+
+/* The per-blob kernels: a grid of at most a few blocks per SM walks the
+ * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
+#define FOR_BLOB_BLOCKS(b, n) \
+  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
+
+static __device__ __forceinline__ void
+filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
+    uint32_t *hist, uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl,
+    uint32_t *scratch)
+{
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+  uint32_t total;
+  const bool ok = i < n && passes (a, i);
+
+  block_exclusive_scan (ok, &total, scratch);
+  if (threadIdx.x == 0)
+    a.blk[BLK_PASS * a.nblk + b] = total;
+  const unsigned counted = __ballot_sync (0xffffffffu, select && ok);
+
+  if (!select || !ok)
+    return;
+  const uint32_t area = a.st.area[i];
+  const uint32_t bin = area < TOP_BIN ? area : TOP_BIN;
+  const unsigned peers = __match_any_sync (counted, bin);
+
+  /* small areas are the common ones: one atomic per bin and warp */
+  if ((threadIdx.x & 31) == __ffs (peers) - 1)
+    atomicAdd (&hist[bin], __popc (peers));
+  if (bin == TOP_BIN) {
+    const uint32_t c = atomicAdd (&ctl->candidates, 1u);
+
+    if (c < cand_cap)
+      cand[c] = area;
+  }
+}
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
+    uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots;
+
+  FOR_BLOB_BLOCKS (b, n)
+      filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
+}
+
+/* ---- 8: the passing blobs counted, the cut ------------------------------- */
+
+static __global__ void
+__launch_bounds__ (SCAN_THREADS)
+choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
+    const uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  __shared__ uint32_t cut_bin, greater;
+  __shared__ uint32_t top[CAND_SHARED];
+  const uint32_t n = ctl->roots;
+  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
+  const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
+      a.blk + BLK_PASS_OFF * a.nblk, nb, scratch);
+  const int per = AREA_BINS / SCAN_THREADS;
+  uint32_t c[AREA_BINS / SCAN_THREADS], sum = 0, before, all;
+
+  if (threadIdx.x == 0) {
+    ctl->total = total;
+    ctl->cut = 0;
+    ctl->ties = 0;
+  }
+  if (max_blobs == 0 || total <= max_blobs)
+    return;
+  if (threadIdx.x == 0)
+    cut_bin = TOP_BIN;
+  /* bins from the top down: thread t has descending places per t ...
+   * per t + per - 1; the cut's bin is where the count from the top
+   * reaches max_blobs */
+  for (int j = 0; j < per; j++) {
+    c[j] = hist[TOP_BIN - (per * threadIdx.x + j)];
+    sum += c[j];
+  }
+  before = block_exclusive_scan (sum, &all, scratch);
+  for (int j = 0; j < per; j++) {
+    if (before < max_blobs && before + c[j] >= max_blobs) {
+      cut_bin = TOP_BIN - (per * threadIdx.x + j);
+      greater = before;
+    }
+    before += c[j];
+  }
+  __syncthreads ();
+  if (cut_bin < TOP_BIN) {
+    if (threadIdx.x == 0) {
+      ctl->cut = cut_bin;
+      ctl->ties = max_blobs - greater;
+    }
+    return;
+  }
+  /* in the top bin: the max_blobs-th largest of its exact areas (there
+   * are at most pixels / TOP_BIN of them), by counting */
+  const uint32_t m = ctl->candidates < cand_cap ? ctl->candidates :
+      cand_cap;
+  const uint32_t *v = cand;
+
+  if (m <= CAND_SHARED) {
+    for (uint32_t i = threadIdx.x; i < m; i += blockDim.x)
+      top[i] = cand[i];
+    __syncthreads ();
+    v = top;
+  }
+  for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
+    const uint32_t vi = v[i];
+    uint32_t gt = 0, ge = 0;
+
+    for (uint32_t j = 0; j < m; j++) {
+      gt += v[j] > vi;
+      ge += v[j] >= vi;
+    }
+    if (gt < max_blobs && ge >= max_blobs) {
+      ctl->cut = vi;
+      ctl->ties = max_blobs - gt;
+    }
+  }
+}
+
+/* ---- 9: above and at the cut, per block ---------------------------------- */
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+count_cut (blob_args a)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
+
+  FOR_BLOB_BLOCKS (b, n) {
+    const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+    const bool ok = i < n && passes (a, i);
+    const uint32_t area = ok ? a.st.area[i] : 0;
+    uint32_t gt, eq;
+
+    block_exclusive_scan (ok && area > cut, &gt, scratch);
+    block_exclusive_scan (ok && area == cut, &eq, scratch);
+    if (threadIdx.x == 0) {
+      a.blk[BLK_GT * a.nblk + b] = gt;
+      a.blk[BLK_EQ * a.nblk + b] = eq;
+    }
+  }
+}
+
+/* ---- 10: the reported blobs' places -------------------------------------- */
+
+static __global__ void
+__launch_bounds__ (SCAN_THREADS)
+place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
+    int labels_output)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = ctl->roots, ties = ctl->ties;
+  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
+  uint32_t *eq = a.blk + BLK_EQ * a.nblk, *eq_off = a.blk + BLK_EQ_OFF *
+      a.nblk, *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
+  uint32_t carry = 0;
+
+  scan_array (eq, eq_off, nb, scratch);
+  __syncthreads ();
+  /* a block reports its blobs above the cut and those of its blobs at
+   * the cut that are among the first @ties */
+  for (uint32_t b = 0; b < nb; b += blockDim.x) {
+    const uint32_t i = b + threadIdx.x;
+    uint32_t v = 0, total;
+
+    if (i < nb) {
+      const uint32_t left = ties > eq_off[i] ? ties - eq_off[i] : 0;
+
+      v = a.blk[BLK_GT * a.nblk + i] + (left < eq[i] ? left : eq[i]);
+    }
+    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
+
+    if (i < nb)
+      sel_off[i] = carry + ex;
+    carry += total;
+  }
+  if (threadIdx.x == 0) {
+    ctl->count = carry;
+    res->total = ctl->total;
+    res->count = carry;
+    res->foreground = ctl->foreground;
+    res->labels_saturated = labels_output && ctl->total > 65535u;
+  }
+}
+
+/* ---- 11: the results, the passing blobs' numbers ------------------------- */
+
+static __device__ __forceinline__ void
+write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
+    uint32_t ties, const cm_blobs_results &out, uint32_t *number,
+    uint32_t *scratch)
+{
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+  uint32_t total;
+  const bool ok = i < n && passes (a, i);
+  const uint32_t area = ok ? a.st.area[i] : 0;
+  const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
+      block_exclusive_scan (ok, &total, scratch);
+  const uint32_t eq_k = a.blk[BLK_EQ_OFF * a.nblk + b] +
+      block_exclusive_scan (ok && area == cut, &total, scratch);
+  const bool sel = ok && (area > cut || (area == cut && eq_k < ties));
+  const uint32_t k = a.blk[BLK_SEL_OFF * a.nblk + b] +
+      block_exclusive_scan (sel, &total, scratch);
+
+  if (number != NULL && i < n)
+    number[i] = ok ? pass_k + 1 : 0;
+  if (!sel)
+    return;
+  const uint32_t x0 = a.st.x0[i], y0 = a.st.y0[i];
+
+  out.x[k] = x0;
+  out.y[k] = y0;
+  out.width[k] = a.st.x1[i] - x0 + 1;
+  out.height[k] = a.st.y1[i] - y0 + 1;
+  out.area[k] = area;
+  out.cx[k] = __ddiv_rn (__ull2double_rn (a.st.sum_x[i]), (double) area);
+  out.cy[k] = __ddiv_rn (__ull2double_rn (a.st.sum_y[i]), (double) area);
+  out.min[k] = a.st.vmin[i];
+  out.max[k] = a.st.vmax[i];
+  out.mean[k] = __ddiv_rn (__ull2double_rn (a.st.sum_v[i]), (double) area);
+}
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+{
+  __shared__ uint32_t scratch[32];
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
+
+  FOR_BLOB_BLOCKS (b, n)
+      write_block (a, b, n, cut, ties, out, number, scratch);
+}
+
+/* ---- the plan ------------------------------------------------------------ */
+
+static void
+plan_release (cm_blobs_plan *p)
+{
+  cudaFree (p->labels);
+  cudaFree (p->seg);
+  cudaFree (p->blk);
+  cudaFree (p->cand);
+  cudaFree (p->number);
+  cudaFree (p->stats_mem);
+  cudaFree (p->zeroed);
+  cudaFreeHost (p->host_mem);
+  free (p);
+}
+
+/* the device statistics arrays for @most blobs, in one allocation */
+static cudaError_t
+stats_alloc (cm_blobs_plan *p)
+{
+  const size_t n = p->most;
+  char *m;
+  cudaError_t e = cudaMalloc (&p->stats_mem, n * (3 * sizeof (unsigned
+                  long long) + 7 * sizeof (uint32_t)));
+
+  if (e != cudaSuccess)
+    return e;
+  m = (char *) p->stats_mem;
+  p->st.sum_x = (unsigned long long *) m;
+  p->st.sum_y = p->st.sum_x + n;
+  p->st.sum_v = p->st.sum_y + n;
+  p->st.area = (uint32_t *) (p->st.sum_v + n);
+  p->st.x0 = p->st.area + n;
+  p->st.x1 = p->st.x0 + n;
+  p->st.y0 = p->st.x1 + n;
+  p->st.y1 = p->st.y0 + n;
+  p->st.vmin = p->st.y1 + n;
+  p->st.vmax = p->st.vmin + n;
+  return cudaSuccess;
+}
+
+/* the results and their arrays in mapped pinned memory: host addresses in
+ * *p->res, device addresses in p->arrays_dev */
+static cudaError_t
+results_alloc (cm_blobs_plan *p)
+{
+  const size_t n = p->capacity ? p->capacity : 1;
+  /* the struct, then the 8-byte arrays */
+  const size_t head = (sizeof (cm_blobs_results) + 63) & ~(size_t) 63;
+  const size_t bytes = head + n * (sizeof (uint64_t) + 3 * sizeof (double) +
+      6 * sizeof (uint32_t));
+  char *h, *d;
+  cudaError_t e = cudaHostAlloc (&p->host_mem, bytes, cudaHostAllocMapped);
+
+  if (e != cudaSuccess)
+    return e;
+  memset (p->host_mem, 0, head);
+  e = cudaHostGetDevicePointer ((void **) &d, p->host_mem, 0);
+  if (e != cudaSuccess)
+    return e;
+  h = (char *) p->host_mem;
+  p->res = (cm_blobs_results *) h;
+  p->res_dev = (cm_blobs_results *) d;
+  for (int side = 0; side < 2; side++) {
+    cm_blobs_results *r = side == 0 ? p->res : &p->arrays_dev;
+    char *base = (side == 0 ? h : d) + head;
+
+    r->area = (uint64_t *) base;
+    r->cx = (double *) (r->area + n);
+    r->cy = r->cx + n;
+    r->mean = r->cy + n;
+    r->x = (uint32_t *) (r->mean + n);
+    r->y = r->x + n;
+    r->width = r->y + n;
+    r->height = r->width + n;
+    r->min = r->height + n;
+    r->max = r->min + n;
+  }
+  return cudaSuccess;
+}
+
+extern "C" cm_status
+cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
+    int width, int height, cm_depth depth, const cm_blobs_tuning *tuning)
+{
+  cm_blobs_plan *p;
+  cm_blobs_desc all;
+  cudaError_t e;
+  int tr;
+
+  if (out == NULL)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (!cm_blobs_desc_ok (desc) || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+    return CM_ERR_INVALID_ARG;
+  tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
+  if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
+              tuning->aggregation > ACC_PIXEL || tuning->steps < 0 ||
+              (tuning->separate_rank != 0 && tuning->separate_rank != 1))))
+    return CM_ERR_INVALID_ARG;
+  /* raster indices and ranks below BLOBS_RANK */
+  if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
+    return CM_ERR_UNSUPPORTED;
+  p = cm_plan_alloc<cm_blobs_plan> (desc, width, height, depth);
+  if (p == NULL)
+    return CM_ERR_NO_MEMORY;
+  if (tuning)
+    p->tuning = *tuning;
+  p->tile_rows = tr;
+  p->threshold = desc->threshold > cm_depth_max (depth) ?
+      cm_depth_max (depth) : desc->threshold;
+  p->npix = (uint32_t) width * (uint32_t) height;
+  p->nseg = (p->npix + SEG_PIXELS - 1) / SEG_PIXELS;
+  all = *desc;
+  all.max_blobs = 0;
+  p->most = cm_blobs_capacity (&all, width, height);
+  p->nblk = (p->most + BLOB_THREADS - 1) / BLOB_THREADS;
+  {
+    int sms = 0;
+
+    if (cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms) !=
+        cudaSuccess || sms < 1)
+      sms = 1;
+    p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
+  }
+  p->capacity = cm_blobs_capacity (desc, width, height);
+  p->cand_cap = p->npix / TOP_BIN + 1;
+
+  e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->seg, (size_t) p->nseg * sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->blk, (size_t) BLK_ARRAYS * p->nblk *
+        sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->cand, (size_t) p->cand_cap * sizeof (uint32_t));
+  if (e == cudaSuccess && desc->output != CM_BLOBS_OUTPUT_NONE)
+    e = cudaMalloc (&p->number, (size_t) p->most * sizeof (uint32_t));
+  /* one memset a frame: the counters, the look-back's words, the
+   * histogram (8-byte pieces first) */
+  p->zeroed_bytes = sizeof (blobs_ctl) + (size_t) p->nseg *
+      sizeof (unsigned long long) + AREA_BINS * sizeof (uint32_t);
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->zeroed, p->zeroed_bytes);
+  if (e == cudaSuccess) {
+    p->ctl = (blobs_ctl *) p->zeroed;
+    p->seg_state = (unsigned long long *) (p->ctl + 1);
+    p->hist = (uint32_t *) (p->seg_state + p->nseg);
+  }
+  if (e == cudaSuccess)
+    e = stats_alloc (p);
+  if (e == cudaSuccess)
+    e = results_alloc (p);
+  if (e != cudaSuccess) {
+    plan_release (p);
+    return cm_cuda_status (e);
+  }
+  *out = p;
+  return CM_OK;
+}
+
+extern "C" cm_status
+cm_blobs_plan_new (cm_blobs_plan **out, const cm_blobs_desc *desc,
+    int width, int height, cm_depth depth)
+{
+  return cm_blobs_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+extern "C" void
+cm_blobs_plan_free (cm_blobs_plan *p)
+{
+  if (p != NULL)
+    plan_release (p);
+}
+
+extern "C" const cm_blobs_results *
+cm_blobs_plan_results (const cm_blobs_plan *p)
+{
+  return p ? p->res : NULL;
+}
+
+typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
+    uint32_t *, blobs_ctl *);
+typedef void (*acc_fn) (const void *, size_t, int, int, const uint32_t *,
+    blobs_stats);
+
+extern "C" cm_status
+cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
+    const cm_image *dst, void *stream)
+{
+  cudaStream_t s = (cudaStream_t) stream;
+  const bool conn8 = p != NULL && p->desc.connectivity == 8;
+  const bool is16 = p != NULL && p->depth == CM_DEPTH_16;
+  const bool select = p != NULL && p->desc.max_blobs != 0;
+  cudaError_t e;
+
+  if (p == NULL || !cm_image_aligned_ok (src) || src->width != p->width ||
+      src->height != p->height || src->depth != p->depth)
+    return CM_ERR_INVALID_ARG;
+  if (p->desc.output != CM_BLOBS_OUTPUT_NONE && (!cm_image_aligned_ok (dst)
+          || dst->width != p->width || dst->height != p->height ||
+          dst->depth != cm_blobs_output_depth (&p->desc, p->depth) ||
+          cm_images_overlap (src, dst)))
+    return CM_ERR_INVALID_ARG;
+
+  const int w = p->width, h = p->height, tr = p->tile_rows;
+  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
+  const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + ACC_ROWS - 1) / ACC_ROWS);
+  const label_fn label = is16 ?
+      (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
+      (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
+  const int agg = p->tuning.aggregation;
+  const acc_fn acc = agg == ACC_BLOCK ?
+      (is16 ? accumulate_tiles<uint16_t> : accumulate_tiles<uint8_t>) :
+      agg == ACC_WARP ? (is16 ? accumulate_rows<uint16_t, true> :
+      accumulate_rows<uint8_t, true>) : (is16 ?
+      accumulate_rows<uint16_t, false> : accumulate_rows<uint8_t, false>);
+  const dim3 acc_grid = agg == ACC_BLOCK ? dim3 ((w + TILE_W - 1) / TILE_W,
+      (h + ACC_TILE_ROWS - 1) / ACC_TILE_ROWS) : rows;
+  blob_args a;
+
+  a.st = p->st;
+  a.ctl = p->ctl;
+  a.blk = p->blk;
+  a.nblk = p->nblk;
+  a.min_area = p->desc.min_area ? p->desc.min_area : 1;
+  a.max_area = p->desc.max_area;
+  a.exclude_border = p->desc.exclude_border;
+  a.width = w;
+  a.height = h;
+
+  e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
+  if (e != cudaSuccess)
+    return cm_cuda_status (e);
+  /* steps as numbered above; @steps stops early (benchmarks) */
+  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 12;
+
+  label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * sizeof (int), s >>>
+      (src->data, src->pitch, w, h, p->threshold, p->desc.invert != 0,
+      p->labels, p->ctl);
+  if (steps >= 2 && conn8)
+    merge_tiles<true> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h, tr);
+  else if (steps >= 2)
+    merge_tiles<false> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h,
+        tr);
+  if (steps >= 3 && !p->tuning.separate_rank) {
+    compress_rank <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
+        w, p->nseg, p->seg_state, p->ctl, p->st);
+  } else if (steps >= 3) {
+    compress_count <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
+        p->seg);
+    if (steps >= 4)
+      scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
+    if (steps >= 5)
+      rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
+          p->seg, p->st);
+  }
+  if (steps >= 6)
+    acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
+        src->pitch, w, h, p->labels, p->st);
+  if (steps >= 7)
+    filter_blobs <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a, select,
+        p->hist, p->cand, p->cand_cap, p->ctl);
+  if (steps >= 8)
+    choose_cut <<< 1, SCAN_THREADS, 0, s >>> (a, p->desc.max_blobs, p->hist,
+        p->cand, p->cand_cap, p->ctl);
+  if (steps >= 9)
+    count_cut <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a);
+  if (steps >= 10)
+    place_reported <<< 1, SCAN_THREADS, 0, s >>> (a, p->ctl, p->res_dev,
+        p->desc.output == CM_BLOBS_OUTPUT_LABELS);
+  if (steps >= 11)
+    write_results <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a,
+        p->arrays_dev, p->number);
+  if (steps < 12 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
+    return cm_cuda_status (cudaGetLastError ());
+  if (p->desc.output == CM_BLOBS_OUTPUT_LABELS)
+    write_output<uint16_t, false> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
+  else if (is16)
+    write_output<uint16_t, true> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
+  else
+    write_output<uint8_t, true> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 255u);
+  return cm_cuda_status (cudaGetLastError ());
+}

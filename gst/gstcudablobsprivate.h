@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The instance of cudablobs, shared by gstcudablobs.c (properties, its
+ * filter) and gstcudablobsresult.c (the output property, a frame's blobs
+ * as a message and as metas). */
+#pragma once
+
+#include "gstcudablobs.h"
+
+#include "blobs/blobs-filter.h"
+
+G_BEGIN_DECLS
+
+/* the input formats, and the output ones (GRAY16_LE: the labels) */
+#define GST_CUDA_BLOBS_IN_FORMATS "{ GRAY8, GRAY16_LE, I420, NV12, Y444 }"
+
+typedef struct
+{
+  guint threshold;
+  gboolean invert;
+  guint connectivity;
+  guint min_area;
+  guint max_area;
+  gboolean exclude_border;
+  guint max_blobs;
+  GstCudaBlobsOutput output;
+  gboolean post_messages;
+  guint interval;
+  gboolean attach_meta;
+} GstCudaBlobsSettings;
+
+/* One frame's blobs, every region's appended (struct of arrays, as the
+ * message and the meta give them). The arrays grow to the most blobs a
+ * frame has had, then stay. */
+typedef struct
+{
+  guint total;                  /* blobs that passed the filters */
+  guint64 foreground;           /* foreground pixels */
+  guint count;                  /* reported: the entries below */
+  guint capacity;
+  guint32 *x, *y, *width, *height, *min, *max;
+  guint64 *area;
+  gdouble *cx, *cy, *mean;
+} GstCudaBlobsResult;
+
+struct _GstCudaBlobs
+{
+  GstCudaPlaneFilter parent;
+
+  /* properties, protected by the object lock */
+  GstCudaBlobsSettings settings;
+
+  /* streaming thread: the last area limits valid together, kept when
+   * min-area and max-area make an invalid pair, and that pair once warned
+   * about; the threshold once warned about as too large for the depth */
+  gboolean have_valid_areas;
+  guint valid_min_area, valid_max_area;
+  gboolean have_refused_areas;
+  guint refused_min_area, refused_max_area;
+  guint clamped_threshold;      /* 0: none warned about */
+  gboolean labels_warned;       /* more than 65535 labels, once a stream */
+
+  /* streaming thread: the output applied to the element (passthrough flag
+   * and the mode below), taken from the property before each buffer */
+  GstCudaBlobsOutput output_applied;
+  /* the last output applied that keeps the input format: kept when
+   * downstream refuses GRAY16_LE labels */
+  GstCudaBlobsOutput plain_output;
+  /* what the frames get: output_applied, unless the negotiated caps do
+   * not match it yet (a converted output is always the labels) */
+  GstCudaBlobsOutput mode;
+  gboolean in_gray16;           /* the input is GRAY16_LE: labels keep it */
+  gboolean labels_caps;         /* negotiated output: labels of another
+                                 * format */
+  gboolean out_system;          /* negotiated output in system memory */
+  guint frames_to_post;         /* frames before the next message */
+  /* the analysis and the caps of the last filter built (a change restarts
+   * the countdown, a region of another size does not) */
+  gboolean plan_made;
+  cm_blobs_desc desc;
+  GstVideoInfo info_posted;
+  /* the buffer being processed gets the result (attach-meta), its regions
+   * are being gathered, and its result is ready to be attached */
+  gboolean attach_frame;
+  gboolean gathering;
+  gboolean result_ready;
+  GstCudaBlobsResult result;
+};
+
+/* gstcudablobsresult.c: the output property */
+GstCaps *gst_cuda_blobs_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+GstCaps *gst_cuda_blobs_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+gboolean gst_cuda_blobs_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+void gst_cuda_blobs_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+GstCudaBlobsOutput gst_cuda_blobs_mode (GstCudaBlobs * self);
+void gst_cuda_blobs_set_passthrough (GstCudaBlobs * self,
+    gboolean passthrough);
+
+/* gstcudablobsresult.c: a frame's result */
+const GstMetaInfo *gst_cuda_blobs_meta_get_info (void);
+void gst_cuda_blobs_result_clear (GstCudaBlobsResult * r);
+void gst_cuda_blobs_region_done (GstCudaPlaneFilter * base,
+    cm_filter * filter, const GstVideoRectangle * rect);
+GstFlowReturn gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base,
+    GstBuffer * inbuf, cm_filter * filter, gint width, gint height);
+GstFlowReturn gst_cuda_blobs_prepare_output_buffer (GstBaseTransform *
+    trans, GstBuffer * inbuf, GstBuffer ** outbuf);
+GstFlowReturn gst_cuda_blobs_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+GstFlowReturn gst_cuda_blobs_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf);
+
+G_END_DECLS

@@ -1,0 +1,800 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cudablobs' output (gstcudablobsprivate.h): the output property (caps,
+ * passthrough, a refused output kept), a frame's blobs gathered region
+ * after region, and the result as the message and the output buffer's
+ * metas (the custom meta, the analytics entries). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudablobsprivate.h"
+#include "base/gstcudaplanefilternegotiation.h"
+
+#ifdef HAVE_GST_ANALYTICS
+#include <gst/analytics/analytics.h>
+#endif
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_blobs_debug);
+#define GST_CAT_DEFAULT gst_cuda_blobs_debug
+
+/* the analytics relation meta keeps a matrix of order n^2: its entries
+ * with max-blobs=0 */
+#define MAX_OD_ENTRIES 4096
+
+static void gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self,
+    GstCaps * incaps, GstCaps * outcaps);
+
+/* ---- caps --------------------------------------------------------------- */
+
+/* the part of @caps in system memory with one of the formats of @templ */
+static GstCaps *
+caps_with_formats (GstCaps * caps, const gchar * templ)
+{
+  GstCaps *t = gst_caps_from_string (templ);
+  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
+
+  gst_caps_unref (t);
+  return res;
+}
+
+/* @caps with every structure's format set to @formats and the fields that
+ * belong to the old colour model removed */
+static GstCaps *
+caps_set_format (GstCaps * caps, const gchar * formats)
+{
+  GstCaps *fmt = gst_caps_from_string (formats);
+  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
+          0), "format");
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set_value (st, "format", format);
+    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
+    res = gst_caps_merge_structure_full (res, st,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  gst_caps_unref (fmt);
+  return res;
+}
+
+#define IN_CAPS "video/x-raw, format = (string) " GST_CUDA_BLOBS_IN_FORMATS
+#define LABELS_CAPS "video/x-raw, format = (string) GRAY16_LE"
+
+/* The caps on the other pad of @direction for the labels (@labels:
+ * GRAY16_LE of the same size and framerate on the source pad for any
+ * input format) or another output (the same caps), in system memory. */
+static GstCaps *
+caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean labels)
+{
+  GstCaps *tmp, *res;
+
+  if (!labels)
+    return caps_with_formats (caps, IN_CAPS);
+  if (direction == GST_PAD_SINK) {
+    tmp = caps_with_formats (caps, IN_CAPS);
+    res = caps_set_format (tmp, LABELS_CAPS);
+  } else {
+    tmp = caps_with_formats (caps, LABELS_CAPS);
+    res = caps_set_format (tmp, IN_CAPS);
+  }
+  gst_caps_unref (tmp);
+  return res;
+}
+
+/* Whether the caps negotiated on the source pad are the labels of another
+ * format; FALSE with *have_caps FALSE before the first negotiation. */
+static gboolean
+gst_cuda_blobs_current_labels (GstCudaBlobs * self, gboolean * have_caps)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *in = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstCaps *out = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (trans));
+  GstVideoInfo in_info, out_info;
+  gboolean labels = FALSE;
+
+  *have_caps = in != NULL && out != NULL;
+  if (*have_caps && gst_video_info_from_caps (&in_info, in) &&
+      gst_video_info_from_caps (&out_info, out))
+    labels = GST_VIDEO_INFO_FORMAT (&in_info) !=
+        GST_VIDEO_INFO_FORMAT (&out_info);
+  gst_clear_caps (&in);
+  gst_clear_caps (&out);
+  return labels;
+}
+
+/* The caps of the output the property asks for, and while an output
+ * change waits for its renegotiation, those of the output negotiated now
+ * after them: a downstream that refuses the new caps gets the old ones,
+ * and fixate_caps keeps the old output with a warning. */
+GstCaps *
+gst_cuda_blobs_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
+  GstCaps *res, *in = caps;
+  gboolean want_labels, have_caps, cur_labels, allow;
+
+  GST_OBJECT_LOCK (self);
+  want_labels = self->settings.output == GST_CUDA_BLOBS_OUTPUT_LABELS;
+  GST_OBJECT_UNLOCK (self);
+  cur_labels = gst_cuda_blobs_current_labels (self, &have_caps);
+  /* one answer for the whole query: a start or stop may change it */
+  allow = gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER
+      (self));
+
+  /* formats in system memory here, the memories are the base class's */
+  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
+  res = caps_for_output (caps, direction, want_labels);
+  if (have_caps && cur_labels != want_labels)
+    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_labels));
+  gst_caps_unref (caps);
+  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
+  return gst_cuda_plane_filter_negotiation_filter_caps (trans,
+      GST_CAT_DEFAULT, direction, in, res, filter);
+}
+
+/* The memory of the other pad when the peer takes it; size, framerate
+ * and pixel aspect ratio follow the other pad; the format is the first
+ * one left. */
+GstCaps *
+gst_cuda_blobs_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  const GstStructure *from = gst_caps_get_structure (caps, 0);
+  GstStructure *to;
+  gint v, n, d;
+
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  to = gst_caps_get_structure (othercaps, 0);
+
+  if (gst_structure_get_int (from, "width", &v))
+    gst_structure_fixate_field_nearest_int (to, "width", v);
+  if (gst_structure_get_int (from, "height", &v))
+    gst_structure_fixate_field_nearest_int (to, "height", v);
+  if (gst_structure_get_fraction (from, "framerate", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
+  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
+        d);
+
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  if (direction == GST_PAD_SINK)
+    gst_cuda_blobs_keep_refused_output (GST_CUDA_BLOBS (trans), caps,
+        othercaps);
+  return othercaps;
+}
+
+/* ---- output mode -------------------------------------------------------- */
+
+/* The frames' mode for the applied output and the negotiated caps: a
+ * converted output is the labels whatever the property says (a
+ * renegotiation is pending), and output=labels on caps of another format
+ * than GRAY16_LE leaves the frames unchanged until it is renegotiated. */
+GstCudaBlobsOutput
+gst_cuda_blobs_mode (GstCudaBlobs * self)
+{
+  if (self->labels_caps)
+    return GST_CUDA_BLOBS_OUTPUT_LABELS;
+  if (self->output_applied == GST_CUDA_BLOBS_OUTPUT_LABELS)
+    return self->in_gray16 ? GST_CUDA_BLOBS_OUTPUT_LABELS :
+        GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH;
+  return self->output_applied;
+}
+
+/* Sets the passthrough flag and, when it changes, asks for the source pad
+ * to be reconfigured: GstBaseTransform decides its output pool (none in
+ * passthrough) only when it negotiates. */
+void
+gst_cuda_blobs_set_passthrough (GstCudaBlobs * self, gboolean passthrough)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  if (gst_base_transform_is_passthrough (trans) == passthrough)
+    return;
+  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, passthrough);
+  gst_base_transform_reconfigure_src (trans);
+}
+
+/* Streaming thread, before a buffer is allocated: takes the output
+ * property and sets the passthrough flag that goes with it, so that the
+ * flag, the buffer allocation and the mode of one buffer agree. */
+static void
+gst_cuda_blobs_apply_output (GstCudaBlobs * self)
+{
+  GstCudaBlobsOutput mode;
+
+  GST_OBJECT_LOCK (self);
+  self->output_applied = self->settings.output;
+  GST_OBJECT_UNLOCK (self);
+  if (self->output_applied != GST_CUDA_BLOBS_OUTPUT_LABELS)
+    self->plain_output = self->output_applied;
+
+  mode = gst_cuda_blobs_mode (self);
+  gst_cuda_blobs_set_passthrough (self,
+      mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+  if (mode != self->mode)
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
+}
+
+void
+gst_cuda_blobs_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  gst_cuda_plane_filter_before_transform (trans, buffer);
+  gst_cuda_blobs_apply_output (GST_CUDA_BLOBS (trans));
+}
+
+/* Negotiation fixated @outcaps for @incaps: when they are not those of the
+ * output property (downstream refused them and took those of the output
+ * in use, which transform_caps offers after them), the output in use
+ * stays, the property says so again, and the application is warned. */
+static void
+gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GEnumClass *klass;
+  GstCudaBlobsOutput asked, kept;
+  GstVideoInfo in_info, out_info;
+  gboolean labels;
+
+  if (!gst_caps_is_fixed (outcaps) || !gst_caps_is_fixed (incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps) ||
+      !gst_video_info_from_caps (&in_info, incaps))
+    return;
+  /* GRAY16_LE in: every output has the same caps */
+  if (GST_VIDEO_INFO_FORMAT (&in_info) == GST_VIDEO_FORMAT_GRAY16_LE)
+    return;
+  labels = GST_VIDEO_INFO_FORMAT (&out_info) == GST_VIDEO_FORMAT_GRAY16_LE;
+
+  GST_OBJECT_LOCK (self);
+  asked = self->settings.output;
+  if ((asked == GST_CUDA_BLOBS_OUTPUT_LABELS) == labels) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  kept = labels ? GST_CUDA_BLOBS_OUTPUT_LABELS : self->plain_output;
+  self->settings.output = kept;
+  GST_OBJECT_UNLOCK (self);
+
+  klass = g_type_class_ref (GST_TYPE_CUDA_BLOBS_OUTPUT);
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+      ("Downstream refuses the frames of output=%s; keeping output=%s",
+          g_enum_get_value (klass, asked)->value_nick,
+          g_enum_get_value (klass, kept)->value_nick),
+      ("negotiated %" GST_PTR_FORMAT, outcaps));
+  g_type_class_unref (klass);
+  g_object_notify (G_OBJECT (self), "output");
+  gst_cuda_blobs_apply_output (self);
+}
+
+gboolean
+gst_cuda_blobs_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
+  GstVideoInfo in_info, out_info;
+
+  if (!gst_video_info_from_caps (&in_info, incaps) ||
+      !gst_video_info_from_caps (&out_info, outcaps))
+    return FALSE;
+  self->in_gray16 =
+      GST_VIDEO_INFO_FORMAT (&in_info) == GST_VIDEO_FORMAT_GRAY16_LE;
+  self->labels_caps = GST_VIDEO_INFO_FORMAT (&in_info) !=
+      GST_VIDEO_INFO_FORMAT (&out_info);
+  self->out_system = !gst_cuda_plane_filter_negotiation_caps_is_cuda
+      (outcaps);
+  /* before the allocation that follows set_caps */
+  gst_cuda_blobs_apply_output (self);
+
+  return GST_BASE_TRANSFORM_CLASS (g_type_class_peek
+      (GST_TYPE_CUDA_PLANE_FILTER))->set_caps (trans, incaps, outcaps);
+}
+
+/* ---- a frame's blobs ---------------------------------------------------- */
+
+void
+gst_cuda_blobs_result_clear (GstCudaBlobsResult * r)
+{
+  g_free (r->x);
+  g_free (r->area);
+  g_free (r->cx);
+  memset (r, 0, sizeof (*r));
+}
+
+/* Room for @n more entries; FALSE when out of memory. The arrays are
+ * three blocks (32-bit, 64-bit, double) that grow together. */
+static gboolean
+result_reserve (GstCudaBlobsResult * r, guint n)
+{
+  guint need = r->count + n, cap;
+  guint32 *u32;
+  guint64 *u64;
+  gdouble *dbl;
+
+  if (need <= r->capacity)
+    return TRUE;
+  cap = MAX (need, MAX (64, r->capacity * 2));
+  u32 = g_try_new (guint32, (gsize) cap * 6);
+  u64 = g_try_new (guint64, cap);
+  dbl = g_try_new (gdouble, (gsize) cap * 3);
+  if (u32 == NULL || u64 == NULL || dbl == NULL) {
+    g_free (u32);
+    g_free (u64);
+    g_free (dbl);
+    return FALSE;
+  }
+#define MOVE(field, block, i) \
+  G_STMT_START { \
+    if (r->count > 0) \
+      memcpy (block + (gsize) (i) * cap, r->field, \
+          r->count * sizeof (*r->field)); \
+    r->field = block + (gsize) (i) * cap; \
+  } G_STMT_END
+  {
+    guint32 *old32 = r->x;
+    guint64 *old64 = r->area;
+    gdouble *olddbl = r->cx;
+
+    MOVE (x, u32, 0);
+    MOVE (y, u32, 1);
+    MOVE (width, u32, 2);
+    MOVE (height, u32, 3);
+    MOVE (min, u32, 4);
+    MOVE (max, u32, 5);
+    MOVE (area, u64, 0);
+    MOVE (cx, dbl, 0);
+    MOVE (cy, dbl, 1);
+    MOVE (mean, dbl, 2);
+    g_free (old32);
+    g_free (old64);
+    g_free (olddbl);
+  }
+#undef MOVE
+  r->capacity = cap;
+  return TRUE;
+}
+
+static void
+result_reset (GstCudaBlobsResult * r)
+{
+  r->total = 0;
+  r->foreground = 0;
+  r->count = 0;
+}
+
+/* The blobs of one region at (@dx, @dy) of the frame appended to @r */
+static gboolean
+result_append (GstCudaBlobsResult * r, const cm_blobs_results * b, guint dx,
+    guint dy)
+{
+  guint i, n = b->count;
+
+  if (!result_reserve (r, n))
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    guint k = r->count + i;
+
+    r->x[k] = b->x[i] + dx;
+    r->y[k] = b->y[i] + dy;
+    r->width[k] = b->width[i];
+    r->height[k] = b->height[i];
+    r->min[k] = b->min[i];
+    r->max[k] = b->max[i];
+    r->area[k] = b->area[i];
+    r->cx[k] = b->cx[i] + dx;
+    r->cy[k] = b->cy[i] + dy;
+    r->mean[k] = b->mean[i];
+  }
+  r->count += n;
+  r->total += b->total;
+  r->foreground += b->foreground;
+  return TRUE;
+}
+
+/* The results of the filter that just ran, appended to the frame's; FALSE
+ * (posted) when there are none or no memory for them. */
+static gboolean
+gst_cuda_blobs_gather (GstCudaBlobs * self, cm_filter * filter, guint dx,
+    guint dy)
+{
+  const cm_blobs_results *b = cm_blobs_filter_results (filter);
+
+  if (!self->gathering) {
+    result_reset (&self->result);
+    self->gathering = TRUE;
+  }
+  if (b == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("no blobs after a frame"));
+    return FALSE;
+  }
+  if (b->labels_saturated && !self->labels_warned) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("More than 65535 blobs: those past 65535 share the label 65535"),
+        ("%u blobs passed", b->total));
+    self->labels_warned = TRUE;
+  }
+  if (!result_append (&self->result, b, dx, dy)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Out of memory for %u blobs", b->count), (NULL));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A region's blobs, once its work is done: appended in frame coordinates */
+void
+gst_cuda_blobs_region_done (GstCudaPlaneFilter * base, cm_filter * filter,
+    const GstVideoRectangle * rect)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (base);
+
+  if (!gst_cuda_blobs_gather (self, filter, (guint) rect->x, (guint) rect->y))
+    self->gathering = FALSE;    /* the frame's error is posted */
+}
+
+/* timestamp, stream-time, running-time, duration of @buf, as the level
+ * element gives them */
+static void
+result_set_times (GstStructure * s, const GstSegment * segment,
+    GstBuffer * buf)
+{
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+
+  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
+    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        ts);
+  }
+  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
+}
+
+static void
+result_set_counts (GstStructure * s, const GstCudaBlobsResult * r)
+{
+  gst_structure_set (s, "total", G_TYPE_UINT, r->total,
+      "count", G_TYPE_UINT, r->count,
+      "foreground", G_TYPE_UINT64, r->foreground, NULL);
+}
+
+/* a GstValueArray of @n values of @type read from @v (guint32, guint64
+ * or gdouble) */
+static void
+value_array_take (GstStructure * s, const gchar * name, GType type,
+    gconstpointer v, guint n)
+{
+  GValue array = G_VALUE_INIT;
+  guint i;
+
+  /* room for the values at once: no growth per value */
+  gst_value_array_init (&array, n);
+  for (i = 0; i < n; i++) {
+    GValue e = G_VALUE_INIT;
+
+    g_value_init (&e, type);
+    if (type == G_TYPE_UINT)
+      g_value_set_uint (&e, ((const guint32 *) v)[i]);
+    else if (type == G_TYPE_UINT64)
+      g_value_set_uint64 (&e, ((const guint64 *) v)[i]);
+    else
+      g_value_set_double (&e, ((const gdouble *) v)[i]);
+    gst_value_array_append_and_take_value (&array, &e);
+  }
+  gst_structure_take_value (s, name, &array);
+}
+
+/* the arrays as GstValueArrays (@bytes FALSE) or GBytes */
+static void
+result_set_arrays (GstStructure * s, const GstCudaBlobsResult * r,
+    gboolean bytes)
+{
+  const struct
+  {
+    const gchar *name;
+    GType type;
+    gconstpointer v;
+    gsize size;
+  } arrays[] = {
+    {"x", G_TYPE_UINT, r->x, 4}, {"y", G_TYPE_UINT, r->y, 4},
+    {"width", G_TYPE_UINT, r->width, 4}, {"height", G_TYPE_UINT, r->height, 4},
+    {"area", G_TYPE_UINT64, r->area, 8},
+    {"cx", G_TYPE_DOUBLE, r->cx, 8}, {"cy", G_TYPE_DOUBLE, r->cy, 8},
+    {"min", G_TYPE_UINT, r->min, 4}, {"max", G_TYPE_UINT, r->max, 4},
+    {"mean", G_TYPE_DOUBLE, r->mean, 8},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (arrays); i++) {
+    if (bytes) {
+      GValue v = G_VALUE_INIT;
+
+      g_value_init (&v, G_TYPE_BYTES);
+      g_value_take_boxed (&v, g_bytes_new (r->count ? arrays[i].v : NULL,
+              r->count * arrays[i].size));
+      gst_structure_take_value (s, arrays[i].name, &v);
+    } else {
+      value_array_take (s, arrays[i].name, arrays[i].type, arrays[i].v,
+          r->count);
+    }
+  }
+}
+
+/* ---- the metas ----------------------------------------------------------- */
+
+/**
+ * gst_cuda_blobs_meta_get_info:
+ *
+ * Registers the custom meta "GstCudaBlobsMeta" (once per process). Tags:
+ * the blobs depend on the picture, its orientation and its size (an
+ * element that rotates, flips or scales frames drops it); copies of the
+ * buffer copy it.
+ *
+ * Returns: (transfer none): the meta's info
+ */
+const GstMetaInfo *
+gst_cuda_blobs_meta_get_info (void)
+{
+  static const GstMetaInfo *info = NULL;
+
+  if (g_once_init_enter ((GstMetaInfo **) & info)) {
+    const gchar *tags[] = { GST_META_TAG_VIDEO_STR,
+      GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR, NULL
+    };
+    const GstMetaInfo *i = gst_meta_get_info (GST_CUDA_BLOBS_META_NAME);
+
+    if (i == NULL)
+      i = gst_meta_register_custom (GST_CUDA_BLOBS_META_NAME, tags, NULL,
+          NULL, NULL);
+    g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) i);
+  }
+  return info;
+}
+
+#ifdef HAVE_GST_ANALYTICS
+/* One object-detection entry of type "blob" per reported blob (at most
+ * MAX_OD_ENTRIES without max-blobs), in the buffer's relation meta: a new
+ * one pre-sized for them, or upstream's. */
+static gboolean
+result_add_od (const GstCudaBlobsResult * r, guint max_blobs,
+    GstBuffer * buf)
+{
+  GQuark type = g_quark_from_static_string (GST_CUDA_BLOBS_OD_TYPE);
+  GstAnalyticsRelationMeta *rmeta;
+  guint i, n = r->count;
+
+  if (max_blobs == 0)
+    n = MIN (n, MAX_OD_ENTRIES);
+  if (n == 0)
+    return TRUE;
+  rmeta = gst_buffer_get_analytics_relation_meta (buf);
+  if (rmeta == NULL) {
+    GstAnalyticsRelationMetaInitParams params = { n,
+      (gsize) n * (sizeof (GstAnalyticsODMtd) + 64)
+    };
+
+    rmeta = gst_buffer_add_analytics_relation_meta_full (buf, &params);
+  }
+  if (rmeta == NULL)
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    GstAnalyticsODMtd od;
+
+    if (!gst_analytics_relation_meta_add_od_mtd (rmeta, type, (gint) r->x[i],
+            (gint) r->y[i], (gint) r->width[i], (gint) r->height[i], 1.0f,
+            &od))
+      return FALSE;
+  }
+  return TRUE;
+}
+#endif
+
+/* @buf (writable) gets the frame's "GstCudaBlobsMeta" and, with
+ * GStreamer >= 1.24, its analytics entries; FALSE when one could not be
+ * added */
+static gboolean
+result_attach (const GstCudaBlobsResult * r, guint max_blobs,
+    const GstSegment * segment, GstBuffer * buf)
+{
+  GstCustomMeta *meta;
+  GstStructure *s;
+
+  meta = (GstCustomMeta *) gst_buffer_add_meta (buf,
+      gst_cuda_blobs_meta_get_info (), NULL);
+  if (meta == NULL)
+    return FALSE;
+  s = gst_custom_meta_get_structure (meta);
+  result_set_times (s, segment, buf);
+  result_set_counts (s, r);
+  result_set_arrays (s, r, TRUE);
+#ifdef HAVE_GST_ANALYTICS
+  if (!result_add_od (r, max_blobs, buf))
+    return FALSE;
+#else
+  (void) max_blobs;
+#endif
+  return TRUE;
+}
+
+/* ---- a frame's end ------------------------------------------------------- */
+
+/* The frame's blobs (the whole frame's from @filter, or the regions'
+ * gathered): a message when this frame is reported, kept for its output
+ * buffer when that gets them. */
+GstFlowReturn
+gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
+    cm_filter * filter, gint width, gint height)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (base);
+  gboolean post;
+  guint interval;
+
+  (void) width;
+  (void) height;
+  GST_OBJECT_LOCK (self);
+  post = self->settings.post_messages;
+  interval = self->settings.interval;
+  GST_OBJECT_UNLOCK (self);
+
+  /* a whole frame, or no region: the gathering starts here */
+  if (filter != NULL) {
+    self->gathering = FALSE;
+    if (!gst_cuda_blobs_gather (self, filter, 0, 0))
+      return GST_FLOW_ERROR;
+  } else if (!self->gathering) {
+    result_reset (&self->result);
+  }
+  self->gathering = FALSE;
+
+  /* a smaller interval applies at once */
+  if (self->frames_to_post >= interval)
+    self->frames_to_post = interval - 1;
+  if (self->frames_to_post > 0) {
+    self->frames_to_post--;
+    post = FALSE;
+  } else {
+    self->frames_to_post = interval - 1;
+  }
+
+  if (post) {
+    GstStructure *s = gst_structure_new_empty ("cudablobs");
+
+    result_set_times (s, &GST_BASE_TRANSFORM (self)->segment, inbuf);
+    result_set_counts (s, &self->result);
+    result_set_arrays (s, &self->result, FALSE);
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), s));
+  }
+  /* attached once the frame is done, to the buffer that leaves */
+  self->result_ready = self->attach_frame;
+  return GST_FLOW_OK;
+}
+
+/* ---- the result on the output buffer ------------------------------------ */
+
+/* GstCudaBlobs's parent, GstCudaPlaneFilter */
+#define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
+    (GST_TYPE_CUDA_PLANE_FILTER))
+
+/* Reads attach-meta once per buffer and starts the frame's gathering. In
+ * passthrough GstBaseTransform pushes the input buffer; a meta needs a
+ * writable buffer, so one that someone else also holds is replaced by a
+ * copy that shares its memory and metas (no pixel is copied). */
+GstFlowReturn
+gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
+
+  GST_OBJECT_LOCK (self);
+  self->attach_frame = self->settings.attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  self->result_ready = FALSE;
+  self->gathering = FALSE;
+
+  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
+    return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
+
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
+  } else {
+    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
+        "shares its memory");
+    *outbuf = gst_buffer_copy (inbuf);
+  }
+  return GST_FLOW_OK;
+}
+
+/* The mask of a YUV frame in system memory: neutral chroma (the base
+ * class copied the input's) */
+static void
+gst_cuda_blobs_neutral_chroma (GstCudaBlobs * self, GstBuffer * buf)
+{
+  const GstVideoInfo *info =
+      gst_cuda_plane_filter_get_output_info (GST_CUDA_PLANE_FILTER (self));
+  GstVideoFrame frame;
+  guint p;
+  gint row;
+
+  if (self->mode != GST_CUDA_BLOBS_OUTPUT_MASK ||
+      !GST_VIDEO_INFO_IS_YUV (info) || GST_VIDEO_INFO_N_PLANES (info) < 2 ||
+      !self->out_system)
+    return;
+  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE))
+    return;
+  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, p);
+    gsize bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&frame, p) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, p);
+
+    for (row = 0; row < rows; row++)
+      memset (data + (gsize) row * stride, 128, bytes);
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+/* after the frame: its result on @buf */
+static GstFlowReturn
+gst_cuda_blobs_attach (GstCudaBlobs * self, GstBuffer * buf)
+{
+  gboolean ready = self->result_ready;
+  guint max_blobs;
+
+  self->result_ready = FALSE;
+  if (!ready)
+    return GST_FLOW_OK;
+  /* passthrough switched between the buffer's allocation and its
+   * transform: the input itself, held elsewhere (rare) */
+  if (!gst_buffer_is_writable (buf)) {
+    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
+    return GST_FLOW_OK;
+  }
+  max_blobs = self->desc.max_blobs;
+  if (!result_attach (&self->result, max_blobs,
+          &GST_BASE_TRANSFORM (self)->segment, buf)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),
+        ("could not attach the blobs to the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_cuda_blobs_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform (trans, inbuf, outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (outbuf != inbuf)
+    gst_cuda_blobs_neutral_chroma (self, outbuf);
+  return gst_cuda_blobs_attach (self, outbuf);
+}
+
+GstFlowReturn
+gst_cuda_blobs_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform_ip (trans, buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_blobs_attach (GST_CUDA_BLOBS (trans), buf);
+}

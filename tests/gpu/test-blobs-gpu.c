@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* GPU blobs (blobs.cu) == the reference (blobs-ref.c), bit for bit: the
+ * totals, every reported blob's statistics (cx, cy and mean compared as
+ * bits) and the mask or labels over the whole frame.
+ *
+ * Table: the frames of tests/common/blobs-cases.h (random frames at every
+ * density, 50 % noise, spirals, checkerboards where 4 and 8 differ, one
+ * blob covering the frame, no blob, discs with area ties, combs whose
+ * teeth join only at their foot) from 1x1 to 640x480 (1xN, Nx1, sizes off
+ * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
+ * max_blobs with ties, mask, labels); each frame also under odd tunings
+ * (short and uneven tiles, the statistics' atomics per warp and per
+ * pixel, the roots ranked by three kernels rather than one); views one
+ * sample into their allocation; the destination pre-filled with noise.
+ * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
+ * labels, a plan run twice, argument checks.
+ *
+ * CM_TEST_SAMPLE=n runs about one table case in n and not the large
+ * frames (compute-sanitizer). Exit 77 (meson SKIP) without a CUDA device;
+ * one line per failing case on stderr, "N passed, M failed" at the end,
+ * exit 1 on any failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blobs-cases.h"
+#include "blobs/blobs-filter.h"
+#include "device.h"
+#include "kernel-test.h"
+
+static int n_pass, n_fail;
+static cm_stream stream;
+
+#define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
+    fputc ('\n', stderr); n_fail++; } while (0)
+
+static const cm_blobs_tuning tunings[] = {
+  {0, 0, 0, 0},                 /* the defaults */
+  {8, 0, 1, 0},                 /* short tiles, ranks in three kernels */
+  {5, 2, 0, 0},                 /* uneven tiles, atomics per pixel */
+  {32, 1, 1, 0},                /* atomics per warp, three kernels */
+};
+
+#define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
+
+/* a device image one sample into an allocation two samples wider */
+typedef struct
+{
+  cm_image alloc, view;
+} dev_image;
+
+static int
+dev_image_new (dev_image * d, int w, int h, cm_depth depth)
+{
+  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
+    return 0;
+  d->view = d->alloc;
+  d->view.width = w;
+  d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
+  return 1;
+}
+
+/* @src (host) under @d with each tuning of @mask against the reference */
+static void
+check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
+    const char *name)
+{
+  const int w = src->width, h = src->height;
+  const cm_depth od = cm_blobs_output_depth (d, src->depth);
+  cm_image want_img = test_image_new (w, h, od, 0);
+  cm_image got_whole = test_image_new (w + 2, h, od, 0);
+  cm_image noise = test_image_new (w + 2, h, od, 0);
+  cm_image src_whole = test_image_new (w + 2, h, src->depth, 0);
+  cm_blobs_results want;
+  dev_image ds, dd;
+  test_rng r;
+  char what[400];
+
+  test_rng_seed (&r, (uint64_t) w * 7919u + h);
+  test_image_fill_random (&noise, &r);
+  test_image_fill_random (&src_whole, &r);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      test_image_set (&src_whole, x + 1, y, test_image_get (src, x, y));
+  cm_blobs_results_alloc (&want, cm_blobs_capacity (d, w, h));
+  if (cm_blobs_ref (d, src, d->output ? &want_img : NULL, &want) != CM_OK) {
+    FAIL ("%s: reference refused", name);
+    goto out;
+  }
+  if (!dev_image_new (&ds, w, h, src->depth)) {
+    FAIL ("%s: device allocation", name);
+    goto out;
+  }
+  if (!dev_image_new (&dd, w, h, od)) {
+    cm_device_free (ds.alloc.data);
+    FAIL ("%s: device allocation", name);
+    goto out;
+  }
+  image_copy (&ds.alloc, &src_whole, CM_COPY_H2D, stream);
+  for (int t = 0; t < N_TUNINGS; t++) {
+    cm_blobs_plan *plan = NULL;
+    const cm_blobs_results *got;
+    cm_status st;
+    int ok = 1;
+
+    if (!(mask & (1u << t)))
+      continue;
+    snprintf (what, sizeof (what), "%s tuning %d", name, t);
+    st = cm_blobs_plan_new_tuned (&plan, d, w, h, src->depth, &tunings[t]);
+    if (st != CM_OK) {
+      FAIL ("%s: plan: %s", what, cm_status_string (st));
+      continue;
+    }
+    image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
+    st = cm_blobs_plan_run (plan, &ds.view, d->output ? &dd.view : NULL,
+        stream);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK) {
+      FAIL ("%s: run: %s", what, cm_status_string (st));
+      cm_blobs_plan_free (plan);
+      continue;
+    }
+    got = cm_blobs_plan_results (plan);
+    ok = got != NULL && blobs_results_equal (got, &want, what);
+    if (ok) {
+      image_copy (&got_whole, &dd.alloc, CM_COPY_D2H, stream);
+      for (int y = 0; ok && y < h; y++)
+        for (int x = 0; x < w + 2; x++) {
+          const uint32_t g = test_image_get (&got_whole, x, y);
+          const uint32_t e = x == 0 || x == w + 1 || !d->output ?
+              test_image_get (&noise, x, y) :
+              test_image_get (&want_img, x - 1, y);
+
+          if (g != e) {
+            fprintf (stderr, "%s: image at (%d, %d): got %u expected %u\n",
+                what, x - 1, y, g, e);
+            ok = 0;
+            break;
+          }
+        }
+    }
+    if (ok)
+      n_pass++;
+    else
+      FAIL ("%s", what);
+    cm_blobs_plan_free (plan);
+  }
+  cm_device_free (ds.alloc.data);
+  cm_device_free (dd.alloc.data);
+out:
+  cm_blobs_results_free (&want);
+  test_image_free (&want_img);
+  test_image_free (&got_whole);
+  test_image_free (&noise);
+  test_image_free (&src_whole);
+}
+
+/* a frame of @kind under descriptor @di */
+static void
+check_case (blobs_kind kind, int param, int w, int h, cm_depth depth,
+    int di, unsigned mask, test_rng * r)
+{
+  cm_image src = test_image_new (w, h, depth, 0);
+  cm_blobs_desc d;
+  char name[300];
+  uint32_t t;
+
+  blobs_fill (&src, kind, param, &t, r);
+  d = blobs_desc_of (di, t);
+  blobs_case_name (name, sizeof (name), kind, param, &src, &d);
+  check_frame (&src, &d, mask, name);
+  test_image_free (&src);
+}
+
+static const struct
+{
+  blobs_kind kind;
+  int param;
+} kinds[] = {
+  {BLOBS_RANDOM, 5}, {BLOBS_RANDOM, 25}, {BLOBS_RANDOM, 50},
+  {BLOBS_RANDOM, 75}, {BLOBS_RANDOM, 95}, {BLOBS_SPIRAL, 0},
+  {BLOBS_CHECKER, 1}, {BLOBS_CHECKER, 3}, {BLOBS_FULL, 0},
+  {BLOBS_EMPTY, 0}, {BLOBS_DISCS, 30}, {BLOBS_COMBS, 0}
+};
+
+#define N_KINDS ((int) (sizeof (kinds) / sizeof (kinds[0])))
+
+static void
+test_table (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 45}, {45, 1}, {2, 2}, {5, 3}, {31, 33}, {33, 31},
+    {65, 7}, {100, 71}, {257, 130}, {640, 480}
+  };
+  test_rng r;
+
+  test_rng_seed (&r, 3636);
+  for (int s = 0; s < (int) (sizeof (sizes) / sizeof (sizes[0])); s++)
+    for (int k = 0; k < N_KINDS; k++)
+      for (int i = 0; i < BLOBS_DESCS; i++)
+        for (int depth = 8; depth <= 16; depth += 8) {
+          const int w = sizes[s][0], h = sizes[s][1];
+          const unsigned mask = w * h <= 5000 ? 0xfu :
+              1u | (1u << (1 + (k + i) % 3));
+
+          if (!test_sample_keep ())
+            continue;
+          check_case (kinds[k].kind, kinds[k].param, w, h, (cm_depth) depth,
+              i, mask, &r);
+        }
+}
+
+/* the sizes the element sees */
+static void
+test_large (void)
+{
+  test_rng r;
+
+  test_rng_seed (&r, 1080);
+  for (int i = 0; i < BLOBS_DESCS; i++)
+    check_case (BLOBS_RANDOM, 50, 1920, 1080, CM_DEPTH_8, i, 1u, &r);
+  check_case (BLOBS_DISCS, 3000, 1920, 1080, CM_DEPTH_16, 4, 1u | 4u, &r);
+  check_case (BLOBS_SPIRAL, 0, 1920, 1080, CM_DEPTH_8, 1, 1u, &r);
+  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 0, 1u, &r);
+  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 3, 1u, &r);
+  check_case (BLOBS_RANDOM, 70, 3840, 2160, CM_DEPTH_16, 4, 1u, &r);
+  check_case (BLOBS_DISCS, 20000, 3840, 2160, CM_DEPTH_8, 4, 1u, &r);
+  check_case (BLOBS_SPIRAL, 0, 3840, 2160, CM_DEPTH_8, 0, 1u, &r);
+  check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
+}
+
+/* more than 65535 passing blobs: labels past it share 65535 */
+static void
+test_saturated (void)
+{
+  test_rng r;
+  cm_image src = test_image_new (400, 400, CM_DEPTH_8, 0);
+  cm_blobs_desc d;
+  uint32_t t;
+
+  test_rng_seed (&r, 65536);
+  blobs_fill (&src, BLOBS_CHECKER, 1, &t, &r);
+  memset (&d, 0, sizeof (d));
+  d.threshold = t;
+  d.connectivity = 4;
+  d.output = CM_BLOBS_OUTPUT_LABELS;
+  check_frame (&src, &d, 1u, "80000 labels");
+  d.max_blobs = 70000;
+  d.min_area = 1;
+  check_frame (&src, &d, 2u, "80000 labels, 70000 reported");
+  test_image_free (&src);
+}
+
+/* one plan, frames of different content one after the other */
+static void
+test_rerun (void)
+{
+  test_rng r;
+  const int w = 300, h = 200;
+  cm_image a = test_image_new (w, h, CM_DEPTH_8, 0);
+  cm_image b = test_image_new (w, h, CM_DEPTH_8, 0);
+  cm_blobs_desc d = blobs_desc_of (4, 128);
+  cm_blobs_results want;
+  cm_blobs_plan *plan = NULL;
+  dev_image da;
+  uint32_t t;
+  int ok = 1;
+
+  test_rng_seed (&r, 2);
+  blobs_fill (&a, BLOBS_RANDOM, 40, &t, &r);
+  blobs_fill (&b, BLOBS_RANDOM, 40, &t, &r);
+  d.threshold = t;
+  d.output = CM_BLOBS_OUTPUT_NONE;
+  cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
+  if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK ||
+      !dev_image_new (&da, w, h, CM_DEPTH_8)) {
+    FAIL ("rerun: setup");
+    return;
+  }
+  for (int i = 0; i < 4; i++) {
+    const cm_image *f = i % 2 ? &b : &a;
+
+    cm_blobs_ref (&d, f, NULL, &want);
+    image_copy (&da.view, f, CM_COPY_H2D, stream);
+    if (cm_blobs_plan_run (plan, &da.view, NULL, stream) != CM_OK ||
+        cm_stream_sync (stream) != CM_OK ||
+        !blobs_results_equal (cm_blobs_plan_results (plan), &want, "rerun"))
+      ok = 0;
+  }
+  if (ok)
+    n_pass++;
+  else
+    FAIL ("a plan run again on other frames");
+  cm_blobs_plan_free (plan);
+  cm_device_free (da.alloc.data);
+  cm_blobs_results_free (&want);
+  test_image_free (&a);
+  test_image_free (&b);
+}
+
+/* the backend-neutral API on CUDA: results once the stream is synced */
+static void
+test_filter_api (void)
+{
+  test_rng r;
+  const int w = 123, h = 77;
+  cm_image src = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image want_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_image got_img = test_image_new (w, h, CM_DEPTH_16, 0);
+  cm_blobs_desc d = blobs_desc_of (2, 0);
+  cm_blobs_results want;
+  cm_filter *f = NULL;
+  cm_image ds, dd;
+  uint32_t t;
+  int ok;
+
+  test_rng_seed (&r, 77);
+  blobs_fill (&src, BLOBS_DISCS, 60, &t, &r);
+  d.threshold = t;
+  cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
+  cm_blobs_ref (&d, &src, &want_img, &want);
+  if (cm_blobs_filter_new (&f, CM_BACKEND_CUDA, &d, w, h, CM_DEPTH_16,
+          NULL) != CM_OK || cm_device_image_alloc (&ds, w, h,
+          CM_DEPTH_16) != CM_OK || cm_device_image_alloc (&dd, w, h,
+          CM_DEPTH_16) != CM_OK) {
+    FAIL ("filter API: setup");
+    return;
+  }
+  ok = cm_blobs_filter_results (f) == NULL &&
+      cm_filter_backend (f) == CM_BACKEND_CUDA;
+  image_copy (&ds, &src, CM_COPY_H2D, stream);
+  ok = ok && cm_filter_run (f, &ds, &dd, stream) == CM_OK &&
+      cm_stream_sync (stream) == CM_OK &&
+      blobs_results_equal (cm_blobs_filter_results (f), &want, "filter");
+  image_copy (&got_img, &dd, CM_COPY_D2H, stream);
+  ok = ok && test_image_equal (&got_img, &want_img, "filter labels");
+  if (ok)
+    n_pass++;
+  else
+    FAIL ("the filter API on CUDA");
+  cm_filter_free (f);
+  cm_device_free (ds.data);
+  cm_device_free (dd.data);
+  cm_blobs_results_free (&want);
+  test_image_free (&src);
+  test_image_free (&want_img);
+  test_image_free (&got_img);
+}
+
+static void
+test_arguments (void)
+{
+  cm_blobs_plan *plan = (cm_blobs_plan *) 1;
+  cm_blobs_desc d = blobs_desc_of (0, 128);
+  cm_blobs_tuning bad = { 33, 0, 0, 0 }, bad_agg = { 0, 3, 0, 0 };
+  cm_image a, b;
+  int expected = 0, got = 0;
+
+#define EXPECT_REFUSED(call) do { expected++; \
+    if ((call) != CM_ERR_INVALID_ARG) FAIL ("accepted: %s", #call); \
+    else got++; } while (0)
+
+  EXPECT_REFUSED (cm_blobs_plan_new (NULL, &d, 4, 4, CM_DEPTH_8));
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, NULL, 4, 4, CM_DEPTH_8));
+  if (plan != NULL)
+    FAIL ("a refused plan must leave *out NULL");
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 0, 4, CM_DEPTH_8));
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, (cm_depth) 12));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_agg));
+  d.connectivity = 6;
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.connectivity = 8;
+  if (cm_blobs_plan_new (&plan, &d, 8, 8, CM_DEPTH_8) != CM_OK ||
+      cm_device_image_alloc (&a, 8, 8, CM_DEPTH_8) != CM_OK ||
+      cm_device_image_alloc (&b, 8, 8, CM_DEPTH_16) != CM_OK) {
+    FAIL ("argument checks: setup");
+    return;
+  }
+  EXPECT_REFUSED (cm_blobs_plan_run (plan, &a, &a, stream));   /* 8-bit */
+  EXPECT_REFUSED (cm_blobs_plan_run (plan, &a, NULL, stream));
+  EXPECT_REFUSED (cm_blobs_plan_run (plan, &b, &b, stream));
+  EXPECT_REFUSED (cm_blobs_plan_run (NULL, &a, &b, stream));
+  cm_blobs_plan_free (plan);
+  cm_blobs_plan_free (NULL);
+  cm_device_free (a.data);
+  cm_device_free (b.data);
+  if (got == expected)
+    n_pass++;
+#undef EXPECT_REFUSED
+}
+
+int
+main (void)
+{
+  int rc = kernel_test_open (&stream);
+
+  if (rc != 0)
+    return rc;
+  test_arguments ();
+  test_table ();
+  test_sample_report ();
+  /* the large frames: not under a sampled (sanitizer) run */
+  if (test_shard_keep (0) && getenv ("CM_TEST_SAMPLE") == NULL) {
+    test_large ();
+    test_saturated ();
+    test_rerun ();
+    test_filter_api ();
+  }
+  cm_stream_free (stream);
+  printf ("%d passed, %d failed\n", n_pass, n_fail);
+  return n_fail ? 1 : 0;
+}
