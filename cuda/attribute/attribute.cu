@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* CUDA plans of the area opening and closing (attribute.h), the device
+ * twins of attribute-ref.c. After Blin, Carlinet, Lemaitre, Lacassagne &
+ * Geraud, "Max-Tree Computation on GPUs" (IEEE TPDS 2022): the max-tree is
+ * built by concurrent merges of neighbours, first inside tiles in shared
+ * memory, then across the tiles' seams in global memory
+ * (attribute-tree.cuh); then
+ *
+ * - nodes: every pixel links straight to its level root, every level root
+ *   to its parent's level root; a level root counts its own pixels (one
+ *   atomic per run of equal roots in a warp) and its children;
+ * - area: from every leaf a thread adds the subtree's area to the parent
+ *   and goes on with the parent only when it was the last of the parent's
+ *   children to arrive (so each node is added once, without a pass per
+ *   level: the chain of last arrivals is as long as the tree is deep);
+ * - output: each pixel walks from its level root to the first node of
+ *   area >= min_area (area grows towards the root) and takes its level,
+ *   0 when there is none; the links between small nodes are halved on
+ *   the way.
+ *
+ * The closing is the opening of the inverted levels. Everything lives in
+ * the plan; a run is six launches on the caller's stream. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+
+#include "attribute.h"
+#include "cm-cuda.h"
+#include "attribute-tree.cuh"
+
+#define TILE_W 32               /* a warp's width                         */
+#define TILE_ROWS_DEFAULT 32
+#define BLOCK 256
+
+struct cm_attr_plan
+{
+  cm_attr_desc desc;
+  int width, height;
+  cm_depth depth;
+  int tile_rows;                /* 0: no tiles, every edge in global      */
+  int *par;                     /* the tree (raster indices)              */
+  uint16_t *lev;                /* levels, inverted for the closing       */
+  int *area;                    /* of level roots                         */
+  int *nchild;                  /* children of level roots                */
+  int *arrived;                 /* children whose area has been added     */
+};
+
+/* ---- building the tree ------------------------------------------------- */
+
+template <typename T>
+static __device__ __forceinline__ unsigned
+load_level (const uint8_t * src, size_t pitch, int x, int y, unsigned inv)
+{
+  return ((const T *) (src + (size_t) y * pitch))[x] ^ inv;
+}
+
+/* The forward edges of (x, y) to (x + dx, y + dy): right, down, and for 8
+ * neighbours down-right and down-left */
+#define N_FORWARD 4
+__constant__ int fwd_dx[N_FORWARD] = { 1, 0, 1, -1 };
+__constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
+
+/* One tile of TILE_W x tile_rows: levels in, the tile's tree built in
+ * shared memory by merges of all its edges (rows first, then columns and
+ * diagonals), written out with every link pointing at a level root; the
+ * counters of the later passes zeroed */
+template <typename T>
+static __global__ void
+tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
+    unsigned inv, int tile_rows, int forward, int *par, uint16_t *lev,
+    int *area, int *nchild, int *arrived)
+{
+  extern __shared__ int smem[];
+  int *s_par = smem;
+  uint16_t *s_lev = (uint16_t *) (smem + TILE_W * tile_rows);
+  attr_shared_tree t = { s_par, s_lev };
+  int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
+  int lx = threadIdx.x, x = x0 + lx;
+
+  for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
+    int l = ly * TILE_W + lx, y = y0 + ly;
+
+    s_par[l] = l;
+    s_lev[l] = 0;
+    if (x < w && y < h) {
+      unsigned v = load_level<T> (src, pitch, x, y, inv);
+      size_t g = (size_t) y * w + x;
+
+      s_lev[l] = (uint16_t) v;
+      lev[g] = (uint16_t) v;
+      area[g] = 0;
+      nchild[g] = 0;
+      arrived[g] = 0;
+    }
+  }
+  __syncthreads ();
+  for (int e = 0; e < forward; e++) {
+    int dx = fwd_dx[e], dy = fwd_dy[e];
+
+    for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
+      int nlx = lx + dx, nly = ly + dy;
+
+      if (x < w && y0 + ly < h && nlx >= 0 && nlx < TILE_W &&
+          nly < tile_rows && x0 + nlx < w && y0 + nly < h)
+        attr_merge (t, ly * TILE_W + lx, nly * TILE_W + nlx);
+    }
+    __syncthreads ();
+  }
+  for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
+    int l = ly * TILE_W + lx, y = y0 + ly, r, to;
+
+    if (x >= w || y >= h)
+      continue;
+    r = attr_level_root (t, l);
+    if (r == l) {
+      int p = t.link (l);
+
+      to = p == l ? l : attr_level_root (t, p);
+    } else {
+      to = r;
+    }
+    par[(size_t) y * w + x] = (y0 + to / TILE_W) * w + x0 + to % TILE_W;
+  }
+}
+
+/* Without tiles: levels in, every pixel its own tree */
+template <typename T>
+static __global__ void
+init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
+    int *par, uint16_t *lev, int *area, int *nchild, int *arrived)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  size_t g = (size_t) y * w + x;
+
+  if (x >= w)
+    return;
+  lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
+  par[g] = (int) g;
+  area[g] = 0;
+  nchild[g] = 0;
+  arrived[g] = 0;
+}
+
+/* The edges from (x, y) that leave its tile (all of them when
+ * @tile_rows is 0), merged in global memory */
+static __global__ void
+seams_kernel (int w, int h, int tile_rows, int forward, int *par,
+    const uint16_t *lev)
+{
+  attr_global_tree t = { par, lev };
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+
+  if (x >= w)
+    return;
+  for (int e = 0; e < forward; e++) {
+    int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
+
+    if (nx < 0 || nx >= w || ny >= h)
+      continue;
+    if (tile_rows > 0 && nx / TILE_W == x / TILE_W &&
+        ny / tile_rows == y / tile_rows)
+      continue;
+    attr_merge (t, y * w + x, ny * w + nx);
+  }
+}
+
+/* The rows of a seam: the last row of each tile (the first row of the
+ * next is reached by its down edges) */
+static __global__ void
+row_seams_kernel (int w, int h, int tile_rows, int forward, int *par,
+    const uint16_t *lev)
+{
+  attr_global_tree t = { par, lev };
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = (blockIdx.y + 1) * tile_rows - 1;
+
+  if (x >= w || y + 1 >= h)
+    return;
+  for (int e = 1; e < forward; e++) {
+    int nx = x + fwd_dx[e];
+
+    if (nx >= 0 && nx < w)
+      attr_merge (t, y * w + x, (y + 1) * w + nx);
+  }
+}
+
+/* The columns of a seam: pixel columns 32k - 1 (right and down-right
+ * edges) and 32k (down-left edges), every row */
+static __global__ void
+column_seams_kernel (int w, int h, int forward, int *par,
+    const uint16_t *lev)
+{
+  attr_global_tree t = { par, lev };
+  int y = blockIdx.x * blockDim.x + threadIdx.x;
+  int x = (blockIdx.y + 1) * TILE_W - 1;
+
+  if (y >= h || x + 1 >= w)
+    return;
+  attr_merge (t, y * w + x, y * w + x + 1);
+  if (forward > 2 && y + 1 < h) {
+    attr_merge (t, y * w + x, (y + 1) * w + x + 1);
+    attr_merge (t, y * w + x + 1, (y + 1) * w + x);
+  }
+}
+
+/* ---- nodes, area, output ----------------------------------------------- */
+
+/* Links made canonical (a pixel to its level root, a level root to its
+ * parent's), own pixels and children counted */
+static __global__ void
+nodes_kernel (int n, int *par, const uint16_t *lev, int *area, int *nchild)
+{
+  attr_global_tree t = { par, lev };
+  int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
+  unsigned same;
+
+  if (p < n) {
+    r = attr_level_root (t, p);
+    if (r != p) {
+      t.set_link (p, r);
+    } else {
+      int q = t.link (p);
+
+      if (q != p) {
+        int pr = attr_level_root (t, q);
+
+        t.set_link (p, pr);
+        atomicAdd (nchild + pr, 1);
+      }
+    }
+  }
+  /* one atomic per group of lanes with the same root */
+  same = __match_any_sync (0xffffffffu, r);
+  if (r >= 0 && (threadIdx.x & 31) == __ffs (same) - 1)
+    atomicAdd (area + r, __popc (same));
+}
+
+static __device__ __forceinline__ bool
+is_level_root (const int *par, const uint16_t *lev, int p, int q)
+{
+  return q == p || lev[q] != lev[p];
+}
+
+/* From each leaf, areas added into parents; the last child to arrive at a
+ * parent carries on with it */
+static __global__ void
+area_kernel (int n, const int *par, const uint16_t *lev, int *area,
+    const int *nchild, int *arrived)
+{
+  int r = blockIdx.x * blockDim.x + threadIdx.x, a;
+
+  if (r >= n || !is_level_root (par, lev, r, par[r]) || nchild[r] != 0)
+    return;
+  a = area[r];
+  for (;;) {
+    int up = par[r];
+
+    if (up == r)
+      return;
+    atomicAdd (area + up, a);
+    __threadfence ();
+    if (atomicAdd (arrived + up, 1) != nchild[up] - 1)
+      return;
+    __threadfence ();
+    r = up;
+    a = *(volatile int *) (area + r);
+  }
+}
+
+template <typename T>
+static __global__ void
+output_kernel (int w, int h, int *par, const uint16_t *lev, const int *area,
+    unsigned min_area, unsigned inv, uint8_t * dst, size_t pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  int p = y * w + x, t, q;
+  unsigned v;
+
+  if (x >= w)
+    return;
+  q = par[p];
+  t = is_level_root (par, lev, p, q) ? p : q;
+  for (;;) {
+    int u, uu;
+
+    if ((unsigned) area[t] >= min_area) {
+      v = lev[t];
+      break;
+    }
+    u = *(volatile int *) (par + t);
+    if (u == t) {
+      v = 0;
+      break;
+    }
+    /* halving: both small, the next large node is the same from either */
+    uu = *(volatile int *) (par + u);
+    if (uu != u && (unsigned) area[u] < min_area)
+      *(volatile int *) (par + t) = uu;
+    t = u;
+  }
+  ((T *) (dst + (size_t) y * pitch))[x] = (T) (v ^ inv);
+}
+
+/* ---- the plan ---------------------------------------------------------- */
+
+static cm_status
+launch_status (void)
+{
+  return cm_cuda_status (cudaGetLastError ());
+}
+
+cm_status
+cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
+    int width, int height, cm_depth depth, const cm_attr_tuning * tuning)
+{
+  cm_attr_plan *p;
+  size_t n;
+  cudaError_t e;
+
+  if (out == NULL)
+    return CM_ERR_INVALID_ARG;
+  *out = NULL;
+  if (!cm_attr_desc_ok (desc) || width < 1 || height < 1 ||
+      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+      (double) width * height >= 2147483647.0)
+    return CM_ERR_INVALID_ARG;
+  /* a grid row per frame row */
+  if (height > 65535)
+    return CM_ERR_UNSUPPORTED;
+  if (tuning != NULL && (tuning->tile_rows < 0 || tuning->tile_rows > 32 ||
+          (tuning->tile_rows & (tuning->tile_rows - 1)) != 0))
+    return CM_ERR_INVALID_ARG;
+  p = cm_plan_alloc<cm_attr_plan> (desc, width, height, depth);
+  if (p == NULL)
+    return CM_ERR_NO_MEMORY;
+  p->tile_rows = tuning != NULL && tuning->tile_rows > 0 ?
+      tuning->tile_rows : TILE_ROWS_DEFAULT;
+  if (tuning != NULL && tuning->no_tiles)
+    p->tile_rows = 0;
+  n = (size_t) width * height;
+  e = cudaMalloc ((void **) &p->par, n * sizeof (int));
+  if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->lev, n * sizeof (uint16_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->area, n * sizeof (int));
+  if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->nchild, n * sizeof (int));
+  if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->arrived, n * sizeof (int));
+  if (e != cudaSuccess) {
+    cm_attr_plan_free (p);
+    return cm_cuda_status (e);
+  }
+  *out = p;
+  return CM_OK;
+}
+
+cm_status
+cm_attr_plan_new (cm_attr_plan ** out, const cm_attr_desc * desc,
+    int width, int height, cm_depth depth)
+{
+  return cm_attr_plan_new_tuned (out, desc, width, height, depth, NULL);
+}
+
+template <typename T>
+static cm_status
+run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
+    cudaStream_t s)
+{
+  int w = p->width, h = p->height, n = w * h;
+  int forward = p->desc.connectivity == 8 ? 4 : 2;
+  unsigned inv = p->desc.op == CM_ATTR_CLOSE ? cm_depth_max (p->depth) : 0;
+  const uint8_t *in = (const uint8_t *) src->data;
+  dim3 rows ((w + BLOCK - 1) / BLOCK, h);
+  cm_status st;
+
+  if (p->tile_rows > 0) {
+    int tr = p->tile_rows, by = tr < 8 ? tr : 8;
+    dim3 grid ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
+    size_t smem = (size_t) TILE_W * tr * (sizeof (int) + sizeof (uint16_t));
+
+    tiles_kernel<T> <<<grid, dim3 (TILE_W, by), smem, s>>> (in, src->pitch,
+        w, h, inv, tr, forward, p->par, p->lev, p->area, p->nchild,
+        p->arrived);
+    if ((st = launch_status ()) != CM_OK)
+      return st;
+    if ((h - 1) / tr > 0)
+      row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, (h - 1) / tr),
+          BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
+    if ((w - 1) / TILE_W > 0)
+      column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK,
+              (w - 1) / TILE_W), BLOCK, 0, s>>> (w, h, forward, p->par,
+          p->lev);
+  } else {
+    init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
+        p->par, p->lev, p->area, p->nchild, p->arrived);
+    seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, forward, p->par,
+        p->lev);
+  }
+  nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
+      p->lev, p->area, p->nchild);
+  area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
+      p->lev, p->area, p->nchild, p->arrived);
+  output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->area,
+      p->desc.min_area, inv, (uint8_t *) dst->data, dst->pitch);
+  return launch_status ();
+}
+
+cm_status
+cm_attr_plan_run (cm_attr_plan * p, const cm_image * src,
+    const cm_image * dst, void *stream)
+{
+  if (p == NULL || !cm_image_pair_ok (src, dst) ||
+      !cm_image_aligned_ok (src) || !cm_image_aligned_ok (dst) ||
+      src->width != p->width || src->height != p->height ||
+      src->depth != p->depth)
+    return CM_ERR_INVALID_ARG;
+  if (p->depth == CM_DEPTH_16)
+    return run_typed<uint16_t> (p, src, dst, (cudaStream_t) stream);
+  return run_typed<uint8_t> (p, src, dst, (cudaStream_t) stream);
+}
+
+void
+cm_attr_plan_free (cm_attr_plan * p)
+{
+  if (p == NULL)
+    return;
+  cudaFree (p->par);
+  cudaFree (p->lev);
+  cudaFree (p->area);
+  cudaFree (p->nchild);
+  cudaFree (p->arrived);
+  free (p);
+}
