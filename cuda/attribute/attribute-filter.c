@@ -1,29 +1,60 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* An attribute opening or closing on either backend (attribute-filter.h). */
-#include <stdlib.h>
-
-#include "cm-filter.h"
+#include "cm-filter-impl.h"
 #include "attribute-filter.h"
 
-struct cm_attr_filter
+typedef struct
 {
-  cm_filter_base base;          /* first; its cpu for the CPU backend */
+  cm_filter base;               /* first; its cpu for the CPU backend */
   cm_attr_plan *plan;           /* CUDA */
   cm_attr_cpu *cpu;             /* CPU */
+} attr_filter;
+
+static cm_status
+attr_run (cm_filter * base, const cm_image * src, const cm_image * dst,
+    void *stream)
+{
+  attr_filter *f = (attr_filter *) base;
+
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_attr_plan_run (f->plan, src, dst, stream);
+  return cm_attr_cpu_run (f->cpu, src, dst, base->cpu.cancel);
+}
+
+static const char *
+attr_algorithm (const cm_filter * base)
+{
+  const attr_filter *f = (const attr_filter *) base;
+
+  return f->plan != NULL ? "max-tree by concurrent merges" :
+      "union-find max-tree";
+}
+
+static void
+attr_free (cm_filter * base)
+{
+  attr_filter *f = (attr_filter *) base;
+
+  if (f->plan != NULL)
+    cm_attr_plan_free (f->plan);
+  cm_attr_cpu_free (f->cpu);
+}
+
+static const cm_filter_ops attr_ops = {
+  .run = attr_run,
+  .algorithm = attr_algorithm,
+  .free = attr_free,
 };
 
 cm_status
-cm_attr_filter_new (cm_attr_filter ** out, cm_backend backend,
+cm_attr_filter_new (cm_filter ** out, cm_backend backend,
     const cm_attr_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  cm_attr_filter *f;
-  cm_status status = CM_OK;
+  attr_filter *f;
+  cm_status status;
 
-  if (out == NULL)
-    return CM_ERR_INVALID_ARG;
-  *out = NULL;
-  f = (cm_attr_filter *) cm_filter_alloc (sizeof (*f),
+  f = (attr_filter *) cm_filter_alloc (out, sizeof (*f), &attr_ops,
       cm_attr_desc_ok (desc), backend, width, height, depth, cpu, &status);
   if (f == NULL)
     return status;
@@ -31,38 +62,5 @@ cm_attr_filter_new (cm_attr_filter ** out, cm_backend backend,
     status = cm_attr_plan_new (&f->plan, desc, width, height, depth);
   else
     status = cm_attr_cpu_new (&f->cpu, desc, width, height, depth);
-  if (status != CM_OK) {
-    cm_attr_filter_free (f);
-    return status;
-  }
-  *out = f;
-  return CM_OK;
-}
-
-cm_status
-cm_attr_filter_run (cm_attr_filter * f, const cm_image * src,
-    const cm_image * dst, void *stream)
-{
-  if (!cm_filter_run_ok ((const cm_filter_base *) f, src, dst))
-    return CM_ERR_INVALID_ARG;
-  if (f->base.backend == CM_BACKEND_CUDA)
-    return cm_attr_plan_run (f->plan, src, dst, stream);
-  return cm_attr_cpu_run (f->cpu, src, dst, f->base.cpu.cancel);
-}
-
-void
-cm_attr_filter_free (cm_attr_filter * f)
-{
-  if (f == NULL)
-    return;
-  if (f->plan != NULL)
-    cm_attr_plan_free (f->plan);
-  cm_attr_cpu_free (f->cpu);
-  free (f);
-}
-
-cm_backend
-cm_attr_filter_backend (const cm_attr_filter * f)
-{
-  return f->base.backend;
+  return cm_filter_done (out, &f->base, status);
 }

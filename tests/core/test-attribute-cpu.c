@@ -11,7 +11,7 @@
  * on several frames. Then argument checks and the cancel flag. */
 #include <stdlib.h>
 
-#include "attribute-filter.h"
+#include "attribute/attribute-filter.h"
 #include "attribute-frames.h"
 #include "core-test.h"
 #include "test-count.h"
@@ -92,7 +92,7 @@ check_plan (const cm_attr_desc * d, cm_image * srcs, int frames,
   cm_image want = test_image_new (s0->width, s0->height, s0->depth, 0);
   cm_image got = test_image_new (s0->width, s0->height, s0->depth, 5);
   cm_attr_cpu *p = NULL;
-  cm_attr_filter *f = NULL;
+  cm_filter *f = NULL;
   char msg[200];
 
   CHECK (cm_attr_cpu_new (&p, d, s0->width, s0->height, s0->depth) ==
@@ -107,11 +107,11 @@ check_plan (const cm_attr_desc * d, cm_image * srcs, int frames,
         msg);
     CHECK (test_image_equal (&got, &want, msg), "%s: cpu != ref", msg);
     test_image_fill (&got, 0xa5a5);
-    CHECK (cm_attr_filter_run (f, &srcs[i], &got, NULL) == CM_OK,
+    CHECK (cm_filter_run (f, &srcs[i], &got, NULL) == CM_OK,
         "%s: filter run", msg);
     CHECK (test_image_equal (&got, &want, msg), "%s: filter != ref", msg);
   }
-  cm_attr_filter_free (f);
+  cm_filter_free (f);
   cm_attr_cpu_free (p);
   test_image_free (&want);
   test_image_free (&got);
@@ -198,7 +198,7 @@ check_arguments (void)
   cm_attr_desc ok = desc_of (CM_ATTR_OPEN, 5, 8);
   cm_attr_desc bad[4] = { ok, ok, ok, ok };
   cm_attr_cpu *p = (cm_attr_cpu *) 1;
-  cm_attr_filter *f = (cm_attr_filter *) 1;
+  cm_filter *f = (cm_filter *) 1;
   int cancel = 1;
 
   bad[0].min_area = 0;
@@ -230,11 +230,11 @@ check_arguments (void)
       test_image_get (&b, 3, 3) == 9, "a run after a cancelled one");
   cm_attr_cpu_free (p);
   CHECK (cm_attr_filter_new (&f, CM_BACKEND_CPU, &ok, 8, 6, CM_DEPTH_8,
-          NULL) == CM_OK && cm_attr_filter_backend (f) == CM_BACKEND_CPU,
+          NULL) == CM_OK && cm_filter_backend (f) == CM_BACKEND_CPU,
       "cpu filter");
-  CHECK (cm_attr_filter_run (f, &a, &c, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_filter_run (f, &a, &c, NULL) == CM_ERR_INVALID_ARG,
       "filter on another size");
-  cm_attr_filter_free (f);
+  cm_filter_free (f);
   test_image_free (&a);
   test_image_free (&b);
   test_image_free (&c);

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attribute.h"
-#include "attribute-filter.h"
+#include "attribute/attribute.h"
+#include "attribute/attribute-filter.h"
 #include "attribute-frames.h"
 #include "device.h"
 #include "kernel-test.h"
@@ -296,7 +296,7 @@ test_arguments (void)
   cm_attr_desc bad = ok;
   cm_attr_tuning odd = { 3, 0 };
   cm_attr_plan *p = (cm_attr_plan *) 1;
-  cm_attr_filter *f = NULL;
+  cm_filter *f = NULL;
   dev_image a, b;
   int fails = n_fail;
 
@@ -328,9 +328,9 @@ test_arguments (void)
     cm_attr_plan_free (p);
   }
   if (cm_attr_filter_new (&f, CM_BACKEND_CUDA, &ok, 8, 8, CM_DEPTH_8,
-          NULL) != CM_OK || cm_attr_filter_backend (f) != CM_BACKEND_CUDA)
+          NULL) != CM_OK || cm_filter_backend (f) != CM_BACKEND_CUDA)
     FAIL ("CUDA filter");
-  cm_attr_filter_free (f);
+  cm_filter_free (f);
   cm_device_free (a.alloc.data);
   cm_device_free (b.alloc.data);
   if (n_fail == fails)
