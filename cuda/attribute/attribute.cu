@@ -38,6 +38,7 @@ struct cm_attr_plan
   int width, height;
   cm_depth depth;
   int tile_rows;                /* 0: no tiles, every edge in global      */
+  int stop_after;               /* cm_attr_tuning                         */
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
   int *area;                    /* of level roots                         */
@@ -337,6 +338,7 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
       tuning->tile_rows : TILE_ROWS_DEFAULT;
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
+  p->stop_after = tuning != NULL ? tuning->stop_after : 0;
   n = (size_t) width * height;
   e = cudaMalloc ((void **) &p->par, n * sizeof (int));
   if (e == cudaSuccess)
@@ -382,7 +384,7 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     tiles_kernel<T> <<<grid, dim3 (TILE_W, by), smem, s>>> (in, src->pitch,
         w, h, inv, tr, forward, p->par, p->lev, p->area, p->nchild,
         p->arrived);
-    if ((st = launch_status ()) != CM_OK)
+    if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if ((h - 1) / tr > 0)
       row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, (h - 1) / tr),
@@ -397,10 +399,16 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, forward, p->par,
         p->lev);
   }
+  if (p->stop_after == 2)
+    return launch_status ();
   nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
       p->lev, p->area, p->nchild);
+  if (p->stop_after == 3)
+    return launch_status ();
   area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
       p->lev, p->area, p->nchild, p->arrived);
+  if (p->stop_after == 4)
+    return launch_status ();
   output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->area,
       p->desc.min_area, inv, (uint8_t *) dst->data, dst->pitch);
   return launch_status ();

@@ -95,6 +95,9 @@ typedef struct
                                  * memory (1, 2, 4 ... 32), 0: default   */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
+  int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops
+                                 * after the tiles, the seams, the nodes,
+                                 * the area (no output); 0: whole run    */
 } cm_attr_tuning;
 
 cm_status cm_attr_plan_new (cm_attr_plan ** out, const cm_attr_desc * desc,

@@ -65,10 +65,10 @@ host_view (const cm_image * whole, int layout, int w)
 }
 
 static const cm_attr_tuning tunings[] = {
-  {0, 0},                       /* the defaults: 32-row tiles */
-  {1, 0},                       /* one-row tiles: nearly all merges on seams */
-  {4, 0},
-  {0, 1},                       /* no tiles: every edge in global memory */
+  {0, 0, 0},                    /* the defaults: 32-row tiles */
+  {1, 0, 0},                    /* one-row tiles: nearly all merges on seams */
+  {4, 0, 0},
+  {0, 1, 0},                    /* no tiles: every edge in global memory */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -294,7 +294,7 @@ test_arguments (void)
 {
   cm_attr_desc ok = { CM_ATTR_OPEN, CM_ATTR_AREA, 10, 8 };
   cm_attr_desc bad = ok;
-  cm_attr_tuning odd = { 3, 0 };
+  cm_attr_tuning odd = { 3, 0, 0 };
   cm_attr_plan *p = (cm_attr_plan *) 1;
   cm_filter *f = NULL;
   dev_image a, b;
