@@ -7,7 +7,7 @@ where it imports, each output checked against ours.
 
     bench-area-peers.py --write DIR
     bench-area-peers.py --dir DIR [--runs 5] [--sk-max-px 2100000]
-                        [--conn 8] [--close]
+                        [--sk-frames camera,noise] [--conn 8] [--close]
 
 --write DIR writes camera, coins, page and moon from scikit-image's data,
 each tiled over 3840x2160 (8-bit binary PGM), for bench-area --image.
@@ -15,7 +15,7 @@ each tiled over 3840x2160 (8-bit binary PGM), for bench-area --image.
 (NAME-WxH-DEPTH.pgm) and our results (NAME-WxH-DEPTH-area-open-A.pgm),
 times each peer on every frame and min_area found (wall clock, median of
 --runs; scikit-image, by far the slowest, once, and only on frames of at
-most --sk-max-px pixels) and says whether its output equals ours.
+most --sk-max-px pixels, of the --sk-frames named) and says whether its output equals ours.
 DIPlib runs on its default threads (all cores), scikit-image and Higra on
 one.
 """
@@ -56,7 +56,7 @@ def read_pgm(path):
     if maxv > 255:
         return np.frombuffer(parts[4], ">u2")[:w * h].reshape(h, w).astype(
             np.uint16)
-    return np.frombuffer(parts[4], np.uint8)[:w * h].reshape(h, w)
+    return np.frombuffer(parts[4], np.uint8)[:w * h].reshape(h, w).copy()
 
 
 def peers(conn, close):
@@ -90,13 +90,18 @@ def peers(conn, close):
                          hg.component_tree_max_tree)(g, img)
             area = hg.attribute_area(tree)
             return hg.reconstruct_leaf_data(tree, alt, area < a)
-        out["Higra"] = (getattr(hg, "__version__", "?"), higra_fn)
+        try:
+            from importlib.metadata import version
+            hv = version("higra")
+        except Exception:
+            hv = "?"
+        out["Higra"] = (hv, higra_fn)
     except ImportError as e:
         print("Higra not importable (%s)" % e)
     return out
 
 
-def main_dir(d, runs, sk_max, conn, close):
+def main_dir(d, runs, sk_max, sk_frames, conn, close):
     ps = peers(conn, close)
     print("peers: " + ", ".join("%s %s" % (n, v[0]) for n, v in ps.items())
           + "; %d CPUs; %d-connectivity, %s" % (
@@ -118,7 +123,8 @@ def main_dir(d, runs, sk_max, conn, close):
             for peer, (_, fn) in ps.items():
                 n = runs
                 if peer == "scikit-image":
-                    if img.size > sk_max:
+                    if img.size > sk_max or (sk_frames and
+                                             name not in sk_frames):
                         continue
                     n = 1
                 ms = []
@@ -141,6 +147,7 @@ def main():
     ap.add_argument("--dir")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sk-max-px", type=int, default=2100000)
+    ap.add_argument("--sk-frames", default="")
     ap.add_argument("--conn", type=int, default=8)
     ap.add_argument("--close", action="store_true")
     a = ap.parse_args()
@@ -149,7 +156,9 @@ def main():
             write_pgm("%s/%s.pgm" % (a.write, name), tiled(name, 3840, 2160))
         return 0
     if a.dir:
-        return main_dir(a.dir, a.runs, a.sk_max_px, a.conn, a.close)
+        return main_dir(a.dir, a.runs, a.sk_max_px,
+                        [f for f in a.sk_frames.split(",") if f], a.conn,
+                        a.close)
     ap.print_usage()
     return 2
 
