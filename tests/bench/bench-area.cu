@@ -8,7 +8,8 @@
  * 3840x2160 and 1920x1080, min_area 64 and 1000. With --steps each row
  * also gives the time of the passes (runs stopped after each pass, the
  * differences); with --check whether the result equals the CPU backend
- * (itself equal to the reference, tests/core); with --dump DIR the
+ * (itself equal to the reference, tests/core) and the CPU backend's time
+ * (one run, one thread, wall clock); with --dump DIR the
  * frames and results as PGM files for bench-area-peers.py --dir. NPP has
  * no attribute filter; scikit-image, DIPlib and Higra are timed by
  * bench-area-peers.py on the same frames.
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -182,9 +184,10 @@ main (int argc, char **argv)
       tile_rows ? tile_rows : 32);
   printf ("| image | size | depth | min_area | ms | first ms | Mpx/s |%s%s\n",
       steps ? " tiles | seams | nodes | area | output |" : "",
-      check ? " equals CPU |" : "");
+      check ? " equals CPU | CPU ms |" : "");
   printf ("| --- | --- | --- | --- | --- | --- | --- |%s%s\n",
-      steps ? " --- | --- | --- | --- | --- |" : "", check ? " --- |" : "");
+      steps ? " --- | --- | --- | --- | --- |" : "",
+      check ? " --- | --- |" : "");
 
   for (auto sz : sizes)
     for (size_t ii = 0; ii <= images.size (); ii++)
@@ -215,7 +218,7 @@ main (int argc, char **argv)
           cm_attr_plan *plan = NULL;
           double first = 0, ms, part[5] = { 0 };
           const char *eq = "";
-          char stepcols[200] = "";
+          char stepcols[200] = "", cpucol[64] = "";
 
           if (cm_attr_plan_new_tuned (&plan, &d, w, h, (cm_depth) depth,
                   &tun) != CM_OK) {
@@ -233,11 +236,19 @@ main (int argc, char **argv)
 
             CK (cudaMemcpy2D (got.data, got.pitch, dst.data, dst.pitch,
                     (size_t) w * (depth / 8), h, cudaMemcpyDeviceToHost));
-            if (check)
-              eq = cm_attr_cpu_new (&cpu, &d, w, h, (cm_depth) depth) ==
-                  CM_OK && cm_attr_cpu_run (cpu, &hf, &want, NULL) == CM_OK
-                  && test_image_equal (&got, &want, name) ? " yes |" :
+            if (check) {
+              bool made = cm_attr_cpu_new (&cpu, &d, w, h, (cm_depth) depth)
+                  == CM_OK;
+              auto t0 = std::chrono::steady_clock::now ();
+              bool ran = made && cm_attr_cpu_run (cpu, &hf, &want, NULL) ==
+                  CM_OK;
+              auto t1 = std::chrono::steady_clock::now ();
+
+              eq = ran && test_image_equal (&got, &want, name) ? " yes |" :
                   " NO |";
+              snprintf (cpucol, sizeof (cpucol), " %.0f |",
+                  std::chrono::duration<double, std::milli> (t1 - t0).count ());
+            }
             if (dump) {
               char path[1024];
 
@@ -268,9 +279,9 @@ main (int argc, char **argv)
                 part[1] - part[0], part[2] - part[1], part[3] - part[2],
                 part[4] - part[3]);
           }
-          printf ("| %s | %dx%d | %d | %d | %.3f | %.3f | %.0f |%s%s\n",
+          printf ("| %s | %dx%d | %d | %d | %.3f | %.3f | %.0f |%s%s%s\n",
               name, w, h, depth, area, ms, first, (double) w * h / ms /
-              1000.0, stepcols, eq);
+              1000.0, stepcols, eq, cpucol);
           fflush (stdout);
           cm_attr_plan_free (plan);
         }
