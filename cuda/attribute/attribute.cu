@@ -28,8 +28,9 @@
 #include "cm-cuda.h"
 #include "attribute-tree.cuh"
 
-#define TILE_W 32               /* a warp's width                         */
+#define TILE_COLS_DEFAULT 32
 #define TILE_ROWS_DEFAULT 32
+#define TILE_MAX_PIXELS 8192    /* 48 KiB of shared memory                */
 #define BLOCK 256
 
 struct cm_attr_plan
@@ -37,6 +38,7 @@ struct cm_attr_plan
   cm_attr_desc desc;
   int width, height;
   cm_depth depth;
+  int tile_cols;
   int tile_rows;                /* 0: no tiles, every edge in global      */
   int stop_after;               /* cm_attr_tuning                         */
   int *par;                     /* the tree (raster indices)              */
@@ -61,25 +63,25 @@ load_level (const uint8_t * src, size_t pitch, int x, int y, unsigned inv)
 __constant__ int fwd_dx[N_FORWARD] = { 1, 0, 1, -1 };
 __constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
 
-/* One tile of TILE_W x tile_rows: levels in, the tile's tree built in
- * shared memory by merges of all its edges (rows first, then columns and
- * diagonals), written out with every link pointing at a level root; the
- * counters of the later passes zeroed */
+/* One tile of tile_cols x tile_rows (powers of two): levels in, the
+ * tile's tree built in shared memory by merges of all its edges (rows
+ * first, then columns and diagonals), written out with every link
+ * pointing at a level root; the counters of the later passes zeroed */
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
-    unsigned inv, int tile_rows, int forward, int *par, uint16_t *lev,
-    int *area, int *nchild, int *arrived)
+    unsigned inv, int tile_cols, int tile_rows, int forward, int *par,
+    uint16_t *lev, int *area, int *nchild, int *arrived)
 {
   extern __shared__ int smem[];
+  int size = tile_cols * tile_rows, cshift = __ffs (tile_cols) - 1;
   int *s_par = smem;
-  uint16_t *s_lev = (uint16_t *) (smem + TILE_W * tile_rows);
+  uint16_t *s_lev = (uint16_t *) (smem + size);
   attr_shared_tree t = { s_par, s_lev };
-  int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
-  int lx = threadIdx.x, x = x0 + lx;
+  int x0 = blockIdx.x * tile_cols, y0 = blockIdx.y * tile_rows;
 
-  for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
-    int l = ly * TILE_W + lx, y = y0 + ly;
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int x = x0 + (l & (tile_cols - 1)), y = y0 + (l >> cshift);
 
     s_par[l] = l;
     s_lev[l] = 0;
@@ -98,17 +100,18 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
   for (int e = 0; e < forward; e++) {
     int dx = fwd_dx[e], dy = fwd_dy[e];
 
-    for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
+    for (int l = threadIdx.x; l < size; l += blockDim.x) {
+      int lx = l & (tile_cols - 1), ly = l >> cshift;
       int nlx = lx + dx, nly = ly + dy;
 
-      if (x < w && y0 + ly < h && nlx >= 0 && nlx < TILE_W &&
+      if (x0 + lx < w && y0 + ly < h && nlx >= 0 && nlx < tile_cols &&
           nly < tile_rows && x0 + nlx < w && y0 + nly < h)
-        attr_merge (t, ly * TILE_W + lx, nly * TILE_W + nlx);
+        attr_merge (t, l, (nly << cshift) + nlx);
     }
     __syncthreads ();
   }
-  for (int ly = threadIdx.y; ly < tile_rows; ly += blockDim.y) {
-    int l = ly * TILE_W + lx, y = y0 + ly, r, to;
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int x = x0 + (l & (tile_cols - 1)), y = y0 + (l >> cshift), r, to;
 
     if (x >= w || y >= h)
       continue;
@@ -120,7 +123,8 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     } else {
       to = r;
     }
-    par[(size_t) y * w + x] = (y0 + to / TILE_W) * w + x0 + to % TILE_W;
+    par[(size_t) y * w + x] = (y0 + (to >> cshift)) * w + x0 +
+        (to & (tile_cols - 1));
   }
 }
 
@@ -145,8 +149,8 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
 /* The edges from (x, y) that leave its tile (all of them when
  * @tile_rows is 0), merged in global memory */
 static __global__ void
-seams_kernel (int w, int h, int tile_rows, int forward, int *par,
-    const uint16_t *lev)
+seams_kernel (int w, int h, int tile_cols, int tile_rows, int forward,
+    int *par, const uint16_t *lev)
 {
   attr_global_tree t = { par, lev };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -158,7 +162,7 @@ seams_kernel (int w, int h, int tile_rows, int forward, int *par,
 
     if (nx < 0 || nx >= w || ny >= h)
       continue;
-    if (tile_rows > 0 && nx / TILE_W == x / TILE_W &&
+    if (tile_rows > 0 && nx / tile_cols == x / tile_cols &&
         ny / tile_rows == y / tile_rows)
       continue;
     attr_merge (t, y * w + x, ny * w + nx);
@@ -185,15 +189,15 @@ row_seams_kernel (int w, int h, int tile_rows, int forward, int *par,
   }
 }
 
-/* The columns of a seam: pixel columns 32k - 1 (right and down-right
- * edges) and 32k (down-left edges), every row */
+/* The columns of a seam: pixel columns k tile_cols - 1 (right and
+ * down-right edges) and k tile_cols (down-left edges), every row */
 static __global__ void
-column_seams_kernel (int w, int h, int forward, int *par,
+column_seams_kernel (int w, int h, int tile_cols, int forward, int *par,
     const uint16_t *lev)
 {
   attr_global_tree t = { par, lev };
   int y = blockIdx.x * blockDim.x + threadIdx.x;
-  int x = (blockIdx.y + 1) * TILE_W - 1;
+  int x = (blockIdx.y + 1) * tile_cols - 1;
 
   if (y >= h || x + 1 >= w)
     return;
@@ -328,14 +332,21 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   /* a grid row per frame row */
   if (height > 65535)
     return CM_ERR_UNSUPPORTED;
-  if (tuning != NULL && (tuning->tile_rows < 0 || tuning->tile_rows > 32 ||
-          (tuning->tile_rows & (tuning->tile_rows - 1)) != 0))
+  if (tuning != NULL && (tuning->tile_rows < 0 || tuning->tile_cols < 0 ||
+          (tuning->tile_rows & (tuning->tile_rows - 1)) != 0 ||
+          (tuning->tile_cols & (tuning->tile_cols - 1)) != 0 ||
+          (tuning->tile_cols > 0 && tuning->tile_cols < 32) ||
+          (size_t) (tuning->tile_rows ? tuning->tile_rows : TILE_ROWS_DEFAULT)
+          * (tuning->tile_cols ? tuning->tile_cols : TILE_COLS_DEFAULT) >
+          TILE_MAX_PIXELS))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_attr_plan> (desc, width, height, depth);
   if (p == NULL)
     return CM_ERR_NO_MEMORY;
   p->tile_rows = tuning != NULL && tuning->tile_rows > 0 ?
       tuning->tile_rows : TILE_ROWS_DEFAULT;
+  p->tile_cols = tuning != NULL && tuning->tile_cols > 0 ?
+      tuning->tile_cols : TILE_COLS_DEFAULT;
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
@@ -377,26 +388,26 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
   cm_status st;
 
   if (p->tile_rows > 0) {
-    int tr = p->tile_rows, by = tr < 8 ? tr : 8;
-    dim3 grid ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
-    size_t smem = (size_t) TILE_W * tr * (sizeof (int) + sizeof (uint16_t));
+    int tr = p->tile_rows, tc = p->tile_cols;
+    int threads = tr * tc < BLOCK ? tr * tc : BLOCK;
+    dim3 grid ((w + tc - 1) / tc, (h + tr - 1) / tr);
+    size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
 
-    tiles_kernel<T> <<<grid, dim3 (TILE_W, by), smem, s>>> (in, src->pitch,
-        w, h, inv, tr, forward, p->par, p->lev, p->area, p->nchild,
+    tiles_kernel<T> <<<grid, threads, smem, s>>> (in, src->pitch, w, h,
+        inv, tc, tr, forward, p->par, p->lev, p->area, p->nchild,
         p->arrived);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if ((h - 1) / tr > 0)
       row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, (h - 1) / tr),
           BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
-    if ((w - 1) / TILE_W > 0)
-      column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK,
-              (w - 1) / TILE_W), BLOCK, 0, s>>> (w, h, forward, p->par,
-          p->lev);
+    if ((w - 1) / tc > 0)
+      column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK, (w - 1) / tc),
+          BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
         p->par, p->lev, p->area, p->nchild, p->arrived);
-    seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, forward, p->par,
+    seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, 0, forward, p->par,
         p->lev);
   }
   if (p->stop_after == 2)

@@ -92,7 +92,10 @@ typedef struct cm_attr_plan cm_attr_plan;
 typedef struct
 {
   int tile_rows;                /* rows of the tiles merged in shared
-                                 * memory (1, 2, 4 ... 32), 0: default   */
+                                 * memory (a power of two), 0: default  */
+  int tile_cols;                /* their columns (a power of two, at
+                                 * least 32), 0: default; at most 8192
+                                 * pixels a tile                         */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops

@@ -6,8 +6,8 @@
  * of attribute-frames.h (smooth hills, noise, staircases along rows,
  * columns and rings, flat, few levels, blobs, specks) x frames from 1x1,
  * 1xN and Nx1 to sizes off the tile's multiples, min_area from 1 to more
- * than the frame holds, under every tuning (32-row tiles, 1- and 4-row
- * tiles, no tiles: every edge merged in global memory). Device views with
+ * than the frame holds, under every tuning (32 x 32 tiles, 1 x 32,
+ * 4 x 64, 64 x 128, no tiles: every edge merged in global memory). Device views with
  * the allocator's pitch or one sample in; the destination pre-filled with
  * noise and read back whole (nothing written outside the view), the
  * source read back unchanged; each plan runs two frames. Large frames
@@ -64,11 +64,13 @@ host_view (const cm_image * whole, int layout, int w)
   return v;
 }
 
+/* rows, columns of the tiles; no tiles; stop after */
 static const cm_attr_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults: 32-row tiles */
-  {1, 0, 0},                    /* one-row tiles: nearly all merges on seams */
-  {4, 0, 0},
-  {0, 1, 0},                    /* no tiles: every edge in global memory */
+  {0, 0, 0, 0},                 /* the defaults: 32 x 32 tiles */
+  {1, 0, 0, 0},                 /* one-row tiles: nearly all merges on seams */
+  {4, 64, 0, 0},
+  {0, 0, 1, 0},                 /* no tiles: every edge in global memory */
+  {64, 128, 0, 0},              /* the largest tile */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -251,7 +253,7 @@ test_table (void)
               if (!test_sample_keep ())
                 continue;
               /* the reference up to 2500 pixels, the CPU backend above */
-              check_case (&d, srcs, 2, index % 2, 0xf, w * h > 2500, 1,
+              check_case (&d, srcs, 2, index % 2, 0x1f, w * h > 2500, 1,
                   attr_frame_name ((attr_frame_kind) k));
             }
         for (int i = 0; i < 2; i++)
@@ -297,7 +299,8 @@ test_arguments (void)
 {
   cm_attr_desc ok = { CM_ATTR_OPEN, CM_ATTR_AREA, 10, 8 };
   cm_attr_desc bad = ok;
-  cm_attr_tuning odd = { 3, 0, 0 };
+  cm_attr_tuning odd = { 3, 0, 0, 0 }, narrow = { 4, 16, 0, 0 };
+  cm_attr_tuning big = { 128, 128, 0, 0 };
   cm_attr_plan *p = (cm_attr_plan *) 1;
   cm_filter *f = NULL;
   dev_image a, b;
@@ -314,6 +317,12 @@ test_arguments (void)
   if (cm_attr_plan_new_tuned (&p, &ok, 8, 8, CM_DEPTH_8, &odd) !=
       CM_ERR_INVALID_ARG)
     FAIL ("plan took 3-row tiles");
+  if (cm_attr_plan_new_tuned (&p, &ok, 8, 8, CM_DEPTH_8, &narrow) !=
+      CM_ERR_INVALID_ARG)
+    FAIL ("plan took 16-column tiles");
+  if (cm_attr_plan_new_tuned (&p, &ok, 8, 8, CM_DEPTH_8, &big) !=
+      CM_ERR_INVALID_ARG)
+    FAIL ("plan took tiles of 16384 pixels");
   if (cm_attr_plan_new (&p, &ok, 0, 8, CM_DEPTH_8) != CM_ERR_INVALID_ARG)
     FAIL ("plan took width 0");
   if (!dev_image_new (&a, 8, 8, CM_DEPTH_8, 0) ||
