@@ -15,7 +15,8 @@ each tiled over 3840x2160 (8-bit binary PGM), for bench-area --image.
 (NAME-WxH-DEPTH.pgm) and our results (NAME-WxH-DEPTH-area-open-A.pgm),
 times each peer on every frame and min_area found (wall clock, median of
 --runs; scikit-image, by far the slowest, once, and only on frames of at
-most --sk-max-px pixels, of the --sk-frames named) and says whether its output equals ours.
+most --sk-max-px pixels, of the --sk-frames named) and says whether its
+output equals ours.
 DIPlib runs on its default threads (all cores), scikit-image and Higra on
 one.
 """

@@ -7,10 +7,10 @@
  * columns and rings, flat, few levels, blobs, specks) x frames from 1x1,
  * 1xN and Nx1 to sizes off the tile's multiples, min_area from 1 to more
  * than the frame holds, under every tuning (32 x 32 tiles, 1 x 32,
- * 4 x 64, 64 x 128, no tiles: every edge merged in global memory). Device views with
- * the allocator's pitch or one sample in; the destination pre-filled with
- * noise and read back whole (nothing written outside the view), the
- * source read back unchanged; each plan runs two frames. Large frames
+ * 4 x 64, 64 x 128, no tiles: every edge merged in global memory).
+ * Device views with the allocator's pitch or one sample in; the
+ * destination pre-filled with noise and read back whole (nothing written
+ * outside the view), the source read back unchanged; each plan runs two frames. Large frames
  * (1920x1080 and one 3840x2160) against the CPU backend, which
  * tests/core holds equal to the reference, each run three times (the
  * merges race differently every time). Also: argument checks.
