@@ -10,10 +10,10 @@
  * 4 x 64, 64 x 128, no tiles: every edge merged in global memory).
  * Device views with the allocator's pitch or one sample in; the
  * destination pre-filled with noise and read back whole (nothing written
- * outside the view), the source read back unchanged; each plan runs two frames. Large frames
- * (1920x1080 and one 3840x2160) against the CPU backend, which
- * tests/core holds equal to the reference, each run three times (the
- * merges race differently every time). Also: argument checks.
+ * outside the view), the source read back unchanged; each plan runs two
+ * frames. Large frames (1920x1080 and 3840x2160) against the CPU
+ * backend, which tests/core holds equal to the reference, each run three
+ * times (the merges race differently every time). Also: argument checks.
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case
  * on stderr, "N passed, M failed" at the end, exit 1 on any failure.
