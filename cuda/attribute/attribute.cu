@@ -40,7 +40,8 @@ struct cm_attr_plan
   cm_depth depth;
   int tile_cols;
   int tile_rows;                /* 0: no tiles, every edge in global      */
-  int stop_after;               /* cm_attr_tuning                         */
+  int row_stack;                /* cm_attr_tuning                         */
+  int stop_after;
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
   int *area;                    /* of level roots                         */
@@ -67,11 +68,35 @@ __constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
  * tile's tree built in shared memory by merges of all its edges (rows
  * first, then columns and diagonals), written out with every link
  * pointing at a level root; the counters of the later passes zeroed */
+/* The 1-D tree of the @n pixels from @l0 of a tile (strict order), by
+ * one left-to-right scan: the pixels of rising level still open form a
+ * stack whose links point down it; a pixel that closes the top links it
+ * to the higher of the pixel below it and itself */
+static __device__ void
+row_tree (int *s_par, const uint16_t *s_lev, int l0, int n)
+{
+  int top = -1;
+
+  for (int l = l0; l < l0 + n; l++) {
+    unsigned v = s_lev[l];
+
+    while (top >= 0 && !attr_below (s_lev[top], top, v, l)) {
+      int below = s_par[top] == top ? -1 : s_par[top];
+
+      if (below < 0 || attr_below (s_lev[below], below, v, l))
+        s_par[top] = l;
+      top = below;
+    }
+    s_par[l] = top < 0 ? l : top;
+    top = l;
+  }
+}
+
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
-    unsigned inv, int tile_cols, int tile_rows, int forward, int *par,
-    uint16_t *lev, int *area, int *nchild, int *arrived)
+    unsigned inv, int tile_cols, int tile_rows, int forward, int row_stack,
+    int *par, uint16_t *lev, int *area, int *nchild, int *arrived)
 {
   extern __shared__ int smem[];
   int size = tile_cols * tile_rows, cshift = __ffs (tile_cols) - 1;
@@ -97,7 +122,14 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     }
   }
   __syncthreads ();
-  for (int e = 0; e < forward; e++) {
+  if (row_stack) {
+    int cols = min (tile_cols, w - x0);
+
+    for (int r = threadIdx.x; r < tile_rows && y0 + r < h; r += blockDim.x)
+      row_tree (s_par, s_lev, r * tile_cols, cols);
+    __syncthreads ();
+  }
+  for (int e = row_stack ? 1 : 0; e < forward; e++) {
     int dx = fwd_dx[e], dy = fwd_dy[e];
 
     for (int l = threadIdx.x; l < size; l += blockDim.x) {
@@ -350,6 +382,7 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
+  p->row_stack = tuning != NULL ? tuning->row_stack : 0;
   n = (size_t) width * height;
   e = cudaMalloc ((void **) &p->par, n * sizeof (int));
   if (e == cudaSuccess)
@@ -394,8 +427,8 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
 
     tiles_kernel<T> <<<grid, threads, smem, s>>> (in, src->pitch, w, h,
-        inv, tc, tr, forward, p->par, p->lev, p->area, p->nchild,
-        p->arrived);
+        inv, tc, tr, forward, p->row_stack, p->par, p->lev, p->area,
+        p->nchild, p->arrived);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if ((h - 1) / tr > 0)

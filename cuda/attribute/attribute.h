@@ -98,6 +98,9 @@ typedef struct
                                  * pixels a tile                         */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
+  int row_stack;                /* 1: a tile's rows linked by one thread
+                                 * each (the 1-D tree by a stack) before
+                                 * the other edges are merged            */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops
                                  * after the tiles, the seams, the nodes,
                                  * the area (no output); 0: whole run    */
