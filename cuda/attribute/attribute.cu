@@ -12,7 +12,9 @@
  * - area: from every leaf a thread adds the subtree's area to the parent
  *   and goes on with the parent only when it was the last of the parent's
  *   children to arrive (so each node is added once, without a pass per
- *   level: the chain of last arrivals is as long as the tree is deep);
+ *   level: the chain of last arrivals is as long as the tree is deep).
+ *   A node's area and its arrivals share a 64-bit word, so that one
+ *   atomic both adds and says who came last, with the sum so far;
  * - output: each pixel walks from its level root to the first node of
  *   area >= min_area (area grows towards the root) and takes its level,
  *   0 when there is none; the links between small nodes are halved on
@@ -44,9 +46,8 @@ struct cm_attr_plan
   int stop_after;
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
-  int *area;                    /* of level roots                         */
+  unsigned long long *acc;      /* of level roots: area | arrivals << 32  */
   int *nchild;                  /* children of level roots                */
-  int *arrived;                 /* children whose area has been added     */
 };
 
 /* ---- building the tree ------------------------------------------------- */
@@ -96,7 +97,7 @@ template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     unsigned inv, int tile_cols, int tile_rows, int forward, int row_stack,
-    int *par, uint16_t *lev, int *area, int *nchild, int *arrived)
+    int *par, uint16_t *lev, unsigned long long *acc, int *nchild)
 {
   extern __shared__ int smem[];
   int size = tile_cols * tile_rows, cshift = __ffs (tile_cols) - 1;
@@ -116,9 +117,8 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
 
       s_lev[l] = (uint16_t) v;
       lev[g] = (uint16_t) v;
-      area[g] = 0;
+      acc[g] = 0;
       nchild[g] = 0;
-      arrived[g] = 0;
     }
   }
   __syncthreads ();
@@ -164,7 +164,7 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
 template <typename T>
 static __global__ void
 init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
-    int *par, uint16_t *lev, int *area, int *nchild, int *arrived)
+    int *par, uint16_t *lev, unsigned long long *acc, int *nchild)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   size_t g = (size_t) y * w + x;
@@ -173,9 +173,8 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
     return;
   lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
   par[g] = (int) g;
-  area[g] = 0;
+  acc[g] = 0;
   nchild[g] = 0;
-  arrived[g] = 0;
 }
 
 /* The edges from (x, y) that leave its tile (all of them when
@@ -245,7 +244,8 @@ column_seams_kernel (int w, int h, int tile_cols, int forward, int *par,
 /* Links made canonical (a pixel to its level root, a level root to its
  * parent's), own pixels and children counted */
 static __global__ void
-nodes_kernel (int n, int *par, const uint16_t *lev, int *area, int *nchild)
+nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
+    int *nchild)
 {
   attr_global_tree t = { par, lev };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
@@ -269,7 +269,7 @@ nodes_kernel (int n, int *par, const uint16_t *lev, int *area, int *nchild)
   /* one atomic per group of lanes with the same root */
   same = __match_any_sync (0xffffffffu, r);
   if (r >= 0 && (threadIdx.x & 31) == __ffs (same) - 1)
-    atomicAdd (area + r, __popc (same));
+    atomicAdd (acc + r, (unsigned long long) __popc (same));
 }
 
 static __device__ __forceinline__ bool
@@ -281,33 +281,35 @@ is_level_root (const int *par, const uint16_t *lev, int p, int q)
 /* From each leaf, areas added into parents; the last child to arrive at a
  * parent carries on with it */
 static __global__ void
-area_kernel (int n, const int *par, const uint16_t *lev, int *area,
-    const int *nchild, int *arrived)
+area_kernel (int n, const int *par, const uint16_t *lev,
+    unsigned long long *acc, const int *nchild)
 {
-  int r = blockIdx.x * blockDim.x + threadIdx.x, a;
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned long long a;
 
   if (r >= n || !is_level_root (par, lev, r, par[r]) || nchild[r] != 0)
     return;
-  a = area[r];
+  a = acc[r] & 0xffffffffull;
   for (;;) {
     int up = par[r];
+    unsigned long long old;
 
     if (up == r)
       return;
-    atomicAdd (area + up, a);
-    __threadfence ();
-    if (atomicAdd (arrived + up, 1) != nchild[up] - 1)
+    old = atomicAdd (acc + up, (1ull << 32) | a);
+    if ((int) (old >> 32) != nchild[up] - 1)
       return;
-    __threadfence ();
+    /* the last child: the parent's area is now complete */
+    a = (old & 0xffffffffull) + a;
     r = up;
-    a = *(volatile int *) (area + r);
   }
 }
 
 template <typename T>
 static __global__ void
-output_kernel (int w, int h, int *par, const uint16_t *lev, const int *area,
-    unsigned min_area, unsigned inv, uint8_t * dst, size_t pitch)
+output_kernel (int w, int h, int *par, const uint16_t *lev,
+    const unsigned long long *acc, unsigned min_area, unsigned inv,
+    uint8_t * dst, size_t pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   int p = y * w + x, t, q;
@@ -320,7 +322,7 @@ output_kernel (int w, int h, int *par, const uint16_t *lev, const int *area,
   for (;;) {
     int u, uu;
 
-    if ((unsigned) area[t] >= min_area) {
+    if ((unsigned) acc[t] >= min_area) {
       v = lev[t];
       break;
     }
@@ -331,7 +333,7 @@ output_kernel (int w, int h, int *par, const uint16_t *lev, const int *area,
     }
     /* halving: both small, the next large node is the same from either */
     uu = *(volatile int *) (par + u);
-    if (uu != u && (unsigned) area[u] < min_area)
+    if (uu != u && (unsigned) acc[u] < min_area)
       *(volatile int *) (par + t) = uu;
     t = u;
   }
@@ -388,11 +390,9 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->lev, n * sizeof (uint16_t));
   if (e == cudaSuccess)
-    e = cudaMalloc ((void **) &p->area, n * sizeof (int));
+    e = cudaMalloc ((void **) &p->acc, n * sizeof (unsigned long long));
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->nchild, n * sizeof (int));
-  if (e == cudaSuccess)
-    e = cudaMalloc ((void **) &p->arrived, n * sizeof (int));
   if (e != cudaSuccess) {
     cm_attr_plan_free (p);
     return cm_cuda_status (e);
@@ -427,8 +427,8 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
 
     tiles_kernel<T> <<<grid, threads, smem, s>>> (in, src->pitch, w, h,
-        inv, tc, tr, forward, p->row_stack, p->par, p->lev, p->area,
-        p->nchild, p->arrived);
+        inv, tc, tr, forward, p->row_stack, p->par, p->lev, p->acc,
+        p->nchild);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if ((h - 1) / tr > 0)
@@ -439,21 +439,21 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
           BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
-        p->par, p->lev, p->area, p->nchild, p->arrived);
+        p->par, p->lev, p->acc, p->nchild);
     seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, 0, forward, p->par,
         p->lev);
   }
   if (p->stop_after == 2)
     return launch_status ();
   nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->area, p->nchild);
+      p->lev, p->acc, p->nchild);
   if (p->stop_after == 3)
     return launch_status ();
   area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->area, p->nchild, p->arrived);
+      p->lev, p->acc, p->nchild);
   if (p->stop_after == 4)
     return launch_status ();
-  output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->area,
+  output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->acc,
       p->desc.min_area, inv, (uint8_t *) dst->data, dst->pitch);
   return launch_status ();
 }
@@ -479,8 +479,7 @@ cm_attr_plan_free (cm_attr_plan * p)
     return;
   cudaFree (p->par);
   cudaFree (p->lev);
-  cudaFree (p->area);
+  cudaFree (p->acc);
   cudaFree (p->nchild);
-  cudaFree (p->arrived);
   free (p);
 }
