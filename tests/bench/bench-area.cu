@@ -17,7 +17,9 @@
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
  *              [--conn 8] [--tile-rows N] [--tile-cols N] [--row-stack]
- *              [--steps] [--check] [--dump DIR] */
+ *              [--flat] [--steps] [--check] [--dump DIR]
+ * (--flat: a row of one level after the noise, the longest chains of
+ * level roots on the seams) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,14 +90,19 @@ write_pgm (const char *path, const cm_image &img)
   fclose (f);
 }
 
-/* the frame @w x @h at @depth: the image tiled over it, or noise */
+/* the frame @w x @h at @depth: the image tiled over it, or noise, or
+ * with @flat one level */
 static cm_image
-frame_of (const host_image *img, int w, int h, cm_depth depth, test_rng &r)
+frame_of (const host_image *img, int w, int h, cm_depth depth, test_rng &r,
+    bool flat)
 {
   cm_image f = test_image_new (w, h, depth, 0);
 
   if (img == NULL) {
-    test_image_fill_random (&f, &r);
+    if (flat)
+      test_image_fill (&f, cm_depth_max (depth) / 3);
+    else
+      test_image_fill_random (&f, &r);
     return f;
   }
   for (int y = 0; y < h; y++)
@@ -124,7 +131,7 @@ main (int argc, char **argv)
   std::vector<int> areas = { 64, 1000 }, depths = { 8, 16 };
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
-  int tile_cols = 0, row_stack = 0;
+  int tile_cols = 0, row_stack = 0, flat = 0;
   cm_attr_op op = CM_ATTR_OPEN;
   const char *dump = NULL;
   cudaDeviceProp prop;
@@ -163,6 +170,8 @@ main (int argc, char **argv)
       tile_cols = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--row-stack")) {
       row_stack = 1;
+    } else if (!strcmp (argv[i], "--flat")) {
+      flat = 1;
     } else if (!strcmp (argv[i], "--close")) {
       op = CM_ATTR_CLOSE;
     } else if (!strcmp (argv[i], "--steps")) {
@@ -175,7 +184,7 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
           "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--row-stack] "
-          "[--steps] [--check] "
+          "[--flat] [--steps] [--check] "
           "[--dump DIR]\n", argv[0]);
       return 2;
     }
@@ -198,12 +207,14 @@ main (int argc, char **argv)
       check ? " --- | --- |" : "");
 
   for (auto sz : sizes)
-    for (size_t ii = 0; ii <= images.size (); ii++)
+    for (size_t ii = 0; ii <= images.size () + flat; ii++)
       for (int depth : depths) {
         const host_image *img = ii < images.size () ? &images[ii] : NULL;
-        const char *name = img ? img->name.c_str () : "noise";
+        bool is_flat = ii > images.size ();
+        const char *name = img ? img->name.c_str () : is_flat ? "flat" :
+            "noise";
         int w = sz.first, h = sz.second;
-        cm_image hf = frame_of (img, w, h, (cm_depth) depth, r);
+        cm_image hf = frame_of (img, w, h, (cm_depth) depth, r, is_flat);
         cm_image src, dst;
 
         CK (cm_device_image_alloc (&src, w, h, (cm_depth) depth) == CM_OK ?
