@@ -18,7 +18,7 @@ attr_run (cm_filter * base, const cm_image * src, const cm_image * dst,
 
   if (base->backend == CM_BACKEND_CUDA)
     return cm_attr_plan_run (f->plan, src, dst, stream);
-  return cm_attr_cpu_run (f->cpu, src, dst, base->cpu.cancel);
+  return cm_attr_cpu_run (f->cpu, src, dst);
 }
 
 static const char *
@@ -61,6 +61,7 @@ cm_attr_filter_new (cm_filter ** out, cm_backend backend,
   if (backend == CM_BACKEND_CUDA)
     status = cm_attr_plan_new (&f->plan, desc, width, height, depth);
   else
-    status = cm_attr_cpu_new (&f->cpu, desc, width, height, depth);
+    status = cm_attr_cpu_new (&f->cpu, desc, width, height, depth,
+        &f->base.cpu);
   return cm_filter_done (out, &f->base, status);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* An attribute opening or closing (area-open, area-close) as a filter
  * (cm-filter.h): on the CPU the union-find max-tree of attribute-cpu.c
- * (on the calling thread, the cancel flag of the cpu options looked at
- * every 65536 pixels), on CUDA the plan of cm_attr_plan_*. */
+ * (bands of rows on the threads of the cpu options, joined after; the
+ * cancel flag looked at every 65536 pixels), on CUDA the plan of
+ * cm_attr_plan_*. */
 #pragma once
 
 #include "cm-filter.h"

@@ -69,15 +69,16 @@ cm_status cm_attr_ref (const cm_attr_desc * desc, const cm_image * src,
 
 /* The CPU backend: a max-tree by union-find over the pixels sorted by
  * level (attribute-cpu.c), scratch allocated once for frames of exactly
- * @width x @height at @depth; the reference's result. */
+ * @width x @height at @depth; the reference's result. @cpu (copied, NULL:
+ * one thread): its threads build the trees of bands of rows, joined
+ * after; its cancel flag is looked at every 65536 pixels. */
 typedef struct cm_attr_cpu cm_attr_cpu;
 
 cm_status cm_attr_cpu_new (cm_attr_cpu ** out, const cm_attr_desc * desc,
-    int width, int height, cm_depth depth);
-/* src, dst: host images of the plan's size and depth, not overlapping.
- * @cancel (NULL: none) is looked at every 65536 pixels. */
+    int width, int height, cm_depth depth, const cm_cpu_opts * cpu);
+/* src, dst: host images of the plan's size and depth, not overlapping */
 cm_status cm_attr_cpu_run (cm_attr_cpu * plan, const cm_image * src,
-    const cm_image * dst, const int *cancel);
+    const cm_image * dst);
 void cm_attr_cpu_free (cm_attr_cpu * plan);
 
 /* The CUDA plan of one operation for frames of exactly @width x @height at

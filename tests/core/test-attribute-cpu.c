@@ -7,8 +7,9 @@
  * bits, every frame kind of attribute-frames.h (smooth hills, noise,
  * staircases along rows, columns and rings, flat, few levels, blobs,
  * specks), frames from 1x1, 1xN and Nx1 up with tight and padded
- * pitches, min_area from 1 to more than the frame holds; each plan run
- * on several frames. Then argument checks and the cancel flag. */
+ * pitches, min_area from 1 to more than the frame holds, on 1 to 7
+ * threads (bands of rows joined); each plan run on several frames.
+ * Then argument checks and the cancel flag. */
 #include <stdlib.h>
 
 #include "attribute/attribute-filter.h"
@@ -82,29 +83,31 @@ check_fixture (void)
   test_image_free (&dst);
 }
 
-/* @frames frames of one size through one CPU plan and one filter, each
- * against the reference */
+/* @frames frames of one size through one CPU plan and one filter on
+ * @threads threads (bands of at least 32 rows), each against the
+ * reference */
 static void
 check_plan (const cm_attr_desc * d, cm_image * srcs, int frames,
-    const char *what)
+    int threads, const char *what)
 {
   const cm_image *s0 = &srcs[0];
   cm_image want = test_image_new (s0->width, s0->height, s0->depth, 0);
   cm_image got = test_image_new (s0->width, s0->height, s0->depth, 5);
   cm_attr_cpu *p = NULL;
   cm_filter *f = NULL;
+  cm_cpu_opts opts = { threads, NULL };
   char msg[200];
 
-  CHECK (cm_attr_cpu_new (&p, d, s0->width, s0->height, s0->depth) ==
-      CM_OK, "%s: plan", what);
+  CHECK (cm_attr_cpu_new (&p, d, s0->width, s0->height, s0->depth,
+          &opts) == CM_OK, "%s: plan", what);
   CHECK (cm_attr_filter_new (&f, CM_BACKEND_CPU, d, s0->width, s0->height,
-          s0->depth, NULL) == CM_OK, "%s: filter", what);
+          s0->depth, &opts) == CM_OK, "%s: filter", what);
   for (int i = 0; i < frames && p && f; i++) {
     CHECK (cm_attr_ref (d, &srcs[i], &want) == CM_OK, "%s: ref", what);
     test_image_fill (&got, 0x5a5a);
-    snprintf (msg, sizeof (msg), "%s frame %d", what, i);
-    CHECK (cm_attr_cpu_run (p, &srcs[i], &got, NULL) == CM_OK, "%s: run",
-        msg);
+    snprintf (msg, sizeof (msg), "%s threads %d frame %d", what, threads,
+        i);
+    CHECK (cm_attr_cpu_run (p, &srcs[i], &got) == CM_OK, "%s: run", msg);
     CHECK (test_image_equal (&got, &want, msg), "%s: cpu != ref", msg);
     test_image_fill (&got, 0xa5a5);
     CHECK (cm_filter_run (f, &srcs[i], &got, NULL) == CM_OK,
@@ -120,8 +123,9 @@ check_plan (const cm_attr_desc * d, cm_image * srcs, int frames,
 static void
 check_table (void)
 {
+  /* the tall ones cut into bands of 32 rows or more on threads */
   static const int sizes[][2] = { {1, 1}, {1, 37}, {53, 1}, {2, 2},
-  {7, 5}, {33, 17}, {64, 48}, {97, 71}
+  {7, 5}, {33, 17}, {64, 48}, {97, 71}, {1, 150}, {5, 230}, {40, 100}
   };
   static const uint32_t areas[] = { 1, 2, 3, 7, 64, 1000 };
   test_rng r;
@@ -154,7 +158,7 @@ check_table (void)
               snprintf (what, sizeof (what), "%dx%d %d-bit %s %s conn %d "
                   "min_area %u", w, h, depth, attr_frame_name (k),
                   cm_attr_op_name (&d), conn, min_area);
-              check_plan (&d, srcs, 2, what);
+              check_plan (&d, srcs, 2, 1 + (a % 3) * 2, what);
             }
         for (int i = 0; i < 2; i++)
           test_image_free (&srcs[i]);
@@ -174,7 +178,7 @@ check_large (void)
       cm_image src;
 
       if (depth == 16)
-        w = 64, h = 40;
+        w = 12, h = 100;
       src = test_image_new (w, h, (cm_depth) depth, 2);
       attr_frame_fill (&src, (attr_frame_kind) k, &r);
       for (int op = 0; op < CM_ATTR_OP_COUNT; op++) {
@@ -185,7 +189,8 @@ check_large (void)
         snprintf (what, sizeof (what), "%dx%d %d-bit %s %s conn %d "
             "min_area %u", w, h, depth, attr_frame_name (k),
             cm_attr_op_name (&d), d.connectivity, d.min_area);
-        check_plan (&d, &src, 1, what);
+        for (int threads = 1; threads <= 7; threads += 3)
+          check_plan (&d, &src, 1, threads, what);
       }
       test_image_free (&src);
     }
@@ -202,6 +207,7 @@ check_arguments (void)
   cm_attr_cpu *p = (cm_attr_cpu *) 1;
   cm_filter *f = (cm_filter *) 1;
   int cancel = 1;
+  cm_cpu_opts cancelling = { 2, &cancel };
 
   bad[0].min_area = 0;
   bad[1].connectivity = 6;
@@ -212,7 +218,7 @@ check_arguments (void)
     CHECK (!cm_attr_desc_ok (&bad[i]), "bad desc %d accepted", i);
     CHECK (cm_attr_ref (&bad[i], &a, &b) == CM_ERR_INVALID_ARG,
         "ref took bad desc %d", i);
-    CHECK (cm_attr_cpu_new (&p, &bad[i], 8, 6, CM_DEPTH_8) ==
+    CHECK (cm_attr_cpu_new (&p, &bad[i], 8, 6, CM_DEPTH_8, NULL) ==
         CM_ERR_INVALID_ARG && p == NULL, "plan took bad desc %d", i);
     CHECK (cm_attr_filter_new (&f, CM_BACKEND_CPU, &bad[i], 8, 6,
             CM_DEPTH_8, NULL) == CM_ERR_INVALID_ARG && f == NULL,
@@ -221,14 +227,16 @@ check_arguments (void)
   CHECK (strcmp (cm_attr_op_name (&bad[0]), "invalid") == 0, "bad name");
   CHECK (cm_attr_ref (&ok, &a, &a) == CM_ERR_INVALID_ARG, "in place");
   CHECK (cm_attr_ref (&ok, &a, &c) == CM_ERR_INVALID_ARG, "sizes differ");
-  CHECK (cm_attr_cpu_new (&p, &ok, 0, 6, CM_DEPTH_8) == CM_ERR_INVALID_ARG,
-      "width 0");
-  CHECK (cm_attr_cpu_new (&p, &ok, 8, 6, CM_DEPTH_8) == CM_OK, "plan");
-  CHECK (cm_attr_cpu_run (p, &a, &c, NULL) == CM_ERR_INVALID_ARG,
+  CHECK (cm_attr_cpu_new (&p, &ok, 0, 6, CM_DEPTH_8, NULL) ==
+      CM_ERR_INVALID_ARG, "width 0");
+  CHECK (cm_attr_cpu_new (&p, &ok, 8, 6, CM_DEPTH_8, &cancelling) == CM_OK,
+      "plan");
+  CHECK (cm_attr_cpu_run (p, &a, &c) == CM_ERR_INVALID_ARG,
       "run on another size");
-  CHECK (cm_attr_cpu_run (p, &a, &b, &cancel) == CM_ERR_CANCELLED,
+  CHECK (cm_attr_cpu_run (p, &a, &b) == CM_ERR_CANCELLED,
       "cancel flag set before");
-  CHECK (cm_attr_cpu_run (p, &a, &b, NULL) == CM_OK &&
+  cancel = 0;
+  CHECK (cm_attr_cpu_run (p, &a, &b) == CM_OK &&
       test_image_get (&b, 3, 3) == 9, "a run after a cancelled one");
   cm_attr_cpu_free (p);
   CHECK (cm_attr_filter_new (&f, CM_BACKEND_CPU, &ok, 8, 6, CM_DEPTH_8,
