@@ -156,3 +156,93 @@ attr_merge (const Tree & t, int a, int b)
     la = lz;
   }
 }
+
+/* The 1-D tree of the @n pixels from @l0 of a tile (strict order), by
+ * one left-to-right scan: the pixels of rising level still open form a
+ * stack whose links point down it; a pixel that closes the top links it
+ * to the higher of the pixel below it and itself */
+static __device__ void
+attr_row_tree (int *s_par, const uint16_t *s_lev, int l0, int n)
+{
+  int top = -1;
+
+  for (int l = l0; l < l0 + n; l++) {
+    unsigned v = s_lev[l];
+
+    while (top >= 0 && !attr_below (s_lev[top], top, v, l)) {
+      int below = s_par[top] == top ? -1 : s_par[top];
+
+      if (below < 0 || attr_below (s_lev[below], below, v, l))
+        s_par[top] = l;
+      top = below;
+    }
+    s_par[l] = top < 0 ? l : top;
+    top = l;
+  }
+}
+
+/* ---- walks along borders ------------------------------------------------
+ * Concurrent merges of the edges of one border all walk the two trees'
+ * chains from the top before any of them has joined the trees: the work
+ * is edges x depth. One thread that merges a border's edges in turn pays
+ * for the depth once; each later edge joins two pixels already joined
+ * near their levels and walks only the few nodes between them. */
+
+/* The pairs (a0 + k da, b0 + k da), k in [0, n), and, when k + 1 <
+ * n_diag, the diagonals (a_k, b_k+1) and (a_k+1, b_k) */
+template <class Tree>
+static __device__ void
+attr_walk (const Tree & t, int a0, int b0, int da, int n, int n_diag)
+{
+  for (int k = 0; k < n; k++) {
+    int a = a0 + k * da, b = b0 + k * da;
+
+    attr_merge (t, a, b);
+    if (k + 1 < n_diag) {
+      attr_merge (t, a, b + da);
+      attr_merge (t, a + da, b);
+    }
+  }
+}
+
+/* Walk @j of a tile of @cols x @rows pixels (in a row pitch of @stride),
+ * @seg columns a walk: the rows @j / segs and the next, joined along
+ * columns [s, s + seg) */
+template <class Tree>
+static __device__ void
+attr_tile_walk (const Tree & t, int j, int stride, int cols, int seg,
+    bool diag)
+{
+  int segs = (cols + seg - 1) / seg, r = j / segs, xs = (j % segs) * seg;
+  int n = min (seg, cols - xs);
+
+  attr_walk (t, r * stride + xs, (r + 1) * stride + xs, 1, n,
+      diag ? cols - xs : 0);
+}
+
+/* Walk @s of the seam between frame rows @y and @y + 1: columns
+ * [s seg, s seg + seg) */
+template <class Tree>
+static __device__ void
+attr_row_seam_walk (const Tree & t, int s, int y, int w, int seg, bool diag)
+{
+  int xs = s * seg;
+
+  if (xs < w)
+    attr_walk (t, y * w + xs, (y + 1) * w + xs, 1, min (seg, w - xs),
+        diag ? w - xs : 0);
+}
+
+/* Walk @s of the seam between frame columns @x and @x + 1: rows
+ * [s seg, s seg + seg) */
+template <class Tree>
+static __device__ void
+attr_column_seam_walk (const Tree & t, int s, int x, int w, int h, int seg,
+    bool diag)
+{
+  int ys = s * seg;
+
+  if (ys < h)
+    attr_walk (t, ys * w + x, ys * w + x + 1, w, min (seg, h - ys),
+        diag ? h - ys : 0);
+}

@@ -33,6 +33,9 @@
 #define TILE_COLS_DEFAULT 32
 #define TILE_ROWS_DEFAULT 32
 #define TILE_MAX_PIXELS 8192    /* 48 KiB of shared memory                */
+#define TILE_WALK 32            /* columns a walk joins in a tile         */
+#define SEAM_WALK_DEFAULT 16    /* pixels a walk joins on a seam          */
+#define WALK_BLOCK 64
 #define BLOCK 256
 
 struct cm_attr_plan
@@ -42,12 +45,12 @@ struct cm_attr_plan
   cm_depth depth;
   int tile_cols;
   int tile_rows;                /* 0: no tiles, every edge in global      */
-  int row_stack;                /* cm_attr_tuning                         */
+  int edge_merges;              /* cm_attr_tuning                         */
+  int seam_walk;
   int stop_after;
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
-  unsigned long long *acc;      /* of level roots: area | arrivals << 32  */
-  int *nchild;                  /* children of level roots                */
+  unsigned long long *acc;      /* of level roots: ACC_AREA, ACC_CHILD    */
 };
 
 /* ---- building the tree ------------------------------------------------- */
@@ -66,38 +69,16 @@ __constant__ int fwd_dx[N_FORWARD] = { 1, 0, 1, -1 };
 __constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
 
 /* One tile of tile_cols x tile_rows (powers of two): levels in, the
- * tile's tree built in shared memory by merges of all its edges (rows
- * first, then columns and diagonals), written out with every link
- * pointing at a level root; the counters of the later passes zeroed */
-/* The 1-D tree of the @n pixels from @l0 of a tile (strict order), by
- * one left-to-right scan: the pixels of rising level still open form a
- * stack whose links point down it; a pixel that closes the top links it
- * to the higher of the pixel below it and itself */
-static __device__ void
-row_tree (int *s_par, const uint16_t *s_lev, int l0, int n)
-{
-  int top = -1;
-
-  for (int l = l0; l < l0 + n; l++) {
-    unsigned v = s_lev[l];
-
-    while (top >= 0 && !attr_below (s_lev[top], top, v, l)) {
-      int below = s_par[top] == top ? -1 : s_par[top];
-
-      if (below < 0 || attr_below (s_lev[below], below, v, l))
-        s_par[top] = l;
-      top = below;
-    }
-    s_par[l] = top < 0 ? l : top;
-    top = l;
-  }
-}
-
+ * tile's tree built in shared memory, written out with every link
+ * pointing at a level root; the accumulators of the later passes zeroed.
+ * The tree: each row's by a stack (one thread a row), then the rows
+ * joined pairwise by walks of TILE_WALK columns (attr_tile_walk); or,
+ * with @edge_merges, every edge merged by its own thread, rows first */
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
-    unsigned inv, int tile_cols, int tile_rows, int forward, int row_stack,
-    int *par, uint16_t *lev, unsigned long long *acc, int *nchild)
+    unsigned inv, int tile_cols, int tile_rows, int forward, int edge_merges,
+    int *par, uint16_t *lev, unsigned long long *acc)
 {
   extern __shared__ int smem[];
   int size = tile_cols * tile_rows, cshift = __ffs (tile_cols) - 1;
@@ -118,18 +99,21 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
       s_lev[l] = (uint16_t) v;
       lev[g] = (uint16_t) v;
       acc[g] = 0;
-      nchild[g] = 0;
     }
   }
   __syncthreads ();
-  if (row_stack) {
-    int cols = min (tile_cols, w - x0);
+  if (!edge_merges) {
+    int cols = min (tile_cols, w - x0), rows = min (tile_rows, h - y0);
+    int walks = (rows - 1) * ((cols + TILE_WALK - 1) / TILE_WALK);
 
-    for (int r = threadIdx.x; r < tile_rows && y0 + r < h; r += blockDim.x)
-      row_tree (s_par, s_lev, r * tile_cols, cols);
+    for (int r = threadIdx.x; r < rows; r += blockDim.x)
+      attr_row_tree (s_par, s_lev, r * tile_cols, cols);
+    __syncthreads ();
+    for (int j = threadIdx.x; j < walks; j += blockDim.x)
+      attr_tile_walk (t, j, tile_cols, cols, TILE_WALK, forward > 2);
     __syncthreads ();
   }
-  for (int e = row_stack ? 1 : 0; e < forward; e++) {
+  for (int e = 0; edge_merges && e < forward; e++) {
     int dx = fwd_dx[e], dy = fwd_dy[e];
 
     for (int l = threadIdx.x; l < size; l += blockDim.x) {
@@ -164,7 +148,7 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
 template <typename T>
 static __global__ void
 init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
-    int *par, uint16_t *lev, unsigned long long *acc, int *nchild)
+    int *par, uint16_t *lev, unsigned long long *acc)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   size_t g = (size_t) y * w + x;
@@ -174,7 +158,6 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
   par[g] = (int) g;
   acc[g] = 0;
-  nchild[g] = 0;
 }
 
 /* The edges from (x, y) that leave its tile (all of them when
@@ -239,13 +222,43 @@ column_seams_kernel (int w, int h, int tile_cols, int forward, int *par,
   }
 }
 
+/* The seams by walks of @seg pixels (attribute-tree.cuh): a thread for
+ * each walk along the seam below every tile row but the last ... */
+static __global__ void
+row_walks_kernel (int w, int tile_rows, int seg, int forward, int *par,
+    const uint16_t *lev)
+{
+  attr_global_tree t = { par, lev };
+
+  attr_row_seam_walk (t, blockIdx.x * blockDim.x + threadIdx.x,
+      (blockIdx.y + 1) * tile_rows - 1, w, seg, forward > 2);
+}
+
+/* ... and along the seam right of every tile column but the last */
+static __global__ void
+column_walks_kernel (int w, int h, int tile_cols, int seg, int forward,
+    int *par, const uint16_t *lev)
+{
+  attr_global_tree t = { par, lev };
+
+  attr_column_seam_walk (t, blockIdx.x * blockDim.x + threadIdx.x,
+      (blockIdx.y + 1) * tile_cols - 1, w, h, seg, forward > 2);
+}
+
 /* ---- nodes, area, output ----------------------------------------------- */
+
+/* A level root's accumulator: its area in bits 0-30; bit 31 set once it
+ * has a child (leaves must be told apart from nodes whose children have
+ * all arrived); in the high word minus the children whose area has not
+ * been added yet */
+#define ACC_AREA 0x7fffffffull
+#define ACC_HAS_CHILD 0x80000000ull
+#define ACC_CHILD (1ull << 32)
 
 /* Links made canonical (a pixel to its level root, a level root to its
  * parent's), own pixels and children counted */
 static __global__ void
-nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
-    int *nchild)
+nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc)
 {
   attr_global_tree t = { par, lev };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
@@ -262,7 +275,9 @@ nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
         int pr = attr_level_root (t, q);
 
         t.set_link (p, pr);
-        atomicAdd (nchild + pr, 1);
+        /* only the first child sees 0 in the high word */
+        if ((atomicAdd (acc + pr, 0ull - ACC_CHILD) >> 32) == 0)
+          atomicOr (acc + pr, ACC_HAS_CHILD);
       }
     }
   }
@@ -279,29 +294,35 @@ is_level_root (const int *par, const uint16_t *lev, int p, int q)
 }
 
 /* From each leaf, areas added into parents; the last child to arrive at a
- * parent carries on with it */
+ * parent (the one whose add brings the high word to 0) carries on with
+ * it. The parent's link is loaded before the add, not after. */
 static __global__ void
 area_kernel (int n, const int *par, const uint16_t *lev,
-    unsigned long long *acc, const int *nchild)
+    unsigned long long *acc)
 {
-  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = blockIdx.x * blockDim.x + threadIdx.x, up;
   unsigned long long a;
 
-  if (r >= n || !is_level_root (par, lev, r, par[r]) || nchild[r] != 0)
+  if (r >= n)
     return;
-  a = acc[r] & 0xffffffffull;
+  up = par[r];
+  a = acc[r];
+  if (!is_level_root (par, lev, r, up) || (a & ACC_HAS_CHILD))
+    return;
   for (;;) {
-    int up = par[r];
     unsigned long long old;
+    int next;
 
     if (up == r)
       return;
-    old = atomicAdd (acc + up, (1ull << 32) | a);
-    if ((int) (old >> 32) != nchild[up] - 1)
+    next = __ldg (par + up);
+    old = atomicAdd (acc + up, ACC_CHILD | a);
+    if ((old >> 32) != 0xffffffffull)
       return;
     /* the last child: the parent's area is now complete */
-    a = (old & 0xffffffffull) + a;
+    a = (old & ACC_AREA) + a;
     r = up;
+    up = next;
   }
 }
 
@@ -322,7 +343,7 @@ output_kernel (int w, int h, int *par, const uint16_t *lev,
   for (;;) {
     int u, uu;
 
-    if ((unsigned) acc[t] >= min_area) {
+    if ((acc[t] & ACC_AREA) >= min_area) {
       v = lev[t];
       break;
     }
@@ -333,7 +354,7 @@ output_kernel (int w, int h, int *par, const uint16_t *lev,
     }
     /* halving: both small, the next large node is the same from either */
     uu = *(volatile int *) (par + u);
-    if (uu != u && (unsigned) acc[u] < min_area)
+    if (uu != u && (acc[u] & ACC_AREA) < min_area)
       *(volatile int *) (par + t) = uu;
     t = u;
   }
@@ -384,15 +405,15 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
-  p->row_stack = tuning != NULL ? tuning->row_stack : 0;
+  p->edge_merges = tuning != NULL ? tuning->edge_merges : 0;
+  p->seam_walk = tuning != NULL && tuning->seam_walk > 0 ?
+      tuning->seam_walk : SEAM_WALK_DEFAULT;
   n = (size_t) width * height;
   e = cudaMalloc ((void **) &p->par, n * sizeof (int));
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->lev, n * sizeof (uint16_t));
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->acc, n * sizeof (unsigned long long));
-  if (e == cudaSuccess)
-    e = cudaMalloc ((void **) &p->nchild, n * sizeof (int));
   if (e != cudaSuccess) {
     cm_attr_plan_free (p);
     return cm_cuda_status (e);
@@ -426,31 +447,40 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     dim3 grid ((w + tc - 1) / tc, (h + tr - 1) / tr);
     size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
 
+    int sw = p->seam_walk;
+
     tiles_kernel<T> <<<grid, threads, smem, s>>> (in, src->pitch, w, h,
-        inv, tc, tr, forward, p->row_stack, p->par, p->lev, p->acc,
-        p->nchild);
+        inv, tc, tr, forward, p->edge_merges, p->par, p->lev, p->acc);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
-    if ((h - 1) / tr > 0)
+    if ((h - 1) / tr > 0 && p->edge_merges)
       row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, (h - 1) / tr),
           BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
-    if ((w - 1) / tc > 0)
+    else if ((h - 1) / tr > 0)
+      row_walks_kernel <<<dim3 (((w + sw - 1) / sw + WALK_BLOCK - 1) /
+              WALK_BLOCK, (h - 1) / tr), WALK_BLOCK, 0, s>>> (w, tr, sw,
+          forward, p->par, p->lev);
+    if ((w - 1) / tc > 0 && p->edge_merges)
       column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK, (w - 1) / tc),
           BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
+    else if ((w - 1) / tc > 0)
+      column_walks_kernel <<<dim3 (((h + sw - 1) / sw + WALK_BLOCK - 1) /
+              WALK_BLOCK, (w - 1) / tc), WALK_BLOCK, 0, s>>> (w, h, tc, sw,
+          forward, p->par, p->lev);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
-        p->par, p->lev, p->acc, p->nchild);
+        p->par, p->lev, p->acc);
     seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, 0, forward, p->par,
         p->lev);
   }
   if (p->stop_after == 2)
     return launch_status ();
   nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->acc, p->nchild);
+      p->lev, p->acc);
   if (p->stop_after == 3)
     return launch_status ();
   area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->acc, p->nchild);
+      p->lev, p->acc);
   if (p->stop_after == 4)
     return launch_status ();
   output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->acc,
@@ -480,6 +510,5 @@ cm_attr_plan_free (cm_attr_plan * p)
   cudaFree (p->par);
   cudaFree (p->lev);
   cudaFree (p->acc);
-  cudaFree (p->nchild);
   free (p);
 }

@@ -99,9 +99,11 @@ typedef struct
                                  * pixels a tile                         */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
-  int row_stack;                /* 1: a tile's rows linked by one thread
-                                 * each (the 1-D tree by a stack) before
-                                 * the other edges are merged            */
+  int edge_merges;              /* 1: every edge merged by its own thread
+                                 * (tiles and seams); 0: rows by a stack,
+                                 * then walks along the borders          */
+  int seam_walk;                /* pixels a thread walks along a seam,
+                                 * 0: default (16)                       */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops
                                  * after the tiles, the seams, the nodes,
                                  * the area (no output); 0: whole run    */

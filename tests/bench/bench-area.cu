@@ -17,8 +17,8 @@
  *
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
- *              [--conn 8] [--tile-rows N] [--tile-cols N] [--row-stack]
- *              [--flat] [--steps] [--check] [--dump DIR]
+ *              [--conn 8] [--tile-rows N] [--tile-cols N] [--edge-merges]
+ *              [--seam-walk N] [--flat] [--steps] [--check] [--dump DIR]
  * (--flat: a row of one level after the noise, the longest chains of
  * level roots on the seams) */
 #include <stdio.h>
@@ -133,7 +133,7 @@ main (int argc, char **argv)
   std::vector<int> areas = { 64, 1000 }, depths = { 8, 16 };
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
-  int tile_cols = 0, row_stack = 0, flat = 0;
+  int tile_cols = 0, edge_merges = 0, seam_walk = 0, flat = 0;
   cm_attr_op op = CM_ATTR_OPEN;
   const char *dump = NULL;
   cudaDeviceProp prop;
@@ -170,8 +170,10 @@ main (int argc, char **argv)
       tile_rows = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--tile-cols") && i + 1 < argc) {
       tile_cols = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--row-stack")) {
-      row_stack = 1;
+    } else if (!strcmp (argv[i], "--edge-merges")) {
+      edge_merges = 1;
+    } else if (!strcmp (argv[i], "--seam-walk") && i + 1 < argc) {
+      seam_walk = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--flat")) {
       flat = 1;
     } else if (!strcmp (argv[i], "--close")) {
@@ -185,8 +187,8 @@ main (int argc, char **argv)
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
-          "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--row-stack] "
-          "[--flat] [--steps] [--check] "
+          "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--edge-merges] "
+          "[--seam-walk N] [--flat] [--steps] [--check] "
           "[--dump DIR]\n", argv[0]);
       return 2;
     }
@@ -197,10 +199,10 @@ main (int argc, char **argv)
   test_rng_seed (&r, 4242);
 
   printf ("timing: %s\n%s, median of %d runs after 3 warm-up runs, "
-      "%d-connectivity, tiles of %dx%d%s\n\n", bench_timing_name (t),
+      "%d-connectivity, tiles of %dx%d, %s\n\n", bench_timing_name (t),
       op == CM_ATTR_OPEN ? "area opening" : "area closing", runs, conn,
       tile_cols ? tile_cols : 32, tile_rows ? tile_rows : 32,
-      row_stack ? ", rows by a stack" : "");
+      edge_merges ? "every edge its own merge" : "walks along borders");
   printf ("| image | size | depth | min_area | ms | first ms | Mpx/s |%s%s\n",
       steps ? " tiles | seams | nodes | area | output |" : "",
       check ? " equals CPU | CPU ms 1 thread | CPU ms all cores |" : "");
@@ -235,7 +237,9 @@ main (int argc, char **argv)
 
         for (int area : areas) {
           cm_attr_desc d = { op, CM_ATTR_AREA, (uint32_t) area, conn };
-          cm_attr_tuning tun = { tile_rows, tile_cols, 0, row_stack, 0 };
+          cm_attr_tuning tun = { tile_rows, tile_cols, 0, edge_merges,
+            seam_walk, 0
+          };
           cm_attr_plan *plan = NULL;
           double first = 0, ms, part[5] = { 0 };
           const char *eq = "";
@@ -295,7 +299,9 @@ main (int argc, char **argv)
           }
           if (steps) {
             for (int s = 1; s <= 4; s++) {
-              cm_attr_tuning st = { tile_rows, tile_cols, 0, row_stack, s };
+              cm_attr_tuning st = { tile_rows, tile_cols, 0, edge_merges,
+                seam_walk, s
+              };
               cm_attr_plan *sp = NULL;
 
               if (cm_attr_plan_new_tuned (&sp, &d, w, h, (cm_depth) depth,

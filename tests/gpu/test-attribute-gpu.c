@@ -7,8 +7,8 @@
  * columns and rings, flat, few levels, blobs, specks) x frames from 1x1,
  * 1xN and Nx1 to sizes off the tile's multiples, min_area from 1 to more
  * than the frame holds, under every tuning (32 x 32 tiles, 1 x 32,
- * 4 x 64, 64 x 128, no tiles: every edge merged in global memory; rows
- * linked by a stack first, in 32 x 32, 4 x 64 and 1 x 256 tiles).
+ * 4 x 64, 64 x 128, 1 x 256; seam walks of 1, 16 and 100 pixels; no
+ * tiles: every edge merged in global memory; every edge its own merge).
  * Device views with the allocator's pitch or one sample in; the
  * destination pre-filled with noise and read back whole (nothing written
  * outside the view), the source read back unchanged; each plan runs two
@@ -65,15 +65,16 @@ host_view (const cm_image * whole, int layout, int w)
   return v;
 }
 
-/* rows, columns of the tiles; no tiles; rows by a stack; stop after */
+/* rows, columns of the tiles; no tiles; every edge its own merge; seam
+ * walk; stop after */
 static const cm_attr_tuning tunings[] = {
-  {0, 0, 0, 0, 0},              /* the defaults */
-  {1, 0, 0, 0, 0},              /* one-row tiles: nearly all merges on seams */
-  {4, 64, 0, 1, 0},
-  {0, 0, 1, 0, 0},              /* no tiles: every edge in global memory */
-  {64, 128, 0, 0, 0},           /* the largest tile */
-  {32, 32, 0, 1, 0},
-  {1, 256, 0, 1, 0},            /* rows by a stack alone, then seams */
+  {0, 0, 0, 0, 0, 0},           /* the defaults */
+  {1, 0, 0, 0, 0, 0},           /* one-row tiles: every row joined on seams */
+  {4, 64, 0, 0, 1, 0},          /* seam walks of one pixel */
+  {0, 0, 1, 0, 0, 0},           /* no tiles: every edge in global memory */
+  {64, 128, 0, 0, 0, 0},        /* the largest tile */
+  {32, 32, 0, 1, 0, 0},         /* every edge its own merge */
+  {1, 256, 0, 0, 100, 0},       /* long seam walks */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -307,8 +308,8 @@ test_arguments (void)
 {
   cm_attr_desc ok = { CM_ATTR_OPEN, CM_ATTR_AREA, 10, 8 };
   cm_attr_desc bad = ok;
-  cm_attr_tuning odd = { 3, 0, 0, 0, 0 }, narrow = { 4, 16, 0, 0, 0 };
-  cm_attr_tuning big = { 128, 128, 0, 0, 0 };
+  cm_attr_tuning odd = { 3, 0, 0, 0, 0, 0 }, narrow = { 4, 16, 0, 0, 0, 0 };
+  cm_attr_tuning big = { 128, 128, 0, 0, 0, 0 };
   cm_attr_plan *p = (cm_attr_plan *) 1;
   cm_filter *f = NULL;
   dev_image a, b;
