@@ -36,6 +36,7 @@
 #define TILE_WALK 32            /* columns a walk joins in a tile         */
 #define SEAM_WALK_DEFAULT 16    /* pixels a walk joins on a seam          */
 #define WALK_BLOCK 64
+#define TILE_BLOCK 64           /* threads of a tile's block (walks)      */
 #define BLOCK 256
 
 struct cm_attr_plan
@@ -443,7 +444,8 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
 
   if (p->tile_rows > 0) {
     int tr = p->tile_rows, tc = p->tile_cols;
-    int threads = tr * tc < BLOCK ? tr * tc : BLOCK;
+    /* walks keep a thread a row busy, so small blocks: more tiles an SM */
+    int threads = min (tr * tc, p->edge_merges ? BLOCK : TILE_BLOCK);
     dim3 grid ((w + tc - 1) / tc, (h + tr - 1) / tr);
     size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
 
