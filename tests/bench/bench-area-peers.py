@@ -6,8 +6,9 @@ area, reconstruct_leaf_data), each on the host's CPU cores, each only
 where it imports, each output checked against ours.
 
     bench-area-peers.py --write DIR
-    bench-area-peers.py --dir DIR [--runs 5] [--sk-max-px 2100000]
-                        [--sk-frames camera,noise] [--conn 8] [--close]
+    bench-area-peers.py --dir DIR [--runs 5] [--higra-runs N]
+                        [--sk-max-px 2100000] [--sk-frames camera,noise]
+                        [--sk-area 64] [--conn 8] [--close]
 
 --write DIR writes camera, coins, page and moon from scikit-image's data,
 each tiled over 3840x2160 (8-bit binary PGM), for bench-area --image.
@@ -15,8 +16,9 @@ each tiled over 3840x2160 (8-bit binary PGM), for bench-area --image.
 (NAME-WxH-DEPTH.pgm) and our results (NAME-WxH-DEPTH-area-open-A.pgm),
 times each peer on every frame and min_area found (wall clock, median of
 --runs; scikit-image, by far the slowest, once, and only on frames of at
-most --sk-max-px pixels, of the --sk-frames named) and says whether its
-output equals ours.
+most --sk-max-px pixels, of the --sk-frames named, at --sk-area only
+when given; Higra --higra-runs times) and says whether its output equals
+ours.
 DIPlib runs on its default threads (all cores), scikit-image and Higra on
 one.
 """
@@ -102,7 +104,7 @@ def peers(conn, close):
     return out
 
 
-def main_dir(d, runs, sk_max, sk_frames, conn, close):
+def main_dir(d, runs, hg_runs, sk_max, sk_frames, sk_area, conn, close):
     ps = peers(conn, close)
     print("peers: " + ", ".join("%s %s" % (n, v[0]) for n, v in ps.items())
           + "; %d CPUs; %d-connectivity, %s" % (
@@ -125,9 +127,12 @@ def main_dir(d, runs, sk_max, sk_frames, conn, close):
                 n = runs
                 if peer == "scikit-image":
                     if img.size > sk_max or (sk_frames and
-                                             name not in sk_frames):
+                                             name not in sk_frames) or (
+                                                 sk_area and a != sk_area):
                         continue
                     n = 1
+                if peer == "Higra" and hg_runs:
+                    n = hg_runs
                 ms = []
                 for _ in range(n):
                     t0 = time.perf_counter()
@@ -149,6 +154,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sk-max-px", type=int, default=2100000)
     ap.add_argument("--sk-frames", default="")
+    ap.add_argument("--sk-area", type=int, default=0)
+    ap.add_argument("--higra-runs", type=int, default=0)
     ap.add_argument("--conn", type=int, default=8)
     ap.add_argument("--close", action="store_true")
     a = ap.parse_args()
@@ -157,9 +164,9 @@ def main():
             write_pgm("%s/%s.pgm" % (a.write, name), tiled(name, 3840, 2160))
         return 0
     if a.dir:
-        return main_dir(a.dir, a.runs, a.sk_max_px,
-                        [f for f in a.sk_frames.split(",") if f], a.conn,
-                        a.close)
+        return main_dir(a.dir, a.runs, a.higra_runs, a.sk_max_px,
+                        [f for f in a.sk_frames.split(",") if f], a.sk_area,
+                        a.conn, a.close)
     ap.print_usage()
     return 2
 
