@@ -34,7 +34,7 @@
 #define TILE_ROWS_DEFAULT 32
 #define TILE_MAX_PIXELS 8192    /* 48 KiB of shared memory                */
 #define TILE_WALK 16            /* columns a walk joins in a tile         */
-#define SEAM_WALK_DEFAULT 16    /* pixels a walk joins on a seam          */
+#define SEAM_WALK_DEFAULT 8     /* pixels a walk joins on a seam          */
 #define WALK_BLOCK 64
 #define TILE_BLOCK 64           /* threads of a tile's block (walks)      */
 #define BLOCK 256

@@ -103,7 +103,7 @@ typedef struct
                                  * (tiles and seams); 0: rows by a stack,
                                  * then walks along the borders          */
   int seam_walk;                /* pixels a thread walks along a seam,
-                                 * 0: default (16)                       */
+                                 * 0: default (8)                        */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops
                                  * after the tiles, the seams, the nodes,
                                  * the area (no output); 0: whole run    */
