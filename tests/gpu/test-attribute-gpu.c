@@ -8,7 +8,7 @@
  * 1xN and Nx1 to sizes off the tile's multiples, min_area from 1 to more
  * than the frame holds (half of them a frame, in turn), under the
  * defaults and two more tunings a case, in turn (32 x 32 tiles, 1 x 32,
- * 4 x 64, 64 x 128, 1 x 256; seam walks of 1, 16 and 100 pixels; no
+ * 4 x 64, 64 x 128, 1 x 256; seam walks of 1, 8 and 100 pixels; no
  * tiles: every edge merged in global memory; every edge its own merge).
  * Device views with the allocator's pitch or one sample in; the
  * destination pre-filled with noise and read back whole (nothing written
