@@ -18,9 +18,12 @@
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
  *              [--conn 8] [--tile-rows N] [--tile-cols N] [--edge-merges]
- *              [--seam-walk N] [--flat] [--steps] [--check] [--dump DIR]
+ *              [--seam-walk N] [--flat] [--low-noise N] [--steps] [--check]
+ *              [--dump DIR]
  * (--flat: a row of one level after the noise, the longest chains of
- * level roots on the seams) */
+ * level roots on the seams; --low-noise N: 16-bit photographs get
+ * uniform noise of 0 to N added, as a sensor's low bits: many more
+ * levels, a deeper tree) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +99,7 @@ write_pgm (const char *path, const cm_image &img)
  * with @flat one level */
 static cm_image
 frame_of (const host_image *img, int w, int h, cm_depth depth, test_rng &r,
-    bool flat)
+    bool flat, uint32_t low_noise)
 {
   cm_image f = test_image_new (w, h, depth, 0);
 
@@ -111,7 +114,11 @@ frame_of (const host_image *img, int w, int h, cm_depth depth, test_rng &r,
     for (int x = 0; x < w; x++) {
       uint32_t v = img->px[(size_t) (y % img->h) * img->w + x % img->w];
 
-      test_image_set (&f, x, y, depth == CM_DEPTH_16 ? v * 257 : v);
+      if (depth == CM_DEPTH_16) {
+        v = v * 257 + (low_noise ? test_rng_below (&r, low_noise + 1) : 0);
+        v = v > 65535 ? 65535 : v;
+      }
+      test_image_set (&f, x, y, v);
     }
   return f;
 }
@@ -134,6 +141,7 @@ main (int argc, char **argv)
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
   int tile_cols = 0, edge_merges = 0, seam_walk = 0, flat = 0;
+  uint32_t low_noise = 0;
   cm_attr_op op = CM_ATTR_OPEN;
   const char *dump = NULL;
   cudaDeviceProp prop;
@@ -176,6 +184,8 @@ main (int argc, char **argv)
       seam_walk = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--flat")) {
       flat = 1;
+    } else if (!strcmp (argv[i], "--low-noise") && i + 1 < argc) {
+      low_noise = (uint32_t) atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--close")) {
       op = CM_ATTR_CLOSE;
     } else if (!strcmp (argv[i], "--steps")) {
@@ -188,7 +198,7 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
           "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--edge-merges] "
-          "[--seam-walk N] [--flat] [--steps] [--check] "
+          "[--seam-walk N] [--flat] [--low-noise N] [--steps] [--check] "
           "[--dump DIR]\n", argv[0]);
       return 2;
     }
@@ -218,7 +228,8 @@ main (int argc, char **argv)
         const char *name = img ? img->name.c_str () : is_flat ? "flat" :
             "noise";
         int w = sz.first, h = sz.second;
-        cm_image hf = frame_of (img, w, h, (cm_depth) depth, r, is_flat);
+        cm_image hf = frame_of (img, w, h, (cm_depth) depth, r, is_flat,
+            low_noise);
         cm_image src, dst;
 
         CK (cm_device_image_alloc (&src, w, h, (cm_depth) depth) == CM_OK ?
