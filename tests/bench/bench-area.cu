@@ -18,8 +18,8 @@
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
  *              [--conn 8] [--tile-rows N] [--tile-cols N] [--edge-merges]
- *              [--seam-walk N] [--flat] [--low-noise N] [--steps] [--check]
- *              [--dump DIR]
+ *              [--seam-walk N] [--flat] [--no-noise] [--low-noise N]
+ *              [--steps] [--check] [--dump DIR]
  * (--flat: a row of one level after the noise, the longest chains of
  * level roots on the seams; --low-noise N: 16-bit photographs get
  * uniform noise of 0 to N added, as a sensor's low bits: many more
@@ -142,6 +142,7 @@ main (int argc, char **argv)
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
   int tile_cols = 0, edge_merges = 0, seam_walk = 0, flat = 0;
   uint32_t low_noise = 0;
+  int no_noise = 0;
   cm_attr_op op = CM_ATTR_OPEN;
   const char *dump = NULL;
   cudaDeviceProp prop;
@@ -184,6 +185,8 @@ main (int argc, char **argv)
       seam_walk = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--flat")) {
       flat = 1;
+    } else if (!strcmp (argv[i], "--no-noise")) {
+      no_noise = 1;
     } else if (!strcmp (argv[i], "--low-noise") && i + 1 < argc) {
       low_noise = (uint32_t) atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--close")) {
@@ -198,7 +201,8 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
           "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--edge-merges] "
-          "[--seam-walk N] [--flat] [--low-noise N] [--steps] [--check] "
+          "[--seam-walk N] [--flat] [--no-noise] [--low-noise N] [--steps] "
+          "[--check] "
           "[--dump DIR]\n", argv[0]);
       return 2;
     }
@@ -225,6 +229,9 @@ main (int argc, char **argv)
       for (int depth : depths) {
         const host_image *img = ii < images.size () ? &images[ii] : NULL;
         bool is_flat = ii > images.size ();
+
+        if (no_noise && ii == images.size ())
+          continue;
         const char *name = img ? img->name.c_str () : is_flat ? "flat" :
             "noise";
         int w = sz.first, h = sz.second;
