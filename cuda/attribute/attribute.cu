@@ -268,7 +268,9 @@ nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc)
   if (p < n) {
     r = attr_level_root (t, p);
     if (r != p) {
-      t.set_link (p, r);
+      /* most pixels link to their level root already */
+      if (t.link (p) != r)
+        t.set_link (p, r);
     } else {
       int q = t.link (p);
 
