@@ -3,7 +3,9 @@
  * twins of attribute-ref.c. After Blin, Carlinet, Lemaitre, Lacassagne &
  * Geraud, "Max-Tree Computation on GPUs" (IEEE TPDS 2022): the max-tree is
  * built by concurrent merges of neighbours, first inside tiles in shared
- * memory, then across the tiles' seams in global memory
+ * memory (rows by a stack, then walks joining pairs of rows), then
+ * across the tiles' seams in global memory (walks along them), a walk
+ * being one thread that merges a border's edges in turn
  * (attribute-tree.cuh); then
  *
  * - nodes: every pixel links straight to its level root, every level root
@@ -21,7 +23,8 @@
  *   the way.
  *
  * The closing is the opening of the inverted levels. Everything lives in
- * the plan; a run is six launches on the caller's stream. */
+ * the plan; a run is five launches on the caller's stream (six with
+ * the tuning edge_merges). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
@@ -223,27 +226,24 @@ column_seams_kernel (int w, int h, int tile_cols, int forward, int *par,
   }
 }
 
-/* The seams by walks of @seg pixels (attribute-tree.cuh): a thread for
- * each walk along the seam below every tile row but the last ... */
+/* The seams by walks of @seg pixels (attribute-tree.cuh), a thread a
+ * walk, all in one launch so that the walks along rows and along columns
+ * wait on L2 side by side: grid rows [0, @row_seams) are the seams below
+ * every tile row but the last, the others those right of every tile
+ * column but the last */
 static __global__ void
-row_walks_kernel (int w, int tile_rows, int seg, int forward, int *par,
-    const uint16_t *lev)
+seam_walks_kernel (int w, int h, int tile_cols, int tile_rows,
+    int row_seams, int seg, int forward, int *par, const uint16_t *lev)
 {
   attr_global_tree t = { par, lev };
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
 
-  attr_row_seam_walk (t, blockIdx.x * blockDim.x + threadIdx.x,
-      (blockIdx.y + 1) * tile_rows - 1, w, seg, forward > 2);
-}
-
-/* ... and along the seam right of every tile column but the last */
-static __global__ void
-column_walks_kernel (int w, int h, int tile_cols, int seg, int forward,
-    int *par, const uint16_t *lev)
-{
-  attr_global_tree t = { par, lev };
-
-  attr_column_seam_walk (t, blockIdx.x * blockDim.x + threadIdx.x,
-      (blockIdx.y + 1) * tile_cols - 1, w, h, seg, forward > 2);
+  if ((int) blockIdx.y < row_seams)
+    attr_row_seam_walk (t, s, (blockIdx.y + 1) * tile_rows - 1, w, seg,
+        forward > 2);
+  else
+    attr_column_seam_walk (t, s, (blockIdx.y - row_seams + 1) * tile_cols -
+        1, w, h, seg, forward > 2);
 }
 
 /* ---- nodes, area, output ----------------------------------------------- */
@@ -407,6 +407,12 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
       tuning->tile_cols : TILE_COLS_DEFAULT;
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
+  /* a grid row per seam */
+  if (p->tile_rows > 0 && (height - 1) / p->tile_rows +
+      (width - 1) / p->tile_cols > 65535) {
+    free (p);
+    return CM_ERR_UNSUPPORTED;
+  }
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
   p->edge_merges = tuning != NULL ? tuning->edge_merges : 0;
   p->seam_walk = tuning != NULL && tuning->seam_walk > 0 ?
@@ -457,20 +463,22 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
         inv, tc, tr, forward, p->edge_merges, p->par, p->lev, p->acc);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
-    if ((h - 1) / tr > 0 && p->edge_merges)
-      row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, (h - 1) / tr),
-          BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
-    else if ((h - 1) / tr > 0)
-      row_walks_kernel <<<dim3 (((w + sw - 1) / sw + WALK_BLOCK - 1) /
-              WALK_BLOCK, (h - 1) / tr), WALK_BLOCK, 0, s>>> (w, tr, sw,
-          forward, p->par, p->lev);
-    if ((w - 1) / tc > 0 && p->edge_merges)
-      column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK, (w - 1) / tc),
-          BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
-    else if ((w - 1) / tc > 0)
-      column_walks_kernel <<<dim3 (((h + sw - 1) / sw + WALK_BLOCK - 1) /
-              WALK_BLOCK, (w - 1) / tc), WALK_BLOCK, 0, s>>> (w, h, tc, sw,
-          forward, p->par, p->lev);
+    int row_seams = (h - 1) / tr, column_seams = (w - 1) / tc;
+
+    if (p->edge_merges) {
+      if (row_seams > 0)
+        row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, row_seams),
+            BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
+      if (column_seams > 0)
+        column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK, column_seams),
+            BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
+    } else if (row_seams + column_seams > 0) {
+      int walks = (max (w, h) + sw - 1) / sw;
+
+      seam_walks_kernel <<<dim3 ((walks + WALK_BLOCK - 1) / WALK_BLOCK,
+              row_seams + column_seams), WALK_BLOCK, 0, s>>> (w, h, tc, tr,
+          row_seams, sw, forward, p->par, p->lev);
+    }
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
         p->par, p->lev, p->acc);
