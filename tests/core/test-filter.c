@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
  * median-filter.h, reconstruct-filter.h, linspectrum-filter.h,
- * blobs-filter.h): on the CPU backend a filter's run gives exactly the
- * reference's output (cm_morph_ref, cm_median_ref, cm_median_luma_ref,
- * cm_recon_ref, cm_linspectrum_ref, cm_orientation_rgba_ref and
- * cm_blobs_ref, on the calling thread) for seeded random
+ * blobs-filter.h, attribute-filter.h): on the CPU backend a filter's run
+ * gives exactly the reference's output (cm_morph_ref, cm_median_ref,
+ * cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref,
+ * cm_orientation_rgba_ref, cm_blobs_ref and cm_attr_ref, on the calling
+ * thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
  * mode, whatever the number of threads; the CUDA backend of a build
  * without CUDA is refused cleanly (CM_ERR_NO_CUDA, no filter); arguments
@@ -16,6 +17,7 @@
 
 #include "blobs-cases.h"
 #include "blobs/blobs-filter.h"
+#include "attribute/attribute-filter.h"
 #include "device.h"
 #include "linspectrum/linspectrum-filter.h"
 #include "linspectrum/orientation-rgba.h"
@@ -305,6 +307,40 @@ test_recon (test_rng * rng)
   cm_se_free (se);
 }
 
+/* ---- area opening and closing ------------------------------------------ */
+
+static void
+test_attr (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    row_images im = row_images_new (z);
+
+    test_image_fill_levels (&im.src, rng, 5);
+    for (int op = 0; op < CM_ATTR_OP_COUNT; op++)
+      for (int conn = 4; conn <= 8; conn += 4) {
+        cm_attr_desc d = { (cm_attr_op) op, CM_ATTR_AREA, 4, conn };
+        cm_filter *f = NULL;
+        cm_status st;
+
+        snprintf (what, sizeof (what), "%s conn %d %dx%d/%d",
+            cm_attr_op_name (&d), conn, z->width, z->height, (int) z->depth);
+        if (!reference_ran (cm_attr_ref (&d, &im.src, &im.ref) == CM_OK,
+                what))
+          continue;
+        st = cm_attr_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+            z->height, z->depth, &cpu_opts);
+        if (st == CM_OK)
+          st = cm_filter_run (f, &im.src, &im.got, NULL);
+        run_matches (st, &im.got, &im.ref, what, "differs from cm_attr_ref");
+        cm_filter_free (f);
+      }
+    row_images_free (&im);
+  }
+}
+
 /* ---- linear spectrum ---------------------------------------------------- */
 
 static void
@@ -461,6 +497,8 @@ test_cuda_backend (void)
   cm_filter *lf = (cm_filter *) & ld;
   cm_blobs_desc bd = { 128, 0, 8, 1, 0, 0, 256, CM_BLOBS_OUTPUT_LABELS };
   cm_filter *bf = (cm_filter *) & bd;
+  cm_attr_desc td = { CM_ATTR_CLOSE, CM_ATTR_AREA, 10, 4 };
+  cm_filter *tf = (cm_filter *) & td;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -494,6 +532,10 @@ test_cuda_backend (void)
       CM_DEPTH_8, NULL);
   check_cuda_refusal ("linear spectrum", st, lf);
   cm_filter_free (st == CM_OK ? lf : NULL);
+  st = cm_attr_filter_new (&tf, CM_BACKEND_CUDA, &td, 32, 16, CM_DEPTH_16,
+      NULL);
+  check_cuda_refusal ("area closing", st, tf);
+  cm_filter_free (st == CM_OK ? tf : NULL);
   cm_se_free (se);
 }
 
@@ -599,6 +641,7 @@ main (void)
   test_morph_owns_se (&rng);
   test_median (&rng);
   test_recon (&rng);
+  test_attr (&rng);
   test_linspectrum (&rng);
   test_blobs (&rng);
   test_cuda_backend ();
