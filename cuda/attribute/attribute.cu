@@ -24,7 +24,8 @@
  *
  * The closing is the opening of the inverted levels. Everything lives in
  * the plan; a run is five launches on the caller's stream (six with
- * the tuning edge_merges). */
+ * every edge its own merge, the default; the tuning border_walks
+ * walks instead). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
@@ -49,7 +50,7 @@ struct cm_attr_plan
   cm_depth depth;
   int tile_cols;
   int tile_rows;                /* 0: no tiles, every edge in global      */
-  int edge_merges;              /* cm_attr_tuning                         */
+  int edge_merges;              /* not the tuning border_walks           */
   int seam_walk;
   int stop_after;
   int *par;                     /* the tree (raster indices)              */
@@ -414,7 +415,9 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
     return CM_ERR_UNSUPPORTED;
   }
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
-  p->edge_merges = tuning != NULL ? tuning->edge_merges : 0;
+  /* walks along the borders measured slower than an edge a thread on
+   * every photograph (docs/design.md): a tuning only */
+  p->edge_merges = tuning != NULL ? !tuning->border_walks : 1;
   p->seam_walk = tuning != NULL && tuning->seam_walk > 0 ?
       tuning->seam_walk : SEAM_WALK_DEFAULT;
   n = (size_t) width * height;

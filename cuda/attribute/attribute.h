@@ -99,9 +99,9 @@ typedef struct
                                  * pixels a tile                         */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
-  int edge_merges;              /* 1: every edge merged by its own thread
-                                 * (tiles and seams); 0: rows by a stack,
-                                 * then walks along the borders          */
+  int border_walks;             /* 1: rows by a stack, then walks along
+                                 * the borders; 0: every edge merged by
+                                 * its own thread (tiles and seams)      */
   int seam_walk;                /* pixels a thread walks along a seam,
                                  * 0: default (8)                        */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops

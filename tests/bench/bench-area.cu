@@ -17,7 +17,7 @@
  *
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
- *              [--conn 8] [--tile-rows N] [--tile-cols N] [--edge-merges]
+ *              [--conn 8] [--tile-rows N] [--tile-cols N] [--border-walks]
  *              [--seam-walk N] [--flat] [--no-noise] [--low-noise N]
  *              [--steps] [--check] [--dump DIR]
  * (--flat: a row of one level after the noise, the longest chains of
@@ -140,7 +140,7 @@ main (int argc, char **argv)
   std::vector<int> areas = { 64, 1000 }, depths = { 8, 16 };
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
-  int tile_cols = 0, edge_merges = 0, seam_walk = 0, flat = 0;
+  int tile_cols = 0, border_walks = 0, seam_walk = 0, flat = 0;
   uint32_t low_noise = 0;
   int no_noise = 0;
   cm_attr_op op = CM_ATTR_OPEN;
@@ -179,8 +179,8 @@ main (int argc, char **argv)
       tile_rows = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--tile-cols") && i + 1 < argc) {
       tile_cols = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--edge-merges")) {
-      edge_merges = 1;
+    } else if (!strcmp (argv[i], "--border-walks")) {
+      border_walks = 1;
     } else if (!strcmp (argv[i], "--seam-walk") && i + 1 < argc) {
       seam_walk = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--flat")) {
@@ -200,7 +200,7 @@ main (int argc, char **argv)
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
-          "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--edge-merges] "
+          "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--border-walks] "
           "[--seam-walk N] [--flat] [--no-noise] [--low-noise N] [--steps] "
           "[--check] "
           "[--dump DIR]\n", argv[0]);
@@ -216,7 +216,7 @@ main (int argc, char **argv)
       "%d-connectivity, tiles of %dx%d, %s\n\n", bench_timing_name (t),
       op == CM_ATTR_OPEN ? "area opening" : "area closing", runs, conn,
       tile_cols ? tile_cols : 32, tile_rows ? tile_rows : 32,
-      edge_merges ? "every edge its own merge" : "walks along borders");
+      border_walks ? "walks along borders" : "every edge its own merge");
   printf ("| image | size | depth | min_area | ms | first ms | Mpx/s |%s%s\n",
       steps ? " tiles | seams | nodes | area | output |" : "",
       check ? " equals CPU | CPU ms 1 thread | CPU ms all cores |" : "");
@@ -255,7 +255,7 @@ main (int argc, char **argv)
 
         for (int area : areas) {
           cm_attr_desc d = { op, CM_ATTR_AREA, (uint32_t) area, conn };
-          cm_attr_tuning tun = { tile_rows, tile_cols, 0, edge_merges,
+          cm_attr_tuning tun = { tile_rows, tile_cols, 0, border_walks,
             seam_walk, 0
           };
           cm_attr_plan *plan = NULL;
@@ -317,7 +317,7 @@ main (int argc, char **argv)
           }
           if (steps) {
             for (int s = 1; s <= 4; s++) {
-              cm_attr_tuning st = { tile_rows, tile_cols, 0, edge_merges,
+              cm_attr_tuning st = { tile_rows, tile_cols, 0, border_walks,
                 seam_walk, s
               };
               cm_attr_plan *sp = NULL;

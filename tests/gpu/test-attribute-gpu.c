@@ -66,16 +66,16 @@ host_view (const cm_image * whole, int layout, int w)
   return v;
 }
 
-/* rows, columns of the tiles; no tiles; every edge its own merge; seam
+/* rows, columns of the tiles; no tiles; walks along the borders; seam
  * walk; stop after */
 static const cm_attr_tuning tunings[] = {
-  {0, 0, 0, 0, 0, 0},           /* the defaults */
+  {0, 0, 0, 0, 0, 0},           /* the defaults: every edge its own merge */
   {1, 0, 0, 0, 0, 0},           /* one-row tiles: every row joined on seams */
-  {4, 64, 0, 0, 1, 0},          /* seam walks of one pixel */
+  {4, 64, 0, 1, 1, 0},          /* walks, seam walks of one pixel */
   {0, 0, 1, 0, 0, 0},           /* no tiles: every edge in global memory */
   {64, 128, 0, 0, 0, 0},        /* the largest tile */
-  {32, 32, 0, 1, 0, 0},         /* every edge its own merge */
-  {1, 256, 0, 0, 100, 0},       /* long seam walks */
+  {32, 32, 0, 1, 0, 0},         /* walks along the borders */
+  {1, 256, 0, 1, 100, 0},       /* walks, long seam walks */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
