@@ -35,7 +35,7 @@ static kernel_pick
 pick_kernel (const cm_temporal_plan * p, int n, int k)
 {
   const cm_temporal_tuning &t = p->tuning;
-  int net_max = t.network_max > 0 ? t.network_max : 24;
+  int net_max = t.network_max > 0 ? t.network_max : CM_TEMPORAL_NETWORK_MAX;
   kernel_pick r = { 0, 0, 0 };
 
   if (t.algorithm == CM_TEMPORAL_NETWORK)
