@@ -21,9 +21,10 @@
  * 1 GiB device-to-device copy, read + write; a frame-sized copy would run
  * from L2). "x floor" is the time over it.
  *
- * --sweep adds rows for windows of 9 to 32 with each kernel family forced
- * (network, network without the pruned median, histogram): where the
- * networks stop paying (tuning.network_max).
+ * --sweep adds rows with each kernel family forced: windows of 9 to 32
+ * by network, network without the pruned median and histogram (where the
+ * networks stop paying: tuning.network_max), 64 to 255 by histogram with
+ * and without its L2 prefetch hint.
  * --check (the default) compares, after the timed pushes, rows of the last
  * output with cm_temporal_ref over the same window, computed on the host
  * from the source frames (the first 4 rows and 4 rows in the middle).
@@ -359,7 +360,7 @@ main (int argc, char **argv)
       return 1;
     }
     for (int frames : o.frames) {
-      const cm_temporal_tuning tuning = { CM_TEMPORAL_AUTO, 0, 0 };
+      const cm_temporal_tuning tuning = { CM_TEMPORAL_AUTO, 0, 0, 0 };
       /* the issue's targets, 3840x2160 8-bit; 16-bit within 2x */
       const double target8 = frames <= 5 ? 40 : frames <= 9 ? 60 :
           frames <= 25 ? 150 : 1500;
@@ -372,21 +373,24 @@ main (int argc, char **argv)
       print_row ("auto", (int) depth, frames,
           run_row (o, t, depth, frames, tuning, s, gbps), target);
     }
-    if (o.sweep)
-      for (int frames : { 9, 16, 24, 25, 32 }) {
-        static const struct
-        {
-          const char *what;
-          cm_temporal_tuning tuning;
-        } forced[] = {
-          {"network", {CM_TEMPORAL_NETWORK, 0, 0}},
-          {"network unpruned", {CM_TEMPORAL_NETWORK, 0, 2}},
-          {"histogram", {CM_TEMPORAL_HISTOGRAM, 0, 0}},
-        };
+    if (o.sweep) {
+      static const struct
+      {
+        const char *what;
+        cm_temporal_tuning tuning;
+        int min_frames, max_frames;
+      } forced[] = {
+        {"network", {CM_TEMPORAL_NETWORK, 0, 0, 0}, 1, 32},
+        {"network unpruned", {CM_TEMPORAL_NETWORK, 0, 2, 0}, 1, 32},
+        {"histogram", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0}, 1, 255},
+        {"histogram no prefetch", {CM_TEMPORAL_HISTOGRAM, 0, 0, 2}, 33, 255},
+      };
+      for (int frames : { 9, 16, 24, 25, 32, 64, 128, 255 })
         for (const auto &f : forced)
-          print_row (f.what, (int) depth, frames,
-              run_row (o, t, depth, frames, f.tuning, s, gbps), "-");
-      }
+          if (frames >= f.min_frames && frames <= f.max_frames)
+            print_row (f.what, (int) depth, frames,
+                run_row (o, t, depth, frames, f.tuning, s, gbps), "-");
+    }
     free_sources (s);
   }
   bench_timer_free (t);

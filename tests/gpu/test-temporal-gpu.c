@@ -8,7 +8,8 @@
  * of windows x percentiles (0, 50, 100 and between) x both outputs x 8 and
  * 16 bits x planes and packed frames (RGBA with its alpha copied, RGBx,
  * interleaved chroma) x tunings (auto, network forced, network without
- * the pruned medians, histogram forced), with device views at the
+ * the pruned medians, histogram forced with and without its prefetch
+ * hint), with device views at the
  * allocator's pitch or one sample in (rows that are not word aligned)
  * and run in place; resets and a new percentile in the middle of a
  * sequence; 3840x2160 at 9 frames, 1920x1080 at 25, 256x144 at 255. The
@@ -50,10 +51,11 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2},  /* generic networks for the medians too */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0},
+  {CM_TEMPORAL_AUTO, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0},       /* generic networks for medians too */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2},     /* without the L2 prefetch hint */
 };
 
 typedef struct
@@ -224,7 +226,7 @@ check_table (test_rng * r)
   for (int fi = 0; fi < (int) (sizeof (frames) / sizeof (frames[0])); fi++)
     for (int pi = 0; pi < 8; pi++)
       for (int depth = 8; depth <= 16; depth += 8)
-        for (int tu = 0; tu < 4; tu++, idx++) {
+        for (int tu = 0; tu < 5; tu++, idx++) {
           const layout *l = &layouts[idx % 4];
           cm_temporal_desc d = { frames[fi], percentiles[pi],
             (cm_temporal_output) ((idx / 4) % 2), l->channels, l->alpha
@@ -344,7 +346,7 @@ static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
