@@ -49,8 +49,10 @@ load_ring_sample (const uint8_t * p)
 
 /* One sample into the bins: 8-bit samples and the high byte of 16-bit
  * ones (LOW false), or the low byte of the 16-bit samples whose high byte
- * is @high (LOW true) */
-template <int BPP, bool LOW>
+ * is @high (LOW true). ATOMIC: the bin's word updated by one shared-memory
+ * atomic add (one load/store-unit instruction instead of a load and a
+ * store; no other thread touches the word either way) */
+template <int BPP, bool LOW, bool ATOMIC>
 static __device__ __forceinline__ void
 bin_sample (uint32_t * h, uint32_t v, uint32_t high)
 {
@@ -62,27 +64,30 @@ bin_sample (uint32_t * h, uint32_t v, uint32_t high)
     bin = v & 255;
   } else
     bin = BPP == 1 ? v : v >> 8;
-  h[(bin >> 2) * 32] += 1u << ((bin & 3) * 8);
+  if (ATOMIC)
+    atomicAdd (&h[(bin >> 2) * 32], 1u << ((bin & 3) * 8));
+  else
+    h[(bin >> 2) * 32] += 1u << ((bin & 3) * 8);
 }
 
 /* The window's samples counted into the thread's bins (cleared first):
  * @cur, and slots 0 .. n - 1 but pos of @ring (the thread's sample in
  * slot 0) */
-template <int BPP, bool LOW, bool PREFETCH>
+template <int BPP, bool LOW, bool PREFETCH, bool ATOMIC>
 static __device__ __forceinline__ void
 count_window (const temporal_args & t, const uint8_t * ring, uint32_t cur,
     uint32_t * h, uint32_t high)
 {
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
-  bin_sample<BPP, LOW> (h, cur, high);
+  bin_sample<BPP, LOW, ATOMIC> (h, cur, high);
 #pragma unroll 16
   for (int s = 0; s < t.pos; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
+    bin_sample<BPP, LOW, ATOMIC> (h, load_ring_sample<BPP, PREFETCH> (ring +
             (size_t) s * t.slot_bytes), high);
 #pragma unroll 16
   for (int s = t.pos + 1; s < t.n; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
+    bin_sample<BPP, LOW, ATOMIC> (h, load_ring_sample<BPP, PREFETCH> (ring +
             (size_t) s * t.slot_bytes), high);
 }
 
@@ -116,7 +121,7 @@ find_rank (const uint32_t * h, int k, int *below)
   return 255;
 }
 
-template <int BPP, bool PREFETCH>
+template <int BPP, bool PREFETCH, bool ATOMIC>
 __global__ void __launch_bounds__ (HIST_THREADS)
 temporal_hist_kernel (temporal_args t)
 {
@@ -143,12 +148,12 @@ temporal_hist_kernel (temporal_args t)
     if (!temporal_is_alpha (t, x)) {
       uint32_t bg;
 
-      count_window<BPP, false, PREFETCH> (t, ring, cur, h, 0);
+      count_window<BPP, false, PREFETCH, ATOMIC> (t, ring, cur, h, 0);
       bg = find_rank (h, t.k, &below);
       if (BPP == 2) {
         const uint32_t high = bg;
 
-        count_window<BPP, true, PREFETCH> (t, ring, cur, h, high);
+        count_window<BPP, true, PREFETCH, ATOMIC> (t, ring, cur, h, high);
         bg = high << 8 | find_rank (h, t.k - below, &below);
       }
       out = !t.diff ? bg : cur > bg ? cur - bg : bg - cur;
@@ -161,30 +166,39 @@ temporal_hist_kernel (temporal_args t)
   }
 }
 
-template <int BPP, bool PREFETCH>
+template <int BPP, bool PREFETCH, bool ATOMIC>
 static cudaError_t
 launch (const temporal_args & t, cudaStream_t stream)
 {
   const dim3 grid ((t.samples + HIST_THREADS - 1) / HIST_THREADS,
       t.height < 65535 ? t.height : 65535);
   /* 64 KB a block: above the 48 KB a launch gets unasked */
-  cudaError_t e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH>,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
+  cudaError_t e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH,
+      ATOMIC>, cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
 
   if (e != cudaSuccess)
     return e;
-  temporal_hist_kernel<BPP, PREFETCH> <<<grid, HIST_THREADS, HIST_SMEM,
-      stream>>> (t);
+  temporal_hist_kernel<BPP, PREFETCH, ATOMIC> <<<grid, HIST_THREADS,
+      HIST_SMEM, stream>>> (t);
   return cudaGetLastError ();
+}
+
+template <int BPP>
+static cudaError_t
+launch_bpp (const temporal_args & t, int prefetch, int atomic,
+    cudaStream_t stream)
+{
+  if (prefetch)
+    return atomic ? launch<BPP, true, true> (t, stream) :
+        launch<BPP, true, false> (t, stream);
+  return atomic ? launch<BPP, false, true> (t, stream) :
+      launch<BPP, false, false> (t, stream);
 }
 
 cudaError_t
 temporal_hist_launch (const temporal_args & t, int bpp, int prefetch,
-    cudaStream_t stream)
+    int atomic, cudaStream_t stream)
 {
-  if (bpp == 1)
-    return prefetch ? launch<1, true> (t, stream) : launch<1, false> (t,
-        stream);
-  return prefetch ? launch<2, true> (t, stream) : launch<2, false> (t,
-      stream);
+  return bpp == 1 ? launch_bpp<1> (t, prefetch, atomic, stream) :
+      launch_bpp<2> (t, prefetch, atomic, stream);
 }

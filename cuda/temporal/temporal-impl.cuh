@@ -39,9 +39,10 @@ int temporal_network_capacity (int n);
 int temporal_network_has_median (int n);
 
 /* Histograms (temporal-hist.cu), any n; @prefetch: ring loads with the
- * hint that L2 fetch 256 bytes */
+ * hint that L2 fetch 256 bytes; @atomic: bins updated by shared-memory
+ * atomics */
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
-    int prefetch, cudaStream_t stream);
+    int prefetch, int atomic, cudaStream_t stream);
 
 /* 1 when sample @s of a row is in the alpha channel */
 static __device__ __forceinline__ bool

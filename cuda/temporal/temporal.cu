@@ -110,7 +110,8 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->network_max < 0 ||
           tuning->network_max > CM_TEMPORAL_NETWORK_MAX ||
           tuning->median_pruned < 0 || tuning->median_pruned > 2 ||
-          tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2))
+          tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2 ||
+          tuning->hist_atomic < 0 || tuning->hist_atomic > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -238,7 +239,7 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
         (cudaStream_t) stream);
   else
     e = temporal_hist_launch (t, bpp, p->tuning.hist_prefetch != 2,
-        (cudaStream_t) stream);
+        p->tuning.hist_atomic == 1, (cudaStream_t) stream);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   p->algorithm = kp.network ? network_name (kp.capacity, kp.median_pruned) :

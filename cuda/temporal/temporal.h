@@ -121,6 +121,8 @@ typedef struct
   int hist_prefetch;            /* histogram ring loads with the L2
                                    prefetch hint: 0 default (on), 1 on,
                                    2 off                                 */
+  int hist_atomic;              /* histogram bins updated by shared-memory
+                                   atomics: 0 default (off), 1 on, 2 off */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples
