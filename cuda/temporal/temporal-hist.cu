@@ -13,6 +13,7 @@
  *    rank left (two passes over the window, the second mostly from L2).
  *  - The current frame comes from src and goes to its ring slot; the other
  *    slots are read through the read-only path. */
+#include "cm-cuda.h"
 #include "temporal-impl.cuh"
 #include "temporal.h"
 
@@ -166,39 +167,69 @@ temporal_hist_kernel (temporal_args t)
   }
 }
 
+/* The dynamic shared memory of a block: its bins, or more, so that only
+ * @blocks blocks fit an SM (0: as many as the bins allow) */
+static cudaError_t
+block_smem (int blocks, int *bytes)
+{
+  int per_sm, per_block;
+  cudaError_t e;
+
+  *bytes = HIST_SMEM;
+  if (blocks <= 0)
+    return cudaSuccess;
+  e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+      &per_sm);
+  if (e == cudaSuccess)
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+        &per_block);
+  if (e != cudaSuccess)
+    return e;
+  /* 1 KB of each block's share is the system's */
+  *bytes = per_sm / blocks - 1024;
+  if (*bytes > per_block)
+    *bytes = per_block;
+  if (*bytes < HIST_SMEM)
+    *bytes = HIST_SMEM;
+  return cudaSuccess;
+}
+
 template <int BPP, bool PREFETCH, bool ATOMIC>
 static cudaError_t
-launch (const temporal_args & t, cudaStream_t stream)
+launch (const temporal_args & t, int blocks, cudaStream_t stream)
 {
   const dim3 grid ((t.samples + HIST_THREADS - 1) / HIST_THREADS,
       t.height < 65535 ? t.height : 65535);
-  /* 64 KB a block: above the 48 KB a launch gets unasked */
-  cudaError_t e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH,
-      ATOMIC>, cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
+  int smem;
+  cudaError_t e = block_smem (blocks, &smem);
 
+  /* 64 KB a block: above the 48 KB a launch gets unasked */
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH, ATOMIC>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (e != cudaSuccess)
     return e;
-  temporal_hist_kernel<BPP, PREFETCH, ATOMIC> <<<grid, HIST_THREADS,
-      HIST_SMEM, stream>>> (t);
+  temporal_hist_kernel<BPP, PREFETCH, ATOMIC> <<<grid, HIST_THREADS, smem,
+      stream>>> (t);
   return cudaGetLastError ();
 }
 
 template <int BPP>
 static cudaError_t
-launch_bpp (const temporal_args & t, int prefetch, int atomic,
+launch_bpp (const temporal_args & t, const temporal_hist_opts & o,
     cudaStream_t stream)
 {
-  if (prefetch)
-    return atomic ? launch<BPP, true, true> (t, stream) :
-        launch<BPP, true, false> (t, stream);
-  return atomic ? launch<BPP, false, true> (t, stream) :
-      launch<BPP, false, false> (t, stream);
+  if (o.prefetch)
+    return o.atomic ? launch<BPP, true, true> (t, o.blocks, stream) :
+        launch<BPP, true, false> (t, o.blocks, stream);
+  return o.atomic ? launch<BPP, false, true> (t, o.blocks, stream) :
+      launch<BPP, false, false> (t, o.blocks, stream);
 }
 
 cudaError_t
-temporal_hist_launch (const temporal_args & t, int bpp, int prefetch,
-    int atomic, cudaStream_t stream)
+temporal_hist_launch (const temporal_args & t, int bpp,
+    const temporal_hist_opts & o, cudaStream_t stream)
 {
-  return bpp == 1 ? launch_bpp<1> (t, prefetch, atomic, stream) :
-      launch_bpp<2> (t, prefetch, atomic, stream);
+  return bpp == 1 ? launch_bpp<1> (t, o, stream) : launch_bpp<2> (t, o,
+      stream);
 }

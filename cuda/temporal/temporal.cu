@@ -122,7 +122,8 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->network_max > CM_TEMPORAL_NETWORK_MAX ||
           tuning->median_pruned < 0 || tuning->median_pruned > 2 ||
           tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2 ||
-          tuning->hist_atomic < 0 || tuning->hist_atomic > 2))
+          tuning->hist_atomic < 0 || tuning->hist_atomic > 2 ||
+          tuning->hist_blocks < 0 || tuning->hist_blocks > 3))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -250,9 +251,13 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   if (kp.network)
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);
-  else
-    e = temporal_hist_launch (t, bpp, p->tuning.hist_prefetch != 2,
-        p->tuning.hist_atomic == 1, (cudaStream_t) stream);
+  else {
+    const temporal_hist_opts ho = { p->tuning.hist_prefetch != 2,
+      p->tuning.hist_atomic == 1, p->tuning.hist_blocks
+    };
+
+    e = temporal_hist_launch (t, bpp, ho, (cudaStream_t) stream);
+  }
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   p->algorithm = kp.network ? network_name (kp.capacity, kp.median_pruned) :

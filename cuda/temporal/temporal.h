@@ -123,6 +123,10 @@ typedef struct
                                    2 off                                 */
   int hist_atomic;              /* histogram bins updated by shared-memory
                                    atomics: 0 default (off), 1 on, 2 off */
+  int hist_blocks;              /* histogram blocks an SM (1 .. 3: fewer
+                                   samples in flight, so that 16-bit
+                                   windows stay in L2 for the second
+                                   pass), 0: as many as fit (3)          */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples

@@ -9,7 +9,7 @@
  * 16 bits x planes and packed frames (RGBA with its alpha copied, RGBx,
  * interleaved chroma) x tunings (auto, network forced, network without
  * the pruned medians, histogram forced, and with neither its prefetch
- * hint nor its plain updates), with device views at the
+ * hint nor its plain updates, one block an SM), with device views at the
  * allocator's pitch or one sample in (rows that are not word aligned)
  * and run in place; resets and a new percentile in the middle of a
  * sequence; 3840x2160 at 9 frames, 1920x1080 at 25, 256x144 at 255. The
@@ -51,11 +51,12 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0},    /* generic networks for medians too */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0},
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1},  /* no prefetch hint, atomics */
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0}, /* generic networks for medians too */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1, 1},       /* no prefetch hint, atomics,
+                                                   one block an SM */
 };
 
 typedef struct
@@ -346,7 +347,7 @@ static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
