@@ -44,6 +44,7 @@ struct temporal_hist_opts
   int prefetch;                 /* ring loads ask L2 for 256 bytes */
   int atomic;                   /* bins updated by shared-memory atomics */
   int blocks;                   /* blocks an SM, 0: as many as fit */
+  int quads;                    /* 4 samples a thread (one word a slot) */
 };
 
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,

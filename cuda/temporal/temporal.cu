@@ -123,7 +123,8 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->median_pruned < 0 || tuning->median_pruned > 2 ||
           tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2 ||
           tuning->hist_atomic < 0 || tuning->hist_atomic > 2 ||
-          tuning->hist_blocks < 0 || tuning->hist_blocks > 3))
+          tuning->hist_blocks < 0 || tuning->hist_blocks > 3 ||
+          tuning->hist_quads < 0 || tuning->hist_quads > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -253,7 +254,8 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
         (cudaStream_t) stream);
   else {
     const temporal_hist_opts ho = { p->tuning.hist_prefetch != 2,
-      p->tuning.hist_atomic == 1, p->tuning.hist_blocks
+      p->tuning.hist_atomic == 1, p->tuning.hist_blocks,
+      p->tuning.hist_quads == 1
     };
 
     e = temporal_hist_launch (t, bpp, ho, (cudaStream_t) stream);

@@ -9,7 +9,8 @@
  * 16 bits x planes and packed frames (RGBA with its alpha copied, RGBx,
  * interleaved chroma) x tunings (auto, network forced, network without
  * the pruned medians, histogram forced, and with neither its prefetch
- * hint nor its plain updates, one block an SM), with device views at the
+ * hint nor its plain updates, one block an SM, and with threads of 4
+ * samples), with device views at the
  * allocator's pitch or one sample in (rows that are not word aligned)
  * and run in place; resets and a new percentile in the middle of a
  * sequence; 3840x2160 at 9 frames, 1920x1080 at 25, 256x144 at 255. The
@@ -51,12 +52,14 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0}, /* generic networks for medians too */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1, 1},       /* no prefetch hint, atomics,
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0},      /* generic networks for
+                                                   medians too */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1, 1, 0},    /* no prefetch hint, atomics,
                                                    one block an SM */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1},    /* 4 samples a thread */
 };
 
 typedef struct
@@ -204,13 +207,15 @@ check_every_frames (test_rng * r)
 
   for (int frames = 1; frames <= CM_TEMPORAL_MAX_FRAMES; frames++)
     for (int depth = 8; depth <= 16; depth += 8)
-      for (int hist = 0; hist < (frames <= CM_TEMPORAL_NETWORK_MAX ? 2 : 1);
+      for (int hist = 0; hist < (frames <= CM_TEMPORAL_NETWORK_MAX ? 3 : 2);
           hist++) {
         const int i = frames + depth;
         cm_temporal_desc d = { frames, percentiles[i % 8],
           (cm_temporal_output) ((i / 8) % 2), 1, -1
         };
-        run_opts o = { hist ? 3 : 0, frames % 3 == 0, 0,
+        /* auto, then the histograms of 4 and of 1 sample a thread (auto
+         * is the latter above CM_TEMPORAL_NETWORK_MAX) */
+        run_opts o = { hist == 0 ? 0 : hist == 1 ? 5 : 3, frames % 3 == 0, 0,
           frames % 5 == 0 ? 3 : 0, frames <= 40
         };
 
@@ -227,7 +232,7 @@ check_table (test_rng * r)
   for (int fi = 0; fi < (int) (sizeof (frames) / sizeof (frames[0])); fi++)
     for (int pi = 0; pi < 8; pi++)
       for (int depth = 8; depth <= 16; depth += 8)
-        for (int tu = 0; tu < 5; tu++, idx++) {
+        for (int tu = 0; tu < 6; tu++, idx++) {
           const layout *l = &layouts[idx % 4];
           cm_temporal_desc d = { frames[fi], percentiles[pi],
             (cm_temporal_output) ((idx / 4) % 2), l->channels, l->alpha
@@ -347,7 +352,7 @@ static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
