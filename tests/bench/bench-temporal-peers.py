@@ -150,8 +150,8 @@ def main():
     print("percentile %g; ms per output frame (wall clock on the host; "
           "bench-temporal: device time)\n" % p)
     print("| size | depth | frames | np.percentile 1 thread | np.partition "
-          "%d threads | 'nearest' == rank | ffmpeg tmedian | tmedian == rank | "
-          "bench-temporal | bench == rank |" % a.threads)
+          "%d threads | 'nearest' == rank | ffmpeg tmedian | "
+          "tmedian == rank | bench-temporal | bench == rank |" % a.threads)
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for depth in [int(d) for d in a.depths.split(",")]:
         dtype = np.uint8 if depth == 8 else np.uint16
