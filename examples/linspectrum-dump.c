@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "linspectrum.h"
+#include "linspectrum/linspectrum.h"
 #include "synthetic-lines.h"
 
 static void

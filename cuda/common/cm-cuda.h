@@ -23,6 +23,14 @@ cm_cuda_status (cudaError_t e)
   return (cm_status) (CM_ERR_CUDA_BASE + (int) e);
 }
 
+/* The status of a runtime call, the runtime's last error left as it is
+ * (the caller may still read it) */
+static inline cm_status
+cm_status_from_cuda (cudaError_t e)
+{
+  return e == cudaSuccess ? CM_OK : (cm_status) (CM_ERR_CUDA_BASE + (int) e);
+}
+
 /* An attribute of the current device (cudaDeviceGetAttribute) */
 static inline cudaError_t
 cm_device_attribute (cudaDeviceAttr attr, int *value)

@@ -1,48 +1,143 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The filters' shared fields and checks (cm-filter.h). */
+/* The filter handle: its checks, then the family's function
+ * (cm-filter.h, cm-filter-impl.h). */
 #include <stdlib.h>
 
-#include "cm-filter.h"
+#include "cm-filter-impl.h"
 
 void *
-cm_filter_alloc (size_t size, int desc_ok, cm_backend backend, int width,
-    int height, cm_depth depth, const cm_cpu_opts * cpu, cm_status * status)
+cm_filter_alloc (cm_filter ** out, size_t size, const cm_filter_ops * ops,
+    int desc_ok, cm_backend backend, int width, int height, cm_depth depth,
+    const cm_cpu_opts * cpu, cm_status * status)
 {
-  cm_filter_base *base;
+  cm_filter *f;
 
+  if (out == NULL) {
+    *status = CM_ERR_INVALID_ARG;
+    return NULL;
+  }
+  *out = NULL;
   if (!desc_ok || width < 1 || height < 1 ||
       (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
       (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA)) {
     *status = CM_ERR_INVALID_ARG;
     return NULL;
   }
-  base = (cm_filter_base *) calloc (1, size);
-  if (base == NULL) {
+  f = (cm_filter *) calloc (1, size);
+  if (f == NULL) {
     *status = CM_ERR_NO_MEMORY;
     return NULL;
   }
-  base->backend = backend;
-  base->width = width;
-  base->height = height;
-  base->depth = depth;
+  f->ops = ops;
+  f->backend = backend;
+  f->width = width;
+  f->height = height;
+  f->depth = depth;
   if (cpu != NULL)
-    base->cpu = *cpu;
-  return base;
+    f->cpu = *cpu;
+  return f;
+}
+
+cm_status
+cm_filter_done (cm_filter ** out, cm_filter * f, cm_status status)
+{
+  if (status != CM_OK)
+    cm_filter_free (f);
+  else
+    *out = f;
+  return status;
 }
 
 int
-cm_filter_fits (const cm_filter_base * base, int width, int height,
-    cm_depth depth)
+cm_filter_fits (const cm_filter * f, int width, int height, cm_depth depth)
 {
-  return width == base->width && height == base->height &&
-      depth == base->depth;
+  return width == f->width && height == f->height && depth == f->depth;
+}
+
+cm_status
+cm_filter_run (cm_filter * f, const cm_image * src, const cm_image * dst,
+    void *stream)
+{
+  if (f == NULL || src == NULL ||
+      !cm_filter_fits (f, src->width, src->height, src->depth))
+    return CM_ERR_INVALID_ARG;
+  if (dst == NULL ? !(f->flags & CM_FILTER_MEASURES) :
+      !cm_filter_fits (f, dst->width, dst->height, dst->depth))
+    return CM_ERR_INVALID_ARG;
+  return f->ops->run (f, src, dst, stream);
+}
+
+/* The checks of a run on a path the filter may lack (@has): the source
+ * fits (@src_ok), @dst has the filter's size (and depth, @dst_depth) */
+static cm_status
+path_check (const cm_filter * f, int has, int src_ok,
+    const cm_image_packed * dst, int dst_depth)
+{
+  if (f == NULL)
+    return CM_ERR_INVALID_ARG;
+  if (!has)
+    return CM_ERR_UNSUPPORTED;
+  if (!src_ok || dst == NULL || dst->width != f->width ||
+      dst->height != f->height || (dst_depth && dst->depth != f->depth))
+    return CM_ERR_INVALID_ARG;
+  return CM_OK;
+}
+
+cm_status
+cm_filter_run_packed (cm_filter * f, const cm_image_packed * src,
+    const cm_image_packed * dst, void *stream)
+{
+  int src_ok = f != NULL && src != NULL &&
+      cm_filter_fits (f, src->width, src->height, src->depth);
+  cm_status st = path_check (f, cm_filter_has_packed (f), src_ok, dst, 1);
+
+  return st != CM_OK ? st : f->ops->run_packed (f, src, dst, stream);
+}
+
+/* (the output's depth is the family's to check: 8-bit colour here) */
+cm_status
+cm_filter_run_to_packed (cm_filter * f, const cm_image * src,
+    const cm_image_packed * dst, void *stream)
+{
+  int src_ok = f != NULL && src != NULL &&
+      cm_filter_fits (f, src->width, src->height, src->depth);
+  cm_status st = path_check (f, cm_filter_has_to_packed (f), src_ok, dst,
+      0);
+
+  return st != CM_OK ? st : f->ops->run_to_packed (f, src, dst, stream);
 }
 
 int
-cm_filter_run_ok (const cm_filter_base * base, const cm_image * src,
-    const cm_image * dst)
+cm_filter_has_packed (const cm_filter * f)
 {
-  return base != NULL && src != NULL && dst != NULL &&
-      cm_filter_fits (base, src->width, src->height, src->depth) &&
-      cm_filter_fits (base, dst->width, dst->height, dst->depth);
+  return f != NULL && f->ops->run_packed != NULL &&
+      (f->flags & CM_FILTER_PACKED);
+}
+
+int
+cm_filter_has_to_packed (const cm_filter * f)
+{
+  return f != NULL && f->ops->run_to_packed != NULL &&
+      (f->flags & CM_FILTER_TO_PACKED);
+}
+
+const char *
+cm_filter_algorithm (const cm_filter * f)
+{
+  return f != NULL ? f->ops->algorithm (f) : "none";
+}
+
+cm_backend
+cm_filter_backend (const cm_filter * f)
+{
+  return f->backend;
+}
+
+void
+cm_filter_free (cm_filter * f)
+{
+  if (f == NULL)
+    return;
+  f->ops->free (f);
+  free (f);
 }

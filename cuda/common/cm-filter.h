@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal: what every backend-neutral filter (cm_<op>_filter of
- * median-filter.h, reconstruct-filter.h, linspectrum-filter.h ...) keeps
- * and checks the same way: its backend, size, depth and CPU options, the
- * first member of its struct. */
+/* One operation made for a backend and run with one call, whatever the
+ * operation: every family's constructor (cm_morph_filter_new,
+ * cm_median_filter_new, cm_recon_filter_new, cm_linspectrum_filter_new)
+ * gives a cm_filter, so that a caller neither branches on the backend nor
+ * on the operation. Built once per (desc, size, depth), like a plan.
+ *
+ * Memory: host images on CM_BACKEND_CPU (the stream is ignored, the
+ * result is there on return), device images on CM_BACKEND_CUDA (queued
+ * on @stream, a cudaStream_t or NULL). Images have the filter's size and
+ * depth and do not overlap. */
 #pragma once
-
-#include <stddef.h>
 
 #include "cm-backend.h"
 #include "cm-image.h"
@@ -15,31 +19,39 @@
 extern "C" {
 #endif
 
-typedef struct
-{
-  cm_backend backend;
-  int width, height;
-  cm_depth depth;
-  cm_cpu_opts cpu;              /* zero when made with NULL options */
-} cm_filter_base;
+typedef struct cm_filter cm_filter;
 
-/* The start of every cm_<op>_filter_new, once its out pointer is NULL:
- * with @desc_ok (the descriptor given and valid), a size of at least 1x1,
- * an 8- or 16-bit depth and a known backend, @size zeroed bytes whose first
- * member is a cm_filter_base, filled in (@cpu copied when not NULL), freed
- * with free(). NULL otherwise, *status then CM_ERR_INVALID_ARG or
- * CM_ERR_NO_MEMORY. */
-void *cm_filter_alloc (size_t size, int desc_ok, cm_backend backend,
-    int width, int height, cm_depth depth, const cm_cpu_opts * cpu,
-    cm_status * status);
-/* An image of @width x @height and @depth matches the filter's size and
- * depth */
-int cm_filter_fits (const cm_filter_base * base, int width, int height,
-    cm_depth depth);
-/* The arguments of a run on planes: @base (the filter, NULL when none),
- * @src and @dst given, both of the filter's size and depth */
-int cm_filter_run_ok (const cm_filter_base * base, const cm_image * src,
-    const cm_image * dst);
+/* Every family's constructor, cm_<op>_filter_new (&filter, backend, desc,
+ * width, height, depth, cpu), copies @desc; @cpu says how the CPU backend
+ * runs (copied; its cancel flag must outlive the filter), NULL: the
+ * calling thread alone; ignored on CUDA. On CUDA the plan is made on the
+ * current device (CM_ERR_NO_CUDA in a build without CUDA). On failure
+ * *filter is NULL. */
+
+/* @src into @dst, single-channel images. @dst may be NULL for a filter
+ * that measures (the linear spectrum, whose results its family's
+ * accessors give). */
+cm_status cm_filter_run (cm_filter * filter, const cm_image * src,
+    const cm_image * dst, void *stream);
+/* Interleaved in, interleaved out (the median's luma mode);
+ * CM_ERR_UNSUPPORTED for a filter without that path. */
+cm_status cm_filter_run_packed (cm_filter * filter,
+    const cm_image_packed * src, const cm_image_packed * dst, void *stream);
+/* A plane in, an interleaved image out (the linear spectrum's orientation
+ * map in colour); CM_ERR_UNSUPPORTED for a filter without that path. */
+cm_status cm_filter_run_to_packed (cm_filter * filter, const cm_image * src,
+    const cm_image_packed * dst, void *stream);
+/* The filter has the path of cm_filter_run_packed, cm_filter_run_to_packed */
+int cm_filter_has_packed (const cm_filter * filter);
+int cm_filter_has_to_packed (const cm_filter * filter);
+
+/* What runs: the CUDA plan's algorithm, the CPU fast path's, or
+ * "reference" (static string or the filter's own; "none" for NULL) */
+const char *cm_filter_algorithm (const cm_filter * filter);
+/* (@filter not NULL) */
+cm_backend cm_filter_backend (const cm_filter * filter);
+/* NULL is ignored */
+void cm_filter_free (cm_filter * filter);
 
 #ifdef __cplusplus
 }

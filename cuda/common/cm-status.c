@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cm-status.h"
 
-/* defined in device.cu (CUDA builds) or nocuda.c */
+/* defined in device.cu (CUDA builds) or common-nocuda.c */
 const char *cm_cuda_error_text (int cuda_error);
 
 const char *

@@ -2,7 +2,7 @@
 /* Devices, streams, resident buffers, pinned host memory, async copies.
  * Thin wrappers over the CUDA runtime so that nothing outside cuda/ needs
  * CUDA headers. Without the CUDA toolkit every function returns
- * CM_ERR_NO_CUDA (nocuda.c). */
+ * CM_ERR_NO_CUDA (common-nocuda.c). */
 #pragma once
 
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 #include "planes.h"
-#include "morph-passes.h"
+#include "cm-cuda.h"
 
 #define BX 64
 #define BY 4

@@ -2,14 +2,14 @@
 /* The linear spectrum on either backend (linspectrum-filter.h). */
 #include <stdlib.h>
 
-#include "cm-filter.h"
+#include "cm-filter-impl.h"
 #include "device.h"
 #include "linspectrum-filter.h"
 #include "orientation-rgba.h"
 
-struct cm_linspectrum_filter
+typedef struct
 {
-  cm_filter_base base;          /* first; its cpu runs the CPU twin */
+  cm_filter base;               /* first; its cpu runs the CPU twin */
   cm_linspectrum_desc desc;
   int count;                    /* orientations */
   /* the orientation map's inputs (want_orientation), host or device */
@@ -19,7 +19,7 @@ struct cm_linspectrum_filter
   /* CUDA */
   cm_linspectrum_plan *plan;
   cm_orientation_rgba_plan *rgba_plan;
-};
+} linspectrum_filter;
 
 /* A host image, rows padded to 64 bytes */
 static cm_status
@@ -34,9 +34,9 @@ host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 }
 
 static cm_status
-make_cpu (cm_linspectrum_filter * f)
+make_cpu (linspectrum_filter * f)
 {
-  const cm_filter_base *b = &f->base;
+  const cm_filter *b = &f->base;
   cm_status status = CM_OK;
 
   f->spectrum = (uint64_t *) calloc ((size_t) f->count, sizeof (uint64_t));
@@ -52,9 +52,9 @@ make_cpu (cm_linspectrum_filter * f)
 }
 
 static cm_status
-make_cuda (cm_linspectrum_filter * f)
+make_cuda (linspectrum_filter * f)
 {
-  const cm_filter_base *b = &f->base;
+  const cm_filter *b = &f->base;
   cm_status status;
 
   status = cm_linspectrum_plan_new (&f->plan, &f->desc, b->width, b->height,
@@ -70,47 +70,11 @@ make_cuda (cm_linspectrum_filter * f)
   return status;
 }
 
-cm_status
-cm_linspectrum_filter_new (cm_linspectrum_filter ** out, cm_backend backend,
-    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
-    const cm_cpu_opts * cpu)
-{
-  cm_linspectrum_filter *f;
-  cm_status status;
-
-  if (out == NULL)
-    return CM_ERR_INVALID_ARG;
-  *out = NULL;
-  /* (cm_linspectrum_desc_check refuses a NULL desc, and only ever with
-   * CM_ERR_INVALID_ARG) */
-  f = (cm_linspectrum_filter *) cm_filter_alloc (sizeof (*f),
-      cm_linspectrum_desc_check (desc) == CM_OK, backend, width, height,
-      depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  f->count = cm_linspectrum_count_angles (desc);
-  status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
-  if (status != CM_OK) {
-    cm_linspectrum_filter_free (f);
-    return status;
-  }
-  *out = f;
-  return CM_OK;
-}
-
-/* The image matches the filter's size and depth */
-static int
-fits (const cm_linspectrum_filter * f, const cm_image * img)
-{
-  return cm_filter_fits (&f->base, img->width, img->height, img->depth);
-}
-
 /* The spectrum of @src, the supremum into @sup and the orientation into
  * @orient when they are not NULL. */
 static cm_status
-run (cm_linspectrum_filter * f, const cm_image * src, const cm_image * sup,
-    const cm_image * orient, void *stream)
+run_backend (linspectrum_filter * f, const cm_image * src,
+    const cm_image * sup, const cm_image * orient, void *stream)
 {
   if (f->base.backend == CM_BACKEND_CUDA)
     return cm_linspectrum_plan_run (f->plan, src, sup, orient, stream);
@@ -118,58 +82,50 @@ run (cm_linspectrum_filter * f, const cm_image * src, const cm_image * sup,
       &f->base.cpu);
 }
 
-cm_status
-cm_linspectrum_filter_run (cm_linspectrum_filter * f, const cm_image * src,
+static cm_status
+linspectrum_run (cm_filter * base, const cm_image * src,
     const cm_image * sup, void *stream)
 {
-  if (f == NULL || src == NULL || !fits (f, src) ||
-      (sup != NULL && (!f->desc.want_supremum || !fits (f, sup))))
+  linspectrum_filter *f = (linspectrum_filter *) base;
+
+  if (sup != NULL && !f->desc.want_supremum)
     return CM_ERR_INVALID_ARG;
-  return run (f, src, sup, NULL, stream);
+  return run_backend (f, src, sup, NULL, stream);
 }
 
-cm_status
-cm_linspectrum_filter_run_rgba (cm_linspectrum_filter * f,
-    const cm_image * src, const cm_image_packed * dst, void *stream)
+static cm_status
+linspectrum_run_rgba (cm_filter * base, const cm_image * src,
+    const cm_image_packed * dst, void *stream)
 {
+  linspectrum_filter *f = (linspectrum_filter *) base;
   cm_status status;
 
-  if (f == NULL || src == NULL || dst == NULL || !fits (f, src) ||
-      !f->desc.want_orientation || dst->width != f->base.width ||
-      dst->height != f->base.height || dst->depth != CM_DEPTH_8 ||
-      dst->channels != 4)
+  if (dst->depth != CM_DEPTH_8 || dst->channels != 4)
     return CM_ERR_INVALID_ARG;
-  status = run (f, src, &f->sup, &f->orient, stream);
+  status = run_backend (f, src, &f->sup, &f->orient, stream);
   if (status != CM_OK)
     return status;
-  if (f->base.backend == CM_BACKEND_CUDA)
+  if (base->backend == CM_BACKEND_CUDA)
     return cm_orientation_rgba_plan_run (f->rgba_plan, &f->sup, &f->orient,
         dst, stream);
   return cm_orientation_rgba_ref (&f->desc, &f->sup, &f->orient, dst);
 }
 
-const uint64_t *
-cm_linspectrum_filter_spectrum (const cm_linspectrum_filter * f)
+static const char *
+linspectrum_algorithm (const cm_filter * base)
 {
-  if (f == NULL)
-    return NULL;
-  if (f->base.backend == CM_BACKEND_CUDA)
-    return cm_linspectrum_plan_spectrum (f->plan);
-  return f->spectrum;
+  const linspectrum_filter *f = (const linspectrum_filter *) base;
+
+  return f->plan != NULL ? cm_linspectrum_plan_describe (f->plan) :
+      "reference";
 }
 
-int
-cm_linspectrum_filter_count (const cm_linspectrum_filter * f)
+static void
+linspectrum_free (cm_filter * base)
 {
-  return f != NULL ? f->count : 0;
-}
+  linspectrum_filter *f = (linspectrum_filter *) base;
 
-void
-cm_linspectrum_filter_free (cm_linspectrum_filter * f)
-{
-  if (f == NULL)
-    return;
-  if (f->base.backend == CM_BACKEND_CUDA) {
+  if (base->backend == CM_BACKEND_CUDA) {
     if (f->plan != NULL)
       cm_linspectrum_plan_free (f->plan);
     if (f->rgba_plan != NULL)
@@ -183,20 +139,62 @@ cm_linspectrum_filter_free (cm_linspectrum_filter * f)
     free (f->orient.data);
   }
   free (f->spectrum);
-  free (f);
 }
 
-cm_backend
-cm_linspectrum_filter_backend (const cm_linspectrum_filter * f)
-{
-  return f->base.backend;
-}
+static const cm_filter_ops linspectrum_ops = {
+  .run = linspectrum_run,
+  .run_to_packed = linspectrum_run_rgba,
+  .algorithm = linspectrum_algorithm,
+  .free = linspectrum_free,
+};
 
-const char *
-cm_linspectrum_filter_describe (const cm_linspectrum_filter * f)
+cm_status
+cm_linspectrum_filter_new (cm_filter ** out, cm_backend backend,
+    const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
+    const cm_cpu_opts * cpu)
 {
+  linspectrum_filter *f;
+  cm_status status;
+
+  /* (cm_linspectrum_desc_check refuses a NULL desc, and only ever with
+   * CM_ERR_INVALID_ARG) */
+  f = (linspectrum_filter *) cm_filter_alloc (out, sizeof (*f),
+      &linspectrum_ops, cm_linspectrum_desc_check (desc) == CM_OK, backend,
+      width, height, depth, cpu, &status);
   if (f == NULL)
-    return "none";
-  return f->plan != NULL ? cm_linspectrum_plan_describe (f->plan) :
-      "reference";
+    return status;
+  f->desc = *desc;
+  f->count = cm_linspectrum_count_angles (desc);
+  f->base.flags = CM_FILTER_MEASURES |
+      (desc->want_orientation ? CM_FILTER_TO_PACKED : 0);
+  status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
+  return cm_filter_done (out, &f->base, status);
+}
+
+/* @base as a linear spectrum filter, NULL when it is none */
+static const linspectrum_filter *
+as_linspectrum (const cm_filter * base)
+{
+  return base != NULL && base->ops == &linspectrum_ops ?
+      (const linspectrum_filter *) base : NULL;
+}
+
+const uint64_t *
+cm_linspectrum_filter_spectrum (const cm_filter * base)
+{
+  const linspectrum_filter *f = as_linspectrum (base);
+
+  if (f == NULL)
+    return NULL;
+  if (f->base.backend == CM_BACKEND_CUDA)
+    return cm_linspectrum_plan_spectrum (f->plan);
+  return f->spectrum;
+}
+
+int
+cm_linspectrum_filter_count (const cm_filter * base)
+{
+  const linspectrum_filter *f = as_linspectrum (base);
+
+  return f != NULL ? f->count : 0;
 }

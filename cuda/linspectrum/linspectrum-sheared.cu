@@ -14,7 +14,7 @@
  * g (b, q) = the sample of line b at position q: here a block stages a
  * strip of 64 lines over a tile of positions (each staged row is a run of
  * 64 neighbouring samples of one image row: coalesced), and the 1-D
- * opening is the vHGW chunk of morph-vhgw.cuh twice, erosion then
+ * opening is the vHGW chunk of common/vhgw.cuh twice, erosion then
  * dilation, through shared memory: no per-line state, no zones, as many
  * blocks as the frame has tiles. The price is the halo of 2 (L - 1) staged rows per tile, so the
  * plan keeps the stream kernel for long segments (linspectrum.cu).
@@ -33,8 +33,7 @@
 
 #include "linspectrum-sheared.h"
 #include "cm-cuda.h"
-#include "morph-passes.h"
-#include "morph-vhgw.cuh"
+#include "vhgw.cuh"
 
 #define SH_LANES 32
 #define SH_WARPS 8

@@ -75,7 +75,7 @@
 #include <stdint.h>
 #include "cm-status.h"
 #include "cm-image.h"
-#include "morph.h"
+#include "morph/morph.h"
 
 #ifdef __cplusplus
 extern "C" {

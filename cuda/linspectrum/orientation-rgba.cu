@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "orientation-rgba.h"
-#include "morph-passes.h"
+#include "cm-cuda.h"
 
 #define BX 64
 #define BY 4

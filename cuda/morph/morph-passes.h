@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include "cm-cuda.h"
 #include "cm-status.h"
 #include "cm-image.h"
 #include "cm-border.h"
@@ -136,10 +137,3 @@ cudaError_t cm_subtract_sat (const cm_image * a, const cm_image * b,
 /* dst = min (is_min) / max of a and b */
 cudaError_t cm_combine (const cm_image * a, const cm_image * b,
     const cm_image * dst, int is_min, cudaStream_t stream);
-
-/* CUDA error -> status */
-static inline cm_status
-cm_status_from_cuda (cudaError_t e)
-{
-  return e == cudaSuccess ? CM_OK : (cm_status) (CM_ERR_CUDA_BASE + (int) e);
-}

@@ -28,7 +28,7 @@
 #include <cuda_runtime.h>
 
 #include "morph-passes.h"
-#include "morph-vhgw.cuh"
+#include "vhgw.cuh"
 
 #define RD_WARPS 8              /* rows per block, one warp each          */
 

@@ -49,7 +49,7 @@
 
 #include "cm-cuda.h"
 #include "morph-passes.h"
-#include "morph-vhgw.cuh"
+#include "vhgw.cuh"
 
 #define PW_WARPS 2              /* rows per block: 1080 blocks at 4K,
                                    one wave at up to 8 blocks per SM     */

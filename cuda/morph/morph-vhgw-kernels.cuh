@@ -11,7 +11,7 @@
 
 #include "cm-cuda.h"
 #include "morph-passes.h"
-#include "morph-vhgw.cuh"
+#include "vhgw.cuh"
 
 #define LANES 32                /* threads along x of every block          */
 #define WARPS 8                 /* threads along y of every block          */

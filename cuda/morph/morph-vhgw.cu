@@ -54,7 +54,7 @@
 
 #include "cm-cuda.h"
 #include "morph-passes.h"
-#include "morph-vhgw.cuh"
+#include "vhgw.cuh"
 #include "morph-vhgw-kernels.cuh"
 
 /* ---- host side ---------------------------------------------------------- */

@@ -33,7 +33,7 @@
 
 #include "morph.h"
 #include "morph-passes.h"
-#include "median.h"
+#include "median/median.h"
 
 typedef enum
 {

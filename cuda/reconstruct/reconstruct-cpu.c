@@ -22,7 +22,7 @@
 #include "reconstruct-cpu.h"
 
 #include "cpu-bands.h"
-#include "morph-filter.h"
+#include "morph/morph-filter.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -78,7 +78,7 @@ struct cm_recon_cpu
   void *urow[2];                /* the queue's seeds: this row, the next */
   uint8_t *flags;
   rc_queue queue;
-  cm_morph_filter *morph;       /* open, close: their marker */
+  cm_filter *morph;             /* open, close: their marker */
   cm_image tmp;                 /* ... into this */
 };
 
@@ -164,7 +164,7 @@ cm_recon_cpu_free (cm_recon_cpu * c)
   free (c->urow[1]);
   free (c->flags);
   rc_queue_free (&c->queue);
-  cm_morph_filter_free (c->morph);
+  cm_filter_free (c->morph);
   free (c->tmp.data);
   free (c);
 }
@@ -270,7 +270,7 @@ cm_recon_cpu_run (cm_recon_cpu * c, const cm_image * src,
       dst->depth != c->depth)
     return CM_ERR_INVALID_ARG;
   if (kind == RC_MARKER_IMAGE) {
-    st = cm_morph_filter_run (c->morph, src, &c->tmp, NULL);
+    st = cm_filter_run (c->morph, src, &c->tmp, NULL);
     if (st != CM_OK)
       return st;
   }

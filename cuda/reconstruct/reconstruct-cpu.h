@@ -16,7 +16,7 @@ typedef struct cm_recon_cpu cm_recon_cpu;
 
 /* A CPU plan of @desc (copied; the SE of its marker too) for frames of
  * @width x @height at @depth, its planes and queue allocated here, once;
- * open-rec and close-rec make their marker with a CPU cm_morph_filter on
+ * open-rec and close-rec make their marker with a CPU morphology filter on
  * the threads of @opts (kept: it must outlive the plan; NULL: the calling
  * thread alone). CM_ERR_UNSUPPORTED for frames whose padded planes have
  * 2^31 samples or more: the caller then runs the reference. */

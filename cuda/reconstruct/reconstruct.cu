@@ -38,7 +38,6 @@
 
 #include "reconstruct.h"
 #include "cm-cuda.h"
-#include "morph-passes.h"
 
 /* the most threads of a cooperative block, by bytes a sample: 16 warps
  * for 8-bit samples (a block's warps share its items, and more of them

@@ -15,7 +15,7 @@
 
 #include "cm-status.h"
 #include "cm-image.h"
-#include "morph.h"
+#include "morph/morph.h"
 
 #ifdef __cplusplus
 extern "C" {

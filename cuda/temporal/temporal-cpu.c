@@ -19,7 +19,7 @@
 
 /* borrowed from cuda/median: the hot loops built for AVX-512, AVX2 and
  * the baseline, picked at load time */
-#include "median-cpu-clones.h"
+#include "median/median-cpu-clones.h"
 
 #define CHUNK 64
 

@@ -31,9 +31,9 @@
 
 #include "bench-common.cuh"
 #include "device.h"
-#include "median.h"
-#include "morph.h"
-#include "se.h"
+#include "median/median.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 
 typedef struct
 {

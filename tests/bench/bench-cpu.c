@@ -30,11 +30,11 @@
 #include <unistd.h>
 
 #include "../core/core-test.h"         /* now_s () */
-#include "linspectrum.h"
-#include "median-filter.h"
-#include "morph-filter.h"
-#include "reconstruct-filter.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "median/median-filter.h"
+#include "morph/morph-filter.h"
+#include "reconstruct/reconstruct-filter.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 static int
@@ -78,14 +78,14 @@ run_morph (const void *filter, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   (void) o;
-  return cm_morph_filter_run ((cm_morph_filter *) filter, src, dst, NULL);
+  return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
 }
 
 static void
 bench_morph (const char *name, const cm_morph_desc * d, const cm_image * src,
     const cm_image * dst, const cm_cpu_opts * o, int runs)
 {
-  cm_morph_filter *f;
+  cm_filter *f;
 
   if (cm_morph_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
           src->depth, o) != CM_OK) {
@@ -93,7 +93,7 @@ bench_morph (const char *name, const cm_morph_desc * d, const cm_image * src,
     return;
   }
   bench (name, run_morph, f, src, dst, o, runs);
-  cm_morph_filter_free (f);
+  cm_filter_free (f);
 }
 
 static cm_status
@@ -108,7 +108,7 @@ run_median (const void *filter, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   (void) o;
-  return cm_median_filter_run ((cm_median_filter *) filter, src, dst, NULL);
+  return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
 }
 
 static void
@@ -116,7 +116,7 @@ bench_median (const char *name, const cm_median_desc * d,
     const cm_image * src, const cm_image * dst, const cm_cpu_opts * o,
     int runs)
 {
-  cm_median_filter *f;
+  cm_filter *f;
 
   if (cm_median_filter_new (&f, CM_BACKEND_CPU, d, src->width, src->height,
           src->depth, o) != CM_OK) {
@@ -124,7 +124,7 @@ bench_median (const char *name, const cm_median_desc * d,
     return;
   }
   bench (name, run_median, f, src, dst, o, runs);
-  cm_median_filter_free (f);
+  cm_filter_free (f);
 }
 
 /* The linear spectrum's run: dst is the supremum */
@@ -169,7 +169,7 @@ run_recon (const void *filter, const cm_image * src, const cm_image * dst,
     const cm_cpu_opts * o)
 {
   (void) o;
-  return cm_recon_filter_run ((cm_recon_filter *) filter, src, dst, NULL);
+  return cm_filter_run ((cm_filter *) filter, src, dst, NULL);
 }
 
 /* an 8-bit image as a binary PGM, DIR/NAME.pgm */
@@ -201,7 +201,7 @@ bench_recon (const cm_recon_desc * d, const char *frame_name,
 {
   const char *op = d->op == CM_RECON_OPEN ? "open-rec r7" :
       cm_recon_op_name (d->op);
-  cm_recon_filter *f;
+  cm_filter *f;
   char name[64];
 
   snprintf (name, sizeof (name), "%s %s", op, frame_name);
@@ -211,7 +211,7 @@ bench_recon (const cm_recon_desc * d, const char *frame_name,
     return;
   }
   bench (name, run_recon, f, frame, dst, o, runs);
-  cm_recon_filter_free (f);
+  cm_filter_free (f);
   if (dir != NULL) {
     snprintf (name, sizeof (name), "%s-%s", frame_name,
         cm_recon_op_name (d->op));

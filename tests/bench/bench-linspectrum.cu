@@ -48,7 +48,7 @@
 #include <cuda_runtime.h>
 
 #include "device.h"
-#include "linspectrum.h"
+#include "linspectrum/linspectrum.h"
 
 #include "bench-common.cuh"
 

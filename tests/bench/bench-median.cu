@@ -52,7 +52,7 @@
 #include <string>
 #include <vector>
 
-#include "median.h"
+#include "median/median.h"
 
 #include "bench-common.cuh"
 #if BENCH_NPP

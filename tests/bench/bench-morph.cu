@@ -48,8 +48,8 @@
 #include <vector>
 
 #include "device.h"
-#include "morph.h"
-#include "se.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 
 #include "bench-common.cuh"
 #if BENCH_NPP

@@ -22,8 +22,8 @@
 
 #include "bench-common.cuh"
 #include "device.h"
-#include "reconstruct.h"
-#include "se.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 extern "C" {
 #include "test-util.h"
 }

@@ -49,7 +49,7 @@
 #include <vector>
 
 #include "bench-common.cuh"
-#include "temporal.h"
+#include "temporal/temporal.h"
 
 #define SOURCES 16
 

@@ -14,9 +14,9 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "morph.h"
-#include "reconstruct.h"
-#include "se.h"
+#include "morph/morph.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 #include "test-suite.h"
 
 /* Runs @code, which sets a property to a value outside its GParamSpec

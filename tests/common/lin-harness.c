@@ -6,7 +6,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "gstcudalinspectrummeta.h"
-#include "orientation-rgba.h"
+#include "linspectrum/orientation-rgba.h"
 #include "test-util.h"
 
 #include "lin-harness.h"

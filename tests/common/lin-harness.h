@@ -10,7 +10,7 @@
 #include <gst/video/video.h>
 
 #include "frame-compare.h"
-#include "linspectrum.h"
+#include "linspectrum/linspectrum.h"
 
 typedef struct
 {

@@ -8,7 +8,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "median.h"
+#include "median/median.h"
 
 typedef struct
 {

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 #include "cm-image.h"
-#include "se.h"
+#include "morph/se.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cm-sample.h"
-#include "temporal.h"
+#include "temporal/temporal.h"
 #include "test-util.h"
 
 /* Every sample of @img (not the padding): uniform at levels 0, else one

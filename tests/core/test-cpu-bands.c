@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "median.h"
-#include "morph.h"
-#include "se.h"
+#include "median/median.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The backend-neutral filters (morph-filter.h, median-filter.h,
- * reconstruct-filter.h, linspectrum-filter.h): on the CPU backend a
- * filter's run gives exactly the reference's output (cm_morph_ref,
+/* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
+ * median-filter.h, reconstruct-filter.h, linspectrum-filter.h): on the CPU
+ * backend a filter's run gives exactly the reference's output (cm_morph_ref,
  * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
  * and cm_orientation_rgba_ref, on the calling thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "device.h"
-#include "linspectrum-filter.h"
-#include "median-filter.h"
-#include "morph-filter.h"
-#include "orientation-rgba.h"
-#include "reconstruct-filter.h"
+#include "linspectrum/linspectrum-filter.h"
+#include "linspectrum/orientation-rgba.h"
+#include "median/median-filter.h"
+#include "morph/morph-filter.h"
+#include "reconstruct/reconstruct-filter.h"
 #include "test-count.h"
 #include "test-util.h"
 
@@ -115,7 +115,7 @@ test_morph (test_rng * rng)
         cm_morph_desc d = { (cm_morph_op) op, ses[(op + b) % 3], 1 + b % 2,
           borders[b], 77 + 1000 * (uint32_t) b
         };
-        cm_morph_filter *f = NULL;
+        cm_filter *f = NULL;
         cm_status st;
 
         snprintf (what, sizeof (what), "morph %s border %d %dx%d/%d",
@@ -127,13 +127,13 @@ test_morph (test_rng * rng)
         st = cm_morph_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_morph_filter_run (f, &im.src, &im.got, NULL);
+          st = cm_filter_run (f, &im.src, &im.got, NULL);
         if (run_matches (st, &im.got, &im.ref, what,
                 "differs from cm_morph_ref") &&
-            (cm_morph_filter_backend (f) != CM_BACKEND_CPU ||
-                strncmp (cm_morph_filter_algorithm (f), "cpu-", 4) != 0))
+            (cm_filter_backend (f) != CM_BACKEND_CPU ||
+                strncmp (cm_filter_algorithm (f), "cpu-", 4) != 0))
           FAIL ("%s: backend or algorithm", what);
-        cm_morph_filter_free (f);
+        cm_filter_free (f);
       }
     }
     row_images_free (&im);
@@ -150,7 +150,7 @@ test_morph_owns_se (test_rng * rng)
   cm_image ref = test_image_new (19, 14, CM_DEPTH_8, 0);
   cm_image got = test_image_new (19, 14, CM_DEPTH_8, 0);
   cm_se *se = NULL;
-  cm_morph_filter *f = NULL;
+  cm_filter *f = NULL;
   cm_morph_desc d = { CM_MORPH_GRADIENT, NULL, 2, CM_BORDER_REFLECT, 0 };
 
   test_image_fill_random (&src, rng);
@@ -164,11 +164,11 @@ test_morph_owns_se (test_rng * rng)
   } else {
     cm_se_free (se);
     se = NULL;
-    if (cm_morph_filter_run (f, &src, &got, NULL) != CM_OK ||
+    if (cm_filter_run (f, &src, &got, NULL) != CM_OK ||
         !test_image_equal (&got, &ref, "morph, SE freed by the caller"))
       FAIL ("morph filter after the caller freed its SE");
   }
-  cm_morph_filter_free (f);
+  cm_filter_free (f);
   cm_se_free (se);
   test_image_free (&src);
   test_image_free (&ref);
@@ -214,7 +214,7 @@ test_median (test_rng * rng)
     for (int w = 0; w < N_OF (windows); w++) {
       for (int b = 0; b < N_OF (borders); b++) {
         cm_median_desc d;
-        cm_median_filter *f = NULL;
+        cm_filter *f = NULL;
         cm_status st;
 
         memset (&d, 0, sizeof (d));
@@ -233,16 +233,18 @@ test_median (test_rng * rng)
         st = cm_median_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_median_filter_run (f, &im.src, &im.got, NULL);
+          st = cm_filter_run (f, &im.src, &im.got, NULL);
         run_matches (st, &im.got, &im.ref, what, "differs from cm_median_ref");
         if (st == CM_OK) {
-          st = cm_median_filter_run_luma (f, &ps, &pg, 2, 1, 0, 3, NULL);
+          st = cm_median_filter_set_channels (f, 2, 1, 0, 3);
+          if (st == CM_OK)
+            st = cm_filter_run_packed (f, &ps, &pg, NULL);
           if (st != CM_OK)
             FAIL ("%s, luma: %s", what, cm_status_string (st));
           else if (!test_image_equal (&pgot, &pref, what))
             FAIL ("%s: luma differs from cm_median_luma_ref", what);
         }
-        cm_median_filter_free (f);
+        cm_filter_free (f);
       }
     }
     row_images_free (&im);
@@ -269,7 +271,7 @@ test_recon (test_rng * rng)
     for (int op = 0; op < CM_RECON_OP_COUNT; op++) {
       for (int conn = 4; conn <= 8; conn += 4) {
         cm_recon_desc d;
-        cm_recon_filter *f = NULL;
+        cm_filter *f = NULL;
         cm_status st;
 
         memset (&d, 0, sizeof (d));
@@ -290,9 +292,9 @@ test_recon (test_rng * rng)
         st = cm_recon_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
             z->height, z->depth, &cpu_opts);
         if (st == CM_OK)
-          st = cm_recon_filter_run (f, &im.src, &im.got, NULL);
+          st = cm_filter_run (f, &im.src, &im.got, NULL);
         run_matches (st, &im.got, &im.ref, what, "differs from cm_recon_ref");
-        cm_recon_filter_free (f);
+        cm_filter_free (f);
       }
     }
     row_images_free (&im);
@@ -322,7 +324,7 @@ test_linspectrum (test_rng * rng)
     test_image_fill_random (&src, rng);
     for (int op = 0; op < 2; op++) {
       cm_linspectrum_desc d;
-      cm_linspectrum_filter *f = NULL;
+      cm_filter *f = NULL;
       uint64_t *spectrum;
       cm_status st;
       int n;
@@ -348,7 +350,7 @@ test_linspectrum (test_rng * rng)
       st = cm_linspectrum_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
           z->height, z->depth, &cpu_opts);
       if (st == CM_OK)
-        st = cm_linspectrum_filter_run (f, &src, &sup, NULL);
+        st = cm_filter_run (f, &src, &sup, NULL);
       if (run_matches (st, &sup, &sup_ref, what,
               "supremum differs from cm_linspectrum_ref") &&
           (cm_linspectrum_filter_count (f) != n ||
@@ -356,13 +358,19 @@ test_linspectrum (test_rng * rng)
                   (size_t) n * sizeof (uint64_t)) != 0))
         FAIL ("%s: spectrum differs from cm_linspectrum_ref", what);
       if (st == CM_OK) {
-        st = cm_linspectrum_filter_run_rgba (f, &src, &pg, NULL);
+        st = cm_filter_run_to_packed (f, &src, &pg, NULL);
         if (st != CM_OK)
           FAIL ("%s, rgba: %s", what, cm_status_string (st));
         else if (!test_image_equal (&rgba, &rgba_ref, what))
           FAIL ("%s: orientation map differs from the references", what);
+        /* the spectrum alone: no dst */
+        st = cm_filter_run (f, &src, NULL, NULL);
+        checks++;
+        if (st != CM_OK || memcmp (cm_linspectrum_filter_spectrum (f),
+                spectrum, (size_t) n * sizeof (uint64_t)) != 0)
+          FAIL ("%s, spectrum alone: %s", what, cm_status_string (st));
       }
-      cm_linspectrum_filter_free (f);
+      cm_filter_free (f);
       free (spectrum);
     }
     test_image_free (&src);
@@ -398,11 +406,11 @@ test_cuda_backend (void)
   cm_morph_desc md = { CM_MORPH_OPEN, NULL, 1, CM_BORDER_NEUTRAL, 0 };
   cm_median_desc ad;
   cm_recon_desc rd;
-  cm_morph_filter *mf = (cm_morph_filter *) & md;
-  cm_median_filter *af = (cm_median_filter *) & ad;
-  cm_recon_filter *rf = (cm_recon_filter *) & rd;
+  cm_filter *mf = (cm_filter *) & md;
+  cm_filter *af = (cm_filter *) & ad;
+  cm_filter *rf = (cm_filter *) & rd;
   cm_linspectrum_desc ld = { 7, 0, 180, 30, CM_MORPH_OPEN, 1, 1 };
-  cm_linspectrum_filter *lf = (cm_linspectrum_filter *) & ld;
+  cm_filter *lf = (cm_filter *) & ld;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -419,19 +427,19 @@ test_cuda_backend (void)
   st = cm_morph_filter_new (&mf, CM_BACKEND_CUDA, &md, 32, 16, CM_DEPTH_8,
       NULL);
   check_cuda_refusal ("morph", st, mf);
-  cm_morph_filter_free (st == CM_OK ? mf : NULL);
+  cm_filter_free (st == CM_OK ? mf : NULL);
   st = cm_median_filter_new (&af, CM_BACKEND_CUDA, &ad, 32, 16, CM_DEPTH_16,
       NULL);
   check_cuda_refusal ("median", st, af);
-  cm_median_filter_free (st == CM_OK ? af : NULL);
+  cm_filter_free (st == CM_OK ? af : NULL);
   st = cm_recon_filter_new (&rf, CM_BACKEND_CUDA, &rd, 32, 16, CM_DEPTH_8,
       NULL);
   check_cuda_refusal ("reconstruction", st, rf);
-  cm_recon_filter_free (st == CM_OK ? rf : NULL);
+  cm_filter_free (st == CM_OK ? rf : NULL);
   st = cm_linspectrum_filter_new (&lf, CM_BACKEND_CUDA, &ld, 32, 16,
       CM_DEPTH_8, NULL);
   check_cuda_refusal ("linear spectrum", st, lf);
-  cm_linspectrum_filter_free (st == CM_OK ? lf : NULL);
+  cm_filter_free (st == CM_OK ? lf : NULL);
   cm_se_free (se);
 }
 
@@ -441,8 +449,8 @@ test_arguments (void)
   cm_se *se = NULL;
   cm_morph_desc md = { CM_MORPH_ERODE, NULL, 1, CM_BORDER_NEUTRAL, 0 };
   cm_median_desc ad;
-  cm_morph_filter *mf = NULL;
-  cm_median_filter *af = NULL;
+  cm_filter *mf = NULL;
+  cm_filter *af = NULL;
   cm_image a = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image b = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image small = test_image_new (7, 8, CM_DEPTH_8, 0);
@@ -480,23 +488,41 @@ test_arguments (void)
   /* images of another size or depth than the filter's */
   EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, &md, 8, 8, CM_DEPTH_8,
           NULL), CM_OK);
-  EXPECT (cm_morph_filter_run (mf, &a, &b, NULL), CM_OK);
-  EXPECT (cm_morph_filter_run (mf, &small, &b, NULL), CM_ERR_INVALID_ARG);
-  EXPECT (cm_morph_filter_run (mf, &a, &deep, NULL), CM_ERR_INVALID_ARG);
-  EXPECT (cm_morph_filter_run (NULL, &a, &b, NULL), CM_ERR_INVALID_ARG);
-  cm_morph_filter_free (mf);
+  EXPECT (cm_filter_run (mf, &a, &b, NULL), CM_OK);
+  EXPECT (cm_filter_run (mf, &small, &b, NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_filter_run (mf, &a, &deep, NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_filter_run (NULL, &a, &b, NULL), CM_ERR_INVALID_ARG);
+  cm_filter_free (mf);
 
-  /* luma only for a filter made for it */
+  /* luma only for a filter made for it, once told its channels */
   EXPECT (cm_median_filter_new (&af, CM_BACKEND_CPU, &ad, 2, 8, CM_DEPTH_8,
           NULL), CM_OK);
-  EXPECT (cm_median_filter_run_luma (af, &pa, &pb, 0, 1, 2, 3, NULL),
+  checks++;
+  if (cm_filter_has_packed (af) || cm_filter_has_to_packed (af))
+    FAIL ("a median filter without luma mode has a packed path");
+  EXPECT (cm_filter_run_packed (af, &pa, &pb, NULL), CM_ERR_UNSUPPORTED);
+  EXPECT (cm_median_filter_set_channels (af, 0, 1, 2, 3),
       CM_ERR_INVALID_ARG);
-  cm_median_filter_free (af);
+  EXPECT (cm_filter_run_to_packed (af, &a, &pb, NULL), CM_ERR_UNSUPPORTED);
+  cm_filter_free (af);
+  ad.plan_flags = CM_MEDIAN_PLAN_LUMA;
+  EXPECT (cm_median_filter_new (&af, CM_BACKEND_CPU, &ad, 2, 8, CM_DEPTH_8,
+          NULL), CM_OK);
+  EXPECT (cm_filter_run_packed (af, &pa, &pb, NULL), CM_ERR_INVALID_ARG);
+  EXPECT (cm_median_filter_set_channels (af, 0, 1, 2, 3), CM_OK);
+  EXPECT (cm_filter_run_packed (af, &pa, &pb, NULL), CM_OK);
+  /* a plane filter takes no NULL dst; a family's accessor no other family */
+  EXPECT (cm_filter_run (af, &a, NULL, NULL), CM_ERR_INVALID_ARG);
+  checks++;
+  if (cm_linspectrum_filter_spectrum (af) != NULL ||
+      cm_linspectrum_filter_count (af) != 0)
+    FAIL ("a median filter taken for a linear spectrum filter");
+  cm_filter_free (af);
 
-  cm_morph_filter_free (NULL);
-  cm_median_filter_free (NULL);
-  cm_recon_filter_free (NULL);
-  cm_linspectrum_filter_free (NULL);
+  cm_filter_free (NULL);
+  checks++;
+  if (strcmp (cm_filter_algorithm (NULL), "none") != 0)
+    FAIL ("the algorithm of no filter");
 #undef EXPECT
 
   test_image_free (&a);

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linspectrum.h"
-#include "morph.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "synthetic-lines.h"
 #include "core-test.h"
 #include "test-count.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "median-cpu.h"
-#include "median-filter.h"
+#include "median/median-cpu.h"
+#include "median/median-filter.h"
 #include "test-count.h"
 #include "core-test.h"
 #include "test-util.h"
@@ -291,16 +291,16 @@ test_filter_choice (void)
     cm_median_desc d = { cases[i].n, cases[i].n, 50, CM_BORDER_REPLICATE, 0,
       CM_MEDIAN_AUTO, 0
     };
-    cm_median_filter *f = NULL;
+    cm_filter *f = NULL;
     cm_status st = cm_median_filter_new (&f, CM_BACKEND_CPU, &d, 32, 16,
         cases[i].depth, NULL);
 
     CHECK (st == CM_OK &&
-        strcmp (cm_median_filter_algorithm (f), cases[i].algorithm) == 0,
+        strcmp (cm_filter_algorithm (f), cases[i].algorithm) == 0,
         "%dx%d %d-bit CPU filter: %s, expected %s", d.window_w, d.window_h,
-        cases[i].depth, f ? cm_median_filter_algorithm (f) : "none",
+        cases[i].depth, f ? cm_filter_algorithm (f) : "none",
         cases[i].algorithm);
-    cm_median_filter_free (f);
+    cm_filter_free (f);
   }
 }
 

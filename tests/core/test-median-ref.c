@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "median.h"
-#include "morph.h"
-#include "se.h"
+#include "median/median.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "core-test.h"
-#include "morph-cpu.h"
-#include "se.h"
+#include "morph/morph-cpu.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "morph.h"
-#include "se.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "core-test.h"
 #include "test-count.h"
 #include "test-util.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core-test.h"
-#include "orientation-rgba.h"
+#include "linspectrum/orientation-rgba.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 
 #include "core-test.h"
-#include "reconstruct-cpu.h"
-#include "se.h"
+#include "reconstruct/reconstruct-cpu.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "test-util.h"
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "reconstruct.h"
-#include "se.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "core-test.h"
 #include "test-util.h"

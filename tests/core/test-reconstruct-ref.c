@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reconstruct.h"
-#include "se.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 #include "test-count.h"
 #include "test-util.h"
 

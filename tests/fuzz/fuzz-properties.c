@@ -24,8 +24,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "linspectrum.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "morph/se.h"
 
 #define CHECK(cond) do { if (!(cond)) { \
       fprintf (stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \

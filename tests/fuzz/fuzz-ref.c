@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linspectrum.h"
-#include "median.h"
-#include "morph.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "median/median.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 #define CHECK(cond) do { if (!(cond)) abort (); } while (0)

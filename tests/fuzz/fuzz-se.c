@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "se.h"
+#include "morph/se.h"
 
 #define CHECK(cond) do { if (!(cond)) abort (); } while (0)
 

@@ -30,9 +30,9 @@
 #include "gstcudamorphologymemory.h"
 
 #include "device.h"
-#include "morph.h"
+#include "morph/morph.h"
 #include "planes.h"
-#include "se.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 #define WIDTH 1920

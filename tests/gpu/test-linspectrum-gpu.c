@@ -42,9 +42,9 @@
 
 #include "device.h"
 #include "kernel-test.h"
-#include "linspectrum.h"
-#include "morph.h"
-#include "se.h"
+#include "linspectrum/linspectrum.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "synthetic-lines.h"
 #include "test-util.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "median.h"
+#include "median/median.h"
 #include "test-util.h"
 #include "test-median-gpu.h"
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "median.h"
+#include "median/median.h"
 #include "kernel-test.h"
 #include "test-util.h"
 #include "test-median-gpu.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "device.h"
-#include "median.h"
+#include "median/median.h"
 
 extern int n_pass, n_fail, n_unsupported, verbose;
 extern long max_pixels;         /* CM_TEST_MAX_PIXELS */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "morph.h"
-#include "se.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "test-util.h"
 #include "test-morph-gpu.h"
 

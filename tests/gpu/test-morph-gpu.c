@@ -24,9 +24,9 @@
 
 #include "device.h"
 #include "kernel-test.h"
-#include "morph.h"
+#include "morph/morph.h"
 #include "planes.h"
-#include "se.h"
+#include "morph/se.h"
 #include "test-util.h"
 #include "test-morph-gpu.h"
 

@@ -25,8 +25,8 @@
 
 #include "device.h"
 #include "kernel-test.h"
-#include "reconstruct.h"
-#include "se.h"
+#include "reconstruct/reconstruct.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 static int n_pass, n_fail, verbose;

@@ -33,9 +33,9 @@
 #endif
 
 #include "device.h"
-#include "median.h"
-#include "morph.h"
-#include "se.h"
+#include "median/median.h"
+#include "morph/morph.h"
+#include "morph/se.h"
 #include "test-util.h"
 
 /* device memory in use (all processes), KiB; -1 without CUDA */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Internal to cuda/: the van Herk / Gil-Werman chunk shared by the 1-D
- * passes (morph-vhgw*.cu) and the linear openings (linspectrum-sheared.cu),
- * the min/max operators it is instantiated with, and the launch helpers of
- * the passes (programmatic dependent launch, device attributes).
+/* Internal to cuda/, shared by two families: the van Herk / Gil-Werman
+ * chunk of morph's 1-D passes (morph/morph-vhgw*.cu) and linspectrum's
+ * linear openings (linspectrum/linspectrum-sheared.cu), the min/max
+ * operators it is instantiated with, and the launch helpers of the passes
+ * (programmatic dependent launch, device attributes).
  *
  * Window of length len starting at t: a thread owns C consecutive windows
  * 0 .. C-1 (C a power of two <= len). With the split point P = C every
