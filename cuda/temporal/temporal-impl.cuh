@@ -13,7 +13,8 @@
  * receives the current frame (src), which the kernel takes from src.
  * Two layouts: by slot (run_bytes 0: slot s of row y at ring + s *
  * slot_bytes + y * ring_pitch), or by sample (run_bytes > 0: sample x's
- * slots side by side at ring + y * ring_pitch + x * run_bytes). */
+ * slots side by side, in 16-byte words interleaved with those of its
+ * group of 32: temporal-runs.cu). */
 struct temporal_args
 {
   const uint8_t *src;

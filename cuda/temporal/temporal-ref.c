@@ -56,7 +56,9 @@ cm_temporal_ring_layout (const cm_temporal_desc * desc, int width,
       cm_temporal_frame_bytes (width, height, depth, desc->channels) == 0)
     return 0;
   *run = by_sample ? ((size_t) desc->frames * bpp + 15) / 16 * 16 : 0;
-  row = (size_t) width * desc->channels * (by_sample ? *run : (size_t) bpp);
+  /* by sample: runs in groups of 32 (their words interleaved) */
+  row = by_sample ? ((size_t) width * desc->channels + 31) / 32 * 32 * *run :
+      (size_t) width * desc->channels * bpp;
   *pitch = (row + 511) / 512 * 512;
   return *pitch * (size_t) height * (by_sample ? 1 : desc->frames);
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Temporal percentile of large windows on a ring laid out by sample: the
  * `frames` slots of one sample side by side (its "run", rounded up to 16
- * bytes), so that a thread reads its window as 16-byte words and a warp
- * reads 32 runs, one contiguous stretch of memory. Slot-major rings make
- * each thread read n scattered samples, a warp 32 bytes a slot from n
- * places 8 MB apart: with 255 frames that ran at a third of the memory's
- * bandwidth (docs/design.md, "Temporal percentile").
+ * bytes), cut into 16-byte words, and the words of 32 neighbouring
+ * samples interleaved (word v of sample x at group x / 32, offset
+ * (v * 32 + x % 32) * 16): a warp's load of a word is 512 contiguous
+ * bytes, and a warp reads its 32 windows as one stretch of memory.
+ * Slot-major rings make each thread read n scattered samples, a warp 32
+ * bytes a slot from n places 8 MB apart: with 255 frames that ran at a
+ * third of the memory's bandwidth (docs/design.md, "Temporal
+ * percentile"); whole runs a thread (a 16-byte word from each of 32 runs
+ * 256 bytes apart) would take 32 L1 wavefronts a load.
  *
  *  - The window is counted into the thread's 256 byte-wide bins
  *    (temporal-bins.cuh) as it is in memory, the current frame's slot
@@ -21,6 +25,16 @@
 
 #define RUNS_THREADS 256
 #define RUNS_SMEM (RUNS_THREADS * HIST_WORDS * 4)
+#define RUN_LANES 32            /* samples whose words interleave */
+#define WORD_STRIDE (RUN_LANES * 16)    /* a sample's next word */
+
+/* Slot @s of the run whose first word is at @run */
+template <int BPP>
+static __host__ __device__ __forceinline__ uint8_t *
+run_slot (const uint8_t * run, int s)
+{
+  return (uint8_t *) run + ((s * BPP) >> 4) * WORD_STRIDE + ((s * BPP) & 15);
+}
 
 /* The first @count samples of a 16-byte word into the bins */
 template <int BPP, bool LOW>
@@ -45,8 +59,8 @@ count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h,
     uint32_t high)
 {
   const int per_word = 16 / BPP, full = n / per_word;
-  const uint32_t stale = BPP == 1 ? run[pos] :
-      ((const uint16_t *) run)[pos];
+  const uint8_t *sp = run_slot<BPP> (run, pos);
+  const uint32_t stale = BPP == 1 ? *sp : *(const uint16_t *) sp;
 
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
@@ -54,10 +68,11 @@ count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h,
 #pragma unroll 4
 #endif
   for (int v = 0; v < full; v++)
-    bin_word<BPP, LOW> (h, *(const uint4 *) (run + 16 * v), per_word, high);
+    bin_word<BPP, LOW> (h, *(const uint4 *) (run + (size_t) v * WORD_STRIDE),
+        per_word, high);
   if (n % per_word)
-    bin_word<BPP, LOW> (h, *(const uint4 *) (run + 16 * full),
-        n % per_word, high);
+    bin_word<BPP, LOW> (h, *(const uint4 *) (run + (size_t) full *
+            WORD_STRIDE), n % per_word, high);
   unbin_sample<BPP, LOW> (h, stale, high);
   bin_sample<BPP, LOW, false> (h, cur, high);
 }
@@ -95,7 +110,8 @@ temporal_runs_kernel (temporal_args t)
     return;
   for (int y = blockIdx.y; y < t.height; y += gridDim.y) {
     uint8_t *run = t.ring + (size_t) y * t.ring_pitch +
-        (size_t) x * t.run_bytes;
+        (size_t) (x / RUN_LANES) * RUN_LANES * t.run_bytes +
+        (size_t) (x % RUN_LANES) * 16;
     const uint8_t *s = t.src + (size_t) y * t.src_pitch + (size_t) x * BPP;
     uint8_t *d = t.dst + (size_t) y * t.dst_pitch + (size_t) x * BPP;
     const uint32_t cur = BPP == 1 ? *s : *(const uint16_t *) s;
@@ -108,10 +124,10 @@ temporal_runs_kernel (temporal_args t)
     }
     /* after the reads of the run */
     if (BPP == 1) {
-      run[t.pos] = (uint8_t) cur;
+      *run_slot<BPP> (run, t.pos) = (uint8_t) cur;
       *d = (uint8_t) out;
     } else {
-      ((uint16_t *) run)[t.pos] = (uint16_t) cur;
+      *(uint16_t *) run_slot<BPP> (run, t.pos) = (uint16_t) cur;
       *(uint16_t *) d = (uint16_t) out;
     }
   }
