@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
  * median-filter.h, reconstruct-filter.h, linspectrum-filter.h,
- * blobs-filter.h, attribute-filter.h): on the CPU backend a filter's run
- * gives exactly the reference's output (cm_morph_ref, cm_median_ref,
- * cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref,
- * cm_orientation_rgba_ref, cm_blobs_ref and cm_attr_ref, on the calling
- * thread) for seeded random
+ * blobs-filter.h, attribute-filter.h, temporal-filter.h): on the CPU
+ * backend a filter's run gives exactly the reference's output
+ * (cm_morph_ref, cm_median_ref, cm_median_luma_ref, cm_recon_ref,
+ * cm_linspectrum_ref, cm_orientation_rgba_ref, cm_blobs_ref, cm_attr_ref
+ * and cm_temporal_ref of the frames run so far, on the calling thread) for
+ * seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
  * mode, whatever the number of threads; the CUDA backend of a build
  * without CUDA is refused cleanly (CM_ERR_NO_CUDA, no filter); arguments
@@ -24,6 +25,7 @@
 #include "median/median-filter.h"
 #include "morph/morph-filter.h"
 #include "reconstruct/reconstruct-filter.h"
+#include "temporal/temporal-filter.h"
 #include "test-count.h"
 #include "test-util.h"
 
@@ -307,6 +309,57 @@ test_recon (test_rng * rng)
   cm_se_free (se);
 }
 
+/* ---- temporal percentile ------------------------------------------------ */
+
+/* Four frames through a filter of 3: each output against cm_temporal_ref
+ * of the window (the frames since the start, at most 3, kept here) */
+static void
+test_temporal (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    const cm_temporal_desc d = { 3, 20.0 * i, (cm_temporal_output) (i % 2),
+      1, -1
+    };
+    cm_image frames[4];
+    cm_image_packed win[4], ref;
+    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    cm_filter *f = NULL;
+    cm_status st;
+
+    st = cm_temporal_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+        z->height, z->depth, &cpu_opts);
+    for (int t = 0; t < 4; t++) {
+      const int first = t < 2 ? 0 : t - 2;
+      cm_image want = test_image_new (z->width, z->height, z->depth, 0);
+
+      frames[t] = test_image_new (z->width, z->height, z->depth, 8);
+      test_image_fill_random (&frames[t], rng);
+      for (int j = first; j <= t; j++)
+        win[j - first] = packed_of (&frames[j], 1);
+      ref = packed_of (&want, 1);
+      snprintf (what, sizeof (what), "temporal %dx%d/%d frame %d",
+          z->width, z->height, (int) z->depth, t);
+      if (st == CM_OK)
+        st = cm_filter_run (f, &frames[t], &got, NULL);
+      if (reference_ran (cm_temporal_ref (&d, win, t - first + 1, &ref) ==
+              CM_OK, what))
+        run_matches (st, &got, &want, what, "differs from cm_temporal_ref");
+      test_image_free (&want);
+    }
+    checks++;
+    if (cm_temporal_filter_window (f) != 3)
+      FAIL ("temporal: window %d after 4 frames", cm_temporal_filter_window
+          (f));
+    for (int t = 0; t < 4; t++)
+      test_image_free (&frames[t]);
+    test_image_free (&got);
+    cm_filter_free (f);
+  }
+}
+
 /* ---- area opening and closing ------------------------------------------ */
 
 static void
@@ -499,6 +552,8 @@ test_cuda_backend (void)
   cm_filter *bf = (cm_filter *) & bd;
   cm_attr_desc td = { CM_ATTR_CLOSE, CM_ATTR_AREA, 10, 4 };
   cm_filter *tf = (cm_filter *) & td;
+  cm_temporal_desc pd = { 9, 50, CM_TEMPORAL_BACKGROUND, 4, 3 };
+  cm_filter *pf = (cm_filter *) & pd;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -536,6 +591,10 @@ test_cuda_backend (void)
       NULL);
   check_cuda_refusal ("area closing", st, tf);
   cm_filter_free (st == CM_OK ? tf : NULL);
+  st = cm_temporal_filter_new (&pf, CM_BACKEND_CUDA, &pd, 32, 16,
+      CM_DEPTH_8, NULL);
+  check_cuda_refusal ("temporal", st, pf);
+  cm_filter_free (st == CM_OK ? pf : NULL);
   cm_se_free (se);
 }
 
@@ -642,6 +701,7 @@ main (void)
   test_median (&rng);
   test_recon (&rng);
   test_attr (&rng);
+  test_temporal (&rng);
   test_linspectrum (&rng);
   test_blobs (&rng);
   test_cuda_backend ();
