@@ -455,6 +455,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   priv->frames.host_results = klass->frame_done != NULL;
+  priv->frames.chroma_scratch = klass->chroma != NULL;
   status = gst_cuda_plane_filter_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -468,7 +469,8 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
     ok = gst_cuda_plane_filter_build (self, GST_VIDEO_INFO_WIDTH
-        (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
+        (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info)) &&
+        gst_cuda_plane_filter_build_chroma (self);
     /* another output format: only a filter with that path */
     if (ok && priv->frames.convert && !cm_filter_has_to_packed (priv->filter)) {
       GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"

@@ -124,6 +124,7 @@ gst_cuda_plane_filter_frame_path_clear (GstCudaPlaneFilterFramePath * fp)
   g_clear_pointer (&fp->dev_packed_out.data, cm_device_free);
   g_clear_pointer (&fp->staging_in, cm_host_free_pinned);
   g_clear_pointer (&fp->staging_out, cm_host_free_pinned);
+  gst_cuda_plane_filter_frame_chroma_clear (fp);
 }
 
 /**
@@ -198,6 +199,9 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
       fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED ? "packed" : "planar",
       (gint) fp->depth, fp->n_colour);
 
+  status = gst_cuda_plane_filter_frame_chroma_configure (fp);
+  if (status != CM_OK)
+    return status;
   if (!fp->use_cuda) {
     if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
         (!gst_cuda_plane_filter_frame_host_image_alloc (&fp->host_in, width,
@@ -345,10 +349,11 @@ gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
 }
 
 static cm_status
-process_cpu (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, GstVideoFrame * in,
-    GstVideoFrame * out)
+process_cpu (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
+    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * inf,
+    GstCudaPlaneFilterMappedFrame * outf)
 {
+  GstVideoFrame *in = &inf->frame, *out = &outf->frame;
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
   cm_image_packed src, dst;
@@ -366,12 +371,9 @@ process_cpu (GstCudaPlaneFilterFramePath * fp,
   dst = packed_view (out, width, height, fp->depth, fp->pixel_channels);
   status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
   /* chroma */
-  for (p = 1; status == CM_OK && fp->layout ==
-      GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR && p < GST_VIDEO_FRAME_N_PLANES (in);
-      p++) {
-    if (!gst_video_frame_copy_plane (out, in, p))
-      status = CM_ERR_INVALID_ARG;
-  }
+  for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
+    status = gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters,
+        inf, outf, p);
   return status;
 }
 
@@ -574,8 +576,8 @@ gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
 }
 
 static cm_status
-process_cuda (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
+process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
+    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     cm_event defer)
 {
@@ -613,10 +615,9 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
     if (status == CM_OK && !out->device)
       status = download (fp, out, dst.data, dst.pitch, st);
     /* chroma: on the host while the device works, or queued */
-    for (p = 1; status == CM_OK && fp->layout ==
-        GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
-        p < GST_VIDEO_FRAME_N_PLANES (&in->frame); p++)
-      status = gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+    for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
+      status = gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters,
+          in, out, p);
   }
 
   gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
@@ -643,8 +644,10 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
   sync_status = cm_stream_sync (fp->stream);
   if (status == CM_OK)
     status = sync_status;
-  if (status == CM_OK)
+  if (status == CM_OK) {
     finish_download (fp, out);
+    gst_cuda_plane_filter_frame_chroma_finish (fp, out);
+  }
 
   return status;
 }
@@ -656,7 +659,9 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
  *     frames that use no staging, input and output in CUDA or pinned
  *     memory); %NULL: the stream is synchronised before this returns
  *
- * Filters the mapped @in into the mapped @out with @filter: on the CPU, or
+ * Filters the mapped @in into the mapped @out with @filter (and YUV
+ * chroma planes as fp->chroma says, with @chroma_filters by plane index):
+ * on the CPU, or
  * queued on fp->stream with the planes uploaded, downloaded and copied as
  * their memories need.
  *
@@ -664,13 +669,13 @@ process_cuda (GstCudaPlaneFilterFramePath * fp,
  */
 cm_status
 gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event defer)
+    cm_filter * filter, cm_filter * const *chroma_filters,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    GstCudaPlaneFilterFrameStats * st, cm_event defer)
 {
   if (fp->use_cuda)
-    return process_cuda (fp, filter, in, out, st, defer);
-  return process_cpu (fp, filter, &in->frame, &out->frame);
+    return process_cuda (fp, filter, chroma_filters, in, out, st, defer);
+  return process_cpu (fp, filter, chroma_filters, in, out);
 }
 
 /**

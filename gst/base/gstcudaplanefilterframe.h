@@ -18,6 +18,7 @@
 #include "cm-status.h"
 #include "device.h"
 #include "cm-filter.h"
+#include "gstcudaplanefilterenums.h"
 
 G_BEGIN_DECLS
 
@@ -70,6 +71,21 @@ typedef enum
   GST_CUDA_PLANE_FILTER_LAYOUT_PACKED     /* RGB(A): colour channels of plane 0 */
 } GstCudaPlaneFilterLayout;
 
+/* A chroma plane of the negotiated frames that is filtered or made
+ * neutral (gstcudaplanefilterchroma.c) */
+typedef struct
+{
+  gint width, height;           /* pixels of the plane */
+  gint channels;                /* samples a pixel: 2 for NV12's */
+  gsize row_bytes;
+  cm_image_packed dev_in;       /* device scratch of host frames */
+  cm_image_packed dev_out;
+  guint8 *staging_in;           /* pinned copies */
+  guint8 *staging_out;
+  gsize staging_pitch;
+  gboolean staged;              /* this frame's output waits in staging_out */
+} GstCudaPlaneFilterChromaPlane;
+
 typedef struct
 {
   /* set by the owner before configure: the backend, the stream the work
@@ -114,6 +130,15 @@ typedef struct
   gboolean time_pending;        /* time_end recorded, not yet read */
   guint time_counter;
   gboolean regions_timed;       /* this frame's regions are timed */
+
+  /* YUV chroma planes: chroma_scratch set by the owner before configure
+   * (their scratch allocated then), chroma before each frame (COPY: as
+   * the other planes' filters are absent) */
+  gboolean chroma_scratch;
+  GstCudaPlaneFilterChroma chroma;
+  guint n_chroma;               /* planes 1 .. n_chroma */
+  GstCudaPlaneFilterChromaPlane chroma_planes[GST_VIDEO_MAX_PLANES];
+  cm_image_packed dev_neutral;  /* the widest, tallest chroma plane, grey */
 } GstCudaPlaneFilterFramePath;
 
 cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
@@ -134,8 +159,9 @@ void gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * mf)
 
 cm_status gst_cuda_plane_filter_frame_path_process
     (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
-    GstCudaPlaneFilterFrameStats * st, cm_event defer);
+    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
+    cm_event defer);
 cm_status gst_cuda_plane_filter_frame_path_analyse
     (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st);

@@ -37,6 +37,21 @@ G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
     gboolean timed);
 
+/* gstcudaplanefilterchroma.c */
+G_GNUC_INTERNAL
+cm_status gst_cuda_plane_filter_frame_chroma_configure
+    (GstCudaPlaneFilterFramePath * fp);
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_chroma_clear (GstCudaPlaneFilterFramePath *
+    fp);
+G_GNUC_INTERNAL
+cm_status gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath
+    * fp, cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p);
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * out);
+
 #ifdef HAVE_GST_CUDA
 G_GNUC_INTERNAL
 gboolean gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath

@@ -54,17 +54,76 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   return TRUE;
 }
 
-/* Frees the filter in use and those kept for other sizes: after a change
- * of properties, caps or device none may be put back. The device's queued
- * work is done. */
+/* The chroma planes' way for the frames (the subclass's chroma ()) and,
+ * when they are filtered, a filter for each plane, made after the frame's
+ * own (set_caps, a property change); FALSE: make_chroma_filter failed
+ * and posted the error. The old ones are dropped already. */
+gboolean
+gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterFramePath *fp = &priv->frames;
+  guint p;
+
+  fp->chroma = klass->chroma != NULL ? klass->chroma (self) :
+      GST_CUDA_PLANE_FILTER_CHROMA_COPY;
+  if (fp->chroma != GST_CUDA_PLANE_FILTER_CHROMA_FILTER ||
+      klass->make_chroma_filter == NULL)
+    return TRUE;
+  for (p = 1; p <= fp->n_chroma; p++) {
+    GstVideoInfo info = fp->info;
+
+    info.width = fp->chroma_planes[p].width;
+    info.height = fp->chroma_planes[p].height;
+    priv->chroma_filters[p] = klass->make_chroma_filter (self, &info, p,
+        priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+    if (priv->chroma_filters[p] == NULL)
+      return FALSE;
+    GST_OBJECT_LOCK (self);
+    priv->stats.filter_builds++;
+    GST_OBJECT_UNLOCK (self);
+  }
+  return TRUE;
+}
+
+/* Frees the filters kept for other sizes and the chroma planes': after a
+ * change of properties, caps or device none may be put back. The
+ * device's queued work is done. */
 void
 gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
 {
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gpointer filter;
+  guint p;
 
   while ((filter = gst_cuda_plane_filter_filter_cache_pop (&priv->filters)))
     cm_filter_free (filter);
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    g_clear_pointer (&priv->chroma_filters[p], cm_filter_free);
+}
+
+/**
+ * gst_cuda_plane_filter_foreach_filter:
+ *
+ * Calls @func on each filter held for the subclass: the one in use for
+ * plane 0, those kept for other region sizes, the chroma planes'.
+ */
+void
+gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
+    GstCudaPlaneFilterFilterFunc func, gpointer user_data)
+{
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  guint i;
+
+  if (priv->filter != NULL)
+    func (priv->filter, 0, TRUE, user_data);
+  for (i = 0; i < G_N_ELEMENTS (priv->filters.slots); i++)
+    if (priv->filters.slots[i].filter != NULL)
+      func (priv->filters.slots[i].filter, 0, FALSE, user_data);
+  for (i = 1; i < GST_VIDEO_MAX_PLANES; i++)
+    if (priv->chroma_filters[i] != NULL)
+      func (priv->chroma_filters[i], i, TRUE, user_data);
 }
 
 /* The filter for planes of @width x @height: the one in use, the one kept
@@ -138,7 +197,8 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
       width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
       height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
     }
-    if (!gst_cuda_plane_filter_build (self, width, height)) {
+    if (!gst_cuda_plane_filter_build (self, width, height) ||
+        !gst_cuda_plane_filter_build_chroma (self)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
       gst_cuda_plane_filter_device_leave (&priv->dev, *pushed);
       *pushed = FALSE;
@@ -254,8 +314,8 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     return gst_cuda_plane_filter_frame_path_analyse (fp, filter, in, st);
   /* with overlap, the frame may be left on the device */
   *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
-  return gst_cuda_plane_filter_frame_path_process (fp, filter, in, out, st,
-      *defer);
+  return gst_cuda_plane_filter_frame_path_process (fp, filter,
+      priv->chroma_filters, in, out, st, *defer);
 }
 
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The chroma planes of YUV frames that an element filters (each plane by
+ * a filter of its own) or makes neutral instead of copying them
+ * (GstCudaPlaneFilterChroma): their geometry, device scratch and pinned
+ * staging per caps, and one plane's work, on the host or queued on the
+ * path's stream with the transfers its memories need. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudaplanefilterframe.h"
+#include "gstcudaplanefilterframeprivate.h"
+
+#include "cm-sample.h"
+
+#define ROW_ALIGN GST_CUDA_PLANE_FILTER_ROW_ALIGN
+
+/* no colour: the middle of the range */
+static guint32
+neutral_value (cm_depth depth)
+{
+  return (cm_depth_max (depth) + 1) / 2;
+}
+
+static void
+fill_host (guint8 * data, gsize pitch, gsize row_bytes, gint rows,
+    cm_depth depth)
+{
+  guint32 v = neutral_value (depth);
+  gint bpp = cm_depth_bytes (depth);
+  gint y, x, n = (gint) (row_bytes / bpp);
+
+  for (y = 0; y < rows; y++) {
+    guint8 *row = data + (gsize) y * pitch;
+
+    if (bpp == 1) {
+      memset (row, (int) v, row_bytes);
+      continue;
+    }
+    for (x = 0; x < n; x++)
+      cm_store_sample (row, x, bpp, v);
+  }
+}
+
+/**
+ * gst_cuda_plane_filter_frame_chroma_configure:
+ *
+ * The geometry of planes 1.. of planar formats; with fp->chroma_scratch
+ * on the CUDA backend, their device scratch, pinned staging and the
+ * neutral plane (filled here, once).
+ */
+cm_status
+gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
+{
+  const GstVideoInfo *info = &fp->info;
+  gint max_width = 0, max_height = 0, max_channels = 1;
+  cm_status status = CM_OK;
+  guint p;
+
+  fp->n_chroma = 0;
+  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR)
+    return CM_OK;
+  fp->n_chroma = GST_VIDEO_INFO_N_PLANES (info) - 1;
+  for (p = 1; p <= fp->n_chroma; p++) {
+    GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    cp->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]);
+    cp->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    cp->channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]) /
+        cm_depth_bytes (fp->depth);
+    cp->row_bytes = (gsize) cp->width * cp->channels *
+        cm_depth_bytes (fp->depth);
+    cp->staging_pitch = GST_ROUND_UP_N (cp->row_bytes, ROW_ALIGN);
+    cp->staged = FALSE;
+    max_width = MAX (max_width, cp->width);
+    max_height = MAX (max_height, cp->height);
+    max_channels = MAX (max_channels, cp->channels);
+  }
+  if (!fp->use_cuda || !fp->chroma_scratch || fp->n_chroma == 0)
+    return CM_OK;
+
+  for (p = 1; status == CM_OK && p <= fp->n_chroma; p++) {
+    GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+    gsize bytes = cp->staging_pitch * cp->height;
+
+    status = cm_device_packed_alloc (&cp->dev_in, cp->width, cp->height,
+        fp->depth, cp->channels);
+    if (status == CM_OK)
+      status = cm_device_packed_alloc (&cp->dev_out, cp->width, cp->height,
+          fp->depth, cp->channels);
+    if (status == CM_OK)
+      status = cm_host_alloc_pinned ((void **) &cp->staging_in, bytes);
+    if (status == CM_OK)
+      status = cm_host_alloc_pinned ((void **) &cp->staging_out, bytes);
+  }
+
+  /* the neutral plane, filled from the staging of plane 1 */
+  if (status == CM_OK)
+    status = cm_device_packed_alloc (&fp->dev_neutral, max_width, max_height,
+        fp->depth, max_channels);
+  if (status == CM_OK) {
+    gsize row = (gsize) max_width * max_channels * cm_depth_bytes (fp->depth);
+    guint8 *host = g_try_malloc (row * max_height);
+
+    if (host == NULL)
+      return CM_ERR_NO_MEMORY;
+    fill_host (host, row, row, max_height, fp->depth);
+    status = cm_copy_2d_async (fp->dev_neutral.data, fp->dev_neutral.pitch,
+        host, row, row, max_height, CM_COPY_H2D, fp->stream);
+    if (status == CM_OK)
+      status = cm_stream_sync (fp->stream);
+    g_free (host);
+  }
+  return status;
+}
+
+void
+gst_cuda_plane_filter_frame_chroma_clear (GstCudaPlaneFilterFramePath * fp)
+{
+  guint p;
+
+  for (p = 1; p < GST_VIDEO_MAX_PLANES; p++) {
+    GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+
+    g_clear_pointer (&cp->dev_in.data, cm_device_free);
+    g_clear_pointer (&cp->dev_out.data, cm_device_free);
+    g_clear_pointer (&cp->staging_in, cm_host_free_pinned);
+    g_clear_pointer (&cp->staging_out, cm_host_free_pinned);
+    cp->staged = FALSE;
+  }
+  g_clear_pointer (&fp->dev_neutral.data, cm_device_free);
+  fp->n_chroma = 0;
+}
+
+static cm_image_packed
+plane_of (const GstCudaPlaneFilterChromaPlane * cp, GstVideoFrame * frame,
+    guint p, cm_depth depth)
+{
+  cm_image_packed v;
+
+  v.data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+  v.pitch = (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+  v.width = cp->width;
+  v.height = cp->height;
+  v.depth = depth;
+  v.channels = cp->channels;
+  return v;
+}
+
+static cm_status
+run (cm_filter * filter, const cm_image_packed * src,
+    const cm_image_packed * dst, cm_stream stream)
+{
+  cm_image s, d;
+
+  if (src->channels > 1)
+    return cm_filter_run_packed (filter, src, dst, stream);
+  s = gst_cuda_plane_filter_frame_as_plane (src);
+  d = gst_cuda_plane_filter_frame_as_plane (dst);
+  return cm_filter_run (filter, &s, &d, stream);
+}
+
+/* Plane @p of a host frame to or from @dev (queued): straight when the
+ * buffer is pinned, else through the plane's staging (the output's
+ * copied out by chroma_finish () once the stream is done). */
+static cm_status
+transfer (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * mf,
+    guint p, const cm_image_packed * dev, gboolean out)
+{
+  GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+  cm_image_packed host = plane_of (cp, &mf->frame, p, fp->depth);
+
+  if (mf->pinned)
+    return out ? cm_copy_2d_async (host.data, host.pitch, dev->data,
+        dev->pitch, cp->row_bytes, cp->height, CM_COPY_D2H, fp->stream) :
+        cm_copy_2d_async (dev->data, dev->pitch, host.data, host.pitch,
+        cp->row_bytes, cp->height, CM_COPY_H2D, fp->stream);
+  if (out) {
+    cp->staged = TRUE;
+    return cm_copy_2d_async (cp->staging_out, cp->staging_pitch, dev->data,
+        dev->pitch, cp->row_bytes, cp->height, CM_COPY_D2H, fp->stream);
+  }
+  gst_cuda_plane_filter_frame_copy_rows (cp->staging_in, cp->staging_pitch,
+      host.data, host.pitch, cp->row_bytes, cp->height);
+  return cm_copy_2d_async (dev->data, dev->pitch, cp->staging_in,
+      cp->staging_pitch, cp->row_bytes, cp->height, CM_COPY_H2D, fp->stream);
+}
+
+/* Plane @p queued on the device: read where it lies in CUDA memory, else
+ * uploaded into the scratch; written likewise. */
+static cm_status
+chroma_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    guint p)
+{
+  GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+  cm_image_packed src, dst;
+  cm_status status = CM_OK;
+
+  cp->staged = FALSE;
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL) {
+    dst = plane_of (cp, &out->frame, p, fp->depth);
+    if (!out->device) {
+      fill_host (dst.data, dst.pitch, cp->row_bytes, cp->height, fp->depth);
+      return CM_OK;
+    }
+    return cm_copy_2d_async (dst.data, dst.pitch, fp->dev_neutral.data,
+        fp->dev_neutral.pitch, cp->row_bytes, cp->height, CM_COPY_D2D,
+        fp->stream);
+  }
+
+  if (in->device) {
+    src = plane_of (cp, &in->frame, p, fp->depth);
+  } else {
+    src = cp->dev_in;
+    status = transfer (fp, in, p, &src, FALSE);
+  }
+  dst = out->device ? plane_of (cp, &out->frame, p, fp->depth) : cp->dev_out;
+  if (status == CM_OK)
+    status = run (filter, &src, &dst, fp->stream);
+  if (status == CM_OK && !out->device)
+    status = transfer (fp, out, p, &dst, TRUE);
+  return status;
+}
+
+/**
+ * gst_cuda_plane_filter_frame_chroma_plane:
+ * @filters: (nullable): the filter of each plane, by plane index
+ *
+ * Chroma plane @p (1 .. fp->n_chroma) of @in into @out as fp->chroma
+ * says: copied, filtered by filters[p] or set neutral; on the host, or
+ * queued on fp->stream on the CUDA backend.
+ */
+cm_status
+gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p)
+{
+  GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+  cm_filter *filter = filters != NULL ? filters[p] : NULL;
+  cm_image_packed src, dst;
+
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_COPY ||
+      (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_FILTER && filter == NULL))
+    return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  if (fp->use_cuda) {
+    /* configured without the scratch: frames on the host cannot come */
+    if (!fp->chroma_scratch && (!in->device || !out->device))
+      return CM_ERR_INVALID_ARG;
+    return chroma_cuda (fp, filter, in, out, p);
+  }
+
+  dst = plane_of (cp, &out->frame, p, fp->depth);
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL) {
+    fill_host (dst.data, dst.pitch, cp->row_bytes, cp->height, fp->depth);
+    return CM_OK;
+  }
+  src = plane_of (cp, &in->frame, p, fp->depth);
+  return run (filter, &src, &dst, NULL);
+}
+
+/* After the stream's synchronisation: the outputs left in staging. */
+void
+gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * out)
+{
+  guint p;
+
+  for (p = 1; p <= fp->n_chroma; p++) {
+    GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
+
+    if (!cp->staged)
+      continue;
+    gst_cuda_plane_filter_frame_copy_rows (GST_VIDEO_FRAME_PLANE_DATA
+        (&out->frame, p), GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p),
+        cp->staging_out, cp->staging_pitch, cp->row_bytes, cp->height);
+    cp->staged = FALSE;
+  }
+}
