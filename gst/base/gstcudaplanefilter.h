@@ -47,9 +47,11 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaPlaneFilter, gst_cuda_plane_filter,
  * @make_chroma_filter: (nullable): for %GST_CUDA_PLANE_FILTER_CHROMA_FILTER:
  *     the filter of chroma plane @plane (1 or 2) of the frame, each plane
  *     its own (a filter that keeps state, such as a history, sees one
- *     plane only). @info is the frame's with the plane's width and height
- *     (NV12's plane holds two interleaved samples a pixel, run through
- *     cm_filter_run_packed). Contract otherwise as @make_filter's.
+ *     plane only). @info is the frame's; the plane's size is that of its
+ *     first component (GST_VIDEO_INFO_COMP_WIDTH, _HEIGHT), its pixels
+ *     have GST_VIDEO_INFO_COMP_PSTRIDE bytes (NV12's two interleaved
+ *     samples are run through cm_filter_run_packed). Contract otherwise
+ *     as @make_filter's.
  * @frame_done: (nullable): analysers: called once per frame after its
  *     work is complete (the stream synchronised), with the input buffer
  *     and the filter that ran on @width x @height planes, to read its

@@ -72,11 +72,7 @@ gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
       klass->make_chroma_filter == NULL)
     return TRUE;
   for (p = 1; p <= fp->n_chroma; p++) {
-    GstVideoInfo info = fp->info;
-
-    info.width = fp->chroma_planes[p].width;
-    info.height = fp->chroma_planes[p].height;
-    priv->chroma_filters[p] = klass->make_chroma_filter (self, &info, p,
+    priv->chroma_filters[p] = klass->make_chroma_filter (self, &fp->info, p,
         priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
     if (priv->chroma_filters[p] == NULL)
       return FALSE;
