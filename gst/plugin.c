@@ -14,6 +14,7 @@
 #include "gstcudamorph.h"
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
+#include "gstcudatemporal.h"
 #ifdef HAVE_GST_CUDA
 #include "base/gstcudaplanefiltermemory.h"
 #endif
@@ -34,6 +35,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudamedian, plugin);
 
   ret |= GST_ELEMENT_REGISTER (cudalinspectrum, plugin);
+
+  ret |= GST_ELEMENT_REGISTER (cudatemporal, plugin);
 
   return ret;
 }

@@ -14,6 +14,7 @@
  * either an image sample or the constant. */
 #include "median.h"
 #include "cpu-bands.h"
+#include "cm-rank.h"
 #include "cm-sample.h"
 
 #include <math.h>
@@ -51,17 +52,10 @@ cm_median_desc_check (const cm_median_desc * desc)
 int
 cm_median_rank (const cm_median_desc * desc)
 {
-  int n, k;
-
   if (cm_median_desc_check (desc) != CM_OK)
     return -1;
-  n = desc->window_w * desc->window_h;
-  k = (int) floor (desc->percentile / 100.0 * (double) (n - 1) + 0.5);
-  if (k < 0)
-    k = 0;
-  if (k > n - 1)
-    k = n - 1;
-  return k;
+  return cm_percentile_rank (desc->percentile,
+      desc->window_w * desc->window_h);
 }
 
 const char *
