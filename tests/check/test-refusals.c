@@ -27,6 +27,7 @@ static const Refusal refusals[] = {
   {"cudamedian", "roi", "<0,0,-1,5>"},
   {"cudalinspectrum", "angle-step", "0"},
   {"cudalinspectrum", "roi", "<1,2,3>"},
+  {"cudatemporal", "roi", "<1,2,3>"},
 };
 
 /* The next WARNING on @bus within a second names @property. */
