@@ -124,7 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
-#include "base/gstcudaplanefilterrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudalinspectrumoutput.c */
 GST_DEBUG_CATEGORY (gst_cuda_lin_spectrum_debug);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cudalinspectrum's output property (gstcudalinspectrumprivate.h): the
- * caps of each output (the orientation map is RGBA), the passthrough flag
- * that goes with it, and an output that downstream refuses kept in favour
- * of the one in use. */
+/* cudalinspectrum's output (gstcudalinspectrumprivate.h): the output
+ * property (caps, passthrough, a refused output kept), and a frame's result
+ * as the message and the output buffer's metas. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstcudalinspectrumprivate.h"
+#include "gstcudalinspectrummeta.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
@@ -139,8 +141,7 @@ gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
   GstStructure *to;
   gint v, n, d;
 
-  othercaps = gst_cuda_plane_filter_fixate_memory
-      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
   othercaps = gst_caps_truncate (othercaps);
   othercaps = gst_caps_make_writable (othercaps);
   to = gst_caps_get_structure (othercaps, 0);
@@ -284,4 +285,356 @@ gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return GST_BASE_TRANSFORM_CLASS (g_type_class_peek
       (GST_TYPE_CUDA_PLANE_FILTER))->set_caps (trans, incaps,
       outcaps);
+}
+
+/* ---- a frame's result ---- */
+
+/**
+ * gst_cuda_lin_spectrum_result_init:
+ * @r: a cleared result
+ * @desc: the orientations, length and operation (checked)
+ * @n_angles: the number of orientations of @desc
+ *
+ * Allocates what every frame of @desc fills (configure time: nothing is
+ * allocated per frame but the metas) and computes the angles.
+ *
+ * Returns: %FALSE when out of memory
+ */
+gboolean
+gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
+    const cm_linspectrum_desc * desc, gint n_angles)
+{
+  gdouble *angles;
+  gint i;
+
+  gst_cuda_lin_spectrum_result_clear (r);
+  angles = g_try_new (gdouble, n_angles);
+  r->spectrum = g_try_new0 (gdouble, n_angles);
+  if (angles == NULL || r->spectrum == NULL) {
+    g_free (angles);
+    gst_cuda_lin_spectrum_result_clear (r);
+    return FALSE;
+  }
+  for (i = 0; i < n_angles; i++)
+    angles[i] = cm_linspectrum_angle (desc, i);
+  r->angles_bytes = g_bytes_new_take (angles, n_angles * sizeof (gdouble));
+  r->angles = angles;
+  r->n_angles = n_angles;
+  r->length = (guint) desc->length;
+  r->closing = desc->op == CM_MORPH_CLOSE;
+  return TRUE;
+}
+
+void
+gst_cuda_lin_spectrum_result_clear (GstCudaLinSpectrumResult * r)
+{
+  g_clear_pointer (&r->angles_bytes, g_bytes_unref);
+  g_clear_pointer (&r->spectrum, g_free);
+  memset (r, 0, sizeof (*r));
+}
+
+/**
+ * gst_cuda_lin_spectrum_result_set:
+ * @r: a result made for @desc
+ * @desc: the frame's orientations
+ * @sums: the sums over the frame, one per orientation
+ * @npix: the pixels of the frame (the sums are given as means)
+ *
+ * The frame's spectrum and dominant orientation.
+ */
+void
+gst_cuda_lin_spectrum_result_set (GstCudaLinSpectrumResult * r,
+    const cm_linspectrum_desc * desc, const guint64 * sums, gdouble npix)
+{
+  gdouble angle = 0.0, value = 0.0;
+  gint i;
+
+  cm_linspectrum_dominant (desc, sums, r->n_angles, &angle, &value);
+  for (i = 0; i < r->n_angles; i++)
+    r->spectrum[i] = (gdouble) sums[i] / npix;
+  r->dominant_angle = angle;
+  r->dominant_value = value / npix;
+}
+
+/* timestamp, stream-time, running-time, duration of @buf, as the level
+ * element gives them */
+static void
+result_set_times (GstStructure * s, const GstSegment * segment,
+    GstBuffer * buf)
+{
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+
+  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
+    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        ts);
+  }
+  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
+}
+
+static void
+result_set_params (GstStructure * s, const GstCudaLinSpectrumResult * r)
+{
+  gst_structure_set (s, "length", G_TYPE_UINT, r->length,
+      "operation", G_TYPE_STRING, r->closing ? "close" : "open", NULL);
+}
+
+static void
+result_set_dominant (GstStructure * s, const GstCudaLinSpectrumResult * r)
+{
+  gst_structure_set (s, "dominant-angle", G_TYPE_DOUBLE, r->dominant_angle,
+      "dominant-value", G_TYPE_DOUBLE, r->dominant_value, NULL);
+}
+
+/* a GstValueArray of @n doubles */
+static void
+value_array_take_doubles (GstStructure * s, const gchar * name,
+    const gdouble * v, gint n)
+{
+  GValue array = G_VALUE_INIT;
+  gint i;
+
+  g_value_init (&array, GST_TYPE_ARRAY);
+  for (i = 0; i < n; i++) {
+    GValue d = G_VALUE_INIT;
+
+    g_value_init (&d, G_TYPE_DOUBLE);
+    g_value_set_double (&d, v[i]);
+    gst_value_array_append_and_take_value (&array, &d);
+  }
+  gst_structure_take_value (s, name, &array);
+}
+
+/**
+ * gst_cuda_lin_spectrum_result_message:
+ * @r: the frame's result
+ * @segment: the element's input segment
+ * @inbuf: the input buffer (its timestamps)
+ *
+ * Returns: (transfer full): the "cudalinspectrum" structure: timestamp,
+ * stream-time, running-time, duration, length, operation, angles,
+ * spectrum, dominant-angle, dominant-value
+ */
+GstStructure *
+gst_cuda_lin_spectrum_result_message (const GstCudaLinSpectrumResult * r,
+    const GstSegment * segment, GstBuffer * inbuf)
+{
+  GstStructure *s = gst_structure_new_empty ("cudalinspectrum");
+
+  result_set_times (s, segment, inbuf);
+  result_set_params (s, r);
+  value_array_take_doubles (s, "angles", r->angles, r->n_angles);
+  value_array_take_doubles (s, "spectrum", r->spectrum, r->n_angles);
+  result_set_dominant (s, r);
+  return s;
+}
+
+#ifdef HAVE_GST_ANALYTICS
+static gboolean
+result_add_mtd (const GstCudaLinSpectrumResult * r, GstBuffer * buf)
+{
+  GstAnalyticsRelationMeta *rmeta;
+  GstCudaLinSpectrumMtdData *d;
+  GstAnalyticsMtd mtd;
+  gsize n = (gsize) r->n_angles;
+
+  /* one relation meta per buffer: upstream's, or a new one with room for
+   * this entry */
+  rmeta = gst_buffer_get_analytics_relation_meta (buf);
+  if (rmeta == NULL) {
+    GstAnalyticsRelationMetaInitParams params = { 4,
+      sizeof (GstCudaLinSpectrumMtdData) + 2 * n * sizeof (gdouble) + 64
+    };
+
+    rmeta = gst_buffer_add_analytics_relation_meta_full (buf, &params);
+  }
+  if (rmeta == NULL ||
+      !gst_cuda_lin_spectrum_mtd_add (rmeta, r->n_angles, &mtd, &d))
+    return FALSE;
+  d->dominant_angle = r->dominant_angle;
+  d->dominant_value = r->dominant_value;
+  d->length = r->length;
+  d->closing = r->closing ? 1 : 0;
+  memcpy (d->values, r->angles, n * sizeof (gdouble));
+  memcpy (d->values + n, r->spectrum, n * sizeof (gdouble));
+  return TRUE;
+}
+#endif
+
+/**
+ * gst_cuda_lin_spectrum_result_attach:
+ * @r: the frame's result
+ * @segment: the element's input segment
+ * @buf: the output buffer, writable
+ *
+ * Adds the frame's "GstCudaLinSpectrumMeta" to @buf: the message's fields,
+ * angles and spectrum as GBytes of doubles (the angles' bytes are shared
+ * by every buffer of the configuration), and with GStreamer >= 1.24 the
+ * "cudalinspectrum-spectrum" analytics entry.
+ *
+ * Returns: %FALSE when a meta could not be added
+ */
+gboolean
+gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
+    const GstSegment * segment, GstBuffer * buf)
+{
+  GstStructure *s = gst_cuda_lin_spectrum_meta_add (buf);
+  GValue v = G_VALUE_INIT;
+
+  if (s == NULL)
+    return FALSE;
+  result_set_times (s, segment, buf);
+  result_set_params (s, r);
+  gst_structure_set (s, "angles", G_TYPE_BYTES, r->angles_bytes, NULL);
+  g_value_init (&v, G_TYPE_BYTES);
+  g_value_take_boxed (&v, g_bytes_new (r->spectrum,
+          (gsize) r->n_angles * sizeof (gdouble)));
+  gst_structure_take_value (s, "spectrum", &v);
+  result_set_dominant (s, r);
+
+#ifdef HAVE_GST_ANALYTICS
+  if (!result_add_mtd (r, buf))
+    return FALSE;
+#endif
+  return TRUE;
+}
+
+/* ---- a frame's result ---------------------------------------------------- */
+
+/* The frame's result: a message when this frame is reported, kept for
+ * its output buffer when that gets it. */
+GstFlowReturn
+gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
+    GstBuffer * inbuf, cm_filter * filter, gint width, gint height)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
+  const guint64 *spectrum;
+  gboolean post;
+  guint interval;
+
+  GST_OBJECT_LOCK (self);
+  post = self->settings.post_messages;
+  interval = self->settings.interval;
+  GST_OBJECT_UNLOCK (self);
+
+  /* a smaller interval applies at once */
+  if (self->frames_to_post >= interval)
+    self->frames_to_post = interval - 1;
+  if (self->frames_to_post > 0) {
+    self->frames_to_post--;
+    post = FALSE;
+  } else {
+    self->frames_to_post = interval - 1;
+  }
+  if (!post && !self->attach_frame)
+    return GST_FLOW_OK;
+
+  /* the stream was synchronised: the pinned copy is up to date */
+  spectrum = filter != NULL ? cm_linspectrum_filter_spectrum (filter) : NULL;
+  if (spectrum == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("no spectrum after a frame"));
+    return GST_FLOW_ERROR;
+  }
+  gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
+      (gdouble) width * (gdouble) height);
+  if (post) {
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self),
+            gst_cuda_lin_spectrum_result_message (&self->result,
+                &GST_BASE_TRANSFORM (self)->segment, inbuf)));
+  }
+  /* attached once the frame is done, to the buffer that leaves */
+  self->result_ready = self->attach_frame;
+  return GST_FLOW_OK;
+}
+
+/* ---- the result on the output buffer ------------------------------------ */
+
+/* GstCudaLinSpectrum's parent, GstCudaPlaneFilter */
+#define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
+    (GST_TYPE_CUDA_PLANE_FILTER))
+
+/* Reads attach-meta once per buffer. In passthrough GstBaseTransform
+ * pushes the input buffer and transform_ip only looks at it; a meta needs
+ * a writable buffer, so one that someone else also holds (a tee, an
+ * application) is replaced by a copy that shares its memory and metas
+ * (gst_buffer_copy: no pixel is copied). GstBaseTransform drops its
+ * reference to the input when the output is another buffer. */
+GstFlowReturn
+gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+
+  GST_OBJECT_LOCK (self);
+  self->attach_frame = self->settings.attach_meta;
+  GST_OBJECT_UNLOCK (self);
+  self->result_ready = FALSE;
+
+  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
+    return PARENT_CLASS->prepare_output_buffer
+        (trans, inbuf, outbuf);
+
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
+  } else {
+    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
+        "shares its memory");
+    *outbuf = gst_buffer_copy (inbuf);
+  }
+  return GST_FLOW_OK;
+}
+
+/* after the frame: its result on @buf */
+static GstFlowReturn
+gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
+{
+  gboolean ready = self->result_ready;
+
+  self->result_ready = FALSE;
+  if (!ready)
+    return GST_FLOW_OK;
+  /* passthrough switched on or off between the buffer's allocation and
+   * its transform: the input itself, held elsewhere (rare) */
+  if (!gst_buffer_is_writable (buf)) {
+    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
+    return GST_FLOW_OK;
+  }
+  if (!gst_cuda_lin_spectrum_result_attach (&self->result,
+          &GST_BASE_TRANSFORM (self)->segment, buf)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),
+        ("could not attach the result to the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_cuda_lin_spectrum_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform (trans, inbuf,
+      outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), outbuf);
+}
+
+GstFlowReturn
+gst_cuda_lin_spectrum_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstFlowReturn ret;
+
+  ret = PARENT_CLASS->transform_ip (trans, buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  return gst_cuda_lin_spectrum_attach (GST_CUDA_LIN_SPECTRUM (trans), buf);
 }

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The instance of cudalinspectrum, shared by its files:
- * gstcudalinspectrum.c (properties, plans, frames), gstcudalinspectrumoutput.c
- * (the output property: caps, passthrough, a refused output kept) and
- * gstcudalinspectrumresult.c (the result of a frame as a message and as
- * the metas of gstcudalinspectrummeta.c on the output buffer, and the
- * transform methods that attach them). */
+/* The instance of cudalinspectrum, shared by gstcudalinspectrum.c
+ * (properties, its filter) and gstcudalinspectrumoutput.c (the output
+ * property, a frame's result as a message and as metas). */
 #pragma once
 
 #include "gstcudalinspectrum.h"
@@ -33,7 +30,7 @@ typedef struct
   gboolean attach_meta;
 } GstCudaLinSpectrumSettings;
 
-/* The result of one frame (gstcudalinspectrumresult.c): the orientations
+/* The result of one frame (gstcudalinspectrumoutput.c): the orientations
  * and their bytes fixed per configuration, the values per frame. */
 typedef struct
 {
@@ -100,7 +97,6 @@ GstCudaLinSpectrumOutput gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum *
 void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
     gboolean passthrough);
 
-/* gstcudalinspectrumresult.c */
 gboolean gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
     const cm_linspectrum_desc * desc, gint n_angles);
 void gst_cuda_lin_spectrum_result_clear (GstCudaLinSpectrumResult * r);

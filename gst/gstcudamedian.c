@@ -71,7 +71,7 @@
 #include <string.h>
 
 #include "gstcudamedian.h"
-#include "base/gstcudaplanefilterrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
 #include "median/median-filter.h"
 

@@ -104,7 +104,7 @@
 
 #include "gstcudamorph.h"
 #include "gstcudamorphmask.h"
-#include "base/gstcudaplanefilterrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
 #include "morph/morph-filter.h"
 #include "reconstruct/reconstruct-filter.h"

@@ -66,7 +66,7 @@
 #include <string.h>
 
 #include "gstcudatemporal.h"
-#include "base/gstcudaplanefilterrefusal.h"
+#include "base/gstcudaplanefiltererrors.h"
 
 #include "temporal/temporal.h"
 #include "temporal/temporal-filter.h"

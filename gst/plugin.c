@@ -15,20 +15,16 @@
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
 #include "gstcudatemporal.h"
-#ifdef HAVE_GST_CUDA
 #include "base/gstcudaplanefiltermemory.h"
-#endif
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
 
-#ifdef HAVE_GST_CUDA
   /* loads libcuda once when present and keeps the result; without a
    * driver the elements work in system memory only */
   gst_cuda_plane_filter_memory_init ();
-#endif
 
   ret |= GST_ELEMENT_REGISTER (cudamorph, plugin);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Where a filter runs (the cm_filter handle of cm-filter.h): the CPU
  * backend on the host (host images, the stream ignored) or a CUDA plan on
- * the device (device images, queued on the caller's stream). A build without CUDA refuses
- * CM_BACKEND_CUDA with CM_ERR_NO_CUDA when the filter is made. */
+ * the device (device images, queued on the caller's stream). A build
+ * without CUDA refuses CM_BACKEND_CUDA with CM_ERR_NO_CUDA when the filter
+ * is made. */
 #pragma once
 
 #ifdef __cplusplus

@@ -67,33 +67,44 @@ cm_filter_run (cm_filter * f, const cm_image * src, const cm_image * dst,
   return f->ops->run (f, src, dst, stream);
 }
 
+/* The checks of a run on a path the filter may lack (@has): the source
+ * fits (@src_ok), @dst has the filter's size (and depth, @dst_depth) */
+static cm_status
+path_check (const cm_filter * f, int has, int src_ok,
+    const cm_image_packed * dst, int dst_depth)
+{
+  if (f == NULL)
+    return CM_ERR_INVALID_ARG;
+  if (!has)
+    return CM_ERR_UNSUPPORTED;
+  if (!src_ok || dst == NULL || dst->width != f->width ||
+      dst->height != f->height || (dst_depth && dst->depth != f->depth))
+    return CM_ERR_INVALID_ARG;
+  return CM_OK;
+}
+
 cm_status
 cm_filter_run_packed (cm_filter * f, const cm_image_packed * src,
     const cm_image_packed * dst, void *stream)
 {
-  if (f == NULL || src == NULL || dst == NULL)
-    return CM_ERR_INVALID_ARG;
-  if (!cm_filter_has_packed (f))
-    return CM_ERR_UNSUPPORTED;
-  if (!cm_filter_fits (f, src->width, src->height, src->depth) ||
-      !cm_filter_fits (f, dst->width, dst->height, dst->depth))
-    return CM_ERR_INVALID_ARG;
-  return f->ops->run_packed (f, src, dst, stream);
+  int src_ok = f != NULL && src != NULL &&
+      cm_filter_fits (f, src->width, src->height, src->depth);
+  cm_status st = path_check (f, cm_filter_has_packed (f), src_ok, dst, 1);
+
+  return st != CM_OK ? st : f->ops->run_packed (f, src, dst, stream);
 }
 
+/* (the output's depth is the family's to check: 8-bit colour here) */
 cm_status
 cm_filter_run_to_packed (cm_filter * f, const cm_image * src,
     const cm_image_packed * dst, void *stream)
 {
-  if (f == NULL || src == NULL || dst == NULL)
-    return CM_ERR_INVALID_ARG;
-  if (!cm_filter_has_to_packed (f))
-    return CM_ERR_UNSUPPORTED;
-  /* the output's depth is the family's to check (8-bit colour here) */
-  if (!cm_filter_fits (f, src->width, src->height, src->depth) ||
-      dst->width != f->width || dst->height != f->height)
-    return CM_ERR_INVALID_ARG;
-  return f->ops->run_to_packed (f, src, dst, stream);
+  int src_ok = f != NULL && src != NULL &&
+      cm_filter_fits (f, src->width, src->height, src->depth);
+  cm_status st = path_check (f, cm_filter_has_to_packed (f), src_ok, dst,
+      0);
+
+  return st != CM_OK ? st : f->ops->run_to_packed (f, src, dst, stream);
 }
 
 int

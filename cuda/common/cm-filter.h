@@ -21,6 +21,13 @@ extern "C" {
 
 typedef struct cm_filter cm_filter;
 
+/* Every family's constructor, cm_<op>_filter_new (&filter, backend, desc,
+ * width, height, depth, cpu), copies @desc; @cpu says how the CPU backend
+ * runs (copied; its cancel flag must outlive the filter), NULL: the
+ * calling thread alone; ignored on CUDA. On CUDA the plan is made on the
+ * current device (CM_ERR_NO_CUDA in a build without CUDA). On failure
+ * *filter is NULL. */
+
 /* @src into @dst, single-channel images. @dst may be NULL for a filter
  * that measures (the linear spectrum, whose results its family's
  * accessors give). */

@@ -16,14 +16,11 @@
 extern "C" {
 #endif
 
-/* @desc is copied: want_supremum for runs with a dst (the supremum, of
- * the filter's size and depth), want_orientation for
+/* (cm-filter.h) desc->want_supremum for runs with a dst (the supremum,
+ * of the filter's size and depth), want_orientation for
  * cm_filter_run_to_packed (into 4-channel 8-bit images of the filter's
- * size). @cpu: how the CPU backend runs (cm_linspectrum_ref_mt over its
- * threads; copied, its cancel flag must outlive the filter). On CUDA the
- * plans are made on the current device (CM_ERR_NO_CUDA in a build
- * without CUDA). cm_filter_algorithm: the plan's description on CUDA,
- * "reference" on the CPU. */
+ * size). cm_filter_algorithm: the plan's description on CUDA, "reference"
+ * on the CPU. */
 cm_status cm_linspectrum_filter_new (cm_filter ** out, cm_backend backend,
     const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);

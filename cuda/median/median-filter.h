@@ -13,12 +13,9 @@
 extern "C" {
 #endif
 
-/* @desc is copied; with CM_MEDIAN_PLAN_LUMA in desc->plan_flags the
- * filter also runs luma mode on interleaved images of 3 or 4 channels
- * (cm_filter_run_packed), once told their channel order. @cpu: how the
- * CPU backend runs (copied; its cancel flag must outlive the filter),
- * NULL: the calling thread alone; ignored on CUDA. On CUDA the plan is
- * made on the current device (CM_ERR_NO_CUDA in a build without CUDA). */
+/* (cm-filter.h) With CM_MEDIAN_PLAN_LUMA in desc->plan_flags the filter
+ * also runs luma mode on interleaved images of 3 or 4 channels
+ * (cm_filter_run_packed), once told their channel order. */
 cm_status cm_median_filter_new (cm_filter ** out, cm_backend backend,
     const cm_median_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);

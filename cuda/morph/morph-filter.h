@@ -12,11 +12,8 @@
 extern "C" {
 #endif
 
-/* @desc is copied with its structuring element (the caller may free its
- * own). @cpu: how the CPU backend runs (copied; its cancel flag must
- * outlive the filter), NULL: the calling thread alone; ignored on CUDA.
- * On CUDA the plan is made on the current device (CM_ERR_NO_CUDA in a
- * build without CUDA). */
+/* (cm-filter.h) The structuring element is copied too: the caller may
+ * free its own. */
 cm_status cm_morph_filter_new (cm_filter ** out, cm_backend backend,
     const cm_morph_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);

@@ -15,9 +15,8 @@
 extern "C" {
 #endif
 
-/* @desc is copied with the structuring element of its marker, when it has
- * one (the caller may free its own). On CUDA the plan is made on the
- * current device (CM_ERR_NO_CUDA in a build without CUDA). */
+/* (cm-filter.h) The structuring element of the marker, when there is
+ * one, is copied too. */
 cm_status cm_recon_filter_new (cm_filter ** out, cm_backend backend,
     const cm_recon_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);

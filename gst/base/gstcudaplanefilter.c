@@ -1,48 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/**
- * SECTION:gstcudaplanefilter
- * @title: GstCudaPlaneFilter
- * @short_description: Base class of the cudamorphology video filters
- *
- * A #GstBaseTransform (not a #GstVideoFilter: that one proposes system
- * memory pools and maps frames without CUDA) for filters that work on
- * single-channel planes of the frame size:
- *
- * * GRAY8 and GRAY16_LE: the only plane.
- * * I420, NV12, Y444: the luma plane; chroma is copied unchanged.
- * * RGBA, BGRA, RGBx, BGRx: each colour channel on its own; alpha (or the
- *   padding byte) is copied from the input. A subclass that implements
- *   process_packed (and says so with wants_packed) gets the whole
- *   interleaved frame instead and writes every channel itself.
- *
- * Both pads have the same caps, except for subclasses that implement
- * process_convert: they may output a packed 8-bit RGB format (RGBA, ...)
- * of the same size from the GRAY and YUV formats, and choose those caps in
- * their own transform_caps. A subclass that puts the element in
- * passthrough gets each frame in analyse_plane and the buffer leaves
- * untouched (analysers). The backend is chosen in start(): CUDA on one
- * stream per element, or the CPU reference implementation of the core.
- * Device buffers and pinned staging memory are allocated in set_caps() and
- * reused for every frame.
- *
- * Memory: CUDA memory of the pipeline's #GstCudaContext (with
- * gstreamer-cuda-1.0) and pinned host pools, gstcudaplanefilternegotiation.h.
- *
- * Pieces. This file keeps the element: class and properties, start and
- * stop, set_caps, the GstBaseTransform methods, stats and errors; one
- * frame's way (begin and end, mapping, whole frame or regions) is in
- * gstcudaplanefilterrun.c, over the state both share
- * (gstcudaplanefilterprivate.h). Each other concern has a file with
- * its own state and a small header (docs/design.md maps them): the
- * device, its stream and context (gstcudaplanefilterdevice.c), the frame
- * path (gstcudaplanefilterframe.c, its mapping in
- * gstcudaplanefilterframemap.c, regions in gstcudaplanefilterregion.c),
- * the regions of interest (gstcudaplanefilterroi.c), caps and allocation
- * (gstcudaplanefilternegotiation.c), the overlap ring
- * (gstcudaplanefilteroverlap.c); what needs no element state is in
- * gstcudaplanefilterhelpers.c. The builds with and without gstreamer-cuda
- * differ only in the device, frame and negotiation pieces.
- */
+/* GstCudaPlaneFilter: a GstBaseTransform (not a GstVideoFilter, which
+ * proposes system memory and maps without CUDA) whose subclass makes a
+ * cm_filter for a plane size; frames are GRAY (the plane), I420, NV12,
+ * Y444 (luma filtered, chroma copied) or RGBA, BGRA, RGBx, BGRx (each
+ * colour channel, alpha copied; or whole when the filter runs packed).
+ * This file: the class, properties, start/stop, caps and queries; a
+ * frame's way is gstcudaplanefilterrun.c; the pieces are mapped in
+ * docs/design.md. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -52,9 +16,8 @@
 #include "gstcudaplanefilterprivate.h"
 
 #include "device.h"
-#include "gstcudaplanefilterhelpers.h"
 #include "gstcudaplanefilternegotiation.h"
-#include "gstcudaplanefilterrefusal.h"
+#include "gstcudaplanefiltererrors.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_plane_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
@@ -88,20 +51,9 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstCudaPlaneFilter,
 #define GET_PRIV(self) \
   ((GstCudaPlaneFilterPrivate *) \
       gst_cuda_plane_filter_get_instance_private (self))
+gint gst_cuda_plane_filter_private_offset;
 
-GstCudaPlaneFilterPrivate *
-gst_cuda_plane_filter_private (GstCudaPlaneFilter * self)
-{
-  return GET_PRIV (self);
-}
-
-/**
- * gst_cuda_plane_filter_cpu_opts:
- *
- * Returns: how the CPU reference runs for this element: on every core,
- * stopped by a flush or a stop (it then returns CM_ERR_CANCELLED, which
- * the base class turns into GST_FLOW_FLUSHING without an error)
- */
+/* every core; a flush or a stop cancels (GST_FLOW_FLUSHING, no error) */
 const cm_cpu_opts *
 gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter * self)
 {
@@ -173,48 +125,25 @@ gst_cuda_plane_filter_get_property (GObject * object, guint prop_id,
 
 /* ---- the element's state, for subclasses -------------------------------- */
 
-/**
- * gst_cuda_plane_filter_get_output_info:
- * @self: the element
- *
- * Returns: the negotiated output video info (the input info unless the
- *     subclass converts); valid in configure and the data path
- */
+/* the output's info (the input's unless the subclass converts) */
 const GstVideoInfo *
 gst_cuda_plane_filter_get_output_info (GstCudaPlaneFilter * self)
 {
   return &GET_PRIV (self)->frames.out_info;
 }
 
-/**
- * gst_cuda_plane_filter_post_status_error:
- * @self: the element
- * @status: a failed core status
- * @what: what failed, e.g. "Failed to build the filter plan"
- *
- * Posts a GST_ELEMENT_ERROR whose message is "@what: <status text>" (the
- * CUDA error string for CUDA errors) and logs it in the subclass's debug
- * category.
- */
+/* an element error "@what: <status text>", logged in the subclass's
+ * category */
 void
 gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
     cm_status status, const gchar * what)
 {
-  /* a context that saw a device error is not reused at the next start */
-  if (CM_STATUS_IS_CUDA (status))
-    g_atomic_int_set (&GET_PRIV (self)->dev.failed, TRUE);
-
-  gst_cuda_plane_filter_post_status (GST_ELEMENT (self),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category, status, what);
+  gst_cuda_plane_filter_device_post_error (&GET_PRIV (self)->dev, status,
+      what);
 }
 
-/**
- * gst_cuda_plane_filter_mark_dirty:
- * @self: the element
- *
- * Asks for configure() to be called again before the next frame, e.g.
- * after a property that changes the filter was set. Any thread.
- */
+/* the filter made again before the next frame (a property changed); any
+ * thread */
 void
 gst_cuda_plane_filter_mark_dirty (GstCudaPlaneFilter * self)
 {
@@ -223,39 +152,10 @@ gst_cuda_plane_filter_mark_dirty (GstCudaPlaneFilter * self)
   g_atomic_int_set (&GET_PRIV (self)->dirty, TRUE);
 }
 
-/**
- * gst_cuda_plane_filter_is_cuda:
- * @self: the element
- *
- * Returns: %TRUE when the element started on the CUDA backend
- */
-gboolean
-gst_cuda_plane_filter_is_cuda (GstCudaPlaneFilter * self)
-{
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
-
-  return GET_PRIV (self)->dev.use_cuda;
-}
-
-/**
- * gst_cuda_plane_filter_get_device_id:
- * @self: the element
- *
- * Returns: the CUDA device the element runs on (-1: the default device);
- * meaningful while gst_cuda_plane_filter_is_cuda() is %TRUE
- */
-gint
-gst_cuda_plane_filter_get_device_id (GstCudaPlaneFilter * self)
-{
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), -1);
-
-  return GET_PRIV (self)->dev.device_id;
-}
-
 /* What the caps and allocation callbacks read (gstcudaplanefilternegotiation.h):
  * allow_cuda under the object lock; the rest is set by start and set_caps,
  * which the caps and allocation queries do not race with. */
-void
+static void
 gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
     GstCudaPlaneFilterNegotiationState * st)
 {
@@ -266,11 +166,54 @@ gst_cuda_plane_filter_negotiation_state (GstBaseTransform * trans,
   st->allow_cuda = gst_cuda_plane_filter_device_can_share (&priv->dev,
       priv->started, priv->backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU);
   GST_OBJECT_UNLOCK (trans);
-  st->use_cuda = priv->dev.use_cuda;
+  st->backend = priv->dev.backend;
   st->context = priv->dev.context;
   st->stream = priv->dev.gst_stream;
   st->held = gst_cuda_plane_filter_overlap_is_active (&priv->overlap) ? 1 : 0;
   st->convert = priv->frames.convert;
+}
+
+/* Whether CUDA memory may be negotiated now (started on CUDA with a
+ * context, or may be before the start); read it once per caps query. */
+gboolean
+gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
+  gst_cuda_plane_filter_negotiation_state (GST_BASE_TRANSFORM (self), &st);
+  return st.allow_cuda;
+}
+
+static GstCaps *
+gst_cuda_plane_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_cuda_plane_filter_negotiation_transform_caps (trans,
+      gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER (trans)),
+      direction, caps, filter);
+}
+
+static gboolean
+gst_cuda_plane_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  return gst_cuda_plane_filter_negotiation_propose_allocation (trans, &st,
+      decide_query, query);
+}
+
+static gboolean
+gst_cuda_plane_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaPlaneFilterNegotiationState st;
+
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  return gst_cuda_plane_filter_negotiation_decide_allocation (trans, &st,
+      query);
 }
 
 /* ---- device and context ------------------------------------------------- */
@@ -338,8 +281,8 @@ gst_cuda_plane_filter_query (GstBaseTransform * trans,
 
   /* caps in CUDA memory first: gstcudaplanefilternegotiation.c */
   if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS)
-    return gst_cuda_plane_filter_negotiation_query_caps (trans, direction,
-        query);
+    return gst_cuda_plane_filter_negotiation_query_caps (trans,
+        gst_cuda_plane_filter_allow_cuda_memory (self), direction, query);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
@@ -367,7 +310,7 @@ gst_cuda_plane_filter_start (GstBaseTransform * trans)
   ok = gst_cuda_plane_filter_device_start (&priv->dev,
       backend == GST_CUDA_MORPHOLOGY_BACKEND_CPU,
       backend == GST_CUDA_MORPHOLOGY_BACKEND_CUDA, device_id);
-  if (ok && priv->dev.use_cuda)
+  if (ok && priv->dev.backend == CM_BACKEND_CUDA)
     gst_cuda_plane_filter_overlap_start (&priv->overlap);
   if (ok) {
     GST_OBJECT_LOCK (self);
@@ -420,13 +363,15 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
   GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterNegotiationState st;
   GstVideoInfo in_info, out_info;
   GstCudaMorphologyOverlap overlap_mode;
   gboolean pushed, ok;
   cm_status status;
 
-  if (!gst_cuda_plane_filter_negotiation_check_caps (trans, incaps, outcaps,
-          &in_info, &out_info))
+  gst_cuda_plane_filter_negotiation_state (trans, &st);
+  if (!gst_cuda_plane_filter_negotiation_check_caps (trans, &st, incaps,
+          outcaps, &in_info, &out_info))
     return FALSE;
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -451,7 +396,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   gst_cuda_plane_filter_device_finish_work (&priv->dev);
   gst_cuda_plane_filter_drop_filters (self);
   gst_cuda_plane_filter_frame_path_clear (&priv->frames);
-  priv->frames.use_cuda = priv->dev.use_cuda;
+  priv->frames.backend = priv->dev.backend;
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   priv->frames.host_results = klass->frame_done != NULL;
@@ -460,8 +405,9 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
       &out_info);
   ok = status == CM_OK;
   if (!ok) {
-    gst_cuda_plane_filter_post_status_error (self, status,
-        priv->dev.use_cuda ? "Failed to allocate device and pinned host buffers"
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
+        priv->dev.backend == CM_BACKEND_CUDA ?
+        "Failed to allocate device and pinned host buffers"
         : "Failed to allocate host buffers");
     gst_cuda_plane_filter_frame_path_clear (&priv->frames);
   }
@@ -487,59 +433,6 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
 
   priv->configured = ok;
   return ok;
-}
-
-/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
- * look at the frame, the buffer is pushed as it came. */
-static GstFlowReturn
-gst_cuda_plane_filter_transform_ip (GstBaseTransform * trans,
-    GstBuffer * buf)
-{
-  return gst_cuda_plane_filter_run_frame (GST_CUDA_PLANE_FILTER (trans),
-      buf, NULL);
-}
-
-/* Regions of interest on the CUDA backend: a frame whose input buffer is
- * writable (no one else holds it or its memory) and whose caps are the
- * output's is filtered in place, so that nothing outside its regions is
- * copied and the cost follows their area. Regions that overlap are
- * filtered out of place, each from the input; so is everything on the
- * CPU backend. */
-static GstFlowReturn
-gst_cuda_plane_filter_prepare_output_buffer (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer ** outbuf)
-{
-  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
-  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
-  GstCudaPlaneFilterFramePath *fp = &priv->frames;
-
-  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
-      priv->configured && priv->dev.use_cuda && priv->same_caps &&
-      !fp->convert && gst_buffer_is_writable (inbuf) &&
-      gst_buffer_is_all_memory_writable (inbuf) &&
-      gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
-      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
-      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
-      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
-  if (priv->in_place) {
-    *outbuf = inbuf;
-    return GST_FLOW_OK;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer
-      (trans, inbuf, outbuf);
-}
-
-/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
- * passthrough switched on between the buffer allocation and the transform
- * (the output is the input: analyse it) */
-static GstFlowReturn
-gst_cuda_plane_filter_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf)
-{
-  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
-
-  return gst_cuda_plane_filter_run_frame (self, inbuf, inbuf == outbuf &&
-      !GET_PRIV (self)->in_place ? NULL : outbuf);
 }
 
 /* GstBaseTransform calls this after each input buffer, then again until
@@ -618,6 +511,7 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCaps *caps;
 
+  gst_cuda_plane_filter_private_offset = GstCudaPlaneFilter_private_offset;
   gobject_class->set_property = gst_cuda_plane_filter_set_property;
   gobject_class->get_property = gst_cuda_plane_filter_get_property;
   gobject_class->finalize = gst_cuda_plane_filter_finalize;
@@ -645,7 +539,7 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_query);
   trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_transform_caps);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_caps);
   trans_class->fixate_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_fixate_caps);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_start);
@@ -661,21 +555,21 @@ gst_cuda_plane_filter_class_init (GstCudaPlaneFilterClass * klass)
   trans_class->get_unit_size =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_get_unit_size);
   trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_propose_allocation);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_propose_allocation);
   trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_negotiation_decide_allocation);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_decide_allocation);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_meta);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_before_transform);
   trans_class->transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_transform);
   trans_class->prepare_output_buffer =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_prepare_output_buffer);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_prepare_output_buffer);
   /* only called in passthrough (analysers): always_in_place stays FALSE
    * because transform is set, so filters never see it */
   trans_class->transform_ip =
-      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_transform_ip);
+      GST_DEBUG_FUNCPTR (gst_cuda_plane_filter_run_transform_ip);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_PLANE_FILTER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BACKEND, 0);
@@ -690,7 +584,8 @@ gst_cuda_plane_filter_init (GstCudaPlaneFilter * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap_mode = DEFAULT_OVERLAP;
   gst_cuda_plane_filter_roi_init (&priv->roi);
-  gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self));
+  gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self),
+      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category);
   gst_cuda_plane_filter_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),
       &priv->dev);
   /* late frames are dropped and reported, as GStreamer's video filters do */

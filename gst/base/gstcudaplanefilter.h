@@ -13,6 +13,9 @@
 #include "cm-image.h"
 #include "cm-filter.h"
 #include "gstcudaplanefilterenums.h"
+#include "gstcudaplanefiltererrors.h"
+#include "gstcudaplanefilternegotiation.h"
+#include "gstcudaplanefiltersettings.h"
 
 G_BEGIN_DECLS
 
@@ -80,82 +83,17 @@ struct _GstCudaPlaneFilterClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
-/* The flags of the elements' properties: all may change while PLAYING;
- * the controllable ones are per-frame settings that a GstController
- * binding may drive (values taken at each buffer's stream time,
- * gst_cuda_plane_filter_before_transform()). */
-#define GST_CUDA_PLANE_FILTER_PARAM_FLAGS \
-  (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)
-#define GST_CUDA_PLANE_FILTER_CONTROLLABLE_FLAGS \
-  (GST_CUDA_PLANE_FILTER_PARAM_FLAGS | GST_PARAM_CONTROLLABLE)
-
-/**
- * GstCudaPlaneFilterField:
- * @prop_id: a property of the element
- * @offset: where its value is kept in the element's settings struct
- *     (G_STRUCT_OFFSET)
- *
- * A property kept in a field of the type of its value: gint, guint,
- * gboolean, gdouble (brought into the spec's range), an enum or a string
- * (gchar *, owned). A property listed twice sets both fields and reads
- * back the first. See gst_cuda_plane_filter_settings_set().
- */
-typedef struct
-{
-  guint prop_id;
-  gsize offset;
-} GstCudaPlaneFilterField;
-
-/* Defined in gstcudaplanefilter.c where they read the element's state
- * (allow_cuda_memory in gstcudaplanefilternegotiation.c, through the
- * state the base class gives it); the others (info_depth,
- * double_in_range, settings_set and _get, host_image_alloc, template_caps,
- * caps_to_system, caps_add_memory, fixate_memory, before_transform) in
- * gstcudaplanefilterhelpers.c. */
+/* For subclasses; settings, caps and errors: the headers included above */
 void gst_cuda_plane_filter_mark_dirty (GstCudaPlaneFilter * self);
-
-gboolean gst_cuda_plane_filter_is_cuda (GstCudaPlaneFilter * self);
-
-gint gst_cuda_plane_filter_get_device_id (GstCudaPlaneFilter * self);
 
 void gst_cuda_plane_filter_post_status_error (GstCudaPlaneFilter * self,
     cm_status status, const gchar * what);
 
-cm_depth gst_cuda_plane_filter_info_depth (const GstVideoInfo * info);
-
-gdouble gst_cuda_plane_filter_double_in_range (const GValue * value,
-    GParamSpec * pspec);
-
-gboolean gst_cuda_plane_filter_host_image_alloc (cm_image * img,
-    gint width, gint height, cm_depth depth);
-
 const GstVideoInfo *gst_cuda_plane_filter_get_output_info
     (GstCudaPlaneFilter * self);
 
-GstCaps *gst_cuda_plane_filter_template_caps (const gchar * formats);
-
 gboolean gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter *
     self);
-
-GstCaps *gst_cuda_plane_filter_caps_to_system (GstCaps * caps,
-    gboolean allow);
-
-GstCaps *gst_cuda_plane_filter_caps_add_memory (GstCaps * caps,
-    GstCaps * like, gboolean allow);
-
-GstCaps *gst_cuda_plane_filter_fixate_memory (GstCudaPlaneFilter *
-    self, GstCaps * othercaps, GstCaps * caps);
-
-void gst_cuda_plane_filter_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
-
-gboolean gst_cuda_plane_filter_settings_set (GObject * object,
-    gpointer settings, const GstCudaPlaneFilterField * fields,
-    guint n_fields, guint prop_id, const GValue * value, GParamSpec * pspec);
-
-void gst_cuda_plane_filter_settings_get (GObject * object,
-    gconstpointer settings, const GstCudaPlaneFilterField * fields,
-    guint n_fields, guint prop_id, GValue * value, GParamSpec * pspec);
 
 const cm_cpu_opts *gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter *
     self);
@@ -179,5 +117,12 @@ typedef void (*GstCudaPlaneFilterFilterFunc) (cm_filter * filter,
  * are built and freed there. */
 void gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
     GstCudaPlaneFilterFilterFunc func, gpointer user_data);
+
+/* the depth of the planes filtered for @info */
+static inline cm_depth
+gst_cuda_plane_filter_info_depth (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
+}
 
 G_END_DECLS

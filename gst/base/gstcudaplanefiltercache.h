@@ -1,15 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The filters a cudamorphology element keeps per plane size, so that
- * regions of interest of a few sizes (a detector's boxes of a few
- * classes, a roi that alternates, the whole frame between them) reuse
- * their filter instead of building it again (a plan allocates device
- * memory) at every change of size. The filter in use stays in the
- * subclass; the others wait here as the opaque objects of its
- * stash_filter (gstcudaplanefilter.h), the least recently used leaving
- * first. The cache knows nothing of the element: its owner waits for the
- * device's queued work before it frees what leaves (a kernel in flight
- * may still read that plan). Streaming thread, or stop and finalize,
- * which do not race with it. */
+/* Filters kept per plane size, so that regions of a few sizes reuse their
+ * filter instead of building it (a plan allocates) at every change of
+ * size; least recently used out first. Its owner waits for the device's
+ * queued work before it frees what leaves. Streaming thread. */
 #pragma once
 
 #include <glib.h>

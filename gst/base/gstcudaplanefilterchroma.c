@@ -80,7 +80,8 @@ gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
     max_height = MAX (max_height, cp->height);
     max_channels = MAX (max_channels, cp->channels);
   }
-  if (!fp->use_cuda || !fp->chroma_scratch || fp->n_chroma == 0)
+  if (fp->backend != CM_BACKEND_CUDA || !fp->chroma_scratch ||
+      fp->n_chroma == 0)
     return CM_OK;
 
   for (p = 1; status == CM_OK && p <= fp->n_chroma; p++) {
@@ -247,7 +248,7 @@ gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath * fp,
   if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_COPY ||
       (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_FILTER && filter == NULL))
     return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
-  if (fp->use_cuda) {
+  if (fp->backend == CM_BACKEND_CUDA) {
     /* configured without the scratch: frames on the host cannot come */
     if (!fp->chroma_scratch && (!in->device || !out->device))
       return CM_ERR_INVALID_ARG;

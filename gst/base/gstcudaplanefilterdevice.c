@@ -7,10 +7,9 @@
 #include <string.h>
 
 #include "gstcudaplanefilterdevice.h"
+#include "gstcudaplanefiltererrors.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_device_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_device_debug
@@ -62,13 +61,26 @@ gst_cuda_plane_filter_device_install_properties (GObjectClass * gobject_class,
           GST_PARAM_MUTABLE_READY));
 }
 
+/* Posts @status as an element error "@what: <status text>"; a device
+ * that failed is not reused at the next start. Any thread. */
+void
+gst_cuda_plane_filter_device_post_error (GstCudaPlaneFilterDevice * dev,
+    cm_status status, const gchar * what)
+{
+  if (CM_STATUS_IS_CUDA (status))
+    g_atomic_int_set (&dev->failed, TRUE);
+  gst_cuda_plane_filter_post_status (dev->element, dev->category, status,
+      what);
+}
+
 /**
  * gst_cuda_plane_filter_device_init:
  * @element: the owner; its object lock guards the context
+ * @category: (nullable): where errors are logged too
  */
 void
 gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
-    GstElement * element)
+    GstElement * element, GstDebugCategory * category)
 {
   static gsize once = 0;
 
@@ -79,10 +91,10 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
   }
   memset (dev, 0, sizeof (*dev));
   dev->element = element;
+  dev->category = category;
   dev->device_id = -1;
 }
 
-#ifdef HAVE_GST_CUDA
 /* The context, a reference taken under the object lock, or NULL. */
 static GstCudaContext *
 ref_context (GstCudaPlaneFilterDevice * dev)
@@ -107,7 +119,6 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
   GST_OBJECT_UNLOCK (dev->element);
   gst_clear_object (&old);
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_device_drop_context:
@@ -117,9 +128,7 @@ replace_context (GstCudaPlaneFilterDevice * dev, GstCudaContext * ctx)
 void
 gst_cuda_plane_filter_device_drop_context (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   replace_context (dev, NULL);
-#endif
 }
 
 /**
@@ -134,7 +143,7 @@ gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev)
 {
   GST_OBJECT_LOCK (dev->element);
   dev->starting = g_thread_self ();
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
   dev->stream = NULL;
   dev->gst_stream = NULL;
   GST_OBJECT_UNLOCK (dev->element);
@@ -156,7 +165,7 @@ gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev)
  * Makes the device current and creates the stream. With gstreamer-cuda
  * the pipeline's GstCudaContext is shared (or one is created and
  * announced), and the stream is created with it pushed, so that it
- * belongs to the context of the frames. On success dev->use_cuda is set.
+ * belongs to the context of the frames. On success dev->backend is CM_BACKEND_CUDA.
  *
  * Returns: the failure, or CM_OK
  */
@@ -187,7 +196,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     return CM_ERR_NO_DEVICE;
   }
 
-#ifdef HAVE_GST_CUDA
   /* kept from the last run: only for the same device */
   if (dev->context != NULL && device_id >= 0 &&
       gst_cuda_plane_filter_memory_context_device_id (dev->context) !=
@@ -211,7 +219,7 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
       gst_cuda_plane_filter_memory_pop ();
       if (status == CM_OK) {
         dev->device_id = ctx_device;
-        dev->use_cuda = TRUE;
+        dev->backend = CM_BACKEND_CUDA;
         if (cm_device_name (ctx_device, name, sizeof (name)) != CM_OK)
           g_strlcpy (name, "unknown", sizeof (name));
         GST_INFO_OBJECT (element, "CUDA backend on device %d (%s), sharing "
@@ -231,7 +239,6 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
   } else {
     GST_INFO_OBJECT (element, "no GstCudaContext: system memory only");
   }
-#endif
 
   status = cm_device_set (device_id);
   if (status != CM_OK) {
@@ -252,7 +259,7 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     g_strlcpy (name, "unknown", sizeof (name));
   GST_INFO_OBJECT (element, "CUDA backend on device %d (%s)", device_id,
       name);
-  dev->use_cuda = TRUE;
+  dev->backend = CM_BACKEND_CUDA;
   return CM_OK;
 }
 
@@ -318,7 +325,7 @@ gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 {
   cm_status status;
 
-  if (!dev->use_cuda || dev->stream == NULL)
+  if (dev->backend != CM_BACKEND_CUDA || dev->stream == NULL)
     return;
   status = cm_stream_sync (dev->stream);
   if (status != CM_OK)
@@ -334,13 +341,11 @@ gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 void
 gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (dev->gst_stream) {
     gst_cuda_plane_filter_memory_stream_unref (dev->gst_stream);
     dev->gst_stream = NULL;
     dev->stream = NULL;
   }
-#endif
   if (dev->stream) {
     cm_stream_free (dev->stream);
     dev->stream = NULL;
@@ -358,12 +363,10 @@ gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
 void
 gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
 {
-#ifdef HAVE_GST_CUDA
   if (g_atomic_int_get (&dev->failed))
     replace_context (dev, NULL);
-#endif
   g_atomic_int_set (&dev->failed, FALSE);
-  dev->use_cuda = FALSE;
+  dev->backend = CM_BACKEND_CPU;
 }
 
 /**
@@ -381,16 +384,14 @@ gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
     gboolean * pushed)
 {
   *pushed = FALSE;
-  if (!dev->use_cuda)
+  if (dev->backend != CM_BACKEND_CUDA)
     return CM_OK;
-#ifdef HAVE_GST_CUDA
   if (dev->context != NULL) {
     if (!gst_cuda_plane_filter_memory_push (dev->context))
       return CM_ERR_NO_DEVICE;
     *pushed = TRUE;
     return CM_OK;
   }
-#endif
   return cm_device_set (dev->device_id);
 }
 
@@ -398,10 +399,8 @@ void
 gst_cuda_plane_filter_device_leave (GstCudaPlaneFilterDevice * dev,
     gboolean pushed)
 {
-#ifdef HAVE_GST_CUDA
   if (pushed)
     gst_cuda_plane_filter_memory_pop ();
-#endif
 }
 
 /**
@@ -417,13 +416,9 @@ gboolean
 gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
     gboolean started, gboolean cpu_backend)
 {
-#ifdef HAVE_GST_CUDA
   if (started)
-    return dev->use_cuda && dev->context != NULL;
+    return dev->backend == CM_BACKEND_CUDA && dev->context != NULL;
   return !cpu_backend && gst_cuda_plane_filter_memory_available ();
-#else
-  return FALSE;
-#endif
 }
 
 /**
@@ -442,7 +437,6 @@ void
 gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GstContext * context, gint device_id, gboolean started)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *given = NULL;
   gboolean busy;
 
@@ -459,7 +453,6 @@ gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GST_DEBUG_OBJECT (dev->element, "taking %" GST_PTR_FORMAT, given);
     replace_context (dev, given);
   }
-#endif
 }
 
 /**
@@ -473,7 +466,6 @@ gboolean
 gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
     GstQuery * query)
 {
-#ifdef HAVE_GST_CUDA
   GstCudaContext *ctx;
   gboolean answered;
 
@@ -484,7 +476,4 @@ gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
       ctx);
   gst_clear_object (&ctx);
   return answered;
-#else
-  return FALSE;
-#endif
 }

@@ -1,22 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The device of a cudamorphology element: the CUDA device it runs on, its
- * stream, and the pipeline's GstCudaContext shared with nvcodec's
- * elements (context queries and messages). With a context, all device
- * work runs with it pushed and the stream belongs to it; without one (no
- * gstreamer-cuda, no driver library, or no context could be made) the
- * runtime's device is set instead and frames stay in system memory.
- *
- * The context pointer is written under the element's object lock, and
- * only while the element is not started or by the thread that starts it
- * (which answers its own context query); the data path reads it
- * unlocked, other threads take a reference under the lock. Every
- * difference between builds with and without gstreamer-cuda of this part
- * lives here. */
+/* The device of an element: the CUDA device, its stream, and the
+ * pipeline's GstCudaContext shared with nvcodec (all device work runs
+ * with it pushed). The context is written under the object lock while not
+ * started (or by the starting thread), read unlocked by the data path. */
 #pragma once
 
 #include <gst/gst.h>
 
 #include "cm-status.h"
+#include "cm-backend.h"
 #include "device.h"
 #include "gstcudaplanefilterenums.h"
 
@@ -25,7 +17,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   GstElement *element;          /* the owner (not a reference) */
-  gboolean use_cuda;            /* opened: the CUDA backend runs */
+  GstDebugCategory *category;   /* the subclass's, errors logged there */
+  cm_backend backend;           /* opened: CM_BACKEND_CUDA when CUDA runs */
   gint device_id;               /* the device in use (-1: the default) */
   cm_stream stream;             /* the element's stream, in the context */
   gpointer gst_stream;          /* GstCudaStream that stream is the handle
@@ -43,7 +36,9 @@ void gst_cuda_plane_filter_device_install_properties (GObjectClass * klass,
     guint prop_backend, guint prop_device_id);
 
 void gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
-    GstElement * element);
+    GstElement * element, GstDebugCategory * category);
+void gst_cuda_plane_filter_device_post_error (GstCudaPlaneFilterDevice * dev,
+    cm_status status, const gchar * what);
 
 void gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev);
 void gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev);

@@ -147,7 +147,7 @@ gst_cuda_plane_filter_frame_path_free (GstCudaPlaneFilterFramePath * fp)
  * gst_cuda_plane_filter_frame_path_configure:
  *
  * Allocates what every frame of @info (output: @out_info) needs, on the
- * backend fp->use_cuda says (the device current); nothing is allocated
+ * backend fp->backend says (the device current); nothing is allocated
  * per frame afterwards. Call gst_cuda_plane_filter_frame_path_clear() first
  * when it was configured before.
  */
@@ -202,7 +202,7 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
   status = gst_cuda_plane_filter_frame_chroma_configure (fp);
   if (status != CM_OK)
     return status;
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
         (!gst_cuda_plane_filter_frame_host_image_alloc (&fp->host_in, width,
                 height, fp->depth) ||
@@ -630,13 +630,11 @@ process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
       return CM_OK;
   }
 
-#ifdef HAVE_GST_CUDA
   if (defer == NULL && status == CM_OK &&
       gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
-#endif
 
   /* the one synchronisation of the frame, also after a failure so that no
    * queued copy still uses the staging memory or the mapped frames; CUDA
@@ -673,7 +671,7 @@ gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
     GstCudaPlaneFilterFrameStats * st, cm_event defer)
 {
-  if (fp->use_cuda)
+  if (fp->backend == CM_BACKEND_CUDA)
     return process_cuda (fp, filter, chroma_filters, in, out, st, defer);
   return process_cpu (fp, filter, chroma_filters, in, out);
 }
@@ -697,7 +695,7 @@ gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
   if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
     return CM_ERR_UNSUPPORTED;
 
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&fp->info),
         GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth);
     return cm_filter_run (filter, &src, NULL, NULL);

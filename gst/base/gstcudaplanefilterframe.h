@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The frame path of the cudamorphology elements: how one frame of the
- * negotiated caps gets to the filter and back. It maps the buffers (CUDA
- * memory of the element's context in place, anything else for the host),
- * uploads and downloads plane 0 through pinned staging unless the buffer
- * is pinned itself, splits packed RGB(A) frames into channels and copies
- * chroma and alpha, and runs the filter on the CPU or on the element's
- * stream, over the whole frame or over regions of interest. It owns the
- * per-caps buffers (device planes, pinned staging) and knows nothing of
- * the element: the filter comes in as a cm_filter, so the
- * path can be driven without one. */
+/* The frame path: one frame of the negotiated caps to the filter and back
+ * (maps, uploads and downloads through pinned staging, channel split,
+ * chroma and alpha copies, cm_filter_run on the CPU or the element's
+ * stream, whole frames or regions). It owns the per-caps buffers and
+ * knows nothing of the element. */
 #pragma once
 
 #include <gst/gst.h>
@@ -91,7 +86,7 @@ typedef struct
   /* set by the owner before configure: the backend, the stream the work
    * is queued on, and the GstCudaContext whose CUDA memory is read and
    * written in place (NULL: every frame mapped for the host) */
-  gboolean use_cuda;
+  cm_backend backend;
   cm_stream stream;
   gpointer context;
   gboolean host_results;        /* results read on the host after each
@@ -187,5 +182,11 @@ cm_status gst_cuda_plane_filter_frame_path_analyse_region
 cm_status gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out);
+
+/* the statistics (gstcudaplanefilterframemap.c) */
+void gst_cuda_plane_filter_frame_stats_add (GstCudaPlaneFilterFrameStats *
+    sum, const GstCudaPlaneFilterFrameStats * frame);
+void gst_cuda_plane_filter_frame_stats_to_structure (const
+    GstCudaPlaneFilterFrameStats * st, GstStructure * s);
 
 G_END_DECLS

@@ -12,16 +12,11 @@
 #include "gstcudaplanefilterframe.h"
 #include "gstcudaplanefilterframeprivate.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
-#if CM_HAVE_CUDA
 #include "gstcudaplanefilterpinnedpool.h"
-#endif
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_frame_debug
 
-#ifdef HAVE_GST_CUDA
 /* Our stream waits, on the device, for the work queued so far on @other
  * (an event recorded there); FALSE when that could not be arranged (no
  * event, or a call failed): the caller then waits on the host. */
@@ -99,7 +94,6 @@ gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
   gst_cuda_plane_filter_memory_mark_written (out->frame.buffer);
   return TRUE;
 }
-#endif
 
 /**
  * gst_cuda_plane_filter_frame_path_map:
@@ -118,11 +112,10 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st)
 {
   memset (bf, 0, sizeof (*bf));
-#ifdef HAVE_GST_CUDA
   {
     GstCudaContext *mem_ctx = gst_cuda_plane_filter_memory_buffer_context (buf);
 
-    if (mem_ctx != NULL && fp->use_cuda && (gpointer) mem_ctx == fp->context) {
+    if (mem_ctx != NULL && fp->backend == CM_BACKEND_CUDA && (gpointer) mem_ctx == fp->context) {
       if (!gst_cuda_plane_filter_memory_frame_map (&bf->frame, info, buf,
               flags))
         return FALSE;
@@ -138,14 +131,11 @@ gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
       st->cuda_host_maps++;
     }
   }
-#endif
   if (!gst_video_frame_map (&bf->frame, (GstVideoInfo *) info, buf, flags))
     return FALSE;
   bf->mapped = TRUE;
-#if CM_HAVE_CUDA
-  bf->pinned = fp->use_cuda &&
+  bf->pinned = fp->backend == CM_BACKEND_CUDA &&
       gst_cuda_plane_filter_pinned_buffer_is_pinned (buf);
-#endif
   return TRUE;
 }
 
@@ -155,5 +145,63 @@ gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * bf)
   if (bf->mapped)
     gst_video_frame_unmap (&bf->frame);
   bf->mapped = FALSE;
+}
+
+/* ---- frame statistics --------------------------------------------------- */
+
+/* The fields of GstCudaPlaneFilterFrameStats and their names in the
+ * "cudamorphology-stats" query; "frames" counts one per frame. */
+static const struct
+{
+  const gchar *name;
+  gsize offset;
+} stats_fields[] = {
+  {"frames", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, frames)},
+  {"device-in", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_in)},
+  {"device-out", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_out)},
+  {"cuda-host-maps", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          cuda_host_maps)},
+  {"pinned-uploads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          pinned_uploads)},
+  {"staged-uploads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          staged_uploads)},
+  {"pinned-downloads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          pinned_downloads)},
+  {"staged-downloads", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          staged_downloads)},
+  {"overlapped", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, overlapped)},
+  {"stream-ordered", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          stream_ordered)},
+  {"timed-frames", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          timed_frames)},
+  {"device-ns", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats, device_ns)},
+  {"filter-builds", G_STRUCT_OFFSET (GstCudaPlaneFilterFrameStats,
+          filter_builds)},
+};
+
+#define STATS_FIELD(st, i) \
+  G_STRUCT_MEMBER (guint64, (st), stats_fields[i].offset)
+
+/* Adds one frame's counts to @sum (the frame itself counted in frames). */
+void
+gst_cuda_plane_filter_frame_stats_add (GstCudaPlaneFilterFrameStats * sum,
+    const GstCudaPlaneFilterFrameStats * frame)
+{
+  guint i;
+
+  sum->frames++;
+  for (i = 1; i < G_N_ELEMENTS (stats_fields); i++)
+    STATS_FIELD (sum, i) += STATS_FIELD (frame, i);
+}
+
+void
+gst_cuda_plane_filter_frame_stats_to_structure (const
+    GstCudaPlaneFilterFrameStats * st, GstStructure * s)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (stats_fields); i++)
+    gst_structure_set (s, stats_fields[i].name, G_TYPE_UINT64,
+        STATS_FIELD (st, i), NULL);
 }
 

@@ -52,11 +52,9 @@ G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * out);
 
-#ifdef HAVE_GST_CUDA
 G_GNUC_INTERNAL
 gboolean gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath
     * fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out);
-#endif
 
 G_END_DECLS

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CUDA memory for the cudamorphology elements (gstcudaplanefiltermemory.h):
- * thin, testable wrappers over gstreamer-cuda-1.0 so that the base class
- * only decides when to call them. */
+/* CUDA memory (gstcudaplanefiltermemory.h): thin, testable wrappers over
+ * gstreamer-cuda-1.0 (builds without it: gstcudaplanefiltermemorynone.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -11,6 +10,9 @@
 
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
+#if GST_CHECK_VERSION (1, 24, 0)
+#include <gst/cuda/gstcudastream.h>
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_memory_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_memory_debug
@@ -29,19 +31,23 @@ debug_ensure (void)
   }
 }
 
+/* The frames of a pool configured with a stream carry it (>= 1.24). */
+void
+gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
+    gpointer stream)
+{
+#if GST_CHECK_VERSION (1, 24, 0)
+  if (stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, (GstCudaStream *) stream);
+#endif
+}
+
 /* ---- library ------------------------------------------------------------ */
 
-/**
- * gst_cuda_plane_filter_memory_init:
- *
- * Loads the CUDA driver library through gstreamer-cuda once per process
- * and, when it loaded, registers the CUDA allocator (needed explicitly on
- * 1.22). Call from plugin_init. Without a driver this only returns %FALSE:
- * the elements then work in system memory, and nothing may call into
- * gstreamer-cuda (its context helpers assert without the library).
- *
- * Returns: whether CUDA memory can be used in this process
- */
+/* Loads the driver library through gstreamer-cuda once per process and
+ * registers the CUDA allocator (explicit on 1.22); from plugin_init.
+ * FALSE: system memory only, and nothing may call gstreamer-cuda (its
+ * context helpers assert without the library). */
 gboolean
 gst_cuda_plane_filter_memory_init (void)
 {
@@ -102,14 +108,8 @@ append_in_system (GstCaps * dst, const GstStructure * s)
   gst_caps_append_structure (dst, gst_structure_copy (s));
 }
 
-/**
- * gst_cuda_plane_filter_memory_template_caps:
- * @formats: the system-memory formats, as a caps list "{ GRAY8, ... }"
- *
- * Returns: (transfer full): pad template caps: @formats in CUDA memory
- * (those the CUDA allocator supports) first, then @formats in system
- * memory, any size and frame rate
- */
+/* Template caps: @formats in CUDA memory (those its allocator supports),
+ * then in system memory. */
 GstCaps *
 gst_cuda_plane_filter_memory_template_caps (const gchar * formats)
 {
@@ -141,12 +141,7 @@ features_are_cuda (const GstCapsFeatures * features)
       GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
 }
 
-/**
- * gst_cuda_plane_filter_memory_caps_is_cuda:
- * @caps: (nullable): negotiated caps
- *
- * Returns: %TRUE when the (first structure of the) caps are in CUDA memory
- */
+/* The (first structure of the) caps are in CUDA memory. */
 gboolean
 gst_cuda_plane_filter_memory_caps_is_cuda (const GstCaps * caps)
 {
@@ -155,21 +150,9 @@ gst_cuda_plane_filter_memory_caps_is_cuda (const GstCaps * caps)
   return features_are_cuda (gst_caps_get_features (caps, 0));
 }
 
-/**
- * gst_cuda_plane_filter_memory_transform_caps:
- * @caps: caps on one pad
- * @allow_cuda: whether the element can take and give CUDA memory now (it
- *     has a GstCudaContext)
- *
- * The caps on the other pad: the same formats, sizes and rates, first in
- * the memory each structure of @caps is in, then in the other memory (CUDA
- * only for the formats the CUDA allocator supports), so that negotiation
- * prefers to stay in the memory it got. Without @allow_cuda, system
- * memory only. Features other than CUDA memory are dropped: the element
- * produces plain frames.
- *
- * Returns: (transfer full): the transformed caps
- */
+/* The other pad's caps: each structure in its own memory first, then in
+ * the other (CUDA only with @allow_cuda and for its formats), so that
+ * negotiation stays in the memory it got; other features dropped. */
 GstCaps *
 gst_cuda_plane_filter_memory_transform_caps (const GstCaps * caps,
     gboolean allow_cuda)
@@ -217,17 +200,9 @@ append_memory (GstCaps * into, const GstCaps * caps, gboolean cuda)
   }
 }
 
-/**
- * gst_cuda_plane_filter_memory_caps_cuda_first:
- * @caps: (transfer full): caps
- *
- * The structures of @caps in CUDA memory first, then the others, each
- * group in its order. An element on the CUDA backend answers caps queries
- * on its sink pad with this order, so that an upstream element that can
- * give either memory (cudaupload puts system memory first) uploads for it.
- *
- * Returns: (transfer full): the reordered caps
- */
+/* @caps' CUDA-memory structures first (transfer full): the sink pad's
+ * answer on the CUDA backend, so that an upstream that can give either
+ * (cudaupload lists system memory first) uploads for it. */
 GstCaps *
 gst_cuda_plane_filter_memory_caps_cuda_first (GstCaps * caps)
 {
@@ -242,19 +217,9 @@ gst_cuda_plane_filter_memory_caps_cuda_first (GstCaps * caps)
   return res;
 }
 
-/**
- * gst_cuda_plane_filter_memory_caps_in_memory_of:
- * @caps: (transfer full): caps on one pad, to be fixated
- * @like: the fixed caps of the other pad
- *
- * The structures of @caps in the memory of @like, when there are any;
- * otherwise @caps. Fixating the result keeps the frames in the memory they
- * came in whenever the peer accepts it (GstBaseTransform would take the
- * peer's first structure, and nvcodec's elements list system memory
- * first).
- *
- * Returns: (transfer full): the caps
- */
+/* @caps' structures in the memory of @like when there are any (transfer
+ * full): fixating keeps frames in the memory they came in (GstBaseTransform
+ * would take the peer's first, and nvcodec lists system memory first). */
 GstCaps *
 gst_cuda_plane_filter_memory_caps_in_memory_of (GstCaps * caps,
     const GstCaps * like)
@@ -277,19 +242,9 @@ gst_cuda_plane_filter_memory_caps_in_memory_of (GstCaps * caps,
 
 /* ---- context ------------------------------------------------------------ */
 
-/**
- * gst_cuda_plane_filter_memory_ensure_context:
- * @element: the element
- * @device_id: the element's cuda-device-id; -1 takes the pipeline's
- *     context whatever its device (device 0 when the pipeline has none)
- * @context: (inout): the element's context; kept when already set
- *
- * Finds the pipeline's GstCudaContext (context query and message, as
- * nvcodec's elements do) or creates one and announces it. Call in start.
- *
- * Returns: %FALSE without the CUDA library or when no context could be
- * created (no usable device)
- */
+/* The pipeline's GstCudaContext for @device_id (-1: any; device 0 when the
+ * pipeline has none), found by query and message as nvcodec does, or made
+ * and announced; kept in *@context when set. FALSE: no library or device. */
 gboolean
 gst_cuda_plane_filter_memory_ensure_context (GstElement * element,
     gint device_id, GstCudaContext ** context)
@@ -302,18 +257,8 @@ gst_cuda_plane_filter_memory_ensure_context (GstElement * element,
   return gst_cuda_ensure_element_context (element, device_id, context);
 }
 
-/**
- * gst_cuda_plane_filter_memory_set_context:
- * @element: the element
- * @gst_context: the context given to GstElement::set_context
- * @device_id: the element's cuda-device-id (-1: any device)
- * @context: (inout): the element's context, replaced when @gst_context
- *     holds a GstCudaContext for @device_id
- *
- * Call from set_context, then chain up.
- *
- * Returns: %TRUE when *@context was taken from @gst_context
- */
+/* From set_context: *@context taken from @gst_context when it holds one
+ * for @device_id. */
 gboolean
 gst_cuda_plane_filter_memory_set_context (GstElement * element,
     GstContext * gst_context, gint device_id, GstCudaContext ** context)
@@ -327,17 +272,7 @@ gst_cuda_plane_filter_memory_set_context (GstElement * element,
       context);
 }
 
-/**
- * gst_cuda_plane_filter_memory_query_context:
- * @element: the element
- * @query: a query seen by GstBaseTransform::query (either direction)
- * @context: (nullable): the element's context
- *
- * Answers a context query for GstCudaContext with @context.
- *
- * Returns: %TRUE when @query was a CUDA context query and is answered;
- * otherwise let the parent class handle @query
- */
+/* A CUDA context query answered with @context; FALSE: not one. */
 gboolean
 gst_cuda_plane_filter_memory_query_context (GstElement * element,
     GstQuery * query, GstCudaContext * context)
@@ -351,13 +286,7 @@ gst_cuda_plane_filter_memory_query_context (GstElement * element,
   return gst_cuda_handle_context_query (element, query, context);
 }
 
-/**
- * gst_cuda_plane_filter_memory_context_device_id:
- * @context: a context
- *
- * Returns: the CUDA device ordinal of @context (the runtime's index as
- * well: both follow CUDA_VISIBLE_DEVICES)
- */
+/* The device ordinal of @context (the runtime's too). */
 gint
 gst_cuda_plane_filter_memory_context_device_id (GstCudaContext * context)
 {
@@ -369,17 +298,8 @@ gst_cuda_plane_filter_memory_context_device_id (GstCudaContext * context)
   return (gint) device_id;
 }
 
-/**
- * gst_cuda_plane_filter_memory_push:
- * @context: (nullable): the element's context
- *
- * Makes @context current on the calling thread (stacked: the previous one
- * comes back with gst_cuda_plane_filter_memory_pop()). Every runtime call of
- * the core made until then runs in @context.
- *
- * Returns: %FALSE when @context is %NULL or could not be pushed; then do
- * not pop
- */
+/* @context current on this thread, stacked (memory_pop); FALSE: NULL or
+ * not pushed, then do not pop. */
 gboolean
 gst_cuda_plane_filter_memory_push (GstCudaContext * context)
 {
@@ -401,21 +321,9 @@ gst_cuda_plane_filter_memory_pop (void)
 
 /* ---- pools -------------------------------------------------------------- */
 
-/**
- * gst_cuda_plane_filter_memory_pool_new:
- * @context: the context the frames are allocated in
- * @caps: video caps (in CUDA memory)
- * @size: (inout): the buffer size to ask for; on return the size the pool
- *     settled on (the pitch of the CUDA allocator)
- * @min: minimum number of buffers
- * @max: maximum number of buffers (0: unlimited)
- * @stream: (nullable): the element's stream (a GstCudaStream), given to
- *     the frames of the pool (GStreamer >= 1.24; ignored before)
- *
- * Returns: (transfer full) (nullable): a configured, inactive
- * gst_cuda_buffer_pool_new() pool with GstVideoMeta, or %NULL when the
- * pool refused @caps (unsupported format, allocation failure)
- */
+/* A configured, inactive CUDA pool of @context for @caps with GstVideoMeta
+ * (*@size: the size it settled on); its frames carry @stream (>= 1.24).
+ * NULL when it refused @caps. */
 GstBufferPool *
 gst_cuda_plane_filter_memory_pool_new (GstCudaContext * context,
     GstCaps * caps, guint * size, guint min, guint max, gpointer stream)
@@ -439,19 +347,8 @@ gst_cuda_plane_filter_memory_pool_new (GstCudaContext * context,
   return pool;
 }
 
-/**
- * gst_cuda_plane_filter_memory_propose:
- * @query: the allocation query from upstream (propose_allocation)
- * @caps: the caps of the query, in CUDA memory
- * @context: the element's context
- * @stream: (nullable): the element's GstCudaStream (>= 1.24)
- *
- * Offers upstream a CUDA buffer pool of @context for @caps and says that
- * GstVideoMeta is understood (the CUDA pitch differs from the default
- * stride). A pool already in @query is left alone.
- *
- * Returns: %FALSE when @caps are not video caps or no pool accepted them
- */
+/* propose_allocation: a CUDA pool of @context for @caps and GstVideoMeta
+ * (the CUDA pitch is not the default stride), unless @query has a pool. */
 gboolean
 gst_cuda_plane_filter_memory_propose (GstQuery * query, GstCaps * caps,
     GstCudaContext * context, gpointer stream)
@@ -479,21 +376,8 @@ gst_cuda_plane_filter_memory_propose (GstQuery * query, GstCaps * caps,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_memory_decide:
- * @query: the allocation query answered by downstream (decide_allocation)
- * @caps: the output caps, in CUDA memory
- * @context: the element's context
- * @stream: (nullable): the element's GstCudaStream (>= 1.24): the output
- *     frames carry it, so that a consumer knows which stream wrote them
- *
- * Puts a CUDA buffer pool for @caps first in @query: downstream's own when
- * it is a CUDA pool of @context, otherwise a new one of @context, with
- * downstream's minimum and maximum buffer counts. Chain up to
- * GstBaseTransform's decide_allocation afterwards.
- *
- * Returns: %FALSE when @caps are not video caps or no pool accepted them
- */
+/* decide_allocation: downstream's CUDA pool of @context first, else a new
+ * one with its buffer counts; chain up afterwards. */
 gboolean
 gst_cuda_plane_filter_memory_decide (GstQuery * query, GstCaps * caps,
     GstCudaContext * context, gpointer stream)
@@ -546,14 +430,7 @@ gst_cuda_plane_filter_memory_decide (GstQuery * query, GstCaps * caps,
 
 /* ---- frames ------------------------------------------------------------- */
 
-/**
- * gst_cuda_plane_filter_memory_buffer_context:
- * @buffer: a buffer
- *
- * Returns: (transfer none) (nullable): the context of @buffer's memory
- * when @buffer is one CUDA memory, else %NULL. A buffer of another context
- * than the element's needs that context pushed (or a copy).
- */
+/* The context of @buffer's one CUDA memory, else NULL (transfer none). */
 GstCudaContext *
 gst_cuda_plane_filter_memory_buffer_context (GstBuffer * buffer)
 {
@@ -569,22 +446,9 @@ gst_cuda_plane_filter_memory_buffer_context (GstBuffer * buffer)
   return GST_CUDA_MEMORY_CAST (mem)->context;
 }
 
-/**
- * gst_cuda_plane_filter_memory_frame_map:
- * @frame: (out): the frame to fill
- * @info: the negotiated video info
- * @buffer: a buffer of one CUDA memory
- * @flags: GST_MAP_READ and/or GST_MAP_WRITE; GST_MAP_CUDA is added
- *
- * Maps @buffer for the device: the plane pointers of @frame are device
- * pointers (CUdeviceptr) in the memory's context, the strides are the
- * allocator's pitch (from the buffer's GstVideoMeta). A read map uploads
- * first (synchronously) if the frame was last written on the host; a
- * write map marks the frame for download on the next host map. Unmap with
- * gst_video_frame_unmap(), after synchronising every stream that used it.
- *
- * Returns: %FALSE when @buffer is not CUDA memory or does not match @info
- */
+/* @buffer mapped for the device: plane pointers in the memory's context,
+ * strides from its GstVideoMeta. A read map uploads first if the host
+ * wrote last; unmap after synchronising every stream that used it. */
 gboolean
 gst_cuda_plane_filter_memory_frame_map (GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
@@ -608,19 +472,8 @@ frame_depth (const GstVideoFrame * frame)
   return GST_VIDEO_FRAME_COMP_DEPTH (frame, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
 }
 
-/**
- * gst_cuda_plane_filter_memory_plane_view:
- * @frame: a mapped frame (device or host)
- * @plane: the plane
- * @view: (out): the plane as a single-channel image
- *
- * Describes plane @plane of @frame as a #cm_image: data and pitch from the
- * mapping, height the plane's rows, width the plane's samples per row. An
- * interleaved plane (NV12's UV, RGBA) appears as one channel that many
- * times wider: fine for copies, use packed_view() to filter channels.
- *
- * Returns: %FALSE when @plane does not exist
- */
+/* Plane @plane of a mapped frame as one channel (an interleaved plane is
+ * one channel that many times wider: for copies). */
 gboolean
 gst_cuda_plane_filter_memory_plane_view (const GstVideoFrame * frame,
     guint plane, cm_image * view)
@@ -648,13 +501,7 @@ gst_cuda_plane_filter_memory_plane_view (const GstVideoFrame * frame,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_memory_packed_view:
- * @frame: a mapped frame (device or host) of a packed RGB(A) format
- * @view: (out): plane 0 as an interleaved image
- *
- * Returns: %FALSE when @frame is not a single-plane RGB format
- */
+/* Plane 0 of a mapped packed RGB(A) frame as an interleaved image. */
 gboolean
 gst_cuda_plane_filter_memory_packed_view (const GstVideoFrame * frame,
     cm_image_packed * view)

@@ -1,28 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Frames in CUDA memory (video/x-raw(memory:CUDAMemory)) for the
- * cudamorphology elements: the library set-up, caps, the pipeline's
- * GstCudaContext, CUDA buffer pools and device views of mapped planes.
- * Built only with gstreamer-cuda-1.0 (HAVE_GST_CUDA).
- *
- * Contexts and streams. A GstCudaContext owns its own (non-primary)
- * CUcontext; the frames of a CUDA buffer pool are allocated in it. The core
- * launches through the CUDA runtime, which runs in whatever context is
- * current, so the element pushes its GstCudaContext around all device work
- * (stream creation, plans, frames, frees) and never calls cm_device_set()
- * while it is pushed (cudaSetDevice would make the primary context current
- * instead). The element's cm_stream is created with the context pushed and
- * therefore belongs to it. Which stream a frame carries and who waits for
- * whom: gstcudaplanefilterstream.h, included here. */
+/* The one interface to gstreamer-cuda-1.0, the same in every build:
+ * library set-up, caps, the pipeline's GstCudaContext, CUDA pools, device
+ * views of mapped planes, streams (>= 1.24). Without the library
+ * (gstcudaplanefiltermemorynone.c) every answer is no, so callers need no
+ * #if. The element pushes the context around all its device work: the
+ * runtime launches in whatever context is current (docs/design.md). */
 #pragma once
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"             /* HAVE_GST_CUDA */
+#endif
 
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudabufferpool.h>
+#define GST_CUDA_PLANE_FILTER_HAVE_CUDA_MEMORY 1
+#else
+typedef struct _GstCudaContext GstCudaContext;
+#define GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY "memory:CUDAMemory"
+#define GST_CUDA_PLANE_FILTER_HAVE_CUDA_MEMORY 0
+#endif
 
 #include "cm-image.h"
-#include "gstcudaplanefilterstream.h"
 
 G_BEGIN_DECLS
 
@@ -67,5 +69,17 @@ gboolean gst_cuda_plane_filter_memory_plane_view (const GstVideoFrame * frame,
     guint plane, cm_image * view);
 gboolean gst_cuda_plane_filter_memory_packed_view (const GstVideoFrame * frame,
     cm_image_packed * view);
+
+/* streams (gstcudaplanefilterstream.c) */
+gpointer gst_cuda_plane_filter_memory_stream_new (GstCudaContext * context);
+gpointer gst_cuda_plane_filter_memory_stream_handle (gpointer stream);
+void gst_cuda_plane_filter_memory_stream_unref (gpointer stream);
+void gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
+    gpointer stream);
+
+gpointer gst_cuda_plane_filter_memory_buffer_stream (GstBuffer * buffer);
+void gst_cuda_plane_filter_memory_mark_written (GstBuffer * buffer);
+gpointer gst_cuda_plane_filter_memory_pending_stream (GstBuffer * buffer);
+void gst_cuda_plane_filter_memory_sync (GstBuffer * buffer);
 
 G_END_DECLS

@@ -7,16 +7,10 @@
 
 #include "gstcudaplanefilternegotiation.h"
 
-#include "gstcudaplanefilter.h"
-#include "gstcudaplanefilterhelpers.h"
 #include "gstcudaplanefilterpool.h"
 
-#ifdef HAVE_GST_CUDA
 #include "gstcudaplanefiltermemory.h"
-#endif
-#if CM_HAVE_CUDA
 #include "gstcudaplanefilterpinnedpool.h"
-#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_negotiation_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_negotiation_debug
@@ -34,47 +28,22 @@ debug_ensure (void)
   }
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_template_caps:
- * @formats: a caps list of formats, "{ GRAY8, ... }"
- *
- * Pad template caps for @formats: with gstreamer-cuda, first in CUDA
- * memory (the formats the CUDA allocator supports, no GRAY), then in
- * system memory; without it, system memory only. The templates do not
- * depend on the driver: whether CUDA memory is offered at run time is
- * decided when caps are transformed. Progressive only: a field of an
- * interlaced frame would be filtered with rows of the other field, and
- * refusing it here fails negotiation (or the link) like any caps the
- * element cannot take, not later in set_caps.
- *
- * Returns: (transfer full): the caps
- */
+/* Template caps: @formats in CUDA memory (its allocator's formats) then
+ * in system memory; progressive only, so that interlaced caps fail
+ * negotiation like any refused caps, not later in set_caps (a field would
+ * be filtered with the other field's rows). */
 GstCaps *
 gst_cuda_plane_filter_negotiation_template_caps (const gchar * formats)
 {
   GstCaps *caps;
-#ifdef HAVE_GST_CUDA
   caps = gst_cuda_plane_filter_memory_template_caps (formats);
-#else
-  gchar *str = g_strdup_printf ("video/x-raw, format = (string) %s, "
-      "width = " GST_VIDEO_SIZE_RANGE ", height = " GST_VIDEO_SIZE_RANGE ", "
-      "framerate = " GST_VIDEO_FPS_RANGE, formats);
-
-  caps = gst_caps_from_string (str);
-  g_free (str);
-#endif
   gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
       NULL);
   return caps;
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_explain_refusal:
- *
- * After accept_caps refused @caps: interlaced caps on the sink pad are
- * explained by a WARNING on the bus (upstream then posts the
- * not-negotiated error, once, as for any caps an element refuses).
- */
+/* After accept_caps refused @caps: interlaced caps on the sink pad are
+ * explained by a WARNING (upstream posts the not-negotiated error). */
 void
 gst_cuda_plane_filter_negotiation_explain_refusal (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps)
@@ -90,33 +59,15 @@ gst_cuda_plane_filter_negotiation_explain_refusal (GstBaseTransform * trans,
         ("caps %" GST_PTR_FORMAT, caps));
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_caps_is_cuda:
- * @caps: (nullable): negotiated caps
- *
- * Returns: %TRUE when the caps are in CUDA memory (never without
- * gstreamer-cuda)
- */
+/* The caps are in CUDA memory (never without gstreamer-cuda). */
 gboolean
 gst_cuda_plane_filter_negotiation_caps_is_cuda (const GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_is_cuda (caps);
-#else
-  return FALSE;
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_usable:
- * @caps: caps on one pad
- * @to_system: give the result in system memory
- * @allow: whether the element can take CUDA memory now
- *
- * Returns: (transfer full): @caps without the structures in CUDA (or any
- * other non-system) memory unless @allow, in system memory when
- * @to_system
- */
+/* @caps (transfer full) without CUDA (or other non-system) memory unless
+ * @allow; in system memory with @to_system. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_usable (GstCaps * caps, gboolean to_system,
     gboolean allow)
@@ -147,23 +98,13 @@ gst_cuda_plane_filter_negotiation_usable (GstCaps * caps, gboolean to_system,
   return res;
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_add_memory:
- * @caps: (transfer full): system-memory caps for the other pad
- * @like: the caps they were computed from
- * @allow: whether the element can give CUDA memory now
- *
- * Puts @caps in the memories the element can give: first the memory of
- * @like's first structure, then the other one (CUDA memory only for the
- * formats it supports, and only with @allow).
- *
- * Returns: (transfer full): the caps
- */
+/* @caps (transfer full, system memory) in the memories the element can
+ * give: @like's first structure's first, then the other (CUDA only with
+ * @allow and for its formats). */
 GstCaps *
 gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
     gboolean allow)
 {
-#ifdef HAVE_GST_CUDA
   GstCaps *res;
 
   if (gst_caps_is_any (caps))
@@ -177,77 +118,38 @@ gst_cuda_plane_filter_negotiation_add_memory (GstCaps * caps, GstCaps * like,
   res = gst_cuda_plane_filter_memory_transform_caps (caps, allow);
   gst_caps_unref (caps);
   return res;
-#else
-  return caps;
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_transform:
- * @caps: caps on one pad
- * @allow: whether the element can take and give CUDA memory now
- *
- * The same caps for the other pad (same formats on both pads), first in
- * the memory they came in, then in the other one; CUDA memory the element
- * cannot take transforms to nothing, so that accept-caps refuses it.
- *
- * Returns: (transfer full): the caps
- */
+/* The other pad's caps: the same, in the memory they came in first; CUDA
+ * memory the element cannot take gives nothing (accept-caps refuses). */
 GstCaps *
 gst_cuda_plane_filter_negotiation_transform (GstCaps * caps, gboolean allow)
 {
-#ifdef HAVE_GST_CUDA
   GstCaps *usable = gst_cuda_plane_filter_negotiation_usable (caps, FALSE,
       allow);
   GstCaps *res = gst_cuda_plane_filter_memory_transform_caps (usable, allow);
 
   gst_caps_unref (usable);
   return res;
-#else
-  return gst_caps_ref (caps);
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_in_memory_of:
- * @othercaps: (transfer full): the caps to fixate on one pad
- * @caps: the fixed caps of the other pad
- *
- * Returns: (transfer full): the structures of @othercaps in the memory of
- * @caps when there are any (frames stay in the memory they came in),
- * otherwise @othercaps
- */
+/* @othercaps' structures in the memory of @caps when any (transfer
+ * full): frames stay in the memory they came in. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_in_memory_of (GstCaps * othercaps,
     GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_in_memory_of (othercaps, caps);
-#else
-  return othercaps;
-#endif
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_cuda_first:
- * @caps: (transfer full): caps
- *
- * Returns: (transfer full): the structures of @caps in CUDA memory first,
- * then the others (the answer to a caps query on the sink pad on the
- * CUDA backend, so that an upstream that can give either memory uploads
- * or decodes into CUDA memory)
- */
+/* @caps' CUDA-memory structures first (transfer full): the sink pad's
+ * caps answer on the CUDA backend. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_cuda_first (GstCaps * caps)
 {
-#ifdef HAVE_GST_CUDA
   return gst_cuda_plane_filter_memory_caps_cuda_first (caps);
-#else
-  return caps;
-#endif
 }
 
-#if CM_HAVE_CUDA || defined (HAVE_GST_CUDA)
 /* The first pool of @query asks for @held buffers more. */
 static void
 count_held_buffers (GstQuery * query, guint held)
@@ -264,31 +166,14 @@ count_held_buffers (GstQuery * query, guint held)
   gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   gst_clear_object (&pool);
 }
-#endif
 
-/**
- * gst_cuda_plane_filter_negotiation_propose:
- * @element: the element (for logs)
- * @query: the allocation query from upstream
- * @use_cuda: the element runs on the CUDA backend
- * @context: (nullable): its GstCudaContext
- * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24), given to the
- *     frames of the CUDA pools it makes
- * @held: buffers of upstream's pool the element may keep while upstream
- *     fills the next ones (overlap)
- *
- * Upstream gets a pool in the memory of the caps: a CUDA buffer pool of
- * @context for CUDA caps, a pinned host pool for system caps on the CUDA
- * backend (frames are then uploaded without a staging copy), a plain
- * video pool on the CPU backend; and learns that any stride is fine
- * (GstVideoMeta).
- *
- * Returns: %FALSE for caps that are not video caps, or CUDA caps the
- * element cannot take
- */
+/* Upstream's pool in the caps' memory: a CUDA pool of @context for CUDA
+ * caps, a pinned pool on the CUDA backend (no staging copy), else a video
+ * pool; any stride (GstVideoMeta); @held more buffers (overlap). FALSE:
+ * not video caps, or CUDA caps the element cannot take. */
 gboolean
 gst_cuda_plane_filter_negotiation_propose (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream,
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream,
     guint held)
 {
   GstCaps *caps;
@@ -300,22 +185,18 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
 
-#ifdef HAVE_GST_CUDA
   if (gst_cuda_plane_filter_memory_caps_is_cuda (caps)) {
-    if (!use_cuda || context == NULL ||
+    if (backend != CM_BACKEND_CUDA || context == NULL ||
         !gst_cuda_plane_filter_memory_propose (query, caps, context, stream))
       return FALSE;
     count_held_buffers (query, held);
     return TRUE;
   }
-#endif
-#if CM_HAVE_CUDA
-  if (use_cuda && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
+  if (backend == CM_BACKEND_CUDA && gst_cuda_plane_filter_pinned_pool_propose (query, caps,
           context)) {
     count_held_buffers (query, held);
     return TRUE;
   }
-#endif
 
   if (!gst_cuda_plane_filter_pool_propose_wanted (query))
     return TRUE;
@@ -329,25 +210,12 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_decide:
- * @element: the element (for logs)
- * @query: the allocation query answered by downstream
- * @use_cuda: the element runs on the CUDA backend
- * @context: (nullable): its GstCudaContext
- * @stream: (nullable): its GstCudaStream (GStreamer >= 1.24)
- *
- * Puts the pool of the output buffers first in @query: a CUDA pool of
- * @context for CUDA caps, a pinned pool for system caps on the CUDA
- * backend (the download lands in the buffer), otherwise downstream's pool
- * or a video pool of the element's own when downstream's refuses the
- * configuration. Chain up to GstBaseTransform's decide_allocation after.
- *
- * Returns: %FALSE when no pool could be configured
- */
+/* The output pool first in @query: a CUDA pool of @context for CUDA caps,
+ * a pinned pool on the CUDA backend (the download lands in the buffer),
+ * else downstream's or our own video pool; chain up after. */
 gboolean
 gst_cuda_plane_filter_negotiation_decide (GstObject * element,
-    GstQuery * query, gboolean use_cuda, gpointer context, gpointer stream)
+    GstQuery * query, cm_backend backend, gpointer context, gpointer stream)
 {
   GstCaps *outcaps;
   GstVideoInfo info;
@@ -361,9 +229,8 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
   if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
     return FALSE;
 
-#ifdef HAVE_GST_CUDA
   if (gst_cuda_plane_filter_memory_caps_is_cuda (outcaps)) {
-    if (!use_cuda || context == NULL ||
+    if (backend != CM_BACKEND_CUDA || context == NULL ||
         !gst_cuda_plane_filter_memory_decide (query, outcaps, context,
             stream)) {
       GST_ERROR_OBJECT (element, "no CUDA buffer pool for %" GST_PTR_FORMAT,
@@ -372,12 +239,9 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
     }
     return TRUE;
   }
-#endif
-#if CM_HAVE_CUDA
-  if (use_cuda && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
+  if (backend == CM_BACKEND_CUDA && gst_cuda_plane_filter_pinned_pool_decide (query, outcaps,
           context))
     return TRUE;
-#endif
 
   update_pool = gst_query_get_n_allocation_pools (query) > 0;
   if (update_pool)
@@ -427,30 +291,73 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
   return TRUE;
 }
 
-/* ---- the base class's callbacks ----------------------------------------- */
+/* ---- caps for subclasses' own negotiation ------------------------------- */
 
-/**
- * gst_cuda_plane_filter_allow_cuda_memory:
- * @self: the element
- *
- * Whether CUDA memory may be negotiated now: once started, when the
- * element runs on CUDA with a GstCudaContext; before (caps queries while
- * linking), when it may. A start or stop can change the answer at any
- * time: read it once per caps query and give the same answer to
- * gst_cuda_plane_filter_caps_to_system() and
- * gst_cuda_plane_filter_caps_add_memory().
- *
- * Returns: %TRUE when CUDA memory may be negotiated
- */
-gboolean
-gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
+/* Template caps for subclasses' pads (see negotiation_template_caps). */
+GstCaps *
+gst_cuda_plane_filter_template_caps (const gchar * formats)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
-  g_return_val_if_fail (GST_IS_CUDA_PLANE_FILTER (self), FALSE);
-  gst_cuda_plane_filter_negotiation_state (GST_BASE_TRANSFORM (self), &st);
-  return st.allow_cuda;
+  return gst_cuda_plane_filter_negotiation_template_caps (formats);
 }
+
+/* Subclasses' transform_caps: the structures of @caps the element can take
+ * (@allow: allow_cuda_memory(), read once per query), in system memory;
+ * compute the other pad's formats on them, then caps_add_memory(). */
+GstCaps *
+gst_cuda_plane_filter_caps_to_system (GstCaps * caps, gboolean allow)
+{
+  return gst_cuda_plane_filter_negotiation_usable (caps, TRUE, allow);
+}
+
+/* @caps (transfer full) in the memories the element can give (the same
+ * @allow as caps_to_system). */
+GstCaps *
+gst_cuda_plane_filter_caps_add_memory (GstCaps * caps, GstCaps * like,
+    gboolean allow)
+{
+  return gst_cuda_plane_filter_negotiation_add_memory (caps, like, allow);
+}
+
+/* Subclasses' fixate_caps, first: @othercaps in the memory of @caps when
+ * the peer takes it. */
+GstCaps *
+gst_cuda_plane_filter_fixate_memory (GstCaps * othercaps, GstCaps * caps)
+{
+  return gst_cuda_plane_filter_negotiation_in_memory_of (othercaps, caps);
+}
+
+/* ---- metas -------------------------------------------------------------- */
+
+/* A filter changes sample values, never where the frame's pixels are: a
+ * meta is kept unless one of its tags says it depends on something else
+ * than the video, its orientation, size or colour space (as GStreamer's
+ * video filters decide), e.g. "memory"; colour-space metas only while the
+ * output has the input's format. Regions of interest and affine
+ * transformations stay. @convert: the output format differs from the
+ * input's. */
+gboolean
+gst_cuda_plane_filter_meta_is_kept (GstMeta * meta, gboolean convert)
+{
+  const gchar *const *tags;
+  const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_ORIENTATION_STR, GST_META_TAG_VIDEO_SIZE_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
+
+  tags = gst_meta_api_type_get_tags (meta->info->api);
+  if (tags == NULL)
+    return TRUE;
+  for (; *tags; tags++) {
+    if (!g_strv_contains (kept, *tags))
+      return FALSE;
+    if (convert &&
+        g_str_equal (*tags, GST_META_TAG_VIDEO_COLORSPACE_STR))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- the base class's callbacks ----------------------------------------- */
 
 /* GstCudaPlaneFilter derives from GstBaseTransform directly */
 #define PARENT_CLASS \
@@ -460,29 +367,17 @@ gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter * self)
  * in the other one when the element can use CUDA memory. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+    gboolean allow, GstPadDirection direction, GstCaps * caps,
+    GstCaps * filter)
 {
-  /* one answer for the whole query */
-  gboolean allow = gst_cuda_plane_filter_allow_cuda_memory
-      (GST_CUDA_PLANE_FILTER (trans));
-
   debug_ensure ();
   return gst_cuda_plane_filter_negotiation_filter_caps (trans,
       GST_CAT_DEFAULT, direction, caps,
       gst_cuda_plane_filter_negotiation_transform (caps, allow), filter);
 }
 
-/**
- * gst_cuda_plane_filter_negotiation_filter_caps:
- * @category: where the answer is logged
- * @res: (transfer full): the caps transform_caps found for @caps
- * @filter: (nullable): the filter of the query
- *
- * The end of a transform_caps: @res intersected with @filter (filter
- * order first), logged with @caps at debug level.
- *
- * Returns: (transfer full): the caps to answer
- */
+/* The end of a transform_caps: @res (transfer full) intersected with
+ * @filter, filter order first, logged in @category. */
 GstCaps *
 gst_cuda_plane_filter_negotiation_filter_caps (GstBaseTransform * trans,
     GstDebugCategory * category, GstPadDirection direction, GstCaps * caps,
@@ -505,8 +400,7 @@ gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   debug_ensure ();
-  othercaps = gst_cuda_plane_filter_fixate_memory
-      (GST_CUDA_PLANE_FILTER (trans), othercaps, caps);
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
   othercaps = gst_caps_fixate (othercaps);
   GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
   return othercaps;
@@ -518,12 +412,11 @@ gst_cuda_plane_filter_negotiation_fixate_caps (GstBaseTransform * trans,
  * it. */
 gboolean
 gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query)
+    gboolean allow, GstPadDirection direction, GstQuery * query)
 {
   GstCaps *caps;
 
-  if (direction != GST_PAD_SINK || !gst_cuda_plane_filter_allow_cuda_memory
-      (GST_CUDA_PLANE_FILTER (trans)))
+  if (direction != GST_PAD_SINK || !allow)
     return PARENT_CLASS->query (trans, direction, query);
 
   if (!PARENT_CLASS->query (trans, direction, query))
@@ -541,13 +434,10 @@ gst_cuda_plane_filter_negotiation_query_caps (GstBaseTransform * trans,
  * the element can process them (an error is posted or logged when not). */
 gboolean
 gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps, GstVideoInfo * in_info,
-    GstVideoInfo * out_info)
+    const GstCudaPlaneFilterNegotiationState * st, GstCaps * incaps,
+    GstCaps * outcaps, GstVideoInfo * in_info, GstVideoInfo * out_info)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
   debug_ensure ();
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   if (!gst_video_info_from_caps (in_info, incaps) ||
       !gst_video_info_from_caps (out_info, outcaps)) {
     GST_ERROR_OBJECT (trans, "invalid caps %" GST_PTR_FORMAT " -> %"
@@ -578,7 +468,7 @@ gst_cuda_plane_filter_negotiation_check_caps (GstBaseTransform * trans,
   }
   if ((gst_cuda_plane_filter_negotiation_caps_is_cuda (incaps) ||
           gst_cuda_plane_filter_negotiation_caps_is_cuda (outcaps)) &&
-      !(st.use_cuda && st.context != NULL)) {
+      !(st->backend == CM_BACKEND_CUDA && st->context != NULL)) {
     GST_ERROR_OBJECT (trans, "CUDA memory without a CUDA context: %"
         GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
     return FALSE;
@@ -603,30 +493,25 @@ gst_cuda_plane_filter_negotiation_get_unit_size (GstBaseTransform * trans,
 
 gboolean
 gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+    const GstCudaPlaneFilterNegotiationState * st, GstQuery * decide_query,
+    GstQuery * query)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
   /* passthrough (analysers): buffers go downstream as they come, so
    * downstream answers */
   if (decide_query == NULL)
     return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   return gst_cuda_plane_filter_negotiation_propose (GST_OBJECT (trans), query,
-      st.use_cuda, st.context, st.stream, st.held);
+      st->backend, st->context, st->stream, st->held);
 }
 
 gboolean
 gst_cuda_plane_filter_negotiation_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
+    const GstCudaPlaneFilterNegotiationState * st, GstQuery * query)
 {
-  GstCudaPlaneFilterNegotiationState st;
-
-  gst_cuda_plane_filter_negotiation_state (trans, &st);
   if (!gst_cuda_plane_filter_negotiation_decide (GST_OBJECT (trans), query,
-          st.use_cuda, st.context, st.stream))
+          st->backend, st->context, st->stream))
     return FALSE;
   return PARENT_CLASS->decide_allocation (trans, query);
 }

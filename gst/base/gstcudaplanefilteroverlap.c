@@ -9,7 +9,6 @@
 
 #include "gstcudaplanefilteroverlap.h"
 
-#include "gstcudaplanefilter.h"
 #include "gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_overlap_debug);
@@ -32,14 +31,8 @@ gst_cuda_plane_filter_ring_events_free (GstCudaPlaneFilterRing * ring)
   g_clear_pointer (&ring->events[1], cm_event_free);
 }
 
-/**
- * gst_cuda_plane_filter_ring_events_new:
- *
- * Creates the two events of frames left on the device (with the device
- * entered, when the element starts on CUDA).
- *
- * Returns: %FALSE without them: then frames never overlap
- */
+/* The two events of frames left on the device (device entered); FALSE:
+ * no overlap. */
 static gboolean
 gst_cuda_plane_filter_ring_events_new (GstCudaPlaneFilterRing * ring)
 {
@@ -51,12 +44,7 @@ gst_cuda_plane_filter_ring_events_new (GstCudaPlaneFilterRing * ring)
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_ring_can_overlap:
- *
- * Returns: whether frames may be left on the device at all (the events
- * exist)
- */
+/* Frames may be left on the device (the events exist). */
 static gboolean
 gst_cuda_plane_filter_ring_can_overlap (GstCudaPlaneFilterRing * ring)
 {
@@ -74,12 +62,7 @@ gst_cuda_plane_filter_ring_frame_begin (GstCudaPlaneFilterRing * ring)
   ring->deferred = FALSE;
 }
 
-/**
- * gst_cuda_plane_filter_ring_defer_event:
- *
- * Returns: the event to record after the work of the frame being
- * transformed, when it is to be left on the device
- */
+/* The event to record after the frame being transformed. */
 static cm_event
 gst_cuda_plane_filter_ring_defer_event (GstCudaPlaneFilterRing * ring)
 {
@@ -88,13 +71,7 @@ gst_cuda_plane_filter_ring_defer_event (GstCudaPlaneFilterRing * ring)
   return ring->deferred_event;
 }
 
-/**
- * gst_cuda_plane_filter_ring_deferred:
- * @inbuf: the input buffer of the frame
- *
- * The frame's work was queued and its event recorded: its input is kept
- * until the device has read it.
- */
+/* The frame's work and event are queued: its input kept until read. */
 static void
 gst_cuda_plane_filter_ring_deferred (GstCudaPlaneFilterRing * ring,
     GstBuffer * inbuf)
@@ -103,12 +80,7 @@ gst_cuda_plane_filter_ring_deferred (GstCudaPlaneFilterRing * ring,
   ring->deferred_in = gst_buffer_ref (inbuf);
 }
 
-/**
- * gst_cuda_plane_filter_ring_frame_abort:
- *
- * The frame gave no output (GstBaseTransform drops it on an error): let
- * go of its input.
- */
+/* The frame gave no output (an error): its input let go. */
 static void
 gst_cuda_plane_filter_ring_frame_abort (GstCudaPlaneFilterRing * ring)
 {
@@ -117,15 +89,8 @@ gst_cuda_plane_filter_ring_frame_abort (GstCudaPlaneFilterRing * ring)
   ring->deferred = FALSE;
 }
 
-/**
- * gst_cuda_plane_filter_ring_take:
- * @outbuf: (transfer full): the output of the frame just transformed
- *
- * Returns: %TRUE when the ring took @outbuf (its frame is on the device,
- * or older frames wait to be pushed first); %FALSE when @outbuf leaves
- * right away (the ring is empty and the frame is done: no overlap) and
- * stays the caller's
- */
+/* TRUE: the ring took @outbuf (transfer full): its frame is on the
+ * device or older ones go first; FALSE: it leaves now, the caller's. */
 static gboolean
 gst_cuda_plane_filter_ring_take (GstCudaPlaneFilterRing * ring,
     GstBuffer * outbuf)
@@ -145,12 +110,7 @@ gst_cuda_plane_filter_ring_take (GstCudaPlaneFilterRing * ring,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_ring_has_ready:
- *
- * Returns: whether the oldest frame is to leave now: it is done, or a
- * newer one waits behind it (at most one frame stays on the device)
- */
+/* The oldest frame leaves now: done, or a newer one waits behind it. */
 static gboolean
 gst_cuda_plane_filter_ring_has_ready (GstCudaPlaneFilterRing * ring)
 {
@@ -178,16 +138,8 @@ complete (GstCudaPlaneFilterRing * ring, GstCudaPlaneFilterPending * pf)
   return status;
 }
 
-/**
- * gst_cuda_plane_filter_ring_pop:
- * @outbuf: (out) (transfer full): the oldest frame's output, %NULL when
- *     the device failed on it
- *
- * Takes the oldest frame out of the ring (there is one), after its work
- * is done.
- *
- * Returns: the device's status for the frame
- */
+/* The oldest frame out, once done: its output (NULL when the device failed
+ * on it) and the device's status. */
 static cm_status
 gst_cuda_plane_filter_ring_pop (GstCudaPlaneFilterRing * ring,
     GstBuffer ** outbuf)
@@ -227,14 +179,7 @@ gst_cuda_plane_filter_ring_drop (GstCudaPlaneFilterRing * ring)
 
 /* ---- the element's overlap ---------------------------------------------- */
 
-/**
- * gst_cuda_plane_filter_overlap_install_property:
- * @prop_overlap: the id of the overlap property
- *
- * Installs the overlap property on the base class (which keeps its value
- * and gives it to gst_cuda_plane_filter_overlap_configure at every caps
- * negotiation).
- */
+/* The overlap property, kept by the base class, read at every caps. */
 void
 gst_cuda_plane_filter_overlap_install_property (GObjectClass * gobject_class,
     guint prop_overlap)
@@ -289,12 +234,7 @@ gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
   ov->latency = 0;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_start:
- *
- * The element started on CUDA: creates the events of overlapped frames;
- * without them, no overlap.
- */
+/* Started on CUDA: the events of overlapped frames (none: no overlap). */
 void
 gst_cuda_plane_filter_overlap_start (GstCudaPlaneFilterOverlapState * ov)
 {
@@ -308,13 +248,8 @@ gst_cuda_plane_filter_overlap_start (GstCudaPlaneFilterOverlapState * ov)
   }
 }
 
-/**
- * gst_cuda_plane_filter_overlap_stop:
- *
- * The element stops (its frames were dropped first): frees the events,
- * with the device entered, and forgets the overlap of the caps and its
- * latency.
- */
+/* Stopping (frames dropped first): the events freed (device entered), the
+ * overlap and its latency forgotten. */
 void
 gst_cuda_plane_filter_overlap_stop (GstCudaPlaneFilterOverlapState * ov)
 {
@@ -338,7 +273,7 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
   GstQuery *q;
 
   /* analysers read their results on the host after each frame */
-  if (!dev->use_cuda || host_results ||
+  if (dev->backend != CM_BACKEND_CUDA || host_results ||
       !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
@@ -361,19 +296,8 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
   return !live;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_configure:
- * @mode: the overlap property
- * @host_results: the subclass reads results on the host after each frame
- *     (frame_done): then frames never overlap
- * @incaps: the new input caps
- * @outcaps: the new output caps
- * @info: the video info of @incaps
- *
- * Sets overlap for frames of the new caps (after the frames of the old
- * ones were drained); the pipeline learns of the latency it adds or
- * removes (a latency message when that changes).
- */
+/* Overlap for the new caps (old frames drained); never with
+ * @host_results (frame_done); a latency message when the latency changes. */
 void
 gst_cuda_plane_filter_overlap_configure (GstCudaPlaneFilterOverlapState * ov,
     GstCudaMorphologyOverlap mode, gboolean host_results, GstCaps * incaps,
@@ -396,24 +320,14 @@ gst_cuda_plane_filter_overlap_configure (GstCudaPlaneFilterOverlapState * ov,
         gst_message_new_latency (GST_OBJECT (ov->trans)));
 }
 
-/**
- * gst_cuda_plane_filter_overlap_is_active:
- *
- * Returns: whether frames of the caps overlap (one more input buffer is
- * held than upstream needs itself)
- */
+/* Frames of the caps overlap (one more input buffer held). */
 gboolean
 gst_cuda_plane_filter_overlap_is_active (GstCudaPlaneFilterOverlapState * ov)
 {
   return ov->ring.active;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_add_latency:
- * @query: a latency query answered upstream
- *
- * Overlap holds one frame back: one frame duration more. Any thread.
- */
+/* One frame duration more in @query. Any thread. */
 void
 gst_cuda_plane_filter_overlap_add_latency (GstCudaPlaneFilterOverlapState * ov,
     GstQuery * query)
@@ -433,19 +347,8 @@ gst_cuda_plane_filter_overlap_add_latency (GstCudaPlaneFilterOverlapState * ov,
   gst_query_set_latency (query, live, min, max);
 }
 
-/**
- * gst_cuda_plane_filter_overlap_query:
- * @parent_query: GstBaseTransform's own query
- * @res: (out): the answer, when this returns %TRUE
- *
- * The queries the ring changes. A drain (serialized, streaming thread)
- * empties the ring first, so that no frame and no input buffer stay held
- * behind it, then goes on as usual (%FALSE). The latency query on the
- * source pad is answered (%TRUE) with one frame duration more while the
- * ring holds a frame back.
- *
- * Returns: %TRUE when the query was answered here (in @res)
- */
+/* A drain empties the ring first, then goes on (FALSE); the src latency
+ * query is answered here (TRUE, in *@res) with one frame more. */
 gboolean
 gst_cuda_plane_filter_overlap_query (GstCudaPlaneFilterOverlapState * ov,
     GstPadDirection direction, GstQuery * query,
@@ -461,36 +364,22 @@ gst_cuda_plane_filter_overlap_query (GstCudaPlaneFilterOverlapState * ov,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_defer_event:
- * @in: the mapped input of the frame being transformed
- * @out: its mapped output
- *
- * Overlap only where no staging memory is involved: the device reads and
- * writes the buffers themselves, which stay referenced.
- *
- * Returns: (nullable): the event to record after the frame's work when it
- * is to be left on the device, else %NULL (the frame is done when the
- * transform returns)
- */
+/* The event to record after the frame's work when it stays on the device
+ * (no staging involved: the device uses the buffers themselves), else
+ * NULL. */
 cm_event
 gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
     const GstCudaPlaneFilterMappedFrame * in,
     const GstCudaPlaneFilterMappedFrame * out)
 {
-  if (!(ov->ring.dev->use_cuda && ov->ring.active &&
+  if (!(ov->ring.dev->backend == CM_BACKEND_CUDA && ov->ring.active &&
           (in->device || in->pinned) && (out->device || out->pinned)))
     return NULL;
   return gst_cuda_plane_filter_ring_defer_event (&ov->ring);
 }
 
-/**
- * gst_cuda_plane_filter_overlap_deferred:
- * @inbuf: the input buffer of the frame
- *
- * The frame's work was queued with the event of defer_event(): it stays
- * on the device, its input kept until the device has read it.
- */
+/* The frame's work is queued with defer_event's event: it stays on the
+ * device, its input kept until read. */
 void
 gst_cuda_plane_filter_overlap_deferred (GstCudaPlaneFilterOverlapState * ov,
     GstBuffer * inbuf)
@@ -508,8 +397,8 @@ pop_pending (GstCudaPlaneFilterOverlapState * ov)
 
   status = gst_cuda_plane_filter_ring_pop (&ov->ring, &outbuf);
   if (status != CM_OK)
-    gst_cuda_plane_filter_post_status_error (GST_CUDA_PLANE_FILTER
-        (ov->trans), status, "Failed to process a frame on the CUDA device");
+    gst_cuda_plane_filter_device_post_error (ov->ring.dev, status,
+        "Failed to process a frame on the CUDA device");
   return outbuf;
 }
 
@@ -524,16 +413,8 @@ gst_cuda_plane_filter_overlap_drop (GstCudaPlaneFilterOverlapState * ov)
   gst_cuda_plane_filter_ring_drop (&ov->ring);
 }
 
-/**
- * gst_cuda_plane_filter_overlap_drain:
- *
- * Before any serialized event (EOS, caps, segment, ...), a drain query, a
- * DISCONT buffer and new caps: the frames in flight are pushed, in
- * order.
- *
- * Returns: the flow of the pushes (the frames left are dropped when one
- * fails)
- */
+/* Before a serialized event, a drain, a DISCONT buffer or new caps: the
+ * frames in flight pushed in order (dropped after a failed push). */
 GstFlowReturn
 gst_cuda_plane_filter_overlap_drain (GstCudaPlaneFilterOverlapState * ov)
 {
@@ -554,18 +435,8 @@ gst_cuda_plane_filter_overlap_drain (GstCudaPlaneFilterOverlapState * ov)
   return ret;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_generate_output:
- * @generate: GstBaseTransform's own generate_output
- * @outbuf: (out) (transfer full) (nullable): the buffer to push
- *
- * GstBaseTransform calls generate_output after each input buffer, then
- * again until it gets no buffer. With overlap, the new frame's output
- * stays in the ring while the device works on it and the previous frame's
- * output is given instead.
- *
- * Returns: the flow, as generate_output returns it
- */
+/* GstBaseTransform's generate_output, after each input and until no
+ * buffer: with overlap the new frame stays and the previous one leaves. */
 GstFlowReturn
 gst_cuda_plane_filter_overlap_generate_output (GstCudaPlaneFilterOverlapState *
     ov, GstCudaPlaneFilterGenerateFunc generate, GstBuffer ** outbuf)
@@ -608,13 +479,8 @@ gst_cuda_plane_filter_overlap_generate_output (GstCudaPlaneFilterOverlapState *
   return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
-/**
- * gst_cuda_plane_filter_overlap_sink_event:
- * @event: an event on the sink pad, before GstBaseTransform handles it
- *
- * A flush stop drops the frames in flight; any other serialized event
- * pushes them first.
- */
+/* A flush stop drops the frames in flight; another serialized event pushes
+ * them first. */
 void
 gst_cuda_plane_filter_overlap_sink_event (GstCudaPlaneFilterOverlapState * ov,
     GstEvent * event)

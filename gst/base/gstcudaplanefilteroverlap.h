@@ -1,19 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Overlap in the cudamorphology elements (property overlap): a frame's
- * work stays on the device while the next buffer comes in.
- *
- * The ring holds the frames given to the device and not pushed yet, in
- * output order. A frame whose work was left in flight ends with one of two
- * events (created once, never per frame) and keeps a reference to its
- * input buffer until the device has read it. At most one frame stays on
- * the device between two input buffers.
- *
- * Around the ring, this piece decides for the element: whether frames of
- * new caps overlap (and the latency that adds), which frames are left in
- * flight, which output leaves after each input buffer (generate_output),
- * and when the frames held back are pushed (serialized events, drain
- * queries, discontinuities, new caps) or dropped (flush, stop). The
- * element keeps the property, the transform and the pads' other work. */
+/* Overlap (property overlap): a frame's work stays on the device while the
+ * next buffer comes in. The ring holds the frames not pushed yet, in
+ * output order, each with its event (made once) and its input buffer
+ * until the device has read it; this piece decides which frames overlap,
+ * what leaves after each input, and when held frames are pushed or
+ * dropped. */
 #pragma once
 
 #include <gst/gst.h>

@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A GstVideoBufferPool whose buffers live in page-locked host memory
- * (gstcudaplanefilterpinnedpool.h).
- *
- * The pool forces its own allocator into every config it accepts
- * (GstBaseTransform's default decide_allocation writes downstream's
- * allocator into the config after us). The allocator hands out system
- * memory (gst_memory_new_wrapped) over a block from cm_host_alloc_pinned(),
- * so mapping, sharing and copying need no code here; a quark on the memory
- * says that it is pinned.
- *
- * Which CUDA context owns a pinned block: the one current when it was
- * allocated. With a GstCudaContext given, the allocator pushes it around
- * every allocation and free and keeps a reference until the last block is
- * freed, so a block never outlives its context. Without one, the blocks
- * belong to the primary context of the calling thread's current device,
- * which lives as long as the process. Pinned memory is portable across
- * contexts and devices on 64-bit (unified addressing), so either works for
- * copies on any stream of the element. */
+/* The pinned pool (gstcudaplanefilterpinnedpool.h). It forces its own
+ * allocator into every config (GstBaseTransform's decide_allocation writes
+ * downstream's in after us). A block belongs to the context current when
+ * it was allocated: a given GstCudaContext is pushed around every
+ * allocation and free and kept until the last block goes; without one the
+ * primary context's (pinned memory is portable across contexts). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -28,9 +16,7 @@
 
 #include "device.h"
 
-#ifdef HAVE_GST_CUDA
-#include <gst/cuda/gstcudacontext.h>
-#endif
+#include "gstcudaplanefiltermemory.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_pinned_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_pinned_debug
@@ -62,20 +48,17 @@ debug_init (void)
 static gboolean
 context_push (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    return gst_cuda_context_push (GST_CUDA_CONTEXT (cuda_context));
-#endif
+    return gst_cuda_plane_filter_memory_push ((GstCudaContext *)
+        cuda_context);
   return TRUE;
 }
 
 static void
 context_pop (GstObject * cuda_context)
 {
-#ifdef HAVE_GST_CUDA
   if (cuda_context)
-    gst_cuda_context_pop (NULL);
-#endif
+    gst_cuda_plane_filter_memory_pop ();
 }
 
 /* ---- allocator ---------------------------------------------------------- */

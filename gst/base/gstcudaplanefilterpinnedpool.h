@@ -1,17 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A video buffer pool of page-locked (pinned) host memory.
- *
- * Host-to-device copies from pageable memory run at a fraction of the
- * speed of copies from pinned memory (docs/design.md, Memory model), so the
- * elements offer this pool upstream in propose_allocation (producers then
- * write frames straight into pinned memory and the element uploads them
- * without a staging copy) and take their system-memory output buffers from
- * it in decide_allocation (the download lands in the output buffer).
- *
- * Buffers are ordinary system memory for everyone else (map, share and
- * copy behave as for any GstMemory); only the block under them is
- * allocated with the core's cm_host_alloc_pinned(). The pool is a
- * #GstVideoBufferPool: GstVideoMeta and GstVideoAlignment work as usual. */
+/* A GstVideoBufferPool of page-locked host memory, offered upstream and
+ * used for the output in system memory, so that uploads and downloads need
+ * no staging copy; its buffers are plain system memory to everyone else. */
 #pragma once
 
 #include <gst/gst.h>

@@ -53,8 +53,10 @@ typedef struct
                                  * the input buffer */
 } GstCudaPlaneFilterPrivate;
 
-G_GNUC_INTERNAL GstCudaPlaneFilterPrivate
-    * gst_cuda_plane_filter_private (GstCudaPlaneFilter * self);
+/* where the instance's private part lies (set by class_init) */
+extern gint gst_cuda_plane_filter_private_offset;
+#define GST_CUDA_PLANE_FILTER_PRIV(self) ((GstCudaPlaneFilterPrivate *) \
+    G_STRUCT_MEMBER_P ((self), gst_cuda_plane_filter_private_offset))
 
 /* gstcudaplanefilterrun.c */
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_enter
@@ -65,7 +67,11 @@ G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_build_chroma
     (GstCudaPlaneFilter * self);
 G_GNUC_INTERNAL void gst_cuda_plane_filter_drop_filters
     (GstCudaPlaneFilter * self);
-G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_frame
-    (GstCudaPlaneFilter * self, GstBuffer * inbuf, GstBuffer * outbuf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform_ip
+    (GstBaseTransform * trans, GstBuffer * buf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_prepare_output_buffer
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer ** outbuf);
 
 G_END_DECLS

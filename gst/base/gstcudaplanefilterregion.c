@@ -144,7 +144,7 @@ gst_cuda_plane_filter_frame_path_process_rect (GstCudaPlaneFilterFramePath * fp,
   cm_image_packed src, dst;
   cm_status status = CM_OK;
 
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     src = frame_rect (fp, &in->frame, r);
     dst = frame_rect (fp, &out->frame, r);
     return gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
@@ -180,7 +180,7 @@ gst_cuda_plane_filter_frame_path_regions_begin (GstCudaPlaneFilterFramePath *
     return CM_ERR_UNSUPPORTED;
   fp->download_staged = FALSE;
   fp->regions_timed = FALSE;
-  if (fp->use_cuda) {
+  if (fp->backend == CM_BACKEND_CUDA) {
     st->device_in += in->device;
     st->device_out += out->device;
     fp->regions_timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
@@ -206,18 +206,16 @@ gst_cuda_plane_filter_frame_path_regions_end (GstCudaPlaneFilterFramePath * fp,
 {
   cm_status sync_status;
 
-  if (!fp->use_cuda)
+  if (fp->backend != CM_BACKEND_CUDA)
     return status;
   gst_cuda_plane_filter_frame_timing_end (fp, fp->regions_timed &&
       status == CM_OK);
-#ifdef HAVE_GST_CUDA
   /* no staging there: nothing is left for the host to copy */
   if (status == CM_OK &&
       gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
     st->stream_ordered++;
     return CM_OK;
   }
-#endif
   sync_status = cm_stream_sync (fp->stream);
   if (status == CM_OK)
     status = sync_status;
@@ -237,7 +235,7 @@ gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath * fp,
 {
   cm_status status = copy_frame (fp, in, out), sync_status;
 
-  if (!fp->use_cuda || (!in->device && !out->device))
+  if (fp->backend != CM_BACKEND_CUDA || (!in->device && !out->device))
     return status;
   sync_status = cm_stream_sync (fp->stream);
   return status == CM_OK ? sync_status : status;
@@ -263,7 +261,7 @@ gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
 
   if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
     return CM_ERR_UNSUPPORTED;
-  if (!fp->use_cuda) {
+  if (fp->backend != CM_BACKEND_CUDA) {
     img = gst_cuda_plane_filter_frame_as_plane (&src);
     return cm_filter_run (filter, &img, NULL, NULL);
   }

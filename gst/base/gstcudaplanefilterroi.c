@@ -6,9 +6,9 @@
 
 #include "gstcudaplanefilterroi.h"
 #include "gstcudaplanefiltercache.h"
-#include "gstcudaplanefilterrefusal.h"
+#include "gstcudaplanefiltererrors.h"
 
-#include "gstcudaplanefilter.h"
+#include "gstcudaplanefiltersettings.h"
 
 void
 gst_cuda_plane_filter_roi_init (GstCudaPlaneFilterRoi * roi)

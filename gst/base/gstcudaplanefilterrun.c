@@ -8,21 +8,23 @@
 #endif
 
 #include "gstcudaplanefilterprivate.h"
-#include "gstcudaplanefilterhelpers.h"
 
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_debug
-#define GET_PRIV(self) gst_cuda_plane_filter_private (self)
+#define GET_PRIV(self) GST_CUDA_PLANE_FILTER_PRIV (self)
+/* GstCudaPlaneFilter derives from GstBaseTransform directly */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
 
 /* Makes the device current (device_leave (*@pushed) after), or posts an
  * error. */
 gboolean
 gst_cuda_plane_filter_enter (GstCudaPlaneFilter * self, gboolean * pushed)
 {
-  cm_status status = gst_cuda_plane_filter_device_enter (&GET_PRIV (self)->dev,
-      pushed);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  cm_status status = gst_cuda_plane_filter_device_enter (&priv->dev, pushed);
 
   if (status != CM_OK)
-    gst_cuda_plane_filter_post_status_error (self, status,
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
         "Failed to make the CUDA device current");
   return status == CM_OK;
 }
@@ -43,7 +45,7 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   priv->filter_width = priv->filter_height = 0;
   g_clear_pointer (&priv->filter, cm_filter_free);
   priv->filter = GST_CUDA_PLANE_FILTER_GET_CLASS (self)->make_filter (self,
-      &info, priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+      &info, priv->dev.backend);
   if (priv->filter == NULL)
     return FALSE;
   priv->filter_width = width;
@@ -73,7 +75,7 @@ gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
     return TRUE;
   for (p = 1; p <= fp->n_chroma; p++) {
     priv->chroma_filters[p] = klass->make_chroma_filter (self, &fp->info, p,
-        priv->dev.use_cuda ? CM_BACKEND_CUDA : CM_BACKEND_CPU);
+        priv->dev.backend);
     if (priv->chroma_filters[p] == NULL)
       return FALSE;
     GST_OBJECT_LOCK (self);
@@ -221,8 +223,9 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
   if (status == CM_ERR_CANCELLED)
     return GST_FLOW_FLUSHING;
   if (status != CM_OK) {
-    gst_cuda_plane_filter_post_status_error (self, status,
-        priv->dev.use_cuda ? "Failed to process a frame on the CUDA device" :
+    gst_cuda_plane_filter_device_post_error (&priv->dev, status,
+        priv->dev.backend == CM_BACKEND_CUDA ?
+        "Failed to process a frame on the CUDA device" :
         "Failed to process a frame on the CPU");
     return GST_FLOW_ERROR;
   }
@@ -317,7 +320,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
  * regions are filtered in place), or, with @outbuf %NULL, only analysed
  * (passthrough). */
-GstFlowReturn
+static GstFlowReturn
 gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -377,3 +380,55 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
       results ? inbuf : NULL, &st);
 }
 
+/* Passthrough (GstBaseTransform only calls transform_ip then): analysers
+ * look at the frame, the buffer is pushed as it came. */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform_ip (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  return gst_cuda_plane_filter_run_frame (GST_CUDA_PLANE_FILTER (trans),
+      buf, NULL);
+}
+
+/* Regions of interest on the CUDA backend: a frame whose input buffer is
+ * writable (no one else holds it or its memory) and whose caps are the
+ * output's is filtered in place, so that nothing outside its regions is
+ * copied and the cost follows their area. Regions that overlap are
+ * filtered out of place, each from the input; so is everything on the
+ * CPU backend. */
+GstFlowReturn
+gst_cuda_plane_filter_run_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterFramePath *fp = &priv->frames;
+
+  priv->in_place = !gst_base_transform_is_passthrough (trans) &&
+      priv->configured && priv->dev.backend == CM_BACKEND_CUDA && priv->same_caps &&
+      !fp->convert && gst_buffer_is_writable (inbuf) &&
+      gst_buffer_is_all_memory_writable (inbuf) &&
+      gst_cuda_plane_filter_roi_collect (&priv->roi, G_OBJECT (self), inbuf,
+      GST_VIDEO_INFO_WIDTH (&fp->info), GST_VIDEO_INFO_HEIGHT (&fp->info),
+      GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_done != NULL ? 1 :
+      G_MAXUINT) && gst_cuda_plane_filter_roi_disjoint (&priv->roi);
+  if (priv->in_place) {
+    *outbuf = inbuf;
+    return GST_FLOW_OK;
+  }
+  return PARENT_CLASS->prepare_output_buffer
+      (trans, inbuf, outbuf);
+}
+
+/* inbuf == outbuf: regions filtered in place (prepare_output_buffer), or
+ * passthrough switched on between the buffer allocation and the transform
+ * (the output is the input: analyse it) */
+GstFlowReturn
+gst_cuda_plane_filter_run_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+
+  return gst_cuda_plane_filter_run_frame (self, inbuf, inbuf == outbuf &&
+      !GET_PRIV (self)->in_place ? NULL : outbuf);
+}

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Streams of frames in CUDA memory for the cudamorphology elements
- * (gstcudaplanefilterstream.h). */
+/* Streams of frames in CUDA memory (gstcudaplanefiltermemory.h): the
+ * element's GstCudaStream, the stream a GstCudaMemory carries and the work
+ * its producer left in flight on it. GstCudaStream came with 1.24: built
+ * against 1.22 these return %NULL and do nothing. Built with
+ * gstreamer-cuda only (the stubs are in gstcudaplanefiltermemory.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-
-#include "gstcudaplanefilterstream.h"
 
 #include "gstcudaplanefiltermemory.h"
 
@@ -62,17 +63,6 @@ gst_cuda_plane_filter_memory_stream_unref (gpointer stream)
 #if GST_CHECK_VERSION (1, 24, 0)
   if (stream != NULL)
     gst_cuda_stream_unref ((GstCudaStream *) stream);
-#endif
-}
-
-/* The frames of a pool configured with a stream carry it (>= 1.24). */
-void
-gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
-    gpointer stream)
-{
-#if GST_CHECK_VERSION (1, 24, 0)
-  if (stream != NULL)
-    gst_buffer_pool_config_set_cuda_stream (config, (GstCudaStream *) stream);
 #endif
 }
 

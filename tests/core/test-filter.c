@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The filter handle (cm-filter.h) as each family fills it
- * (morph-filter.h, median-filter.h, reconstruct-filter.h,
- * linspectrum-filter.h): on the CPU backend a
- * filter's run gives exactly the reference's output (cm_morph_ref,
+/* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
+ * median-filter.h, reconstruct-filter.h, linspectrum-filter.h): on the CPU
+ * backend a filter's run gives exactly the reference's output (cm_morph_ref,
  * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
  * and cm_orientation_rgba_ref, on the calling thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
@@ -16,9 +15,9 @@
 
 #include "device.h"
 #include "linspectrum/linspectrum-filter.h"
+#include "linspectrum/orientation-rgba.h"
 #include "median/median-filter.h"
 #include "morph/morph-filter.h"
-#include "linspectrum/orientation-rgba.h"
 #include "reconstruct/reconstruct-filter.h"
 #include "test-count.h"
 #include "test-util.h"

@@ -8,7 +8,7 @@
  * posting would deadlock. What waits is the text: a message would hold a
  * reference to the element that holds it.
  */
-#include "gstcudaplanefilterrefusal.h"
+#include "gstcudaplanefiltererrors.h"
 
 #include <stdarg.h>
 
@@ -120,4 +120,45 @@ gst_cuda_plane_filter_refusal_flush (GstElement * element)
     g_free (text);
   }
   g_queue_free (pending);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Posts a GST_ELEMENT_ERROR "@what: <status text>" whose domain and code
+ * say what kind of failure @status is, logged in @category too. */
+void
+gst_cuda_plane_filter_post_status (GstElement * element,
+    GstDebugCategory * category, cm_status status, const gchar * what)
+{
+  const gchar *text = cm_status_string (status);
+
+  if (category)
+    GST_CAT_ERROR_OBJECT (category, element, "%s: %s", what, text);
+  GST_ERROR_OBJECT (element, "%s: %s", what, text);
+
+  switch (status) {
+    case CM_ERR_INVALID_ARG:
+    case CM_ERR_PARSE:
+      GST_ELEMENT_ERROR (element, CORE, FAILED, ("%s: %s", what, text),
+          ("the core said: %s", text));
+      break;
+    case CM_ERR_UNSUPPORTED:
+      GST_ELEMENT_ERROR (element, CORE, NOT_IMPLEMENTED, ("%s: %s", what,
+              text), ("the core said: %s", text));
+      break;
+    case CM_ERR_NO_MEMORY:
+      GST_ELEMENT_ERROR (element, RESOURCE, NO_SPACE_LEFT, ("%s: %s", what,
+              text), ("the core said: %s", text));
+      break;
+    case CM_ERR_NO_CUDA:
+    case CM_ERR_NO_DEVICE:
+      GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND, ("%s: %s", what,
+              text), ("the core said: %s", text));
+      break;
+    default:
+      GST_ELEMENT_ERROR (element, RESOURCE, FAILED, ("%s: %s", what, text),
+          ("CUDA error %d: %s", CM_STATUS_IS_CUDA (status) ?
+              (gint) status - CM_ERR_CUDA_BASE : 0, text));
+      break;
+  }
 }

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The elements' properties kept in settings structs, and controlled
+ * properties (gstcudaplanefiltersettings.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstcudaplanefiltersettings.h"
+
+/**
+ * gst_cuda_plane_filter_double_in_range:
+ *
+ * The double that set_property got for a #GParamSpecDouble, brought into
+ * the spec's range: GLib up to 2.74 lets through values a hair outside it
+ * (its comparison tolerance; newer GLib refuses them), which the core
+ * would refuse. NaN stays NaN for the caller to refuse with a warning.
+ */
+gdouble
+gst_cuda_plane_filter_double_in_range (const GValue * value,
+    GParamSpec * pspec)
+{
+  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
+  gdouble v = g_value_get_double (value);
+
+  return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
+#define STORE(type, v) G_STMT_START { type nv = (v); \
+    changed = *(type *) p != nv; *(type *) p = nv; } G_STMT_END
+
+/* @value into the field at @p, of the type of @pspec's values; TRUE when
+ * the field's value changed */
+static gboolean
+field_store (gpointer p, const GValue * value, GParamSpec * pspec)
+{
+  gboolean changed = FALSE;
+
+  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+    case G_TYPE_INT:
+      STORE (gint, g_value_get_int (value));
+      break;
+    case G_TYPE_UINT:
+      STORE (guint, g_value_get_uint (value));
+      break;
+    case G_TYPE_BOOLEAN:
+      /* any non-zero gboolean is TRUE */
+      STORE (gboolean, g_value_get_boolean (value) ? TRUE : FALSE);
+      break;
+    case G_TYPE_DOUBLE:
+      /* NaN never equals itself: counted as a change, as it should be */
+      STORE (gdouble, gst_cuda_plane_filter_double_in_range (value,
+              pspec));
+      break;
+    case G_TYPE_ENUM:
+      STORE (gint, g_value_get_enum (value));
+      break;
+    case G_TYPE_STRING:
+      changed = g_strcmp0 (*(gchar **) p, g_value_get_string (value)) != 0;
+      if (changed) {
+        g_free (*(gchar **) p);
+        *(gchar **) p = g_value_dup_string (value);
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+  return changed;
+}
+
+#undef STORE
+
+/* the field at @p into @value */
+static void
+field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+    case G_TYPE_INT:
+      g_value_set_int (value, *(const gint *) p);
+      break;
+    case G_TYPE_UINT:
+      g_value_set_uint (value, *(const guint *) p);
+      break;
+    case G_TYPE_BOOLEAN:
+      g_value_set_boolean (value, *(const gboolean *) p);
+      break;
+    case G_TYPE_DOUBLE:
+      g_value_set_double (value, *(const gdouble *) p);
+      break;
+    case G_TYPE_ENUM:
+      g_value_set_enum (value, *(const gint *) p);
+      break;
+    case G_TYPE_STRING:
+      g_value_set_string (value, *(gchar * const *) p);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/**
+ * gst_cuda_plane_filter_settings_set:
+ * @object: the element
+ * @settings: its settings struct
+ * @fields: (array length=n_fields): where its properties are kept in
+ *     @settings
+ * @prop_id: @value: @pspec: as set_property got them
+ *
+ * set_property for the properties kept in @settings: stores @value in
+ * the fields of @prop_id under the object lock, or warns about an
+ * invalid property id. A value the element refuses is to be refused
+ * before.
+ *
+ * Returns: %TRUE when @prop_id is one of @fields and its value changed
+ *     (a value set again, by hand or by a control binding that does not
+ *     move, rebuilds nothing)
+ */
+gboolean
+gst_cuda_plane_filter_settings_set (GObject * object, gpointer settings,
+    const GstCudaPlaneFilterField * fields, guint n_fields, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  gboolean known = FALSE, changed = FALSE;
+  guint i;
+
+  GST_OBJECT_LOCK (object);
+  for (i = 0; i < n_fields; i++) {
+    if (fields[i].prop_id == prop_id) {
+      changed |= field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset),
+          value, pspec);
+      known = TRUE;
+    }
+  }
+  GST_OBJECT_UNLOCK (object);
+
+  if (!known)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  return changed;
+}
+
+/**
+ * gst_cuda_plane_filter_settings_get:
+ *
+ * get_property for the properties kept in @settings, read under the
+ * object lock; the arguments are those of
+ * gst_cuda_plane_filter_settings_set().
+ */
+void
+gst_cuda_plane_filter_settings_get (GObject * object,
+    gconstpointer settings, const GstCudaPlaneFilterField * fields,
+    guint n_fields, guint prop_id, GValue * value, GParamSpec * pspec)
+{
+  guint i;
+
+  for (i = 0; i < n_fields; i++) {
+    if (fields[i].prop_id == prop_id) {
+      GST_OBJECT_LOCK (object);
+      field_load (G_STRUCT_MEMBER_P (settings, fields[i].offset), value,
+          pspec);
+      GST_OBJECT_UNLOCK (object);
+      return;
+    }
+  }
+  G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+/**
+ * gst_cuda_plane_filter_before_transform:
+ *
+ * Before each buffer (passthrough too): controlled properties
+ * (GstController bindings) take their values at the buffer's stream time,
+ * so that they apply from this frame on. Subclasses that override
+ * before_transform call it first.
+ */
+void
+gst_cuda_plane_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+}
+
