@@ -27,12 +27,24 @@ load_sample (const uint8_t * p)
   return BPP == 1 ? *p : *(const uint16_t *) p;
 }
 
-template <int BPP>
+/* A ring sample through the read-only path; PREFETCH: with the hint that
+ * L2 fetch the 256 bytes around it, which the block's other warps read
+ * next (a warp's loads are 32 or 64 bytes: the hint keeps more bytes in
+ * flight from DRAM than the loads themselves) */
+template <int BPP, bool PREFETCH>
 static __device__ __forceinline__ uint32_t
 load_ring_sample (const uint8_t * p)
 {
-  return BPP == 1 ? (uint32_t) __ldg (p) :
-      (uint32_t) __ldg ((const unsigned short *) p);
+  uint32_t v;
+
+  if (!PREFETCH)
+    return BPP == 1 ? (uint32_t) __ldg (p) :
+        (uint32_t) __ldg ((const unsigned short *) p);
+  if (BPP == 1)
+    asm ("ld.global.nc.L2::256B.u8 %0, [%1];":"=r" (v):"l" (p));
+  else
+    asm ("ld.global.nc.L2::256B.u16 %0, [%1];":"=r" (v):"l" (p));
+  return v;
 }
 
 /* One sample into the bins: 8-bit samples and the high byte of 16-bit
@@ -56,7 +68,7 @@ bin_sample (uint32_t * h, uint32_t v, uint32_t high)
 /* The window's samples counted into the thread's bins (cleared first):
  * @cur, and slots 0 .. n - 1 but pos of @ring (the thread's sample in
  * slot 0) */
-template <int BPP, bool LOW>
+template <int BPP, bool LOW, bool PREFETCH>
 static __device__ __forceinline__ void
 count_window (const temporal_args & t, const uint8_t * ring, uint32_t cur,
     uint32_t * h, uint32_t high)
@@ -64,14 +76,14 @@ count_window (const temporal_args & t, const uint8_t * ring, uint32_t cur,
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
   bin_sample<BPP, LOW> (h, cur, high);
-#pragma unroll 8
+#pragma unroll 16
   for (int s = 0; s < t.pos; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP> (ring + (size_t) s *
-            t.slot_bytes), high);
-#pragma unroll 8
+    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
+            (size_t) s * t.slot_bytes), high);
+#pragma unroll 16
   for (int s = t.pos + 1; s < t.n; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP> (ring + (size_t) s *
-            t.slot_bytes), high);
+    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
+            (size_t) s * t.slot_bytes), high);
 }
 
 /* The bin of rank k (0-based) in the thread's bins; *below: the samples
@@ -104,7 +116,7 @@ find_rank (const uint32_t * h, int k, int *below)
   return 255;
 }
 
-template <int BPP>
+template <int BPP, bool PREFETCH>
 __global__ void __launch_bounds__ (HIST_THREADS)
 temporal_hist_kernel (temporal_args t)
 {
@@ -131,12 +143,12 @@ temporal_hist_kernel (temporal_args t)
     if (!temporal_is_alpha (t, x)) {
       uint32_t bg;
 
-      count_window<BPP, false> (t, ring, cur, h, 0);
+      count_window<BPP, false, PREFETCH> (t, ring, cur, h, 0);
       bg = find_rank (h, t.k, &below);
       if (BPP == 2) {
         const uint32_t high = bg;
 
-        count_window<BPP, true> (t, ring, cur, h, high);
+        count_window<BPP, true, PREFETCH> (t, ring, cur, h, high);
         bg = high << 8 | find_rank (h, t.k - below, &below);
       }
       out = !t.diff ? bg : cur > bg ? cur - bg : bg - cur;
@@ -149,24 +161,30 @@ temporal_hist_kernel (temporal_args t)
   }
 }
 
-cudaError_t
-temporal_hist_launch (const temporal_args & t, int bpp, cudaStream_t stream)
+template <int BPP, bool PREFETCH>
+static cudaError_t
+launch (const temporal_args & t, cudaStream_t stream)
 {
   const dim3 grid ((t.samples + HIST_THREADS - 1) / HIST_THREADS,
       t.height < 65535 ? t.height : 65535);
-  cudaError_t e;
-
   /* 64 KB a block: above the 48 KB a launch gets unasked */
-  if (bpp == 1) {
-    e = cudaFuncSetAttribute (temporal_hist_kernel<1>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
-    if (e == cudaSuccess)
-      temporal_hist_kernel<1> <<<grid, HIST_THREADS, HIST_SMEM, stream>>> (t);
-  } else {
-    e = cudaFuncSetAttribute (temporal_hist_kernel<2>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
-    if (e == cudaSuccess)
-      temporal_hist_kernel<2> <<<grid, HIST_THREADS, HIST_SMEM, stream>>> (t);
-  }
-  return e != cudaSuccess ? e : cudaGetLastError ();
+  cudaError_t e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH>,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
+
+  if (e != cudaSuccess)
+    return e;
+  temporal_hist_kernel<BPP, PREFETCH> <<<grid, HIST_THREADS, HIST_SMEM,
+      stream>>> (t);
+  return cudaGetLastError ();
+}
+
+cudaError_t
+temporal_hist_launch (const temporal_args & t, int bpp, int prefetch,
+    cudaStream_t stream)
+{
+  if (bpp == 1)
+    return prefetch ? launch<1, true> (t, stream) : launch<1, false> (t,
+        stream);
+  return prefetch ? launch<2, true> (t, stream) : launch<2, false> (t,
+      stream);
 }

@@ -38,9 +38,10 @@ int temporal_network_capacity (int n);
 /* Whether a pruned median network is built for @n inputs */
 int temporal_network_has_median (int n);
 
-/* Histograms (temporal-hist.cu), any n. */
+/* Histograms (temporal-hist.cu), any n; @prefetch: ring loads with the
+ * hint that L2 fetch 256 bytes */
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
-    cudaStream_t stream);
+    int prefetch, cudaStream_t stream);
 
 /* 1 when sample @s of a row is in the alpha channel */
 static __device__ __forceinline__ bool

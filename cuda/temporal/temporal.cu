@@ -35,7 +35,7 @@ static kernel_pick
 pick_kernel (const cm_temporal_plan * p, int n, int k)
 {
   const cm_temporal_tuning &t = p->tuning;
-  int net_max = t.network_max > 0 ? t.network_max : 24;
+  int net_max = t.network_max > 0 ? t.network_max : CM_TEMPORAL_NETWORK_MAX;
   kernel_pick r = { 0, 0, 0 };
 
   if (t.algorithm == CM_TEMPORAL_NETWORK)
@@ -109,7 +109,8 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           (int) tuning->algorithm >= CM_TEMPORAL_ALGORITHM_COUNT ||
           tuning->network_max < 0 ||
           tuning->network_max > CM_TEMPORAL_NETWORK_MAX ||
-          tuning->median_pruned < 0 || tuning->median_pruned > 2))
+          tuning->median_pruned < 0 || tuning->median_pruned > 2 ||
+          tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -236,7 +237,8 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);
   else
-    e = temporal_hist_launch (t, bpp, (cudaStream_t) stream);
+    e = temporal_hist_launch (t, bpp, p->tuning.hist_prefetch != 2,
+        (cudaStream_t) stream);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   p->algorithm = kp.network ? network_name (kp.capacity, kp.median_pruned) :

@@ -118,6 +118,9 @@ typedef struct
   int network_max;              /* AUTO: networks up to this n (1 .. 32),
                                    histograms above; 0: the default      */
   int median_pruned;            /* 0: default (on), 1 on, 2 off          */
+  int hist_prefetch;            /* histogram ring loads with the L2
+                                   prefetch hint: 0 default (on), 1 on,
+                                   2 off                                 */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples
