@@ -45,7 +45,7 @@
 #include <vector>
 
 #include "bench-common.cuh"
-#include "temporal.h"
+#include "temporal/temporal.h"
 
 #define SOURCES 16
 

@@ -25,7 +25,7 @@
 #include "device.h"
 #include "kernel-test.h"
 #include "temporal-history.h"
-#include "temporal.h"
+#include "temporal/temporal.h"
 #include "test-util.h"
 
 static int n_pass, n_fail;
