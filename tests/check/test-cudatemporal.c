@@ -326,8 +326,10 @@ GST_START_TEST (test_history_restarts)
 
 GST_END_TEST;
 
-/* a fixed region: the temporal percentile inside, the frame outside */
-GST_START_TEST (test_roi)
+/* a fixed region, from the roi property (@meta FALSE) or from a meta on
+ * every buffer: the temporal percentile inside, the frame outside */
+static void
+check_fixed_region (gboolean meta)
 {
   guint64 seed = 4000;
   GstElement *e = test_element_new ("cudatemporal", "cpu");
@@ -336,12 +338,19 @@ GST_START_TEST (test_roi)
       gst_buffer_unref);
   GstVideoInfo info;
 
-  gst_util_set_object_arg (G_OBJECT (e), "roi", "<3,2,6,4>");
+  if (meta)
+    g_object_set (e, "roi-meta", TRUE, NULL);
+  else
+    gst_util_set_object_arg (G_OBJECT (e), "roi", "<3,2,6,4>");
   g_object_set (e, "frames", 3u, "percentile", 0.0, NULL);
   morph_harness_set_caps (h, "GRAY8", 12, 9, &info);
   for (int t = 0; t < 5; t++) {
     GstBuffer *in = morph_make_input (&info, seed++, 0), *out;
     GstVideoFrame fo, fi;
+
+    if (meta)
+      gst_buffer_add_video_region_of_interest_meta (in, "moving", 3, 2, 6,
+          4);
 
     if (win->len == 3)
       g_ptr_array_remove_index (win, 0);
@@ -377,6 +386,12 @@ GST_START_TEST (test_roi)
   g_ptr_array_unref (win);
   gst_harness_teardown (h);
   gst_object_unref (e);
+}
+
+GST_START_TEST (test_roi)
+{
+  check_fixed_region (FALSE);
+  check_fixed_region (TRUE);
 }
 
 GST_END_TEST;

@@ -4,8 +4,9 @@
  * windows of 1 to 255 frames (the device plan's networks and histograms),
  * percentiles 0, 50, 100 and between, padded strides, the history begun
  * anew at a flush, a DISCONT buffer, new caps and a new frames, and a new
- * percentile while PLAYING; the window property of both. Exits 77 (meson:
- * SKIP) when no CUDA device is usable. */
+ * percentile while PLAYING; the window property of both; the error of a
+ * history larger than the device. Exits 77 (meson: SKIP) when no CUDA
+ * device is usable. */
 #include <stdio.h>
 #include <string.h>
 
@@ -206,11 +207,41 @@ GST_START_TEST (test_history_restarts)
 
 GST_END_TEST;
 
+/* a history larger than the device: an element error that names the
+ * bytes (548 GB here) */
+GST_START_TEST (test_history_too_large)
+{
+  GstElement *e = temporal_new ("cuda", 255, 50, "background");
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  gst_element_set_bus (e, bus);
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, "GRAY16_LE", 32768, 32768, &info);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for a history of 548 GB");
+  gst_message_parse_error (msg, &err, NULL);
+  printf ("the error: %s\n", err->message);
+  fail_unless (strstr (err->message, "255 frames") != NULL &&
+      strstr (err->message, "device memory") != NULL &&
+      strstr (err->message, " bytes") != NULL,
+      "the error does not name the frames and bytes: %s", err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  test_element_teardown (h, e, bus);
+}
+
+GST_END_TEST;
+
 static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_formats),
   TEST_SUITE_TEST (test_windows),
   TEST_SUITE_TEST (test_sizes_and_strides),
   TEST_SUITE_TEST (test_history_restarts),
+  TEST_SUITE_TEST (test_history_too_large),
   {NULL}
 };
 
