@@ -14,14 +14,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_plane_filter_device_debug);
 #define GST_CAT_DEFAULT gst_cuda_plane_filter_device_debug
 
-/**
- * gst_cuda_plane_filter_device_install_properties:
- * @prop_backend: the id of the backend property
- * @prop_device_id: the id of the cuda-device-id property
- *
- * Installs the properties that choose the device on the base class (which
- * keeps their values and reads them when the element starts).
- */
+/* The backend and cuda-device-id properties (kept by the base class). */
 void
 gst_cuda_plane_filter_device_install_properties (GObjectClass * gobject_class,
     guint prop_backend, guint prop_device_id)
@@ -131,13 +124,8 @@ gst_cuda_plane_filter_device_drop_context (GstCudaPlaneFilterDevice * dev)
   replace_context (dev, NULL);
 }
 
-/**
- * gst_cuda_plane_filter_device_begin_start:
- *
- * From here to gst_cuda_plane_filter_device_end_start() contexts given by
- * the calling thread (answers to the context query that open makes) are
- * taken; others wait for the next stop.
- */
+/* Until end_start, contexts given by the calling thread (answers to
+ * open's context query) are taken; others wait for the next stop. */
 void
 gst_cuda_plane_filter_device_begin_start (GstCudaPlaneFilterDevice * dev)
 {
@@ -157,18 +145,10 @@ gst_cuda_plane_filter_device_end_start (GstCudaPlaneFilterDevice * dev)
   GST_OBJECT_UNLOCK (dev->element);
 }
 
-/**
- * gst_cuda_plane_filter_device_open:
- * @device_id: the cuda-device-id property (-1: the default device)
- * @reason: (out): on failure, why in words (free with g_free)
- *
- * Makes the device current and creates the stream. With gstreamer-cuda
- * the pipeline's GstCudaContext is shared (or one is created and
- * announced), and the stream is created with it pushed, so that it
- * belongs to the context of the frames. On success dev->backend is CM_BACKEND_CUDA.
- *
- * Returns: the failure, or CM_OK
- */
+/* The device made current and the stream created, in the pipeline's
+ * GstCudaContext when there is one (shared, or made and announced), so
+ * that the stream belongs to the frames' context. *@reason: why not, in
+ * words (g_free). */
 cm_status
 gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
     gint device_id, gchar ** reason)
@@ -263,20 +243,9 @@ gst_cuda_plane_filter_device_open (GstCudaPlaneFilterDevice * dev,
   return CM_OK;
 }
 
-/**
- * gst_cuda_plane_filter_device_start:
- * @cpu_backend: the backend property is cpu
- * @cuda_only: the backend property is cuda
- * @device_id: the cuda-device-id property
- *
- * Chooses the backend when the element starts (between begin_start and
- * end_start): the CPU reference for backend=cpu; otherwise opens the
- * device, and when it is not usable falls back to the CPU with a warning
- * on the bus (backend=auto) or posts an error (backend=cuda). The CPU
- * backend shares no context.
- *
- * Returns: %FALSE when the element cannot start (error posted)
- */
+/* The backend chosen at start: the CPU for backend=cpu; else the device,
+ * or the CPU with a warning (auto) or an error (cuda) when it is not
+ * usable. FALSE: cannot start (posted). */
 gboolean
 gst_cuda_plane_filter_device_start (GstCudaPlaneFilterDevice * dev,
     gboolean cpu_backend, gboolean cuda_only, gint device_id)
@@ -313,13 +282,8 @@ gst_cuda_plane_filter_device_start (GstCudaPlaneFilterDevice * dev,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_device_finish_work:
- *
- * Frames may leave with their work still queued (stream order, >= 1.24):
- * before plans and buffers that work uses are freed or rebuilt, it ends.
- * With the device entered; nothing on the CPU backend.
- */
+/* Work of frames left in flight ends before what it uses is freed or
+ * rebuilt (device entered; nothing on the CPU). */
 void
 gst_cuda_plane_filter_device_finish_work (GstCudaPlaneFilterDevice * dev)
 {
@@ -352,14 +316,8 @@ gst_cuda_plane_filter_device_free_stream (GstCudaPlaneFilterDevice * dev)
   }
 }
 
-/**
- * gst_cuda_plane_filter_device_end_run:
- *
- * After stop: the GstCudaContext is kept (until finalize, another device,
- * or a context given by the next pipeline): creating one costs about
- * 0.1 s, which a restart should not pay; not after a device error (a
- * context created with the device out of memory stays unusable).
- */
+/* After stop the context is kept (making one costs about 0.1 s), unless
+ * the device failed (a context made out of memory stays unusable). */
 void
 gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
 {
@@ -369,16 +327,9 @@ gst_cuda_plane_filter_device_end_run (GstCudaPlaneFilterDevice * dev)
   dev->backend = CM_BACKEND_CPU;
 }
 
-/**
- * gst_cuda_plane_filter_device_enter:
- * @pushed: (out): whether a context was pushed
- *
- * Makes the device current on the calling thread: pushes the
- * GstCudaContext when there is one (and never calls cm_device_set() then:
- * cudaSetDevice would make the primary context current again), otherwise
- * sets the runtime's device. Nothing on the CPU backend. Leave with
- * gst_cuda_plane_filter_device_leave (*@pushed).
- */
+/* The device current on this thread: the context pushed (never
+ * cm_device_set then: it would bring the primary context back), else the
+ * runtime's device; leave with device_leave (*@pushed). */
 cm_status
 gst_cuda_plane_filter_device_enter (GstCudaPlaneFilterDevice * dev,
     gboolean * pushed)
@@ -403,15 +354,8 @@ gst_cuda_plane_filter_device_leave (GstCudaPlaneFilterDevice * dev,
     gst_cuda_plane_filter_memory_pop ();
 }
 
-/**
- * gst_cuda_plane_filter_device_can_share:
- * @started: whether the element is started (read under the object lock)
- * @cpu_backend: the backend property is cpu
- *
- * Whether CUDA memory may be negotiated now: once started, when the
- * element runs on CUDA with a GstCudaContext; before (caps queries while
- * linking), when it may. Call with the object lock held.
- */
+/* CUDA memory may be negotiated now: started on CUDA with a context, or
+ * may be before the start. Object lock held. */
 gboolean
 gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
     gboolean started, gboolean cpu_backend)
@@ -421,18 +365,8 @@ gst_cuda_plane_filter_device_can_share (GstCudaPlaneFilterDevice * dev,
   return !cpu_backend && gst_cuda_plane_filter_memory_available ();
 }
 
-/**
- * gst_cuda_plane_filter_device_set_context:
- * @context: the context given to GstElement::set_context
- * @device_id: the cuda-device-id property
- * @started: whether the element is started
- *
- * A GstCudaContext given while the element is stopped replaces the one
- * kept from an earlier run (a new pipeline brings its own). While started
- * the element keeps the context its stream, plans and buffers belong to:
- * only the thread that starts it (answering its own context query) may
- * set one then.
- */
+/* A context given while stopped replaces the kept one; while started only
+ * the starting thread (answering its own query) may set one. */
 void
 gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
     GstContext * context, gint device_id, gboolean started)
@@ -455,13 +389,7 @@ gst_cuda_plane_filter_device_set_context (GstCudaPlaneFilterDevice * dev,
   }
 }
 
-/**
- * gst_cuda_plane_filter_device_query_context:
- * @query: a query of either pad (any thread)
- *
- * Returns: %TRUE when @query was a context query for the GstCudaContext
- * and is answered with the element's
- */
+/* A CUDA context query answered with the element's; any thread. */
 gboolean
 gst_cuda_plane_filter_device_query_context (GstCudaPlaneFilterDevice * dev,
     GstQuery * query)

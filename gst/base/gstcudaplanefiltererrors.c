@@ -46,15 +46,8 @@ post_refusal (GstElement * element, const gchar * text)
   g_error_free (err);
 }
 
-/**
- * gst_cuda_plane_filter_refuse:
- * @element: the element that keeps its previous value
- * @format: why, in words, ending with what is kept
- *
- * Says that a value was refused: g_warning() on stderr, and a WARNING
- * message (GST_LIBRARY_ERROR_SETTINGS) from @element on the bus, now or,
- * without a bus yet, when @element goes to READY.
- */
+/* A refused value: g_warning, and a WARNING (LIBRARY SETTINGS) on the bus
+ * now or, without a bus yet, when @element goes to READY. */
 void
 gst_cuda_plane_filter_refuse (GstElement * element, const gchar * format, ...)
 {
@@ -92,13 +85,8 @@ gst_cuda_plane_filter_refuse (GstElement * element, const gchar * format, ...)
   GST_OBJECT_UNLOCK (element);
 }
 
-/**
- * gst_cuda_plane_filter_refusal_flush:
- *
- * Posts the refusals that waited for a bus, in the order they came; those
- * still without a bus keep waiting. Call it where posting is safe (not
- * under a lock the bus's handlers take).
- */
+/* The refusals that waited for a bus posted in order; call where posting
+ * is safe (not under a lock the bus's handlers take). */
 void
 gst_cuda_plane_filter_refusal_flush (GstElement * element)
 {

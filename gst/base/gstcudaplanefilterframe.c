@@ -32,13 +32,8 @@ debug_ensure (void)
   }
 }
 
-/**
- * gst_cuda_plane_filter_frame_info_depth:
- * @info: negotiated video info
- *
- * Returns: the sample depth of the planes processed for @info
- */
-cm_depth
+/* the depth of the planes filtered for @info */
+static cm_depth
 gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info)
 {
   return GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
@@ -87,13 +82,9 @@ gst_cuda_plane_filter_frame_copy_rows (guint8 * dst, gsize dst_pitch,
     memcpy (dst + y * dst_pitch, src + y * src_pitch, row_bytes);
 }
 
-/**
- * gst_cuda_plane_filter_frame_host_image_alloc:
- *
- * A host image of the given size with rows padded to 64 bytes (g_try_malloc;
- * free img->data with g_free). Returns %FALSE when out of memory.
- */
-gboolean
+/* A host image, rows padded to 64 bytes (g_free its data); FALSE: out of
+ * memory. */
+static gboolean
 gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img, gint width,
     gint height, cm_depth depth)
 {
@@ -106,12 +97,7 @@ gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img, gint width,
   return img->data != NULL;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_clear:
- *
- * Frees the per-caps buffers (with the device current); configure
- * allocates them again.
- */
+/* The per-caps buffers freed (device current); configure makes them. */
 void
 gst_cuda_plane_filter_frame_path_clear (GstCudaPlaneFilterFramePath * fp)
 {
@@ -127,12 +113,7 @@ gst_cuda_plane_filter_frame_path_clear (GstCudaPlaneFilterFramePath * fp)
   gst_cuda_plane_filter_frame_chroma_clear (fp);
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_free:
- *
- * Frees everything the path holds (with the device current): the per-caps
- * buffers and the event of its stream.
- */
+/* Everything freed (device current): the buffers and the events. */
 void
 gst_cuda_plane_filter_frame_path_free (GstCudaPlaneFilterFramePath * fp)
 {
@@ -143,14 +124,8 @@ gst_cuda_plane_filter_frame_path_free (GstCudaPlaneFilterFramePath * fp)
   fp->time_pending = FALSE;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_configure:
- *
- * Allocates what every frame of @info (output: @out_info) needs, on the
- * backend fp->backend says (the device current); nothing is allocated
- * per frame afterwards. Call gst_cuda_plane_filter_frame_path_clear() first
- * when it was configured before.
- */
+/* What every frame of @info (output @out_info) needs, on fp->backend
+ * (device current); nothing per frame after. Clear first if configured. */
 cm_status
 gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
     const GstVideoInfo * info, const GstVideoInfo * out_info)
@@ -295,17 +270,10 @@ channel_move (const cm_image_packed * packed, gint ch, const cm_image * plane,
       cm_extract_channel_ref (packed, ch, plane);
 }
 
-/**
- * gst_cuda_plane_filter_frame_filter:
- * @src: plane 0 of a frame, or a rectangle of it
- * @dst: the same place of the output, not overlapping @src
- * @device: @src and @dst in device memory, the work queued on fp->stream;
- *     else host memory and the CPU
- *
- * The filter over @src: the plane (GRAY, YUV), the whole packed frame, or
- * each colour channel through the scratch planes with alpha or padding
- * copied.
- */
+/* The filter over @src (plane 0 of a frame or a rectangle) into the same
+ * place of @dst: the plane, the whole packed frame, or each colour channel
+ * through the scratch planes with alpha copied; @device: device images,
+ * queued on fp->stream, else the CPU. */
 cm_status
 gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
     cm_filter * filter, const cm_image_packed * src,
@@ -490,14 +458,8 @@ input_plane (GstCudaPlaneFilterFramePath * fp,
   return upload (fp, in, fp->dev_in.data, fp->dev_in.pitch, st);
 }
 
-/**
- * gst_cuda_plane_filter_frame_scratch:
- * @input: the input's scratch (else the output's)
- *
- * The device scratch of plane 0 (packed or not) as a @width x @height
- * image: what frames in host memory are uploaded into and downloaded
- * from, and what regions are gathered into.
- */
+/* The device scratch of plane 0 (input's or output's) as a @width x
+ * @height image: host frames go through it, regions are gathered in it. */
 cm_image_packed
 gst_cuda_plane_filter_frame_scratch (GstCudaPlaneFilterFramePath * fp,
     gboolean input, gint width, gint height)
@@ -583,8 +545,8 @@ process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
 {
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-  cm_status status, sync_status;
-  gboolean timed;
+  cm_status status;
+  gboolean timed, synced;
   guint p;
 
   fp->download_staged = FALSE;
@@ -630,41 +592,19 @@ process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
       return CM_OK;
   }
 
-  if (defer == NULL && status == CM_OK &&
-      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
-    st->stream_ordered++;
-    return CM_OK;
-  }
-
-  /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory or the mapped frames; CUDA
-   * memory of 1.22 carries no stream for the next element to wait on */
-  sync_status = cm_stream_sync (fp->stream);
-  if (status == CM_OK)
-    status = sync_status;
-  if (status == CM_OK) {
+  status = gst_cuda_plane_filter_frame_end (fp, status, in, out, st,
+      &synced);
+  if (status == CM_OK && synced) {
     finish_download (fp, out);
     gst_cuda_plane_filter_frame_chroma_finish (fp, out);
   }
-
   return status;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_process:
- * @defer: (nullable): on the CUDA backend, an event to record after the
- *     frame's work instead of synchronising the stream (overlap: only for
- *     frames that use no staging, input and output in CUDA or pinned
- *     memory); %NULL: the stream is synchronised before this returns
- *
- * Filters the mapped @in into the mapped @out with @filter (and YUV
- * chroma planes as fp->chroma says, with @chroma_filters by plane index):
- * on the CPU, or
- * queued on fp->stream with the planes uploaded, downloaded and copied as
- * their memories need.
- *
- * Returns: the first failure of the filter or of a copy
- */
+/* The mapped @in filtered into @out (YUV chroma as fp->chroma says, by
+ * @chroma_filters[plane]): on the CPU, or queued with the planes moved as
+ * their memories need. @defer: an event recorded instead
+ * of the synchronisation (overlap, no staging); NULL: synchronised. */
 cm_status
 gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
     cm_filter * filter, cm_filter * const *chroma_filters,
@@ -676,13 +616,8 @@ gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
   return process_cpu (fp, filter, chroma_filters, in, out);
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_analyse:
- *
- * Analysis only (GRAY and YUV): plane 0 of @in goes to the filter (no destination)
- * (uploaded first unless it is on the device), the buffer is not
- * written; on CUDA the stream is synchronised before this returns.
- */
+/* Analysis only (GRAY, YUV): plane 0 of @in to the filter with no
+ * destination (uploaded unless on the device); synchronised on CUDA. */
 cm_status
 gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
     cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,

@@ -136,11 +136,6 @@ typedef struct
   cm_image_packed dev_neutral;  /* the widest, tallest chroma plane, grey */
 } GstCudaPlaneFilterFramePath;
 
-cm_depth gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info);
-
-gboolean gst_cuda_plane_filter_frame_host_image_alloc (cm_image * img,
-    gint width, gint height, cm_depth depth);
-
 cm_status gst_cuda_plane_filter_frame_path_configure
     (GstCudaPlaneFilterFramePath * fp, const GstVideoInfo * info,
     const GstVideoInfo * out_info);

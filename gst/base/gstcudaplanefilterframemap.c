@@ -69,7 +69,7 @@ order_before_writing (GstCudaPlaneFilterFramePath * fp, GstBuffer * buf)
  * output is flagged as still being written. FALSE: synchronise on the
  * host instead (a memory without a stream, 1.22, or an ordering call that
  * failed). */
-gboolean
+static gboolean
 gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out)
@@ -95,17 +95,33 @@ gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath * fp,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_map:
- *
- * Maps @buf as a frame of @info: a CUDA memory of fp->context for the
- * device (plane pointers are device pointers, no copy), anything else for
- * the host. A CUDA memory of another context is mapped for the host
- * (GstCudaMemory downloads it, or uploads it at its next device map):
- * correct, slower, and counted in @st.
- *
- * Returns: %FALSE when @buf does not match @info
- */
+/* The end of a frame's work on CUDA: left in flight where its memories
+ * carry streams, else the frame's one synchronisation (after a failure
+ * too: no queued copy may still use staging or the mapped frames; 1.22's
+ * CUDA memory carries no stream to wait on). *@synced: the host may read
+ * what was downloaded. */
+cm_status
+gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
+    gboolean * synced)
+{
+  cm_status sync_status;
+
+  *synced = FALSE;
+  if (status == CM_OK &&
+      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
+    st->stream_ordered++;
+    return CM_OK;
+  }
+  sync_status = cm_stream_sync (fp->stream);
+  *synced = TRUE;
+  return status == CM_OK ? sync_status : status;
+}
+
+/* @buf mapped as a frame of @info: CUDA memory of fp->context for the
+ * device, anything else for the host (another context's CUDA memory too:
+ * correct, slower, counted in @st). FALSE: @buf does not match @info. */
 gboolean
 gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * bf, const GstVideoInfo * info,

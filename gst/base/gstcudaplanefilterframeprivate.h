@@ -53,8 +53,9 @@ void gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * out);
 
 G_GNUC_INTERNAL
-gboolean gst_cuda_plane_filter_frame_leave_in_flight (GstCudaPlaneFilterFramePath
-    * fp, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out);
+cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
+    gboolean * synced);
 
 G_END_DECLS

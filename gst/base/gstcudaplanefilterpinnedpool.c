@@ -253,14 +253,8 @@ gst_cuda_plane_filter_pinned_pool_init (GstCudaPlaneFilterPinnedPool * self)
 {
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_new:
- * @cuda_context: (nullable): a #GstCudaContext that owns the pinned blocks,
- *     pushed around their allocation and free; %NULL for the primary
- *     context of the allocating thread's current device
- *
- * Returns: (transfer full): a new, unconfigured pinned video buffer pool
- */
+/* A new unconfigured pinned pool; its blocks belong to @cuda_context
+ * (pushed around them) or, NULL, to the primary context. */
 GstBufferPool *
 gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context)
 {
@@ -272,19 +266,9 @@ gst_cuda_plane_filter_pinned_pool_new (GstObject * cuda_context)
   return GST_BUFFER_POOL_CAST (self);
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_propose:
- * @query: the allocation query from upstream (propose_allocation)
- * @caps: the caps of the query (system memory)
- * @cuda_context: (nullable): as for gst_cuda_plane_filter_pinned_pool_new()
- *
- * Offers upstream a pinned pool for @caps and says that GstVideoMeta is
- * understood. Leaves a pool already in @query alone. No allocator is
- * offered on its own: pinning per buffer costs far more than a pageable
- * copy, only a pool amortises it.
- *
- * Returns: %FALSE when @caps are not video caps or the pool refused them
- */
+/* propose_allocation: a pinned pool for @caps and GstVideoMeta, unless
+ * @query has a pool (no allocator alone: pinning per buffer costs more
+ * than a pageable copy). */
 gboolean
 gst_cuda_plane_filter_pinned_pool_propose (GstQuery * query, GstCaps * caps,
     GstObject * cuda_context)
@@ -310,19 +294,8 @@ gst_cuda_plane_filter_pinned_pool_propose (GstQuery * query, GstCaps * caps,
   return ok;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_pool_decide:
- * @query: the allocation query answered by downstream (decide_allocation)
- * @caps: the output caps (system memory)
- * @cuda_context: (nullable): as for gst_cuda_plane_filter_pinned_pool_new()
- *
- * Puts a pinned pool for @caps first in @query, with downstream's minimum
- * and maximum buffer counts; downstream's own pool is replaced unless it
- * already is a pinned pool. GstVideoMeta is enabled when downstream
- * supports it. Chain up to GstBaseTransform's decide_allocation afterwards.
- *
- * Returns: %FALSE when @caps are not video caps or no pool accepted them
- */
+/* decide_allocation: a pinned pool first (downstream's if pinned), its
+ * buffer counts, GstVideoMeta when downstream has it; chain up after. */
 gboolean
 gst_cuda_plane_filter_pinned_pool_decide (GstQuery * query, GstCaps * caps,
     GstObject * cuda_context)
@@ -361,13 +334,7 @@ gst_cuda_plane_filter_pinned_pool_decide (GstQuery * query, GstCaps * caps,
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_memory_is_pinned:
- * @mem: a memory
- *
- * Returns: %TRUE when @mem (or the memory it was shared from) came from a
- * pinned pool
- */
+/* @mem (or the memory it was shared from) came from a pinned pool. */
 gboolean
 gst_cuda_plane_filter_pinned_memory_is_pinned (GstMemory * mem)
 {
@@ -379,13 +346,7 @@ gst_cuda_plane_filter_pinned_memory_is_pinned (GstMemory * mem)
   return FALSE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_buffer_is_pinned:
- * @buffer: a buffer
- *
- * Returns: %TRUE when every memory of @buffer is pinned, i.e. an upload can
- * be queued from the mapped frame without a staging copy
- */
+/* Every memory of @buffer is pinned: uploads need no staging copy. */
 gboolean
 gst_cuda_plane_filter_pinned_buffer_is_pinned (GstBuffer * buffer)
 {
@@ -404,13 +365,7 @@ gst_cuda_plane_filter_pinned_buffer_is_pinned (GstBuffer * buffer)
   return TRUE;
 }
 
-/**
- * gst_cuda_plane_filter_pinned_get_stats:
- * @live: (out) (optional): pinned blocks allocated and not freed yet
- * @allocated: (out) (optional): pinned blocks allocated since the start
- *
- * Process-wide counters, for tests and debug logs.
- */
+/* Process-wide counts of pinned blocks (live, ever), for tests. */
 void
 gst_cuda_plane_filter_pinned_get_stats (guint * live, guint * allocated)
 {

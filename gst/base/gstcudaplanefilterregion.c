@@ -127,14 +127,9 @@ copy_frame (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in
   return status;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_process_rect:
- *
- * One rectangle of plane 0 through @filter, made for its size. On CUDA the
- * filter reads the input's rectangle where it lies on the device (unless
- * in place: it cannot read what it overwrites) and writes the output's
- * where it lies on the device; the rest goes through the device scratch.
- */
+/* One rectangle through @filter, made for its size: read and written
+ * where it lies on the device (not read so in place: it would read what it
+ * overwrote), otherwise through the device scratch. */
 cm_status
 gst_cuda_plane_filter_frame_path_process_rect (GstCudaPlaneFilterFramePath * fp,
     cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
@@ -164,13 +159,8 @@ gst_cuda_plane_filter_frame_path_process_rect (GstCudaPlaneFilterFramePath * fp,
   return status;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_regions_begin:
- *
- * Copies the mapped @in into @out (unless in place: @in == @out) before
- * the rectangles are filtered in order; chroma is copied unchanged. Not
- * for converting outputs.
- */
+/* @in copied into @out (unless in place) before the rectangles; chroma
+ * copied. Not for converting outputs. */
 cm_status
 gst_cuda_plane_filter_frame_path_regions_begin (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
@@ -188,38 +178,23 @@ gst_cuda_plane_filter_frame_path_regions_begin (GstCudaPlaneFilterFramePath *
   return in == out ? CM_OK : copy_frame (fp, in, out);
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_regions_end:
- * @status: the frame's status so far
- *
- * On CUDA the stream is synchronised before this returns, also after a
- * failure, unless both frames are CUDA memory that carries a stream
- * (GStreamer >= 1.24): such a frame is left in flight like a whole one.
- *
- * Returns: @status, or the first failure of the end
- */
+/* Synchronised on CUDA (after a failure too), unless both frames are CUDA
+ * memory with a stream (>= 1.24): left in flight like a whole frame. */
 cm_status
 gst_cuda_plane_filter_frame_path_regions_end (GstCudaPlaneFilterFramePath * fp,
     cm_status status, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * rects,
     guint n, GstCudaPlaneFilterFrameStats * st)
 {
-  cm_status sync_status;
+  gboolean synced;
 
   if (fp->backend != CM_BACKEND_CUDA)
     return status;
   gst_cuda_plane_filter_frame_timing_end (fp, fp->regions_timed &&
       status == CM_OK);
-  /* no staging there: nothing is left for the host to copy */
-  if (status == CM_OK &&
-      gst_cuda_plane_filter_frame_leave_in_flight (fp, in, out)) {
-    st->stream_ordered++;
-    return CM_OK;
-  }
-  sync_status = cm_stream_sync (fp->stream);
-  if (status == CM_OK)
-    status = sync_status;
-  if (status == CM_OK)
+  status = gst_cuda_plane_filter_frame_end (fp, status, in, out, st,
+      &synced);
+  if (status == CM_OK && synced)
     finish_staged (fp, out, rects, n);
   return status;
 }
@@ -241,13 +216,7 @@ gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath * fp,
   return status == CM_OK ? sync_status : status;
 }
 
-/**
- * gst_cuda_plane_filter_frame_path_analyse_region:
- * @r: a rectangle inside the frame
- *
- * gst_cuda_plane_filter_frame_path_analyse() of the rectangle @r of plane 0
- * as if it were the frame, by @filter made for its size.
- */
+/* path_analyse of the rectangle @r as if it were the frame. */
 cm_status
 gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
     fp, cm_filter * filter,

@@ -9,14 +9,8 @@
 
 #include "gstcudaplanefiltersettings.h"
 
-/**
- * gst_cuda_plane_filter_double_in_range:
- *
- * The double that set_property got for a #GParamSpecDouble, brought into
- * the spec's range: GLib up to 2.74 lets through values a hair outside it
- * (its comparison tolerance; newer GLib refuses them), which the core
- * would refuse. NaN stays NaN for the caller to refuse with a warning.
- */
+/* A GParamSpecDouble's value brought into its range (GLib <= 2.74 lets
+ * through values a hair outside, which the core would refuse); NaN stays. */
 gdouble
 gst_cuda_plane_filter_double_in_range (const GValue * value,
     GParamSpec * pspec)
@@ -99,23 +93,9 @@ field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
   }
 }
 
-/**
- * gst_cuda_plane_filter_settings_set:
- * @object: the element
- * @settings: its settings struct
- * @fields: (array length=n_fields): where its properties are kept in
- *     @settings
- * @prop_id: @value: @pspec: as set_property got them
- *
- * set_property for the properties kept in @settings: stores @value in
- * the fields of @prop_id under the object lock, or warns about an
- * invalid property id. A value the element refuses is to be refused
- * before.
- *
- * Returns: %TRUE when @prop_id is one of @fields and its value changed
- *     (a value set again, by hand or by a control binding that does not
- *     move, rebuilds nothing)
- */
+/* set_property for the properties kept in @settings (under the object
+ * lock); refuse bad values before. TRUE: one of @fields, and its value
+ * changed (a value set again rebuilds nothing). */
 gboolean
 gst_cuda_plane_filter_settings_set (GObject * object, gpointer settings,
     const GstCudaPlaneFilterField * fields, guint n_fields, guint prop_id,
@@ -139,13 +119,7 @@ gst_cuda_plane_filter_settings_set (GObject * object, gpointer settings,
   return changed;
 }
 
-/**
- * gst_cuda_plane_filter_settings_get:
- *
- * get_property for the properties kept in @settings, read under the
- * object lock; the arguments are those of
- * gst_cuda_plane_filter_settings_set().
- */
+/* get_property for the properties kept in @settings. */
 void
 gst_cuda_plane_filter_settings_get (GObject * object,
     gconstpointer settings, const GstCudaPlaneFilterField * fields,
@@ -165,14 +139,8 @@ gst_cuda_plane_filter_settings_get (GObject * object,
   G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
-/**
- * gst_cuda_plane_filter_before_transform:
- *
- * Before each buffer (passthrough too): controlled properties
- * (GstController bindings) take their values at the buffer's stream time,
- * so that they apply from this frame on. Subclasses that override
- * before_transform call it first.
- */
+/* Controlled properties take their values at the buffer's stream time;
+ * subclasses that override before_transform call it first. */
 void
 gst_cuda_plane_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)

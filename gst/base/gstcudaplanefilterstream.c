@@ -16,15 +16,8 @@
 
 /* ---- the element's stream ----------------------------------------------- */
 
-/**
- * gst_cuda_plane_filter_memory_stream_new:
- * @context: the element's context
- *
- * Returns: (transfer full) (nullable): a new GstCudaStream of @context for
- * the element's work and the frames of its pools, or %NULL before
- * GStreamer 1.24 or when none could be made (the caller then makes a
- * plain stream and synchronises every frame on the host)
- */
+/* A GstCudaStream of @context for the element and its pools' frames;
+ * NULL before 1.24 or on failure (then a plain stream, synchronised). */
 gpointer
 gst_cuda_plane_filter_memory_stream_new (GstCudaContext * context)
 {
@@ -36,12 +29,7 @@ gst_cuda_plane_filter_memory_stream_new (GstCudaContext * context)
 #endif
 }
 
-/**
- * gst_cuda_plane_filter_memory_stream_handle:
- * @stream: a stream from gst_cuda_plane_filter_memory_stream_new()
- *
- * Returns: its CUstream
- */
+/* Its CUstream. */
 gpointer
 gst_cuda_plane_filter_memory_stream_handle (gpointer stream)
 {
@@ -68,15 +56,7 @@ gst_cuda_plane_filter_memory_stream_unref (gpointer stream)
 
 /* ---- the stream a frame carries ----------------------------------------- */
 
-/**
- * gst_cuda_plane_filter_memory_buffer_stream:
- * @buffer: a buffer
- *
- * Returns: (nullable): the CUstream that @buffer's CUDA memory carries
- * (the stream its writers and readers order their work on), or %NULL when
- * @buffer is not one CUDA memory, carries none (the default stream,
- * GStreamer 1.22) or the build predates 1.24
- */
+/* The CUstream @buffer's one CUDA memory carries, else NULL. */
 gpointer
 gst_cuda_plane_filter_memory_buffer_stream (GstBuffer * buffer)
 {
@@ -93,15 +73,8 @@ gst_cuda_plane_filter_memory_buffer_stream (GstBuffer * buffer)
 #endif
 }
 
-/**
- * gst_cuda_plane_filter_memory_mark_written:
- * @buffer: a buffer of one CUDA memory that carries a stream
- *
- * Says that work writing @buffer may still be in flight on its stream
- * (%GST_CUDA_MEMORY_TRANSFER_NEED_SYNC): a host map, or a consumer on
- * another stream, waits for it. A device write map sets it already; this
- * makes it explicit where the frame is left unsynchronised.
- */
+/* Work writing @buffer may still be in flight on its stream (NEED_SYNC):
+ * a host map or another stream waits for it. */
 void
 gst_cuda_plane_filter_memory_mark_written (GstBuffer * buffer)
 {
@@ -112,20 +85,8 @@ gst_cuda_plane_filter_memory_mark_written (GstBuffer * buffer)
 #endif
 }
 
-/**
- * gst_cuda_plane_filter_memory_pending_stream:
- * @buffer: a buffer of one CUDA memory
- *
- * Since GStreamer 1.24 a CUDA memory may carry the stream its producer
- * wrote it on and leave that work in flight, flagged
- * %GST_CUDA_MEMORY_TRANSFER_NEED_SYNC; a device map does not wait for it:
- * whoever reads the memory on another stream must order the two streams.
- * Built against 1.22 there is no such memory and this returns %NULL.
- *
- * Returns: (nullable): the producer's stream (a CUstream of the memory's
- * context) when the memory's contents may still be being written on it,
- * else %NULL
- */
+/* The producer's stream when its writing of @buffer's memory may still be
+ * in flight (>= 1.24; a device map does not wait for it), else NULL. */
 gpointer
 gst_cuda_plane_filter_memory_pending_stream (GstBuffer * buffer)
 {
@@ -141,14 +102,8 @@ gst_cuda_plane_filter_memory_pending_stream (GstBuffer * buffer)
 #endif
 }
 
-/**
- * gst_cuda_plane_filter_memory_sync:
- * @buffer: a buffer of one CUDA memory
- *
- * Waits on the host until the producer's work on @buffer's memory is done
- * (the fallback where the streams cannot be ordered on the device).
- * Nothing to do before GStreamer 1.24.
- */
+/* The host waits for the producer's work on @buffer (where the streams
+ * cannot be ordered on the device). */
 void
 gst_cuda_plane_filter_memory_sync (GstBuffer * buffer)
 {
