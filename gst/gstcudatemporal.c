@@ -34,8 +34,9 @@
  * `frames` (device memory on CUDA, host memory on the CPU backend), never
  * per frame: width x height x the bytes of a pixel (GRAY8 1, I420 and
  * NV12 1.5, GRAY16_LE 2, Y444 3, RGBA-like 4) a frame, e.g. 8.3 MB for
- * 3840x2160 GRAY8, 12.4 MB for I420, 33.2 MB for RGBA. When it does not
- * fit, the element posts an error that names the bytes it needed.
+ * 3840x2160 GRAY8, 12.4 MB for I420, 33.2 MB for RGBA (the difference of
+ * YUV keeps luma only). When it does not fit, the element posts an error
+ * that names the bytes it needed.
  *
  * With #GstCudaPlaneFilter:roi or #GstCudaPlaneFilter:roi-meta only the
  * rectangles are filtered (luma, or the colour channels), each size with
@@ -155,8 +156,9 @@ gst_cuda_temporal_class_init (GstCudaTemporalClass * klass)
           "caps and value (device memory on CUDA, host memory on the CPU): "
           "width x height x 1 byte a frame for GRAY8, 1.5 for I420 and "
           "NV12, 2 for GRAY16_LE, 3 for Y444, 4 for RGBA-like formats "
-          "(3840x2160: 8.3 MB GRAY8, 12.4 MB I420, 33.2 MB RGBA); a "
-          "change begins the history anew",
+          "(3840x2160: 8.3 MB GRAY8, 12.4 MB I420, 33.2 MB RGBA; "
+          "output=difference keeps the luma of YUV only); a change begins "
+          "the history anew",
           1, CM_TEMPORAL_MAX_FRAMES, DEFAULT_FRAMES, PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_PERCENTILE,
