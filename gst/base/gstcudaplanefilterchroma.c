@@ -99,7 +99,7 @@ gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
       status = cm_host_alloc_pinned ((void **) &cp->staging_out, bytes);
   }
 
-  /* the neutral plane, filled from the staging of plane 1 */
+  /* the neutral plane, filled once from the host */
   if (status == CM_OK)
     status = cm_device_packed_alloc (&fp->dev_neutral, max_width, max_height,
         fp->depth, max_channels);
