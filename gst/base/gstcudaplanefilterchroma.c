@@ -17,6 +17,17 @@
 
 #define ROW_ALIGN GST_CUDA_PLANE_FILTER_ROW_ALIGN
 
+/* (a leaf: nothing of the frame path's other files is called here) */
+static void
+copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
+    gsize src_pitch, gsize row_bytes, gint rows)
+{
+  gint y;
+
+  for (y = 0; y < rows; y++)
+    memcpy (dst + y * dst_pitch, src + y * src_pitch, row_bytes);
+}
+
 /* no colour: the middle of the range */
 static guint32
 neutral_value (cm_depth depth)
@@ -156,12 +167,13 @@ static cm_status
 run (cm_filter * filter, const cm_image_packed * src,
     const cm_image_packed * dst, cm_stream stream)
 {
-  cm_image s, d;
+  cm_image s = { src->data, src->pitch, src->width, src->height, src->depth };
+  cm_image d = { dst->data, dst->pitch, dst->width, dst->height, dst->depth };
 
+  if (filter == NULL)
+    return CM_ERR_INVALID_ARG;
   if (src->channels > 1)
     return cm_filter_run_packed (filter, src, dst, stream);
-  s = gst_cuda_plane_filter_frame_as_plane (src);
-  d = gst_cuda_plane_filter_frame_as_plane (dst);
   return cm_filter_run (filter, &s, &d, stream);
 }
 
@@ -185,8 +197,8 @@ transfer (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * mf,
     return cm_copy_2d_async (cp->staging_out, cp->staging_pitch, dev->data,
         dev->pitch, cp->row_bytes, cp->height, CM_COPY_D2H, fp->stream);
   }
-  gst_cuda_plane_filter_frame_copy_rows (cp->staging_in, cp->staging_pitch,
-      host.data, host.pitch, cp->row_bytes, cp->height);
+  copy_rows (cp->staging_in, cp->staging_pitch, host.data, host.pitch,
+      cp->row_bytes, cp->height);
   return cm_copy_2d_async (dev->data, dev->pitch, cp->staging_in,
       cp->staging_pitch, cp->row_bytes, cp->height, CM_COPY_H2D, fp->stream);
 }
@@ -233,8 +245,9 @@ chroma_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
  * @filters: (nullable): the filter of each plane, by plane index
  *
  * Chroma plane @p (1 .. fp->n_chroma) of @in into @out as fp->chroma
- * says: copied, filtered by filters[p] or set neutral; on the host, or
- * queued on fp->stream on the CUDA backend.
+ * says, filtered by filters[p] or set neutral (the caller copies it for
+ * GST_CUDA_PLANE_FILTER_CHROMA_COPY); on the host, or queued on
+ * fp->stream on the CUDA backend.
  */
 cm_status
 gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath * fp,
@@ -245,9 +258,6 @@ gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath * fp,
   cm_filter *filter = filters != NULL ? filters[p] : NULL;
   cm_image_packed src, dst;
 
-  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_COPY ||
-      (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_FILTER && filter == NULL))
-    return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
   if (fp->backend == CM_BACKEND_CUDA) {
     /* configured without the scratch: frames on the host cannot come */
     if (!fp->chroma_scratch && (!in->device || !out->device))
@@ -276,9 +286,9 @@ gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath * fp,
 
     if (!cp->staged)
       continue;
-    gst_cuda_plane_filter_frame_copy_rows (GST_VIDEO_FRAME_PLANE_DATA
-        (&out->frame, p), GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p),
-        cp->staging_out, cp->staging_pitch, cp->row_bytes, cp->height);
+    copy_rows (GST_VIDEO_FRAME_PLANE_DATA (&out->frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out->frame, p), cp->staging_out,
+        cp->staging_pitch, cp->row_bytes, cp->height);
     cp->staged = FALSE;
   }
 }

@@ -316,6 +316,19 @@ gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
   return status;
 }
 
+/* Chroma plane @p copied, or as the subclass wants it (filtered or
+ * neutral: gstcudaplanefilterchroma.c) */
+static cm_status
+chroma_plane (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p)
+{
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_COPY)
+    return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  return gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters, in,
+      out, p);
+}
+
 static cm_status
 process_cpu (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
     cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * inf,
@@ -340,8 +353,7 @@ process_cpu (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
   status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
   /* chroma */
   for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
-    status = gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters,
-        inf, outf, p);
+    status = chroma_plane (fp, chroma_filters, inf, outf, p);
   return status;
 }
 
@@ -578,8 +590,7 @@ process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
       status = download (fp, out, dst.data, dst.pitch, st);
     /* chroma: on the host while the device works, or queued */
     for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
-      status = gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters,
-          in, out, p);
+      status = chroma_plane (fp, chroma_filters, in, out, p);
   }
 
   gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);

@@ -70,8 +70,10 @@ gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
 
   fp->chroma = klass->chroma != NULL ? klass->chroma (self) :
       GST_CUDA_PLANE_FILTER_CHROMA_COPY;
-  if (fp->chroma != GST_CUDA_PLANE_FILTER_CHROMA_FILTER ||
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_FILTER &&
       klass->make_chroma_filter == NULL)
+    fp->chroma = GST_CUDA_PLANE_FILTER_CHROMA_COPY;
+  if (fp->chroma != GST_CUDA_PLANE_FILTER_CHROMA_FILTER)
     return TRUE;
   for (p = 1; p <= fp->n_chroma; p++) {
     priv->chroma_filters[p] = klass->make_chroma_filter (self, &fp->info, p,
