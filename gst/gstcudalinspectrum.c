@@ -393,7 +393,7 @@ static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
 
 /* FALSE (with a warning) for a value the element refuses: the previous
  * setting stays. Checked before the object lock is taken; an angle alone:
- * the three together are checked at the next frame (configure), so that
+ * the three together are checked at the next frame (make_filter), so that
  * the order they arrive in does not matter. */
 static gboolean
 gst_cuda_lin_spectrum_value_ok (GstCudaLinSpectrum * self, guint prop_id,

@@ -295,7 +295,7 @@ gst_cuda_lin_spectrum_set_caps (GstBaseTransform * trans, GstCaps * incaps,
  * @desc: the orientations, length and operation (checked)
  * @n_angles: the number of orientations of @desc
  *
- * Allocates what every frame of @desc fills (configure time: nothing is
+ * Allocates what every frame of @desc fills (when the filter is made: nothing is
  * allocated per frame but the metas) and computes the angles.
  *
  * Returns: %FALSE when out of memory

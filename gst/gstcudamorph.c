@@ -530,7 +530,7 @@ gst_cuda_morph_nick (GType type, gint value)
   return v != NULL ? v->value_nick : "?";
 }
 
-/* A structuring-element property set (@set: since the last configure)
+/* A structuring-element property set (@set: since the last filter made)
  * away from its default that the shape (or the operation) does not read:
  * said once on the bus, naming what takes effect instead. A property
  * left from an earlier shape is not. */

@@ -450,7 +450,7 @@ gst_cuda_plane_filter_generate_output (GstBaseTransform * trans,
 }
 
 /* Per meta of every buffer: which metas the output keeps
- * (gstcudaplanefilterhelpers.c). Reads the frame path's format change
+ * (gstcudaplanefilternegotiation.c). Reads the frame path's format change
  * alone, without the lock the negotiation state takes. */
 static gboolean
 gst_cuda_plane_filter_transform_meta (GstBaseTransform * trans,

@@ -8,13 +8,13 @@
 #include "gstcudaplanefiltercache.h"
 
 gpointer
-gst_cuda_plane_filter_filter_cache_take (GstCudaPlaneFilterFilterCache * cache,
+gst_cuda_plane_filter_cache_take (GstCudaPlaneFilterCache * cache,
     gint width, gint height)
 {
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (cache->slots); i++) {
-    GstCudaPlaneFilterFilterSlot *s = &cache->slots[i];
+    GstCudaPlaneFilterCacheSlot *s = &cache->slots[i];
 
     if (s->filter != NULL && s->width == width && s->height == height)
       return g_steal_pointer (&s->filter);
@@ -23,17 +23,17 @@ gst_cuda_plane_filter_filter_cache_take (GstCudaPlaneFilterFilterCache * cache,
 }
 
 gpointer
-gst_cuda_plane_filter_filter_cache_put (GstCudaPlaneFilterFilterCache * cache,
+gst_cuda_plane_filter_cache_put (GstCudaPlaneFilterCache * cache,
     gint width, gint height, gpointer filter)
 {
-  GstCudaPlaneFilterFilterSlot *slot = NULL;
+  GstCudaPlaneFilterCacheSlot *slot = NULL;
   gpointer out;
   guint i;
 
   if (filter == NULL)
     return NULL;
   for (i = 0; i < G_N_ELEMENTS (cache->slots); i++) {
-    GstCudaPlaneFilterFilterSlot *s = &cache->slots[i];
+    GstCudaPlaneFilterCacheSlot *s = &cache->slots[i];
 
     if (s->filter != NULL && s->width == width && s->height == height) {
       slot = s;                 /* the same size: replaced */
@@ -54,7 +54,7 @@ gst_cuda_plane_filter_filter_cache_put (GstCudaPlaneFilterFilterCache * cache,
 }
 
 gpointer
-gst_cuda_plane_filter_filter_cache_pop (GstCudaPlaneFilterFilterCache * cache)
+gst_cuda_plane_filter_cache_pop (GstCudaPlaneFilterCache * cache)
 {
   guint i;
 

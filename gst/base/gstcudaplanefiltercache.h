@@ -14,37 +14,37 @@ G_BEGIN_DECLS
  * holds its plan's device scratch (about the size of its planes, often
  * the frame's), so a handful is the balance between rebuilding at every
  * change of size and holding memory for sizes that do not come back. */
-#define GST_CUDA_PLANE_FILTER_FILTER_SIZES 4
+#define GST_CUDA_PLANE_FILTER_CACHE_SIZES 4
 
 typedef struct
 {
   gint width, height;
   gpointer filter;              /* NULL: a free slot */
   guint64 used;                 /* when it was last in use */
-} GstCudaPlaneFilterFilterSlot;
+} GstCudaPlaneFilterCacheSlot;
 
 typedef struct
 {
   /* the filters not in use */
-  GstCudaPlaneFilterFilterSlot slots[GST_CUDA_PLANE_FILTER_FILTER_SIZES - 1];
+  GstCudaPlaneFilterCacheSlot slots[GST_CUDA_PLANE_FILTER_CACHE_SIZES - 1];
   guint64 clock;
-} GstCudaPlaneFilterFilterCache;
+} GstCudaPlaneFilterCache;
 
 /* The filter kept for @width x @height, taken out (the caller owns it
  * again), or %NULL. */
-gpointer gst_cuda_plane_filter_filter_cache_take (GstCudaPlaneFilterFilterCache
+gpointer gst_cuda_plane_filter_cache_take (GstCudaPlaneFilterCache
     * cache, gint width, gint height);
 
 /* Keeps @filter (%NULL: nothing is kept), which was in use until now,
  * for @width x @height. Returns the filter it pushes out, for the caller
  * to free: one kept for the same size, else, when every slot is taken,
  * the least recently used; %NULL when none. */
-gpointer gst_cuda_plane_filter_filter_cache_put (GstCudaPlaneFilterFilterCache *
+gpointer gst_cuda_plane_filter_cache_put (GstCudaPlaneFilterCache *
     cache, gint width, gint height, gpointer filter);
 
 /* One kept filter taken out (the caller frees it), %NULL when none is
  * left: the cache is emptied by calling it until then. */
-gpointer gst_cuda_plane_filter_filter_cache_pop (GstCudaPlaneFilterFilterCache *
+gpointer gst_cuda_plane_filter_cache_pop (GstCudaPlaneFilterCache *
     cache);
 
 G_END_DECLS

@@ -79,7 +79,7 @@ gst_cuda_plane_filter_device_init (GstCudaPlaneFilterDevice * dev,
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_device_debug,
-        "cudamorphologydevice", 0, "CUDA morphology device and context");
+        "cudaplanefilterdevice", 0, "CUDA plane filter device and context");
     g_once_init_leave (&once, 1);
   }
   memset (dev, 0, sizeof (*dev));

@@ -22,7 +22,7 @@ pending_quark (void)
 
   if (g_once_init_enter (&quark)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_refusal_debug,
-        "cudamorphologyrefusal", 0, "refused property values");
+        "cudaplanefiltererrors", 0, "CUDA plane filter errors");
     g_once_init_leave (&quark,
         g_quark_from_static_string ("gst-cuda-morphology-refusals"));
   }

@@ -41,9 +41,8 @@ typedef struct
                                  * frame's first operation on its stream to
                                  * its last, idle gaps between launches
                                  * included */
-  guint64 filter_builds;        /* the subclass's configure () that built a
-                                 * filter: new caps, a property change, a
-                                 * region of a size none was kept for
+  guint64 filter_builds;        /* filters made (make_filter): new caps, a
+                                 * property change, a region size not kept
                                  * (counted by the element, not per frame) */
 } GstCudaPlaneFilterFrameStats;
 
@@ -110,7 +109,7 @@ typedef struct
   cm_image host_out;
 
   /* CUDA backend */
-  cm_image dev_in;              /* planes given to process_plane () */
+  cm_image dev_in;              /* the planes the filter runs on */
   cm_image dev_out;
   cm_image_packed dev_packed_in;
   cm_image_packed dev_packed_out;

@@ -26,7 +26,7 @@ debug_ensure (void)
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_memory_debug,
-        "cudamorphologymemory", 0, "CUDA morphology CUDA memory");
+        "cudaplanefiltermemory", 0, "CUDA plane filter CUDA memory");
     g_once_init_leave (&once, 1);
   }
 }
@@ -47,7 +47,7 @@ gst_cuda_plane_filter_memory_config_set_stream (GstStructure * config,
 /* Loads the driver library through gstreamer-cuda once per process and
  * registers the CUDA allocator (explicit on 1.22); from plugin_init.
  * FALSE: system memory only, and nothing may call gstreamer-cuda (its
- * context helpers assert without the library). */
+ * context functions assert without the library). */
 gboolean
 gst_cuda_plane_filter_memory_init (void)
 {

@@ -22,8 +22,8 @@ debug_ensure (void)
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_negotiation_debug,
-        "cudamorphologynegotiation", 0,
-        "CUDA morphology caps and allocation");
+        "cudaplanefilternegotiation", 0,
+        "CUDA plane filter caps and allocation");
     g_once_init_leave (&once, 1);
   }
 }

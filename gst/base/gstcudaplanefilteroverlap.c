@@ -226,7 +226,7 @@ gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_overlap_debug,
-        "cudamorphologyoverlap", 0, "CUDA morphology overlap");
+        "cudaplanefilteroverlap", 0, "CUDA plane filter overlap");
     g_once_init_leave (&once, 1);
   }
   ov->trans = trans;

@@ -40,7 +40,7 @@ static void
 debug_init (void)
 {
   GST_DEBUG_CATEGORY_INIT (gst_cuda_plane_filter_pinned_debug,
-      "cudamorphologypinned", 0, "CUDA morphology pinned host memory");
+      "cudaplanefilterpinned", 0, "CUDA plane filter pinned host memory");
 }
 
 /* ---- CUDA context around allocations ------------------------------------ */

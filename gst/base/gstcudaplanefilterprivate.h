@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The base class's state, shared by its two files:
- * gstcudaplanefilter.c (the element: properties, start and stop, caps,
- * the GstBaseTransform methods) and gstcudaplanefilterrun.c (one
- * frame's way from the buffers to the frame path and back). */
+/* The base class's state, shared by its two files: gstcudaplanefilter.c
+ * (class, properties, start and stop, caps, queries) and
+ * gstcudaplanefilterrun.c (one frame, from transform() to the frame path
+ * and back), which calls nothing of the first. */
 #pragma once
 
 #include "gstcudaplanefilter.h"
@@ -43,7 +43,7 @@ typedef struct
   GstCudaPlaneFilterFramePath frames;    /* the negotiated frames' path */
   cm_filter *filter;            /* the subclass's filter in use */
   gint filter_width, filter_height;     /* its planes' size (0: none) */
-  GstCudaPlaneFilterFilterCache filters;        /* those of other sizes */
+  GstCudaPlaneFilterCache filters;        /* those of other sizes */
   cm_filter *chroma_filters[GST_VIDEO_MAX_PLANES];      /* by plane (1, 2):
                                  * the frame's, when the subclass filters
                                  * chroma */

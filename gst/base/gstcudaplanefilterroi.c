@@ -53,7 +53,7 @@ gst_cuda_plane_filter_roi_install_properties (GObjectClass * klass,
           "such a meta (and no roi) passes unchanged. Where regions "
           "overlap, the later one's result is kept (metas in the buffer's "
           "order, then roi). Filters are made per size and kept for up to "
-          G_STRINGIFY (GST_CUDA_PLANE_FILTER_FILTER_SIZES) " sizes: a region "
+          G_STRINGIFY (GST_CUDA_PLANE_FILTER_CACHE_SIZES) " sizes: a region "
           "of a size not kept builds one (device memory is allocated), "
           "regions of kept sizes cost no allocation. cudalinspectrum takes the first region "
           "only (its results describe one)", FALSE,

@@ -97,7 +97,7 @@ gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
   gpointer filter;
   guint p;
 
-  while ((filter = gst_cuda_plane_filter_filter_cache_pop (&priv->filters)))
+  while ((filter = gst_cuda_plane_filter_cache_pop (&priv->filters)))
     cm_filter_free (filter);
   for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
     g_clear_pointer (&priv->chroma_filters[p], cm_filter_free);
@@ -131,7 +131,7 @@ gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
  * size (gstcudaplanefiltercache.h), and a filter leaves the cache only
  * after the device's queued work. NULL: make_filter failed (posted). */
 static cm_filter *
-gst_cuda_plane_filter_filter_for (GstCudaPlaneFilter * self, gint width,
+gst_cuda_plane_filter_for_size (GstCudaPlaneFilter * self, gint width,
     gint height)
 {
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
@@ -145,9 +145,9 @@ gst_cuda_plane_filter_filter_for (GstCudaPlaneFilter * self, gint width,
         priv->filter : NULL;
   }
 
-  kept = gst_cuda_plane_filter_filter_cache_take (&priv->filters, width,
+  kept = gst_cuda_plane_filter_cache_take (&priv->filters, width,
       height);
-  out = gst_cuda_plane_filter_filter_cache_put (&priv->filters,
+  out = gst_cuda_plane_filter_cache_put (&priv->filters,
       priv->filter_width, priv->filter_height, g_steal_pointer
       (&priv->filter));
   if (out != NULL) {
@@ -291,14 +291,14 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     if (out == NULL) {
       if (rects->len == 0)
         return CM_OK;
-      filter = gst_cuda_plane_filter_filter_for (self, r[0].w, r[0].h);
+      filter = gst_cuda_plane_filter_for_size (self, r[0].w, r[0].h);
       return filter == NULL ? CM_ERR_INVALID_ARG :
           gst_cuda_plane_filter_frame_path_analyse_region (fp, filter, in,
           &r[0], st);
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
-      filter = gst_cuda_plane_filter_filter_for (self, r[i].w, r[i].h);
+      filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
       if (filter == NULL)
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
       status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
@@ -308,7 +308,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
         r, rects->len, st);
   }
 
-  filter = gst_cuda_plane_filter_filter_for (self, width, height);
+  filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
   if (out == NULL)
