@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Temporal percentile of large windows by counting: a thread takes one
- * sample of a row, counts the window's n samples into 256 bins and walks
- * the bins to the rank (counting sort and selection give the same sample).
+/* Temporal percentile of large windows by counting: a thread takes SPT
+ * neighbouring samples of a row (1, or 4 read as one word a slot), counts
+ * each one's n window samples into 256 bins and walks the bins to the
+ * rank (counting sort and selection give the same sample).
  *
- *  - The bins are bytes (n <= 255), four a word, and a thread's 64 words
- *    lie in its own shared-memory bank (word w of lane l at w * 32 + l):
- *    data-dependent bins never conflict between the lanes of a warp.
+ *  - The bins are bytes (n <= 255), four a word, and a thread's words lie
+ *    in its own shared-memory bank (word w of lane l at w * 32 + l): bins
+ *    picked by the data never conflict between the lanes of a warp.
  *  - Four bins' total is one multiply ((c * 0x01010101) >> 24: no partial
  *    sum exceeds n), so the walk reads a word per four bins.
  *  - 16-bit samples: the high byte's bins first, the bin holding rank k
@@ -13,44 +14,103 @@
  *    rank left (two passes over the window, the second mostly from L2).
  *  - The current frame comes from src and goes to its ring slot; the other
  *    slots are read through the read-only path. */
+#include "cm-cuda.h"
 #include "temporal-impl.cuh"
 #include "temporal.h"
 
-#define HIST_THREADS 256
+#define HIST_SAMPLES 256         /* a block's samples (SPT a thread) */
 #define HIST_WORDS 64           /* 256 byte-wide bins */
-#define HIST_SMEM (HIST_THREADS * HIST_WORDS * 4)
+#define HIST_SMEM (HIST_SAMPLES * HIST_WORDS * 4)
+#define BINS_STRIDE (HIST_WORDS * 32)   /* a warp's bins of one sample */
 
-template <int BPP>
-static __device__ __forceinline__ uint32_t
-load_sample (const uint8_t * p)
+/* SPT samples as loaded: 8-bit or 16-bit, 1 or 4 */
+template <int BPP, int SPT>
+struct group
 {
-  return BPP == 1 ? *p : *(const uint16_t *) p;
+  uint32_t v[SPT];
+};
+
+/* @valid samples of src at p (any alignment of a sample), 0 past them */
+template <int BPP, int SPT>
+static __device__ __forceinline__ group<BPP, SPT>
+load_src (const uint8_t * p, int valid)
+{
+  group<BPP, SPT> g;
+
+  if (SPT == 4 && valid == 4 && ((uintptr_t) p & (4 * BPP - 1)) == 0) {
+    if (BPP == 1) {
+      const uint32_t w = *(const uint32_t *) p;
+
+      for (int j = 0; j < SPT; j++)
+        g.v[j] = (w >> (8 * j)) & 255;
+    } else {
+      const uint2 w = *(const uint2 *) p;
+
+      g.v[0] = w.x & 0xffff;
+      g.v[1 % SPT] = w.x >> 16;
+      g.v[2 % SPT] = w.y & 0xffff;
+      g.v[3 % SPT] = w.y >> 16;
+    }
+    return g;
+  }
+  for (int j = 0; j < SPT; j++)
+    g.v[j] = j >= valid ? 0 : BPP == 1 ? p[j] : ((const uint16_t *) p)[j];
+  return g;
 }
 
-/* A ring sample through the read-only path; PREFETCH: with the hint that
- * L2 fetch the 256 bytes around it, which the block's other warps read
- * next (a warp's loads are 32 or 64 bytes: the hint keeps more bytes in
- * flight from DRAM than the loads themselves) */
-template <int BPP, bool PREFETCH>
-static __device__ __forceinline__ uint32_t
-load_ring_sample (const uint8_t * p)
+/* A whole group of a ring row (aligned, inside its padded row), through
+ * the read-only path; PREFETCH: with the hint that L2 fetch the 256 bytes
+ * around it, which the block's other warps read next (a warp's loads are
+ * 32 to 256 bytes: the hint keeps more bytes in flight from DRAM than the
+ * loads themselves) */
+template <int BPP, int SPT, bool PREFETCH>
+static __device__ __forceinline__ group<BPP, SPT>
+load_ring (const uint8_t * p)
 {
-  uint32_t v;
+  group<BPP, SPT> g;
+  uint32_t a, b;
 
-  if (!PREFETCH)
-    return BPP == 1 ? (uint32_t) __ldg (p) :
-        (uint32_t) __ldg ((const unsigned short *) p);
-  if (BPP == 1)
-    asm ("ld.global.nc.L2::256B.u8 %0, [%1];":"=r" (v):"l" (p));
-  else
-    asm ("ld.global.nc.L2::256B.u16 %0, [%1];":"=r" (v):"l" (p));
-  return v;
+  if (SPT == 1) {
+    if (!PREFETCH)
+      g.v[0] = BPP == 1 ? (uint32_t) __ldg (p) :
+          (uint32_t) __ldg ((const unsigned short *) p);
+    else if (BPP == 1)
+      asm ("ld.global.nc.L2::256B.u8 %0, [%1];":"=r" (g.v[0]):"l" (p));
+    else
+      asm ("ld.global.nc.L2::256B.u16 %0, [%1];":"=r" (g.v[0]):"l" (p));
+    return g;
+  }
+  if (BPP == 1) {
+    if (PREFETCH)
+      asm ("ld.global.nc.L2::256B.u32 %0, [%1];":"=r" (a):"l" (p));
+    else
+      a = __ldg ((const unsigned int *) p);
+    for (int j = 0; j < SPT; j++)
+      g.v[j] = (a >> (8 * j)) & 255;
+  } else {
+    if (PREFETCH)
+      asm ("ld.global.nc.L2::256B.v2.u32 {%0, %1}, [%2];":"=r" (a),
+          "=r" (b):"l" (p));
+    else {
+      const uint2 w = __ldg ((const uint2 *) p);
+
+      a = w.x;
+      b = w.y;
+    }
+    g.v[0] = a & 0xffff;
+    g.v[1 % SPT] = a >> 16;
+    g.v[2 % SPT] = b & 0xffff;
+    g.v[3 % SPT] = b >> 16;
+  }
+  return g;
 }
 
-/* One sample into the bins: 8-bit samples and the high byte of 16-bit
+/* One sample into its bins: 8-bit samples and the high byte of 16-bit
  * ones (LOW false), or the low byte of the 16-bit samples whose high byte
- * is @high (LOW true) */
-template <int BPP, bool LOW>
+ * is @high (LOW true). ATOMIC: the bin's word updated by one shared-memory
+ * atomic add (one load/store-unit instruction instead of a load and a
+ * store; no other thread touches the word either way) */
+template <int BPP, bool LOW, bool ATOMIC>
 static __device__ __forceinline__ void
 bin_sample (uint32_t * h, uint32_t v, uint32_t high)
 {
@@ -62,31 +122,42 @@ bin_sample (uint32_t * h, uint32_t v, uint32_t high)
     bin = v & 255;
   } else
     bin = BPP == 1 ? v : v >> 8;
-  h[(bin >> 2) * 32] += 1u << ((bin & 3) * 8);
+  if (ATOMIC)
+    atomicAdd (&h[(bin >> 2) * 32], 1u << ((bin & 3) * 8));
+  else
+    h[(bin >> 2) * 32] += 1u << ((bin & 3) * 8);
+}
+
+template <int BPP, int SPT, bool LOW, bool ATOMIC>
+static __device__ __forceinline__ void
+bin_group (uint32_t * h, const group<BPP, SPT> & g, const uint32_t * high)
+{
+  for (int j = 0; j < SPT; j++)
+    bin_sample<BPP, LOW, ATOMIC> (h + j * BINS_STRIDE, g.v[j], high[j]);
 }
 
 /* The window's samples counted into the thread's bins (cleared first):
- * @cur, and slots 0 .. n - 1 but pos of @ring (the thread's sample in
+ * @cur, and slots 0 .. n - 1 but pos of @ring (the thread's samples in
  * slot 0) */
-template <int BPP, bool LOW, bool PREFETCH>
+template <int BPP, int SPT, bool LOW, bool PREFETCH, bool ATOMIC>
 static __device__ __forceinline__ void
-count_window (const temporal_args & t, const uint8_t * ring, uint32_t cur,
-    uint32_t * h, uint32_t high)
+count_window (const temporal_args & t, const uint8_t * ring,
+    const group<BPP, SPT> & cur, uint32_t * h, const uint32_t * high)
 {
-  for (int w = 0; w < HIST_WORDS; w++)
+  for (int w = 0; w < SPT * HIST_WORDS; w++)
     h[w * 32] = 0;
-  bin_sample<BPP, LOW> (h, cur, high);
+  bin_group<BPP, SPT, LOW, ATOMIC> (h, cur, high);
 #pragma unroll 16
   for (int s = 0; s < t.pos; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
-            (size_t) s * t.slot_bytes), high);
+    bin_group<BPP, SPT, LOW, ATOMIC> (h, load_ring<BPP, SPT, PREFETCH> (ring
+            + (size_t) s * t.slot_bytes), high);
 #pragma unroll 16
   for (int s = t.pos + 1; s < t.n; s++)
-    bin_sample<BPP, LOW> (h, load_ring_sample<BPP, PREFETCH> (ring +
-            (size_t) s * t.slot_bytes), high);
+    bin_group<BPP, SPT, LOW, ATOMIC> (h, load_ring<BPP, SPT, PREFETCH> (ring
+            + (size_t) s * t.slot_bytes), high);
 }
 
-/* The bin of rank k (0-based) in the thread's bins; *below: the samples
+/* The bin of rank k (0-based) in one sample's bins; *below: the samples
  * in the bins before it */
 static __device__ __forceinline__ uint32_t
 find_rank (const uint32_t * h, int k, int *below)
@@ -116,75 +187,134 @@ find_rank (const uint32_t * h, int k, int *below)
   return 255;
 }
 
-template <int BPP, bool PREFETCH>
-__global__ void __launch_bounds__ (HIST_THREADS)
+template <int BPP, int SPT>
+static __device__ __forceinline__ void
+store_group (uint8_t * p, int valid, const uint32_t * v)
+{
+  for (int j = 0; j < SPT && j < valid; j++)
+    if (BPP == 1)
+      p[j] = (uint8_t) v[j];
+    else
+      ((uint16_t *) p)[j] = (uint16_t) v[j];
+}
+
+template <int BPP, int SPT, bool PREFETCH, bool ATOMIC>
+__global__ void __launch_bounds__ (HIST_SAMPLES / SPT)
 temporal_hist_kernel (temporal_args t)
 {
   extern __shared__ uint32_t smem[];
-  uint32_t *h = smem + (threadIdx.x >> 5) * (HIST_WORDS * 32) +
+  uint32_t *h = smem + (threadIdx.x >> 5) * (SPT * BINS_STRIDE) +
       (threadIdx.x & 31);
-  const int x = blockIdx.x * HIST_THREADS + threadIdx.x;
+  const int x = SPT * (blockIdx.x * (HIST_SAMPLES / SPT) + threadIdx.x);
+  const uint32_t none[SPT] = { 0 };
+  int valid;
 
   if (x >= t.samples)
     return;
+  valid = min (SPT, t.samples - x);
   for (int y = blockIdx.y; y < t.height; y += gridDim.y) {
     const uint8_t *ring = t.ring + (size_t) y * t.ring_pitch +
         (size_t) x * BPP;
-    const uint32_t cur = load_sample<BPP> (t.src + (size_t) y * t.src_pitch +
-        (size_t) x * BPP);
-    uint32_t out = cur;
-    int below;
+    const group<BPP, SPT> cur = load_src<BPP, SPT> (t.src +
+        (size_t) y * t.src_pitch + (size_t) x * BPP, valid);
+    uint32_t bg[SPT], out[SPT];
+    int below[SPT];
 
-    if (BPP == 1)
-      *((uint8_t *) ring + (size_t) t.pos * t.slot_bytes) = (uint8_t) cur;
-    else
-      *(uint16_t *) ((uint8_t *) ring + (size_t) t.pos * t.slot_bytes) =
-          (uint16_t) cur;
-    if (!temporal_is_alpha (t, x)) {
-      uint32_t bg;
-
-      count_window<BPP, false, PREFETCH> (t, ring, cur, h, 0);
-      bg = find_rank (h, t.k, &below);
-      if (BPP == 2) {
-        const uint32_t high = bg;
-
-        count_window<BPP, true, PREFETCH> (t, ring, cur, h, high);
-        bg = high << 8 | find_rank (h, t.k - below, &below);
-      }
-      out = !t.diff ? bg : cur > bg ? cur - bg : bg - cur;
+    /* the whole group: the ring's rows are padded */
+    store_group<BPP, SPT> ((uint8_t *) ring + (size_t) t.pos * t.slot_bytes,
+        SPT, cur.v);
+    count_window<BPP, SPT, false, PREFETCH, ATOMIC> (t, ring, cur, h, none);
+    for (int j = 0; j < SPT; j++)
+      bg[j] = find_rank (h + j * BINS_STRIDE, t.k, &below[j]);
+    if (BPP == 2) {
+      count_window<BPP, SPT, true, PREFETCH, ATOMIC> (t, ring, cur, h, bg);
+      for (int j = 0; j < SPT; j++)
+        bg[j] = bg[j] << 8 | find_rank (h + j * BINS_STRIDE,
+            t.k - below[j], &below[j]);
     }
-    if (BPP == 1)
-      t.dst[(size_t) y * t.dst_pitch + x] = (uint8_t) out;
-    else
-      *(uint16_t *) (t.dst + (size_t) y * t.dst_pitch + 2 * (size_t) x) =
-          (uint16_t) out;
+    for (int j = 0; j < SPT; j++) {
+      const uint32_t c = cur.v[j];
+
+      out[j] = temporal_is_alpha (t, x + j) ? c : !t.diff ? bg[j] :
+          c > bg[j] ? c - bg[j] : bg[j] - c;
+    }
+    store_group<BPP, SPT> (t.dst + (size_t) y * t.dst_pitch +
+        (size_t) x * BPP, valid, out);
   }
 }
 
-template <int BPP, bool PREFETCH>
+/* The dynamic shared memory of a block: its bins, or more, so that only
+ * @blocks blocks fit an SM (0: as many as the bins allow) */
 static cudaError_t
-launch (const temporal_args & t, cudaStream_t stream)
+block_smem (int blocks, int *bytes)
 {
-  const dim3 grid ((t.samples + HIST_THREADS - 1) / HIST_THREADS,
-      t.height < 65535 ? t.height : 65535);
-  /* 64 KB a block: above the 48 KB a launch gets unasked */
-  cudaError_t e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, PREFETCH>,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, HIST_SMEM);
+  int per_sm, per_block;
+  cudaError_t e;
 
+  *bytes = HIST_SMEM;
+  if (blocks <= 0)
+    return cudaSuccess;
+  e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+      &per_sm);
+  if (e == cudaSuccess)
+    e = cm_device_attribute (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+        &per_block);
   if (e != cudaSuccess)
     return e;
-  temporal_hist_kernel<BPP, PREFETCH> <<<grid, HIST_THREADS, HIST_SMEM,
-      stream>>> (t);
+  /* 1 KB of each block's share is the system's */
+  *bytes = per_sm / blocks - 1024;
+  if (*bytes > per_block)
+    *bytes = per_block;
+  if (*bytes < HIST_SMEM)
+    *bytes = HIST_SMEM;
+  return cudaSuccess;
+}
+
+template <int BPP, int SPT, bool PREFETCH, bool ATOMIC>
+static cudaError_t
+launch (const temporal_args & t, int blocks, cudaStream_t stream)
+{
+  const dim3 grid ((t.samples + HIST_SAMPLES - 1) / HIST_SAMPLES,
+      t.height < 65535 ? t.height : 65535);
+  int smem;
+  cudaError_t e = block_smem (blocks, &smem);
+
+  /* 64 KB a block: above the 48 KB a launch gets unasked */
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, SPT, PREFETCH,
+        ATOMIC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  if (e != cudaSuccess)
+    return e;
+  temporal_hist_kernel<BPP, SPT, PREFETCH, ATOMIC> <<<grid,
+      HIST_SAMPLES / SPT, smem, stream>>> (t);
   return cudaGetLastError ();
 }
 
-cudaError_t
-temporal_hist_launch (const temporal_args & t, int bpp, int prefetch,
+template <int BPP, int SPT>
+static cudaError_t
+launch_spt (const temporal_args & t, const temporal_hist_opts & o,
     cudaStream_t stream)
 {
-  if (bpp == 1)
-    return prefetch ? launch<1, true> (t, stream) : launch<1, false> (t,
-        stream);
-  return prefetch ? launch<2, true> (t, stream) : launch<2, false> (t,
+  if (o.prefetch)
+    return o.atomic ? launch<BPP, SPT, true, true> (t, o.blocks, stream) :
+        launch<BPP, SPT, true, false> (t, o.blocks, stream);
+  return o.atomic ? launch<BPP, SPT, false, true> (t, o.blocks, stream) :
+      launch<BPP, SPT, false, false> (t, o.blocks, stream);
+}
+
+template <int BPP>
+static cudaError_t
+launch_bpp (const temporal_args & t, const temporal_hist_opts & o,
+    cudaStream_t stream)
+{
+  return o.quads ? launch_spt<BPP, 4> (t, o, stream) :
+      launch_spt<BPP, 1> (t, o, stream);
+}
+
+cudaError_t
+temporal_hist_launch (const temporal_args & t, int bpp,
+    const temporal_hist_opts & o, cudaStream_t stream)
+{
+  return bpp == 1 ? launch_bpp<1> (t, o, stream) : launch_bpp<2> (t, o,
       stream);
 }

@@ -38,10 +38,17 @@ int temporal_network_capacity (int n);
 /* Whether a pruned median network is built for @n inputs */
 int temporal_network_has_median (int n);
 
-/* Histograms (temporal-hist.cu), any n; @prefetch: ring loads with the
- * hint that L2 fetch 256 bytes */
+/* Histograms (temporal-hist.cu), any n */
+struct temporal_hist_opts
+{
+  int prefetch;                 /* ring loads ask L2 for 256 bytes */
+  int atomic;                   /* bins updated by shared-memory atomics */
+  int blocks;                   /* blocks an SM, 0: as many as fit */
+  int quads;                    /* 4 samples a thread (one word a slot) */
+};
+
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
-    int prefetch, cudaStream_t stream);
+    const temporal_hist_opts &o, cudaStream_t stream);
 
 /* 1 when sample @s of a row is in the alpha channel */
 static __device__ __forceinline__ bool

@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA plan of the temporal percentile (temporal.h): the device ring,
  * allocated once, where the window lives, and the one place a kernel is
- * picked for a window (pick_kernel). */
+ * picked for a window (pick_kernel), for every window from 1 to `frames`
+ * when the plan is made (and again when the percentile changes). */
 #include <stdlib.h>
 
 #include "cm-cuda.h"
 #include "cm-rank.h"
 #include "temporal-impl.cuh"
 #include "temporal.h"
+
+/* The kernel for a window of n at rank k */
+struct kernel_pick
+{
+  int network;                  /* 0: histogram */
+  int capacity;                 /* the network's inputs */
+  int median_pruned;
+};
 
 struct cm_temporal_plan
 {
@@ -21,14 +30,7 @@ struct cm_temporal_plan
   int seen;                     /* frames since the reset, <= frames */
   int window;                   /* n of the last push */
   const char *algorithm;        /* of the last push */
-};
-
-/* The kernel for a window of n at rank k */
-struct kernel_pick
-{
-  int network;                  /* 0: histogram */
-  int capacity;                 /* the network's inputs */
-  int median_pruned;
+  kernel_pick pick[CM_TEMPORAL_MAX_FRAMES + 1];   /* by window n */
 };
 
 static kernel_pick
@@ -83,6 +85,15 @@ network_name (int capacity, int median)
   return median && capacity < 32 ? medians[capacity] : names[capacity];
 }
 
+/* the kernels of every window n of the plan at its percentile */
+static void
+pick_kernels (cm_temporal_plan * p)
+{
+  for (int n = 1; n <= p->desc.frames; n++)
+    p->pick[n] = pick_kernel (p, n, cm_percentile_rank (p->desc.percentile,
+            n));
+}
+
 cm_status
 cm_temporal_plan_new (cm_temporal_plan ** out, const cm_temporal_desc * desc,
     int width, int height, cm_depth depth)
@@ -110,7 +121,10 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->network_max < 0 ||
           tuning->network_max > CM_TEMPORAL_NETWORK_MAX ||
           tuning->median_pruned < 0 || tuning->median_pruned > 2 ||
-          tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2))
+          tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2 ||
+          tuning->hist_atomic < 0 || tuning->hist_atomic > 2 ||
+          tuning->hist_blocks < 0 || tuning->hist_blocks > 3 ||
+          tuning->hist_quads < 0 || tuning->hist_quads > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -121,6 +135,7 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
   p->ring_pitch = bytes / ((size_t) height * desc->frames);
   p->slot_bytes = p->ring_pitch * (size_t) height;
   p->algorithm = "none";
+  pick_kernels (p);
   st = cm_cuda_status (cudaMalloc ((void **) &p->ring, bytes));
   if (st != CM_OK) {
     free (p);
@@ -169,6 +184,7 @@ cm_temporal_plan_set_rank (cm_temporal_plan * p, double percentile,
   if (cm_temporal_desc_check (&d) != CM_OK)
     return CM_ERR_INVALID_ARG;
   p->desc = d;
+  pick_kernels (p);
   return CM_OK;
 }
 
@@ -232,13 +248,18 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   t.channels = p->desc.channels;
   t.alpha = p->desc.alpha;
 
-  kp = pick_kernel (p, t.n, t.k);
+  kp = p->pick[t.n];
   if (kp.network)
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);
-  else
-    e = temporal_hist_launch (t, bpp, p->tuning.hist_prefetch != 2,
-        (cudaStream_t) stream);
+  else {
+    const temporal_hist_opts ho = { p->tuning.hist_prefetch != 2,
+      p->tuning.hist_atomic == 1, p->tuning.hist_blocks,
+      p->tuning.hist_quads == 1
+    };
+
+    e = temporal_hist_launch (t, bpp, ho, (cudaStream_t) stream);
+  }
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   p->algorithm = kp.network ? network_name (kp.capacity, kp.median_pruned) :

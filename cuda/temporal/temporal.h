@@ -121,6 +121,15 @@ typedef struct
   int hist_prefetch;            /* histogram ring loads with the L2
                                    prefetch hint: 0 default (on), 1 on,
                                    2 off                                 */
+  int hist_atomic;              /* histogram bins updated by shared-memory
+                                   atomics: 0 default (off), 1 on, 2 off */
+  int hist_blocks;              /* histogram blocks an SM (1 .. 3: fewer
+                                   samples in flight, so that 16-bit
+                                   windows stay in L2 for the second
+                                   pass), 0: as many as fit (3)          */
+  int hist_quads;               /* histogram threads of 4 samples (a word
+                                   a slot, 4 x the bins): 0 default (off),
+                                   1 on, 2 off                           */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples

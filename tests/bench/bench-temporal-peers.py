@@ -11,13 +11,14 @@ against bench-temporal's own output for the same window.
         [--size-255 640x360] [--threads 16] [--runs 3] [--tmp DIR]
 
 For each row: F random frames (seeded), written as one raw file.
- - numpy: np.partition of the (F, H, W) stack along the frames at our rank,
-   one thread and on --threads threads (row bands; numpy releases the GIL
-   in partition), the median of --runs wall-clock runs. The same rank by
-   np.percentile(method='nearest') is checked too: 'nearest' rounds half
-   to even, the definition rounds half up, so they differ where
-   p/100 (F-1) ends in .5 (an even F at p = 50): the row says whether it
-   agrees.
+ - numpy: np.percentile(stack, p, axis=0, method='nearest') of the
+   (F, H, W) stack on one thread, and np.partition at our rank on
+   --threads threads (row bands; numpy releases the GIL in partition),
+   the median of --runs wall-clock runs. No method of np.percentile is
+   the rank for every (n, p) (the script counts them first): 'nearest'
+   rounds (n-1) p/100 half to even, the definition half up, so they
+   differ where it ends in .5 (an even F at p = 50); the row says whether
+   'nearest' gave the definition's output.
  - FFmpeg: tmedian=radius=r:percentile=p/100 (r = (F-1)/2, an odd F: its
    window is the 2r+1 frames centred on the output, ours the F frames
    ending with it, so its output r is ours for the file's frames),
@@ -148,9 +149,9 @@ def main():
            (" ..." if len(differ) > 4 else "")))
     print("percentile %g; ms per output frame (wall clock on the host; "
           "bench-temporal: device time)\n" % p)
-    print("| size | depth | frames | numpy 1 thread | numpy %d threads | "
-          "'nearest' == rank | ffmpeg tmedian | tmedian == ours | "
-          "bench-temporal | bench == numpy |" % a.threads)
+    print("| size | depth | frames | np.percentile 1 thread | np.partition "
+          "%d threads | 'nearest' == rank | ffmpeg tmedian | "
+          "tmedian == rank | bench-temporal | bench == rank |" % a.threads)
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for depth in [int(d) for d in a.depths.split(",")]:
         dtype = np.uint8 if depth == 8 else np.uint16
@@ -160,12 +161,12 @@ def main():
             path = os.path.join(tmp, "frames.raw")
             stack.tofile(path)
             k = rank(p, f)
-            t1, want = wall(lambda: numpy_rank(stack, k, 1), 1)
-            tn, got = wall(lambda: numpy_rank(stack, k, a.threads), a.runs)
-            ok_threads = np.array_equal(got, want)
-            nearest = np.percentile(stack[:, :8], p, axis=0,
-                                    method="nearest").astype(dtype)
-            near_ok = np.array_equal(nearest, want[:8])
+            tn, want = wall(lambda: numpy_rank(stack, k, a.threads), a.runs)
+            t1, nearest = wall(lambda: np.percentile(
+                stack, p, axis=0, method="nearest"), 1)
+            near_ok = np.array_equal(nearest.astype(dtype), want)
+            ok_threads = np.array_equal(want[:8], numpy_rank(stack[:, :8], k,
+                                                              1))
             ff, ff_ok = "-", "-"
             if ffmpeg and f % 2 == 1:
                 sec, out = run_ffmpeg(path, w, h, f, p, dtype, a.threads,

@@ -24,10 +24,14 @@
  * --sweep adds rows with each kernel family forced: windows of 9 to 32
  * by network, network without the pruned median and histogram (where the
  * networks stop paying: tuning.network_max), 64 to 255 by histogram with
- * and without its L2 prefetch hint.
- * --check (the default) compares, after the timed pushes, rows of the last
- * output with cm_temporal_ref over the same window, computed on the host
- * from the source frames (the first 4 rows and 4 rows in the middle).
+ * and without its L2 prefetch hint, with shared-memory atomics, with
+ * threads of 4 samples (with and without atomics), and at 128 and 255
+ * with 2 or 1 blocks an SM.
+ * Rows are checked (unless --no-check): after the timed pushes, rows of
+ * the last output against cm_temporal_ref over the same window, computed
+ * on the host from the source frames (the first 4 rows and 4 rows in the
+ * middle); the sweep's rows up to 64 frames (the GPU test checks every
+ * kernel variant).
  * --frames-file RAW: the source frames read from a raw file (frames of
  * W x H samples at the depth, back to back: bench-temporal-peers.py
  * writes one) instead of random ones; --dump RAW then writes the output
@@ -234,7 +238,8 @@ check_rows (const bench_opts &o, const cm_temporal_desc &d,
 
 static row_result
 run_row (const bench_opts &o, bench_timer &t, cm_depth depth, int frames,
-    const cm_temporal_tuning &tuning, source_frames &s, double gbps)
+    const cm_temporal_tuning &tuning, source_frames &s, double gbps,
+    int check)
 {
   const cm_temporal_desc d = { frames, o.percentile, o.output, o.channels,
     o.channels == 4 ? 3 : -1
@@ -265,7 +270,7 @@ run_row (const bench_opts &o, bench_timer &t, cm_depth depth, int frames,
   r.floor_us = (frames + 2.0) * cm_temporal_frame_bytes (o.width, o.height,
       depth, o.channels) / (gbps * 1e3);
   CK (cudaStreamSynchronize (t.stream));
-  if (o.check && r.us > 0) {
+  if (check && r.us > 0) {
     const int n = cm_temporal_plan_window (plan);
     const int rows = o.height < 4 ? o.height : 4;
 
@@ -360,7 +365,7 @@ main (int argc, char **argv)
       return 1;
     }
     for (int frames : o.frames) {
-      const cm_temporal_tuning tuning = { CM_TEMPORAL_AUTO, 0, 0, 0 };
+      const cm_temporal_tuning tuning = { CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0 };
       /* the issue's targets, 3840x2160 8-bit; 16-bit within 2x */
       const double target8 = frames <= 5 ? 40 : frames <= 9 ? 60 :
           frames <= 25 ? 150 : 1500;
@@ -371,7 +376,7 @@ main (int argc, char **argv)
       snprintf (target, sizeof (target), "%.0f", depth == CM_DEPTH_8 ?
           target8 : 2 * target8);
       print_row ("auto", (int) depth, frames,
-          run_row (o, t, depth, frames, tuning, s, gbps), target);
+          run_row (o, t, depth, frames, tuning, s, gbps, o.check), target);
     }
     if (o.sweep) {
       static const struct
@@ -380,16 +385,27 @@ main (int argc, char **argv)
         cm_temporal_tuning tuning;
         int min_frames, max_frames;
       } forced[] = {
-        {"network", {CM_TEMPORAL_NETWORK, 0, 0, 0}, 1, 32},
-        {"network unpruned", {CM_TEMPORAL_NETWORK, 0, 2, 0}, 1, 32},
-        {"histogram", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0}, 1, 255},
-        {"histogram no prefetch", {CM_TEMPORAL_HISTOGRAM, 0, 0, 2}, 33, 255},
+        {"network", {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0}, 1, 32},
+        {"network unpruned", {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0}, 1, 32},
+        {"histogram", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0}, 1, 255},
+        {"histogram no prefetch", {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 0, 0, 0}, 33,
+          255},
+        {"histogram atomics", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 1, 0, 0}, 33,
+          255},
+        {"histogram x4", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1}, 33, 255},
+        {"histogram x4 atomics", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 1, 0, 1}, 33,
+          255},
+        {"histogram 2 blocks/SM", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 2, 0},
+          128, 255},
+        {"histogram 1 block/SM", {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 1, 0},
+          128, 255},
       };
       for (int frames : { 9, 16, 24, 25, 32, 64, 128, 255 })
         for (const auto &f : forced)
           if (frames >= f.min_frames && frames <= f.max_frames)
             print_row (f.what, (int) depth, frames,
-                run_row (o, t, depth, frames, f.tuning, s, gbps), "-");
+                run_row (o, t, depth, frames, f.tuning, s, gbps,
+                    o.check && frames <= 64), "-");
     }
     free_sources (s);
   }

@@ -8,13 +8,15 @@
  * of windows x percentiles (0, 50, 100 and between) x both outputs x 8 and
  * 16 bits x planes and packed frames (RGBA with its alpha copied, RGBx,
  * interleaved chroma) x tunings (auto, network forced, network without
- * the pruned medians, histogram forced with and without its prefetch
- * hint), with device views at the
+ * the pruned medians, histogram forced, and with neither its prefetch
+ * hint nor its plain updates, one block an SM, and with threads of 4
+ * samples), with device views at the
  * allocator's pitch or one sample in (rows that are not word aligned)
  * and run in place; resets and a new percentile in the middle of a
  * sequence; 3840x2160 at 9 frames, 1920x1080 at 25, 256x144 at 255. The
  * samples around each view (the destination's filled with noise) must come
- * back unchanged. Also: argument checks and the algorithm names.
+ * back unchanged. Also: the filter of temporal-filter.h on CUDA (planes,
+ * reset, a new rank), argument checks and the algorithm names.
  *
  * Exit 77 (meson SKIP) without a CUDA device; one line per failing case on
  * stderr, "N passed, M failed" at the end, exit 1 on any failure. */
@@ -24,6 +26,7 @@
 
 #include "device.h"
 #include "kernel-test.h"
+#include "temporal-filter.h"
 #include "temporal-history.h"
 #include "temporal/temporal.h"
 #include "test-util.h"
@@ -51,11 +54,14 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2, 0},       /* generic networks for medians too */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0},
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2},     /* without the L2 prefetch hint */
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0},      /* generic networks for
+                                                   medians too */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1, 1, 0},    /* no prefetch hint, atomics,
+                                                   one block an SM */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1},    /* 4 samples a thread */
 };
 
 typedef struct
@@ -203,13 +209,15 @@ check_every_frames (test_rng * r)
 
   for (int frames = 1; frames <= CM_TEMPORAL_MAX_FRAMES; frames++)
     for (int depth = 8; depth <= 16; depth += 8)
-      for (int hist = 0; hist < (frames <= CM_TEMPORAL_NETWORK_MAX ? 2 : 1);
+      for (int hist = 0; hist < (frames <= CM_TEMPORAL_NETWORK_MAX ? 3 : 2);
           hist++) {
         const int i = frames + depth;
         cm_temporal_desc d = { frames, percentiles[i % 8],
           (cm_temporal_output) ((i / 8) % 2), 1, -1
         };
-        run_opts o = { hist ? 3 : 0, frames % 3 == 0, 0,
+        /* auto, then the histograms of 4 and of 1 sample a thread (auto
+         * is the latter above CM_TEMPORAL_NETWORK_MAX) */
+        run_opts o = { hist == 0 ? 0 : hist == 1 ? 5 : 3, frames % 3 == 0, 0,
           frames % 5 == 0 ? 3 : 0, frames <= 40
         };
 
@@ -226,7 +234,7 @@ check_table (test_rng * r)
   for (int fi = 0; fi < (int) (sizeof (frames) / sizeof (frames[0])); fi++)
     for (int pi = 0; pi < 8; pi++)
       for (int depth = 8; depth <= 16; depth += 8)
-        for (int tu = 0; tu < 5; tu++, idx++) {
+        for (int tu = 0; tu < 6; tu++, idx++) {
           const layout *l = &layouts[idx % 4];
           cm_temporal_desc d = { frames[fi], percentiles[pi],
             (cm_temporal_output) ((idx / 4) % 2), l->channels, l->alpha
@@ -342,11 +350,80 @@ check_large (test_rng * r)
   }
 }
 
+/* The backend-neutral filter on CUDA: the plane API, reset, set_rank */
+static void
+check_filter (test_rng * r)
+{
+  cm_temporal_desc d = { 4, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
+  const int w = 37, h = 6;
+  cm_image_packed hsrc = test_packed_new (w, h, CM_DEPTH_16, 1, 0);
+  cm_image_packed got = test_packed_new (w, h, CM_DEPTH_16, 1, 0);
+  cm_image_packed want = test_packed_new (w, h, CM_DEPTH_16, 1, 0);
+  cm_image src = { 0 }, dst = { 0 };
+  temporal_history hist = {.n = 0,.frames = d.frames };
+  cm_temporal_filter *f = NULL;
+  cm_status st;
+
+  st = cm_device_image_alloc (&src, w, h, CM_DEPTH_16);
+  if (st == CM_OK)
+    st = cm_device_image_alloc (&dst, w, h, CM_DEPTH_16);
+  if (st == CM_OK)
+    st = cm_temporal_filter_new (&f, CM_BACKEND_CUDA, &d, w, h, CM_DEPTH_16,
+        NULL);
+  for (int t = 0; st == CM_OK && t < 12; t++) {
+    const cm_image_packed ps = { src.data, src.pitch, w, h, CM_DEPTH_16, 1 };
+    const cm_image_packed pd = { dst.data, dst.pitch, w, h, CM_DEPTH_16, 1 };
+
+    if (t == 6) {
+      cm_temporal_filter_reset (f);
+      temporal_history_clear (&hist);
+    }
+    if (t == 8) {
+      d.percentile = 100;
+      d.output = CM_TEMPORAL_DIFFERENCE;
+      st = cm_temporal_filter_set_rank (f, d.percentile, d.output);
+    }
+    temporal_fill (&hsrc, r, 0);
+    temporal_history_push (&hist, &hsrc);
+    if (st == CM_OK)
+      st = packed_copy (&ps, &hsrc, CM_COPY_H2D);
+    if (st == CM_OK)
+      st = cm_temporal_filter_push (f, &src, &dst, stream);
+    if (st == CM_OK)
+      st = packed_copy (&got, &pd, CM_COPY_D2H);
+    if (st == CM_OK)
+      st = cm_stream_sync (stream);
+    if (st != CM_OK)
+      break;
+    cm_temporal_ref (&d, hist.win, hist.n, &want);
+    if (cm_temporal_filter_window (f) != hist.n ||
+        !temporal_equal (&got, &want, "filter")) {
+      FAIL ("CUDA filter push %d: differs (window %d, expected %d)", t,
+          cm_temporal_filter_window (f), hist.n);
+      break;
+    }
+    n_pass++;
+  }
+  if (st != CM_OK)
+    FAIL ("CUDA filter: %s", cm_status_string (st));
+  if (f != NULL && (cm_temporal_filter_backend (f) != CM_BACKEND_CUDA ||
+          strncmp (cm_temporal_filter_algorithm (f), "network", 7) != 0))
+    FAIL ("CUDA filter: backend %d, algorithm %s",
+        (int) cm_temporal_filter_backend (f), cm_temporal_filter_algorithm (f));
+  cm_temporal_filter_free (f);
+  cm_device_free (src.data);
+  cm_device_free (dst.data);
+  temporal_history_clear (&hist);
+  free (hsrc.data);
+  free (got.data);
+  free (want.data);
+}
+
 static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
@@ -387,6 +464,7 @@ main (void)
     return rc;
   test_rng_seed (&r, 3838);
   check_arguments ();
+  check_filter (&r);
   check_reset_and_rank (&r);
   check_table (&r);
   check_every_frames (&r);
