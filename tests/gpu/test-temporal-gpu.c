@@ -26,7 +26,7 @@
 
 #include "device.h"
 #include "kernel-test.h"
-#include "temporal-filter.h"
+#include "temporal/temporal-filter.h"
 #include "temporal-history.h"
 #include "temporal/temporal.h"
 #include "test-util.h"
