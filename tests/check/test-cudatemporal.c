@@ -278,7 +278,7 @@ push_flush (GstHarness * h)
 /* where the history begins anew, and where it does not */
 GST_START_TEST (test_history_restarts)
 {
-  guint64 seed = 3000;
+  guint64 seed = 3000, builds;
   Run r;
 
   run_start (&r, "I420", 9, 5, 4, 50.0, CM_TEMPORAL_BACKGROUND);
@@ -296,18 +296,21 @@ GST_START_TEST (test_history_restarts)
   run_push (&r, seed++, 0, TRUE, "DISCONT");
   run_push (&r, seed++, 0, FALSE, "after DISCONT");
 
-  /* a new percentile: the history kept */
+  /* a new percentile: the history kept, nothing allocated */
+  builds = test_filter_builds (r.e);
   g_object_set (r.e, "percentile", 100.0, NULL);
   r.d.percentile = 100.0;
   run_push (&r, seed++, 0, FALSE, "new percentile");
   fail_unless_equals_int (run_window (&r), 3);
+  fail_unless_equals_uint64 (test_filter_builds (r.e), builds);
 
-  /* a new frames */
+  /* a new frames: new histories, one a plane */
   g_object_set (r.e, "frames", 2u, NULL);
   r.d.frames = 2;
   run_reset (&r);
   for (int t = 0; t < 3; t++)
     run_push (&r, seed++, 0, FALSE, "new frames");
+  fail_unless_equals_uint64 (test_filter_builds (r.e), builds + 3);
 
   /* a new output */
   g_object_set (r.e, "output", CM_TEMPORAL_DIFFERENCE, NULL);

@@ -146,6 +146,8 @@ static const SetAgain set_again[] = {
   {"cudamedian", "size", "3", "5"},
   {"cudalinspectrum", "length", "15", "9"},
   {"cudalinspectrum", "output", "passthrough", "supremum"},
+  {"cudatemporal", "frames", "9", "5"},
+  {"cudatemporal", "output", "background", "difference"},
 };
 
 GST_START_TEST (test_same_value_no_rebuild)
