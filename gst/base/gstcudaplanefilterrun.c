@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One frame of a cudamorphology element (gstcudaplanefilterprivate.h):
- * its start (caps, the device entered, property changes), the buffers
- * mapped, the whole frame or its regions of interest through the frame
- * path, and its end (statistics, errors, the subclass's results). */
+/* One frame (gstcudaplanefilterprivate.h), from transform(): its start
+ * (caps, the device entered, property changes), the filter for its size,
+ * the buffers mapped, the whole frame or its regions through the frame
+ * path, and its end (statistics, errors, frame_done). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -193,7 +193,7 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
     gst_cuda_plane_filter_drop_filters (self);
-    if (width == 0) {           /* the last configure failed */
+    if (width == 0) {           /* the last filter was not made */
       width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
       height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
     }
