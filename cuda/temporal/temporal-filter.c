@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A temporal percentile filter on either backend (temporal-filter.h),
- * behind the filter handle (cm-filter-impl.h). */
-#include <stdlib.h>
-
+/* A temporal percentile on either backend (temporal-filter.h). */
 #include "cm-filter-impl.h"
 #include "temporal-cpu.h"
 #include "temporal-filter.h"
@@ -41,12 +38,8 @@ static cm_status
 temporal_run (cm_filter * base, const cm_image * src, const cm_image * dst,
     void *stream)
 {
-  cm_image_packed s, d;
+  const cm_image_packed s = packed_of (src), d = packed_of (dst);
 
-  if (dst == NULL)
-    return CM_ERR_INVALID_ARG;
-  s = packed_of (src);
-  d = packed_of (dst);
   return temporal_run_packed (base, &s, &d, stream);
 }
 
@@ -76,27 +69,20 @@ static const cm_filter_ops temporal_ops = {
   .free = temporal_free,
 };
 
-/* The family's own filter, or NULL for another family's handle */
-static temporal_filter *
-temporal_of (const cm_filter * f)
-{
-  return f != NULL && f->ops == &temporal_ops ? (temporal_filter *) f : NULL;
-}
-
 cm_status
 cm_temporal_filter_new (cm_filter ** out, cm_backend backend,
     const cm_temporal_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
   temporal_filter *f;
-  cm_status status = CM_OK;
+  cm_status status;
 
   f = (temporal_filter *) cm_filter_alloc (out, sizeof (*f), &temporal_ops,
-      desc != NULL && cm_temporal_desc_check (desc) == CM_OK, backend, width,
-      height, depth, cpu, &status);
+      cm_temporal_desc_check (desc) == CM_OK, backend, width, height, depth,
+      cpu, &status);
   if (f == NULL)
     return status;
-  f->base.flags = CM_FILTER_PACKED;
+  f->base.flags |= CM_FILTER_PACKED;
   f->channels = desc->channels;
   if (backend == CM_BACKEND_CUDA)
     status = cm_temporal_plan_new (&f->plan, desc, width, height, depth);
@@ -116,18 +102,12 @@ cm_temporal_filter_ring_bytes (cm_backend backend,
       cm_temporal_cpu_ring_bytes (desc, width, height, depth) : 0;
 }
 
-cm_status
-cm_temporal_filter_push_packed (cm_filter * f, const cm_image_packed * src,
-    const cm_image_packed * dst, void *stream)
+/* @base as a temporal filter, NULL for another */
+static temporal_filter *
+temporal_of (const cm_filter * base)
 {
-  return cm_filter_run_packed (f, src, dst, stream);
-}
-
-cm_status
-cm_temporal_filter_push (cm_filter * f, const cm_image * src,
-    const cm_image * dst, void *stream)
-{
-  return cm_filter_run (f, src, dst, stream);
+  return base != NULL && base->ops == &temporal_ops ?
+      (temporal_filter *) base : NULL;
 }
 
 void
@@ -135,11 +115,9 @@ cm_temporal_filter_reset (cm_filter * base)
 {
   temporal_filter *f = temporal_of (base);
 
-  if (f == NULL)
-    return;
-  if (f->plan != NULL)
+  if (f != NULL && f->plan != NULL)
     cm_temporal_plan_reset (f->plan);
-  if (f->cpu != NULL)
+  else if (f != NULL)
     cm_temporal_cpu_reset (f->cpu);
 }
 
@@ -165,22 +143,4 @@ cm_temporal_filter_set_rank (cm_filter * base, double percentile,
   return f->plan != NULL ?
       cm_temporal_plan_set_rank (f->plan, percentile, output) :
       cm_temporal_cpu_set_rank (f->cpu, percentile, output);
-}
-
-void
-cm_temporal_filter_free (cm_filter * f)
-{
-  cm_filter_free (f);
-}
-
-cm_backend
-cm_temporal_filter_backend (const cm_filter * f)
-{
-  return cm_filter_backend (f);
-}
-
-const char *
-cm_temporal_filter_algorithm (const cm_filter * f)
-{
-  return cm_filter_algorithm (f);
 }

@@ -1,24 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Built instead of the family's .cu files without the CUDA toolkit: no
- * plan is made (CM_ERR_NO_CUDA), so a filter falls back to the CPU. */
+/* Built instead of temporal's .cu files without the CUDA toolkit: no
+ * temporal plan is made (cm-nocuda.h), so a filter falls back to the
+ * CPU. */
+#include "cm-nocuda.h"
 #include "temporal.h"
 
-cm_status
-cm_temporal_plan_new (cm_temporal_plan ** out, const cm_temporal_desc * desc,
-    int width, int height, cm_depth depth)
-{
-  return cm_temporal_plan_new_tuned (out, desc, width, height, depth, NULL);
-}
-
-cm_status
-cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
-    const cm_temporal_desc * desc, int width, int height, cm_depth depth,
-    const cm_temporal_tuning * tuning)
-{
-  if (out)
-    *out = NULL;
-  return CM_ERR_NO_CUDA;
-}
+NO_CUDA_PLAN (temporal, cm_temporal_desc, cm_temporal_tuning)
 
 cm_status
 cm_temporal_plan_push (cm_temporal_plan * plan, const cm_image_packed * src,
@@ -49,9 +36,4 @@ const char *
 cm_temporal_plan_algorithm (const cm_temporal_plan * plan)
 {
   return "none";
-}
-
-void
-cm_temporal_plan_free (cm_temporal_plan * plan)
-{
 }

@@ -2,8 +2,9 @@
 /* The filter handle (cm-filter.h) as each family fills it (morph-filter.h,
  * median-filter.h, reconstruct-filter.h, linspectrum-filter.h): on the CPU
  * backend a filter's run gives exactly the reference's output (cm_morph_ref,
- * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_linspectrum_ref
- * and cm_orientation_rgba_ref, on the calling thread) for seeded random
+ * cm_median_ref, cm_median_luma_ref, cm_recon_ref, cm_temporal_ref of the
+ * frames run so far, cm_linspectrum_ref and cm_orientation_rgba_ref, on
+ * the calling thread) for seeded random
  * images of both depths, odd sizes, 1-pixel frames and every border
  * mode, whatever the number of threads; the CUDA backend of a build
  * without CUDA is refused cleanly (CM_ERR_NO_CUDA, no filter); arguments
@@ -19,6 +20,7 @@
 #include "median/median-filter.h"
 #include "morph/morph-filter.h"
 #include "reconstruct/reconstruct-filter.h"
+#include "temporal/temporal-filter.h"
 #include "test-count.h"
 #include "test-util.h"
 
@@ -302,6 +304,57 @@ test_recon (test_rng * rng)
   cm_se_free (se);
 }
 
+/* ---- temporal percentile ------------------------------------------------ */
+
+/* Four frames through a filter of 3: each output against cm_temporal_ref
+ * of the window (the frames since the start, at most 3, kept here) */
+static void
+test_temporal (test_rng * rng)
+{
+  char what[160];
+
+  for (int i = 0; i < N_OF (sizes); i++) {
+    const size_row *z = &sizes[i];
+    const cm_temporal_desc d = { 3, 20.0 * i, (cm_temporal_output) (i % 2),
+      1, -1
+    };
+    cm_image frames[4];
+    cm_image_packed win[4], ref;
+    cm_image got = test_image_new (z->width, z->height, z->depth, 24);
+    cm_filter *f = NULL;
+    cm_status st;
+
+    st = cm_temporal_filter_new (&f, CM_BACKEND_CPU, &d, z->width,
+        z->height, z->depth, &cpu_opts);
+    for (int t = 0; t < 4; t++) {
+      const int first = t < 2 ? 0 : t - 2;
+      cm_image want = test_image_new (z->width, z->height, z->depth, 0);
+
+      frames[t] = test_image_new (z->width, z->height, z->depth, 8);
+      test_image_fill_random (&frames[t], rng);
+      for (int j = first; j <= t; j++)
+        win[j - first] = packed_of (&frames[j], 1);
+      ref = packed_of (&want, 1);
+      snprintf (what, sizeof (what), "temporal %dx%d/%d frame %d",
+          z->width, z->height, (int) z->depth, t);
+      if (st == CM_OK)
+        st = cm_filter_run (f, &frames[t], &got, NULL);
+      if (reference_ran (cm_temporal_ref (&d, win, t - first + 1, &ref) ==
+              CM_OK, what))
+        run_matches (st, &got, &want, what, "differs from cm_temporal_ref");
+      test_image_free (&want);
+    }
+    checks++;
+    if (cm_temporal_filter_window (f) != 3)
+      FAIL ("temporal: window %d after 4 frames", cm_temporal_filter_window
+          (f));
+    for (int t = 0; t < 4; t++)
+      test_image_free (&frames[t]);
+    test_image_free (&got);
+    cm_filter_free (f);
+  }
+}
+
 /* ---- linear spectrum ---------------------------------------------------- */
 
 static void
@@ -411,6 +464,8 @@ test_cuda_backend (void)
   cm_filter *rf = (cm_filter *) & rd;
   cm_linspectrum_desc ld = { 7, 0, 180, 30, CM_MORPH_OPEN, 1, 1 };
   cm_filter *lf = (cm_filter *) & ld;
+  cm_temporal_desc td = { 9, 50, CM_TEMPORAL_BACKGROUND, 4, 3 };
+  cm_filter *tf = (cm_filter *) & td;
   cm_status st;
 
   cm_se_new_rect (&se, 3, 3);
@@ -440,6 +495,10 @@ test_cuda_backend (void)
       CM_DEPTH_8, NULL);
   check_cuda_refusal ("linear spectrum", st, lf);
   cm_filter_free (st == CM_OK ? lf : NULL);
+  st = cm_temporal_filter_new (&tf, CM_BACKEND_CUDA, &td, 32, 16,
+      CM_DEPTH_8, NULL);
+  check_cuda_refusal ("temporal", st, tf);
+  cm_filter_free (st == CM_OK ? tf : NULL);
   cm_se_free (se);
 }
 
@@ -542,6 +601,7 @@ main (void)
   test_morph_owns_se (&rng);
   test_median (&rng);
   test_recon (&rng);
+  test_temporal (&rng);
   test_linspectrum (&rng);
   test_cuda_backend ();
   test_arguments ();

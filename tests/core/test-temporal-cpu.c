@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The temporal percentile on the CPU: the reference (cm_temporal_ref)
  * against hand-made windows and cudamedian's rank, then the CPU backend
- * (cm_temporal_filter on CM_BACKEND_CPU) against the reference, bit for
+ * (cm_temporal_filter_new on CM_BACKEND_CPU) against the reference, bit for
  * bit, on random sequences: every `frames` from 1 to 255 (small frames,
  * the window growing after the start and then sliding), percentiles 0,
  * 50, 100 and between, both outputs, 8 and 16 bits, planes and packed
@@ -116,7 +116,7 @@ run_sequence (const cm_temporal_desc * d, const layout * l, cm_depth depth,
       l->channels, 0);
   cm_cpu_opts cpu = { o->threads, NULL };
   temporal_history h = {.n = 0,.frames = d->frames };
-  cm_temporal_filter *f = NULL;
+  cm_filter *f = NULL;
   char what[160];
   cm_status st;
 
@@ -133,7 +133,7 @@ run_sequence (const cm_temporal_desc * d, const layout * l, cm_depth depth,
 
     temporal_fill (&src, r, o->levels);
     temporal_history_push (&h, &src);
-    st = cm_temporal_filter_push_packed (f, &src, out, NULL);
+    st = cm_filter_run_packed (f, &src, out, NULL);
     CHECK (st == CM_OK, "%s push %d: %s", what, t, cm_status_string (st));
     CHECK (cm_temporal_filter_window (f) == h.n, "%s push %d: window %d, "
         "expected %d", what, t, cm_temporal_filter_window (f), h.n);
@@ -148,7 +148,7 @@ run_sequence (const cm_temporal_desc * d, const layout * l, cm_depth depth,
       FAIL ("%s push %d (window %d): differs from the reference", what, t,
           h.n);
   }
-  cm_temporal_filter_free (f);
+  cm_filter_free (f);
   temporal_history_clear (&h);
   free (src.data);
   free (dst.data);
@@ -213,7 +213,7 @@ check_reset_and_rank (test_rng * r)
   cm_image_packed want = test_packed_new (l->width, l->height, CM_DEPTH_8,
       l->channels, 0);
   temporal_history h = {.n = 0,.frames = d.frames };
-  cm_temporal_filter *f = NULL;
+  cm_filter *f = NULL;
 
   CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CPU, &d, l->width,
           l->height, CM_DEPTH_8, NULL) == CM_OK, "reset: filter");
@@ -232,7 +232,7 @@ check_reset_and_rank (test_rng * r)
     }
     temporal_fill (&src, r, 0);
     temporal_history_push (&h, &src);
-    CHECK (cm_temporal_filter_push_packed (f, &src, &dst, NULL) == CM_OK,
+    CHECK (cm_filter_run_packed (f, &src, &dst, NULL) == CM_OK,
         "reset: push %d", t);
     CHECK (cm_temporal_filter_window (f) == h.n, "reset: push %d: window "
         "%d, expected %d", t, cm_temporal_filter_window (f), h.n);
@@ -243,7 +243,7 @@ check_reset_and_rank (test_rng * r)
   }
   CHECK (f == NULL || cm_temporal_filter_set_rank (f, 101,
           CM_TEMPORAL_BACKGROUND) == CM_ERR_INVALID_ARG, "set_rank 101");
-  cm_temporal_filter_free (f);
+  cm_filter_free (f);
   temporal_history_clear (&h);
   free (src.data);
   free (dst.data);
@@ -264,7 +264,7 @@ check_planes_and_cancel (test_rng * r)
   temporal_history h = {.n = 0,.frames = d.frames };
   int cancel = 0;
   cm_cpu_opts cpu = { 2, &cancel };
-  cm_temporal_filter *f = NULL;
+  cm_filter *f = NULL;
 
   CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CPU, &d, 11, 5, CM_DEPTH_16,
           &cpu) == CM_OK, "planes: filter");
@@ -272,7 +272,7 @@ check_planes_and_cancel (test_rng * r)
     temporal_fill (&ps, r, 0);
     if (t == 2) {
       cancel = 1;
-      CHECK (cm_temporal_filter_push (f, &src, &dst, NULL) ==
+      CHECK (cm_filter_run (f, &src, &dst, NULL) ==
           CM_ERR_CANCELLED, "cancelled push");
       CHECK (cm_temporal_filter_window (f) == h.n, "window after a "
           "cancelled push: %d, expected %d", cm_temporal_filter_window (f),
@@ -281,14 +281,14 @@ check_planes_and_cancel (test_rng * r)
       temporal_fill (&ps, r, 0);
     }
     temporal_history_push (&h, &ps);
-    CHECK (cm_temporal_filter_push (f, &src, &dst, NULL) == CM_OK,
+    CHECK (cm_filter_run (f, &src, &dst, NULL) == CM_OK,
         "planes: push %d", t);
     cm_temporal_ref (&d, h.win, h.n, &want);
     checks++;
     if (!temporal_equal (&pd, &want, "planes"))
       FAIL ("planes: push %d differs", t);
   }
-  cm_temporal_filter_free (f);
+  cm_filter_free (f);
   temporal_history_clear (&h);
   test_image_free (&src);
   test_image_free (&dst);
@@ -311,7 +311,7 @@ check_arguments (void)
   };
   cm_temporal_desc good = { 5, 50, CM_TEMPORAL_BACKGROUND, 4, 3 };
   cm_temporal_desc nan_desc = good;
-  cm_temporal_filter *f = (cm_temporal_filter *) & good;
+  cm_filter *f = (cm_filter *) & good;
   cm_image_packed a = test_packed_new (4, 3, CM_DEPTH_8, 4, 0);
   cm_image_packed b = test_packed_new (5, 3, CM_DEPTH_8, 4, 0);
   cm_image plane = test_image_new (4, 3, CM_DEPTH_8, 0);
@@ -337,17 +337,17 @@ check_arguments (void)
           CM_DEPTH_8) == 5u * 2160u * 15360u, "CUDA ring bytes");
   CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CPU, &good, 4, 3,
           CM_DEPTH_8, NULL) == CM_OK, "good descriptor refused");
-  CHECK (cm_temporal_filter_push_packed (f, &a, &b, NULL) ==
+  CHECK (cm_filter_run_packed (f, &a, &b, NULL) ==
       CM_ERR_INVALID_ARG, "sizes that differ taken");
-  CHECK (cm_temporal_filter_push (f, &plane, &plane, NULL) ==
+  CHECK (cm_filter_run (f, &plane, &plane, NULL) ==
       CM_ERR_INVALID_ARG, "a plane for four channels taken");
-  CHECK (cm_temporal_filter_push_packed (f, &a, &a, NULL) == CM_OK,
+  CHECK (cm_filter_run_packed (f, &a, &a, NULL) == CM_OK,
       "in place refused");
-  CHECK (strcmp (cm_temporal_filter_algorithm (f), "cpu-bitwise") == 0,
-      "CPU algorithm named %s", cm_temporal_filter_algorithm (f));
-  cm_temporal_filter_free (f);
+  CHECK (strcmp (cm_filter_algorithm (f), "cpu-bitwise") == 0,
+      "CPU algorithm named %s", cm_filter_algorithm (f));
+  cm_filter_free (f);
   if (!cm_have_cuda ()) {
-    f = (cm_temporal_filter *) & good;
+    f = (cm_filter *) & good;
     CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CUDA, &good, 4, 3,
             CM_DEPTH_8, NULL) == CM_ERR_NO_CUDA && f == NULL,
         "CUDA filter without CUDA");

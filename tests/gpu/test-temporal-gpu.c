@@ -26,8 +26,8 @@
 
 #include "device.h"
 #include "kernel-test.h"
-#include "temporal/temporal-filter.h"
 #include "temporal-history.h"
+#include "temporal/temporal-filter.h"
 #include "temporal/temporal.h"
 #include "test-util.h"
 
@@ -361,7 +361,7 @@ check_filter (test_rng * r)
   cm_image_packed want = test_packed_new (w, h, CM_DEPTH_16, 1, 0);
   cm_image src = { 0 }, dst = { 0 };
   temporal_history hist = {.n = 0,.frames = d.frames };
-  cm_temporal_filter *f = NULL;
+  cm_filter *f = NULL;
   cm_status st;
 
   st = cm_device_image_alloc (&src, w, h, CM_DEPTH_16);
@@ -388,7 +388,7 @@ check_filter (test_rng * r)
     if (st == CM_OK)
       st = packed_copy (&ps, &hsrc, CM_COPY_H2D);
     if (st == CM_OK)
-      st = cm_temporal_filter_push (f, &src, &dst, stream);
+      st = cm_filter_run (f, &src, &dst, stream);
     if (st == CM_OK)
       st = packed_copy (&got, &pd, CM_COPY_D2H);
     if (st == CM_OK)
@@ -406,11 +406,11 @@ check_filter (test_rng * r)
   }
   if (st != CM_OK)
     FAIL ("CUDA filter: %s", cm_status_string (st));
-  if (f != NULL && (cm_temporal_filter_backend (f) != CM_BACKEND_CUDA ||
-          strncmp (cm_temporal_filter_algorithm (f), "network", 7) != 0))
+  if (f != NULL && (cm_filter_backend (f) != CM_BACKEND_CUDA ||
+          strncmp (cm_filter_algorithm (f), "network", 7) != 0))
     FAIL ("CUDA filter: backend %d, algorithm %s",
-        (int) cm_temporal_filter_backend (f), cm_temporal_filter_algorithm (f));
-  cm_temporal_filter_free (f);
+        (int) cm_filter_backend (f), cm_filter_algorithm (f));
+  cm_filter_free (f);
   cm_device_free (src.data);
   cm_device_free (dst.data);
   temporal_history_clear (&hist);
