@@ -2,8 +2,9 @@
 /* The chroma planes of YUV frames that an element filters (each plane by
  * a filter of its own) or makes neutral instead of copying them
  * (GstCudaPlaneFilterChroma): their geometry, device scratch and pinned
- * staging per caps, and one plane's work, on the host or queued on the
- * path's stream with the transfers its memories need. */
+ * staging per caps, where a plane's filter reads and writes (uploaded and
+ * downloaded as the memories need, queued on the path's stream), and the
+ * neutral fill. A leaf: it calls nothing of the frame path's files. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -94,6 +95,8 @@ gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
   if (fp->backend != CM_BACKEND_CUDA || !fp->chroma_scratch ||
       fp->n_chroma == 0)
     return CM_OK;
+  /* (a device output of a NEUTRAL frame copies the neutral plane; frames
+   * on the host go through each plane's scratch and staging) */
 
   for (p = 1; status == CM_OK && p <= fp->n_chroma; p++) {
     GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
@@ -163,20 +166,6 @@ plane_of (const GstCudaPlaneFilterChromaPlane * cp, GstVideoFrame * frame,
   return v;
 }
 
-static cm_status
-run (cm_filter * filter, const cm_image_packed * src,
-    const cm_image_packed * dst, cm_stream stream)
-{
-  cm_image s = { src->data, src->pitch, src->width, src->height, src->depth };
-  cm_image d = { dst->data, dst->pitch, dst->width, dst->height, dst->depth };
-
-  if (filter == NULL)
-    return CM_ERR_INVALID_ARG;
-  if (src->channels > 1)
-    return cm_filter_run_packed (filter, src, dst, stream);
-  return cm_filter_run (filter, &s, &d, stream);
-}
-
 /* Plane @p of a host frame to or from @dev (queued): straight when the
  * buffer is pinned, else through the plane's staging (the output's
  * copied out by chroma_finish () once the stream is done). */
@@ -203,75 +192,76 @@ transfer (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * mf,
       cp->staging_pitch, cp->row_bytes, cp->height, CM_COPY_H2D, fp->stream);
 }
 
-/* Plane @p queued on the device: read where it lies in CUDA memory, else
- * uploaded into the scratch; written likewise. */
-static cm_status
-chroma_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
-    guint p)
+/**
+ * gst_cuda_plane_filter_frame_path_chroma_begin:
+ *
+ * Where the filter of chroma plane @p reads and writes: the mapped planes
+ * on the CPU; on CUDA the input's plane in place or uploaded into the
+ * plane's scratch, the output's in place or the scratch.
+ */
+cm_status
+gst_cuda_plane_filter_frame_path_chroma_begin (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p,
+    const GstCudaPlaneFilterViews * frame, GstCudaPlaneFilterViews * v)
 {
   GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
-  cm_image_packed src, dst;
-  cm_status status = CM_OK;
 
+  *v = *frame;
+  v->timed = FALSE;
   cp->staged = FALSE;
-  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL) {
-    dst = plane_of (cp, &out->frame, p, fp->depth);
-    if (!out->device) {
-      fill_host (dst.data, dst.pitch, cp->row_bytes, cp->height, fp->depth);
-      return CM_OK;
-    }
-    return cm_copy_2d_async (dst.data, dst.pitch, fp->dev_neutral.data,
-        fp->dev_neutral.pitch, cp->row_bytes, cp->height, CM_COPY_D2D,
-        fp->stream);
+  if (!v->device) {
+    v->src = plane_of (cp, &in->frame, p, fp->depth);
+    v->dst = plane_of (cp, &out->frame, p, fp->depth);
+    return CM_OK;
   }
-
+  /* configured without the scratch: frames on the host cannot come */
+  if (!fp->chroma_scratch && (!in->device || !out->device))
+    return CM_ERR_INVALID_ARG;
+  v->dst = out->device ? plane_of (cp, &out->frame, p, fp->depth) :
+      cp->dev_out;
   if (in->device) {
-    src = plane_of (cp, &in->frame, p, fp->depth);
-  } else {
-    src = cp->dev_in;
-    status = transfer (fp, in, p, &src, FALSE);
+    v->src = plane_of (cp, &in->frame, p, fp->depth);
+    return CM_OK;
   }
-  dst = out->device ? plane_of (cp, &out->frame, p, fp->depth) : cp->dev_out;
-  if (status == CM_OK)
-    status = run (filter, &src, &dst, fp->stream);
-  if (status == CM_OK && !out->device)
-    status = transfer (fp, out, p, &dst, TRUE);
-  return status;
+  v->src = cp->dev_in;
+  return transfer (fp, in, p, &v->src, FALSE);
 }
 
 /**
- * gst_cuda_plane_filter_frame_chroma_plane:
- * @filters: (nullable): the filter of each plane, by plane index
+ * gst_cuda_plane_filter_frame_path_chroma_end:
  *
- * Chroma plane @p (1 .. fp->n_chroma) of @in into @out as fp->chroma
- * says, filtered by filters[p] or set neutral (the caller copies it for
- * GST_CUDA_PLANE_FILTER_CHROMA_COPY); on the host, or queued on
- * fp->stream on the CUDA backend.
+ * After the filter of chroma plane @p: on CUDA its result downloaded
+ * unless it was written in place.
  */
 cm_status
-gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
+gst_cuda_plane_filter_frame_path_chroma_end (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * out, guint p,
+    const GstCudaPlaneFilterViews * v)
+{
+  if (!v->device || out->device)
+    return CM_OK;
+  return transfer (fp, out, p, &v->dst, TRUE);
+}
+
+/* Plane @p of @out neutral: filled on the host, or copied from the
+ * neutral plane on the device (queued) */
+cm_status
+gst_cuda_plane_filter_frame_chroma_neutral (GstCudaPlaneFilterFramePath * fp,
     GstCudaPlaneFilterMappedFrame * out, guint p)
 {
   GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
-  cm_filter *filter = filters != NULL ? filters[p] : NULL;
-  cm_image_packed src, dst;
+  cm_image_packed dst = plane_of (cp, &out->frame, p, fp->depth);
 
-  if (fp->backend == CM_BACKEND_CUDA) {
-    /* configured without the scratch: frames on the host cannot come */
-    if (!fp->chroma_scratch && (!in->device || !out->device))
-      return CM_ERR_INVALID_ARG;
-    return chroma_cuda (fp, filter, in, out, p);
-  }
-
-  dst = plane_of (cp, &out->frame, p, fp->depth);
-  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL) {
+  if (!out->device) {
     fill_host (dst.data, dst.pitch, cp->row_bytes, cp->height, fp->depth);
     return CM_OK;
   }
-  src = plane_of (cp, &in->frame, p, fp->depth);
-  return run (filter, &src, &dst, NULL);
+  if (fp->dev_neutral.data == NULL)
+    return CM_ERR_INVALID_ARG;
+  return cm_copy_2d_async (dst.data, dst.pitch, fp->dev_neutral.data,
+      fp->dev_neutral.pitch, cp->row_bytes, cp->height, CM_COPY_D2D,
+      fp->stream);
 }
 
 /* After the stream's synchronisation: the outputs left in staging. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The frame path of the cudamorphology elements (gstcudaplanefilterframe.h):
- * mapping, upload and download through pinned staging, the channel split
- * of packed RGB(A) frames, chroma and alpha copies, and the filter run on
- * the CPU or queued on the element's stream. */
+/* The frame path (gstcudaplanefilterframe.h): per-caps buffers, upload and
+ * download through pinned staging, the channel split of packed RGB(A)
+ * frames, chroma and alpha copies; the filter runs between begin and end,
+ * called by the base class. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -37,20 +37,6 @@ static cm_depth
 gst_cuda_plane_filter_frame_info_depth (const GstVideoInfo * info)
 {
   return GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 : CM_DEPTH_8;
-}
-
-static cm_image
-plane_view (GstVideoFrame * frame, gint plane, gint width, gint height,
-    cm_depth depth)
-{
-  cm_image img;
-
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, plane);
-  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane);
-  img.width = width;
-  img.height = height;
-  img.depth = depth;
-  return img;
 }
 
 static cm_image_packed
@@ -229,14 +215,6 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
 
 /* ---- data path ---------------------------------------------------------- */
 
-/* TRUE when the current RGB(A) frame goes whole to process_packed () */
-static gboolean
-use_packed (GstCudaPlaneFilterFramePath * fp, cm_filter * filter)
-{
-  return fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
-      cm_filter_has_packed (filter);
-}
-
 /* A packed view of plane 0 as the plane it is (planar layouts) */
 cm_image
 gst_cuda_plane_filter_frame_as_plane (const cm_image_packed * v)
@@ -270,91 +248,42 @@ channel_move (const cm_image_packed * packed, gint ch, const cm_image * plane,
       cm_extract_channel_ref (packed, ch, plane);
 }
 
-/* The filter over @src (plane 0 of a frame or a rectangle) into the same
- * place of @dst: the plane, the whole packed frame, or each colour channel
- * through the scratch planes with alpha copied; @device: device images,
- * queued on fp->stream, else the CPU. */
+/* Packed RGB(A) views filtered channel by channel: alpha (or padding)
+ * copied from the input first. */
 cm_status
-gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, const cm_image_packed * src,
-    const cm_image_packed * dst, gboolean device)
+gst_cuda_plane_filter_frame_path_copy_alpha (GstCudaPlaneFilterFramePath * fp,
+    const GstCudaPlaneFilterViews * v)
 {
-  cm_stream stream = device ? fp->stream : NULL;
-  cm_image in = scratch_like (device ? &fp->dev_in : &fp->host_in, src);
-  cm_image out = scratch_like (device ? &fp->dev_out : &fp->host_out, src);
-  gsize row_bytes = (gsize) src->width * fp->pixel_channels *
+  gsize row_bytes = (gsize) v->src.width * fp->pixel_channels *
       cm_depth_bytes (fp->depth);
-  cm_status status = CM_OK;
-  gint c;
 
-  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR) {
-    cm_image s = gst_cuda_plane_filter_frame_as_plane (src);
-    cm_image d = gst_cuda_plane_filter_frame_as_plane (dst);
-
-    return cm_filter_run (filter, &s, &d, stream);
-  }
-  /* the filter takes the whole frame */
-  if (use_packed (fp, filter))
-    return cm_filter_run_packed (filter, src, dst, stream);
-
-  /* alpha / padding byte */
-  if (device)
-    status = cm_copy_2d_async (dst->data, dst->pitch, src->data, src->pitch,
-        row_bytes, src->height, CM_COPY_D2D, stream);
-  else
-    gst_cuda_plane_filter_frame_copy_rows (dst->data, dst->pitch, src->data,
-        src->pitch, row_bytes, src->height);
-  for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
-    gint ch = fp->colour_channel[c];
-
-    status = channel_move (src, ch, &in, FALSE, device, stream);
-    if (status == CM_OK)
-      status = cm_filter_run (filter, &in, &out, stream);
-    if (status == CM_OK)
-      status = channel_move (dst, ch, &out, TRUE, device, stream);
-  }
-  return status;
+  if (v->device)
+    return cm_copy_2d_async (v->dst.data, v->dst.pitch, v->src.data,
+        v->src.pitch, row_bytes, v->src.height, CM_COPY_D2D, v->stream);
+  gst_cuda_plane_filter_frame_copy_rows (v->dst.data, v->dst.pitch,
+      v->src.data, v->src.pitch, row_bytes, v->src.height);
+  return CM_OK;
 }
 
-/* Chroma plane @p copied, or as the subclass wants it (filtered or
- * neutral: gstcudaplanefilterchroma.c) */
-static cm_status
-chroma_plane (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, guint p)
+/* Colour channel @c of the views' input extracted into the scratch plane
+ * *@in; *@out: the scratch plane the filter writes for channel_out. */
+cm_status
+gst_cuda_plane_filter_frame_path_channel_in (GstCudaPlaneFilterFramePath * fp,
+    const GstCudaPlaneFilterViews * v, gint c, cm_image * in, cm_image * out)
 {
-  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_COPY)
-    return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
-  return gst_cuda_plane_filter_frame_chroma_plane (fp, chroma_filters, in,
-      out, p);
+  *in = scratch_like (v->device ? &fp->dev_in : &fp->host_in, &v->src);
+  *out = scratch_like (v->device ? &fp->dev_out : &fp->host_out, &v->src);
+  return channel_move (&v->src, fp->colour_channel[c], in, FALSE, v->device,
+      v->stream);
 }
 
-static cm_status
-process_cpu (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * inf,
-    GstCudaPlaneFilterMappedFrame * outf)
+/* The filtered scratch plane @out into colour channel @c of the output */
+cm_status
+gst_cuda_plane_filter_frame_path_channel_out (GstCudaPlaneFilterFramePath *
+    fp, const GstCudaPlaneFilterViews * v, gint c, const cm_image * out)
 {
-  GstVideoFrame *in = &inf->frame, *out = &outf->frame;
-  gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
-  gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-  cm_image_packed src, dst;
-  cm_status status;
-  guint p;
-
-  if (fp->convert) {
-    cm_image s = plane_view (in, 0, width, height, fp->depth);
-
-    dst = packed_view (out, width, height, CM_DEPTH_8, fp->out_channels);
-    return cm_filter_run_to_packed (filter, &s, &dst, NULL);
-  }
-
-  src = packed_view (in, width, height, fp->depth, fp->pixel_channels);
-  dst = packed_view (out, width, height, fp->depth, fp->pixel_channels);
-  status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
-  /* chroma */
-  for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
-    status = chroma_plane (fp, chroma_filters, inf, outf, p);
-  return status;
+  return channel_move (&v->dst, fp->colour_channel[c], out, TRUE, v->device,
+      v->stream);
 }
 
 /* Plane 0 of a host frame -> the device image at @dev_data, queued on the
@@ -453,23 +382,6 @@ gst_cuda_plane_filter_frame_copy_plane (GstCudaPlaneFilterFramePath * fp,
       GST_VIDEO_FRAME_COMP_HEIGHT (&out->frame, comp[0]), kind, fp->stream);
 }
 
-/* The processed plane of the input on the device: the frame's own plane
- * in CUDA memory, otherwise uploaded into dev_in. */
-static cm_status
-input_plane (GstCudaPlaneFilterFramePath * fp,
-    GstCudaPlaneFilterMappedFrame * in, cm_image * src,
-    GstCudaPlaneFilterFrameStats * st)
-{
-  if (in->device) {
-    *src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&fp->info),
-        GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth);
-    st->device_in++;
-    return CM_OK;
-  }
-  *src = fp->dev_in;
-  return upload (fp, in, fp->dev_in.data, fp->dev_in.pitch, st);
-}
-
 /* The device scratch of plane 0 (input's or output's) as a @width x
  * @height image: host frames go through it, regions are gathered in it. */
 cm_image_packed
@@ -549,51 +461,98 @@ gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
     fp->time_pending = TRUE;
 }
 
-static cm_status
-process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event defer)
+/* Views on the path's backend and stream, nothing measured yet */
+void
+gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterViews * v)
+{
+  v->device = fp->backend == CM_BACKEND_CUDA;
+  v->stream = v->device ? fp->stream : NULL;
+  v->timed = FALSE;
+  v->active = TRUE;
+}
+
+/* Before the filter: where it reads and writes plane 0 of @in and @out.
+ * CUDA: the input read in place or uploaded, the output written in place
+ * or into the scratch, the frame's device time begun; CPU: the mapped
+ * frames. */
+cm_status
+gst_cuda_plane_filter_frame_path_begin (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    GstCudaPlaneFilterFrameStats * st, GstCudaPlaneFilterViews * v)
 {
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-  cm_status status;
-  gboolean timed, synced;
-  guint p;
+
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  if (!v->device) {
+    v->src = packed_view (&in->frame, width, height, fp->depth,
+        fp->pixel_channels);
+    v->dst = fp->convert ? packed_view (&out->frame, width, height,
+        CM_DEPTH_8, fp->out_channels) : packed_view (&out->frame, width,
+        height, fp->depth, fp->pixel_channels);
+    return CM_OK;
+  }
 
   fp->download_staged = FALSE;
   if (out->device)
     st->device_out++;
-  timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
-
-  if (fp->convert) {
-    cm_image src;
-    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, CM_DEPTH_8, fp->out_channels) : fp->dev_packed_out;
-
-    status = input_plane (fp, in, &src, st);
-    if (status == CM_OK)
-      status = cm_filter_run_to_packed (filter, &src, &dst, fp->stream);
-    if (status == CM_OK && !out->device)
-      status = download (fp, out, dst.data, dst.pitch, st);
-  } else {
-    cm_image_packed src;
-    cm_image_packed dst = out->device ? packed_view (&out->frame, width,
-        height, fp->depth, fp->pixel_channels) :
+  v->timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+  if (fp->convert)
+    v->dst = out->device ? packed_view (&out->frame, width, height,
+        CM_DEPTH_8, fp->out_channels) : fp->dev_packed_out;
+  else
+    v->dst = out->device ? packed_view (&out->frame, width, height,
+        fp->depth, fp->pixel_channels) :
         gst_cuda_plane_filter_frame_scratch (fp, FALSE, width, height);
+  return input_view (fp, in, &v->src, st);
+}
 
-    status = input_view (fp, in, &src, st);
-    if (status == CM_OK)
-      status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst,
-          TRUE);
-    if (status == CM_OK && !out->device)
-      status = download (fp, out, dst.data, dst.pitch, st);
-    /* chroma: on the host while the device works, or queued */
-    for (p = 1; status == CM_OK && p <= fp->n_chroma; p++)
-      status = chroma_plane (fp, chroma_filters, in, out, p);
+/* Chroma plane @p as the subclass wants it: copied, made neutral, or left
+ * as its filter wrote it (run between begin and end: chroma_begin) */
+static cm_status
+chroma_plane (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    guint p)
+{
+  switch (fp->chroma) {
+    case GST_CUDA_PLANE_FILTER_CHROMA_FILTER:
+      return CM_OK;
+    case GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL:
+      return gst_cuda_plane_filter_frame_chroma_neutral (fp, out, p);
+    default:
+      return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  }
+}
+
+/* After the filter (@status: the frame's so far): chroma copied; on CUDA
+ * the output downloaded unless written in place, then the frame's end:
+ * @defer recorded instead of the synchronisation (overlap: frames without
+ * staging), else left in flight or synchronised. */
+cm_status
+gst_cuda_plane_filter_frame_path_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstCudaPlaneFilterViews * v,
+    GstCudaPlaneFilterFrameStats * st, cm_event defer)
+{
+  gboolean chroma = !fp->convert &&
+      fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR;
+  gboolean synced;
+  guint p;
+
+  if (!v->device) {
+    for (p = 1; status == CM_OK && chroma && p <= fp->n_chroma; p++)
+      status = chroma_plane (fp, in, out, p);
+    return status;
   }
 
-  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
+  if (status == CM_OK && !out->device)
+    status = download (fp, out, v->dst.data, v->dst.pitch, st);
+  /* chroma: on the host while the device works, or queued */
+  for (p = 1; status == CM_OK && chroma && p <= fp->n_chroma; p++)
+    status = chroma_plane (fp, in, out, p);
+
+  gst_cuda_plane_filter_frame_timing_end (fp, v->timed && status == CM_OK);
 
   /* overlap: the frame's end is an event, waited for before the buffer
    * is pushed (the frames use no staging memory) */
@@ -612,48 +571,40 @@ process_cuda (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
   return status;
 }
 
-/* The mapped @in filtered into @out (YUV chroma as fp->chroma says, by
- * @chroma_filters[plane]): on the CPU, or queued with the planes moved as
- * their memories need. @defer: an event recorded instead
- * of the synchronisation (overlap, no staging); NULL: synchronised. */
+/* Analysis only (GRAY, YUV): plane 0 of @in where the filter reads it
+ * (uploaded unless on the device); analyse_end after the filter. */
 cm_status
-gst_cuda_plane_filter_frame_path_process (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, cm_filter * const *chroma_filters,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
-    GstCudaPlaneFilterFrameStats * st, cm_event defer)
+gst_cuda_plane_filter_frame_path_analyse_begin (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st,
+    GstCudaPlaneFilterViews * v)
 {
-  if (fp->backend == CM_BACKEND_CUDA)
-    return process_cuda (fp, filter, chroma_filters, in, out, st, defer);
-  return process_cpu (fp, filter, chroma_filters, in, out);
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  /* analysis only for GRAY and YUV, and nothing to end otherwise */
+  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
+      !fp->convert;
+  if (!v->active)
+    return CM_ERR_UNSUPPORTED;
+  if (!v->device) {
+    v->src = packed_view (&in->frame, GST_VIDEO_INFO_WIDTH (&fp->info),
+        GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth, 1);
+    return CM_OK;
+  }
+  v->timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+  return input_view (fp, in, &v->src, st);
 }
 
-/* Analysis only (GRAY, YUV): plane 0 of @in to the filter with no
- * destination (uploaded unless on the device); synchronised on CUDA. */
+/* The end of an analysis (a frame's or a region's): on CUDA the one
+ * synchronisation, also after a failure (no queued copy may still use the
+ * staging memory). */
 cm_status
-gst_cuda_plane_filter_frame_path_analyse (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterFrameStats * st)
+gst_cuda_plane_filter_frame_path_analyse_end (GstCudaPlaneFilterFramePath *
+    fp, cm_status status, const GstCudaPlaneFilterViews * v)
 {
-  cm_status status, sync_status;
-  gboolean timed;
-  cm_image src;
+  cm_status sync_status;
 
-  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
-    return CM_ERR_UNSUPPORTED;
-
-  if (fp->backend != CM_BACKEND_CUDA) {
-    src = plane_view (&in->frame, 0, GST_VIDEO_INFO_WIDTH (&fp->info),
-        GST_VIDEO_INFO_HEIGHT (&fp->info), fp->depth);
-    return cm_filter_run (filter, &src, NULL, NULL);
-  }
-
-  timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
-  status = input_plane (fp, in, &src, st);
-  if (status == CM_OK)
-    status = cm_filter_run (filter, &src, NULL, fp->stream);
-  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
-  /* the one synchronisation of the frame, also after a failure so that no
-   * queued copy still uses the staging memory */
+  if (!v->active || !v->device)
+    return status;
+  gst_cuda_plane_filter_frame_timing_end (fp, v->timed && status == CM_OK);
   sync_status = cm_stream_sync (fp->stream);
   return status == CM_OK ? sync_status : status;
 }

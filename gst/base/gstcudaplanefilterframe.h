@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The frame path: one frame of the negotiated caps to the filter and back
  * (maps, uploads and downloads through pinned staging, channel split,
- * chroma and alpha copies, cm_filter_run on the CPU or the element's
- * stream, whole frames or regions). It owns the per-caps buffers and
- * knows nothing of the element. */
+ * chroma and alpha copies, whole frames or regions), around the filter,
+ * which the base class runs between begin and end. It owns the per-caps
+ * buffers and knows nothing of the element nor of the filter. */
 #pragma once
 
 #include <gst/gst.h>
@@ -11,8 +11,8 @@
 
 #include "cm-image.h"
 #include "cm-status.h"
+#include "cm-backend.h"
 #include "device.h"
-#include "cm-filter.h"
 #include "gstcudaplanefilterenums.h"
 
 G_BEGIN_DECLS
@@ -59,11 +59,17 @@ typedef struct
   gboolean pinned;              /* host planes in page-locked memory */
 } GstCudaPlaneFilterMappedFrame;
 
-typedef enum
+/* Where the filter reads and writes plane 0 of one frame or rectangle:
+ * device images queued on @stream (CUDA), or host images (CPU). */
+typedef struct
 {
-  GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
-  GST_CUDA_PLANE_FILTER_LAYOUT_PACKED     /* RGB(A): colour channels of plane 0 */
-} GstCudaPlaneFilterLayout;
+  cm_image_packed src;
+  cm_image_packed dst;
+  cm_stream stream;
+  gboolean device;
+  gboolean timed;               /* the frame's device time is measured */
+  gboolean active;              /* an analysis began: its end synchronises */
+} GstCudaPlaneFilterViews;
 
 /* A chroma plane of the negotiated frames that is filtered or made
  * neutral (gstcudaplanefilterchroma.c) */
@@ -79,6 +85,12 @@ typedef struct
   gsize staging_pitch;
   gboolean staged;              /* this frame's output waits in staging_out */
 } GstCudaPlaneFilterChromaPlane;
+
+typedef enum
+{
+  GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
+  GST_CUDA_PLANE_FILTER_LAYOUT_PACKED     /* RGB(A): colour channels of plane 0 */
+} GstCudaPlaneFilterLayout;
 
 typedef struct
 {
@@ -126,8 +138,7 @@ typedef struct
   gboolean regions_timed;       /* this frame's regions are timed */
 
   /* YUV chroma planes: chroma_scratch set by the owner before configure
-   * (their scratch allocated then), chroma before each frame (COPY: as
-   * the other planes' filters are absent) */
+   * (their scratch allocated then), chroma before each frame */
   gboolean chroma_scratch;
   GstCudaPlaneFilterChroma chroma;
   guint n_chroma;               /* planes 1 .. n_chroma */
@@ -146,33 +157,73 @@ gboolean gst_cuda_plane_filter_frame_path_map (GstCudaPlaneFilterFramePath * fp,
     GstBuffer * buf, GstMapFlags flags, GstCudaPlaneFilterFrameStats * st);
 void gst_cuda_plane_filter_frame_path_unmap (GstCudaPlaneFilterMappedFrame * mf);
 
-cm_status gst_cuda_plane_filter_frame_path_process
-    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    cm_filter * const *chroma_filters, GstCudaPlaneFilterMappedFrame * in,
+/* One frame around the filter: begin gives the views the filter reads and
+ * writes, end moves the result where the output lies (the caller runs the
+ * filter between them; the path knows nothing of it). */
+cm_status gst_cuda_plane_filter_frame_path_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event defer);
-cm_status gst_cuda_plane_filter_frame_path_analyse
-    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterFrameStats * st);
+    GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_end (GstCudaPlaneFilterFramePath *
+    fp, cm_status status, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstCudaPlaneFilterViews * v,
+    GstCudaPlaneFilterFrameStats * st, cm_event defer);
+cm_status gst_cuda_plane_filter_frame_path_analyse_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterFrameStats * st, GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_analyse_end
+    (GstCudaPlaneFilterFramePath * fp, cm_status status,
+    const GstCudaPlaneFilterViews * v);
 
-/* Regions of interest (gstcudaplanefilterregion.c): begin, each
- * rectangle with the filter made for its size, end. */
+/* Packed RGB(A) views filtered channel by channel (when the filter does
+ * not take the whole frame): alpha first, then each colour channel in and
+ * out of the scratch planes. */
+cm_image gst_cuda_plane_filter_frame_as_plane (const cm_image_packed * v);
+cm_status gst_cuda_plane_filter_frame_path_copy_alpha
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_channel_in
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterViews * v,
+    gint c, cm_image * in, cm_image * out);
+cm_status gst_cuda_plane_filter_frame_path_channel_out
+    (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterViews * v,
+    gint c, const cm_image * out);
+
+/* Chroma planes filtered by the subclass's filters (CHROMA_FILTER,
+ * gstcudaplanefilterchroma.c): between begin and end, for each plane p,
+ * chroma_begin gives the views of plane p (@frame: the frame's, from
+ * begin), the caller runs that plane's filter, chroma_end moves its
+ * result; end then copies nothing of them. */
+cm_status gst_cuda_plane_filter_frame_path_chroma_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p,
+    const GstCudaPlaneFilterViews * frame, GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_chroma_end
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * out,
+    guint p, const GstCudaPlaneFilterViews * v);
+
+/* Regions of interest (gstcudaplanefilterregion.c): regions_begin, then
+ * per rectangle rect_begin, the filter made for its size, rect_end (or
+ * analyse_rect_begin, the filter, analyse_end), then regions_end. */
 cm_status gst_cuda_plane_filter_frame_path_regions_begin
     (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st);
-cm_status gst_cuda_plane_filter_frame_path_process_rect
-    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
-    const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_rect_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * r,
+    GstCudaPlaneFilterFrameStats * st, GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_rect_end
+    (GstCudaPlaneFilterFramePath * fp, cm_status status,
+    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * r,
+    const GstCudaPlaneFilterViews * v, GstCudaPlaneFilterFrameStats * st);
 cm_status gst_cuda_plane_filter_frame_path_regions_end
     (GstCudaPlaneFilterFramePath * fp, cm_status status,
     GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
     const GstVideoRectangle * rects, guint n,
     GstCudaPlaneFilterFrameStats * st);
-cm_status gst_cuda_plane_filter_frame_path_analyse_region
-    (GstCudaPlaneFilterFramePath * fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
-    GstCudaPlaneFilterFrameStats * st);
+cm_status gst_cuda_plane_filter_frame_path_analyse_rect_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
+    GstCudaPlaneFilterViews * v);
 cm_status gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out);

@@ -22,14 +22,8 @@ cm_status gst_cuda_plane_filter_frame_copy_plane (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
     guint p);
 G_GNUC_INTERNAL
-cm_image gst_cuda_plane_filter_frame_as_plane (const cm_image_packed * v);
-G_GNUC_INTERNAL
 cm_image_packed gst_cuda_plane_filter_frame_scratch (GstCudaPlaneFilterFramePath
     * fp, gboolean input, gint width, gint height);
-G_GNUC_INTERNAL
-cm_status gst_cuda_plane_filter_frame_filter (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, const cm_image_packed * src,
-    const cm_image_packed * dst, gboolean device);
 G_GNUC_INTERNAL
 gboolean gst_cuda_plane_filter_frame_timing_begin (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterFrameStats * st);
@@ -45,9 +39,8 @@ G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_chroma_clear (GstCudaPlaneFilterFramePath *
     fp);
 G_GNUC_INTERNAL
-cm_status gst_cuda_plane_filter_frame_chroma_plane (GstCudaPlaneFilterFramePath
-    * fp, cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, guint p);
+cm_status gst_cuda_plane_filter_frame_chroma_neutral (GstCudaPlaneFilterFramePath
+    * fp, GstCudaPlaneFilterMappedFrame * out, guint p);
 G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath *
     fp, GstCudaPlaneFilterMappedFrame * out);
@@ -57,5 +50,9 @@ cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
     cm_status status, GstCudaPlaneFilterMappedFrame * in,
     GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
     gboolean * synced);
+
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_views_init (const GstCudaPlaneFilterFramePath
+    * fp, GstCudaPlaneFilterViews * v);
 
 G_END_DECLS

@@ -127,35 +127,41 @@ copy_frame (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in
   return status;
 }
 
-/* One rectangle through @filter, made for its size: read and written
- * where it lies on the device (not read so in place: it would read what it
- * overwrote), otherwise through the device scratch. */
+/* One rectangle before its filter: read and written where it lies on the
+ * device (not read so in place: the filter would read what it overwrote),
+ * otherwise through the device scratch; on the CPU in the mapped frames. */
 cm_status
-gst_cuda_plane_filter_frame_path_process_rect (GstCudaPlaneFilterFramePath * fp,
-    cm_filter * filter, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, const GstVideoRectangle * r,
+gst_cuda_plane_filter_frame_path_rect_begin (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
+    GstCudaPlaneFilterViews * v)
+{
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  if (!v->device) {
+    v->src = frame_rect (fp, &in->frame, r);
+    v->dst = frame_rect (fp, &out->frame, r);
+    return CM_OK;
+  }
+  v->dst = out->device ? frame_rect (fp, &out->frame, r) :
+      gst_cuda_plane_filter_frame_scratch (fp, FALSE, r->w, r->h);
+  if (in->device && in != out) {
+    v->src = frame_rect (fp, &in->frame, r);
+    return CM_OK;
+  }
+  v->src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
+  return transfer (fp, in, r, &v->src, FALSE, st);
+}
+
+/* After the rectangle's filter: the scratch into the output's rectangle
+ * where the output is not on the device. */
+cm_status
+gst_cuda_plane_filter_frame_path_rect_end (GstCudaPlaneFilterFramePath * fp,
+    cm_status status, GstCudaPlaneFilterMappedFrame * out,
+    const GstVideoRectangle * r, const GstCudaPlaneFilterViews * v,
     GstCudaPlaneFilterFrameStats * st)
 {
-  cm_image_packed src, dst;
-  cm_status status = CM_OK;
-
-  if (fp->backend != CM_BACKEND_CUDA) {
-    src = frame_rect (fp, &in->frame, r);
-    dst = frame_rect (fp, &out->frame, r);
-    return gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, FALSE);
-  }
-  if (in->device && in != out) {
-    src = frame_rect (fp, &in->frame, r);
-  } else {
-    src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
-    status = transfer (fp, in, r, &src, FALSE, st);
-  }
-  dst = out->device ? frame_rect (fp, &out->frame, r) :
-      gst_cuda_plane_filter_frame_scratch (fp, FALSE, r->w, r->h);
-  if (status == CM_OK)
-    status = gst_cuda_plane_filter_frame_filter (fp, filter, &src, &dst, TRUE);
-  if (status == CM_OK && !out->device)
-    status = transfer (fp, out, r, &dst, TRUE, st);
+  if (status == CM_OK && v->device && !out->device)
+    status = transfer (fp, out, r, &v->dst, TRUE, st);
   return status;
 }
 
@@ -216,37 +222,27 @@ gst_cuda_plane_filter_frame_path_copy (GstCudaPlaneFilterFramePath * fp,
   return status == CM_OK ? sync_status : status;
 }
 
-/* path_analyse of the rectangle @r as if it were the frame. */
+/* analyse_begin of the rectangle @r as if it were the frame (read where
+ * it lies on the device, else uploaded); analyse_end after the filter. */
 cm_status
-gst_cuda_plane_filter_frame_path_analyse_region (GstCudaPlaneFilterFramePath *
-    fp, cm_filter * filter,
-    GstCudaPlaneFilterMappedFrame * in, const GstVideoRectangle * r,
-    GstCudaPlaneFilterFrameStats * st)
+gst_cuda_plane_filter_frame_path_analyse_rect_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    const GstVideoRectangle * r, GstCudaPlaneFilterFrameStats * st,
+    GstCudaPlaneFilterViews * v)
 {
-  cm_image_packed src = frame_rect (fp, &in->frame, r);
-  cm_status status, sync_status;
-  gboolean timed;
-  cm_image img;
-
-  if (fp->layout != GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR || fp->convert)
+  gst_cuda_plane_filter_frame_views_init (fp, v);
+  /* analysis only for GRAY and YUV, and nothing to end otherwise */
+  v->active = fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR &&
+      !fp->convert;
+  if (!v->active)
     return CM_ERR_UNSUPPORTED;
-  if (fp->backend != CM_BACKEND_CUDA) {
-    img = gst_cuda_plane_filter_frame_as_plane (&src);
-    return cm_filter_run (filter, &img, NULL, NULL);
-  }
-
+  v->src = frame_rect (fp, &in->frame, r);
+  if (!v->device)
+    return CM_OK;
   st->device_in += in->device;
-  timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
-  if (in->device) {
-    status = CM_OK;             /* analysed where it lies */
-  } else {
-    src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
-    status = transfer (fp, in, r, &src, FALSE, st);
-  }
-  img = gst_cuda_plane_filter_frame_as_plane (&src);
-  if (status == CM_OK)
-    status = cm_filter_run (filter, &img, NULL, fp->stream);
-  gst_cuda_plane_filter_frame_timing_end (fp, timed && status == CM_OK);
-  sync_status = cm_stream_sync (fp->stream);
-  return status == CM_OK ? sync_status : status;
+  v->timed = gst_cuda_plane_filter_frame_timing_begin (fp, st);
+  if (in->device)
+    return CM_OK;               /* analysed where it lies */
+  v->src = gst_cuda_plane_filter_frame_scratch (fp, TRUE, r->w, r->h);
+  return transfer (fp, in, r, &v->src, FALSE, st);
 }

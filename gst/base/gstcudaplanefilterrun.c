@@ -237,6 +237,79 @@ gst_cuda_plane_filter_end_frame (GstCudaPlaneFilter * self,
   return GST_FLOW_OK;
 }
 
+/* The filter on the views of a frame or a rectangle: the plane, the plane
+ * into a packed frame (another output format), the whole packed frame
+ * where the filter takes it, or each colour channel through the frame
+ * path's scratch planes. */
+static cm_status
+gst_cuda_plane_filter_run_filter (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * filter, const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+  cm_image d, in, out;
+  cm_status status;
+  gint c;
+
+  if (fp->convert)
+    return cm_filter_run_to_packed (filter, &s, &v->dst, v->stream);
+  if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR) {
+    d = gst_cuda_plane_filter_frame_as_plane (&v->dst);
+    return cm_filter_run (filter, &s, &d, v->stream);
+  }
+  if (cm_filter_has_packed (filter))
+    return cm_filter_run_packed (filter, &v->src, &v->dst, v->stream);
+  status = gst_cuda_plane_filter_frame_path_copy_alpha (fp, v);
+  for (c = 0; status == CM_OK && c < fp->n_colour; c++) {
+    status = gst_cuda_plane_filter_frame_path_channel_in (fp, v, c, &in,
+        &out);
+    if (status == CM_OK)
+      status = cm_filter_run (filter, &in, &out, v->stream);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_frame_path_channel_out (fp, v, c, &out);
+  }
+  return status;
+}
+
+/* Each chroma plane through its own filter (CHROMA_FILTER), between the
+ * frame's begin and end: the plane's views, the filter, its result moved */
+static cm_status
+gst_cuda_plane_filter_run_chroma (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstCudaPlaneFilterViews * frame)
+{
+  cm_status status = CM_OK;
+  guint p;
+
+  for (p = 1; status == CM_OK && fp->chroma ==
+      GST_CUDA_PLANE_FILTER_CHROMA_FILTER && p <= fp->n_chroma; p++) {
+    GstCudaPlaneFilterViews v;
+
+    status = gst_cuda_plane_filter_frame_path_chroma_begin (fp, in, out, p,
+        frame, &v);
+    if (status == CM_OK && v.src.channels > 1) {
+      status = cm_filter_run_packed (filters[p], &v.src, &v.dst, v.stream);
+    } else if (status == CM_OK) {
+      cm_image s = gst_cuda_plane_filter_frame_as_plane (&v.src);
+      cm_image d = gst_cuda_plane_filter_frame_as_plane (&v.dst);
+
+      status = cm_filter_run (filters[p], &s, &d, v.stream);
+    }
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_frame_path_chroma_end (fp, out, p, &v);
+  }
+  return status;
+}
+
+/* An analyser's filter on the views' input (no destination) */
+static cm_status
+gst_cuda_plane_filter_run_analysis (cm_filter * filter,
+    const GstCudaPlaneFilterViews * v)
+{
+  cm_image s = gst_cuda_plane_filter_frame_as_plane (&v->src);
+
+  return cm_filter_run (filter, &s, NULL, v->stream);
+}
+
 /* Maps @buf for the frame path with @flags (the output's info when it
  * maps for writing), or posts an error. */
 static gboolean
@@ -271,7 +344,7 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   GArray *rects = priv->roi.rects;
   gint width = GST_VIDEO_INFO_WIDTH (&fp->info);
   gint height = GST_VIDEO_INFO_HEIGHT (&fp->info);
-
+  GstCudaPlaneFilterViews v;
   cm_filter *filter;
   cm_status status;
   guint i;
@@ -292,17 +365,25 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
       if (rects->len == 0)
         return CM_OK;
       filter = gst_cuda_plane_filter_for_size (self, r[0].w, r[0].h);
-      return filter == NULL ? CM_ERR_INVALID_ARG :
-          gst_cuda_plane_filter_frame_path_analyse_region (fp, filter, in,
-          &r[0], st);
+      if (filter == NULL)
+        return CM_ERR_INVALID_ARG;
+      status = gst_cuda_plane_filter_frame_path_analyse_rect_begin (fp, in,
+          &r[0], st, &v);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_run_analysis (filter, &v);
+      return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
     }
     status = gst_cuda_plane_filter_frame_path_regions_begin (fp, in, out, st);
     for (i = 0; status == CM_OK && i < rects->len; i++) {
       filter = gst_cuda_plane_filter_for_size (self, r[i].w, r[i].h);
       if (filter == NULL)
         return CM_ERR_INVALID_ARG;      /* posted, the device's work done */
-      status = gst_cuda_plane_filter_frame_path_process_rect (fp, filter, in,
-          out, &r[i], st);
+      status = gst_cuda_plane_filter_frame_path_rect_begin (fp, in, out,
+          &r[i], st, &v);
+      if (status == CM_OK)
+        status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+      status = gst_cuda_plane_filter_frame_path_rect_end (fp, status, out,
+          &r[i], &v, st);
     }
     return gst_cuda_plane_filter_frame_path_regions_end (fp, status, in, out,
         r, rects->len, st);
@@ -311,12 +392,22 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
-  if (out == NULL)
-    return gst_cuda_plane_filter_frame_path_analyse (fp, filter, in, st);
+  if (out == NULL) {
+    status = gst_cuda_plane_filter_frame_path_analyse_begin (fp, in, st, &v);
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_run_analysis (filter, &v);
+    return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+  }
   /* with overlap, the frame may be left on the device */
   *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
-  return gst_cuda_plane_filter_frame_path_process (fp, filter,
-      priv->chroma_filters, in, out, st, *defer);
+  status = gst_cuda_plane_filter_frame_path_begin (fp, in, out, st, &v);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_run_chroma (fp, priv->chroma_filters, in,
+        out, &v);
+  return gst_cuda_plane_filter_frame_path_end (fp, status, in, out, &v, st,
+      *defer);
 }
 
 /* One frame, from begin to end: @inbuf filtered into @outbuf (itself when
