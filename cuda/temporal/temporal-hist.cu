@@ -15,11 +15,11 @@
  *  - The current frame comes from src and goes to its ring slot; the other
  *    slots are read through the read-only path. */
 #include "cm-cuda.h"
+#include "temporal-bins.cuh"
 #include "temporal-impl.cuh"
 #include "temporal.h"
 
 #define HIST_SAMPLES 256         /* a block's samples (SPT a thread) */
-#define HIST_WORDS 64           /* 256 byte-wide bins */
 #define HIST_SMEM (HIST_SAMPLES * HIST_WORDS * 4)
 #define BINS_STRIDE (HIST_WORDS * 32)   /* a warp's bins of one sample */
 
@@ -105,29 +105,6 @@ load_ring (const uint8_t * p)
   return g;
 }
 
-/* One sample into its bins: 8-bit samples and the high byte of 16-bit
- * ones (LOW false), or the low byte of the 16-bit samples whose high byte
- * is @high (LOW true). ATOMIC: the bin's word updated by one shared-memory
- * atomic add (one load/store-unit instruction instead of a load and a
- * store; no other thread touches the word either way) */
-template <int BPP, bool LOW, bool ATOMIC>
-static __device__ __forceinline__ void
-bin_sample (uint32_t * h, uint32_t v, uint32_t high)
-{
-  uint32_t bin;
-
-  if (LOW) {
-    if ((v >> 8) != high)
-      return;
-    bin = v & 255;
-  } else
-    bin = BPP == 1 ? v : v >> 8;
-  if (ATOMIC)
-    atomicAdd (&h[(bin >> 2) * 32], 1u << ((bin & 3) * 8));
-  else
-    h[(bin >> 2) * 32] += 1u << ((bin & 3) * 8);
-}
-
 template <int BPP, int SPT, bool LOW, bool ATOMIC>
 static __device__ __forceinline__ void
 bin_group (uint32_t * h, const group<BPP, SPT> & g, const uint32_t * high)
@@ -155,36 +132,6 @@ count_window (const temporal_args & t, const uint8_t * ring,
   for (int s = t.pos + 1; s < t.n; s++)
     bin_group<BPP, SPT, LOW, ATOMIC> (h, load_ring<BPP, SPT, PREFETCH> (ring
             + (size_t) s * t.slot_bytes), high);
-}
-
-/* The bin of rank k (0-based) in one sample's bins; *below: the samples
- * in the bins before it */
-static __device__ __forceinline__ uint32_t
-find_rank (const uint32_t * h, int k, int *below)
-{
-  int acc = 0;
-
-  for (int w = 0; w < HIST_WORDS; w++) {
-    const uint32_t c = h[w * 32];
-    const int total = (int) ((c * 0x01010101u) >> 24);
-
-    if (acc + total > k) {
-      for (int b = 0; b < 3; b++) {
-        const int cnt = (int) ((c >> (8 * b)) & 255);
-
-        if (acc + cnt > k) {
-          *below = acc;
-          return 4 * w + b;
-        }
-        acc += cnt;
-      }
-      *below = acc;
-      return 4 * w + 3;
-    }
-    acc += total;
-  }
-  *below = acc;                 /* not reached: k < n */
-  return 255;
 }
 
 template <int BPP, int SPT>

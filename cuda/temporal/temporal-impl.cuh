@@ -10,7 +10,11 @@
 
 /* One push. The window is ring slots 0 .. n - 1: the ring fills from slot
  * 0 after a reset, and once full every slot is in the window; slot pos
- * receives the current frame (src), which the kernel takes from src. */
+ * receives the current frame (src), which the kernel takes from src.
+ * Two layouts: by slot (run_bytes 0: slot s of row y at ring + s *
+ * slot_bytes + y * ring_pitch), or by sample (run_bytes > 0: sample x's
+ * slots side by side, in 16-byte words interleaved with those of its
+ * group of 32: temporal-runs.cu). */
 struct temporal_args
 {
   const uint8_t *src;
@@ -19,7 +23,8 @@ struct temporal_args
   size_t dst_pitch;
   uint8_t *ring;
   size_t ring_pitch;            /* a multiple of 512 */
-  size_t slot_bytes;            /* ring_pitch x height */
+  size_t slot_bytes;            /* by slot: ring_pitch x height */
+  size_t run_bytes;             /* by sample: a multiple of 16, else 0 */
   int samples;                  /* a row: width x channels */
   int height;
   int n, pos, k;                /* window, current slot, rank */
@@ -49,6 +54,10 @@ struct temporal_hist_opts
 
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
     const temporal_hist_opts &o, cudaStream_t stream);
+
+/* By sample (temporal-runs.cu), any n. */
+cudaError_t temporal_runs_launch (const temporal_args &a, int bpp,
+    cudaStream_t stream);
 
 /* 1 when sample @s of a row is in the alpha channel */
 static __device__ __forceinline__ bool

@@ -45,21 +45,32 @@ cm_temporal_frame_bytes (int width, int height, cm_depth depth, int channels)
       * (size_t) height;
 }
 
-/* The device ring (temporal.cu): `frames` slots of `height` rows, each
- * row rounded up to 512 bytes, so that every row starts aligned and a
- * kernel's last word of a row stays inside its slot */
 size_t
-cm_temporal_plan_ring_bytes (const cm_temporal_desc * desc, int width,
-    int height, cm_depth depth)
+cm_temporal_ring_layout (const cm_temporal_desc * desc, int width,
+    int height, cm_depth depth, int by_sample, size_t *pitch, size_t *run)
 {
+  const int bpp = cm_depth_bytes (depth);
   size_t row;
 
   if (cm_temporal_desc_check (desc) != CM_OK ||
       cm_temporal_frame_bytes (width, height, depth, desc->channels) == 0)
     return 0;
-  row = (size_t) width * desc->channels * cm_depth_bytes (depth);
-  row = (row + 511) / 512 * 512;
-  return row * (size_t) height * (size_t) desc->frames;
+  *run = by_sample ? ((size_t) desc->frames * bpp + 15) / 16 * 16 : 0;
+  /* by sample: runs in groups of 32 (their words interleaved) */
+  row = by_sample ? ((size_t) width * desc->channels + 31) / 32 * 32 * *run :
+      (size_t) width * desc->channels * bpp;
+  *pitch = (row + 511) / 512 * 512;
+  return *pitch * (size_t) height * (by_sample ? 1 : desc->frames);
+}
+
+size_t
+cm_temporal_plan_ring_bytes (const cm_temporal_desc * desc, int width,
+    int height, cm_depth depth)
+{
+  size_t pitch, run;
+
+  return cm_temporal_ring_layout (desc, width, height, depth, desc != NULL &&
+      desc->frames > CM_TEMPORAL_NETWORK_MAX, &pitch, &run);
 }
 
 const char *

@@ -13,6 +13,7 @@
 /* The kernel for a window of n at rank k */
 struct kernel_pick
 {
+  int runs;                     /* the ring by sample: temporal-runs.cu */
   int network;                  /* 0: histogram */
   int capacity;                 /* the network's inputs */
   int median_pruned;
@@ -25,7 +26,7 @@ struct cm_temporal_plan
   int width, height, samples;
   cm_depth depth;
   uint8_t *ring;
-  size_t ring_pitch, slot_bytes;
+  size_t ring_pitch, slot_bytes, run_bytes;     /* run_bytes: by sample */
   int pos;                      /* the slot of the next push */
   int seen;                     /* frames since the reset, <= frames */
   int window;                   /* n of the last push */
@@ -38,7 +39,12 @@ pick_kernel (const cm_temporal_plan * p, int n, int k)
 {
   const cm_temporal_tuning &t = p->tuning;
   int net_max = t.network_max > 0 ? t.network_max : CM_TEMPORAL_NETWORK_MAX;
-  kernel_pick r = { 0, 0, 0 };
+  kernel_pick r = { 0, 0, 0, 0 };
+
+  if (p->run_bytes > 0) {
+    r.runs = 1;
+    return r;
+  }
 
   if (t.algorithm == CM_TEMPORAL_NETWORK)
     net_max = CM_TEMPORAL_NETWORK_MAX;
@@ -106,8 +112,12 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
     const cm_temporal_desc * desc, int width, int height, cm_depth depth,
     const cm_temporal_tuning * tuning)
 {
-  const size_t bytes = cm_temporal_plan_ring_bytes (desc, width, height,
-      depth);
+  const int by_sample = tuning != NULL && tuning->ring_by_sample != 0 ?
+      tuning->ring_by_sample == 1 :
+      desc != NULL && desc->frames > CM_TEMPORAL_NETWORK_MAX;
+  size_t pitch, run;
+  const size_t bytes = cm_temporal_ring_layout (desc, width, height, depth,
+      by_sample, &pitch, &run);
   cm_temporal_plan *p;
   cm_status st;
 
@@ -124,7 +134,8 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->hist_prefetch < 0 || tuning->hist_prefetch > 2 ||
           tuning->hist_atomic < 0 || tuning->hist_atomic > 2 ||
           tuning->hist_blocks < 0 || tuning->hist_blocks > 3 ||
-          tuning->hist_quads < 0 || tuning->hist_quads > 2))
+          tuning->hist_quads < 0 || tuning->hist_quads > 2 ||
+          tuning->ring_by_sample < 0 || tuning->ring_by_sample > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -132,12 +143,18 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
   if (tuning != NULL)
     p->tuning = *tuning;
   p->samples = width * desc->channels;
-  p->ring_pitch = bytes / ((size_t) height * desc->frames);
-  p->slot_bytes = p->ring_pitch * (size_t) height;
+  p->ring_pitch = pitch;
+  p->slot_bytes = pitch * (size_t) height;
+  p->run_bytes = run;
   p->algorithm = "none";
   pick_kernels (p);
   st = cm_cuda_status (cudaMalloc ((void **) &p->ring, bytes));
+  /* once: a run's words past the window and the slot of a window's
+   * first frame are read (and dropped) before they are written */
+  if (st == CM_OK)
+    st = cm_cuda_status (cudaMemset (p->ring, 0, bytes));
   if (st != CM_OK) {
+    cudaFree (p->ring);
     free (p);
     return st;
   }
@@ -239,6 +256,7 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   t.ring = p->ring;
   t.ring_pitch = p->ring_pitch;
   t.slot_bytes = p->slot_bytes;
+  t.run_bytes = p->run_bytes;
   t.samples = p->samples;
   t.height = p->height;
   t.n = p->seen < p->desc.frames ? p->seen + 1 : p->desc.frames;
@@ -249,11 +267,13 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   t.alpha = p->desc.alpha;
 
   kp = p->pick[t.n];
-  if (kp.network)
+  if (kp.runs)
+    e = temporal_runs_launch (t, bpp, (cudaStream_t) stream);
+  else if (kp.network)
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);
   else {
-    const temporal_hist_opts ho = { p->tuning.hist_prefetch != 2,
+    const temporal_hist_opts ho = { p->tuning.hist_prefetch == 1,
       p->tuning.hist_atomic == 1, p->tuning.hist_blocks,
       p->tuning.hist_quads == 1
     };
@@ -262,7 +282,8 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   }
   if (e != cudaSuccess)
     return cm_cuda_status (e);
-  p->algorithm = kp.network ? network_name (kp.capacity, kp.median_pruned) :
+  p->algorithm = kp.runs ? (bpp == 1 ? "by-sample-8" : "by-sample-16") :
+      kp.network ? network_name (kp.capacity, kp.median_pruned) :
       bpp == 1 ? "histogram-8" : "histogram-16";
   p->window = t.n;
   p->seen = t.n;

@@ -86,15 +86,20 @@ cm_status cm_temporal_ref (const cm_temporal_desc * desc,
 
 /* The plan owns the history (a ring of `frames` device frames, allocated
  * once in cm_temporal_plan_new) and picks, for each window size n, one
- * kernel in one place (temporal.cu: pick_kernel):
+ * kernel in one place (temporal.cu: pick_kernel). Up to
+ * CM_TEMPORAL_NETWORK_MAX frames the ring is laid out by slot (frame after
+ * frame) and:
  *  - n up to tuning.network_max: a sorting network held in registers
  *    (Batcher's merge exchange for exactly the window's size, or the next
  *    size built, padded with the maximum), packed 16x2 min/max (one
  *    VIMNMX on sm_90) for two samples an instruction, 4 samples a thread;
  *    the median of odd windows up to 31 is pruned to what that rank needs;
- *  - larger n: a histogram per sample, counted in the thread's own
+ *  - (tuning only) a histogram per sample, counted in the thread's own
  *    shared-memory bank (8-bit: 256 byte-wide bins; 16-bit: the high
- *    byte, then the low byte of the samples in the bin found). */
+ *    byte, then the low byte of the samples in the bin found).
+ * Above, the ring is laid out by sample (a sample's slots side by side)
+ * and every window is counted into the same bins from 16-byte words of
+ * its run (temporal-runs.cu). */
 typedef struct cm_temporal_plan cm_temporal_plan;
 
 typedef enum
@@ -106,7 +111,8 @@ typedef enum
 
 #define CM_TEMPORAL_ALGORITHM_COUNT 3
 
-/* Largest window the networks take */
+/* Largest window the networks take; larger `frames` lay the ring out by
+ * sample (every window counted by temporal-runs.cu) */
 #define CM_TEMPORAL_NETWORK_MAX 32
 
 /* Tuning for tests and benchmarks (NULL or zeros: the defaults). The
@@ -119,8 +125,9 @@ typedef struct
                                    histograms above; 0: the default      */
   int median_pruned;            /* 0: default (on), 1 on, 2 off          */
   int hist_prefetch;            /* histogram ring loads with the L2
-                                   prefetch hint: 0 default (on), 1 on,
-                                   2 off                                 */
+                                   prefetch hint: 0 default (off), 1 on,
+                                   2 off (on, a warp's 32 bytes fetched
+                                   256: 3x slower at 255 frames)         */
   int hist_atomic;              /* histogram bins updated by shared-memory
                                    atomics: 0 default (off), 1 on, 2 off */
   int hist_blocks;              /* histogram blocks an SM (1 .. 3: fewer
@@ -130,6 +137,11 @@ typedef struct
   int hist_quads;               /* histogram threads of 4 samples (a word
                                    a slot, 4 x the bins): 0 default (off),
                                    1 on, 2 off                           */
+  int ring_by_sample;           /* the ring laid out by sample, every
+                                   window counted there (temporal-runs.cu):
+                                   0 default (above
+                                   CM_TEMPORAL_NETWORK_MAX frames), 1 on,
+                                   2 off                                 */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples
@@ -142,10 +154,18 @@ cm_status cm_temporal_plan_new (cm_temporal_plan ** out,
 cm_status cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
     const cm_temporal_desc * desc, int width, int height, cm_depth depth,
     const cm_temporal_tuning * tuning);
-/* The device bytes a plan of these arguments allocates (its ring); 0 for
- * invalid arguments. */
+/* The device bytes a plan of these arguments allocates (its ring, laid
+ * out by sample above CM_TEMPORAL_NETWORK_MAX frames); 0 for invalid
+ * arguments. */
 size_t cm_temporal_plan_ring_bytes (const cm_temporal_desc * desc,
     int width, int height, cm_depth depth);
+/* Internal (the plan and its stubs): the ring's bytes and, through @pitch
+ * and @run, its layout: by slot (@by_sample 0: `frames` slots of `height`
+ * rows, rows rounded up to 512 bytes, *run 0) or by sample (a sample's
+ * slots side by side, rounded up to 16 bytes (*run), the runs of a row in
+ * groups of 32 whose 16-byte words interleave: temporal-runs.cu) */
+size_t cm_temporal_ring_layout (const cm_temporal_desc * desc, int width,
+    int height, cm_depth depth, int by_sample, size_t *pitch, size_t *run);
 
 /* Adds @src (the current frame) to the history and writes the output of
  * the window it completes into @dst. Device interleaved images of the

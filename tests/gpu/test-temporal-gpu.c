@@ -4,13 +4,14 @@
  *
  * Every `frames` from 1 to 255 on small frames (the window growing after
  * the start, then sliding), by the kernel the plan picks and by the
- * histogram forced (so both kernels see every window up to 32); a table
+ * histogram on a ring by slot and the count on a ring by sample forced
+ * (so every kernel sees every window up to 32); a table
  * of windows x percentiles (0, 50, 100 and between) x both outputs x 8 and
  * 16 bits x planes and packed frames (RGBA with its alpha copied, RGBx,
  * interleaved chroma) x tunings (auto, network forced, network without
- * the pruned medians, histogram forced, and with neither its prefetch
- * hint nor its plain updates, one block an SM, and with threads of 4
- * samples), with device views at the
+ * the pruned medians, histogram on a ring by slot, also with its
+ * prefetch hint, atomics and one block an SM, and with threads of 4
+ * samples, and the ring by sample), with device views at the
  * allocator's pitch or one sample in (rows that are not word aligned)
  * and run in place; resets and a new percentile in the middle of a
  * sequence; 3840x2160 at 9 frames, 1920x1080 at 25, 256x144 at 255. The
@@ -54,14 +55,18 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0},      /* generic networks for
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0, 0},   /* generic networks for
                                                    medians too */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 2, 1, 1, 0},    /* no prefetch hint, atomics,
-                                                   one block an SM */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1},    /* 4 samples a thread */
+  /* the ring by slot at any `frames`, counted per slot */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0, 2},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 1, 1, 1, 0, 2}, /* the prefetch hint,
+                                                   atomics, one block an
+                                                   SM */
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1, 2}, /* 4 samples a thread */
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 1},      /* the ring by sample at
+                                                   any `frames` */
 };
 
 typedef struct
@@ -211,13 +216,16 @@ check_every_frames (test_rng * r)
     for (int depth = 8; depth <= 16; depth += 8)
       for (int hist = 0; hist < (frames <= CM_TEMPORAL_NETWORK_MAX ? 3 : 2);
           hist++) {
+        static const int small[] = { 0, 6, 3 }, large[] = { 0, 3 };
+        const int tu = frames <= CM_TEMPORAL_NETWORK_MAX ? small[hist] :
+            large[hist];
         const int i = frames + depth;
         cm_temporal_desc d = { frames, percentiles[i % 8],
           (cm_temporal_output) ((i / 8) % 2), 1, -1
         };
-        /* auto, then the histograms of 4 and of 1 sample a thread (auto
-         * is the latter above CM_TEMPORAL_NETWORK_MAX) */
-        run_opts o = { hist == 0 ? 0 : hist == 1 ? 5 : 3, frames % 3 == 0, 0,
+        /* auto (networks, then the ring by sample), the ring by sample
+         * on small windows, the histogram on a ring by slot */
+        run_opts o = { tu, frames % 3 == 0, 0,
           frames % 5 == 0 ? 3 : 0, frames <= 40
         };
 
@@ -234,7 +242,7 @@ check_table (test_rng * r)
   for (int fi = 0; fi < (int) (sizeof (frames) / sizeof (frames[0])); fi++)
     for (int pi = 0; pi < 8; pi++)
       for (int depth = 8; depth <= 16; depth += 8)
-        for (int tu = 0; tu < 6; tu++, idx++) {
+        for (int tu = 0; tu < 7; tu++, idx++) {
           const layout *l = &layouts[idx % 4];
           cm_temporal_desc d = { frames[fi], percentiles[pi],
             (cm_temporal_output) ((idx / 4) % 2), l->channels, l->alpha
@@ -255,7 +263,7 @@ check_table (test_rng * r)
 static void
 check_reset_and_rank (test_rng * r)
 {
-  for (int tu = 0; tu < 4; tu += 3)
+  for (int tu = 0; tu < 7; tu += 3)
     for (int depth = 8; depth <= 16; depth += 8) {
       const layout *l = &layouts[1];
       cm_temporal_desc d = { 5, 50, CM_TEMPORAL_BACKGROUND, l->channels,
@@ -423,7 +431,7 @@ static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
