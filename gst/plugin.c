@@ -15,6 +15,7 @@
 #include "gstcudamedian.h"
 #include "gstcudalinspectrum.h"
 #include "gstcudablobs.h"
+#include "gstcudatemporal.h"
 #include "base/gstcudaplanefiltermemory.h"
 
 static gboolean
@@ -33,6 +34,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (cudalinspectrum, plugin);
 
   ret |= GST_ELEMENT_REGISTER (cudablobs, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudatemporal, plugin);
 
   return ret;
 }

@@ -400,6 +400,7 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   priv->frames.host_results = klass->frame_done != NULL;
+  priv->frames.chroma_scratch = klass->chroma != NULL;
   status = gst_cuda_plane_filter_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;
@@ -414,7 +415,8 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   if (ok) {
     g_atomic_int_set (&priv->dirty, FALSE);
     ok = gst_cuda_plane_filter_build (self, GST_VIDEO_INFO_WIDTH
-        (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info));
+        (&in_info), GST_VIDEO_INFO_HEIGHT (&in_info)) &&
+        gst_cuda_plane_filter_build_chroma (self);
     /* another output format: an interleaved one only by a filter with that
      * path (one plane of another depth: the filter's run checks it) */
     if (ok && priv->frames.convert && priv->frames.out_channels > 1 &&

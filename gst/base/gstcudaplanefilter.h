@@ -44,6 +44,17 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaPlaneFilter, gst_cuda_plane_filter,
  *     path and the frame is RGB(A), cm_filter_run_to_packed when the
  *     output format differs) and frees it. On failure post an error
  *     (gst_cuda_plane_filter_post_status_error()) and return %NULL.
+ * @chroma: (nullable): YUV formats: what becomes of the chroma planes
+ *     (%NULL: copied). Asked whenever the filters are made (set_caps,
+ *     after gst_cuda_plane_filter_mark_dirty()).
+ * @make_chroma_filter: (nullable): for %GST_CUDA_PLANE_FILTER_CHROMA_FILTER:
+ *     the filter of chroma plane @plane (1 or 2) of the frame, each plane
+ *     its own (a filter that keeps state, such as a history, sees one
+ *     plane only). @info is the frame's; the plane's size is that of its
+ *     first component (GST_VIDEO_INFO_COMP_WIDTH, _HEIGHT), its pixels
+ *     have GST_VIDEO_INFO_COMP_PSTRIDE bytes (NV12's two interleaved
+ *     samples are run through cm_filter_run_packed). Contract otherwise
+ *     as @make_filter's.
  * @frame_done: (nullable): analysers: called once per frame after its
  *     work is complete (the stream synchronised), with the input buffer
  *     and the filter that ran on @width x @height planes, to read its
@@ -73,6 +84,9 @@ struct _GstCudaPlaneFilterClass
       cm_filter * filter, gint width, gint height);
   void (*region_done) (GstCudaPlaneFilter * self, cm_filter * filter,
       const GstVideoRectangle * rect);
+  GstCudaPlaneFilterChroma (*chroma) (GstCudaPlaneFilter * self);
+  cm_filter *(*make_chroma_filter) (GstCudaPlaneFilter * self,
+      const GstVideoInfo * info, guint plane, cm_backend backend);
 
   /*< private >*/
   gpointer _gst_reserved[GST_PADDING];
@@ -92,6 +106,26 @@ gboolean gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter *
 
 const cm_cpu_opts *gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter *
     self);
+
+/**
+ * GstCudaPlaneFilterFilterFunc:
+ * @filter: a filter the subclass made
+ * @plane: the plane it filters (0, or a chroma plane)
+ * @in_use: it ran on the last frame (or runs on the next): the plane 0
+ *     filter of the size in use and the chroma filters; %FALSE for those
+ *     kept for other region sizes
+ *
+ * See gst_cuda_plane_filter_foreach_filter().
+ */
+typedef void (*GstCudaPlaneFilterFilterFunc) (cm_filter * filter,
+    guint plane, gboolean in_use, gpointer user_data);
+
+/* Every filter the base class holds for the subclass, for filters with a
+ * state of their own (a history to reset, a rank changed in place).
+ * Streaming thread only (before_transform, transform), as the filters
+ * are built and freed there. */
+void gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
+    GstCudaPlaneFilterFilterFunc func, gpointer user_data);
 
 /* the depth of the planes filtered for @info */
 static inline cm_depth

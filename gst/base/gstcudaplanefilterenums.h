@@ -65,6 +65,24 @@ typedef enum
   GST_CUDA_MORPHOLOGY_BORDER_CONSTANT = 4
 } GstCudaMorphologyBorder;
 
+/**
+ * GstCudaPlaneFilterChroma:
+ * @GST_CUDA_PLANE_FILTER_CHROMA_COPY: copied from the input
+ * @GST_CUDA_PLANE_FILTER_CHROMA_FILTER: each plane through a filter of
+ *     its own (make_chroma_filter)
+ * @GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL: the neutral value, no colour
+ *     (128; 32768 at 16 bits)
+ *
+ * What becomes of the chroma planes of YUV frames filtered whole (with
+ * regions of interest they are copied). Not a property.
+ */
+typedef enum
+{
+  GST_CUDA_PLANE_FILTER_CHROMA_COPY = 0,
+  GST_CUDA_PLANE_FILTER_CHROMA_FILTER = 1,
+  GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL = 2
+} GstCudaPlaneFilterChroma;
+
 /* Defines GType @prefix##_get_type (void): the GEnum named @TypeName
  * (the C type's own name), registered once from the GEnumValue entries
  * that follow, {value, description, nick}, ... (the terminating

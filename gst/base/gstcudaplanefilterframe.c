@@ -92,6 +92,7 @@ gst_cuda_plane_filter_frame_path_clear (GstCudaPlaneFilterFramePath * fp)
   g_clear_pointer (&fp->dev_packed_out.data, cm_device_free);
   g_clear_pointer (&fp->staging_in, cm_host_free_pinned);
   g_clear_pointer (&fp->staging_out, cm_host_free_pinned);
+  gst_cuda_plane_filter_frame_chroma_clear (fp);
 }
 
 /* Everything freed (device current): the buffers and the events. */
@@ -159,6 +160,9 @@ gst_cuda_plane_filter_frame_path_configure (GstCudaPlaneFilterFramePath * fp,
       fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED ? "packed" : "planar",
       (gint) fp->depth, fp->n_colour);
 
+  status = gst_cuda_plane_filter_frame_chroma_configure (fp);
+  if (status != CM_OK)
+    return status;
   if (fp->backend != CM_BACKEND_CUDA) {
     if (fp->layout == GST_CUDA_PLANE_FILTER_LAYOUT_PACKED &&
         (!gst_cuda_plane_filter_frame_host_image_alloc (&fp->host_in, width,
@@ -516,6 +520,23 @@ gst_cuda_plane_filter_frame_path_begin (GstCudaPlaneFilterFramePath * fp,
   return input_view (fp, in, &v->src, st);
 }
 
+/* Chroma plane @p as the subclass wants it: copied, made neutral, or left
+ * as its filter wrote it (run between begin and end: chroma_begin) */
+static cm_status
+chroma_plane (GstCudaPlaneFilterFramePath * fp,
+    GstCudaPlaneFilterMappedFrame * in, GstCudaPlaneFilterMappedFrame * out,
+    guint p)
+{
+  switch (fp->chroma) {
+    case GST_CUDA_PLANE_FILTER_CHROMA_FILTER:
+      return CM_OK;
+    case GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL:
+      return gst_cuda_plane_filter_frame_chroma_neutral (fp, out, p);
+    default:
+      return gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  }
+}
+
 /* After the filter (@status: the frame's so far): chroma copied; on CUDA
  * the output downloaded unless written in place, then the frame's end:
  * @defer recorded instead of the synchronisation (overlap: frames without
@@ -532,20 +553,16 @@ gst_cuda_plane_filter_frame_path_end (GstCudaPlaneFilterFramePath * fp,
   guint p;
 
   if (!v->device) {
-    for (p = 1; status == CM_OK && chroma &&
-        p < GST_VIDEO_FRAME_N_PLANES (&in->frame); p++) {
-      if (!gst_video_frame_copy_plane (&out->frame, &in->frame, p))
-        status = CM_ERR_INVALID_ARG;
-    }
+    for (p = 1; status == CM_OK && chroma && p <= fp->n_chroma; p++)
+      status = chroma_plane (fp, in, out, p);
     return status;
   }
 
   if (status == CM_OK && !out->device)
     status = download (fp, out, v->dst.data, v->dst.pitch, st);
   /* chroma: on the host while the device works, or queued */
-  for (p = 1; status == CM_OK && chroma &&
-      p < GST_VIDEO_FRAME_N_PLANES (&in->frame); p++)
-    status = gst_cuda_plane_filter_frame_copy_plane (fp, in, out, p);
+  for (p = 1; status == CM_OK && chroma && p <= fp->n_chroma; p++)
+    status = chroma_plane (fp, in, out, p);
 
   gst_cuda_plane_filter_frame_timing_end (fp, v->timed && status == CM_OK);
 
@@ -559,8 +576,10 @@ gst_cuda_plane_filter_frame_path_end (GstCudaPlaneFilterFramePath * fp,
 
   status = gst_cuda_plane_filter_frame_end (fp, status, in, out, st,
       &synced);
-  if (status == CM_OK && synced)
+  if (status == CM_OK && synced) {
     finish_download (fp, out);
+    gst_cuda_plane_filter_frame_chroma_finish (fp, out);
+  }
   return status;
 }
 

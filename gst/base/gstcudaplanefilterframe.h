@@ -13,6 +13,7 @@
 #include "cm-status.h"
 #include "cm-backend.h"
 #include "device.h"
+#include "gstcudaplanefilterenums.h"
 
 G_BEGIN_DECLS
 
@@ -70,6 +71,21 @@ typedef struct
   gboolean active;              /* an analysis began: its end synchronises */
 } GstCudaPlaneFilterViews;
 
+/* A chroma plane of the negotiated frames that is filtered or made
+ * neutral (gstcudaplanefilterchroma.c) */
+typedef struct
+{
+  gint width, height;           /* pixels of the plane */
+  gint channels;                /* samples a pixel: 2 for NV12's */
+  gsize row_bytes;
+  cm_image_packed dev_in;       /* device scratch of host frames */
+  cm_image_packed dev_out;
+  guint8 *staging_in;           /* pinned copies */
+  guint8 *staging_out;
+  gsize staging_pitch;
+  gboolean staged;              /* this frame's output waits in staging_out */
+} GstCudaPlaneFilterChromaPlane;
+
 typedef enum
 {
   GST_CUDA_PLANE_FILTER_LAYOUT_PLANAR,    /* GRAY, YUV: plane 0 filtered */
@@ -122,6 +138,14 @@ typedef struct
   gboolean time_pending;        /* time_end recorded, not yet read */
   guint time_counter;
   gboolean regions_timed;       /* this frame's regions are timed */
+
+  /* YUV chroma planes: chroma_scratch set by the owner before configure
+   * (their scratch allocated then), chroma before each frame */
+  gboolean chroma_scratch;
+  GstCudaPlaneFilterChroma chroma;
+  guint n_chroma;               /* planes 1 .. n_chroma */
+  GstCudaPlaneFilterChromaPlane chroma_planes[GST_VIDEO_MAX_PLANES];
+  cm_image_packed dev_neutral;  /* the widest, tallest chroma plane, grey */
 } GstCudaPlaneFilterFramePath;
 
 cm_status gst_cuda_plane_filter_frame_path_configure
@@ -165,6 +189,19 @@ cm_status gst_cuda_plane_filter_frame_path_channel_in
 cm_status gst_cuda_plane_filter_frame_path_channel_out
     (GstCudaPlaneFilterFramePath * fp, const GstCudaPlaneFilterViews * v,
     gint c, const cm_image * out);
+
+/* Chroma planes filtered by the subclass's filters (CHROMA_FILTER,
+ * gstcudaplanefilterchroma.c): between begin and end, for each plane p,
+ * chroma_begin gives the views of plane p (@frame: the frame's, from
+ * begin), the caller runs that plane's filter, chroma_end moves its
+ * result; end then copies nothing of them. */
+cm_status gst_cuda_plane_filter_frame_path_chroma_begin
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, guint p,
+    const GstCudaPlaneFilterViews * frame, GstCudaPlaneFilterViews * v);
+cm_status gst_cuda_plane_filter_frame_path_chroma_end
+    (GstCudaPlaneFilterFramePath * fp, GstCudaPlaneFilterMappedFrame * out,
+    guint p, const GstCudaPlaneFilterViews * v);
 
 /* Regions of interest (gstcudaplanefilterregion.c): regions_begin, then
  * per rectangle rect_begin, the filter made for its size, rect_end (or

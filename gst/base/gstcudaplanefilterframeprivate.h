@@ -31,6 +31,20 @@ G_GNUC_INTERNAL
 void gst_cuda_plane_filter_frame_timing_end (GstCudaPlaneFilterFramePath * fp,
     gboolean timed);
 
+/* gstcudaplanefilterchroma.c */
+G_GNUC_INTERNAL
+cm_status gst_cuda_plane_filter_frame_chroma_configure
+    (GstCudaPlaneFilterFramePath * fp);
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_chroma_clear (GstCudaPlaneFilterFramePath *
+    fp);
+G_GNUC_INTERNAL
+cm_status gst_cuda_plane_filter_frame_chroma_neutral (GstCudaPlaneFilterFramePath
+    * fp, GstCudaPlaneFilterMappedFrame * out, guint p);
+G_GNUC_INTERNAL
+void gst_cuda_plane_filter_frame_chroma_finish (GstCudaPlaneFilterFramePath *
+    fp, GstCudaPlaneFilterMappedFrame * out);
+
 G_GNUC_INTERNAL
 cm_status gst_cuda_plane_filter_frame_end (GstCudaPlaneFilterFramePath * fp,
     cm_status status, GstCudaPlaneFilterMappedFrame * in,

@@ -44,6 +44,9 @@ typedef struct
   cm_filter *filter;            /* the subclass's filter in use */
   gint filter_width, filter_height;     /* its planes' size (0: none) */
   GstCudaPlaneFilterCache filters;        /* those of other sizes */
+  cm_filter *chroma_filters[GST_VIDEO_MAX_PLANES];      /* by plane (1, 2):
+                                 * the frame's, when the subclass filters
+                                 * chroma */
   gboolean same_caps;           /* input and output caps equal (set_caps) */
   gboolean in_place;            /* this frame's regions, collected in
                                  * prepare_output_buffer, are filtered in
@@ -66,6 +69,8 @@ G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_enter
     (GstCudaPlaneFilter * self, gboolean * pushed);
 G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_build
     (GstCudaPlaneFilter * self, gint width, gint height);
+G_GNUC_INTERNAL gboolean gst_cuda_plane_filter_build_chroma
+    (GstCudaPlaneFilter * self);
 G_GNUC_INTERNAL void gst_cuda_plane_filter_drop_filters
     (GstCudaPlaneFilter * self);
 G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform

@@ -56,17 +56,74 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   return TRUE;
 }
 
-/* Frees the filter in use and those kept for other sizes: after a change
- * of properties, caps or device none may be put back. The device's queued
- * work is done. */
+/* The chroma planes' way for the frames (the subclass's chroma ()) and,
+ * when they are filtered, a filter for each plane, made after the frame's
+ * own (set_caps, a property change); FALSE: make_chroma_filter failed
+ * and posted the error. The old ones are dropped already. */
+gboolean
+gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstCudaPlaneFilterFramePath *fp = &priv->frames;
+  guint p;
+
+  fp->chroma = klass->chroma != NULL ? klass->chroma (self) :
+      GST_CUDA_PLANE_FILTER_CHROMA_COPY;
+  if (fp->chroma == GST_CUDA_PLANE_FILTER_CHROMA_FILTER &&
+      klass->make_chroma_filter == NULL)
+    fp->chroma = GST_CUDA_PLANE_FILTER_CHROMA_COPY;
+  if (fp->chroma != GST_CUDA_PLANE_FILTER_CHROMA_FILTER)
+    return TRUE;
+  for (p = 1; p <= fp->n_chroma; p++) {
+    priv->chroma_filters[p] = klass->make_chroma_filter (self, &fp->info, p,
+        priv->dev.backend);
+    if (priv->chroma_filters[p] == NULL)
+      return FALSE;
+    GST_OBJECT_LOCK (self);
+    priv->stats.filter_builds++;
+    GST_OBJECT_UNLOCK (self);
+  }
+  return TRUE;
+}
+
+/* Frees the filters kept for other sizes and the chroma planes': after a
+ * change of properties, caps or device none may be put back. The
+ * device's queued work is done. */
 void
 gst_cuda_plane_filter_drop_filters (GstCudaPlaneFilter * self)
 {
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gpointer filter;
+  guint p;
 
   while ((filter = gst_cuda_plane_filter_cache_pop (&priv->filters)))
     cm_filter_free (filter);
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    g_clear_pointer (&priv->chroma_filters[p], cm_filter_free);
+}
+
+/**
+ * gst_cuda_plane_filter_foreach_filter:
+ *
+ * Calls @func on each filter held for the subclass: the one in use for
+ * plane 0, those kept for other region sizes, the chroma planes'.
+ */
+void
+gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
+    GstCudaPlaneFilterFilterFunc func, gpointer user_data)
+{
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  guint i;
+
+  if (priv->filter != NULL)
+    func (priv->filter, 0, TRUE, user_data);
+  for (i = 0; i < G_N_ELEMENTS (priv->filters.slots); i++)
+    if (priv->filters.slots[i].filter != NULL)
+      func (priv->filters.slots[i].filter, 0, FALSE, user_data);
+  for (i = 1; i < GST_VIDEO_MAX_PLANES; i++)
+    if (priv->chroma_filters[i] != NULL)
+      func (priv->chroma_filters[i], i, TRUE, user_data);
 }
 
 /* The filter for planes of @width x @height: the one in use, the one kept
@@ -140,7 +197,8 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
       width = GST_VIDEO_INFO_WIDTH (&priv->frames.info);
       height = GST_VIDEO_INFO_HEIGHT (&priv->frames.info);
     }
-    if (!gst_cuda_plane_filter_build (self, width, height)) {
+    if (!gst_cuda_plane_filter_build (self, width, height) ||
+        !gst_cuda_plane_filter_build_chroma (self)) {
       GST_ERROR_OBJECT (self, "subclass failed to reconfigure");
       gst_cuda_plane_filter_device_leave (&priv->dev, *pushed);
       *pushed = FALSE;
@@ -213,6 +271,36 @@ gst_cuda_plane_filter_run_filter (GstCudaPlaneFilterFramePath * fp,
       status = cm_filter_run (filter, &in, &out, v->stream);
     if (status == CM_OK)
       status = gst_cuda_plane_filter_frame_path_channel_out (fp, v, c, &out);
+  }
+  return status;
+}
+
+/* Each chroma plane through its own filter (CHROMA_FILTER), between the
+ * frame's begin and end: the plane's views, the filter, its result moved */
+static cm_status
+gst_cuda_plane_filter_run_chroma (GstCudaPlaneFilterFramePath * fp,
+    cm_filter * const *filters, GstCudaPlaneFilterMappedFrame * in,
+    GstCudaPlaneFilterMappedFrame * out, const GstCudaPlaneFilterViews * frame)
+{
+  cm_status status = CM_OK;
+  guint p;
+
+  for (p = 1; status == CM_OK && fp->chroma ==
+      GST_CUDA_PLANE_FILTER_CHROMA_FILTER && p <= fp->n_chroma; p++) {
+    GstCudaPlaneFilterViews v;
+
+    status = gst_cuda_plane_filter_frame_path_chroma_begin (fp, in, out, p,
+        frame, &v);
+    if (status == CM_OK && v.src.channels > 1) {
+      status = cm_filter_run_packed (filters[p], &v.src, &v.dst, v.stream);
+    } else if (status == CM_OK) {
+      cm_image s = gst_cuda_plane_filter_frame_as_plane (&v.src);
+      cm_image d = gst_cuda_plane_filter_frame_as_plane (&v.dst);
+
+      status = cm_filter_run (filters[p], &s, &d, v.stream);
+    }
+    if (status == CM_OK)
+      status = gst_cuda_plane_filter_frame_path_chroma_end (fp, out, p, &v);
   }
   return status;
 }
@@ -348,6 +436,9 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   status = gst_cuda_plane_filter_frame_path_begin (fp, in, out, st, &v);
   if (status == CM_OK)
     status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
+  if (status == CM_OK)
+    status = gst_cuda_plane_filter_run_chroma (fp, priv->chroma_filters, in,
+        out, &v);
   return gst_cuda_plane_filter_frame_path_end (fp, status, in, out, &v, st,
       *defer);
 }

@@ -29,6 +29,7 @@ static const Refusal refusals[] = {
   {"cudalinspectrum", "roi", "<1,2,3>"},
   {"cudablobs", "connectivity", "7"},
   {"cudablobs", "roi", "<0,0,-1,5>"},
+  {"cudatemporal", "roi", "<1,2,3>"},
 };
 
 /* The next WARNING on @bus within a second names @property. */
@@ -149,6 +150,8 @@ static const SetAgain set_again[] = {
   {"cudalinspectrum", "output", "passthrough", "supremum"},
   {"cudablobs", "threshold", "128", "100"},
   {"cudablobs", "output", "passthrough", "mask"},
+  {"cudatemporal", "frames", "9", "5"},
+  {"cudatemporal", "output", "background", "difference"},
 };
 
 GST_START_TEST (test_same_value_no_rebuild)

@@ -306,6 +306,15 @@ main (int argc, char **argv)
   static const char *const blobs_roi[] = { "cudablobs threshold=128 "
         "connectivity=4 roi=<10,10,128,96>", NULL
   };
+  /* the temporal percentile: the history of every plane on the device,
+   * chroma made neutral there */
+  static const char *const temporal[] = { "cudatemporal frames=3", NULL };
+  static const char *const temporal_diff[] = { "cudatemporal frames=3 "
+        "output=difference", NULL
+  };
+  static const char *const temporal_chain[] = { "cudamedian size=3",
+    "cudatemporal frames=2 percentile=25", NULL
+  };
   static const int one_size[] = { 320, 240, 0 };
   static const int two_sizes[] = { 320, 240, 178, 142, 0 };
   GstElementFactory *f;
@@ -354,6 +363,17 @@ main (int argc, char **argv)
   check_chain (roi_rgb, "RGBA", one_size, MODE_CUDA);
   check_chain (roi, "NV12", one_size, MODE_SYS_IN);
   check_chain (roi, "NV12", one_size, MODE_SYS_OUT);
+
+  check_chain (temporal, "NV12", one_size, MODE_CUDA);
+  check_chain (temporal, "I420", one_size, MODE_CUDA);
+  check_chain (temporal, "Y444", one_size, MODE_CUDA);
+  check_chain (temporal, "RGBA", one_size, MODE_CUDA);
+  check_chain (temporal_diff, "NV12", one_size, MODE_CUDA);
+  check_chain (temporal_diff, "I420", one_size, MODE_CUDA);
+  check_chain (temporal_chain, "NV12", two_sizes, MODE_CUDA);
+  check_chain (temporal, "I420", one_size, MODE_SYS_IN);
+  check_chain (temporal, "I420", one_size, MODE_SYS_OUT);
+  check_chain (temporal_diff, "NV12", one_size, MODE_SYS_OUT);
 
   /* (3) resolution change mid-stream on the CUDA path */
   check_chain (three, "NV12", two_sizes, MODE_CUDA);
