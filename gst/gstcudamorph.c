@@ -64,16 +64,17 @@
  * inside the frame; a removed one takes the level of its surroundings. The
  * result equals scikit-image's morphology.area_opening (area_closing) with
  * area_threshold = min-area, whose connectivity 1 is 4 and 2 is 8 (its
- * default is 4, cudamorph's 8). Both walk the max-tree of the frame: on
- * the CPU built by union-find (Najman and Couprie 2006), on CUDA by
+ * default is 4, cudamorph's 8). Both backends filter the frame's max-tree,
+ * on the CPU built by union-find (Najman and Couprie 2006), on CUDA by
  * concurrent merges of tiles' trees (after Blin, Carlinet, Lemaitre,
  * Lacassagne and Geraud, "Max-Tree Computation on GPUs", IEEE TPDS 2022).
  * The structuring element, #GstCudaMorph:iterations and
  * #GstCudaMorph:border do not apply.
  *
  * The CPU backend runs exact CPU plans (row passes for morphology, the
- * hybrid algorithm on the samples' own type for reconstruction), checked
- * against references written as the definitions; CPU and CUDA give the
+ * hybrid algorithm on the samples' own type for reconstruction, the
+ * union-find max-tree for the area operations), checked against
+ * references written as the definitions; CPU and CUDA give the
  * same result bit for bit, borders included.
  * Properties can be changed while PLAYING: the filter is rebuilt before
  * the next frame.
