@@ -371,7 +371,8 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
       "disks, octagons, lines at any angle and custom masks, and "
       "reconstruction (fill holes, clear border, opening and closing by "
       "reconstruction, h-maxima, h-minima, h-domes, h-basins) and area "
-      "opening and closing, on CUDA or the CPU", "gst-cuda-morphology developers");
+      "opening and closing, on CUDA or the CPU",
+      "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_morph_debug;
   base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_morph_make_filter);
