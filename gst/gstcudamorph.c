@@ -56,9 +56,25 @@
  * hybrid algorithm (two raster scans, then a queue); on CUDA one kernel
  * sweeps the frame until a whole pass changes nothing.
  *
+ * area-open removes every bright structure of fewer than
+ * #GstCudaMorph:min-area pixels, whatever its shape, and leaves the others
+ * exactly as they are; area-close does the same for dark structures. A
+ * structure is a connected component of the pixels at or above (at or
+ * below) a level, joined through #GstCudaMorph:connectivity neighbours
+ * inside the frame; a removed one takes the level of its surroundings. The
+ * result equals scikit-image's morphology.area_opening (area_closing) with
+ * area_threshold = min-area, whose connectivity 1 is 4 and 2 is 8 (its
+ * default is 4, cudamorph's 8). Both backends filter the frame's max-tree,
+ * on the CPU built by union-find (Najman and Couprie 2006), on CUDA by
+ * concurrent merges of tiles' trees (after Blin, Carlinet, Lemaitre,
+ * Lacassagne and Geraud, "Max-Tree Computation on GPUs", IEEE TPDS 2022).
+ * The structuring element, #GstCudaMorph:iterations and
+ * #GstCudaMorph:border do not apply.
+ *
  * The CPU backend runs exact CPU plans (row passes for morphology, the
- * hybrid algorithm on the samples' own type for reconstruction), checked
- * against references written as the definitions; CPU and CUDA give the
+ * hybrid algorithm on the samples' own type for reconstruction, the
+ * union-find max-tree for the area operations), checked against
+ * references written as the definitions; CPU and CUDA give the
  * same result bit for bit, borders included.
  * Properties can be changed while PLAYING: the filter is rebuilt before
  * the next frame.
@@ -94,6 +110,13 @@
  * only the dark squares on the frame's edge stay. With the default
  * connectivity=8 the dark squares touch each other at their corners, all
  * reach the edge and nothing changes.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=1 pattern=snow ! \
+ *     video/x-raw,format=GRAY8,width=320,height=240 ! \
+ *     cudamorph operation=area-open min-area=20 ! \
+ *     videoconvert ! pngenc ! filesink location=specks-removed.png
+ * ]| Lowers every bright speck of the noise smaller than 20 pixels to the
+ * level around it, whatever its shape.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -108,6 +131,7 @@
 
 #include "morph/morph-filter.h"
 #include "reconstruct/reconstruct-filter.h"
+#include "attribute/attribute-filter.h"
 #include "morph/se.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
@@ -126,6 +150,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_morph_debug);
 #define DEFAULT_BORDER_VALUE 0
 #define DEFAULT_CONNECTIVITY 8
 #define DEFAULT_DOME_HEIGHT 10
+#define DEFAULT_MIN_AREA 64
 
 #define MAX_ITERATIONS 64
 
@@ -145,6 +170,7 @@ enum
   PROP_BORDER_VALUE,
   PROP_CONNECTIVITY,
   PROP_DOME_HEIGHT,
+  PROP_MIN_AREA,
 };
 
 typedef struct
@@ -162,6 +188,7 @@ typedef struct
   guint border_value;
   gint connectivity;
   guint dome_height;
+  guint min_area;
 } GstCudaMorphSettings;
 
 struct _GstCudaMorph
@@ -226,7 +253,12 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "not fit in vanish, the others keep their shape), hmax and hmin "
           "(peaks lowered, basins raised by dome-height), hdome (image minus "
           "hmax), hbasin (hmin minus image). Shape, iterations and border "
-          "only make the marker of open-rec and close-rec",
+          "only make the marker of open-rec and close-rec. By size: "
+          "area-open (bright structures of fewer than min-area pixels, "
+          "connected through the connectivity neighbours, lowered to their "
+          "surroundings whatever their shape, the others kept exactly), "
+          "area-close (the same for dark structures); they use no "
+          "structuring element, iterations or border",
           GST_TYPE_CUDA_MORPH_OPERATION, DEFAULT_OPERATION,
           CONTROLLABLE_FLAGS));
 
@@ -235,7 +267,7 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "Structuring element shape: rect and cross use width and height; "
           "diamond, disk and octagon use radius; line uses length and "
           "angle; custom uses mask. Of the reconstruction operations only "
-          "open-rec and close-rec use it",
+          "open-rec and close-rec use it; area-open and area-close do not",
           GST_TYPE_CUDA_MORPH_SHAPE, DEFAULT_SHAPE, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_WIDTH,
@@ -307,9 +339,11 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
       g_param_spec_int ("connectivity", "Connectivity",
           "Neighbours through which the reconstruction operations "
           "(fill-holes, clear-border, open-rec, close-rec, hmax, hmin, "
-          "hdome, hbasin) propagate: 4 (left, right, up, down) or 8 (the "
-          "diagonals too). 5, 6 and 7 are refused and the previous value "
-          "kept; the other operations ignore it",
+          "hdome, hbasin) propagate and the structures of area-open and "
+          "area-close are connected: 4 (left, right, up, down) or 8 (the "
+          "diagonals too; scikit-image's default is 4). 5, 6 and 7 are "
+          "refused and the previous value kept; the other operations "
+          "ignore it",
           4, 8, DEFAULT_CONNECTIVITY, CONTROLLABLE_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_DOME_HEIGHT,
@@ -321,14 +355,24 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
           "Not the structuring element's height",
           0, G_MAXUINT16, DEFAULT_DOME_HEIGHT, CONTROLLABLE_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_MIN_AREA,
+      g_param_spec_uint ("min-area", "Minimum area",
+          "Size, in pixels, of the smallest structure area-open and "
+          "area-close keep: bright (dark) structures of fewer pixels are "
+          "removed (scikit-image's area_threshold). 1 keeps everything; 0 "
+          "is refused and the previous value kept; the other operations "
+          "ignore it",
+          0, G_MAXUINT, DEFAULT_MIN_AREA, CONTROLLABLE_FLAGS));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA morphology", "Filter/Effect/Video",
       "Grey-level mathematical morphology (erode, dilate, open, close, "
       "top-hat, black-hat, gradient) with rectangles, crosses, diamonds, "
       "disks, octagons, lines at any angle and custom masks, and "
       "reconstruction (fill holes, clear border, opening and closing by "
-      "reconstruction, h-maxima, h-minima, h-domes, h-basins), on CUDA or "
-      "the CPU", "gst-cuda-morphology developers");
+      "reconstruction, h-maxima, h-minima, h-domes, h-basins) and area "
+      "opening and closing, on CUDA or the CPU",
+      "gst-cuda-morphology developers");
 
   base_class->debug_category = gst_cuda_morph_debug;
   base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_morph_make_filter);
@@ -356,6 +400,7 @@ gst_cuda_morph_init (GstCudaMorph * self)
   s->border_value = DEFAULT_BORDER_VALUE;
   s->connectivity = DEFAULT_CONNECTIVITY;
   s->dome_height = DEFAULT_DOME_HEIGHT;
+  s->min_area = DEFAULT_MIN_AREA;
 }
 
 /* FALSE (with a warning) for a value the element refuses: the previous
@@ -394,6 +439,14 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
         return FALSE;
       }
       return TRUE;
+    case PROP_MIN_AREA:
+      if (g_value_get_uint (value) == 0) {
+        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid min-area "
+            "0: a structure has at least 1 pixel; keeping the previous "
+            "min-area");
+        return FALSE;
+      }
+      return TRUE;
     default:
       return TRUE;
   }
@@ -414,6 +467,7 @@ static const GstCudaPlaneFilterField gst_cuda_morph_fields[] = {
   {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMorphSettings, border_value)},
   {PROP_CONNECTIVITY, G_STRUCT_OFFSET (GstCudaMorphSettings, connectivity)},
   {PROP_DOME_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, dome_height)},
+  {PROP_MIN_AREA, G_STRUCT_OFFSET (GstCudaMorphSettings, min_area)},
 };
 
 static void
@@ -472,7 +526,14 @@ gst_cuda_morph_build_se (const GstCudaMorphSettings * s, cm_se ** se)
 static gboolean
 gst_cuda_morph_operation_is_recon (GstCudaMorphOperation op)
 {
-  return op >= GST_CUDA_MORPH_OPERATION_FILL_HOLES;
+  return op >= GST_CUDA_MORPH_OPERATION_FILL_HOLES &&
+      op <= GST_CUDA_MORPH_OPERATION_HBASIN;
+}
+
+static gboolean
+gst_cuda_morph_operation_is_area (GstCudaMorphOperation op)
+{
+  return op >= GST_CUDA_MORPH_OPERATION_AREA_OPEN;
 }
 
 /* The reconstruction operation @s asks for, its marker made as @marker
@@ -505,9 +566,10 @@ enum
 static guint
 gst_cuda_morph_se_uses (const GstCudaMorphSettings * s)
 {
-  if (gst_cuda_morph_operation_is_recon (s->operation) &&
-      s->operation != GST_CUDA_MORPH_OPERATION_OPEN_REC &&
-      s->operation != GST_CUDA_MORPH_OPERATION_CLOSE_REC)
+  if (gst_cuda_morph_operation_is_area (s->operation) ||
+      (gst_cuda_morph_operation_is_recon (s->operation) &&
+          s->operation != GST_CUDA_MORPH_OPERATION_OPEN_REC &&
+          s->operation != GST_CUDA_MORPH_OPERATION_CLOSE_REC))
     return 0;
   switch (s->shape) {
     case GST_CUDA_MORPH_SHAPE_RECT:
@@ -576,6 +638,39 @@ gst_cuda_morph_warn_unused (GstCudaMorph * self, const GstCudaMorphSettings
   }
 }
 
+/* area-open, area-close: no structuring element */
+static cm_filter *
+gst_cuda_morph_make_area_filter (GstCudaPlaneFilter * base,
+    const GstCudaMorphSettings * s, const GstVideoInfo * info,
+    cm_backend backend)
+{
+  gint width = GST_VIDEO_INFO_WIDTH (info);
+  gint height = GST_VIDEO_INFO_HEIGHT (info);
+  cm_depth depth = gst_cuda_plane_filter_info_depth (info);
+  cm_filter *filter = NULL;
+  cm_attr_desc desc;
+  cm_status status;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = (cm_attr_op) (s->operation - GST_CUDA_MORPH_OPERATION_AREA_OPEN);
+  desc.attribute = CM_ATTR_AREA;
+  desc.min_area = s->min_area;
+  desc.connectivity = s->connectivity;
+  status = cm_attr_filter_new (&filter, backend, &desc, width, height, depth,
+      gst_cuda_plane_filter_cpu_opts (base));
+  if (status != CM_OK) {
+    gst_cuda_plane_filter_post_status_error (base, status,
+        backend == CM_BACKEND_CUDA ? "Failed to build the CUDA area plan" :
+        "Failed to allocate the CPU area filter");
+    return NULL;
+  }
+  GST_INFO_OBJECT (base, "%s, min-area %u, connectivity %d, %dx%d %d-bit "
+      "on %s: %s", cm_attr_op_name (&desc), desc.min_area, desc.connectivity,
+      width, height, (gint) depth, backend == CM_BACKEND_CUDA ? "CUDA" :
+      "CPU", cm_filter_algorithm (filter));
+  return filter;
+}
+
 static cm_filter *
 gst_cuda_morph_make_filter (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, cm_backend backend)
@@ -603,6 +698,10 @@ gst_cuda_morph_make_filter (GstCudaPlaneFilter * base,
   GST_OBJECT_UNLOCK (self);
 
   gst_cuda_morph_warn_unused (self, &s, se_props_set);
+  if (gst_cuda_morph_operation_is_area (s.operation)) {
+    g_free (s.mask);
+    return gst_cuda_morph_make_area_filter (base, &s, info, backend);
+  }
   status = gst_cuda_morph_build_se (&s, &se);
   g_free (s.mask);
   if (status != CM_OK) {

@@ -8,6 +8,7 @@
 
 #include "morph/morph.h"
 #include "reconstruct/reconstruct.h"
+#include "attribute/attribute.h"
 #include "morph/se.h"
 
 /* The GEnums are cast to the core enums: keep the values in step. */
@@ -29,6 +30,14 @@ RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HMIN, CM_RECON_HMIN);
 RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HDOME, CM_RECON_HDOME);
 RECON_OP_AT (GST_CUDA_MORPH_OPERATION_HBASIN, CM_RECON_HBASIN);
 G_STATIC_ASSERT (CM_RECON_OP_COUNT == 8);
+/* then the area operations, in cm_attr_op's order */
+G_STATIC_ASSERT ((int) GST_CUDA_MORPH_OPERATION_AREA_OPEN ==
+    (int) GST_CUDA_MORPH_OPERATION_HBASIN + 1);
+#define ATTR_OP_AT(gst_op, cm_op) G_STATIC_ASSERT ((int) (gst_op) - \
+    (int) GST_CUDA_MORPH_OPERATION_AREA_OPEN == (int) (cm_op))
+ATTR_OP_AT (GST_CUDA_MORPH_OPERATION_AREA_OPEN, CM_ATTR_OPEN);
+ATTR_OP_AT (GST_CUDA_MORPH_OPERATION_AREA_CLOSE, CM_ATTR_CLOSE);
+G_STATIC_ASSERT (CM_ATTR_OP_COUNT == 2);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_RECT == (int) CM_SHAPE_RECT);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_LINE == (int) CM_SHAPE_LINE);
 G_STATIC_ASSERT ((int) GST_CUDA_MORPH_SHAPE_CUSTOM == (int) CM_SHAPE_CUSTOM);
@@ -78,7 +87,16 @@ GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morph_operation,
         "bright peak", "hdome"},
     {GST_CUDA_MORPH_OPERATION_HBASIN,
         "H-basins (hmin minus image): the bottom dome-height levels of each "
-        "dark basin", "hbasin"});
+        "dark basin", "hbasin"},
+    {GST_CUDA_MORPH_OPERATION_AREA_OPEN,
+        "Area opening: bright structures (connected through connectivity "
+        "neighbours) of fewer than min-area pixels are lowered to their "
+        "surroundings, whatever their shape; larger ones are kept exactly",
+        "area-open"},
+    {GST_CUDA_MORPH_OPERATION_AREA_CLOSE,
+        "Area closing: dark structures of fewer than min-area pixels are "
+        "raised to their surroundings, whatever their shape; larger ones "
+        "are kept exactly", "area-close"});
 
 GST_CUDA_MORPHOLOGY_DEFINE_ENUM_TYPE (gst_cuda_morph_shape, GstCudaMorphShape,
     {GST_CUDA_MORPH_SHAPE_RECT, "Rectangle of width x height", "rect"},

@@ -2,7 +2,8 @@
 /* Registered GEnums of the cudamorph element. The numeric values equal the
  * matching core enums (cm_morph_op, cm_shape) so that they convert with a
  * cast; the reconstruction operations are cm_recon_op offset by
- * GST_CUDA_MORPH_OPERATION_FILL_HOLES. */
+ * GST_CUDA_MORPH_OPERATION_FILL_HOLES, the area operations cm_attr_op
+ * offset by GST_CUDA_MORPH_OPERATION_AREA_OPEN. */
 #pragma once
 
 #include <gst/gst.h>
@@ -36,12 +37,20 @@ G_BEGIN_DECLS
  *     dome-height levels of every bright peak
  * @GST_CUDA_MORPH_OPERATION_HBASIN: h-basins, hmin minus image: the bottom
  *     dome-height levels of every dark basin
+ * @GST_CUDA_MORPH_OPERATION_AREA_OPEN: area opening: bright structures of
+ *     fewer than min-area pixels are removed, whatever their shape, the
+ *     others kept exactly
+ * @GST_CUDA_MORPH_OPERATION_AREA_CLOSE: area closing, the dual for dark
+ *     structures
  *
  * The operation of cudamorph: grey-level morphology with the structuring
- * element (erode ... gradient) or morphological reconstruction with the
+ * element (erode ... gradient), morphological reconstruction with the
  * 4 or 8 neighbours of #GstCudaMorph:connectivity (fill-holes ...
- * hbasin). The reconstruction values follow the core's cm_recon_op in the
- * same order, from @GST_CUDA_MORPH_OPERATION_FILL_HOLES on.
+ * hbasin), or an area opening or closing through the same neighbours
+ * (area-open, area-close). The reconstruction values follow the core's
+ * cm_recon_op in the same order, from
+ * @GST_CUDA_MORPH_OPERATION_FILL_HOLES on, and the area values cm_attr_op,
+ * from @GST_CUDA_MORPH_OPERATION_AREA_OPEN on.
  */
 typedef enum
 {
@@ -59,7 +68,9 @@ typedef enum
   GST_CUDA_MORPH_OPERATION_HMAX = 11,
   GST_CUDA_MORPH_OPERATION_HMIN = 12,
   GST_CUDA_MORPH_OPERATION_HDOME = 13,
-  GST_CUDA_MORPH_OPERATION_HBASIN = 14
+  GST_CUDA_MORPH_OPERATION_HBASIN = 14,
+  GST_CUDA_MORPH_OPERATION_AREA_OPEN = 15,
+  GST_CUDA_MORPH_OPERATION_AREA_CLOSE = 16
 } GstCudaMorphOperation;
 
 /**

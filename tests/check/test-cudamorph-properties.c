@@ -207,7 +207,8 @@ static const struct
 } expected_props[] = {
   {"operation", "erode", 0, 0,
         "erode,dilate,open,close,tophat,blackhat,gradient,fill-holes,"
-        "clear-border,open-rec,close-rec,hmax,hmin,hdome,hbasin"},
+        "clear-border,open-rec,close-rec,hmax,hmin,hdome,hbasin,area-open,"
+        "area-close"},
   {"shape", "rect", 0, 0, "rect,cross,diamond,disk,octagon,line,custom"},
   {"width", "3", 1, 1023, NULL},
   {"height", "3", 1, 1023, NULL},
@@ -220,6 +221,7 @@ static const struct
   {"border-value", "0", 0, 65535, NULL},
   {"connectivity", "8", 4, 8, NULL},
   {"dome-height", "10", 0, 65535, NULL},
+  {"min-area", "64", 0, G_MAXUINT, NULL},
   {"backend", "auto", 0, 0, "auto,cuda,cpu"},
   {"cuda-device-id", "-1", -1, G_MAXINT16, NULL},
 };
@@ -387,6 +389,11 @@ GST_START_TEST (test_unused_properties)
     {"operation=fill-holes radius=4", "radius is set but has no effect: "
           "operation=fill-holes uses no structuring element"},
     {"operation=open-rec shape=disk radius=4", NULL},
+    {"operation=area-open width=5", "width is set but has no effect: "
+          "operation=area-open uses no structuring element"},
+    {"operation=area-close shape=custom mask=111", "mask is set but has no "
+          "effect: operation=area-close uses no structuring element"},
+    {"operation=area-open min-area=5 connectivity=4 dome-height=3", NULL},
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {

@@ -22,6 +22,7 @@ typedef struct
 static const Refusal refusals[] = {
   {"cudamorph", "mask", "01;1"},
   {"cudamorph", "connectivity", "6"},
+  {"cudamorph", "min-area", "0"},
   {"cudamorph", "roi", "<1,2,3>"},
   {"cudamedian", "size", "4"},
   {"cudamedian", "roi", "<0,0,-1,5>"},

@@ -46,6 +46,8 @@ static const RoiElement roi_elements[] = {
   {"cudamorph", "operation=erode shape=line length=9 angle=30 "
         "border=constant border-value=77", luma_formats},
   {"cudamorph", "operation=fill-holes", luma_formats},
+  {"cudamorph", "operation=area-close min-area=12 connectivity=4",
+      luma_formats},
   {"cudamedian", "size=5", all_formats},
   {"cudamedian", "size=3 color-mode=channels", all_formats},
   {"cudalinspectrum", "length=9 angle-step=15 output=supremum", luma_formats},

@@ -142,6 +142,13 @@ recon_op_nick (cm_recon_op op)
   return nicks[op];
 }
 
+const char *
+area_op_nick (cm_attr_op op)
+{
+  static const char *const nicks[] = { "area-open", "area-close" };
+  return nicks[op];
+}
+
 gchar *
 morph_params_describe (const MorphParams * p)
 {
@@ -182,6 +189,13 @@ recon_params_describe (const ReconParams * p)
   return s;
 }
 
+gchar *
+area_params_describe (const AreaParams * p)
+{
+  return g_strdup_printf ("%s c=%d min-area=%u", area_op_nick (p->op),
+      p->connectivity, p->min_area);
+}
+
 void
 morph_params_apply (GstElement * e, const MorphParams * p)
 {
@@ -217,6 +231,14 @@ recon_params_apply (GstElement * e, const ReconParams * p)
   gst_util_set_object_arg (G_OBJECT (e), "operation", recon_op_nick (p->op));
   g_object_set (e, "connectivity", p->connectivity, "dome-height",
       p->dome_height, NULL);
+}
+
+void
+area_params_apply (GstElement * e, const AreaParams * p)
+{
+  gst_util_set_object_arg (G_OBJECT (e), "operation", area_op_nick (p->op));
+  g_object_set (e, "connectivity", p->connectivity, "min-area", p->min_area,
+      NULL);
 }
 
 GstElement *

@@ -16,6 +16,7 @@
 
 #include "morph/morph.h"
 #include "reconstruct/reconstruct.h"
+#include "attribute/attribute.h"
 #include "morph/se.h"
 #include "test-suite.h"
 
@@ -118,6 +119,17 @@ typedef struct
   MorphParams marker;
 } ReconParams;
 
+/* An area operation of the element: area-open or area-close, through
+ * connectivity neighbours, structures of fewer than min-area pixels
+ * removed (the structuring element's properties left at their
+ * defaults). */
+typedef struct
+{
+  cm_attr_op op;
+  int connectivity;
+  unsigned min_area;
+} AreaParams;
+
 #define MORPH_N_FORMATS 9
 
 /* Template format @i (0 ... MORPH_N_FORMATS - 1) of cudamorph and
@@ -132,17 +144,26 @@ const char *morph_border_nick (cm_border_mode border);
 /* the element's nicks, in cm_recon_op's order */
 const char *recon_op_nick (cm_recon_op op);
 
+/* the element's nicks, in cm_attr_op's order */
+const char *area_op_nick (cm_attr_op op);
+
 /* "open line L=41 a=70 it=1 border=neutral(0)", for failure messages */
 gchar *morph_params_describe (const MorphParams * p);
 
 /* "hmax c=4 h=40 (marker: erode rect 3x3 ...)", for failure messages */
 gchar *recon_params_describe (const ReconParams * p);
 
+/* "area-open c=8 min-area=20", for failure messages */
+gchar *area_params_describe (const AreaParams * p);
+
 /* Sets every filter property of @e from @p (by nick for the enums). */
 void morph_params_apply (GstElement * e, const MorphParams * p);
 
 /* The same for a reconstruction operation. */
 void recon_params_apply (GstElement * e, const ReconParams * p);
+
+/* operation, connectivity and min-area of @e from @p */
+void area_params_apply (GstElement * e, const AreaParams * p);
 
 /* Element @factory of this plugin with backend @backend ("cpu", "cuda",
  * "auto"). */

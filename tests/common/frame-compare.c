@@ -53,6 +53,21 @@ recon_plane_ref (gconstpointer params, const cm_image * src,
   return status;
 }
 
+cm_status
+area_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst)
+{
+  const AreaParams *p = params;
+  cm_attr_desc desc;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.op = p->op;
+  desc.attribute = CM_ATTR_AREA;
+  desc.min_area = p->min_area;
+  desc.connectivity = p->connectivity;
+  return cm_attr_ref (&desc, src, dst);
+}
+
 gboolean
 frame_bytes_equal (const guint8 * got, gsize got_stride, const guint8 * exp,
     gsize exp_stride, gsize row_bytes, int rows, const char *what)
@@ -291,6 +306,20 @@ recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
       GST_VIDEO_INFO_HEIGHT (info), desc);
 
   frame_push_and_check (h, in, info, recon_plane_ref, NULL, p, what);
+  g_free (what);
+  g_free (desc);
+}
+
+void
+area_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const AreaParams * p, GstBuffer * in, const char *ctx)
+{
+  gchar *desc = area_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), desc);
+
+  frame_push_and_check (h, in, info, area_plane_ref, NULL, p, what);
   g_free (what);
   g_free (desc);
 }

@@ -25,6 +25,10 @@ cm_status morph_plane_ref (gconstpointer params, const cm_image * src,
 cm_status recon_plane_ref (gconstpointer params, const cm_image * src,
     const cm_image * dst);
 
+/* cm_attr_ref for an AreaParams */
+cm_status area_plane_ref (gconstpointer params, const cm_image * src,
+    const cm_image * dst);
+
 /* The expected result of a packed RGB frame filtered as whole pixels
  * (cudamedian's luma mode): @src filtered into @dst, @info telling where
  * the colour and alpha bytes are. */
@@ -92,6 +96,11 @@ void morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
  * as @p says (cm_recon_ref); @ctx opens the failure message. */
 void recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const ReconParams * p, GstBuffer * in, const char *ctx);
+
+/* Pushes @in through @h and asserts that the output is @in filtered as @p
+ * says (cm_attr_ref); @ctx opens the failure message. */
+void area_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const AreaParams * p, GstBuffer * in, const char *ctx);
 
 /* One frame through a harness with the input and the output mapped for
  * reading, for the tests that read the samples themselves. */

@@ -111,6 +111,32 @@ morph_make_input_blobs (const GstVideoInfo * info, guint64 seed,
 }
 
 GstBuffer *
+morph_make_input_attr (const GstVideoInfo * info, guint64 seed,
+    int extra_stride, attr_frame_kind kind)
+{
+  GstBuffer *buf = morph_make_input (info, seed, extra_stride);
+  int w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  int n_comp = GST_VIDEO_INFO_IS_RGB (info) ? 3 : 1;
+  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 :
+      CM_DEPTH_8;
+  cm_image img = test_image_new (w, h, depth, 0);
+  GstVideoFrame frame;
+  test_rng rng;
+
+  test_rng_seed (&rng, seed ^ G_GUINT64_CONSTANT (0xa77f4a3e5));
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (int c = 0; c < n_comp; c++) {
+    attr_frame_fill (&img, kind, &rng);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        morph_frame_set (&frame, c, x, y, test_image_get (&img, x, y));
+  }
+  gst_video_frame_unmap (&frame);
+  test_image_free (&img);
+  return buf;
+}
+
+GstBuffer *
 morph_make_input_maze (const GstVideoInfo * info, guint64 seed,
     guint wall, guint corridor, gboolean vertical)
 {

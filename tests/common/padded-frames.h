@@ -2,13 +2,15 @@
 /* Input frames of the element tests: seeded random bytes (padding
  * included) with default strides or larger ones and plane offsets
  * described by a GstVideoMeta, piecewise-constant blobs and serpentine
- * mazes for reconstruction, and the plane extents and layouts they are
+ * mazes for reconstruction, the attribute filters' frames (specks,
+ * hills, staircases, ...), and the plane extents and layouts they are
  * read back with. */
 #pragma once
 
 #include <gst/video/video.h>
 
 #include "cm-image.h"
+#include "attribute-frames.h"
 
 /* Plane @plane of @frame: bytes of one visible row and number of rows. */
 void morph_plane_extent (GstVideoFrame * frame, guint plane, gsize * row_bytes,
@@ -31,6 +33,12 @@ void morph_frame_set (GstVideoFrame * frame, int comp, int x, int y, guint v);
  * objects touching the border for reconstruction to work on. */
 GstBuffer *morph_make_input_blobs (const GstVideoInfo * info, guint64 seed,
     int extra_stride, int cell, guint noise);
+
+/* A frame like morph_make_input (), whose processed samples (each colour
+ * channel of packed RGB) are an attribute filter test frame of @kind
+ * (attr_frame_fill (), seeded from @seed). */
+GstBuffer *morph_make_input_attr (const GstVideoInfo * info, guint64 seed,
+    int extra_stride, attr_frame_kind kind);
 
 /* A frame whose processed samples are a serpentine maze: @wall around the
  * frame and between the corridor rows (odd rows), @corridor along them,

@@ -148,9 +148,14 @@ check_element (int e)
   if (e == 0) {
     gchar *mask;
     cm_se *se = NULL;
+    gint connectivity;
+    guint min_area;
 
-    g_object_get (el, "mask", &mask, NULL);
+    g_object_get (el, "mask", &mask, "connectivity", &connectivity,
+        "min-area", &min_area, NULL);
     CHECK (cm_se_new_custom (&se, mask) == CM_OK);
+    CHECK (connectivity == 4 || connectivity == 8);
+    CHECK (min_area >= 1);
     cm_se_free (se);
     g_free (mask);
   } else if (e == 1) {

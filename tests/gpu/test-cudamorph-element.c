@@ -2,9 +2,10 @@
 /* cudamorph on the CUDA backend against the same element on the CPU
  * backend, bit for bit, for every format, operations and shapes that take
  * each GPU algorithm, the reconstruction operations (4 and 8 neighbours,
- * blobs, noise and mazes that make propagation long), padded strides, a
- * size change and property changes while PLAYING. Exits 77 (meson: SKIP)
- * when no CUDA device is usable. */
+ * blobs, noise and mazes that make propagation long), the area operations
+ * (specks, noise, hills, staircases across tiles), padded strides, a size
+ * change and property changes while PLAYING. Exits 77 (meson: SKIP) when
+ * no CUDA device is usable. */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,14 @@ pair_apply_recon (ElementPair * pair, const ReconParams * p)
 {
   recon_params_apply (pair->cpu, p);
   recon_params_apply (pair->cuda, p);
+}
+
+/* both elements set for the area operation @p while PLAYING */
+static void
+pair_apply_area (ElementPair * pair, const AreaParams * p)
+{
+  area_params_apply (pair->cpu, p);
+  area_params_apply (pair->cuda, p);
 }
 
 /* @in through both elements, outputs compared; @what names the case */
@@ -432,6 +441,130 @@ GST_START_TEST (test_recon_change_playing)
 
 GST_END_TEST;
 
+/* @kind through both elements, set for @p */
+static void
+pair_push_and_compare_area (ElementPair * pair, const GstVideoInfo * info,
+    const AreaParams * p, attr_frame_kind kind, guint64 seed,
+    int extra_stride, const char *ctx)
+{
+  GstBuffer *in = morph_make_input_attr (info, seed, extra_stride, kind);
+  gchar *desc = area_params_describe (p);
+  gchar *what = g_strdup_printf ("%s %s %dx%d%s %s, %s, seed %"
+      G_GUINT64_FORMAT, ctx, GST_VIDEO_INFO_NAME (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+      extra_stride ? " padded" : "", attr_frame_name (kind), desc, seed);
+
+  pair_push_buffer_and_compare (pair, info, in, what);
+  gst_buffer_unref (in);
+  g_free (what);
+  g_free (desc);
+}
+
+/* area-open and area-close, 4 and 8 neighbours, min-area from 1 to more
+ * than the frame: 8- and 16-bit frames across many tiles, the edge
+ * sizes of a tile, one row, one column, YUV and RGB */
+GST_START_TEST (test_area)
+{
+  static const struct
+  {
+    const char *format;
+    int width, height;
+    attr_frame_kind kind;
+    guint min_area;
+    int extra_stride;
+  } cases[] = {
+    {"GRAY8", 203, 117, ATTR_FRAME_SPECKS, 12, 0},
+    {"GRAY8", 203, 117, ATTR_FRAME_NOISE, 5, 8},
+    {"GRAY8", 1280, 720, ATTR_FRAME_HILLS, 64, 0},
+    {"GRAY8", 1280, 720, ATTR_FRAME_HILLS, 1000, 0},
+    {"GRAY8", 640, 480, ATTR_FRAME_NOISE, 64, 0},
+    {"GRAY8", 640, 480, ATTR_FRAME_STAIRS_X, 3, 0},
+    {"GRAY8", 480, 640, ATTR_FRAME_RINGS, 100, 0},
+    {"GRAY8", 33, 65, ATTR_FRAME_LEVELS, 20, 0},
+    {"GRAY8", 64, 32, ATTR_FRAME_FLAT, 1, 0},
+    {"GRAY8", 1921, 31, ATTR_FRAME_BLOBS, 40, 0},
+    {"GRAY8", 1, 1, ATTR_FRAME_NOISE, 1, 0},
+    {"GRAY8", 9, 1, ATTR_FRAME_NOISE, 3, 0},
+    {"GRAY8", 1, 9, ATTR_FRAME_NOISE, 3, 0},
+    {"GRAY8", 100, 50, ATTR_FRAME_SPECKS, 6000, 0},
+    {"GRAY16_LE", 203, 117, ATTR_FRAME_NOISE, 12, 0},
+    {"GRAY16_LE", 640, 480, ATTR_FRAME_HILLS, 64, 0},
+    {"GRAY16_LE", 640, 480, ATTR_FRAME_STAIRS_Y, 5, 8},
+    {"GRAY16_LE", 333, 111, ATTR_FRAME_SPECKS, 30, 0},
+    {"NV12", 333, 111, ATTR_FRAME_SPECKS, 20, 0},
+    {"I420", 320, 240, ATTR_FRAME_HILLS, 64, 0},
+    {"RGBA", 333, 111, ATTR_FRAME_BLOBS, 30, 8},
+  };
+  guint64 seed = 9000;
+  int n = 0;
+
+  for (int op = CM_ATTR_OPEN; op <= CM_ATTR_CLOSE; op++) {
+    for (int conn = 4; conn <= 8; conn += 4) {
+      AreaParams p = { (cm_attr_op) op, conn, 64 };
+      ElementPair pair;
+
+      if (n++ > 0 && !test_sample_keep ()) {    /* sanitizer setups */
+        seed += G_N_ELEMENTS (cases);
+        continue;
+      }
+
+      pair_init (&pair, NULL);
+      pair_apply_area (&pair, &p);
+      for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+        GstVideoInfo info;
+
+        p.min_area = cases[c].min_area;
+        pair_apply_area (&pair, &p);
+        element_pair_set_caps (&pair, cases[c].format, cases[c].width,
+            cases[c].height, &info);
+        pair_push_and_compare_area (&pair, &info, &p, cases[c].kind, seed++,
+            cases[c].extra_stride, "area");
+      }
+      element_pair_clear (&pair);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* from morphology to the area operations and back while PLAYING */
+GST_START_TEST (test_area_change_playing)
+{
+  MorphParams m = MORPH_PARAMS_DEFAULT;
+  AreaParams p = { CM_ATTR_OPEN, 8, 64 };
+  GstVideoInfo info;
+  ElementPair pair;
+
+  pair_init (&pair, &m);
+  element_pair_set_caps (&pair, "GRAY8", 640, 360, &info);
+  pair_push_and_compare (&pair, &info, &m, 1, 0, "erode");
+
+  pair_apply_area (&pair, &p);
+  pair_push_and_compare_area (&pair, &info, &p, ATTR_FRAME_SPECKS, 2, 0,
+      "area-open");
+
+  p.connectivity = 4;
+  p.min_area = 15;
+  pair_apply_area (&pair, &p);
+  pair_push_and_compare_area (&pair, &info, &p, ATTR_FRAME_SPECKS, 3, 0,
+      "connectivity 4, min-area 15");
+
+  p.op = CM_ATTR_CLOSE;
+  pair_apply_area (&pair, &p);
+  element_pair_set_caps (&pair, "GRAY16_LE", 333, 200, &info);
+  pair_push_and_compare_area (&pair, &info, &p, ATTR_FRAME_HILLS, 4, 0,
+      "area-close, new size");
+
+  m.op = CM_MORPH_GRADIENT;
+  m.shape = CM_SHAPE_DISK;
+  m.radius = 3;
+  pair_change_and_compare (&pair, &info, &m, 5, "gradient after area-close");
+
+  element_pair_clear (&pair);
+}
+
+GST_END_TEST;
+
 /* cuda-device-id: the last device works, one past it fails to start */
 GST_START_TEST (test_device_id)
 {
@@ -483,6 +616,8 @@ static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_property_change_playing),
   TEST_SUITE_TEST (test_recon),
   TEST_SUITE_TEST (test_recon_change_playing),
+  TEST_SUITE_TEST (test_area),
+  TEST_SUITE_TEST (test_area_change_playing),
   TEST_SUITE_TEST (test_device_id),
   {NULL}
 };
