@@ -108,6 +108,7 @@
 #include <string.h>
 
 #include "gstcudablobsprivate.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudablobsresult.c */
@@ -551,8 +552,8 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
   self->labels_caps = !self->in_gray16 &&
       GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_GRAY16_LE;
   mode = gst_cuda_blobs_mode (self);
-  gst_cuda_blobs_set_passthrough (self,
-      mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
 
   settings_to_desc (&s, &desc);
   desc.output = mode == GST_CUDA_BLOBS_OUTPUT_LABELS ? CM_BLOBS_OUTPUT_LABELS

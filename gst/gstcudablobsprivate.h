@@ -96,8 +96,6 @@ gboolean gst_cuda_blobs_set_caps (GstBaseTransform * trans,
 void gst_cuda_blobs_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 GstCudaBlobsOutput gst_cuda_blobs_mode (GstCudaBlobs * self);
-void gst_cuda_blobs_set_passthrough (GstCudaBlobs * self,
-    gboolean passthrough);
 
 /* gstcudablobsresult.c: a frame's result */
 const GstMetaInfo *gst_cuda_blobs_meta_get_info (void);

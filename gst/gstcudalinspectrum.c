@@ -124,6 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudalinspectrumoutput.c */
@@ -582,8 +583,8 @@ gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
 
   self->rgba_caps = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA;
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_lin_spectrum_set_passthrough (self,
-      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 
   settings_to_desc (&s, &desc);
   desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;

@@ -10,6 +10,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
@@ -20,65 +21,9 @@ static void gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum *
 
 /* ---- caps --------------------------------------------------------------- */
 
-/* the part of @caps in system memory with one of the formats of @templ */
-static GstCaps *
-caps_with_formats (GstCaps * caps, const gchar * templ)
-{
-  GstCaps *t = gst_caps_from_string (templ);
-  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
-
-  gst_caps_unref (t);
-  return res;
-}
-
-/* @caps with every structure's format set to @formats and the fields that
- * belong to the old colour model removed */
-static GstCaps *
-caps_set_format (GstCaps * caps, const gchar * formats)
-{
-  GstCaps *fmt = gst_caps_from_string (formats);
-  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
-          0), "format");
-  GstCaps *res = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set_value (st, "format", format);
-    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
-    res = gst_caps_merge_structure_full (res, st,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
-  gst_caps_unref (fmt);
-  return res;
-}
-
 #define IN_CAPS \
   "video/x-raw, format = (string) " GST_CUDA_LIN_SPECTRUM_IN_FORMATS
 #define RGBA_CAPS "video/x-raw, format = (string) RGBA"
-
-/* The caps on the other pad of @direction for an output that is the
- * orientation map (@rgba: RGBA of the same size and framerate on the
- * source pad for any of the input formats) or not (the same caps), in
- * system memory. */
-static GstCaps *
-caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean rgba)
-{
-  GstCaps *tmp, *res;
-
-  if (!rgba)
-    return caps_with_formats (caps, IN_CAPS);
-  if (direction == GST_PAD_SINK) {
-    tmp = caps_with_formats (caps, IN_CAPS);
-    res = caps_set_format (tmp, RGBA_CAPS);
-  } else {
-    tmp = caps_with_formats (caps, RGBA_CAPS);
-    res = caps_set_format (tmp, IN_CAPS);
-  }
-  gst_caps_unref (tmp);
-  return res;
-}
 
 /* Whether the caps negotiated on the source pad are RGBA; FALSE with
  * *have_caps FALSE before the first negotiation. */
@@ -121,43 +66,26 @@ gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
 
   /* formats in system memory here, the memories are the base class's */
   caps = gst_cuda_plane_filter_caps_to_system (in, allow);
-  res = caps_for_output (caps, direction, want_rgba);
+  res = gst_cuda_plane_filter_analysis_output_caps (caps, direction,
+      IN_CAPS, RGBA_CAPS, want_rgba);
   if (have_caps && cur_rgba != want_rgba)
-    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
+    res = gst_caps_merge (res,
+        gst_cuda_plane_filter_analysis_output_caps (caps, direction, IN_CAPS,
+            RGBA_CAPS, cur_rgba));
   gst_caps_unref (caps);
   res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
   return gst_cuda_plane_filter_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
       direction, in, res, filter);
 }
 
-/* The memory of the other pad when the peer takes it; size, framerate
- * and pixel aspect ratio follow the other pad (they are equal on both
- * pads); the format is the first one left. */
+/* The base's fixation (size and the like are equal on both pads); the
+ * output property follows what downstream took. */
 GstCaps *
 gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  const GstStructure *from = gst_caps_get_structure (caps, 0);
-  GstStructure *to;
-  gint v, n, d;
-
-  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  to = gst_caps_get_structure (othercaps, 0);
-
-  if (gst_structure_get_int (from, "width", &v))
-    gst_structure_fixate_field_nearest_int (to, "width", v);
-  if (gst_structure_get_int (from, "height", &v))
-    gst_structure_fixate_field_nearest_int (to, "height", v);
-  if (gst_structure_get_fraction (from, "framerate", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
-  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
-        d);
-
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  othercaps = gst_cuda_plane_filter_analysis_fixate_caps (trans,
+      GST_CAT_DEFAULT, caps, othercaps);
   if (direction == GST_PAD_SINK)
     gst_cuda_lin_spectrum_keep_refused_output (GST_CUDA_LIN_SPECTRUM (trans),
         othercaps);
@@ -180,23 +108,6 @@ gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
   return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
 }
 
-/* Sets the passthrough flag and, when it changes, asks for the source pad
- * to be reconfigured: GstBaseTransform decides its output pool (none in
- * passthrough) only when it negotiates, and a flag changed after that
- * decision would leave the element transforming without a pool. */
-void
-gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
-    gboolean passthrough)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  if (gst_base_transform_is_passthrough (trans) == passthrough)
-    return;
-  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
-  gst_base_transform_set_passthrough (trans, passthrough);
-  gst_base_transform_reconfigure_src (trans);
-}
-
 /* Streaming thread, before a buffer is allocated: takes the output
  * property and sets the passthrough flag that goes with it. Doing it here
  * rather than in set_property keeps the flag, the buffer allocation and
@@ -213,8 +124,8 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
     self->plain_output = self->output_applied;
 
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_lin_spectrum_set_passthrough (self,
-      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   if (mode != self->mode)
     gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
@@ -356,27 +267,6 @@ gst_cuda_lin_spectrum_result_set (GstCudaLinSpectrumResult * r,
   r->dominant_value = value / npix;
 }
 
-/* timestamp, stream-time, running-time, duration of @buf, as the level
- * element gives them */
-static void
-result_set_times (GstStructure * s, const GstSegment * segment,
-    GstBuffer * buf)
-{
-  GstClockTime ts = GST_BUFFER_PTS (buf);
-  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
-  GstClockTime running_time = GST_CLOCK_TIME_NONE;
-
-  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
-    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
-    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        ts);
-  }
-  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
-}
-
 static void
 result_set_params (GstStructure * s, const GstCudaLinSpectrumResult * r)
 {
@@ -426,7 +316,7 @@ gst_cuda_lin_spectrum_result_message (const GstCudaLinSpectrumResult * r,
 {
   GstStructure *s = gst_structure_new_empty ("cudalinspectrum");
 
-  result_set_times (s, segment, inbuf);
+  gst_cuda_plane_filter_analysis_set_times (s, segment, inbuf);
   result_set_params (s, r);
   value_array_take_doubles (s, "angles", r->angles, r->n_angles);
   value_array_take_doubles (s, "spectrum", r->spectrum, r->n_angles);
@@ -488,7 +378,7 @@ gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
 
   if (s == NULL)
     return FALSE;
-  result_set_times (s, segment, buf);
+  gst_cuda_plane_filter_analysis_set_times (s, segment, buf);
   result_set_params (s, r);
   gst_structure_set (s, "angles", G_TYPE_BYTES, r->angles_bytes, NULL);
   g_value_init (&v, G_TYPE_BYTES);
@@ -522,15 +412,9 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
   interval = self->settings.interval;
   GST_OBJECT_UNLOCK (self);
 
-  /* a smaller interval applies at once */
-  if (self->frames_to_post >= interval)
-    self->frames_to_post = interval - 1;
-  if (self->frames_to_post > 0) {
-    self->frames_to_post--;
+  if (!gst_cuda_plane_filter_analysis_report (&self->frames_to_post,
+          interval))
     post = FALSE;
-  } else {
-    self->frames_to_post = interval - 1;
-  }
   if (!post && !self->attach_frame)
     return GST_FLOW_OK;
 
@@ -560,12 +444,8 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
 #define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
     (GST_TYPE_CUDA_PLANE_FILTER))
 
-/* Reads attach-meta once per buffer. In passthrough GstBaseTransform
- * pushes the input buffer and transform_ip only looks at it; a meta needs
- * a writable buffer, so one that someone else also holds (a tee, an
- * application) is replaced by a copy that shares its memory and metas
- * (gst_buffer_copy: no pixel is copied). GstBaseTransform drops its
- * reference to the input when the output is another buffer. */
+/* Reads attach-meta once per buffer; in passthrough a writable
+ * buffer when the meta goes on it. */
 GstFlowReturn
 gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)
@@ -577,35 +457,19 @@ gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
   GST_OBJECT_UNLOCK (self);
   self->result_ready = FALSE;
 
-  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
-    return PARENT_CLASS->prepare_output_buffer
-        (trans, inbuf, outbuf);
-
-  if (gst_buffer_is_writable (inbuf)) {
-    *outbuf = inbuf;
-  } else {
-    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
-        "shares its memory");
-    *outbuf = gst_buffer_copy (inbuf);
-  }
-  return GST_FLOW_OK;
+  if (self->attach_frame && gst_base_transform_is_passthrough (trans))
+    return gst_cuda_plane_filter_analysis_writable_input (trans,
+        GST_CAT_DEFAULT, inbuf, outbuf);
+  return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
 }
 
 /* after the frame: its result on @buf */
 static GstFlowReturn
 gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
 {
-  gboolean ready = self->result_ready;
-
-  self->result_ready = FALSE;
-  if (!ready)
+  if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
+          GST_CAT_DEFAULT, &self->result_ready, buf))
     return GST_FLOW_OK;
-  /* passthrough switched on or off between the buffer's allocation and
-   * its transform: the input itself, held elsewhere (rare) */
-  if (!gst_buffer_is_writable (buf)) {
-    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
-    return GST_FLOW_OK;
-  }
   if (!gst_cuda_lin_spectrum_result_attach (&self->result,
           &GST_BASE_TRANSFORM (self)->segment, buf)) {
     GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),

@@ -94,8 +94,6 @@ void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 GstCudaLinSpectrumOutput gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum *
     self);
-void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
-    gboolean passthrough);
 
 gboolean gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
     const cm_linspectrum_desc * desc, gint n_angles);

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The analysers' output (gstcudaplanefilteranalysis.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudaplanefilteranalysis.h"
+#include "gstcudaplanefilternegotiation.h"
+
+/* ---- caps --------------------------------------------------------------- */
+
+/* the part of @caps in system memory with one of the formats of @templ */
+static GstCaps *
+caps_with_formats (GstCaps * caps, const gchar * templ)
+{
+  GstCaps *t = gst_caps_from_string (templ);
+  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
+
+  gst_caps_unref (t);
+  return res;
+}
+
+/* @caps with every structure's format set to @formats and the fields that
+ * belong to the old colour model removed */
+static GstCaps *
+caps_set_format (GstCaps * caps, const gchar * formats)
+{
+  GstCaps *fmt = gst_caps_from_string (formats);
+  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
+          0), "format");
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set_value (st, "format", format);
+    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
+    res = gst_caps_merge_structure_full (res, st,
+        gst_caps_features_copy (gst_caps_get_features (caps, i)));
+  }
+  gst_caps_unref (fmt);
+  return res;
+}
+
+/**
+ * gst_cuda_plane_filter_analysis_output_caps:
+ * @caps: the caps of one pad
+ * @direction: the pad of @caps
+ * @in_caps: the input caps (the formats the element analyses)
+ * @converted_caps: the caps of the output that converts the format
+ * @converted: whether the output is the converted one
+ *
+ * Returns: (transfer full): the caps on the other pad, in system memory:
+ * @converted_caps of the same size and framerate on the source pad for any
+ * input format when @converted, the same caps otherwise
+ */
+GstCaps *
+gst_cuda_plane_filter_analysis_output_caps (GstCaps * caps,
+    GstPadDirection direction, const gchar * in_caps,
+    const gchar * converted_caps, gboolean converted)
+{
+  GstCaps *tmp, *res;
+
+  if (!converted)
+    return caps_with_formats (caps, in_caps);
+  if (direction == GST_PAD_SINK) {
+    tmp = caps_with_formats (caps, in_caps);
+    res = caps_set_format (tmp, converted_caps);
+  } else {
+    tmp = caps_with_formats (caps, converted_caps);
+    res = caps_set_format (tmp, in_caps);
+  }
+  gst_caps_unref (tmp);
+  return res;
+}
+
+/* The memory of the other pad when the peer takes it; size, framerate
+ * and pixel aspect ratio follow the other pad; the format is the first
+ * one left. */
+GstCaps *
+gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
+    GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps)
+{
+  const GstStructure *from = gst_caps_get_structure (caps, 0);
+  GstStructure *to;
+  gint v, n, d;
+
+  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  to = gst_caps_get_structure (othercaps, 0);
+
+  if (gst_structure_get_int (from, "width", &v))
+    gst_structure_fixate_field_nearest_int (to, "width", v);
+  if (gst_structure_get_int (from, "height", &v))
+    gst_structure_fixate_field_nearest_int (to, "height", v);
+  if (gst_structure_get_fraction (from, "framerate", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
+  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
+    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
+        d);
+
+  othercaps = gst_caps_fixate (othercaps);
+  GST_CAT_DEBUG_OBJECT (category, trans, "fixated to %" GST_PTR_FORMAT,
+      othercaps);
+  return othercaps;
+}
+
+/* Sets the passthrough flag and, when it changes, asks for the source pad
+ * to be reconfigured: GstBaseTransform decides its output pool (none in
+ * passthrough) only when it negotiates, and a flag changed after that
+ * decision would leave the element transforming without a pool. */
+void
+gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
+    GstDebugCategory * category, gboolean passthrough)
+{
+  if (gst_base_transform_is_passthrough (trans) == passthrough)
+    return;
+  GST_CAT_DEBUG_OBJECT (category, trans, "passthrough %s",
+      passthrough ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, passthrough);
+  gst_base_transform_reconfigure_src (trans);
+}
+
+/* ---- a frame's report ---------------------------------------------------- */
+
+/* Whether this frame is reported, one in @interval, counting down in
+ * @frames_to_post; a smaller interval applies at once. */
+gboolean
+gst_cuda_plane_filter_analysis_report (guint * frames_to_post, guint interval)
+{
+  if (*frames_to_post >= interval)
+    *frames_to_post = interval - 1;
+  if (*frames_to_post > 0) {
+    (*frames_to_post)--;
+    return FALSE;
+  }
+  *frames_to_post = interval - 1;
+  return TRUE;
+}
+
+/* timestamp, stream-time, running-time, duration of @buf, as the level
+ * element gives them */
+void
+gst_cuda_plane_filter_analysis_set_times (GstStructure * s,
+    const GstSegment * segment, GstBuffer * buf)
+{
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+
+  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
+    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
+        ts);
+  }
+  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
+}
+
+/* ---- the result on the output buffer ------------------------------------ */
+
+/* In passthrough GstBaseTransform pushes the input buffer and
+ * transform_ip only looks at it; a meta needs a writable buffer, so one
+ * that someone else also holds (a tee, an application) is replaced by a
+ * copy that shares its memory and metas (gst_buffer_copy: no pixel is
+ * copied). GstBaseTransform drops its reference to the input when the
+ * output is another buffer. */
+GstFlowReturn
+gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform * trans,
+    GstDebugCategory * category, GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  if (gst_buffer_is_writable (inbuf)) {
+    *outbuf = inbuf;
+  } else {
+    GST_CAT_LOG_OBJECT (category, trans, "input buffer not writable: "
+        "pushing a copy that shares its memory");
+    *outbuf = gst_buffer_copy (inbuf);
+  }
+  return GST_FLOW_OK;
+}
+
+/* After the frame: whether its result (*@ready, cleared) goes on @buf.
+ * Passthrough switched on or off between the buffer's allocation and its
+ * transform leaves the input itself, held elsewhere (rare): no meta. */
+gboolean
+gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
+    GstDebugCategory * category, gboolean * ready, GstBuffer * buf)
+{
+  gboolean was_ready = *ready;
+
+  *ready = FALSE;
+  if (!was_ready)
+    return FALSE;
+  if (!gst_buffer_is_writable (buf)) {
+    GST_CAT_DEBUG_OBJECT (category, trans,
+        "output buffer not writable: no meta on it");
+    return FALSE;
+  }
+  return TRUE;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the analysers (cudalinspectrum, cudablobs) share: the caps of an
+ * output that converts the format, the passthrough flag, the countdown of
+ * reported frames, the message's times and a writable buffer for the
+ * metas. No state: the element passes its own. */
+#pragma once
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+
+G_BEGIN_DECLS
+
+GstCaps *gst_cuda_plane_filter_analysis_output_caps (GstCaps * caps,
+    GstPadDirection direction, const gchar * in_caps,
+    const gchar * converted_caps, gboolean converted);
+GstCaps *gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
+    GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps);
+void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
+    GstDebugCategory * category, gboolean passthrough);
+
+gboolean gst_cuda_plane_filter_analysis_report (guint * frames_to_post,
+    guint interval);
+void gst_cuda_plane_filter_analysis_set_times (GstStructure * s,
+    const GstSegment * segment, GstBuffer * buf);
+
+GstFlowReturn gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform *
+    trans, GstDebugCategory * category, GstBuffer * inbuf,
+    GstBuffer ** outbuf);
+gboolean gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
+    GstDebugCategory * category, gboolean * ready, GstBuffer * buf);
+
+G_END_DECLS
