@@ -62,3 +62,67 @@ def play_until_eos(pipeline, on_element=None):
     loop.run()
     bus.remove_signal_watch()
     return seen["error"]
+
+
+def value_array(structure, name):
+    """A GstValueArray field as a Python list (needs python3-gst-1.0)."""
+    value = structure.get_value(name)
+    if isinstance(value, Gst.ValueArray):
+        return list(value.array)
+    return list(value)
+
+
+def file_source(path, frames):
+    """The first frame of any file GStreamer decodes, @frames times."""
+    return (f'filesrc location="{path}" ! decodebin '
+            f"! videoconvert ! imagefreeze num-buffers={frames}")
+
+
+def read_buffers(pipeline, on_buffer):
+    """Plays @pipeline and pulls every buffer from its appsink "sink",
+    @on_buffer called with each (it returns an error as text, or None);
+    returns (frames, error)."""
+    sink = pipeline.get_by_name("sink")
+    bus = pipeline.get_bus()
+    frames = 0
+    pipeline.set_state(Gst.State.PLAYING)
+    while True:
+        # signals of appsink: no GstApp typelib needed; a timeout so that
+        # an error upstream (no EOS then) is seen
+        sample = sink.emit("try-pull-sample", 100 * 1000 * 1000)
+        if sample is None:
+            if sink.get_property("eos"):
+                return frames, None
+            msg = bus.pop_filtered(Gst.MessageType.ERROR)
+            if msg is not None:
+                err, debug = msg.parse_error()
+                return frames, f"{err.message} ({debug})"
+            continue
+        error = on_buffer(sample.get_buffer())
+        if error is not None:
+            return frames, error
+        frames += 1
+
+
+def read_messages(pipeline, name, on_structure):
+    """Plays @pipeline until EOS, @on_structure called with each element
+    message named @name; returns (messages, error)."""
+    seen = {"messages": 0}
+
+    def on_element(msg):
+        if msg.get_structure().get_name() == name:
+            on_structure(msg.get_structure())
+            seen["messages"] += 1
+
+    error = play_until_eos(pipeline, on_element)
+    return seen["messages"], error
+
+
+def finish(pipeline, frames, error, expected):
+    """Stops @pipeline; the exit status: 0 when @expected frames came
+    without an error."""
+    pipeline.set_state(Gst.State.NULL)
+    if error:
+        print("error:", error, file=sys.stderr)
+        return 1
+    return 0 if frames == expected else 1
