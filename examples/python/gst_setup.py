@@ -4,6 +4,7 @@
 Run the examples with a Python that has PyGObject: the system's
 /usr/bin/python3 (python3-gi), not a pyenv or virtualenv python3 without it.
 """
+import argparse
 import sys
 
 GLib = Gst = None  # import_gst sets them
@@ -64,6 +65,17 @@ def play_until_eos(pipeline, on_element=None):
     return seen["error"]
 
 
+def arguments(description, sources, source):
+    """The options every example takes: --frames, --backend, and --source
+    (one of @sources, @source by default)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--frames", type=int, default=10)
+    parser.add_argument("--backend", default="auto",
+                        choices=["auto", "cuda", "cpu"])
+    parser.add_argument("--source", default=source, choices=sources)
+    return parser
+
+
 def value_array(structure, name):
     """A GstValueArray field as a Python list (needs python3-gst-1.0)."""
     value = structure.get_value(name)
@@ -102,6 +114,19 @@ def read_buffers(pipeline, on_buffer):
         if error is not None:
             return frames, error
         frames += 1
+
+
+def read_metas(pipeline, name, on_structure):
+    """read_buffers, @on_structure called with each buffer's custom meta
+    named @name (a buffer without one is an error)."""
+    def on_buffer(buf):
+        meta = buf.get_custom_meta(name)
+        if meta is None:
+            return "a buffer without " + name
+        on_structure(meta.get_structure())
+        return None
+
+    return read_buffers(pipeline, on_buffer)
 
 
 def read_messages(pipeline, name, on_structure):

@@ -38,13 +38,13 @@ table, the holes of samples/part.png with --invert --threshold 100
 Run it with a Python that has PyGObject: the system's /usr/bin/python3
 (python3-gi), not a pyenv or virtualenv python3 without it.
 """
-import argparse
 import array
 import json
 import sys
 
-from gst_setup import (file_source, finish, have_element, import_gst,
-                       read_buffers, read_messages, value_array)
+from gst_setup import (arguments, file_source, finish, have_element,
+                       import_gst, read_buffers, read_messages, read_metas,
+                       value_array)
 
 Gst = import_gst("python3-gi python3-gst-1.0")
 
@@ -94,31 +94,9 @@ def analytics_frame(buf):
     return {"timestamp": buf.pts, "count": len(blobs), "blobs": blobs}
 
 
-def print_buffer(buf, source):
-    """A buffer's blobs from its meta or its analytics entries, as a JSON
-    line."""
-    if source == "analytics":
-        print(json.dumps(analytics_frame(buf)))
-        return None
-    meta = buf.get_custom_meta(META_NAME)
-    if meta is None:
-        return "a buffer without " + META_NAME
-    print(json.dumps(frame(meta.get_structure(), from_bytes)))
-    return None
-
-
-def print_message(structure):
-    """A message's blobs, as a JSON line."""
-    print(json.dumps(frame(structure, value_array)))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=10)
-    parser.add_argument("--backend", default="auto",
-                        choices=["auto", "cuda", "cpu"])
-    parser.add_argument("--source", default="buffer",
-                        choices=["buffer", "bus", "analytics"])
+    parser = arguments(__doc__.splitlines()[0],
+                       ["buffer", "bus", "analytics"], "buffer")
     parser.add_argument("--threshold", type=int, default=128)
     parser.add_argument("--invert", action="store_true",
                         help="dark objects: foreground below the threshold")
@@ -154,10 +132,16 @@ def main():
         f"! {sink}")
 
     if args.source == "bus":
-        frames, error = read_messages(pipeline, "cudablobs", print_message)
-    else:
+        frames, error = read_messages(
+            pipeline, "cudablobs",
+            lambda s: print(json.dumps(frame(s, value_array))))
+    elif args.source == "analytics":
         frames, error = read_buffers(
-            pipeline, lambda buf: print_buffer(buf, args.source))
+            pipeline, lambda buf: print(json.dumps(analytics_frame(buf))))
+    else:
+        frames, error = read_metas(
+            pipeline, META_NAME,
+            lambda s: print(json.dumps(frame(s, from_bytes))))
     return finish(pipeline, frames, error, args.frames)
 
 

@@ -41,13 +41,12 @@ rows, rather than the long dark lines: on the page of staves skewed by
 Run it with a Python that has PyGObject: the system's /usr/bin/python3
 (python3-gi), not a pyenv or virtualenv python3 without it.
 """
-import argparse
 import array
 import json
 import sys
 
-from gst_setup import (file_source, finish, have_element, import_gst,
-                       read_buffers, read_messages, value_array)
+from gst_setup import (arguments, file_source, finish, have_element,
+                       import_gst, read_messages, read_metas, value_array)
 
 Gst = import_gst("python3-gi python3-gst-1.0")
 
@@ -70,27 +69,8 @@ def result(structure, arrays):
     }
 
 
-def print_meta(buf):
-    """A buffer's result from its meta, as a JSON line."""
-    meta = buf.get_custom_meta(META_NAME)
-    if meta is None:
-        return "a buffer without " + META_NAME
-    print(json.dumps(result(meta.get_structure(), doubles)))
-    return None
-
-
-def print_message(structure):
-    """A message's result, as a JSON line."""
-    print(json.dumps(result(structure, value_array)))
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=10)
-    parser.add_argument("--backend", default="auto",
-                        choices=["auto", "cuda", "cpu"])
-    parser.add_argument("--source", default="bus",
-                        choices=["buffer", "bus"])
+    parser = arguments(__doc__.splitlines()[0], ["buffer", "bus"], "bus")
     parser.add_argument("--operation", default="open",
                         choices=["open", "close"])
     parser.add_argument("--length", type=int, default=31)
@@ -128,10 +108,13 @@ def main():
         f"{analyser} ! {sink}")
 
     if args.source == "buffer":
-        frames, error = read_buffers(pipeline, print_meta)
+        frames, error = read_metas(
+            pipeline, META_NAME,
+            lambda s: print(json.dumps(result(s, doubles))))
     else:
-        frames, error = read_messages(pipeline, "cudalinspectrum",
-                                      print_message)
+        frames, error = read_messages(
+            pipeline, "cudalinspectrum",
+            lambda s: print(json.dumps(result(s, value_array))))
     return finish(pipeline, frames, error, args.frames)
 
 
