@@ -11,6 +11,7 @@
 
 #include "gstcudablobsprivate.h"
 #include "base/gstcudaplanefilteranalysis.h"
+#include "base/gstcudaplanefiltererrors.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 #ifdef HAVE_GST_ANALYTICS
@@ -53,38 +54,23 @@ gst_cuda_blobs_current_labels (GstCudaBlobs * self, gboolean * have_caps)
   return labels;
 }
 
-/* The caps of the output the property asks for, and while an output
- * change waits for its renegotiation, those of the output negotiated now
- * after them: a downstream that refuses the new caps gets the old ones,
- * and fixate_caps keeps the old output with a warning. */
+/* The base's caps for the labels or the input's format */
 GstCaps *
 gst_cuda_blobs_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
-  GstCaps *res, *in = caps;
-  gboolean want_labels, have_caps, cur_labels, allow;
+  GstCudaPlaneFilterAnalysisCaps a = { IN_CAPS, LABELS_CAPS };
 
   GST_OBJECT_LOCK (self);
-  want_labels = self->settings.output == GST_CUDA_BLOBS_OUTPUT_LABELS;
+  a.want = self->settings.output == GST_CUDA_BLOBS_OUTPUT_LABELS;
   GST_OBJECT_UNLOCK (self);
-  cur_labels = gst_cuda_blobs_current_labels (self, &have_caps);
+  a.current = gst_cuda_blobs_current_labels (self, &a.have_caps);
   /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER
+  a.allow = gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER
       (self));
-
-  /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
-  res = gst_cuda_plane_filter_analysis_output_caps (caps, direction,
-      IN_CAPS, LABELS_CAPS, want_labels);
-  if (have_caps && cur_labels != want_labels)
-    res = gst_caps_merge (res,
-        gst_cuda_plane_filter_analysis_output_caps (caps, direction, IN_CAPS,
-            LABELS_CAPS, cur_labels));
-  gst_caps_unref (caps);
-  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
-  return gst_cuda_plane_filter_negotiation_filter_caps (trans,
-      GST_CAT_DEFAULT, direction, in, res, filter);
+  return gst_cuda_plane_filter_analysis_transform_caps (trans,
+      GST_CAT_DEFAULT, &a, direction, caps, filter);
 }
 
 /* The base's fixation; the output property follows what downstream
@@ -154,7 +140,6 @@ static void
 gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     GstCaps * outcaps)
 {
-  GEnumClass *klass;
   GstCudaBlobsOutput asked, kept;
   GstVideoInfo in_info, out_info;
   gboolean labels;
@@ -178,14 +163,8 @@ gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
   self->settings.output = kept;
   GST_OBJECT_UNLOCK (self);
 
-  klass = g_type_class_ref (GST_TYPE_CUDA_BLOBS_OUTPUT);
-  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
-      ("Downstream refuses the frames of output=%s; keeping output=%s",
-          g_enum_get_value (klass, asked)->value_nick,
-          g_enum_get_value (klass, kept)->value_nick),
-      ("negotiated %" GST_PTR_FORMAT, outcaps));
-  g_type_class_unref (klass);
-  g_object_notify (G_OBJECT (self), "output");
+  gst_cuda_plane_filter_refuse_output (GST_ELEMENT (self), GST_TYPE_CUDA_BLOBS_OUTPUT,
+      asked, kept, outcaps);
   gst_cuda_blobs_apply_output (self);
 }
 

@@ -11,6 +11,7 @@
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
 #include "base/gstcudaplanefilteranalysis.h"
+#include "base/gstcudaplanefiltererrors.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
@@ -42,40 +43,25 @@ gst_cuda_lin_spectrum_current_rgba (GstCudaLinSpectrum * self,
   return rgba;
 }
 
-/* The caps of the output the property asks for, and while an output
- * change waits for its renegotiation, those of the output negotiated now
- * after them: a downstream that refuses the new caps gets the old ones,
- * and fixate_caps keeps the old output with a warning. */
+/* The base's caps for the orientation map or the input's format */
 GstCaps *
 gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+  GstCudaPlaneFilterAnalysisCaps a = { IN_CAPS, RGBA_CAPS };
   GstCudaLinSpectrumOutput output;
-  GstCaps *res, *in = caps;
-  gboolean want_rgba, have_caps, cur_rgba, allow;
 
   GST_OBJECT_LOCK (self);
   output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
-  want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
+  a.want = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  a.current = gst_cuda_lin_spectrum_current_rgba (self, &a.have_caps);
   /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_plane_filter_allow_cuda_memory
+  a.allow = gst_cuda_plane_filter_allow_cuda_memory
       (GST_CUDA_PLANE_FILTER (self));
-
-  /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
-  res = gst_cuda_plane_filter_analysis_output_caps (caps, direction,
-      IN_CAPS, RGBA_CAPS, want_rgba);
-  if (have_caps && cur_rgba != want_rgba)
-    res = gst_caps_merge (res,
-        gst_cuda_plane_filter_analysis_output_caps (caps, direction, IN_CAPS,
-            RGBA_CAPS, cur_rgba));
-  gst_caps_unref (caps);
-  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
-  return gst_cuda_plane_filter_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
-      direction, in, res, filter);
+  return gst_cuda_plane_filter_analysis_transform_caps (trans,
+      GST_CAT_DEFAULT, &a, direction, caps, filter);
 }
 
 /* The base's fixation (size and the like are equal on both pads); the
@@ -148,7 +134,6 @@ static void
 gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     GstCaps * outcaps)
 {
-  GEnumClass *klass;
   GstCudaLinSpectrumOutput asked, kept;
   GstVideoInfo info;
   gboolean rgba;
@@ -168,14 +153,8 @@ gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
   self->settings.output = kept;
   GST_OBJECT_UNLOCK (self);
 
-  klass = g_type_class_ref (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT);
-  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
-      ("Downstream refuses the frames of output=%s; keeping output=%s",
-          g_enum_get_value (klass, asked)->value_nick,
-          g_enum_get_value (klass, kept)->value_nick),
-      ("negotiated %" GST_PTR_FORMAT, outcaps));
-  g_type_class_unref (klass);
-  g_object_notify (G_OBJECT (self), "output");
+  gst_cuda_plane_filter_refuse_output (GST_ELEMENT (self), GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT,
+      asked, kept, outcaps);
   gst_cuda_lin_spectrum_apply_output (self);
 }
 

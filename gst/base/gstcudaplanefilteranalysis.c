@@ -43,20 +43,11 @@ caps_set_format (GstCaps * caps, const gchar * formats)
   return res;
 }
 
-/**
- * gst_cuda_plane_filter_analysis_output_caps:
- * @caps: the caps of one pad
- * @direction: the pad of @caps
- * @in_caps: the input caps (the formats the element analyses)
- * @converted_caps: the caps of the output that converts the format
- * @converted: whether the output is the converted one
- *
- * Returns: (transfer full): the caps on the other pad, in system memory:
+/* The caps on the other pad of @direction, in system memory:
  * @converted_caps of the same size and framerate on the source pad for any
- * input format when @converted, the same caps otherwise
- */
-GstCaps *
-gst_cuda_plane_filter_analysis_output_caps (GstCaps * caps,
+ * input format when @converted, the same caps otherwise. */
+static GstCaps *
+output_caps (GstCaps * caps,
     GstPadDirection direction, const gchar * in_caps,
     const gchar * converted_caps, gboolean converted)
 {
@@ -73,6 +64,29 @@ gst_cuda_plane_filter_analysis_output_caps (GstCaps * caps,
   }
   gst_caps_unref (tmp);
   return res;
+}
+
+/* The caps of the output the property asks for, and while an output
+ * change waits for its renegotiation, those of the output negotiated now
+ * after them: a downstream that refuses the new caps gets the old ones,
+ * and fixate_caps keeps the old output with a warning. */
+GstCaps *
+gst_cuda_plane_filter_analysis_transform_caps (GstBaseTransform * trans,
+    GstDebugCategory * category, const GstCudaPlaneFilterAnalysisCaps * a,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *sys, *res;
+
+  /* formats in system memory here, the memories are the base class's */
+  sys = gst_cuda_plane_filter_caps_to_system (caps, a->allow);
+  res = output_caps (sys, direction, a->in_caps, a->converted_caps, a->want);
+  if (a->have_caps && a->current != a->want)
+    res = gst_caps_merge (res, output_caps (sys, direction, a->in_caps,
+            a->converted_caps, a->current));
+  gst_caps_unref (sys);
+  res = gst_cuda_plane_filter_caps_add_memory (res, caps, a->allow);
+  return gst_cuda_plane_filter_negotiation_filter_caps (trans, category,
+      direction, caps, res, filter);
 }
 
 /* The memory of the other pad when the peer takes it; size, framerate

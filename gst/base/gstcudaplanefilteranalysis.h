@@ -10,9 +10,20 @@
 
 G_BEGIN_DECLS
 
-GstCaps *gst_cuda_plane_filter_analysis_output_caps (GstCaps * caps,
-    GstPadDirection direction, const gchar * in_caps,
-    const gchar * converted_caps, gboolean converted);
+/* What transform_caps needs of the element, read once per query */
+typedef struct
+{
+  const gchar *in_caps;         /* the formats analysed */
+  const gchar *converted_caps;  /* the output of another format */
+  gboolean want;                /* the property asks for that output */
+  gboolean have_caps;           /* caps negotiated, and */
+  gboolean current;             /* they are that output's */
+  gboolean allow;               /* CUDA memory */
+} GstCudaPlaneFilterAnalysisCaps;
+
+GstCaps *gst_cuda_plane_filter_analysis_transform_caps (GstBaseTransform *
+    trans, GstDebugCategory * category, const GstCudaPlaneFilterAnalysisCaps
+    * a, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 GstCaps *gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
     GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps);
 void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
