@@ -362,21 +362,10 @@ gst_cuda_blobs_set_property (GObject * object, guint prop_id,
   }
 
   if (prop_id == PROP_OUTPUT) {
-    GstCudaBlobsOutput output = g_value_get_enum (value);
-    gboolean changed;
-
-    /* compared and set at once: the streaming thread may put back the
-     * output in use (gstcudablobsresult.c) */
-    GST_OBJECT_LOCK (self);
-    changed = self->settings.output != output;
-    self->settings.output = output;
-    GST_OBJECT_UNLOCK (self);
-    /* new output caps and/or passthrough state: renegotiate before the
-     * next buffer; the streaming thread applies the passthrough flag
-     * itself (before_transform) */
-    if (!changed)
+    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
+            (self), (gint *) & self->settings.output,
+            g_value_get_enum (value)))
       return;
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields),
           prop_id, value, pspec)) {

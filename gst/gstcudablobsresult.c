@@ -556,8 +556,7 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
     (GST_TYPE_CUDA_PLANE_FILTER))
 
 /* Reads attach-meta once per buffer and starts the frame's gathering;
- * in passthrough a writable buffer when
- * the meta goes on it. */
+ * in passthrough a writable buffer when the meta goes on it. */
 GstFlowReturn
 gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)

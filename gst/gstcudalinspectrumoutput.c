@@ -423,8 +423,8 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
 #define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
     (GST_TYPE_CUDA_PLANE_FILTER))
 
-/* Reads attach-meta once per buffer; in passthrough a writable
- * buffer when the meta goes on it. */
+/* Reads attach-meta once per buffer; in passthrough a writable buffer
+ * when the meta goes on it. */
 GstFlowReturn
 gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)

@@ -121,6 +121,27 @@ gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
   return othercaps;
 }
 
+/* The output property (@output, the settings' field) set to @value,
+ * compared and set at once under the object lock: the streaming thread
+ * may put back the output in use. A change (new output caps and/or
+ * passthrough state) renegotiates before the next buffer; the streaming
+ * thread applies the passthrough flag itself (before_transform). Returns
+ * whether it changed. */
+gboolean
+gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
+    gint * output, gint value)
+{
+  gboolean changed;
+
+  GST_OBJECT_LOCK (trans);
+  changed = *output != value;
+  *output = value;
+  GST_OBJECT_UNLOCK (trans);
+  if (changed)
+    gst_base_transform_reconfigure_src (trans);
+  return changed;
+}
+
 /* Sets the passthrough flag and, when it changes, asks for the source pad
  * to be reconfigured: GstBaseTransform decides its output pool (none in
  * passthrough) only when it negotiates, and a flag changed after that

@@ -26,6 +26,8 @@ GstCaps *gst_cuda_plane_filter_analysis_transform_caps (GstBaseTransform *
     * a, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 GstCaps *gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
     GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps);
+gboolean gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
+    gint * output, gint value);
 void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
     GstDebugCategory * category, gboolean passthrough);
 
