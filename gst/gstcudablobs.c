@@ -324,8 +324,8 @@ gst_cuda_blobs_init (GstCudaBlobs * self)
   s->interval = DEFAULT_INTERVAL;
   s->attach_meta = DEFAULT_ATTACH_META;
 
-  self->output_applied = DEFAULT_OUTPUT;
-  self->plain_output = DEFAULT_OUTPUT;
+  self->analysis.output_applied = DEFAULT_OUTPUT;
+  self->analysis.plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
@@ -501,8 +501,8 @@ gst_cuda_blobs_start (GstBaseTransform * trans)
     post_no_areas (self, min_area, max_area);
     return FALSE;
   }
-  self->plan_made = FALSE;
-  self->result_ready = FALSE;
+  self->analysis.filter_made = FALSE;
+  self->analysis.result_ready = FALSE;
   self->gathering = FALSE;
   self->labels_warned = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_blobs_parent_class)->start
@@ -554,11 +554,8 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
 
   /* the first frame after a change of the analysis or the caps is
    * reported; a region of another size is neither */
-  if (!self->plan_made || memcmp (&desc, &self->desc, sizeof (desc)) != 0 ||
-      !gst_video_info_is_equal (out_info, &self->info_posted))
-    self->frames_to_post = 0;
-  self->plan_made = TRUE;
-  self->info_posted = *out_info;
+  gst_cuda_plane_filter_analysis_filter_made (&self->analysis,
+      memcmp (&desc, &self->desc, sizeof (desc)) == 0, out_info);
   self->desc = desc;
   self->mode = mode;
 

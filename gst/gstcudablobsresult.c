@@ -98,10 +98,10 @@ gst_cuda_blobs_mode (GstCudaBlobs * self)
 {
   if (self->labels_caps)
     return GST_CUDA_BLOBS_OUTPUT_LABELS;
-  if (self->output_applied == GST_CUDA_BLOBS_OUTPUT_LABELS)
+  if (self->analysis.output_applied == GST_CUDA_BLOBS_OUTPUT_LABELS)
     return self->in_gray16 ? GST_CUDA_BLOBS_OUTPUT_LABELS :
         GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH;
-  return self->output_applied;
+  return self->analysis.output_applied;
 }
 
 /* Streaming thread, before a buffer is allocated: takes the output
@@ -113,10 +113,10 @@ gst_cuda_blobs_apply_output (GstCudaBlobs * self)
   GstCudaBlobsOutput mode;
 
   GST_OBJECT_LOCK (self);
-  self->output_applied = self->settings.output;
+  self->analysis.output_applied = self->settings.output;
   GST_OBJECT_UNLOCK (self);
-  if (self->output_applied != GST_CUDA_BLOBS_OUTPUT_LABELS)
-    self->plain_output = self->output_applied;
+  if (self->analysis.output_applied != GST_CUDA_BLOBS_OUTPUT_LABELS)
+    self->analysis.plain_output = self->analysis.output_applied;
 
   mode = gst_cuda_blobs_mode (self);
   gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -159,7 +159,7 @@ gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     GST_OBJECT_UNLOCK (self);
     return;
   }
-  kept = labels ? GST_CUDA_BLOBS_OUTPUT_LABELS : self->plain_output;
+  kept = labels ? GST_CUDA_BLOBS_OUTPUT_LABELS : self->analysis.plain_output;
   self->settings.output = kept;
   GST_OBJECT_UNLOCK (self);
 
@@ -530,8 +530,7 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
   }
   self->gathering = FALSE;
 
-  if (!gst_cuda_plane_filter_analysis_report (&self->frames_to_post,
-          interval))
+  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
     post = FALSE;
 
   if (post) {
@@ -545,7 +544,7 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
         gst_message_new_element (GST_OBJECT (self), s));
   }
   /* attached once the frame is done, to the buffer that leaves */
-  self->result_ready = self->attach_frame;
+  self->analysis.result_ready = self->analysis.attach_frame;
   return GST_FLOW_OK;
 }
 
@@ -564,12 +563,12 @@ gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
   GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
 
   GST_OBJECT_LOCK (self);
-  self->attach_frame = self->settings.attach_meta;
+  self->analysis.attach_frame = self->settings.attach_meta;
   GST_OBJECT_UNLOCK (self);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
   self->gathering = FALSE;
 
-  if (self->attach_frame && gst_base_transform_is_passthrough (trans))
+  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
     return gst_cuda_plane_filter_analysis_writable_input (trans,
         GST_CAT_DEFAULT, inbuf, outbuf);
   return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
@@ -612,7 +611,7 @@ gst_cuda_blobs_attach (GstCudaBlobs * self, GstBuffer * buf)
   guint max_blobs;
 
   if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
-          GST_CAT_DEFAULT, &self->result_ready, buf))
+          GST_CAT_DEFAULT, &self->analysis, buf))
     return GST_FLOW_OK;
   max_blobs = self->desc.max_blobs;
   if (!result_attach (&self->result, max_blobs,

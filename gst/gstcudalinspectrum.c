@@ -329,8 +329,8 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
   s->attach_meta = DEFAULT_ATTACH_META;
 
   self->refused_min = self->refused_max = self->refused_step = NAN;
-  self->output_applied = DEFAULT_OUTPUT;
-  self->plain_output = DEFAULT_OUTPUT;
+  self->analysis.output_applied = DEFAULT_OUTPUT;
+  self->analysis.plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
@@ -532,8 +532,8 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
     post_no_angles (self, &desc, why);
     return FALSE;
   }
-  self->plan_made = FALSE;
-  self->result_ready = FALSE;
+  self->analysis.filter_made = FALSE;
+  self->analysis.result_ready = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
       (trans);
 }
@@ -590,15 +590,11 @@ gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
 
   /* the first frame after a change of the analysis or the caps is
    * reported; a region of another size is neither */
-  if (!self->plan_made || !desc_equal (&desc, &self->desc)
-      || mode != self->mode || !gst_video_info_is_equal (out_info,
-          &self->info_posted))
-    self->frames_to_post = 0;
-  self->plan_made = TRUE;
-  self->info_posted = *out_info;
+  gst_cuda_plane_filter_analysis_filter_made (&self->analysis,
+      desc_equal (&desc, &self->desc) && mode == self->mode, out_info);
 
   gst_cuda_lin_spectrum_result_clear (&self->result);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;

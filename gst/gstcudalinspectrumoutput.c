@@ -89,7 +89,7 @@ gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
 {
   if (self->rgba_caps)
     return GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  if (self->output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
+  if (self->analysis.output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
     return GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM;
   return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
 }
@@ -104,10 +104,10 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
   GstCudaLinSpectrumOutput mode;
 
   GST_OBJECT_LOCK (self);
-  self->output_applied = self->settings.output;
+  self->analysis.output_applied = self->settings.output;
   GST_OBJECT_UNLOCK (self);
-  if (self->output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
-    self->plain_output = self->output_applied;
+  if (self->analysis.output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
+    self->analysis.plain_output = self->analysis.output_applied;
 
   mode = gst_cuda_lin_spectrum_mode (self);
   gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -149,7 +149,7 @@ gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     GST_OBJECT_UNLOCK (self);
     return;
   }
-  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->plain_output;
+  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->analysis.plain_output;
   self->settings.output = kept;
   GST_OBJECT_UNLOCK (self);
 
@@ -391,10 +391,9 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
   interval = self->settings.interval;
   GST_OBJECT_UNLOCK (self);
 
-  if (!gst_cuda_plane_filter_analysis_report (&self->frames_to_post,
-          interval))
+  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
     post = FALSE;
-  if (!post && !self->attach_frame)
+  if (!post && !self->analysis.attach_frame)
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
@@ -413,7 +412,7 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
                 &GST_BASE_TRANSFORM (self)->segment, inbuf)));
   }
   /* attached once the frame is done, to the buffer that leaves */
-  self->result_ready = self->attach_frame;
+  self->analysis.result_ready = self->analysis.attach_frame;
   return GST_FLOW_OK;
 }
 
@@ -432,11 +431,11 @@ gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
 
   GST_OBJECT_LOCK (self);
-  self->attach_frame = self->settings.attach_meta;
+  self->analysis.attach_frame = self->settings.attach_meta;
   GST_OBJECT_UNLOCK (self);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
 
-  if (self->attach_frame && gst_base_transform_is_passthrough (trans))
+  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
     return gst_cuda_plane_filter_analysis_writable_input (trans,
         GST_CAT_DEFAULT, inbuf, outbuf);
   return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
@@ -447,7 +446,7 @@ static GstFlowReturn
 gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
 {
   if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
-          GST_CAT_DEFAULT, &self->result_ready, buf))
+          GST_CAT_DEFAULT, &self->analysis, buf))
     return GST_FLOW_OK;
   if (!gst_cuda_lin_spectrum_result_attach (&self->result,
           &GST_BASE_TRANSFORM (self)->segment, buf)) {

@@ -160,18 +160,33 @@ gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
 
 /* ---- a frame's report ---------------------------------------------------- */
 
-/* Whether this frame is reported, one in @interval, counting down in
- * @frames_to_post; a smaller interval applies at once. */
-gboolean
-gst_cuda_plane_filter_analysis_report (guint * frames_to_post, guint interval)
+/* A filter was made for @info: another analysis (@same_analysis FALSE)
+ * or other caps restart the countdown, so that the next frame is
+ * reported. */
+void
+gst_cuda_plane_filter_analysis_filter_made (GstCudaPlaneFilterAnalysis * an,
+    gboolean same_analysis, const GstVideoInfo * info)
 {
-  if (*frames_to_post >= interval)
-    *frames_to_post = interval - 1;
-  if (*frames_to_post > 0) {
-    (*frames_to_post)--;
+  if (!an->filter_made || !same_analysis ||
+      !gst_video_info_is_equal (info, &an->info_posted))
+    an->frames_to_post = 0;
+  an->filter_made = TRUE;
+  an->info_posted = *info;
+}
+
+/* Whether this frame is reported, one in @interval; a smaller interval
+ * applies at once. */
+gboolean
+gst_cuda_plane_filter_analysis_report (GstCudaPlaneFilterAnalysis * an,
+    guint interval)
+{
+  if (an->frames_to_post >= interval)
+    an->frames_to_post = interval - 1;
+  if (an->frames_to_post > 0) {
+    an->frames_to_post--;
     return FALSE;
   }
-  *frames_to_post = interval - 1;
+  an->frames_to_post = interval - 1;
   return TRUE;
 }
 
@@ -218,16 +233,17 @@ gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform * trans,
   return GST_FLOW_OK;
 }
 
-/* After the frame: whether its result (*@ready, cleared) goes on @buf.
+/* After the frame: whether its result (ready, then no longer) goes on @buf.
  * Passthrough switched on or off between the buffer's allocation and its
  * transform leaves the input itself, held elsewhere (rare): no meta. */
 gboolean
 gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
-    GstDebugCategory * category, gboolean * ready, GstBuffer * buf)
+    GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
+    GstBuffer * buf)
 {
-  gboolean was_ready = *ready;
+  gboolean was_ready = an->result_ready;
 
-  *ready = FALSE;
+  an->result_ready = FALSE;
   if (!was_ready)
     return FALSE;
   if (!gst_buffer_is_writable (buf)) {

@@ -7,8 +7,28 @@
 
 #include <gst/gst.h>
 #include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
 
 G_BEGIN_DECLS
+
+/* An analyser's streaming-thread state, in its instance */
+typedef struct
+{
+  /* the output applied to the element (passthrough flag and mode), taken
+   * from the property before each buffer, and the last one applied that
+   * keeps the input format (kept when downstream refuses the other) */
+  gint output_applied;
+  gint plain_output;
+  guint frames_to_post;         /* frames before the next message */
+  /* the analysis and the caps of the last filter built (a change restarts
+   * the countdown, a region of another size does not) */
+  gboolean filter_made;
+  GstVideoInfo info_posted;
+  /* the buffer being processed gets the result (attach-meta), and its
+   * result is ready to be attached */
+  gboolean attach_frame;
+  gboolean result_ready;
+} GstCudaPlaneFilterAnalysis;
 
 /* What transform_caps needs of the element, read once per query */
 typedef struct
@@ -31,8 +51,10 @@ gboolean gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
 void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
     GstDebugCategory * category, gboolean passthrough);
 
-gboolean gst_cuda_plane_filter_analysis_report (guint * frames_to_post,
-    guint interval);
+void gst_cuda_plane_filter_analysis_filter_made (GstCudaPlaneFilterAnalysis *
+    an, gboolean same_analysis, const GstVideoInfo * info);
+gboolean gst_cuda_plane_filter_analysis_report (GstCudaPlaneFilterAnalysis *
+    an, guint interval);
 void gst_cuda_plane_filter_analysis_set_times (GstStructure * s,
     const GstSegment * segment, GstBuffer * buf);
 
@@ -40,6 +62,7 @@ GstFlowReturn gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform *
     trans, GstDebugCategory * category, GstBuffer * inbuf,
     GstBuffer ** outbuf);
 gboolean gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
-    GstDebugCategory * category, gboolean * ready, GstBuffer * buf);
+    GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
+    GstBuffer * buf);
 
 G_END_DECLS
