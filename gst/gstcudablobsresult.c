@@ -11,7 +11,6 @@
 
 #include "gstcudablobsprivate.h"
 #include "base/gstcudaplanefilteranalysis.h"
-#include "base/gstcudaplanefiltererrors.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 #ifdef HAVE_GST_ANALYTICS
@@ -112,11 +111,9 @@ gst_cuda_blobs_apply_output (GstCudaBlobs * self)
 {
   GstCudaBlobsOutput mode;
 
-  GST_OBJECT_LOCK (self);
-  self->analysis.output_applied = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  if (self->analysis.output_applied != GST_CUDA_BLOBS_OUTPUT_LABELS)
-    self->analysis.plain_output = self->analysis.output_applied;
+  gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
+      &self->analysis, (const gint *) & self->settings.output,
+      GST_CUDA_BLOBS_OUTPUT_LABELS);
 
   mode = gst_cuda_blobs_mode (self);
   gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -132,15 +129,12 @@ gst_cuda_blobs_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   gst_cuda_blobs_apply_output (GST_CUDA_BLOBS (trans));
 }
 
-/* Negotiation fixated @outcaps for @incaps: when they are not those of the
- * output property (downstream refused them and took those of the output
- * in use, which transform_caps offers after them), the output in use
- * stays, the property says so again, and the application is warned. */
+/* Negotiation fixated @outcaps for @incaps: the output in use stays when
+ * downstream refused the property's. */
 static void
 gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     GstCaps * outcaps)
 {
-  GstCudaBlobsOutput asked, kept;
   GstVideoInfo in_info, out_info;
   gboolean labels;
 
@@ -153,19 +147,11 @@ gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     return;
   labels = GST_VIDEO_INFO_FORMAT (&out_info) == GST_VIDEO_FORMAT_GRAY16_LE;
 
-  GST_OBJECT_LOCK (self);
-  asked = self->settings.output;
-  if ((asked == GST_CUDA_BLOBS_OUTPUT_LABELS) == labels) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  kept = labels ? GST_CUDA_BLOBS_OUTPUT_LABELS : self->analysis.plain_output;
-  self->settings.output = kept;
-  GST_OBJECT_UNLOCK (self);
-
-  gst_cuda_plane_filter_refuse_output (GST_ELEMENT (self), GST_TYPE_CUDA_BLOBS_OUTPUT,
-      asked, kept, outcaps);
-  gst_cuda_blobs_apply_output (self);
+  if (gst_cuda_plane_filter_analysis_keep_output (GST_BASE_TRANSFORM (self),
+          &self->analysis, (gint *) & self->settings.output,
+          GST_CUDA_BLOBS_OUTPUT_LABELS, labels, GST_TYPE_CUDA_BLOBS_OUTPUT,
+          outcaps))
+    gst_cuda_blobs_apply_output (self);
 }
 
 gboolean

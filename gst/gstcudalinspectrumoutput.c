@@ -11,7 +11,6 @@
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
 #include "base/gstcudaplanefilteranalysis.h"
-#include "base/gstcudaplanefiltererrors.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
@@ -103,11 +102,9 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
 {
   GstCudaLinSpectrumOutput mode;
 
-  GST_OBJECT_LOCK (self);
-  self->analysis.output_applied = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  if (self->analysis.output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
-    self->analysis.plain_output = self->analysis.output_applied;
+  gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
+      &self->analysis, (const gint *) & self->settings.output,
+      GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION);
 
   mode = gst_cuda_lin_spectrum_mode (self);
   gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
@@ -124,17 +121,14 @@ gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
   gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
 }
 
-/* Negotiation fixated @outcaps: when they are not those of the output
- * property (downstream refused them and took those of the output in use,
- * which transform_caps offers after them), the output in use stays, the
- * property says so again, and the application is warned. Runs whether or
- * not the caps changed (GstBaseTransform skips set_caps for equal caps),
- * before the output pool is decided. */
+/* Negotiation fixated @outcaps: the output in use stays when downstream
+ * refused the property's. Runs whether or not the caps changed
+ * (GstBaseTransform skips set_caps for equal caps), before the output
+ * pool is decided. */
 static void
 gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     GstCaps * outcaps)
 {
-  GstCudaLinSpectrumOutput asked, kept;
   GstVideoInfo info;
   gboolean rgba;
 
@@ -143,19 +137,11 @@ gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     return;
   rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
 
-  GST_OBJECT_LOCK (self);
-  asked = self->settings.output;
-  if ((asked == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) == rgba) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->analysis.plain_output;
-  self->settings.output = kept;
-  GST_OBJECT_UNLOCK (self);
-
-  gst_cuda_plane_filter_refuse_output (GST_ELEMENT (self), GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT,
-      asked, kept, outcaps);
-  gst_cuda_lin_spectrum_apply_output (self);
+  if (gst_cuda_plane_filter_analysis_keep_output (GST_BASE_TRANSFORM (self),
+          &self->analysis, (gint *) & self->settings.output,
+          GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION, rgba,
+          GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT, outcaps))
+    gst_cuda_lin_spectrum_apply_output (self);
 }
 
 gboolean

@@ -5,6 +5,7 @@
 #endif
 
 #include "gstcudaplanefilteranalysis.h"
+#include "gstcudaplanefiltererrors.h"
 #include "gstcudaplanefilternegotiation.h"
 
 /* ---- caps --------------------------------------------------------------- */
@@ -140,6 +141,48 @@ gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
   if (changed)
     gst_base_transform_reconfigure_src (trans);
   return changed;
+}
+
+/* Streaming thread: the output property (@output, the settings' field)
+ * applied; the last one that keeps the input format (not @converted) is
+ * what a refused converted output falls back to. */
+void
+gst_cuda_plane_filter_analysis_take_output (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, const gint * output, gint converted)
+{
+  GST_OBJECT_LOCK (trans);
+  an->output_applied = *output;
+  GST_OBJECT_UNLOCK (trans);
+  if (an->output_applied != converted)
+    an->plain_output = an->output_applied;
+}
+
+/* Negotiation fixated @outcaps, those of the @converted output or not
+ * (@is_converted): when the output property (@output, of the GEnum
+ * @output_type) asks for the other one (downstream refused its caps and
+ * took those of the output in use, which transform_caps offers after
+ * them), the output in use stays, the property says so again, and the
+ * application is warned. Returns whether the property changed. */
+gboolean
+gst_cuda_plane_filter_analysis_keep_output (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, gint * output, gint converted,
+    gboolean is_converted, GType output_type, GstCaps * outcaps)
+{
+  gint asked, kept;
+
+  GST_OBJECT_LOCK (trans);
+  asked = *output;
+  if ((asked == converted) == is_converted) {
+    GST_OBJECT_UNLOCK (trans);
+    return FALSE;
+  }
+  kept = is_converted ? converted : an->plain_output;
+  *output = kept;
+  GST_OBJECT_UNLOCK (trans);
+
+  gst_cuda_plane_filter_refuse_output (GST_ELEMENT (trans), output_type,
+      asked, kept, outcaps);
+  return TRUE;
 }
 
 /* Sets the passthrough flag and, when it changes, asks for the source pad

@@ -48,6 +48,11 @@ GstCaps *gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
     GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps);
 gboolean gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
     gint * output, gint value);
+void gst_cuda_plane_filter_analysis_take_output (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, const gint * output, gint converted);
+gboolean gst_cuda_plane_filter_analysis_keep_output (GstBaseTransform *
+    trans, GstCudaPlaneFilterAnalysis * an, gint * output, gint converted,
+    gboolean is_converted, GType output_type, GstCaps * outcaps);
 void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
     GstDebugCategory * category, gboolean passthrough);
 
