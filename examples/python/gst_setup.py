@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""What the examples share: GStreamer through PyGObject, the plugin found.
+"""What the examples share: GStreamer through PyGObject, the plugin found,
+the options, the results read from an appsink or the bus.
 
 Run the examples with a Python that has PyGObject: the system's
 /usr/bin/python3 (python3-gi), not a pyenv or virtualenv python3 without it.
