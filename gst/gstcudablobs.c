@@ -108,6 +108,7 @@
 #include <string.h>
 
 #include "gstcudablobsprivate.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudablobsresult.c */
@@ -323,8 +324,8 @@ gst_cuda_blobs_init (GstCudaBlobs * self)
   s->interval = DEFAULT_INTERVAL;
   s->attach_meta = DEFAULT_ATTACH_META;
 
-  self->output_applied = DEFAULT_OUTPUT;
-  self->plain_output = DEFAULT_OUTPUT;
+  self->analysis.output_applied = DEFAULT_OUTPUT;
+  self->analysis.plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
@@ -361,21 +362,10 @@ gst_cuda_blobs_set_property (GObject * object, guint prop_id,
   }
 
   if (prop_id == PROP_OUTPUT) {
-    GstCudaBlobsOutput output = g_value_get_enum (value);
-    gboolean changed;
-
-    /* compared and set at once: the streaming thread may put back the
-     * output in use (gstcudablobsresult.c) */
-    GST_OBJECT_LOCK (self);
-    changed = self->settings.output != output;
-    self->settings.output = output;
-    GST_OBJECT_UNLOCK (self);
-    /* new output caps and/or passthrough state: renegotiate before the
-     * next buffer; the streaming thread applies the passthrough flag
-     * itself (before_transform) */
-    if (!changed)
+    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
+            (self), (gint *) & self->settings.output,
+            g_value_get_enum (value)))
       return;
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields),
           prop_id, value, pspec)) {
@@ -511,8 +501,8 @@ gst_cuda_blobs_start (GstBaseTransform * trans)
     post_no_areas (self, min_area, max_area);
     return FALSE;
   }
-  self->plan_made = FALSE;
-  self->result_ready = FALSE;
+  self->analysis.filter_made = FALSE;
+  self->analysis.result_ready = FALSE;
   self->gathering = FALSE;
   self->labels_warned = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_blobs_parent_class)->start
@@ -551,8 +541,8 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
   self->labels_caps = !self->in_gray16 &&
       GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_GRAY16_LE;
   mode = gst_cuda_blobs_mode (self);
-  gst_cuda_blobs_set_passthrough (self,
-      mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
 
   settings_to_desc (&s, &desc);
   desc.output = mode == GST_CUDA_BLOBS_OUTPUT_LABELS ? CM_BLOBS_OUTPUT_LABELS
@@ -564,11 +554,8 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
 
   /* the first frame after a change of the analysis or the caps is
    * reported; a region of another size is neither */
-  if (!self->plan_made || memcmp (&desc, &self->desc, sizeof (desc)) != 0 ||
-      !gst_video_info_is_equal (out_info, &self->info_posted))
-    self->frames_to_post = 0;
-  self->plan_made = TRUE;
-  self->info_posted = *out_info;
+  gst_cuda_plane_filter_analysis_filter_made (&self->analysis,
+      memcmp (&desc, &self->desc, sizeof (desc)) == 0, out_info);
   self->desc = desc;
   self->mode = mode;
 

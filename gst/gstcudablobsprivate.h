@@ -6,6 +6,7 @@
 
 #include "gstcudablobs.h"
 
+#include "base/gstcudaplanefilteranalysis.h"
 #include "blobs/blobs-filter.h"
 
 G_BEGIN_DECLS
@@ -59,30 +60,18 @@ struct _GstCudaBlobs
   guint clamped_threshold;      /* 0: none warned about */
   gboolean labels_warned;       /* more than 65535 labels, once a stream */
 
-  /* streaming thread: the output applied to the element (passthrough flag
-   * and the mode below), taken from the property before each buffer */
-  GstCudaBlobsOutput output_applied;
-  /* the last output applied that keeps the input format: kept when
-   * downstream refuses GRAY16_LE labels */
-  GstCudaBlobsOutput plain_output;
-  /* what the frames get: output_applied, unless the negotiated caps do
-   * not match it yet (a converted output is always the labels) */
+  /* streaming thread: the output (a converted one: GRAY16_LE labels), the
+   * messages' countdown, the result's buffer */
+  GstCudaPlaneFilterAnalysis analysis;
+  /* what the frames get: the output applied, unless the negotiated caps
+   * do not match it yet (a converted output is always the labels) */
   GstCudaBlobsOutput mode;
   gboolean in_gray16;           /* the input is GRAY16_LE: labels keep it */
   gboolean labels_caps;         /* negotiated output: labels of another
                                  * format */
   gboolean out_system;          /* negotiated output in system memory */
-  guint frames_to_post;         /* frames before the next message */
-  /* the analysis and the caps of the last filter built (a change restarts
-   * the countdown, a region of another size does not) */
-  gboolean plan_made;
-  cm_blobs_desc desc;
-  GstVideoInfo info_posted;
-  /* the buffer being processed gets the result (attach-meta), its regions
-   * are being gathered, and its result is ready to be attached */
-  gboolean attach_frame;
-  gboolean gathering;
-  gboolean result_ready;
+  cm_blobs_desc desc;            /* the analysis of the last filter */
+  gboolean gathering;           /* the buffer's regions are gathered */
   GstCudaBlobsResult result;
 };
 
@@ -96,8 +85,6 @@ gboolean gst_cuda_blobs_set_caps (GstBaseTransform * trans,
 void gst_cuda_blobs_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 GstCudaBlobsOutput gst_cuda_blobs_mode (GstCudaBlobs * self);
-void gst_cuda_blobs_set_passthrough (GstCudaBlobs * self,
-    gboolean passthrough);
 
 /* gstcudablobsresult.c: a frame's result */
 const GstMetaInfo *gst_cuda_blobs_meta_get_info (void);

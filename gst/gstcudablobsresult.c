@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gstcudablobsprivate.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 #ifdef HAVE_GST_ANALYTICS
@@ -28,63 +29,8 @@ static void gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self,
 
 /* ---- caps --------------------------------------------------------------- */
 
-/* the part of @caps in system memory with one of the formats of @templ */
-static GstCaps *
-caps_with_formats (GstCaps * caps, const gchar * templ)
-{
-  GstCaps *t = gst_caps_from_string (templ);
-  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
-
-  gst_caps_unref (t);
-  return res;
-}
-
-/* @caps with every structure's format set to @formats and the fields that
- * belong to the old colour model removed */
-static GstCaps *
-caps_set_format (GstCaps * caps, const gchar * formats)
-{
-  GstCaps *fmt = gst_caps_from_string (formats);
-  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
-          0), "format");
-  GstCaps *res = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set_value (st, "format", format);
-    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
-    res = gst_caps_merge_structure_full (res, st,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
-  gst_caps_unref (fmt);
-  return res;
-}
-
 #define IN_CAPS "video/x-raw, format = (string) " GST_CUDA_BLOBS_IN_FORMATS
 #define LABELS_CAPS "video/x-raw, format = (string) GRAY16_LE"
-
-/* The caps on the other pad of @direction for the labels (@labels:
- * GRAY16_LE of the same size and framerate on the source pad for any
- * input format) or another output (the same caps), in system memory. */
-static GstCaps *
-caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean labels)
-{
-  GstCaps *tmp, *res;
-
-  if (!labels)
-    return caps_with_formats (caps, IN_CAPS);
-  if (direction == GST_PAD_SINK) {
-    tmp = caps_with_formats (caps, IN_CAPS);
-    res = caps_set_format (tmp, LABELS_CAPS);
-  } else {
-    tmp = caps_with_formats (caps, LABELS_CAPS);
-    res = caps_set_format (tmp, IN_CAPS);
-  }
-  gst_caps_unref (tmp);
-  return res;
-}
 
 /* Whether the caps negotiated on the source pad are the labels of another
  * format; FALSE with *have_caps FALSE before the first negotiation. */
@@ -107,65 +53,33 @@ gst_cuda_blobs_current_labels (GstCudaBlobs * self, gboolean * have_caps)
   return labels;
 }
 
-/* The caps of the output the property asks for, and while an output
- * change waits for its renegotiation, those of the output negotiated now
- * after them: a downstream that refuses the new caps gets the old ones,
- * and fixate_caps keeps the old output with a warning. */
+/* The base's caps for the labels or the input's format */
 GstCaps *
 gst_cuda_blobs_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
-  GstCaps *res, *in = caps;
-  gboolean want_labels, have_caps, cur_labels, allow;
+  GstCudaPlaneFilterAnalysisCaps a = { IN_CAPS, LABELS_CAPS };
 
   GST_OBJECT_LOCK (self);
-  want_labels = self->settings.output == GST_CUDA_BLOBS_OUTPUT_LABELS;
+  a.want = self->settings.output == GST_CUDA_BLOBS_OUTPUT_LABELS;
   GST_OBJECT_UNLOCK (self);
-  cur_labels = gst_cuda_blobs_current_labels (self, &have_caps);
+  a.current = gst_cuda_blobs_current_labels (self, &a.have_caps);
   /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER
+  a.allow = gst_cuda_plane_filter_allow_cuda_memory (GST_CUDA_PLANE_FILTER
       (self));
-
-  /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
-  res = caps_for_output (caps, direction, want_labels);
-  if (have_caps && cur_labels != want_labels)
-    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_labels));
-  gst_caps_unref (caps);
-  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
-  return gst_cuda_plane_filter_negotiation_filter_caps (trans,
-      GST_CAT_DEFAULT, direction, in, res, filter);
+  return gst_cuda_plane_filter_analysis_transform_caps (trans,
+      GST_CAT_DEFAULT, &a, direction, caps, filter);
 }
 
-/* The memory of the other pad when the peer takes it; size, framerate
- * and pixel aspect ratio follow the other pad; the format is the first
- * one left. */
+/* The base's fixation; the output property follows what downstream
+ * took. */
 GstCaps *
 gst_cuda_blobs_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  const GstStructure *from = gst_caps_get_structure (caps, 0);
-  GstStructure *to;
-  gint v, n, d;
-
-  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  to = gst_caps_get_structure (othercaps, 0);
-
-  if (gst_structure_get_int (from, "width", &v))
-    gst_structure_fixate_field_nearest_int (to, "width", v);
-  if (gst_structure_get_int (from, "height", &v))
-    gst_structure_fixate_field_nearest_int (to, "height", v);
-  if (gst_structure_get_fraction (from, "framerate", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
-  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
-        d);
-
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  othercaps = gst_cuda_plane_filter_analysis_fixate_caps (trans,
+      GST_CAT_DEFAULT, caps, othercaps);
   if (direction == GST_PAD_SINK)
     gst_cuda_blobs_keep_refused_output (GST_CUDA_BLOBS (trans), caps,
         othercaps);
@@ -183,25 +97,10 @@ gst_cuda_blobs_mode (GstCudaBlobs * self)
 {
   if (self->labels_caps)
     return GST_CUDA_BLOBS_OUTPUT_LABELS;
-  if (self->output_applied == GST_CUDA_BLOBS_OUTPUT_LABELS)
+  if (self->analysis.output_applied == GST_CUDA_BLOBS_OUTPUT_LABELS)
     return self->in_gray16 ? GST_CUDA_BLOBS_OUTPUT_LABELS :
         GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH;
-  return self->output_applied;
-}
-
-/* Sets the passthrough flag and, when it changes, asks for the source pad
- * to be reconfigured: GstBaseTransform decides its output pool (none in
- * passthrough) only when it negotiates. */
-void
-gst_cuda_blobs_set_passthrough (GstCudaBlobs * self, gboolean passthrough)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  if (gst_base_transform_is_passthrough (trans) == passthrough)
-    return;
-  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
-  gst_base_transform_set_passthrough (trans, passthrough);
-  gst_base_transform_reconfigure_src (trans);
+  return self->analysis.output_applied;
 }
 
 /* Streaming thread, before a buffer is allocated: takes the output
@@ -212,15 +111,13 @@ gst_cuda_blobs_apply_output (GstCudaBlobs * self)
 {
   GstCudaBlobsOutput mode;
 
-  GST_OBJECT_LOCK (self);
-  self->output_applied = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  if (self->output_applied != GST_CUDA_BLOBS_OUTPUT_LABELS)
-    self->plain_output = self->output_applied;
+  gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
+      &self->analysis, (const gint *) & self->settings.output,
+      GST_CUDA_BLOBS_OUTPUT_LABELS);
 
   mode = gst_cuda_blobs_mode (self);
-  gst_cuda_blobs_set_passthrough (self,
-      mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
   if (mode != self->mode)
     gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
@@ -232,16 +129,12 @@ gst_cuda_blobs_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   gst_cuda_blobs_apply_output (GST_CUDA_BLOBS (trans));
 }
 
-/* Negotiation fixated @outcaps for @incaps: when they are not those of the
- * output property (downstream refused them and took those of the output
- * in use, which transform_caps offers after them), the output in use
- * stays, the property says so again, and the application is warned. */
+/* Negotiation fixated @outcaps for @incaps: the output in use stays when
+ * downstream refused the property's. */
 static void
 gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     GstCaps * outcaps)
 {
-  GEnumClass *klass;
-  GstCudaBlobsOutput asked, kept;
   GstVideoInfo in_info, out_info;
   gboolean labels;
 
@@ -254,25 +147,11 @@ gst_cuda_blobs_keep_refused_output (GstCudaBlobs * self, GstCaps * incaps,
     return;
   labels = GST_VIDEO_INFO_FORMAT (&out_info) == GST_VIDEO_FORMAT_GRAY16_LE;
 
-  GST_OBJECT_LOCK (self);
-  asked = self->settings.output;
-  if ((asked == GST_CUDA_BLOBS_OUTPUT_LABELS) == labels) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  kept = labels ? GST_CUDA_BLOBS_OUTPUT_LABELS : self->plain_output;
-  self->settings.output = kept;
-  GST_OBJECT_UNLOCK (self);
-
-  klass = g_type_class_ref (GST_TYPE_CUDA_BLOBS_OUTPUT);
-  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
-      ("Downstream refuses the frames of output=%s; keeping output=%s",
-          g_enum_get_value (klass, asked)->value_nick,
-          g_enum_get_value (klass, kept)->value_nick),
-      ("negotiated %" GST_PTR_FORMAT, outcaps));
-  g_type_class_unref (klass);
-  g_object_notify (G_OBJECT (self), "output");
-  gst_cuda_blobs_apply_output (self);
+  if (gst_cuda_plane_filter_analysis_keep_output (GST_BASE_TRANSFORM (self),
+          &self->analysis, (gint *) & self->settings.output,
+          GST_CUDA_BLOBS_OUTPUT_LABELS, labels, GST_TYPE_CUDA_BLOBS_OUTPUT,
+          outcaps))
+    gst_cuda_blobs_apply_output (self);
 }
 
 gboolean
@@ -441,27 +320,6 @@ gst_cuda_blobs_region_done (GstCudaPlaneFilter * base, cm_filter * filter,
     self->gathering = FALSE;    /* the frame's error is posted */
 }
 
-/* timestamp, stream-time, running-time, duration of @buf, as the level
- * element gives them */
-static void
-result_set_times (GstStructure * s, const GstSegment * segment,
-    GstBuffer * buf)
-{
-  GstClockTime ts = GST_BUFFER_PTS (buf);
-  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
-  GstClockTime running_time = GST_CLOCK_TIME_NONE;
-
-  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
-    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
-    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        ts);
-  }
-  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
-}
-
 static void
 result_set_counts (GstStructure * s, const GstCudaBlobsResult * r)
 {
@@ -616,7 +474,7 @@ result_attach (const GstCudaBlobsResult * r, guint max_blobs,
   if (meta == NULL)
     return FALSE;
   s = gst_custom_meta_get_structure (meta);
-  result_set_times (s, segment, buf);
+  gst_cuda_plane_filter_analysis_set_times (s, segment, buf);
   result_set_counts (s, r);
   result_set_arrays (s, r, TRUE);
 #ifdef HAVE_GST_ANALYTICS
@@ -658,27 +516,21 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
   }
   self->gathering = FALSE;
 
-  /* a smaller interval applies at once */
-  if (self->frames_to_post >= interval)
-    self->frames_to_post = interval - 1;
-  if (self->frames_to_post > 0) {
-    self->frames_to_post--;
+  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
     post = FALSE;
-  } else {
-    self->frames_to_post = interval - 1;
-  }
 
   if (post) {
     GstStructure *s = gst_structure_new_empty ("cudablobs");
 
-    result_set_times (s, &GST_BASE_TRANSFORM (self)->segment, inbuf);
+    gst_cuda_plane_filter_analysis_set_times (s,
+        &GST_BASE_TRANSFORM (self)->segment, inbuf);
     result_set_counts (s, &self->result);
     result_set_arrays (s, &self->result, FALSE);
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_element (GST_OBJECT (self), s));
   }
   /* attached once the frame is done, to the buffer that leaves */
-  self->result_ready = self->attach_frame;
+  self->analysis.result_ready = self->analysis.attach_frame;
   return GST_FLOW_OK;
 }
 
@@ -688,10 +540,8 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
 #define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
     (GST_TYPE_CUDA_PLANE_FILTER))
 
-/* Reads attach-meta once per buffer and starts the frame's gathering. In
- * passthrough GstBaseTransform pushes the input buffer; a meta needs a
- * writable buffer, so one that someone else also holds is replaced by a
- * copy that shares its memory and metas (no pixel is copied). */
+/* Reads attach-meta once per buffer and starts the frame's gathering;
+ * in passthrough a writable buffer when the meta goes on it. */
 GstFlowReturn
 gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)
@@ -699,22 +549,15 @@ gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
   GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
 
   GST_OBJECT_LOCK (self);
-  self->attach_frame = self->settings.attach_meta;
+  self->analysis.attach_frame = self->settings.attach_meta;
   GST_OBJECT_UNLOCK (self);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
   self->gathering = FALSE;
 
-  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
-    return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
-
-  if (gst_buffer_is_writable (inbuf)) {
-    *outbuf = inbuf;
-  } else {
-    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
-        "shares its memory");
-    *outbuf = gst_buffer_copy (inbuf);
-  }
-  return GST_FLOW_OK;
+  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
+    return gst_cuda_plane_filter_analysis_writable_input (trans,
+        GST_CAT_DEFAULT, inbuf, outbuf);
+  return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
 }
 
 /* The mask of a YUV frame in system memory: neutral chroma (the base
@@ -751,18 +594,11 @@ gst_cuda_blobs_neutral_chroma (GstCudaBlobs * self, GstBuffer * buf)
 static GstFlowReturn
 gst_cuda_blobs_attach (GstCudaBlobs * self, GstBuffer * buf)
 {
-  gboolean ready = self->result_ready;
   guint max_blobs;
 
-  self->result_ready = FALSE;
-  if (!ready)
+  if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
+          GST_CAT_DEFAULT, &self->analysis, buf))
     return GST_FLOW_OK;
-  /* passthrough switched between the buffer's allocation and its
-   * transform: the input itself, held elsewhere (rare) */
-  if (!gst_buffer_is_writable (buf)) {
-    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
-    return GST_FLOW_OK;
-  }
   max_blobs = self->desc.max_blobs;
   if (!result_attach (&self->result, max_blobs,
           &GST_BASE_TRANSFORM (self)->segment, buf)) {

@@ -124,6 +124,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefiltererrors.h"
 
 /* shared with gstcudalinspectrumoutput.c */
@@ -328,8 +329,8 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
   s->attach_meta = DEFAULT_ATTACH_META;
 
   self->refused_min = self->refused_max = self->refused_step = NAN;
-  self->output_applied = DEFAULT_OUTPUT;
-  self->plain_output = DEFAULT_OUTPUT;
+  self->analysis.output_applied = DEFAULT_OUTPUT;
+  self->analysis.plain_output = DEFAULT_OUTPUT;
   self->mode = DEFAULT_OUTPUT;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
       DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
@@ -428,21 +429,10 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
     return;
 
   if (prop_id == PROP_OUTPUT) {
-    GstCudaLinSpectrumOutput output = g_value_get_enum (value);
-    gboolean changed;
-
-    /* compared and set at once: the streaming thread may put back the
-     * output in use (gstcudalinspectrumoutput.c) */
-    GST_OBJECT_LOCK (self);
-    changed = self->settings.output != output;
-    self->settings.output = output;
-    GST_OBJECT_UNLOCK (self);
-    /* new output caps (RGBA or not) and/or a new passthrough state:
-     * renegotiate before the next buffer; the streaming thread applies
-     * the passthrough flag itself (before_transform) */
-    if (!changed)
+    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
+            (self), (gint *) & self->settings.output,
+            g_value_get_enum (value)))
       return;
-    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_lin_spectrum_fields,
           G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
@@ -542,8 +532,8 @@ gst_cuda_lin_spectrum_start (GstBaseTransform * trans)
     post_no_angles (self, &desc, why);
     return FALSE;
   }
-  self->plan_made = FALSE;
-  self->result_ready = FALSE;
+  self->analysis.filter_made = FALSE;
+  self->analysis.result_ready = FALSE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_lin_spectrum_parent_class)->start
       (trans);
 }
@@ -582,8 +572,8 @@ gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
 
   self->rgba_caps = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA;
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_lin_spectrum_set_passthrough (self,
-      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 
   settings_to_desc (&s, &desc);
   desc.want_supremum = mode != GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
@@ -600,15 +590,11 @@ gst_cuda_lin_spectrum_make_filter (GstCudaPlaneFilter * base,
 
   /* the first frame after a change of the analysis or the caps is
    * reported; a region of another size is neither */
-  if (!self->plan_made || !desc_equal (&desc, &self->desc)
-      || mode != self->mode || !gst_video_info_is_equal (out_info,
-          &self->info_posted))
-    self->frames_to_post = 0;
-  self->plan_made = TRUE;
-  self->info_posted = *out_info;
+  gst_cuda_plane_filter_analysis_filter_made (&self->analysis,
+      desc_equal (&desc, &self->desc) && mode == self->mode, out_info);
 
   gst_cuda_lin_spectrum_result_clear (&self->result);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
   self->desc = desc;
   self->n_angles = n;
   self->mode = mode;

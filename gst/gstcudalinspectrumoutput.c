@@ -10,6 +10,7 @@
 
 #include "gstcudalinspectrumprivate.h"
 #include "gstcudalinspectrummeta.h"
+#include "base/gstcudaplanefilteranalysis.h"
 #include "base/gstcudaplanefilternegotiation.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_lin_spectrum_debug);
@@ -20,65 +21,9 @@ static void gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum *
 
 /* ---- caps --------------------------------------------------------------- */
 
-/* the part of @caps in system memory with one of the formats of @templ */
-static GstCaps *
-caps_with_formats (GstCaps * caps, const gchar * templ)
-{
-  GstCaps *t = gst_caps_from_string (templ);
-  GstCaps *res = gst_caps_intersect_full (caps, t, GST_CAPS_INTERSECT_FIRST);
-
-  gst_caps_unref (t);
-  return res;
-}
-
-/* @caps with every structure's format set to @formats and the fields that
- * belong to the old colour model removed */
-static GstCaps *
-caps_set_format (GstCaps * caps, const gchar * formats)
-{
-  GstCaps *fmt = gst_caps_from_string (formats);
-  const GValue *format = gst_structure_get_value (gst_caps_get_structure (fmt,
-          0), "format");
-  GstCaps *res = gst_caps_new_empty ();
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *st = gst_structure_copy (gst_caps_get_structure (caps, i));
-
-    gst_structure_set_value (st, "format", format);
-    gst_structure_remove_fields (st, "colorimetry", "chroma-site", NULL);
-    res = gst_caps_merge_structure_full (res, st,
-        gst_caps_features_copy (gst_caps_get_features (caps, i)));
-  }
-  gst_caps_unref (fmt);
-  return res;
-}
-
 #define IN_CAPS \
   "video/x-raw, format = (string) " GST_CUDA_LIN_SPECTRUM_IN_FORMATS
 #define RGBA_CAPS "video/x-raw, format = (string) RGBA"
-
-/* The caps on the other pad of @direction for an output that is the
- * orientation map (@rgba: RGBA of the same size and framerate on the
- * source pad for any of the input formats) or not (the same caps), in
- * system memory. */
-static GstCaps *
-caps_for_output (GstCaps * caps, GstPadDirection direction, gboolean rgba)
-{
-  GstCaps *tmp, *res;
-
-  if (!rgba)
-    return caps_with_formats (caps, IN_CAPS);
-  if (direction == GST_PAD_SINK) {
-    tmp = caps_with_formats (caps, IN_CAPS);
-    res = caps_set_format (tmp, RGBA_CAPS);
-  } else {
-    tmp = caps_with_formats (caps, RGBA_CAPS);
-    res = caps_set_format (tmp, IN_CAPS);
-  }
-  gst_caps_unref (tmp);
-  return res;
-}
 
 /* Whether the caps negotiated on the source pad are RGBA; FALSE with
  * *have_caps FALSE before the first negotiation. */
@@ -97,67 +42,35 @@ gst_cuda_lin_spectrum_current_rgba (GstCudaLinSpectrum * self,
   return rgba;
 }
 
-/* The caps of the output the property asks for, and while an output
- * change waits for its renegotiation, those of the output negotiated now
- * after them: a downstream that refuses the new caps gets the old ones,
- * and fixate_caps keeps the old output with a warning. */
+/* The base's caps for the orientation map or the input's format */
 GstCaps *
 gst_cuda_lin_spectrum_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
+  GstCudaPlaneFilterAnalysisCaps a = { IN_CAPS, RGBA_CAPS };
   GstCudaLinSpectrumOutput output;
-  GstCaps *res, *in = caps;
-  gboolean want_rgba, have_caps, cur_rgba, allow;
 
   GST_OBJECT_LOCK (self);
   output = self->settings.output;
   GST_OBJECT_UNLOCK (self);
-  want_rgba = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  cur_rgba = gst_cuda_lin_spectrum_current_rgba (self, &have_caps);
+  a.want = output == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
+  a.current = gst_cuda_lin_spectrum_current_rgba (self, &a.have_caps);
   /* one answer for the whole query: a start or stop may change it */
-  allow = gst_cuda_plane_filter_allow_cuda_memory
+  a.allow = gst_cuda_plane_filter_allow_cuda_memory
       (GST_CUDA_PLANE_FILTER (self));
-
-  /* formats in system memory here, the memories are the base class's */
-  caps = gst_cuda_plane_filter_caps_to_system (in, allow);
-  res = caps_for_output (caps, direction, want_rgba);
-  if (have_caps && cur_rgba != want_rgba)
-    res = gst_caps_merge (res, caps_for_output (caps, direction, cur_rgba));
-  gst_caps_unref (caps);
-  res = gst_cuda_plane_filter_caps_add_memory (res, in, allow);
-  return gst_cuda_plane_filter_negotiation_filter_caps (trans, GST_CAT_DEFAULT,
-      direction, in, res, filter);
+  return gst_cuda_plane_filter_analysis_transform_caps (trans,
+      GST_CAT_DEFAULT, &a, direction, caps, filter);
 }
 
-/* The memory of the other pad when the peer takes it; size, framerate
- * and pixel aspect ratio follow the other pad (they are equal on both
- * pads); the format is the first one left. */
+/* The base's fixation (size and the like are equal on both pads); the
+ * output property follows what downstream took. */
 GstCaps *
 gst_cuda_lin_spectrum_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  const GstStructure *from = gst_caps_get_structure (caps, 0);
-  GstStructure *to;
-  gint v, n, d;
-
-  othercaps = gst_cuda_plane_filter_fixate_memory (othercaps, caps);
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  to = gst_caps_get_structure (othercaps, 0);
-
-  if (gst_structure_get_int (from, "width", &v))
-    gst_structure_fixate_field_nearest_int (to, "width", v);
-  if (gst_structure_get_int (from, "height", &v))
-    gst_structure_fixate_field_nearest_int (to, "height", v);
-  if (gst_structure_get_fraction (from, "framerate", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "framerate", n, d);
-  if (gst_structure_get_fraction (from, "pixel-aspect-ratio", &n, &d))
-    gst_structure_fixate_field_nearest_fraction (to, "pixel-aspect-ratio", n,
-        d);
-
-  othercaps = gst_caps_fixate (othercaps);
-  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  othercaps = gst_cuda_plane_filter_analysis_fixate_caps (trans,
+      GST_CAT_DEFAULT, caps, othercaps);
   if (direction == GST_PAD_SINK)
     gst_cuda_lin_spectrum_keep_refused_output (GST_CUDA_LIN_SPECTRUM (trans),
         othercaps);
@@ -175,26 +88,9 @@ gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
 {
   if (self->rgba_caps)
     return GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION;
-  if (self->output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
+  if (self->analysis.output_applied == GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM)
     return GST_CUDA_LIN_SPECTRUM_OUTPUT_SUPREMUM;
   return GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH;
-}
-
-/* Sets the passthrough flag and, when it changes, asks for the source pad
- * to be reconfigured: GstBaseTransform decides its output pool (none in
- * passthrough) only when it negotiates, and a flag changed after that
- * decision would leave the element transforming without a pool. */
-void
-gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
-    gboolean passthrough)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-
-  if (gst_base_transform_is_passthrough (trans) == passthrough)
-    return;
-  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
-  gst_base_transform_set_passthrough (trans, passthrough);
-  gst_base_transform_reconfigure_src (trans);
 }
 
 /* Streaming thread, before a buffer is allocated: takes the output
@@ -206,15 +102,13 @@ gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
 {
   GstCudaLinSpectrumOutput mode;
 
-  GST_OBJECT_LOCK (self);
-  self->output_applied = self->settings.output;
-  GST_OBJECT_UNLOCK (self);
-  if (self->output_applied != GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION)
-    self->plain_output = self->output_applied;
+  gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
+      &self->analysis, (const gint *) & self->settings.output,
+      GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION);
 
   mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_lin_spectrum_set_passthrough (self,
-      mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
+  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   if (mode != self->mode)
     gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
@@ -227,18 +121,14 @@ gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
   gst_cuda_lin_spectrum_apply_output (GST_CUDA_LIN_SPECTRUM (trans));
 }
 
-/* Negotiation fixated @outcaps: when they are not those of the output
- * property (downstream refused them and took those of the output in use,
- * which transform_caps offers after them), the output in use stays, the
- * property says so again, and the application is warned. Runs whether or
- * not the caps changed (GstBaseTransform skips set_caps for equal caps),
- * before the output pool is decided. */
+/* Negotiation fixated @outcaps: the output in use stays when downstream
+ * refused the property's. Runs whether or not the caps changed
+ * (GstBaseTransform skips set_caps for equal caps), before the output
+ * pool is decided. */
 static void
 gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     GstCaps * outcaps)
 {
-  GEnumClass *klass;
-  GstCudaLinSpectrumOutput asked, kept;
   GstVideoInfo info;
   gboolean rgba;
 
@@ -247,25 +137,11 @@ gst_cuda_lin_spectrum_keep_refused_output (GstCudaLinSpectrum * self,
     return;
   rgba = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA;
 
-  GST_OBJECT_LOCK (self);
-  asked = self->settings.output;
-  if ((asked == GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION) == rgba) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  kept = rgba ? GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION : self->plain_output;
-  self->settings.output = kept;
-  GST_OBJECT_UNLOCK (self);
-
-  klass = g_type_class_ref (GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT);
-  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
-      ("Downstream refuses the frames of output=%s; keeping output=%s",
-          g_enum_get_value (klass, asked)->value_nick,
-          g_enum_get_value (klass, kept)->value_nick),
-      ("negotiated %" GST_PTR_FORMAT, outcaps));
-  g_type_class_unref (klass);
-  g_object_notify (G_OBJECT (self), "output");
-  gst_cuda_lin_spectrum_apply_output (self);
+  if (gst_cuda_plane_filter_analysis_keep_output (GST_BASE_TRANSFORM (self),
+          &self->analysis, (gint *) & self->settings.output,
+          GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION, rgba,
+          GST_TYPE_CUDA_LIN_SPECTRUM_OUTPUT, outcaps))
+    gst_cuda_lin_spectrum_apply_output (self);
 }
 
 gboolean
@@ -356,27 +232,6 @@ gst_cuda_lin_spectrum_result_set (GstCudaLinSpectrumResult * r,
   r->dominant_value = value / npix;
 }
 
-/* timestamp, stream-time, running-time, duration of @buf, as the level
- * element gives them */
-static void
-result_set_times (GstStructure * s, const GstSegment * segment,
-    GstBuffer * buf)
-{
-  GstClockTime ts = GST_BUFFER_PTS (buf);
-  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
-  GstClockTime running_time = GST_CLOCK_TIME_NONE;
-
-  if (GST_CLOCK_TIME_IS_VALID (ts) && segment->format == GST_FORMAT_TIME) {
-    stream_time = gst_segment_to_stream_time (segment, GST_FORMAT_TIME, ts);
-    running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        ts);
-  }
-  gst_structure_set (s, "timestamp", G_TYPE_UINT64, ts,
-      "stream-time", G_TYPE_UINT64, stream_time,
-      "running-time", G_TYPE_UINT64, running_time,
-      "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
-}
-
 static void
 result_set_params (GstStructure * s, const GstCudaLinSpectrumResult * r)
 {
@@ -426,7 +281,7 @@ gst_cuda_lin_spectrum_result_message (const GstCudaLinSpectrumResult * r,
 {
   GstStructure *s = gst_structure_new_empty ("cudalinspectrum");
 
-  result_set_times (s, segment, inbuf);
+  gst_cuda_plane_filter_analysis_set_times (s, segment, inbuf);
   result_set_params (s, r);
   value_array_take_doubles (s, "angles", r->angles, r->n_angles);
   value_array_take_doubles (s, "spectrum", r->spectrum, r->n_angles);
@@ -488,7 +343,7 @@ gst_cuda_lin_spectrum_result_attach (const GstCudaLinSpectrumResult * r,
 
   if (s == NULL)
     return FALSE;
-  result_set_times (s, segment, buf);
+  gst_cuda_plane_filter_analysis_set_times (s, segment, buf);
   result_set_params (s, r);
   gst_structure_set (s, "angles", G_TYPE_BYTES, r->angles_bytes, NULL);
   g_value_init (&v, G_TYPE_BYTES);
@@ -522,16 +377,9 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
   interval = self->settings.interval;
   GST_OBJECT_UNLOCK (self);
 
-  /* a smaller interval applies at once */
-  if (self->frames_to_post >= interval)
-    self->frames_to_post = interval - 1;
-  if (self->frames_to_post > 0) {
-    self->frames_to_post--;
+  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
     post = FALSE;
-  } else {
-    self->frames_to_post = interval - 1;
-  }
-  if (!post && !self->attach_frame)
+  if (!post && !self->analysis.attach_frame)
     return GST_FLOW_OK;
 
   /* the stream was synchronised: the pinned copy is up to date */
@@ -550,7 +398,7 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
                 &GST_BASE_TRANSFORM (self)->segment, inbuf)));
   }
   /* attached once the frame is done, to the buffer that leaves */
-  self->result_ready = self->attach_frame;
+  self->analysis.result_ready = self->analysis.attach_frame;
   return GST_FLOW_OK;
 }
 
@@ -560,12 +408,8 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
 #define PARENT_CLASS GST_BASE_TRANSFORM_CLASS (g_type_class_peek \
     (GST_TYPE_CUDA_PLANE_FILTER))
 
-/* Reads attach-meta once per buffer. In passthrough GstBaseTransform
- * pushes the input buffer and transform_ip only looks at it; a meta needs
- * a writable buffer, so one that someone else also holds (a tee, an
- * application) is replaced by a copy that shares its memory and metas
- * (gst_buffer_copy: no pixel is copied). GstBaseTransform drops its
- * reference to the input when the output is another buffer. */
+/* Reads attach-meta once per buffer; in passthrough a writable buffer
+ * when the meta goes on it. */
 GstFlowReturn
 gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer ** outbuf)
@@ -573,39 +417,23 @@ gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
 
   GST_OBJECT_LOCK (self);
-  self->attach_frame = self->settings.attach_meta;
+  self->analysis.attach_frame = self->settings.attach_meta;
   GST_OBJECT_UNLOCK (self);
-  self->result_ready = FALSE;
+  self->analysis.result_ready = FALSE;
 
-  if (!self->attach_frame || !gst_base_transform_is_passthrough (trans))
-    return PARENT_CLASS->prepare_output_buffer
-        (trans, inbuf, outbuf);
-
-  if (gst_buffer_is_writable (inbuf)) {
-    *outbuf = inbuf;
-  } else {
-    GST_LOG_OBJECT (self, "input buffer not writable: pushing a copy that "
-        "shares its memory");
-    *outbuf = gst_buffer_copy (inbuf);
-  }
-  return GST_FLOW_OK;
+  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
+    return gst_cuda_plane_filter_analysis_writable_input (trans,
+        GST_CAT_DEFAULT, inbuf, outbuf);
+  return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
 }
 
 /* after the frame: its result on @buf */
 static GstFlowReturn
 gst_cuda_lin_spectrum_attach (GstCudaLinSpectrum * self, GstBuffer * buf)
 {
-  gboolean ready = self->result_ready;
-
-  self->result_ready = FALSE;
-  if (!ready)
+  if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
+          GST_CAT_DEFAULT, &self->analysis, buf))
     return GST_FLOW_OK;
-  /* passthrough switched on or off between the buffer's allocation and
-   * its transform: the input itself, held elsewhere (rare) */
-  if (!gst_buffer_is_writable (buf)) {
-    GST_DEBUG_OBJECT (self, "output buffer not writable: no meta on it");
-    return GST_FLOW_OK;
-  }
   if (!gst_cuda_lin_spectrum_result_attach (&self->result,
           &GST_BASE_TRANSFORM (self)->segment, buf)) {
     GST_ELEMENT_ERROR (self, CORE, FAILED, (NULL),

@@ -6,6 +6,7 @@
 
 #include "gstcudalinspectrum.h"
 
+#include "base/gstcudaplanefilteranalysis.h"
 #include "device.h"
 #include "linspectrum/linspectrum-filter.h"
 
@@ -57,25 +58,13 @@ struct _GstCudaLinSpectrum
   gdouble valid_min, valid_max, valid_step;
   gdouble refused_min, refused_max, refused_step;
 
-  /* streaming thread: the output applied to the element (passthrough flag
-   * and the mode below), taken from the property before each buffer */
-  GstCudaLinSpectrumOutput output_applied;
-  /* the last output applied that keeps the input format (passthrough or
-   * supremum): kept when downstream refuses RGBA */
-  GstCudaLinSpectrumOutput plain_output;
-  /* what the frames get: output_applied, unless the negotiated caps do
-   * not match it yet (an RGBA output is always the orientation map) */
+  /* streaming thread: the output (a converted one: the RGBA orientation
+   * map), the messages' countdown, the result's buffer */
+  GstCudaPlaneFilterAnalysis analysis;
+  /* what the frames get: the output applied, unless the negotiated caps
+   * do not match it yet (an RGBA output is always the orientation map) */
   GstCudaLinSpectrumOutput mode;
   gboolean rgba_caps;           /* negotiated output is RGBA */
-  guint frames_to_post;         /* frames before the next message */
-  /* the analysis and the caps of the last plan built (a change restarts
-   * the countdown, a region of another size does not) */
-  gboolean plan_made;
-  GstVideoInfo info_posted;
-  /* the buffer being processed gets the result (attach-meta, read with
-   * the output buffer), and its result is ready to be attached */
-  gboolean attach_frame;
-  gboolean result_ready;
 
   /* made with the last filter, streaming thread: the same for every size */
   cm_linspectrum_desc desc;
@@ -94,8 +83,6 @@ void gst_cuda_lin_spectrum_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 GstCudaLinSpectrumOutput gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum *
     self);
-void gst_cuda_lin_spectrum_set_passthrough (GstCudaLinSpectrum * self,
-    gboolean passthrough);
 
 gboolean gst_cuda_lin_spectrum_result_init (GstCudaLinSpectrumResult * r,
     const cm_linspectrum_desc * desc, gint n_angles);

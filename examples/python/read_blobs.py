@@ -38,23 +38,15 @@ table, the holes of samples/part.png with --invert --threshold 100
 Run it with a Python that has PyGObject: the system's /usr/bin/python3
 (python3-gi), not a pyenv or virtualenv python3 without it.
 """
-import argparse
 import array
 import json
 import sys
 
-try:
-    import gi
+from gst_setup import (arguments, file_source, finish, have_element,
+                       import_gst, read_buffers, read_messages, read_metas,
+                       value_array)
 
-    gi.require_version("Gst", "1.0")
-    from gi.repository import GLib, Gst  # noqa: E402
-except (ImportError, ValueError) as e:
-    sys.exit(f"{sys.argv[0]}: {sys.executable} has no PyGObject with "
-             f"GStreamer's introspection data ({e}).\nRun it with the "
-             "system Python: /usr/bin/python3 " + " ".join(sys.argv) +
-             "\n(Debian/Ubuntu: sudo apt install python3-gi python3-gst-1.0 "
-             "gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0), or install "
-             "PyGObject into this Python.")
+Gst = import_gst("python3-gi python3-gst-1.0")
 
 META_NAME = "GstCudaBlobsMeta"
 # the arrays of a frame's blobs and the array typecode of their bytes
@@ -66,14 +58,6 @@ def from_bytes(structure, name):
     """A GBytes field of the meta as a Python list."""
     return array.array(FIELDS[name],
                        structure.get_value(name).get_data()).tolist()
-
-
-def from_value_array(structure, name):
-    """A GstValueArray field of the message (needs python3-gst-1.0)."""
-    value = structure.get_value(name)
-    if isinstance(value, Gst.ValueArray):
-        return list(value.array)
-    return list(value)
 
 
 def frame(structure, arrays):
@@ -92,8 +76,10 @@ def frame(structure, arrays):
 
 def analytics_frame(buf):
     """The "blob" entries of the buffer's analytics relation meta."""
+    import gi
+
     gi.require_version("GstAnalytics", "1.0")
-    from gi.repository import GstAnalytics  # noqa: E402
+    from gi.repository import GLib, GstAnalytics  # noqa: E402
 
     rmeta = GstAnalytics.buffer_get_analytics_relation_meta(buf)
     blobs = []
@@ -108,68 +94,9 @@ def analytics_frame(buf):
     return {"timestamp": buf.pts, "count": len(blobs), "blobs": blobs}
 
 
-def read_buffers(pipeline, source):
-    """Pulls every frame from the appsink; returns (frames, error)."""
-    sink = pipeline.get_by_name("sink")
-    bus = pipeline.get_bus()
-    frames = 0
-    pipeline.set_state(Gst.State.PLAYING)
-    while True:
-        # signals of appsink: no GstApp typelib needed; a timeout so that
-        # an error upstream (no EOS then) is seen
-        sample = sink.emit("try-pull-sample", 100 * 1000 * 1000)
-        if sample is None:
-            if sink.get_property("eos"):
-                return frames, None
-            msg = bus.pop_filtered(Gst.MessageType.ERROR)
-            if msg is not None:
-                err, debug = msg.parse_error()
-                return frames, f"{err.message} ({debug})"
-            continue
-        buf = sample.get_buffer()
-        if source == "analytics":
-            print(json.dumps(analytics_frame(buf)))
-        else:
-            meta = buf.get_custom_meta(META_NAME)
-            if meta is None:
-                return frames, "a buffer without " + META_NAME
-            print(json.dumps(frame(meta.get_structure(), from_bytes)))
-        frames += 1
-
-
-def read_bus(pipeline):
-    """Reads the element messages until EOS; returns (frames, error)."""
-    loop = GLib.MainLoop()
-    seen = {"error": None, "messages": 0}
-
-    def on_message(bus, msg):
-        if msg.type == Gst.MessageType.ELEMENT and \
-                msg.get_structure().get_name() == "cudablobs":
-            print(json.dumps(frame(msg.get_structure(), from_value_array)))
-            seen["messages"] += 1
-        elif msg.type == Gst.MessageType.EOS:
-            loop.quit()
-        elif msg.type == Gst.MessageType.ERROR:
-            err, debug = msg.parse_error()
-            seen["error"] = f"{err.message} ({debug})"
-            loop.quit()
-
-    bus = pipeline.get_bus()
-    bus.add_signal_watch()
-    bus.connect("message", on_message)
-    pipeline.set_state(Gst.State.PLAYING)
-    loop.run()
-    bus.remove_signal_watch()
-    return seen["messages"], seen["error"]
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=10)
-    parser.add_argument("--backend", default="auto",
-                        choices=["auto", "cuda", "cpu"])
-    parser.add_argument("--source", default="buffer",
-                        choices=["buffer", "bus", "analytics"])
+    parser = arguments(__doc__.splitlines()[0],
+                       ["buffer", "bus", "analytics"], "buffer")
     parser.add_argument("--threshold", type=int, default=128)
     parser.add_argument("--invert", action="store_true",
                         help="dark objects: foreground below the threshold")
@@ -182,14 +109,10 @@ def main():
     parser.add_argument("file", nargs="?")
     args = parser.parse_args()
 
-    Gst.init(None)
-    if Gst.ElementFactory.find("cudablobs") is None:
-        print("cudablobs not found: set GST_PLUGIN_PATH to the build's gst/",
-              file=sys.stderr)
+    if not have_element(Gst, "cudablobs"):
         return 1
     if args.file:
-        source = (f'filesrc location="{args.file}" ! decodebin '
-                  f"! videoconvert ! imagefreeze num-buffers={args.frames}")
+        source = file_source(args.file, args.frames)
     else:
         source = (f"videotestsrc num-buffers={args.frames} pattern=ball "
                   "! video/x-raw,width=320,height=240")
@@ -209,15 +132,17 @@ def main():
         f"! {sink}")
 
     if args.source == "bus":
-        frames, error = read_bus(pipeline)
+        frames, error = read_messages(
+            pipeline, "cudablobs",
+            lambda s: print(json.dumps(frame(s, value_array))))
+    elif args.source == "analytics":
+        frames, error = read_buffers(
+            pipeline, lambda buf: print(json.dumps(analytics_frame(buf))))
     else:
-        frames, error = read_buffers(pipeline, args.source)
-    pipeline.set_state(Gst.State.NULL)
-
-    if error:
-        print("error:", error, file=sys.stderr)
-        return 1
-    return 0 if frames == args.frames else 1
+        frames, error = read_metas(
+            pipeline, META_NAME,
+            lambda s: print(json.dumps(frame(s, from_bytes))))
+    return finish(pipeline, frames, error, args.frames)
 
 
 if __name__ == "__main__":

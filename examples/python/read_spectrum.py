@@ -41,24 +41,16 @@ rows, rather than the long dark lines: on the page of staves skewed by
 Run it with a Python that has PyGObject: the system's /usr/bin/python3
 (python3-gi), not a pyenv or virtualenv python3 without it.
 """
-import argparse
 import array
 import json
 import sys
 
-from gst_setup import have_element, import_gst, play_until_eos
+from gst_setup import (arguments, file_source, finish, have_element,
+                       import_gst, read_messages, read_metas, value_array)
 
 Gst = import_gst("python3-gi python3-gst-1.0")
 
 META_NAME = "GstCudaLinSpectrumMeta"
-
-
-def value_array(structure, name):
-    """A GstValueArray field as a Python list (needs python3-gst-1.0)."""
-    value = structure.get_value(name)
-    if isinstance(value, Gst.ValueArray):
-        return list(value.array)
-    return list(value)
 
 
 def doubles(structure, name):
@@ -77,51 +69,8 @@ def result(structure, arrays):
     }
 
 
-def read_buffers(pipeline):
-    """Pulls every frame from the appsink; returns (frames, error)."""
-    sink = pipeline.get_by_name("sink")
-    bus = pipeline.get_bus()
-    frames = 0
-    pipeline.set_state(Gst.State.PLAYING)
-    while True:
-        # signals of appsink: no GstApp typelib needed; a timeout so that
-        # an error upstream (no EOS then) is seen
-        sample = sink.emit("try-pull-sample", 100 * 1000 * 1000)
-        if sample is None:
-            if sink.get_property("eos"):
-                return frames, None
-            msg = bus.pop_filtered(Gst.MessageType.ERROR)
-            if msg is not None:
-                err, debug = msg.parse_error()
-                return frames, f"{err.message} ({debug})"
-            continue
-        meta = sample.get_buffer().get_custom_meta(META_NAME)
-        if meta is None:
-            return frames, "a buffer without " + META_NAME
-        print(json.dumps(result(meta.get_structure(), doubles)))
-        frames += 1
-
-
-def read_bus(pipeline):
-    """Reads the element messages until EOS; returns (frames, error)."""
-    seen = {"messages": 0}
-
-    def on_element(msg):
-        if msg.get_structure().get_name() == "cudalinspectrum":
-            print(json.dumps(result(msg.get_structure(), value_array)))
-            seen["messages"] += 1
-
-    error = play_until_eos(pipeline, on_element)
-    return seen["messages"], error
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=10)
-    parser.add_argument("--backend", default="auto",
-                        choices=["auto", "cuda", "cpu"])
-    parser.add_argument("--source", default="bus",
-                        choices=["buffer", "bus"])
+    parser = arguments(__doc__.splitlines()[0], ["buffer", "bus"], "bus")
     parser.add_argument("--operation", default="open",
                         choices=["open", "close"])
     parser.add_argument("--length", type=int, default=31)
@@ -141,8 +90,7 @@ def main():
     if not have_element(Gst, "cudalinspectrum"):
         return 1
     if args.file:
-        source = (f'filesrc location="{args.file}" ! decodebin '
-                  f"! videoconvert ! imagefreeze num-buffers={args.frames}")
+        source = file_source(args.file, args.frames)
     else:
         source = f"videotestsrc num-buffers={args.frames} pattern=zone-plate"
     # the buffer source needs no messages, the bus source no buffers
@@ -160,15 +108,14 @@ def main():
         f"{analyser} ! {sink}")
 
     if args.source == "buffer":
-        frames, error = read_buffers(pipeline)
+        frames, error = read_metas(
+            pipeline, META_NAME,
+            lambda s: print(json.dumps(result(s, doubles))))
     else:
-        frames, error = read_bus(pipeline)
-    pipeline.set_state(Gst.State.NULL)
-
-    if error:
-        print("error:", error, file=sys.stderr)
-        return 1
-    return 0 if frames == args.frames else 1
+        frames, error = read_messages(
+            pipeline, "cudalinspectrum",
+            lambda s: print(json.dumps(result(s, value_array))))
+    return finish(pipeline, frames, error, args.frames)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,21 @@ gst_cuda_plane_filter_refuse (GstElement * element, const gchar * format, ...)
 /* The refusals that waited for a bus posted in order; call where posting
  * is safe (not under a lock the bus's handlers take). */
 void
+gst_cuda_plane_filter_refuse_output (GstElement * element, GType output_type,
+    gint asked, gint kept, GstCaps * outcaps)
+{
+  GEnumClass *klass = g_type_class_ref (output_type);
+
+  GST_ELEMENT_WARNING (element, CORE, NEGOTIATION,
+      ("Downstream refuses the frames of output=%s; keeping output=%s",
+          g_enum_get_value (klass, asked)->value_nick,
+          g_enum_get_value (klass, kept)->value_nick),
+      ("negotiated %" GST_PTR_FORMAT, outcaps));
+  g_type_class_unref (klass);
+  g_object_notify (G_OBJECT (element), "output");
+}
+
+void
 gst_cuda_plane_filter_refusal_flush (GstElement * element)
 {
   GQuark quark = pending_quark ();

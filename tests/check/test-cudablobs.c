@@ -79,6 +79,15 @@ run_push_checked (BlobsRun * r, GstBuffer * in,
   return out;
 }
 
+/* run_push_checked () of @in, which is unreffed with the output */
+static void
+run_check (BlobsRun * r, GstBuffer * in, const GstVideoRectangle * rects,
+    guint n_rects, const char *what)
+{
+  gst_buffer_unref (run_push_checked (r, in, rects, n_rects, what));
+  gst_buffer_unref (in);
+}
+
 /* Passthrough of a buffer the test holds: a copy that shares its memory
  * (the meta needs a writable buffer) */
 static gboolean
@@ -160,7 +169,7 @@ GST_START_TEST (test_regions)
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++) {
     BlobsRun r;
-    GstBuffer *in, *out;
+    GstBuffer *in;
     guint t;
     gchar *what;
 
@@ -169,9 +178,7 @@ GST_START_TEST (test_regions)
     in = blobs_make_input (&r.info, BLOBS_RANDOM, 40, seed++, 0, &t);
     g_object_set (r.e, "threshold", t, NULL);
     what = g_strdup_printf ("%s roi", formats[f]);
-    out = run_push_checked (&r, in, &roi, 1, what);
-    gst_buffer_unref (out);
-    gst_buffer_unref (in);
+    run_check (&r, in, &roi, 1, what);
     g_free (what);
 
     /* the metas, then roi */
@@ -186,9 +193,7 @@ GST_START_TEST (test_regions)
       memcpy (all, metas, sizeof (metas));
       all[G_N_ELEMENTS (metas)] = roi;
       what = g_strdup_printf ("%s roi-meta and roi", formats[f]);
-      out = run_push_checked (&r, in, all, G_N_ELEMENTS (all), what);
-      gst_buffer_unref (out);
-      gst_buffer_unref (in);
+      run_check (&r, in, all, G_N_ELEMENTS (all), what);
       g_free (what);
     }
 
@@ -196,9 +201,7 @@ GST_START_TEST (test_regions)
     gst_util_set_object_arg (G_OBJECT (r.e), "roi", "<>");
     in = blobs_make_input (&r.info, BLOBS_FULL, 0, seed++, 0, &t);
     what = g_strdup_printf ("%s roi-meta without regions", formats[f]);
-    out = run_push_checked (&r, in, metas, 0, what);
-    gst_buffer_unref (out);
-    gst_buffer_unref (in);
+    run_check (&r, in, metas, 0, what);
     g_free (what);
     run_clear (&r);
   }
@@ -350,15 +353,13 @@ GST_END_TEST;
 GST_START_TEST (test_flush)
 {
   BlobsRun r;
-  GstBuffer *in, *out;
+  GstBuffer *in;
   guint t;
 
   run_start (&r, "NV12", 33, 19, "output=mask", NULL);
   in = blobs_make_input (&r.info, BLOBS_RANDOM, 30, 800, 0, &t);
   g_object_set (r.e, "threshold", t, NULL);
-  out = run_push_checked (&r, in, NULL, 0, "before the flush");
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
+  run_check (&r, in, NULL, 0, "before the flush");
   fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
   fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
   {
@@ -369,9 +370,7 @@ GST_START_TEST (test_flush)
   }
   in = blobs_make_input (&r.info, BLOBS_SPIRAL, 0, 801, 0, &t);
   g_object_set (r.e, "threshold", t, NULL);
-  out = run_push_checked (&r, in, NULL, 0, "after the flush");
-  gst_buffer_unref (out);
-  gst_buffer_unref (in);
+  run_check (&r, in, NULL, 0, "after the flush");
   run_clear (&r);
 }
 

@@ -205,7 +205,7 @@ lines_frame (const GstVideoInfo * info, double theta, int spacing,
 
   cm_linspectrum_line_geometry (theta, &steep, &k);
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
-  img = lin_plane0 (&frame);
+  img = morph_frame_plane0 (&frame);
   for (int y = 0; y < img.height; y++) {
     for (int x = 0; x < img.width; x++) {
       long b = steep ? x + lround (y * k) : y + lround (x * k);

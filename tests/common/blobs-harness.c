@@ -6,21 +6,6 @@
 #include "blobs-cases.h"
 #include "padded-frames.h"
 
-/* plane 0 of a mapped frame as a core image */
-static cm_image
-plane0 (GstVideoFrame * frame)
-{
-  cm_image img;
-
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  img.width = GST_VIDEO_FRAME_WIDTH (frame);
-  img.height = GST_VIDEO_FRAME_HEIGHT (frame);
-  img.depth = GST_VIDEO_FRAME_COMP_DEPTH (frame, 0) > 8 ?
-      CM_DEPTH_16 : CM_DEPTH_8;
-  return img;
-}
-
 GstBuffer *
 blobs_make_input (const GstVideoInfo * info, int kind, int param,
     guint64 seed, int extra_stride, guint * t)
@@ -33,7 +18,7 @@ blobs_make_input (const GstVideoInfo * info, int kind, int param,
 
   test_rng_seed (&rng, seed ^ G_GUINT64_CONSTANT (0xb10b5));
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
-  img = plane0 (&frame);
+  img = morph_frame_plane0 (&frame);
   blobs_fill (&img, (blobs_kind) kind, param, &thr, &rng);
   gst_video_frame_unmap (&frame);
   *t = thr;
@@ -112,7 +97,7 @@ blobs_expected_compute (BlobsExpected * e, const cm_blobs_desc * d,
 
   expected_init (e);
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_READ));
-  img = plane0 (&frame);
+  img = morph_frame_plane0 (&frame);
   if (rects == NULL) {
     expected_append (e, d, &img, 0, 0);
   } else {
@@ -290,8 +275,8 @@ blobs_check_image (GstBuffer * in, const GstVideoInfo * in_info,
 
   fail_unless (gst_video_frame_map (&fi, in_info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fo, out_info, out, GST_MAP_READ));
-  src = plane0 (&fi);
-  got = plane0 (&fo);
+  src = morph_frame_plane0 (&fi);
+  got = morph_frame_plane0 (&fo);
   want = test_image_new (src.width, src.height, cm_blobs_output_depth (d,
           src.depth), 0);
   fail_unless (cm_blobs_results_alloc (&res, cm_blobs_capacity (d,

@@ -296,32 +296,36 @@ morph_push_and_check (GstHarness * h, const GstVideoInfo * info,
       NULL, p, morph_params_describe (p), ctx);
 }
 
-void
-recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
-    const ReconParams * p, GstBuffer * in, const char *ctx)
+/* frame_push_and_check () of @in, the case "@ctx GRAY8 37x23, @desc"
+ * (@desc freed here) */
+static void
+push_described_and_check (GstHarness * h, GstBuffer * in,
+    const GstVideoInfo * info, MorphPlaneRef ref, gconstpointer params,
+    gchar * desc, const char *ctx)
 {
-  gchar *desc = recon_params_describe (p);
   gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
       GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
       GST_VIDEO_INFO_HEIGHT (info), desc);
 
-  frame_push_and_check (h, in, info, recon_plane_ref, NULL, p, what);
+  frame_push_and_check (h, in, info, ref, NULL, params, what);
   g_free (what);
   g_free (desc);
+}
+
+void
+recon_push_and_check (GstHarness * h, const GstVideoInfo * info,
+    const ReconParams * p, GstBuffer * in, const char *ctx)
+{
+  push_described_and_check (h, in, info, recon_plane_ref, p,
+      recon_params_describe (p), ctx);
 }
 
 void
 area_push_and_check (GstHarness * h, const GstVideoInfo * info,
     const AreaParams * p, GstBuffer * in, const char *ctx)
 {
-  gchar *desc = area_params_describe (p);
-  gchar *what = g_strdup_printf ("%s %s %dx%d, %s", ctx,
-      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
-      GST_VIDEO_INFO_HEIGHT (info), desc);
-
-  frame_push_and_check (h, in, info, area_plane_ref, NULL, p, what);
-  g_free (what);
-  g_free (desc);
+  push_described_and_check (h, in, info, area_plane_ref, p,
+      area_params_describe (p), ctx);
 }
 
 void

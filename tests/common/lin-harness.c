@@ -233,20 +233,6 @@ lin_check_meta_is_message (GstBuffer * out, const GstStructure * msg,
   gst_structure_free (conv);
 }
 
-cm_image
-lin_plane0 (GstVideoFrame * frame)
-{
-  cm_image img;
-
-  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  img.width = GST_VIDEO_FRAME_WIDTH (frame);
-  img.height = GST_VIDEO_FRAME_HEIGHT (frame);
-  img.depth = GST_VIDEO_FRAME_COMP_DEPTH (frame, 0) > 8 ?
-      CM_DEPTH_16 : CM_DEPTH_8;
-  return img;
-}
-
 gboolean
 lin_check_message (const GstStructure * s, GstBuffer * inbuf,
     const GstVideoInfo * info, const LinParams * p, const char *what)
@@ -269,7 +255,7 @@ lin_check_message (const GstStructure * s, GstBuffer * inbuf,
   fail_unless_equals_string (op, p->op == CM_MORPH_CLOSE ? "close" : "open");
 
   fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
-  src = lin_plane0 (&in);
+  src = morph_frame_plane0 (&in);
   spec = g_new0 (guint64, n);
   fail_unless (cm_linspectrum_ref (&d, &src, spec, NULL, NULL) == CM_OK);
   gst_video_frame_unmap (&in);
@@ -339,7 +325,7 @@ lin_check_orientation (GstBuffer * inbuf, const GstVideoInfo * in_info,
   fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&out, out_info, outbuf, GST_MAP_READ),
       "%s: output buffer does not match the RGBA caps", what);
-  src = lin_plane0 (&in);
+  src = morph_frame_plane0 (&in);
   sup = test_image_new (w, h, src.depth, 0);
   ori = test_image_new (w, h, CM_DEPTH_16, 0);
   spec = g_new0 (guint64, cm_linspectrum_count_angles (&d));

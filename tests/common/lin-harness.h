@@ -86,9 +86,6 @@ void lin_check_passed_through (GstBuffer * in, GstBuffer * out,
 void lin_check_meta_is_message (GstBuffer * out, const GstStructure * msg,
     const char *what);
 
-/* The luma / GRAY plane of @frame as a core image view. */
-cm_image lin_plane0 (GstVideoFrame * frame);
-
 /* TRUE when the message @s is the reference analysis of @inbuf: the
  * angles, spectrum / pixels, dominant angle and value, length and
  * operation, all exact. */

@@ -166,6 +166,20 @@ morph_make_input_maze (const GstVideoInfo * info, guint64 seed,
 }
 
 cm_image
+morph_frame_plane0 (GstVideoFrame * frame)
+{
+  cm_image img;
+
+  img.data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  img.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  img.width = GST_VIDEO_FRAME_WIDTH (frame);
+  img.height = GST_VIDEO_FRAME_HEIGHT (frame);
+  img.depth = GST_VIDEO_FRAME_COMP_DEPTH (frame, 0) > 8 ?
+      CM_DEPTH_16 : CM_DEPTH_8;
+  return img;
+}
+
+cm_image
 morph_extract_byte (GstVideoFrame * frame, int byte)
 {
   int w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);

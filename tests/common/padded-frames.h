@@ -49,6 +49,9 @@ GstBuffer *morph_make_input_attr (const GstVideoInfo * info, guint64 seed,
 GstBuffer *morph_make_input_maze (const GstVideoInfo * info, guint64 seed,
     guint wall, guint corridor, gboolean vertical);
 
+/* The luma / GRAY plane of @frame as a core image view (no copy). */
+cm_image morph_frame_plane0 (GstVideoFrame * frame);
+
 /* Channel @byte of every pixel of the packed 8-bit plane 0 of @frame. */
 cm_image morph_extract_byte (GstVideoFrame * frame, int byte);
 
