@@ -150,9 +150,13 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
   pick_kernels (p);
   st = cm_cuda_status (cudaMalloc ((void **) &p->ring, bytes));
   /* once: a run's words past the window and the slot of a window's
-   * first frame are read (and dropped) before they are written */
+   * first frame are read (and dropped) before they are written. Waited
+   * for: the pushes' streams may be non-blocking ones, which do not wait
+   * for the legacy default stream */
   if (st == CM_OK)
-    st = cm_cuda_status (cudaMemset (p->ring, 0, bytes));
+    st = cm_cuda_status (cudaMemsetAsync (p->ring, 0, bytes, 0));
+  if (st == CM_OK)
+    st = cm_cuda_status (cudaStreamSynchronize (0));
   if (st != CM_OK) {
     cudaFree (p->ring);
     free (p);

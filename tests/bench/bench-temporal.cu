@@ -6,7 +6,7 @@
  *   bench-temporal [--width W] [--height H] [--runs N] [--warmup K]
  *                  [--frames 5,9,25,255] [--depth 8|16|both]
  *                  [--percentile P] [--output background|difference]
- *                  [--channels 1|4] [--sweep] [--no-check]
+ *                  [--channels 1|4] [--sweep] [--by-slot] [--no-check]
  *                  [--frames-file RAW --dump RAW] [--timing gated|call]
  *
  * Each row: a plan of `frames`, the window filled first (so the rows time
@@ -26,6 +26,8 @@
  * (above 32 frames the default: a thread reads its sample's slots side by
  * side) on small windows too, and the ring by slot with the histogram of
  * one or of 4 samples a thread at any size.
+ * --by-slot adds, beside each window above 32 frames, the row of the ring
+ * laid out by slot (the histogram of temporal-hist.cu), unchecked.
  * Rows are checked (unless --no-check): after the timed pushes, rows of
  * the last output against cm_temporal_ref over the same window, computed
  * on the host from the source frames (the first 4 rows and 4 rows in the
@@ -60,7 +62,7 @@ struct bench_opts : bench_frame_opts
   double percentile = 50;
   cm_temporal_output output = CM_TEMPORAL_BACKGROUND;
   int channels = 1;
-  int sweep = 0, check = 1;
+  int sweep = 0, check = 1, by_slot = 0;
   const char *frames_file = NULL, *dump = NULL;
 
   bench_opts () : bench_frame_opts (CM_BORDER_REPLICATE) { }
@@ -72,7 +74,7 @@ usage (const char *argv0)
   fprintf (stderr, "usage: %s [--width W] [--height H] [--runs N] "
       "[--warmup K] [--frames 5,9,25,255] [--depth 8|16|both] "
       "[--percentile P] [--output background|difference] "
-      "[--channels 1|4] [--sweep] [--no-check] [--frames-file RAW "
+      "[--channels 1|4] [--sweep] [--by-slot] [--no-check] [--frames-file RAW "
       "--dump RAW] [--timing gated|call]\n", argv0);
 }
 
@@ -81,6 +83,8 @@ flag (const char *a, bench_opts * o)
 {
   if (!strcmp (a, "--sweep"))
     o->sweep = 1;
+  else if (!strcmp (a, "--by-slot"))
+    o->by_slot = 1;
   else if (!strcmp (a, "--no-check"))
     o->check = 0;
   else
@@ -378,6 +382,14 @@ main (int argc, char **argv)
           target8 : 2 * target8);
       print_row ("auto", (int) depth, frames,
           run_row (o, t, depth, frames, tuning, s, gbps, o.check), target);
+      if (o.by_slot && frames > CM_TEMPORAL_NETWORK_MAX) {
+        const cm_temporal_tuning slot = { CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0,
+          0, 0, 2
+        };
+
+        print_row ("ring by slot, histogram", (int) depth, frames,
+            run_row (o, t, depth, frames, slot, s, gbps, 0), target);
+      }
     }
     if (o.sweep) {
       static const struct
