@@ -40,38 +40,12 @@ extern "C" {
 #include "test-util.h"
 }
 
-struct host_image
+/* @name without its .pgm */
+static void
+strip_pgm (std::string &name)
 {
-  std::string name;
-  int w, h;
-  std::vector<uint8_t> px;
-};
-
-/* a binary 8-bit PGM (P5, maxval 255) */
-static bool
-read_pgm (const char *path, host_image &img)
-{
-  FILE *f = fopen (path, "rb");
-  int w, h, maxv;
-  bool ok;
-
-  if (!f)
-    return false;
-  ok = fscanf (f, "P5 %d %d %d", &w, &h, &maxv) == 3 && maxv == 255 &&
-      w > 0 && h > 0 && fgetc (f) != EOF;
-  if (ok) {
-    img.w = w;
-    img.h = h;
-    img.px.resize ((size_t) w * h);
-    ok = fread (img.px.data (), 1, img.px.size (), f) == img.px.size ();
-  }
-  fclose (f);
-  const char *base = strrchr (path, '/');
-  img.name = base ? base + 1 : path;
-  if (img.name.size () > 4 && img.name.substr (img.name.size () - 4) ==
-      ".pgm")
-    img.name.resize (img.name.size () - 4);
-  return ok;
+  if (name.size () > 4 && name.substr (name.size () - 4) == ".pgm")
+    name.resize (name.size () - 4);
 }
 
 /* a PGM of @img (8 bits, or 16 big-endian as PGM wants) */
@@ -98,7 +72,7 @@ write_pgm (const char *path, const cm_image &img)
 /* the frame @w x @h at @depth: the image tiled over it, or noise, or
  * with @flat one level */
 static cm_image
-frame_of (const host_image *img, int w, int h, cm_depth depth, test_rng &r,
+frame_of (const bench_photo *img, int w, int h, cm_depth depth, test_rng &r,
     bool flat, uint32_t low_noise)
 {
   cm_image f = test_image_new (w, h, depth, 0);
@@ -136,7 +110,7 @@ int_list (char *s)
 int
 main (int argc, char **argv)
 {
-  std::vector<host_image> images;
+  std::vector<bench_photo> images;
   std::vector<int> areas = { 64, 1000 }, depths = { 8, 16 };
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
@@ -151,13 +125,9 @@ main (int argc, char **argv)
 
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--image") && i + 1 < argc) {
-      host_image img;
-
-      if (!read_pgm (argv[++i], img)) {
-        fprintf (stderr, "cannot read %s (8-bit binary PGM)\n", argv[i]);
+      if (!bench_add_photo (argv[++i], images))
         return 2;
-      }
-      images.push_back (img);
+      strip_pgm (images.back ().name);
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       sizes.clear ();
       for (char *s = strtok (argv[++i], ","); s; s = strtok (NULL, ",")) {
@@ -227,7 +197,7 @@ main (int argc, char **argv)
   for (auto sz : sizes)
     for (size_t ii = 0; ii <= images.size () + flat; ii++)
       for (int depth : depths) {
-        const host_image *img = ii < images.size () ? &images[ii] : NULL;
+        const bench_photo *img = ii < images.size () ? &images[ii] : NULL;
         bool is_flat = ii > images.size ();
 
         if (no_noise && ii == images.size ())

@@ -48,40 +48,9 @@ extern "C" {
 #include <nppi.h>
 #endif
 
-struct host_frame
-{
-  std::string name;
-  int w, h;
-  std::vector<uint8_t> px;
-};
-
-/* a binary 8-bit PGM (P5, maxval 255) */
-static bool
-read_pgm (const char *path, host_frame &img)
-{
-  FILE *f = fopen (path, "rb");
-  int w, h, maxv;
-  bool ok;
-
-  if (!f)
-    return false;
-  ok = fscanf (f, "P5 %d %d %d", &w, &h, &maxv) == 3 && maxv == 255 &&
-      w > 0 && h > 0 && fgetc (f) != EOF;
-  if (ok) {
-    img.w = w;
-    img.h = h;
-    img.px.resize ((size_t) w * h);
-    ok = fread (img.px.data (), 1, img.px.size (), f) == img.px.size ();
-  }
-  fclose (f);
-  const char *base = strrchr (path, '/');
-  img.name = base ? base + 1 : path;
-  return ok;
-}
-
 /* the image tiled over @w x @h */
 static cm_image
-tiled (const host_frame &img, int w, int h)
+tiled (const bench_photo &img, int w, int h)
 {
   cm_image f = test_image_new (w, h, CM_DEPTH_8, 0);
 
@@ -179,7 +148,7 @@ static const char *step_names[] = {
 int
 main (int argc, char **argv)
 {
-  std::vector<host_frame> images;
+  std::vector<bench_photo> images;
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 31, check = 0, steps = 0, tunings = 0;
   const char *dump = NULL;
@@ -189,13 +158,8 @@ main (int argc, char **argv)
 
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--image") && i + 1 < argc) {
-      host_frame img;
-
-      if (!read_pgm (argv[++i], img)) {
-        fprintf (stderr, "cannot read %s (8-bit binary PGM)\n", argv[i]);
+      if (!bench_add_photo (argv[++i], images))
         return 2;
-      }
-      images.push_back (img);
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       int w, h;
 
@@ -228,7 +192,7 @@ main (int argc, char **argv)
     return rc;
   bench_timer_init (t, 0);
   {
-    host_frame noise, spiral;
+    bench_photo noise, spiral;
     test_rng r;
 
     /* 50 % noise at the threshold 128 */
@@ -255,7 +219,7 @@ main (int argc, char **argv)
       check ? " --- |" : "");
 
   for (auto &sz : sizes)
-    for (const host_frame &img : images) {
+    for (const bench_photo &img : images) {
       const int w = sz.first, h = sz.second;
       cm_image hf;
       const uint32_t thr = img.name == "noise 50%" || img.name == "spiral" ?

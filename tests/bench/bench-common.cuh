@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the benchmark programs share: CUDA error checks, the event timer
  * (median of timed runs after warm-up), the options of the frame
- * benchmarks and their parser, the random samples, and the start of main:
+ * benchmarks and their parser, the random samples, the photographs read
+ * from PGM files, and the start of main:
  * options, then the device/NPP banner that heads every benchmark output. */
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "cm-border.h"
@@ -346,6 +348,54 @@ bench_rng_next (void)
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return (uint32_t) ((z ^ (z >> 31)) >> 32);
+}
+
+/* A photograph given with --image: its file name (no folder), size and
+ * 8-bit samples */
+struct bench_photo
+{
+  std::string name;
+  int w, h;
+  std::vector<uint8_t> px;
+};
+
+/* a binary 8-bit PGM (P5, maxval 255) */
+static inline bool
+bench_read_pgm (const char *path, bench_photo &img)
+{
+  FILE *f = fopen (path, "rb");
+  int w, h, maxv;
+  bool ok;
+
+  if (!f)
+    return false;
+  ok = fscanf (f, "P5 %d %d %d", &w, &h, &maxv) == 3 && maxv == 255 &&
+      w > 0 && h > 0 && fgetc (f) != EOF;
+  if (ok) {
+    img.w = w;
+    img.h = h;
+    img.px.resize ((size_t) w * h);
+    ok = fread (img.px.data (), 1, img.px.size (), f) == img.px.size ();
+  }
+  fclose (f);
+  const char *base = strrchr (path, '/');
+  img.name = base ? base + 1 : path;
+  return ok;
+}
+
+/* --image @path: the photograph read and added to @images, or false
+ * after saying why */
+static inline bool
+bench_add_photo (const char *path, std::vector<bench_photo> &images)
+{
+  bench_photo img;
+
+  if (!bench_read_pgm (path, img)) {
+    fprintf (stderr, "cannot read %s (8-bit binary PGM)\n", path);
+    return false;
+  }
+  images.push_back (img);
+  return true;
 }
 
 /* ---- device ------------------------------------------------------------- */

@@ -28,40 +28,9 @@ extern "C" {
 #include "test-util.h"
 }
 
-struct host_image
-{
-  std::string name;
-  int w, h;
-  std::vector<uint8_t> px;
-};
-
-/* a binary 8-bit PGM (P5, maxval 255) */
-static bool
-read_pgm (const char *path, host_image &img)
-{
-  FILE *f = fopen (path, "rb");
-  int w, h, maxv;
-  bool ok;
-
-  if (!f)
-    return false;
-  ok = fscanf (f, "P5 %d %d %d", &w, &h, &maxv) == 3 && maxv == 255 &&
-      w > 0 && h > 0 && fgetc (f) != EOF;
-  if (ok) {
-    img.w = w;
-    img.h = h;
-    img.px.resize ((size_t) w * h);
-    ok = fread (img.px.data (), 1, img.px.size (), f) == img.px.size ();
-  }
-  fclose (f);
-  const char *base = strrchr (path, '/');
-  img.name = base ? base + 1 : path;
-  return ok;
-}
-
 /* the frame @w x @h at @depth, the image tiled over it */
 static cm_image
-frame_of (const host_image &img, int w, int h, cm_depth depth)
+frame_of (const bench_photo &img, int w, int h, cm_depth depth)
 {
   cm_image f = test_image_new (w, h, depth, 0);
 
@@ -82,7 +51,7 @@ struct op_row
 int
 main (int argc, char **argv)
 {
-  std::vector<host_image> images;
+  std::vector<bench_photo> images;
   std::vector<int> bands = { 0 };
   int w = 3840, h = 2160, runs = 21, check = 0, blocks_per_sm = 0;
   int chunked = 0;
@@ -94,13 +63,8 @@ main (int argc, char **argv)
 
   for (int i = 1; i < argc; i++) {
     if (!strcmp (argv[i], "--image") && i + 1 < argc) {
-      host_image img;
-
-      if (!read_pgm (argv[++i], img)) {
-        fprintf (stderr, "cannot read %s (8-bit binary PGM)\n", argv[i]);
+      if (!bench_add_photo (argv[++i], images))
         return 2;
-      }
-      images.push_back (img);
     } else if (!strcmp (argv[i], "--size") && i + 1 < argc) {
       if (sscanf (argv[++i], "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
         return 2;
@@ -132,7 +96,7 @@ main (int argc, char **argv)
 
   /* synthetic inputs after the photographs */
   {
-    host_image blobs, maze, flat;
+    bench_photo blobs, maze, flat;
     cm_image b = test_image_new (w, h, CM_DEPTH_8, 0);
     cm_image m = test_image_new (w, h, CM_DEPTH_8, 0);
 
@@ -172,7 +136,7 @@ main (int argc, char **argv)
   printf ("| --- | --- | --- | --- | --- | --- | --- |%s\n",
       check ? " --- |" : "");
 
-  for (const host_image &img : images)
+  for (const bench_photo &img : images)
     for (int depth = 8; depth <= 16; depth += 8)
       for (const op_row &o : ops) {
         if (only && img.name != only)
