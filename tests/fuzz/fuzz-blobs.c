@@ -16,28 +16,8 @@
 
 #include "blobs-cases.h"
 #include "blobs/blobs-filter.h"
+#include "fuzz-input.h"
 #include "test-util.h"
-
-#define CHECK(cond) do { if (!(cond)) abort (); } while (0)
-
-typedef struct
-{
-  const uint8_t *d;
-  size_t n;
-} Bytes;
-
-static unsigned
-take (Bytes * b, unsigned below)
-{
-  unsigned v = 0;
-
-  if (b->n > 0) {
-    v = b->d[0];
-    b->d++;
-    b->n--;
-  }
-  return below ? v % below : v;
-}
 
 int LLVMFuzzerTestOneInput (const uint8_t * data, size_t size);
 

@@ -16,32 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz-input.h"
 #include "linspectrum/linspectrum.h"
 #include "median/median.h"
 #include "morph/morph.h"
 #include "morph/se.h"
 #include "test-util.h"
-
-#define CHECK(cond) do { if (!(cond)) abort (); } while (0)
-
-typedef struct
-{
-  const uint8_t *d;
-  size_t n;
-} Bytes;
-
-static unsigned
-take (Bytes * b, unsigned below)
-{
-  unsigned v = 0;
-
-  if (b->n > 0) {
-    v = b->d[0];
-    b->d++;
-    b->n--;
-  }
-  return below ? v % below : v;
-}
 
 static int
 equal (const cm_image * a, const cm_image * b)
