@@ -32,34 +32,9 @@ import time
 
 import numpy as np
 
+from peer_frames import read_pgm, tiled, write_pgm
+
 IMAGES = ("camera", "coins", "page", "moon")
-
-
-def tiled(name, w, h):
-    from skimage import data
-    img = getattr(data, name)()
-    if img.ndim == 3:
-        img = img[..., 0]
-    img = img.astype(np.uint8)
-    reps = (h // img.shape[0] + 1, w // img.shape[1] + 1)
-    return np.ascontiguousarray(np.tile(img, reps)[:h, :w])
-
-
-def write_pgm(path, img):
-    with open(path, "wb") as f:
-        f.write(b"P5 %d %d 255\n" % (img.shape[1], img.shape[0]))
-        f.write(img.tobytes())
-
-
-def read_pgm(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    parts = raw.split(maxsplit=4)
-    w, h, maxv = int(parts[1]), int(parts[2]), int(parts[3])
-    if maxv > 255:
-        return np.frombuffer(parts[4], ">u2")[:w * h].reshape(h, w).astype(
-            np.uint16)
-    return np.frombuffer(parts[4], np.uint8)[:w * h].reshape(h, w).copy()
 
 
 def peers(conn, close):

@@ -31,21 +31,9 @@ import time
 
 import numpy as np
 
+from peer_frames import read_pgm, write_pgm
+
 IMAGES = ("camera", "moon", "coins", "page")
-
-
-def write_pgm(path, img):
-    with open(path, "wb") as f:
-        f.write(b"P5 %d %d 255\n" % (img.shape[1], img.shape[0]))
-        f.write(np.ascontiguousarray(img).tobytes())
-
-
-def read_pgm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    parts = data.split(maxsplit=4)
-    w, h = int(parts[1]), int(parts[2])
-    return np.frombuffer(parts[4][:w * h], np.uint8).reshape(h, w)
 
 
 def read_areas(path):

@@ -30,24 +30,11 @@ import sys
 import time
 
 import numpy as np
-from skimage import data, morphology
+from skimage import morphology
+
+from peer_frames import read_pgm, tiled, write_pgm
 
 IMAGES = ("camera", "moon", "coins", "page")
-
-
-def tiled(name, w, h):
-    img = getattr(data, name)()
-    if img.ndim == 3:
-        img = img[..., 0]
-    img = img.astype(np.uint8)
-    reps = (h // img.shape[0] + 1, w // img.shape[1] + 1)
-    return np.ascontiguousarray(np.tile(img, reps)[:h, :w])
-
-
-def write_pgm(path, img):
-    with open(path, "wb") as f:
-        f.write(b"P5 %d %d 255\n" % (img.shape[1], img.shape[0]))
-        f.write(img.tobytes())
 
 
 def fill_holes_seed(xp, img):
@@ -105,13 +92,6 @@ def time_skimage(img, runs):
             ms.append((time.perf_counter() - t0) * 1000.0)
         out[name] = statistics.median(ms)
     return out
-
-
-def read_pgm(path):
-    with open(path, "rb") as f:
-        parts = f.read().split(maxsplit=4)
-    w, h = int(parts[1]), int(parts[2])
-    return np.frombuffer(parts[4], np.uint8)[:w * h].reshape(h, w)
 
 
 def median_ms(fn, runs):
