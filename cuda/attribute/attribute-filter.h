@@ -9,15 +9,11 @@
 #include "cm-filter.h"
 #include "attribute.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) */
 cm_status cm_attr_filter_new (cm_filter ** out, cm_backend backend,
     const cm_attr_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -24,9 +24,7 @@
 #include "cm-image.h"
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -123,6 +121,4 @@ void cm_attr_plan_free (cm_attr_plan * plan);
 /* "area-open", "area-close" (static strings; "invalid" otherwise) */
 const char *cm_attr_op_name (const cm_attr_desc * desc);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -6,9 +6,7 @@
 
 #include "blobs.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef struct cm_blobs_cpu cm_blobs_cpu;
 
@@ -27,6 +25,4 @@ const cm_blobs_results *cm_blobs_cpu_results (const cm_blobs_cpu * plan);
 
 void cm_blobs_cpu_free (cm_blobs_cpu * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -17,9 +17,7 @@
 #include "cm-filter.h"
 #include "blobs.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) cm_filter_algorithm: "block union-find" on CUDA, "CPU
  * two-pass" on the CPU. */
@@ -30,6 +28,4 @@ cm_status cm_blobs_filter_new (cm_filter ** out, cm_backend backend,
  * @filter is not a blobs filter */
 const cm_blobs_results *cm_blobs_filter_results (const cm_filter * filter);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

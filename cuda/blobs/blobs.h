@@ -23,9 +23,7 @@
 #include "cm-image.h"
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef enum
 {
@@ -137,6 +135,4 @@ cm_status cm_blobs_plan_run (cm_blobs_plan * plan, const cm_image * src,
 const cm_blobs_results *cm_blobs_plan_results (const cm_blobs_plan * plan);
 void cm_blobs_plan_free (cm_blobs_plan * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -6,9 +6,9 @@
 
 #include <math.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "cm-decls.h"
+
+CM_BEGIN_DECLS
 
 /* @percentile in [0, 100] (the caller checks it), @n >= 1 */
 static inline int
@@ -23,6 +23,4 @@ cm_percentile_rank (double percentile, int n)
   return k;
 }
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

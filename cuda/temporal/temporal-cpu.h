@@ -9,9 +9,7 @@
 
 #include "temporal.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 typedef struct cm_temporal_cpu cm_temporal_cpu;
 
@@ -37,6 +35,4 @@ cm_status cm_temporal_cpu_set_rank (cm_temporal_cpu * plan,
     double percentile, cm_temporal_output output);
 void cm_temporal_cpu_free (cm_temporal_cpu * plan);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

@@ -24,9 +24,7 @@
 #include "cm-filter.h"
 #include "temporal.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 /* (cm-filter.h) Images of @width x @height pixels of desc->channels
  * samples at @depth. */
@@ -50,6 +48,4 @@ int cm_temporal_filter_window (const cm_filter * filter);
 cm_status cm_temporal_filter_set_rank (cm_filter * filter,
     double percentile, cm_temporal_output output);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS

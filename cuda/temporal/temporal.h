@@ -34,9 +34,7 @@
 #include "cm-image.h"
 #include "cm-status.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CM_BEGIN_DECLS
 
 #define CM_TEMPORAL_MAX_FRAMES 255
 
@@ -191,6 +189,4 @@ void cm_temporal_plan_free (cm_temporal_plan * plan);
 
 const char *cm_temporal_output_name (cm_temporal_output output);
 
-#ifdef __cplusplus
-}
-#endif
+CM_END_DECLS
