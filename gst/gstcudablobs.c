@@ -347,6 +347,11 @@ static const GstCudaPlaneFilterField gst_cuda_blobs_fields[] = {
   {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaBlobsSettings, attach_meta)},
 };
 
+/* read at every frame: a new value rebuilds nothing */
+static const guint per_frame_props[] = { PROP_POST_MESSAGES, PROP_INTERVAL,
+  PROP_ATTACH_META
+};
+
 static void
 gst_cuda_blobs_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -361,21 +366,10 @@ gst_cuda_blobs_set_property (GObject * object, guint prop_id,
     return;
   }
 
-  if (prop_id == PROP_OUTPUT) {
-    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
-            (self), (gint *) & self->settings.output,
-            g_value_get_enum (value)))
-      return;
-  } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_analysis_set_property (object, &self->settings,
           gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields),
-          prop_id, value, pspec)) {
-    return;
-  }
-
-  /* messages and metas are read at every frame; the others rebuild the
-   * filters before the next frame (a value set again changes nothing) */
-  if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
-      prop_id != PROP_ATTACH_META)
+          PROP_OUTPUT, (gint *) & self->settings.output, per_frame_props,
+          G_N_ELEMENTS (per_frame_props), prop_id, value, pspec))
     gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 

@@ -392,6 +392,11 @@ static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
   {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, attach_meta)},
 };
 
+/* read at every frame: a new value rebuilds nothing */
+static const guint per_frame_props[] = { PROP_POST_MESSAGES, PROP_INTERVAL,
+  PROP_ATTACH_META
+};
+
 /* FALSE (with a warning) for a value the element refuses: the previous
  * setting stays. Checked before the object lock is taken; an angle alone:
  * the three together are checked at the next frame (make_filter), so that
@@ -428,22 +433,11 @@ gst_cuda_lin_spectrum_set_property (GObject * object, guint prop_id,
   if (!gst_cuda_lin_spectrum_value_ok (self, prop_id, value, pspec))
     return;
 
-  if (prop_id == PROP_OUTPUT) {
-    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
-            (self), (gint *) & self->settings.output,
-            g_value_get_enum (value)))
-      return;
-  } else if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
+  if (gst_cuda_plane_filter_analysis_set_property (object, &self->settings,
           gst_cuda_lin_spectrum_fields,
-          G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), prop_id, value,
-          pspec)) {
-    return;
-  }
-
-  /* messages and metas are read at every frame; the others rebuild the
-   * plans before the next frame (a value set again changes nothing) */
-  if (prop_id != PROP_POST_MESSAGES && prop_id != PROP_INTERVAL &&
-      prop_id != PROP_ATTACH_META)
+          G_N_ELEMENTS (gst_cuda_lin_spectrum_fields), PROP_OUTPUT,
+          (gint *) & self->settings.output, per_frame_props,
+          G_N_ELEMENTS (per_frame_props), prop_id, value, pspec))
     gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
 }
 

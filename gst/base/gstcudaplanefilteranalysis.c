@@ -7,6 +7,7 @@
 #include "gstcudaplanefilteranalysis.h"
 #include "gstcudaplanefiltererrors.h"
 #include "gstcudaplanefilternegotiation.h"
+#include "gstcudaplanefiltersettings.h"
 
 /* ---- caps --------------------------------------------------------------- */
 
@@ -141,6 +142,32 @@ gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
   if (changed)
     gst_base_transform_reconfigure_src (trans);
   return changed;
+}
+
+/* An analyser's set_property: @output_prop through set_output (a new
+ * output renegotiates), the others stored as @settings' @fields. TRUE when
+ * the value changed and the filters must be rebuilt before the next frame
+ * (the caller marks them dirty): never for the @n_per_frame properties of
+ * @per_frame, read at every frame (messages, interval, metas). */
+gboolean
+gst_cuda_plane_filter_analysis_set_property (GObject * object,
+    gpointer settings, const GstCudaPlaneFilterField * fields, guint n_fields,
+    guint output_prop, gint * output, const guint * per_frame,
+    guint n_per_frame, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  if (prop_id == output_prop) {
+    if (!gst_cuda_plane_filter_analysis_set_output (GST_BASE_TRANSFORM
+            (object), output, g_value_get_enum (value)))
+      return FALSE;
+  } else if (!gst_cuda_plane_filter_settings_set (object, settings, fields,
+          n_fields, prop_id, value, pspec)) {
+    return FALSE;
+  }
+  for (guint i = 0; i < n_per_frame; i++)
+    if (prop_id == per_frame[i])
+      return FALSE;
+  return TRUE;
 }
 
 /* Streaming thread: the output property (@output, the settings' field)

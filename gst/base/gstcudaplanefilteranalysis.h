@@ -9,6 +9,8 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
+#include "gstcudaplanefiltersettings.h"
+
 G_BEGIN_DECLS
 
 /* An analyser's streaming-thread state, in its instance */
@@ -48,6 +50,11 @@ GstCaps *gst_cuda_plane_filter_analysis_fixate_caps (GstBaseTransform * trans,
     GstDebugCategory * category, GstCaps * caps, GstCaps * othercaps);
 gboolean gst_cuda_plane_filter_analysis_set_output (GstBaseTransform * trans,
     gint * output, gint value);
+gboolean gst_cuda_plane_filter_analysis_set_property (GObject * object,
+    gpointer settings, const GstCudaPlaneFilterField * fields, guint n_fields,
+    guint output_prop, gint * output, const guint * per_frame,
+    guint n_per_frame, guint prop_id, const GValue * value,
+    GParamSpec * pspec);
 void gst_cuda_plane_filter_analysis_take_output (GstBaseTransform * trans,
     GstCudaPlaneFilterAnalysis * an, const gint * output, gint converted);
 gboolean gst_cuda_plane_filter_analysis_keep_output (GstBaseTransform *
