@@ -2,10 +2,17 @@
 /* cudamorph set up from parameter rows, the bus read back */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "device.h"
 #include "element-harness.h"
 #include "test-util.h"
+
+#ifdef CM_TEST_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
 
 GstMessage *
 test_bus_pop_filtered (GstBus * bus, GstMessageType types)
@@ -241,14 +248,51 @@ area_params_apply (GstElement * e, const AreaParams * p)
       NULL);
 }
 
+/* One GstCudaContext (device 0) for every CUDA element of the process, as
+ * an application running many pipelines shares one: an element that finds
+ * none makes its own, and a CUDA context costs a good part of a second to
+ * make and free, serialised by the driver across processes; a suite of a
+ * few thousand short pipelines would spend most of its time there.
+ * CM_TEST_OWN_CUDA_CONTEXT=1 lets each element make its own (the faults
+ * test: contexts made and freed at every state cycle); the base's own
+ * context handling is tested by test-base-gpu and test-cuda-context. NULL
+ * without gstreamer-cuda or a device. */
+static GstContext *
+shared_cuda_context (void)
+{
+#ifdef CM_TEST_GST_CUDA
+  static gsize once;
+  static GstContext *shared;
+
+  if (g_once_init_enter (&once)) {
+    if (g_getenv ("CM_TEST_OWN_CUDA_CONTEXT") == NULL && cm_device_count () > 0
+        && gst_cuda_load_library ()) {
+      GstCudaContext *ctx = gst_cuda_context_new (0);
+
+      if (ctx != NULL) {
+        shared = gst_context_new_cuda_context (ctx);
+        gst_object_unref (ctx);
+      }
+    }
+    g_once_init_leave (&once, 1);
+  }
+  return shared;
+#else
+  return NULL;
+#endif
+}
+
 GstElement *
 test_element_new (const char *factory, const char *backend)
 {
   GstElement *e = gst_element_factory_make (factory, NULL);
+  GstContext *ctx;
 
   fail_unless (e != NULL, "cannot create %s: is GST_PLUGIN_PATH set to the "
       "build's gst/ directory?", factory);
   gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  if (strcmp (backend, "cpu") != 0 && (ctx = shared_cuda_context ()) != NULL)
+    gst_element_set_context (e, ctx);
   return e;
 }
 
