@@ -55,10 +55,9 @@ struct temporal_hist_opts
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
     const temporal_hist_opts &o, cudaStream_t stream);
 
-/* By sample (temporal-runs.cu), any n; @carveout: the kernel's
- * shared-memory carve-out in percent, -1 the driver's choice. */
+/* By sample (temporal-runs.cu), any n. */
 cudaError_t temporal_runs_launch (const temporal_args &a, int bpp,
-    int carveout, cudaStream_t stream);
+    cudaStream_t stream);
 
 /* 1 when sample @s of a row is in the alpha channel */
 static __device__ __forceinline__ bool

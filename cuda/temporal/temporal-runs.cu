@@ -133,31 +133,24 @@ temporal_runs_kernel (temporal_args t)
   }
 }
 
-template <int BPP>
-static cudaError_t
-runs_launch (const temporal_args & t, int carveout, cudaStream_t stream)
+cudaError_t
+temporal_runs_launch (const temporal_args & t, int bpp, cudaStream_t stream)
 {
   const dim3 grid ((t.samples + RUNS_THREADS - 1) / RUNS_THREADS,
       t.height < 65535 ? t.height : 65535);
+  cudaError_t e;
+
   /* 64 KB a block: above the 48 KB a launch gets unasked */
-  cudaError_t e = cudaFuncSetAttribute (temporal_runs_kernel<BPP>,
-      cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
-
-  /* set at every launch: the attribute is the kernel's, not the plan's */
-  if (e == cudaSuccess)
-    e = cudaFuncSetAttribute (temporal_runs_kernel<BPP>,
-        cudaFuncAttributePreferredSharedMemoryCarveout,
-        carveout >= 0 ? carveout : (int) cudaSharedmemCarveoutDefault);
-  if (e != cudaSuccess)
-    return e;
-  temporal_runs_kernel<BPP> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
-  return cudaGetLastError ();
-}
-
-cudaError_t
-temporal_runs_launch (const temporal_args & t, int bpp, int carveout,
-    cudaStream_t stream)
-{
-  return bpp == 1 ? runs_launch<1> (t, carveout, stream) :
-      runs_launch<2> (t, carveout, stream);
+  if (bpp == 1) {
+    e = cudaFuncSetAttribute (temporal_runs_kernel<1>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
+    if (e == cudaSuccess)
+      temporal_runs_kernel<1> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
+  } else {
+    e = cudaFuncSetAttribute (temporal_runs_kernel<2>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
+    if (e == cudaSuccess)
+      temporal_runs_kernel<2> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
+  }
+  return e != cudaSuccess ? e : cudaGetLastError ();
 }

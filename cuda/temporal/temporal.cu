@@ -10,10 +10,6 @@
 #include "temporal-impl.cuh"
 #include "temporal.h"
 
-/* The by-sample kernel's shared-memory carve-out (percent, -1 the
- * driver's choice) */
-#define RUNS_CARVEOUT_DEFAULT -1
-
 /* The kernel for a window of n at rank k */
 struct kernel_pick
 {
@@ -21,7 +17,6 @@ struct kernel_pick
   int network;                  /* 0: histogram */
   int capacity;                 /* the network's inputs */
   int median_pruned;
-  int runs_carveout;            /* by sample: percent, -1 the driver's */
 };
 
 struct cm_temporal_plan
@@ -44,12 +39,10 @@ pick_kernel (const cm_temporal_plan * p, int n, int k)
 {
   const cm_temporal_tuning &t = p->tuning;
   int net_max = t.network_max > 0 ? t.network_max : CM_TEMPORAL_NETWORK_MAX;
-  kernel_pick r = { 0, 0, 0, 0, 0 };
+  kernel_pick r = { 0, 0, 0, 0 };
 
   if (p->run_bytes > 0) {
     r.runs = 1;
-    r.runs_carveout = t.runs_carveout != 0 ? t.runs_carveout :
-        RUNS_CARVEOUT_DEFAULT;
     return r;
   }
 
@@ -142,8 +135,7 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
           tuning->hist_atomic < 0 || tuning->hist_atomic > 2 ||
           tuning->hist_blocks < 0 || tuning->hist_blocks > 3 ||
           tuning->hist_quads < 0 || tuning->hist_quads > 2 ||
-          tuning->ring_by_sample < 0 || tuning->ring_by_sample > 2 ||
-          tuning->runs_carveout < -1 || tuning->runs_carveout > 100))
+          tuning->ring_by_sample < 0 || tuning->ring_by_sample > 2))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_temporal_plan> (desc, width, height, depth);
   if (p == NULL)
@@ -280,8 +272,7 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
 
   kp = p->pick[t.n];
   if (kp.runs)
-    e = temporal_runs_launch (t, bpp, kp.runs_carveout,
-        (cudaStream_t) stream);
+    e = temporal_runs_launch (t, bpp, (cudaStream_t) stream);
   else if (kp.network)
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);

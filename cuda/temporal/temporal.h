@@ -140,12 +140,6 @@ typedef struct
                                    0 default (above
                                    CM_TEMPORAL_NETWORK_MAX frames), 1 on,
                                    2 off                                 */
-  int runs_carveout;            /* by sample: the shared-memory share of
-                                   the SM's on-chip memory asked for the
-                                   kernel, in percent (1 .. 100; fewer
-                                   blocks an SM, more L1, so that a 16-bit
-                                   window's second pass reads L1), 0: the
-                                   default, -1: the driver's choice      */
 } cm_temporal_tuning;
 
 /* A plan for images of @width x @height pixels of desc->channels samples

@@ -55,20 +55,18 @@ static const layout layouts[] = {
 };
 
 static const cm_temporal_tuning tunings[] = {
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0, 0, 0},
-  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0, 0, 0},   /* generic networks for
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 0, 0, 0, 0, 0, 0},
+  {CM_TEMPORAL_NETWORK, 0, 2, 0, 0, 0, 0, 0},   /* generic networks for
                                                    medians too */
   /* the ring by slot at any `frames`, counted per slot */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0, 2, 0},
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 1, 1, 1, 0, 2, 0}, /* the prefetch hint,
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 0, 2},
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 1, 1, 1, 0, 2}, /* the prefetch hint,
                                                    atomics, one block an
                                                    SM */
-  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1, 2, 0}, /* 4 samples a thread */
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 1, 0},      /* the ring by sample at
+  {CM_TEMPORAL_HISTOGRAM, 0, 0, 0, 0, 0, 1, 2}, /* 4 samples a thread */
+  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 1},      /* the ring by sample at
                                                    any `frames` */
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 1, 43},  /* ... one block an SM */
-  {CM_TEMPORAL_AUTO, 0, 0, 0, 0, 0, 0, 1, -1},  /* ... the driver's carve-out */
 };
 
 typedef struct
@@ -433,16 +431,12 @@ static void
 check_arguments (void)
 {
   cm_temporal_desc d = { 9, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
-  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0, 0, 0 };
+  cm_temporal_tuning bad_tuning = { CM_TEMPORAL_AUTO, 33, 0, 0, 0, 0, 0, 0 };
   cm_temporal_plan *plan = NULL;
   cm_image_packed a = { 0 }, b = { 0 };
   void *b_alloc;
   int ok = 1;
 
-  ok &= cm_temporal_plan_new_tuned (&plan, &d, 8, 8, CM_DEPTH_8,
-      &bad_tuning) == CM_ERR_INVALID_ARG && plan == NULL;
-  bad_tuning.network_max = 0;
-  bad_tuning.runs_carveout = 101;
   ok &= cm_temporal_plan_new_tuned (&plan, &d, 8, 8, CM_DEPTH_8,
       &bad_tuning) == CM_ERR_INVALID_ARG && plan == NULL;
   ok &= cm_temporal_plan_new (&plan, &d, 8, 8, CM_DEPTH_8) == CM_OK;
