@@ -24,7 +24,8 @@ struct temporal_args
   uint8_t *ring;
   size_t ring_pitch;            /* a multiple of 512 */
   size_t slot_bytes;            /* by slot: ring_pitch x height */
-  size_t run_bytes;             /* by sample: a multiple of 16, else 0 */
+  size_t run_bytes;             /* by sample: a multiple of 16 (of 32 at
+                                   16 bits: two byte runs), else 0 */
   int samples;                  /* a row: width x channels */
   int height;
   int n, pos, k;                /* window, current slot, rank */

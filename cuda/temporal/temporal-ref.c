@@ -55,7 +55,8 @@ cm_temporal_ring_layout (const cm_temporal_desc * desc, int width,
   if (cm_temporal_desc_check (desc) != CM_OK ||
       cm_temporal_frame_bytes (width, height, depth, desc->channels) == 0)
     return 0;
-  *run = by_sample ? ((size_t) desc->frames * bpp + 15) / 16 * 16 : 0;
+  /* 16-bit: the high bytes' run, then the low bytes' */
+  *run = by_sample ? ((size_t) desc->frames + 15) / 16 * 16 * bpp : 0;
   /* by sample: runs in groups of 32 (their words interleaved) */
   row = by_sample ? ((size_t) width * desc->channels + 31) / 32 * 32 * *run :
       (size_t) width * desc->channels * bpp;

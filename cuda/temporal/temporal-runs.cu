@@ -15,9 +15,11 @@
  *    (temporal-bins.cuh) as it is in memory, the current frame's slot
  *    holding an older sample: that one is taken out again and the
  *    current sample put in; the slot is written after the reads.
- *  - 16-bit samples: the high bytes first, then the low bytes of the
- *    samples in the bin found (the run read twice, the second time from
- *    L1 or L2). */
+ *  - 16-bit samples: a run of their high bytes, then one of their low
+ *    bytes. The high bytes are counted first (as 8-bit samples); then the
+ *    low bytes of the samples in the bin found, a word of low bytes read
+ *    only where the word of high bytes holds that bin (the high bytes
+ *    read twice, the second time mostly from L2). */
 #include "cm-cuda.h"
 #include "temporal-bins.cuh"
 #include "temporal-impl.cuh"
@@ -28,73 +30,105 @@
 #define RUN_LANES 32            /* samples whose words interleave */
 #define WORD_STRIDE (RUN_LANES * 16)    /* a sample's next word */
 
-/* Slot @s of the run whose first word is at @run */
-template <int BPP>
-static __host__ __device__ __forceinline__ uint8_t *
+/* Slot @s of the byte run whose first word is at @run */
+static __device__ __forceinline__ uint8_t *
 run_slot (const uint8_t * run, int s)
 {
-  return (uint8_t *) run + ((s * BPP) >> 4) * WORD_STRIDE + ((s * BPP) & 15);
+  return (uint8_t *) run + (s >> 4) * WORD_STRIDE + (s & 15);
 }
 
-/* The first @count samples of a 16-byte word into the bins */
-template <int BPP, bool LOW>
-static __host__ __device__ __forceinline__ void
-bin_word (uint32_t * h, const uint4 & q, int count, uint32_t high)
+/* Byte @i of a 16-byte word */
+static __device__ __forceinline__ uint32_t
+word_byte (const uint32_t w[4], int i)
+{
+  return (w[i >> 2] >> (8 * (i & 3))) & 255;
+}
+
+/* The first @count bytes of a 16-byte word into the bins */
+static __device__ __forceinline__ void
+bin_word (uint32_t * h, const uint4 & q, int count)
 {
   const uint32_t w[4] = { q.x, q.y, q.z, q.w };
-  const uint32_t mask = BPP == 1 ? 0xffu : 0xffffu;
 
-  for (int i = 0; i < 16 / BPP; i++)
+  for (int i = 0; i < 16; i++)
     if (i < count)
-      bin_sample<BPP, LOW, false> (h, (w[i * BPP / 4] >> (8 * BPP *
-                  (i % (4 / BPP)))) & mask, high);
+      bin_sample<1, false, false> (h, word_byte (w, i), 0);
 }
 
-/* The window of one sample counted into its bins (cleared first): slots
- * 0 .. n - 1 of @run as they are, then slot @pos's sample replaced by
- * @cur */
-template <int BPP, bool LOW>
-static __host__ __device__ __forceinline__ void
-count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h,
-    uint32_t high)
+/* The window's bytes of one run (8-bit samples, or the high bytes of
+ * 16-bit ones) counted into the bins (cleared first): slots 0 .. n - 1 as
+ * they are, then slot @pos's byte replaced by @cur */
+static __device__ __forceinline__ void
+count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h)
 {
-  const int per_word = 16 / BPP, full = n / per_word;
-  const uint8_t *sp = run_slot<BPP> (run, pos);
-  const uint32_t stale = BPP == 1 ? *sp : *(const uint16_t *) sp;
+  const int full = n >> 4;
+  const uint32_t stale = *run_slot (run, pos);
 
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
-#ifdef __CUDA_ARCH__
 #pragma unroll 4
-#endif
   for (int v = 0; v < full; v++)
-    bin_word<BPP, LOW> (h, *(const uint4 *) (run + (size_t) v * WORD_STRIDE),
-        per_word, high);
-  if (n % per_word)
-    bin_word<BPP, LOW> (h, *(const uint4 *) (run + (size_t) full *
-            WORD_STRIDE), n % per_word, high);
-  unbin_sample<BPP, LOW> (h, stale, high);
-  bin_sample<BPP, LOW, false> (h, cur, high);
+    bin_word (h, *(const uint4 *) (run + (size_t) v * WORD_STRIDE), 16);
+  if (n & 15)
+    bin_word (h, *(const uint4 *) (run + (size_t) full * WORD_STRIDE),
+        n & 15);
+  unbin_sample<1, false> (h, stale, 0);
+  bin_sample<1, false, false> (h, cur, 0);
 }
 
-/* The rank-k sample of the window of one sample (bins at @h) */
+/* The low bytes (run @lo) of the window's 16-bit samples whose high byte
+ * (run @hi) is @high, counted into the bins (cleared first), slot @pos
+ * holding @cur: a word of low bytes is read only where its word of high
+ * bytes holds @high (one word in a window of noise, all of them in a
+ * still scene) */
+static __device__ __forceinline__ void
+count_low (const uint8_t * hi, const uint8_t * lo, int n, int pos,
+    uint32_t cur, uint32_t high, uint32_t * h)
+{
+  const uint32_t pattern = high * 0x01010101u;
+  const int words = (n + 15) >> 4;
+
+  for (int w = 0; w < HIST_WORDS; w++)
+    h[w * 32] = 0;
+  for (int v = 0; v < words; v++) {
+    const int count = min (16, n - 16 * v);
+    const uint4 qh = *(const uint4 *) (hi + (size_t) v * WORD_STRIDE);
+    const uint32_t wh[4] = { qh.x, qh.y, qh.z, qh.w };
+
+    if ((__vcmpeq4 (wh[0], pattern) | __vcmpeq4 (wh[1], pattern) |
+            __vcmpeq4 (wh[2], pattern) | __vcmpeq4 (wh[3], pattern)) == 0)
+      continue;
+    const uint4 ql = *(const uint4 *) (lo + (size_t) v * WORD_STRIDE);
+    const uint32_t wl[4] = { ql.x, ql.y, ql.z, ql.w };
+
+    for (int i = 0; i < 16; i++)
+      if (i < count && word_byte (wh, i) == high)
+        bin_sample<1, false, false> (h, word_byte (wl, i), 0);
+  }
+  if (*run_slot (hi, pos) == high)
+    unbin_sample<1, false> (h, *run_slot (lo, pos), 0);
+  if ((cur >> 8) == high)
+    bin_sample<1, false, false> (h, cur & 255, 0);
+}
+
+/* The rank-k sample of the window of one sample (bins at @h); 16-bit: its
+ * low bytes' run @plane bytes after the high bytes' */
 template <int BPP>
-static __host__ __device__ __forceinline__ uint32_t
-run_rank (const uint8_t * run, int n, int pos, int k, uint32_t cur,
-    uint32_t * h)
+static __device__ __forceinline__ uint32_t
+run_rank (const uint8_t * run, size_t plane, int n, int pos, int k,
+    uint32_t cur, uint32_t * h)
 {
   int below;
-  uint32_t bg;
+  uint32_t high;
 
-  count_run<BPP, false> (run, n, pos, cur, h, 0);
-  bg = find_rank (h, k, &below);
-  if (BPP == 2) {
-    const uint32_t high = bg;
-
-    count_run<BPP, true> (run, n, pos, cur, h, high);
-    bg = high << 8 | find_rank (h, k - below, &below);
+  if (BPP == 1) {
+    count_run (run, n, pos, cur, h);
+    return find_rank (h, k, &below);
   }
-  return bg;
+  count_run (run, n, pos, cur >> 8, h);
+  high = find_rank (h, k, &below);
+  count_low (run, run + plane, n, pos, cur, high, h);
+  return high << 8 | find_rank (h, k - below, &below);
 }
 
 template <int BPP>
@@ -105,6 +139,8 @@ temporal_runs_kernel (temporal_args t)
   uint32_t *h = smem + (threadIdx.x >> 5) * (HIST_WORDS * 32) +
       (threadIdx.x & 31);
   const int x = blockIdx.x * RUNS_THREADS + threadIdx.x;
+  /* the words of a byte run, times a word's stride */
+  const size_t plane = t.run_bytes / BPP / 16 * WORD_STRIDE;
 
   if (x >= t.samples)
     return;
@@ -118,16 +154,18 @@ temporal_runs_kernel (temporal_args t)
     uint32_t out = cur;
 
     if (!temporal_is_alpha (t, x)) {
-      const uint32_t bg = run_rank<BPP> (run, t.n, t.pos, t.k, cur, h);
+      const uint32_t bg = run_rank<BPP> (run, plane, t.n, t.pos, t.k, cur,
+          h);
 
       out = !t.diff ? bg : cur > bg ? cur - bg : bg - cur;
     }
-    /* after the reads of the run */
+    /* after the reads of the runs */
     if (BPP == 1) {
-      *run_slot<BPP> (run, t.pos) = (uint8_t) cur;
+      *run_slot (run, t.pos) = (uint8_t) cur;
       *d = (uint8_t) out;
     } else {
-      *(uint16_t *) run_slot<BPP> (run, t.pos) = (uint16_t) cur;
+      *run_slot (run, t.pos) = (uint8_t) (cur >> 8);
+      *run_slot (run + plane, t.pos) = (uint8_t) cur;
       *(uint16_t *) d = (uint16_t) out;
     }
   }

@@ -160,8 +160,10 @@ size_t cm_temporal_plan_ring_bytes (const cm_temporal_desc * desc,
 /* Internal (the plan and its stubs): the ring's bytes and, through @pitch
  * and @run, its layout: by slot (@by_sample 0: `frames` slots of `height`
  * rows, rows rounded up to 512 bytes, *run 0) or by sample (a sample's
- * slots side by side, rounded up to 16 bytes (*run), the runs of a row in
- * groups of 32 whose 16-byte words interleave: temporal-runs.cu) */
+ * slots side by side, rounded up to 16 bytes, 16-bit samples as a run of
+ * their high bytes and one of their low bytes (*run: all of a sample's),
+ * the runs of a row in groups of 32 whose 16-byte words interleave:
+ * temporal-runs.cu) */
 size_t cm_temporal_ring_layout (const cm_temporal_desc * desc, int width,
     int height, cm_depth depth, int by_sample, size_t *pitch, size_t *run);
 
