@@ -19,7 +19,10 @@
  *    bytes. The high bytes are counted first (as 8-bit samples); then the
  *    low bytes of the samples in the bin found, a word of low bytes read
  *    only where the word of high bytes holds that bin (the high bytes
- *    read twice, the second time mostly from L2). */
+ *    read twice, the second time mostly from L2). A bin of a few samples
+ *    (noise, a moving scene) has its low bytes ranked from a short list,
+ *    without the 256 bins' clearing and walk; a fuller one (a still
+ *    scene) counts them into the bins. */
 #include "cm-cuda.h"
 #include "temporal-bins.cuh"
 #include "temporal-impl.cuh"
@@ -29,6 +32,7 @@
 #define RUNS_SMEM (RUNS_THREADS * HIST_WORDS * 4)
 #define RUN_LANES 32            /* samples whose words interleave */
 #define WORD_STRIDE (RUN_LANES * 16)    /* a sample's next word */
+#define LIST_MAX 16             /* 16-bit: low bytes ranked from a list */
 
 /* Slot @s of the byte run whose first word is at @run */
 static __device__ __forceinline__ uint8_t *
@@ -76,39 +80,89 @@ count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h)
   bin_sample<1, false, false> (h, cur, 0);
 }
 
-/* The low bytes (run @lo) of the window's 16-bit samples whose high byte
- * (run @hi) is @high, counted into the bins (cleared first), slot @pos
- * holding @cur: a word of low bytes is read only where its word of high
- * bytes holds @high (one word in a window of noise, all of them in a
- * still scene) */
-static __device__ __forceinline__ void
-count_low (const uint8_t * hi, const uint8_t * lo, int n, int pos,
-    uint32_t cur, uint32_t high, uint32_t * h)
+/* Bit i set where byte i of the 16-byte word @wh is @high */
+static __device__ __forceinline__ uint32_t
+byte_matches (const uint32_t wh[4], uint32_t high)
 {
   const uint32_t pattern = high * 0x01010101u;
-  const int words = (n + 15) >> 4;
+  uint32_t mask = 0;
 
-  for (int w = 0; w < HIST_WORDS; w++)
+  /* the bytes' low bits (0 or 1) gathered into bits 24..27 */
+  for (int j = 0; j < 4; j++)
+    mask |= (((__vcmpeq4 (wh[j], pattern) & 0x01010101u) * 0x01020408u)
+        >> 24 & 15) << (4 * j);
+  return mask;
+}
+
+/* The (r)-th smallest (0-based) of the @m bytes listed at @h */
+static __device__ __forceinline__ uint32_t
+list_rank (const uint32_t * h, int m, int r)
+{
+  for (int j = 0; j < m; j++) {
+    const uint32_t v = h[(j >> 2) * 32] >> ((j & 3) * 8) & 255;
+    int less = 0, same = 0;
+
+    for (int i = 0; i < m; i++) {
+      const uint32_t u = h[(i >> 2) * 32] >> ((i & 3) * 8) & 255;
+
+      less += u < v;
+      same += u == v;
+    }
+    if (less <= r && r < less + same)
+      return v;
+  }
+  return 255;                   /* not reached: r < m */
+}
+
+/* The rank-@r low byte (run @lo) among the window's 16-bit samples whose
+ * high byte (run @hi) is @high, @m of them, slot @pos holding @cur. A word
+ * of low bytes is read only where its word of high bytes holds @high (one
+ * word in a window of noise, all of them in a still scene); up to
+ * LIST_MAX low bytes are listed at @h and ranked by counting, more are
+ * counted into the bins. */
+static __device__ __forceinline__ uint32_t
+low_rank (const uint8_t * hi, const uint8_t * lo, int n, int pos,
+    uint32_t cur, uint32_t high, int m, int r, uint32_t * h)
+{
+  const bool list = m <= LIST_MAX;
+  const int words = (n + 15) >> 4;
+  int listed = 0, below;
+
+  for (int w = 0; w < (list ? LIST_MAX / 4 : HIST_WORDS); w++)
     h[w * 32] = 0;
   for (int v = 0; v < words; v++) {
     const int count = min (16, n - 16 * v);
     const uint4 qh = *(const uint4 *) (hi + (size_t) v * WORD_STRIDE);
     const uint32_t wh[4] = { qh.x, qh.y, qh.z, qh.w };
+    uint32_t mask = byte_matches (wh, high) & (0xffffu >> (16 - count));
 
-    if ((__vcmpeq4 (wh[0], pattern) | __vcmpeq4 (wh[1], pattern) |
-            __vcmpeq4 (wh[2], pattern) | __vcmpeq4 (wh[3], pattern)) == 0)
+    /* slot pos holds an older sample: @cur below instead */
+    if (v == pos >> 4)
+      mask &= ~(1u << (pos & 15));
+    if (mask == 0)
       continue;
     const uint4 ql = *(const uint4 *) (lo + (size_t) v * WORD_STRIDE);
     const uint32_t wl[4] = { ql.x, ql.y, ql.z, ql.w };
 
-    for (int i = 0; i < 16; i++)
-      if (i < count && word_byte (wh, i) == high)
-        bin_sample<1, false, false> (h, word_byte (wl, i), 0);
+    do {
+      const uint32_t b = word_byte (wl, __ffs (mask) - 1);
+
+      mask &= mask - 1;
+      if (list) {
+        h[(listed >> 2) * 32] |= b << ((listed & 3) * 8);
+        listed++;
+      } else
+        bin_sample<1, false, false> (h, b, 0);
+    } while (mask);
   }
-  if (*run_slot (hi, pos) == high)
-    unbin_sample<1, false> (h, *run_slot (lo, pos), 0);
-  if ((cur >> 8) == high)
-    bin_sample<1, false, false> (h, cur & 255, 0);
+  if ((cur >> 8) == high) {
+    if (list) {
+      h[(listed >> 2) * 32] |= (cur & 255) << ((listed & 3) * 8);
+      listed++;
+    } else
+      bin_sample<1, false, false> (h, cur & 255, 0);
+  }
+  return list ? list_rank (h, listed, r) : find_rank (h, r, &below);
 }
 
 /* The rank-k sample of the window of one sample (bins at @h); 16-bit: its
@@ -118,7 +172,7 @@ static __device__ __forceinline__ uint32_t
 run_rank (const uint8_t * run, size_t plane, int n, int pos, int k,
     uint32_t cur, uint32_t * h)
 {
-  int below;
+  int below, m;
   uint32_t high;
 
   if (BPP == 1) {
@@ -127,8 +181,9 @@ run_rank (const uint8_t * run, size_t plane, int n, int pos, int k,
   }
   count_run (run, n, pos, cur >> 8, h);
   high = find_rank (h, k, &below);
-  count_low (run, run + plane, n, pos, cur, high, h);
-  return high << 8 | find_rank (h, k - below, &below);
+  m = (int) (h[(high >> 2) * 32] >> ((high & 3) * 8) & 255);
+  return high << 8 | low_rank (run, run + plane, n, pos, cur, high, m,
+      k - below, h);
 }
 
 template <int BPP>
