@@ -33,6 +33,7 @@
 #define RUN_LANES 32            /* samples whose words interleave */
 #define WORD_STRIDE (RUN_LANES * 16)    /* a sample's next word */
 #define LIST_MAX 16             /* 16-bit: low bytes ranked from a list */
+#define RUN_BATCH 4             /* words loaded before they are counted */
 
 /* Slot @s of the byte run whose first word is at @run */
 static __device__ __forceinline__ uint8_t *
@@ -67,11 +68,24 @@ count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h)
 {
   const int full = n >> 4;
   const uint32_t stale = *run_slot (run, pos);
+  int v = 0;
 
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
-#pragma unroll 4
-  for (int v = 0; v < full; v++)
+  /* RUN_BATCH words loaded before any is counted: the loads in flight
+   * together (the bins' shared-memory stores would otherwise keep each
+   * load behind the last word's counting) */
+  for (; v + RUN_BATCH <= full; v += RUN_BATCH) {
+    uint4 q[RUN_BATCH];
+
+#pragma unroll
+    for (int j = 0; j < RUN_BATCH; j++)
+      q[j] = *(const uint4 *) (run + (size_t) (v + j) * WORD_STRIDE);
+#pragma unroll
+    for (int j = 0; j < RUN_BATCH; j++)
+      bin_word (h, q[j], 16);
+  }
+  for (; v < full; v++)
     bin_word (h, *(const uint4 *) (run + (size_t) v * WORD_STRIDE), 16);
   if (n & 15)
     bin_word (h, *(const uint4 *) (run + (size_t) full * WORD_STRIDE),
@@ -130,30 +144,50 @@ low_rank (const uint8_t * hi, const uint8_t * lo, int n, int pos,
 
   for (int w = 0; w < (list ? LIST_MAX / 4 : HIST_WORDS); w++)
     h[w * 32] = 0;
-  for (int v = 0; v < words; v++) {
-    const int count = min (16, n - 16 * v);
-    const uint4 qh = *(const uint4 *) (hi + (size_t) v * WORD_STRIDE);
-    const uint32_t wh[4] = { qh.x, qh.y, qh.z, qh.w };
-    uint32_t mask = byte_matches (wh, high) & (0xffffu >> (16 - count));
+  for (int v0 = 0; v0 < words; v0 += RUN_BATCH) {
+    uint4 qh[RUN_BATCH];
+    uint32_t mask[RUN_BATCH];
 
-    /* slot pos holds an older sample: @cur below instead */
-    if (v == pos >> 4)
-      mask &= ~(1u << (pos & 15));
-    if (mask == 0)
-      continue;
-    const uint4 ql = *(const uint4 *) (lo + (size_t) v * WORD_STRIDE);
-    const uint32_t wl[4] = { ql.x, ql.y, ql.z, ql.w };
+    /* the high bytes' words loaded together, as in count_run */
+#pragma unroll
+    for (int j = 0; j < RUN_BATCH; j++)
+      qh[j] = v0 + j < words ? *(const uint4 *) (hi + (size_t) (v0 + j) *
+          WORD_STRIDE) : make_uint4 (0, 0, 0, 0);
+#pragma unroll
+    for (int j = 0; j < RUN_BATCH; j++) {
+      const int v = v0 + j;
+      const uint32_t wh[4] = { qh[j].x, qh[j].y, qh[j].z, qh[j].w };
 
-    do {
-      const uint32_t b = word_byte (wl, __ffs (mask) - 1);
+      mask[j] = 0;
+      if (v >= words)
+        continue;
+      mask[j] = byte_matches (wh, high) & (0xffffu >> (16 - min (16,
+                  n - 16 * v)));
+      /* slot pos holds an older sample: @cur below instead */
+      if (v == pos >> 4)
+        mask[j] &= ~(1u << (pos & 15));
+    }
+#pragma unroll
+    for (int j = 0; j < RUN_BATCH; j++) {
+      uint32_t m_j = mask[j];
 
-      mask &= mask - 1;
-      if (list) {
-        h[(listed >> 2) * 32] |= b << ((listed & 3) * 8);
-        listed++;
-      } else
-        bin_sample<1, false, false> (h, b, 0);
-    } while (mask);
+      if (m_j == 0)
+        continue;
+      const uint4 ql = *(const uint4 *) (lo + (size_t) (v0 + j) *
+          WORD_STRIDE);
+      const uint32_t wl[4] = { ql.x, ql.y, ql.z, ql.w };
+
+      do {
+        const uint32_t b = word_byte (wl, __ffs (m_j) - 1);
+
+        m_j &= m_j - 1;
+        if (list) {
+          h[(listed >> 2) * 32] |= b << ((listed & 3) * 8);
+          listed++;
+        } else
+          bin_sample<1, false, false> (h, b, 0);
+      } while (m_j);
+    }
   }
   if ((cur >> 8) == high) {
     if (list) {
