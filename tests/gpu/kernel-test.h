@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the GPU kernel tests (test-morph-gpu, test-median-gpu,
- * test-linspectrum-gpu, test-reconstruct-gpu) share: the device and stream
- * their main () opens, and whole-image copies between host and device. */
+ * test-linspectrum-gpu, test-reconstruct-gpu, test-attribute-gpu,
+ * test-blobs-gpu) share: the device and stream their main () opens,
+ * whole-image copies between host and device, and device images whose
+ * view starts off the allocation's first sample. */
 #pragma once
 
 #include <stdio.h>
@@ -54,4 +56,38 @@ image_copy (const cm_image * dst, const cm_image * src, cm_copy_kind kind,
   cm_status st = image_copy_async (dst, src, kind, stream);
 
   return st == CM_OK ? cm_stream_sync (stream) : st;
+}
+
+/* A device image two samples wider than its view; layout 0: the view at
+ * the allocation's start (the allocator's pitch), 1: one sample in */
+typedef struct
+{
+  cm_image alloc;
+  cm_image view;
+} kernel_test_image;
+
+static inline int
+kernel_test_image_new (kernel_test_image * d, int w, int h, cm_depth depth,
+    int layout)
+{
+  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
+    return 0;
+  d->view = d->alloc;
+  d->view.width = w;
+  if (layout == 1)
+    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
+  return 1;
+}
+
+/* The view of @layout, @w wide, inside a host copy of the whole
+ * allocation */
+static inline cm_image
+kernel_test_host_view (const cm_image * whole, int layout, int w)
+{
+  cm_image v = *whole;
+
+  v.width = w;
+  if (layout == 1)
+    v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
+  return v;
 }

@@ -43,23 +43,6 @@ static const cm_blobs_tuning tunings[] = {
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
 
-/* a device image one sample into an allocation two samples wider */
-typedef struct
-{
-  cm_image alloc, view;
-} dev_image;
-
-static int
-dev_image_new (dev_image * d, int w, int h, cm_depth depth)
-{
-  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
-    return 0;
-  d->view = d->alloc;
-  d->view.width = w;
-  d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
-  return 1;
-}
-
 /* @src (host) under @d with each tuning of @mask against the reference */
 static void
 check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
@@ -72,7 +55,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
   cm_image noise = test_image_new (w + 2, h, od, 0);
   cm_image src_whole = test_image_new (w + 2, h, src->depth, 0);
   cm_blobs_results want;
-  dev_image ds, dd;
+  kernel_test_image ds, dd;
   test_rng r;
   char what[400];
 
@@ -87,11 +70,11 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     FAIL ("%s: reference refused", name);
     goto out;
   }
-  if (!dev_image_new (&ds, w, h, src->depth)) {
+  if (!kernel_test_image_new (&ds, w, h, src->depth, 1)) {
     FAIL ("%s: device allocation", name);
     goto out;
   }
-  if (!dev_image_new (&dd, w, h, od)) {
+  if (!kernel_test_image_new (&dd, w, h, od, 1)) {
     cm_device_free (ds.alloc.data);
     FAIL ("%s: device allocation", name);
     goto out;
@@ -263,7 +246,7 @@ test_rerun (void)
   cm_blobs_desc d = blobs_desc_of (4, 128);
   cm_blobs_results want;
   cm_blobs_plan *plan = NULL;
-  dev_image da;
+  kernel_test_image da;
   uint32_t t;
   int ok = 1;
 
@@ -274,7 +257,7 @@ test_rerun (void)
   d.output = CM_BLOBS_OUTPUT_NONE;
   cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
   if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK ||
-      !dev_image_new (&da, w, h, CM_DEPTH_8)) {
+      !kernel_test_image_new (&da, w, h, CM_DEPTH_8, 1)) {
     FAIL ("rerun: setup");
     return;
   }

@@ -37,38 +37,6 @@ static cm_se *disk3, *line7, *ring;   /* ring: no origin, so the marker
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
 
-/* ---- device images: 0 the allocator's pitch, 1 one sample in ---------- */
-
-typedef struct
-{
-  cm_image alloc;               /* two samples wider than the view */
-  cm_image view;
-} dev_image;
-
-static int
-dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
-{
-  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
-    return 0;
-  d->view = d->alloc;
-  d->view.width = w;
-  if (layout == 1)
-    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
-  return 1;
-}
-
-/* the view inside a host copy of the whole allocation */
-static cm_image
-host_view (const cm_image * whole, int layout, int w)
-{
-  cm_image v = *whole;
-
-  v.width = w;
-  if (layout == 1)
-    v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
-  return v;
-}
-
 static const cm_recon_tuning tunings[] = {
   {0, 0, 0},                    /* the defaults: rows in shared memory */
   {1, 0, 1},                    /* one-row bands, rows in chunks */
@@ -90,7 +58,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
   cm_image dst_whole = test_image_new (aw, h, depth, 0);
   cm_image noise = test_image_new (aw, h, depth, 0);
   cm_image src, want = test_image_new (w, h, depth, 0);
-  dev_image ds, dd;
+  kernel_test_image ds, dd;
   char what[256];
 
   memset (&d, 0, sizeof (d));
@@ -106,18 +74,18 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
 
   test_image_fill_random (&src_whole, r);
   test_image_fill_random (&noise, r);
-  src = host_view (&src_whole, layout, w);
+  src = kernel_test_host_view (&src_whole, layout, w);
   test_image_fill_kind (&src, kind, vertical, r);
 
   if (cm_recon_ref (&d, &src, &want) != CM_OK) {
     FAIL ("CPU twin refused %s", cm_recon_op_name (op));
     goto out;
   }
-  if (!dev_image_new (&ds, w, h, depth, layout)) {
+  if (!kernel_test_image_new (&ds, w, h, depth, layout)) {
     FAIL ("device allocation %dx%d", w, h);
     goto out;
   }
-  if (!dev_image_new (&dd, w, h, depth, layout)) {
+  if (!kernel_test_image_new (&dd, w, h, depth, layout)) {
     cm_device_free (ds.alloc.data);
     FAIL ("device allocation %dx%d", w, h);
     goto out;
@@ -151,7 +119,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
     }
     passes = cm_recon_plan_passes (plan);
     image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
-    got = host_view (&dst_whole, layout, w);
+    got = kernel_test_host_view (&dst_whole, layout, w);
     ok = test_image_equal (&got, &want, what);
     /* outside the view: untouched noise */
     for (int y = 0; ok && y < h; y++)
