@@ -91,3 +91,38 @@ kernel_test_host_view (const cm_image * whole, int layout, int w)
     v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
   return v;
 }
+
+/* @a and @b made (their views @w x @h at @da and @db, @layout), or 0 with
+ * neither */
+static inline int
+kernel_test_images_new (kernel_test_image * a, kernel_test_image * b, int w,
+    int h, cm_depth da, cm_depth db, int layout)
+{
+  if (!kernel_test_image_new (a, w, h, da, layout))
+    return 0;
+  if (!kernel_test_image_new (b, w, h, db, layout)) {
+    cm_device_free (a->alloc.data);
+    return 0;
+  }
+  return 1;
+}
+
+/* The samples of @whole outside the view of @layout, @w wide, are still
+ * those of @noise (the first that is not said on stderr) */
+static inline int
+kernel_test_outside_untouched (const cm_image * whole, const cm_image * noise,
+    int layout, int w, const char *what)
+{
+  for (int y = 0; y < whole->height; y++)
+    for (int x = 0; x < whole->width; x++) {
+      const int inside = x >= layout && x < layout + w;
+
+      if (!inside && test_image_get (whole, x, y) !=
+          test_image_get (noise, x, y)) {
+        fprintf (stderr, "%s: wrote outside the view at (%d, %d)\n", what,
+            x, y);
+        return 0;
+      }
+    }
+  return 1;
+}

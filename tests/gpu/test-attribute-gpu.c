@@ -115,12 +115,7 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
       goto out;
     }
   }
-  if (!kernel_test_image_new (&ds, w, h, depth, layout)) {
-    FAIL ("device allocation %dx%d", w, h);
-    goto out;
-  }
-  if (!kernel_test_image_new (&dd, w, h, depth, layout)) {
-    cm_device_free (ds.alloc.data);
+  if (!kernel_test_images_new (&ds, &dd, w, h, depth, depth, layout)) {
     FAIL ("device allocation %dx%d", w, h);
     goto out;
   }
@@ -159,19 +154,9 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
         }
         image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
         got = kernel_test_host_view (&dst_whole, layout, w);
-        ok = test_image_equal (&got, &want[f], what);
-        for (int y = 0; ok && y < h; y++)
-          for (int x = 0; x < aw; x++) {
-            int inside = x >= layout && x < layout + w;
-
-            if (!inside && test_image_get (&dst_whole, x, y) !=
-                test_image_get (&noise, x, y)) {
-              fprintf (stderr, "%s: wrote outside the view at (%d, %d)\n",
-                  what, x, y);
-              ok = 0;
-              break;
-            }
-          }
+        ok = test_image_equal (&got, &want[f], what) &&
+            kernel_test_outside_untouched (&dst_whole, &noise, layout, w,
+            what);
       }
       if (ok) {
         cm_image back = test_image_new (aw, h, depth, 0);

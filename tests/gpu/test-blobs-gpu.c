@@ -70,12 +70,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     FAIL ("%s: reference refused", name);
     goto out;
   }
-  if (!kernel_test_image_new (&ds, w, h, src->depth, 1)) {
-    FAIL ("%s: device allocation", name);
-    goto out;
-  }
-  if (!kernel_test_image_new (&dd, w, h, od, 1)) {
-    cm_device_free (ds.alloc.data);
+  if (!kernel_test_images_new (&ds, &dd, w, h, src->depth, od, 1)) {
     FAIL ("%s: device allocation", name);
     goto out;
   }
