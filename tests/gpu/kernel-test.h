@@ -7,6 +7,7 @@
 #pragma once
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "device.h"
 #include "test-util.h"
@@ -35,6 +36,15 @@ kernel_test_open (cm_stream * stream)
   if (cm_device_name (-1, name, sizeof (name)) == CM_OK)
     printf ("device: %s\n", name);
   return 0;
+}
+
+/* CM_TEST_VERBOSE above 0: print every case */
+static inline int
+kernel_test_verbose (void)
+{
+  const char *v = getenv ("CM_TEST_VERBOSE");
+
+  return v && atoi (v) > 0;
 }
 
 /* The @src->width x @src->height samples of @src copied into @dst (@kind:

@@ -331,12 +331,11 @@ test_arguments (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
   int rc = kernel_test_open (&stream);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
+  verbose = kernel_test_verbose ();
   test_arguments ();
   test_table ();
   test_large ();

@@ -754,13 +754,12 @@ test_kernel_names (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
   const char *mp = getenv ("CM_TEST_MAX_PIXELS");
   int rc = kernel_test_open (&stream);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
+  verbose = kernel_test_verbose ();
   if (mp && atol (mp) > 0)
     max_pixels = atol (mp);
 

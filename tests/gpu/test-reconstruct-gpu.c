@@ -251,12 +251,11 @@ test_arguments (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
   int rc = kernel_test_open (&stream);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
+  verbose = kernel_test_verbose ();
   if (cm_se_new_disk (&disk3, 3) != CM_OK ||
       cm_se_new_line (&line7, 7, 30.0) != CM_OK ||
       cm_se_new_custom (&ring, "00100;01110;11011;01110;00100") != CM_OK) {
