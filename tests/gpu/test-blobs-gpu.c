@@ -151,19 +151,6 @@ check_case (blobs_kind kind, int param, int w, int h, cm_depth depth,
   test_image_free (&src);
 }
 
-static const struct
-{
-  blobs_kind kind;
-  int param;
-} kinds[] = {
-  {BLOBS_RANDOM, 5}, {BLOBS_RANDOM, 25}, {BLOBS_RANDOM, 50},
-  {BLOBS_RANDOM, 75}, {BLOBS_RANDOM, 95}, {BLOBS_SPIRAL, 0},
-  {BLOBS_CHECKER, 1}, {BLOBS_CHECKER, 3}, {BLOBS_FULL, 0},
-  {BLOBS_EMPTY, 0}, {BLOBS_DISCS, 30}, {BLOBS_COMBS, 0}
-};
-
-#define N_KINDS ((int) (sizeof (kinds) / sizeof (kinds[0])))
-
 static void
 test_table (void)
 {
@@ -175,7 +162,7 @@ test_table (void)
 
   test_rng_seed (&r, 3636);
   for (int s = 0; s < (int) (sizeof (sizes) / sizeof (sizes[0])); s++)
-    for (int k = 0; k < N_KINDS; k++)
+    for (int k = 0; k < BLOBS_KINDS; k++)
       for (int i = 0; i < BLOBS_DESCS; i++)
         for (int depth = 8; depth <= 16; depth += 8) {
           const int w = sizes[s][0], h = sizes[s][1];
@@ -184,8 +171,8 @@ test_table (void)
 
           if (!test_sample_keep ())
             continue;
-          check_case (kinds[k].kind, kinds[k].param, w, h, (cm_depth) depth,
-              i, mask, &r);
+          check_case (blobs_kinds[k].kind, blobs_kinds[k].param, w, h,
+              (cm_depth) depth, i, mask, &r);
         }
 }
 
@@ -215,14 +202,9 @@ test_saturated (void)
   test_rng r;
   cm_image src = test_image_new (400, 400, CM_DEPTH_8, 0);
   cm_blobs_desc d;
-  uint32_t t;
 
   test_rng_seed (&r, 65536);
-  blobs_fill (&src, BLOBS_CHECKER, 1, &t, &r);
-  memset (&d, 0, sizeof (d));
-  d.threshold = t;
-  d.connectivity = 4;
-  d.output = CM_BLOBS_OUTPUT_LABELS;
+  d = blobs_saturating (&src, &r);
   check_frame (&src, &d, 1u, "80000 labels");
   d.max_blobs = 70000;
   d.min_area = 1;
