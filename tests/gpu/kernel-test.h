@@ -136,3 +136,34 @@ kernel_test_outside_untouched (const cm_image * whole, const cm_image * noise,
     }
   return 1;
 }
+
+/* The output in @d downloaded whole into @whole: @want in the view of
+ * @layout, @noise (what was uploaded before the run) around it */
+static inline int
+kernel_test_output_ok (const kernel_test_image * d, const cm_image * whole,
+    const cm_image * want, const cm_image * noise, int layout,
+    cm_stream stream, const char *what)
+{
+  cm_image got;
+
+  image_copy (whole, &d->alloc, CM_COPY_D2H, stream);
+  got = kernel_test_host_view (whole, layout, want->width);
+  return test_image_equal (&got, want, what) &&
+      kernel_test_outside_untouched (whole, noise, layout, want->width,
+      what);
+}
+
+/* The source in @d still the @whole allocation uploaded */
+static inline int
+kernel_test_source_unchanged (const kernel_test_image * d,
+    const cm_image * whole, cm_stream stream)
+{
+  cm_image back = test_image_new (whole->width, whole->height,
+      whole->depth, 0);
+  int ok;
+
+  image_copy (&back, &d->alloc, CM_COPY_D2H, stream);
+  ok = test_image_equal (&back, whole, "source unchanged");
+  test_image_free (&back);
+  return ok;
+}

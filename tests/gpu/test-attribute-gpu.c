@@ -137,8 +137,6 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
 
       image_copy_async (&ds.alloc, &src_whole[f], CM_COPY_H2D, stream);
       for (int rep = 0; rep < repeat && ok; rep++) {
-        cm_image got;
-
         snprintf (what, sizeof (what), "%s conn %d min_area %u %dx%d "
             "%d-bit %s layout %d tuning %d frame %d run %d",
             cm_attr_op_name (d), d->connectivity, d->min_area, w, h, depth,
@@ -152,19 +150,11 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
           ok = 0;
           break;
         }
-        image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
-        got = kernel_test_host_view (&dst_whole, layout, w);
-        ok = test_image_equal (&got, &want[f], what) &&
-            kernel_test_outside_untouched (&dst_whole, &noise, layout, w,
-            what);
+        ok = kernel_test_output_ok (&dd, &dst_whole, &want[f], &noise,
+            layout, stream, what);
       }
-      if (ok) {
-        cm_image back = test_image_new (aw, h, depth, 0);
-
-        image_copy (&back, &ds.alloc, CM_COPY_D2H, stream);
-        ok = test_image_equal (&back, &src_whole[f], "source unchanged");
-        test_image_free (&back);
-      }
+      if (ok)
+        ok = kernel_test_source_unchanged (&ds, &src_whole[f], stream);
       if (ok)
         n_pass++;
       else

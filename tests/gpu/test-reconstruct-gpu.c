@@ -89,7 +89,6 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
 
   for (int t = 0; t < N_TUNINGS; t++) {
     cm_recon_plan *plan = NULL;
-    cm_image got;
     cm_status st;
     int ok, passes;
 
@@ -113,21 +112,14 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       continue;
     }
     passes = cm_recon_plan_passes (plan);
-    image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
-    got = kernel_test_host_view (&dst_whole, layout, w);
-    ok = test_image_equal (&got, &want, what) &&
-        kernel_test_outside_untouched (&dst_whole, &noise, layout, w, what);
+    ok = kernel_test_output_ok (&dd, &dst_whole, &want, &noise, layout,
+        stream, what);
     if (ok && passes < 1) {
       fprintf (stderr, "%s: %d passes reported\n", what, passes);
       ok = 0;
     }
-    if (ok) {
-      cm_image back = test_image_new (aw, h, depth, 0);
-
-      image_copy (&back, &ds.alloc, CM_COPY_D2H, stream);
-      ok = test_image_equal (&back, &src_whole, "source unchanged");
-      test_image_free (&back);
-    }
+    if (ok)
+      ok = kernel_test_source_unchanged (&ds, &src_whole, stream);
     if (ok)
       n_pass++;
     else
