@@ -38,13 +38,24 @@ kernel_test_open (cm_stream * stream)
   return 0;
 }
 
-/* CM_TEST_VERBOSE above 0: print every case */
+/* kernel_test_open (), and *@verbose: whether CM_TEST_VERBOSE is above 0
+ * (print every case) */
 static inline int
-kernel_test_verbose (void)
+kernel_test_open_verbose (cm_stream * stream, int *verbose)
 {
   const char *v = getenv ("CM_TEST_VERBOSE");
+  int rc = kernel_test_open (stream);
 
-  return v && atoi (v) > 0;
+  *verbose = v && atoi (v) > 0;
+  return rc;
+}
+
+/* The status of a call that queued work on @stream (@queued): its own
+ * error, else the stream's once all is done */
+static inline cm_status
+kernel_test_synced (cm_status queued, cm_stream stream)
+{
+  return queued == CM_OK ? cm_stream_sync (stream) : queued;
 }
 
 /* The @src->width x @src->height samples of @src copied into @dst (@kind:
@@ -63,9 +74,8 @@ static inline cm_status
 image_copy (const cm_image * dst, const cm_image * src, cm_copy_kind kind,
     cm_stream stream)
 {
-  cm_status st = image_copy_async (dst, src, kind, stream);
-
-  return st == CM_OK ? cm_stream_sync (stream) : st;
+  return kernel_test_synced (image_copy_async (dst, src, kind, stream),
+      stream);
 }
 
 /* A device image two samples wider than its view; layout 0: the view at

@@ -142,9 +142,8 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
             cm_attr_op_name (d), d->connectivity, d->min_area, w, h, depth,
             name, layout, t, f, rep);
         image_copy_async (&dd.alloc, &noise, CM_COPY_H2D, stream);
-        st = cm_attr_plan_run (plan, &ds.view, &dd.view, stream);
-        if (st == CM_OK)
-          st = cm_stream_sync (stream);
+        st = kernel_test_synced (cm_attr_plan_run (plan, &ds.view, &dd.view,
+                stream), stream);
         if (st != CM_OK) {
           FAIL ("%s: run: %s", what, cm_status_string (st));
           ok = 0;
@@ -321,11 +320,10 @@ test_arguments (void)
 int
 main (void)
 {
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = kernel_test_verbose ();
   test_arguments ();
   test_table ();
   test_large ();

@@ -90,10 +90,8 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
       continue;
     }
     image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
-    st = cm_blobs_plan_run (plan, &ds.view, d->output ? &dd.view : NULL,
-        stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_blobs_plan_run (plan, &ds.view,
+            d->output ? &dd.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
       cm_blobs_plan_free (plan);

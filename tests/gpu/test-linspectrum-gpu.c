@@ -274,10 +274,8 @@ run_gpu (const cm_linspectrum_desc * dref, const cm_image * src,
   for (int r = 0; r < runs && ok; r++) {
     const uint64_t *hs;
 
-    st = cm_linspectrum_plan_run (plan, &dsrc->view, ws ? &dsup.view : NULL,
-        wo ? &dori.view : NULL, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_linspectrum_plan_run (plan, &dsrc->view,
+            ws ? &dsup.view : NULL, wo ? &dori.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s [%s]: run %d: %s", what, cm_linspectrum_plan_describe (plan),
           r, cm_status_string (st));

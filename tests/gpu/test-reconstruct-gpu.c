@@ -103,9 +103,8 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       continue;
     }
     image_copy_async (&dd.alloc, &noise, CM_COPY_H2D, stream);
-    st = cm_recon_plan_run (plan, &ds.view, &dd.view, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_recon_plan_run (plan, &ds.view, &dd.view,
+            stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
       cm_recon_plan_free (plan);
@@ -243,11 +242,10 @@ test_arguments (void)
 int
 main (void)
 {
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = kernel_test_verbose ();
   if (cm_se_new_disk (&disk3, 3) != CM_OK ||
       cm_se_new_line (&line7, 7, 30.0) != CM_OK ||
       cm_se_new_custom (&ring, "00100;01110;11011;01110;00100") != CM_OK) {
