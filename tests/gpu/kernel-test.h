@@ -58,6 +58,16 @@ kernel_test_synced (cm_status queued, cm_stream stream)
   return queued == CM_OK ? cm_stream_sync (stream) : queued;
 }
 
+/* The end of main (): the stream let go, the counts printed; the exit
+ * status, 1 on any failure */
+static inline int
+kernel_test_close (cm_stream stream, int n_pass, int n_fail)
+{
+  cm_stream_free (stream);
+  printf ("%d passed, %d failed\n", n_pass, n_fail);
+  return n_fail ? 1 : 0;
+}
+
 /* The @src->width x @src->height samples of @src copied into @dst (@kind:
  * host to device or back), queued on @stream. */
 static inline cm_status

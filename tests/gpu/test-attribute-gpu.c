@@ -327,8 +327,6 @@ main (void)
   test_arguments ();
   test_table ();
   test_large ();
-  cm_stream_free (stream);
   test_sample_report ();
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

@@ -939,7 +939,5 @@ main (void)
   test_parallel_lines ();
   test_staff_page ();
 
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

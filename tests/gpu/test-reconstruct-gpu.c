@@ -260,7 +260,5 @@ main (void)
   cm_se_free (disk3);
   cm_se_free (line7);
   cm_se_free (ring);
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }
