@@ -207,14 +207,10 @@ main (int argc, char **argv)
         int w = sz.first, h = sz.second;
         cm_image hf = frame_of (img, w, h, (cm_depth) depth, r, is_flat,
             low_noise);
-        cm_image src, dst;
+        cm_image src = bench_device_image (w, h, (cm_depth) depth);
+        cm_image dst = bench_device_image (w, h, (cm_depth) depth);
 
-        CK (cm_device_image_alloc (&src, w, h, (cm_depth) depth) == CM_OK ?
-            cudaSuccess : cudaErrorMemoryAllocation);
-        CK (cm_device_image_alloc (&dst, w, h, (cm_depth) depth) == CM_OK ?
-            cudaSuccess : cudaErrorMemoryAllocation);
-        CK (cudaMemcpy2D (src.data, src.pitch, hf.data, hf.pitch,
-                (size_t) w * (depth / 8), h, cudaMemcpyHostToDevice));
+        bench_copy_image (src, hf, cudaMemcpyHostToDevice);
         if (dump) {
           char path[1024];
 
@@ -247,8 +243,7 @@ main (int argc, char **argv)
             cm_image got = test_image_new (w, h, (cm_depth) depth, 0);
             cm_attr_cpu *cpu = NULL;
 
-            CK (cudaMemcpy2D (got.data, got.pitch, dst.data, dst.pitch,
-                    (size_t) w * (depth / 8), h, cudaMemcpyDeviceToHost));
+            bench_copy_image (got, dst, cudaMemcpyDeviceToHost);
             if (check) {
               double cms[2] = { -1, -1 };
               bool ran = true;

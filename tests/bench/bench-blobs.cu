@@ -236,14 +236,10 @@ main (int argc, char **argv)
       } else {
         hf = tiled (img, w, h);
       }
-      cm_image src, dst;
+      cm_image src = bench_device_image (w, h, CM_DEPTH_8);
+      cm_image dst = bench_device_image (w, h, CM_DEPTH_16);
 
-      CK (cm_device_image_alloc (&src, w, h, CM_DEPTH_8) == CM_OK ?
-          cudaSuccess : cudaErrorMemoryAllocation);
-      CK (cm_device_image_alloc (&dst, w, h, CM_DEPTH_16) == CM_OK ?
-          cudaSuccess : cudaErrorMemoryAllocation);
-      CK (cudaMemcpy2D (src.data, src.pitch, hf.data, hf.pitch, w, h,
-              cudaMemcpyHostToDevice));
+      bench_copy_image (src, hf, cudaMemcpyHostToDevice);
 
       /* NPP on the binary frame */
       double npp_ms = -1, npp_c_ms = -1, npp4_ms = -1, npp4_c_ms = -1;
@@ -270,22 +266,21 @@ main (int argc, char **argv)
                 h, &csize) == NPP_SUCCESS) {
           CK (cudaMalloc (&buf, bsize));
           CK (cudaMalloc (&cbuf, csize));
-          npp_ms = time_median (t, 5, runs, [&] () {
-                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
-                    roi, nppiNormInf, buf, ctx) == NPP_SUCCESS;});
-          npp_c_ms = time_median (t, 5, runs, [&] () {
-                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
-                    roi, nppiNormInf, buf, ctx) == NPP_SUCCESS &&
-                nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (lab, w * 4, roi,
-                    w * h, &count, cbuf, ctx) == NPP_SUCCESS;}, NULL, 1);
-          npp4_ms = time_median (t, 5, runs, [&] () {
-                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
-                    roi, nppiNormL1, buf, ctx) == NPP_SUCCESS;});
-          npp4_c_ms = time_median (t, 5, runs, [&] () {
-                return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab, w * 4,
-                    roi, nppiNormL1, buf, ctx) == NPP_SUCCESS &&
-                nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (lab, w * 4, roi,
-                    w * h, &count, cbuf, ctx) == NPP_SUCCESS;}, NULL, 1);
+          /* under @norm: the labels alone, then with their compression */
+          auto time_labels = [&] (NppiNorm norm, double *label_ms,
+              double *compressed_ms) {
+            *label_ms = time_median (t, 5, runs, [&] () {
+                  return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab,
+                      w * 4, roi, norm, buf, ctx) == NPP_SUCCESS;});
+            *compressed_ms = time_median (t, 5, runs, [&] () {
+                  return nppiLabelMarkersUF_8u32u_C1R_Ctx (nsrc, w, lab,
+                      w * 4, roi, norm, buf, ctx) == NPP_SUCCESS &&
+                  nppiCompressMarkerLabelsUF_32u_C1IR_Ctx (lab, w * 4, roi,
+                      w * h, &count, cbuf, ctx) == NPP_SUCCESS;}, NULL, 1);
+          };
+
+          time_labels (nppiNormInf, &npp_ms, &npp_c_ms);      /* 8-connected */
+          time_labels (nppiNormL1, &npp4_ms, &npp4_c_ms);     /* 4-connected */
           CK (cudaFree (buf));
           CK (cudaFree (cbuf));
         }
@@ -330,8 +325,7 @@ main (int argc, char **argv)
             cm_image wi = test_image_new (w, h, CM_DEPTH_16, 0);
             cm_image gi = test_image_new (w, h, CM_DEPTH_16, 0);
 
-            CK (cudaMemcpy2D (gi.data, gi.pitch, dst.data, dst.pitch, w * 2,
-                    h, cudaMemcpyDeviceToHost));
+            bench_copy_image (gi, dst, cudaMemcpyDeviceToHost);
             eq = cm_blobs_ref (&d, &hf, &wi, &want) == CM_OK &&
                 blobs_results_equal (res, &want, img.name.c_str ()) &&
                 test_image_equal (&gi, &wi, "labels") ? " yes |" : " NO |";

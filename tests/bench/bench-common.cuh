@@ -2,7 +2,7 @@
 /* What the benchmark programs share: CUDA error checks, the event timer
  * (median of timed runs after warm-up), the options of the frame
  * benchmarks and their parser, the random samples, the photographs read
- * from PGM files, and the start of main:
+ * from PGM files, device images and their copies, and the start of main:
  * options, then the device/NPP banner that heads every benchmark output. */
 #pragma once
 
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cm-border.h"
+#include "device.h"
 
 #if defined(CM_HAVE_NPP) && CM_HAVE_NPP
 #include <nppcore.h>
@@ -399,6 +400,28 @@ bench_add_photo (const char *path, std::vector<bench_photo> &images)
 }
 
 /* ---- device ------------------------------------------------------------- */
+
+/* A device image of @w x @h at @depth; exits as CK () does when there is
+ * no memory for it. */
+static inline cm_image
+bench_device_image (int w, int h, cm_depth depth)
+{
+  cm_image img;
+
+  CK (cm_device_image_alloc (&img, w, h, depth) == CM_OK ?
+      cudaSuccess : cudaErrorMemoryAllocation);
+  return img;
+}
+
+/* The @src.width x @src.height samples of @src copied into @dst (@kind:
+ * host to device or back). */
+static inline void
+bench_copy_image (const cm_image & dst, const cm_image & src,
+    cudaMemcpyKind kind)
+{
+  CK (cudaMemcpy2D (dst.data, dst.pitch, src.data, src.pitch,
+          (size_t) src.width * cm_depth_bytes (src.depth), src.height, kind));
+}
 
 /* Selects the device and prints the device, driver/runtime and NPP lines.
  * Returns 0, or 77 (the test "skip" code) when there is no CUDA device. */

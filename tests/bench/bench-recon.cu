@@ -146,14 +146,10 @@ main (int argc, char **argv)
             o.op != CM_RECON_FILL_HOLES)
           continue;
         cm_image hf = frame_of (img, w, h, (cm_depth) depth);
-        cm_image src, dst;
+        cm_image src = bench_device_image (w, h, (cm_depth) depth);
+        cm_image dst = bench_device_image (w, h, (cm_depth) depth);
 
-        CK (cm_device_image_alloc (&src, w, h, (cm_depth) depth) == CM_OK ?
-            cudaSuccess : cudaErrorMemoryAllocation);
-        CK (cm_device_image_alloc (&dst, w, h, (cm_depth) depth) == CM_OK ?
-            cudaSuccess : cudaErrorMemoryAllocation);
-        CK (cudaMemcpy2D (src.data, src.pitch, hf.data, hf.pitch,
-                (size_t) w * (depth / 8), h, cudaMemcpyHostToDevice));
+        bench_copy_image (src, hf, cudaMemcpyHostToDevice);
 
         for (int band : bands) {
           cm_recon_desc d;
@@ -182,8 +178,7 @@ main (int argc, char **argv)
             cm_image want = test_image_new (w, h, (cm_depth) depth, 0);
             cm_image got = test_image_new (w, h, (cm_depth) depth, 0);
 
-            CK (cudaMemcpy2D (got.data, got.pitch, dst.data, dst.pitch,
-                    (size_t) w * (depth / 8), h, cudaMemcpyDeviceToHost));
+            bench_copy_image (got, dst, cudaMemcpyDeviceToHost);
             eq = cm_recon_ref (&d, &hf, &want) == CM_OK &&
                 test_image_equal (&got, &want, o.what) ? " yes |" : " NO |";
             test_image_free (&want);

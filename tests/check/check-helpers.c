@@ -96,6 +96,27 @@ check_element_playing (GstElement * e)
 }
 
 void
+morph_run_start (MorphRun * r)
+{
+  r->m = (MorphParams) MORPH_PARAMS_DEFAULT;
+  r->e = morph_element_new ("cpu", &r->m);
+  r->h = morph_harness_new (r->e);
+  morph_harness_set_caps (r->h, "GRAY8", 37, 23, &r->info);
+  check_element_playing (r->e);
+  morph_push_and_check (r->h, &r->info, &r->m, 1, 0, "erode first");
+}
+
+void
+morph_run_finish_dilate (MorphRun * r, const char *what)
+{
+  r->m.op = CM_MORPH_DILATE;
+  gst_util_set_object_arg (G_OBJECT (r->e), "operation", "dilate");
+  morph_push_and_check (r->h, &r->info, &r->m, 7, 0, what);
+  gst_harness_teardown (r->h);
+  gst_object_unref (r->e);
+}
+
+void
 lin_run_new (LinRun * r)
 {
   r->e = lin_element_new ("cpu", &r->p, &r->bus);

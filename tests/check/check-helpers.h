@@ -53,6 +53,26 @@ void check_properties_equal (GstElement * e, const char *first_property,
  * with caps has set it so). */
 void check_element_playing (GstElement * e);
 
+/* A cudamorph on the CPU backend taken to and from other operations
+ * while PLAYING: @m is what its frames are checked against. */
+typedef struct
+{
+  MorphParams m;
+  GstElement *e;
+  GstHarness *h;
+  GstVideoInfo info;
+} MorphRun;
+
+/* A cudamorph on the CPU backend under the defaults (in @r->m), in a
+ * harness with caps GRAY8 37x23 (in @r->info), checked PLAYING, and one
+ * frame (seed 1) checked, named "erode first". */
+void morph_run_start (MorphRun * r);
+
+/* Back to morphology: @r's element and @r->m set to dilate, one frame
+ * (seed 7) checked as @what; then the harness torn down and the element
+ * let go. */
+void morph_run_finish_dilate (MorphRun * r, const char *what);
+
 /* One cudalinspectrum under test: @p is what it was set to (and what its
  * results are checked against); the rest is filled by lin_run_start (). */
 typedef struct

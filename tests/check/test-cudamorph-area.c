@@ -334,36 +334,25 @@ GST_START_TEST (test_area_change_playing)
     {{CM_ATTR_CLOSE, 4, 10}, "area-close while playing"},
     {{CM_ATTR_CLOSE, 4, 30}, "min-area 30 after a caps change", "NV12"},
   };
-  MorphParams m = MORPH_PARAMS_DEFAULT;
-  GstElement *e = morph_element_new ("cpu", &m);
-  GstHarness *h = morph_harness_new (e);
-  GstVideoInfo info;
+  MorphRun r;
 
-  morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
-  check_element_playing (e);
-  morph_push_and_check (h, &info, &m, 1, 0, "erode first");
-
+  morph_run_start (&r);
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
     GstBuffer *in;
 
     if (i == 0)
-      gst_util_set_object_arg (G_OBJECT (e), "operation", "area-open");
+      gst_util_set_object_arg (G_OBJECT (r.e), "operation", "area-open");
     else
-      area_params_apply (e, &steps[i].p);
+      area_params_apply (r.e, &steps[i].p);
     if (steps[i].format != NULL)
-      morph_harness_set_caps (h, steps[i].format, 19, 7, &info);
-    in = morph_make_input_attr (&info, 20 + i, 0, ATTR_FRAME_BLOBS);
-    area_push_and_check (h, &info, &steps[i].p, in, steps[i].what);
+      morph_harness_set_caps (r.h, steps[i].format, 19, 7, &r.info);
+    in = morph_make_input_attr (&r.info, 20 + i, 0, ATTR_FRAME_BLOBS);
+    area_push_and_check (r.h, &r.info, &steps[i].p, in, steps[i].what);
     gst_buffer_unref (in);
   }
 
   /* and back to morphology */
-  m.op = CM_MORPH_DILATE;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "dilate");
-  morph_push_and_check (h, &info, &m, 7, 0, "dilate after area-close");
-
-  gst_harness_teardown (h);
-  gst_object_unref (e);
+  morph_run_finish_dilate (&r, "dilate after area-close");
 }
 
 GST_END_TEST;

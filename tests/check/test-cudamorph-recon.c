@@ -265,39 +265,28 @@ GST_START_TEST (test_recon_change_playing)
     {RECON_ROW (CM_RECON_CLOSE, 4, 60, DISK2), 3,
         "close-rec after caps change", "BGRx"},
   };
-  MorphParams m = MORPH_PARAMS_DEFAULT;
-  GstElement *e = morph_element_new ("cpu", &m);
-  GstHarness *h = morph_harness_new (e);
-  GstVideoInfo info;
+  MorphRun r;
 
-  morph_harness_set_caps (h, "GRAY8", 37, 23, &info);
-  check_element_playing (e);
-  morph_push_and_check (h, &info, &m, 1, 0, "erode first");
-
+  morph_run_start (&r);
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
     GstBuffer *in;
 
     if (i == 0)
-      gst_util_set_object_arg (G_OBJECT (e), "operation",
+      gst_util_set_object_arg (G_OBJECT (r.e), "operation",
           recon_op_nick (steps[i].p.op));
     else
-      recon_params_apply (e, &steps[i].p);
+      recon_params_apply (r.e, &steps[i].p);
     if (steps[i].format != NULL)
-      morph_harness_set_caps (h, steps[i].format, 19, 7, &info);
-    in = morph_make_input_blobs (&info, 2 + i, 0, steps[i].blobs, 20);
-    recon_push_and_check (h, &info, &steps[i].p, in, steps[i].what);
+      morph_harness_set_caps (r.h, steps[i].format, 19, 7, &r.info);
+    in = morph_make_input_blobs (&r.info, 2 + i, 0, steps[i].blobs, 20);
+    recon_push_and_check (r.h, &r.info, &steps[i].p, in, steps[i].what);
     gst_buffer_unref (in);
   }
 
-  /* and back to morphology */
-  m.op = CM_MORPH_DILATE;
-  m.shape = CM_SHAPE_DISK;
-  m.radius = 2;
-  gst_util_set_object_arg (G_OBJECT (e), "operation", "dilate");
-  morph_push_and_check (h, &info, &m, 7, 0, "dilate after close-rec");
-
-  gst_harness_teardown (h);
-  gst_object_unref (e);
+  /* and back to morphology (the marker's disk of radius 2 kept) */
+  r.m.shape = CM_SHAPE_DISK;
+  r.m.radius = 2;
+  morph_run_finish_dilate (&r, "dilate after close-rec");
 }
 
 GST_END_TEST;

@@ -186,6 +186,37 @@ blobs_results_equal (const cm_blobs_results * got,
   return 1;
 }
 
+/* The frames every size is checked on: a kind and its parameter */
+static const struct
+{
+  blobs_kind kind;
+  int param;
+} blobs_kinds[] = {
+  {BLOBS_RANDOM, 5}, {BLOBS_RANDOM, 25}, {BLOBS_RANDOM, 50},
+  {BLOBS_RANDOM, 75}, {BLOBS_RANDOM, 95}, {BLOBS_SPIRAL, 0},
+  {BLOBS_CHECKER, 1}, {BLOBS_CHECKER, 3}, {BLOBS_FULL, 0},
+  {BLOBS_EMPTY, 0}, {BLOBS_DISCS, 30}, {BLOBS_COMBS, 0}
+};
+
+#define BLOBS_KINDS ((int) (sizeof (blobs_kinds) / sizeof (blobs_kinds[0])))
+
+/* @src a checkerboard of one-pixel cells: under the descriptor returned
+ * (4-connected, labels out) more blobs than 65535, so that labels past it
+ * share 65535 */
+static inline cm_blobs_desc
+blobs_saturating (cm_image * src, test_rng * r)
+{
+  cm_blobs_desc d;
+  uint32_t t;
+
+  blobs_fill (src, BLOBS_CHECKER, 1, &t, r);
+  memset (&d, 0, sizeof (d));
+  d.threshold = t;
+  d.connectivity = 4;
+  d.output = CM_BLOBS_OUTPUT_LABELS;
+  return d;
+}
+
 /* The descriptors a frame is checked with: a mix of the filters, the
  * selection and the outputs; @i from 0 to BLOBS_DESCS - 1, @t the
  * threshold */

@@ -370,6 +370,30 @@ test_element_stop (GstElement * e, GstBus * bus)
   gst_object_unref (e);
 }
 
+gchar *
+test_caps_error (GstElement * e, const char *format, int width, int height)
+{
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *text;
+
+  gst_element_set_bus (e, bus);
+  h = morph_harness_new (e);
+  morph_harness_set_caps (h, format, width, height, &info);
+  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error for caps %s %dx%d", format, width,
+      height);
+  gst_message_parse_error (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  test_element_teardown (h, e, bus);
+  return text;
+}
+
 void
 morph_harness_set_caps (GstHarness * h, const char *format, int width,
     int height, GstVideoInfo * info)

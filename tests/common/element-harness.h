@@ -193,6 +193,11 @@ void test_element_teardown (GstHarness * h, GstElement * e, GstBus * bus);
 GstMessage *test_start_fails (GstElement * e, GstBus * bus);
 /* @e stopped (which must succeed), off @bus, and both unreffed */
 void test_element_stop (GstElement * e, GstBus * bus);
+/* @e, with a bus of its own, in a harness given caps @format @width x
+ * @height: the message of the error it must post then (g_free () it);
+ * the harness, the bus and @e let go. */
+gchar *test_caps_error (GstElement * e, const char *format, int width,
+    int height);
 
 /* Harness around @e (the harness takes its own reference). */
 GstHarness *morph_harness_new (GstElement * e);

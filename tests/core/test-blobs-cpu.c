@@ -174,29 +174,20 @@ test_table (void)
     {1, 1}, {1, 37}, {37, 1}, {2, 2}, {5, 3}, {37, 23}, {64, 64},
     {100, 71}, {257, 130}, {333, 200}
   };
-  static const struct
-  {
-    blobs_kind kind;
-    int param;
-  } kinds[] = {
-    {BLOBS_RANDOM, 5}, {BLOBS_RANDOM, 25}, {BLOBS_RANDOM, 50},
-    {BLOBS_RANDOM, 75}, {BLOBS_RANDOM, 95}, {BLOBS_SPIRAL, 0},
-    {BLOBS_CHECKER, 1}, {BLOBS_CHECKER, 3}, {BLOBS_FULL, 0},
-    {BLOBS_EMPTY, 0}, {BLOBS_DISCS, 30}, {BLOBS_COMBS, 0}
-  };
   test_rng r;
 
   test_rng_seed (&r, 36);
   for (int s = 0; s < N_OF (sizes); s++)
-    for (int k = 0; k < N_OF (kinds); k++)
+    for (int k = 0; k < BLOBS_KINDS; k++)
       for (int i = 0; i < BLOBS_DESCS; i++)
         for (int depth = 8; depth <= 16; depth += 8)
-          check_cpu (kinds[k].kind, kinds[k].param, sizes[s][0],
-              sizes[s][1], (cm_depth) depth, i, &r);
+          check_cpu (blobs_kinds[k].kind, blobs_kinds[k].param,
+              sizes[s][0], sizes[s][1], (cm_depth) depth, i, &r);
   /* larger frames, fewer descriptors */
-  for (int k = 0; k < N_OF (kinds); k++)
+  for (int k = 0; k < BLOBS_KINDS; k++)
     for (int i = 0; i < BLOBS_DESCS; i += 3)
-      check_cpu (kinds[k].kind, kinds[k].param, 640, 480, CM_DEPTH_8, i, &r);
+      check_cpu (blobs_kinds[k].kind, blobs_kinds[k].param, 640, 480,
+          CM_DEPTH_8, i, &r);
 }
 
 /* more than 65535 passing blobs: labels past it share 65535, flagged */
@@ -211,14 +202,9 @@ test_labels_saturate (void)
   cm_blobs_desc d;
   cm_blobs_results want;
   cm_filter *f = NULL;
-  uint32_t t;
 
   test_rng_seed (&r, 65535);
-  blobs_fill (&src, BLOBS_CHECKER, 1, &t, &r);
-  memset (&d, 0, sizeof (d));
-  d.threshold = t;
-  d.connectivity = 4;
-  d.output = CM_BLOBS_OUTPUT_LABELS;
+  d = blobs_saturating (&src, &r);
   cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
   cm_blobs_ref (&d, &src, &want_img, &want);
   CHECK (want.total == 80000 && want.labels_saturated, "80000 blobs: %u",

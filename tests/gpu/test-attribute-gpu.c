@@ -37,35 +37,6 @@ static cm_stream stream;
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
 
-typedef struct
-{
-  cm_image alloc;               /* two samples wider than the view */
-  cm_image view;
-} dev_image;
-
-static int
-dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
-{
-  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
-    return 0;
-  d->view = d->alloc;
-  d->view.width = w;
-  if (layout == 1)
-    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
-  return 1;
-}
-
-static cm_image
-host_view (const cm_image * whole, int layout, int w)
-{
-  cm_image v = *whole;
-
-  v.width = w;
-  if (layout == 1)
-    v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
-  return v;
-}
-
 /* rows, columns of the tiles; no tiles; walks along the borders; seam
  * walk; stop after */
 static const cm_attr_tuning tunings[] = {
@@ -120,7 +91,7 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
 
   cm_image dst_whole = test_image_new (aw, h, depth, 0);
   cm_image noise = test_image_new (aw, h, depth, 0);
-  dev_image ds, dd;
+  kernel_test_image ds, dd;
   test_rng r;
   char what[300];
   int have_dev = 0;
@@ -135,7 +106,7 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
     src_whole[f] = test_image_new (aw, h, depth, 0);
     want[f] = test_image_new (w, h, depth, 0);
     test_image_fill_random (&src_whole[f], &r);
-    src = host_view (&src_whole[f], layout, w);
+    src = kernel_test_host_view (&src_whole[f], layout, w);
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         test_image_set (&src, x, y, test_image_get (&srcs[f], x, y));
@@ -144,12 +115,7 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
       goto out;
     }
   }
-  if (!dev_image_new (&ds, w, h, depth, layout)) {
-    FAIL ("device allocation %dx%d", w, h);
-    goto out;
-  }
-  if (!dev_image_new (&dd, w, h, depth, layout)) {
-    cm_device_free (ds.alloc.data);
+  if (!kernel_test_images_new (&ds, &dd, w, h, depth, depth, layout)) {
     FAIL ("device allocation %dx%d", w, h);
     goto out;
   }
@@ -171,44 +137,23 @@ check_case (const cm_attr_desc * d, cm_image * srcs, int frames,
 
       image_copy_async (&ds.alloc, &src_whole[f], CM_COPY_H2D, stream);
       for (int rep = 0; rep < repeat && ok; rep++) {
-        cm_image got;
-
         snprintf (what, sizeof (what), "%s conn %d min_area %u %dx%d "
             "%d-bit %s layout %d tuning %d frame %d run %d",
             cm_attr_op_name (d), d->connectivity, d->min_area, w, h, depth,
             name, layout, t, f, rep);
         image_copy_async (&dd.alloc, &noise, CM_COPY_H2D, stream);
-        st = cm_attr_plan_run (plan, &ds.view, &dd.view, stream);
-        if (st == CM_OK)
-          st = cm_stream_sync (stream);
+        st = kernel_test_synced (cm_attr_plan_run (plan, &ds.view, &dd.view,
+                stream), stream);
         if (st != CM_OK) {
           FAIL ("%s: run: %s", what, cm_status_string (st));
           ok = 0;
           break;
         }
-        image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
-        got = host_view (&dst_whole, layout, w);
-        ok = test_image_equal (&got, &want[f], what);
-        for (int y = 0; ok && y < h; y++)
-          for (int x = 0; x < aw; x++) {
-            int inside = x >= layout && x < layout + w;
-
-            if (!inside && test_image_get (&dst_whole, x, y) !=
-                test_image_get (&noise, x, y)) {
-              fprintf (stderr, "%s: wrote outside the view at (%d, %d)\n",
-                  what, x, y);
-              ok = 0;
-              break;
-            }
-          }
+        ok = kernel_test_output_ok (&dd, &dst_whole, &want[f], &noise,
+            layout, stream, what);
       }
-      if (ok) {
-        cm_image back = test_image_new (aw, h, depth, 0);
-
-        image_copy (&back, &ds.alloc, CM_COPY_D2H, stream);
-        ok = test_image_equal (&back, &src_whole[f], "source unchanged");
-        test_image_free (&back);
-      }
+      if (ok)
+        ok = kernel_test_source_unchanged (&ds, &src_whole[f], stream);
       if (ok)
         n_pass++;
       else
@@ -326,7 +271,7 @@ test_arguments (void)
   cm_attr_tuning big = { 128, 128, 0, 0, 0, 0 };
   cm_attr_plan *p = (cm_attr_plan *) 1;
   cm_filter *f = NULL;
-  dev_image a, b;
+  kernel_test_image a, b;
   int fails = n_fail;
 
   bad.connectivity = 5;
@@ -348,8 +293,8 @@ test_arguments (void)
     FAIL ("plan took tiles of 16384 pixels");
   if (cm_attr_plan_new (&p, &ok, 0, 8, CM_DEPTH_8) != CM_ERR_INVALID_ARG)
     FAIL ("plan took width 0");
-  if (!dev_image_new (&a, 8, 8, CM_DEPTH_8, 0) ||
-      !dev_image_new (&b, 8, 7, CM_DEPTH_8, 0)) {
+  if (!kernel_test_image_new (&a, 8, 8, CM_DEPTH_8, 0) ||
+      !kernel_test_image_new (&b, 8, 7, CM_DEPTH_8, 0)) {
     FAIL ("device allocation");
     return;
   }
@@ -375,17 +320,13 @@ test_arguments (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
   test_arguments ();
   test_table ();
   test_large ();
-  cm_stream_free (stream);
   test_sample_report ();
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

@@ -43,23 +43,6 @@ static const cm_blobs_tuning tunings[] = {
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
 
-/* a device image one sample into an allocation two samples wider */
-typedef struct
-{
-  cm_image alloc, view;
-} dev_image;
-
-static int
-dev_image_new (dev_image * d, int w, int h, cm_depth depth)
-{
-  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
-    return 0;
-  d->view = d->alloc;
-  d->view.width = w;
-  d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
-  return 1;
-}
-
 /* @src (host) under @d with each tuning of @mask against the reference */
 static void
 check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
@@ -72,7 +55,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
   cm_image noise = test_image_new (w + 2, h, od, 0);
   cm_image src_whole = test_image_new (w + 2, h, src->depth, 0);
   cm_blobs_results want;
-  dev_image ds, dd;
+  kernel_test_image ds, dd;
   test_rng r;
   char what[400];
 
@@ -87,12 +70,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     FAIL ("%s: reference refused", name);
     goto out;
   }
-  if (!dev_image_new (&ds, w, h, src->depth)) {
-    FAIL ("%s: device allocation", name);
-    goto out;
-  }
-  if (!dev_image_new (&dd, w, h, od)) {
-    cm_device_free (ds.alloc.data);
+  if (!kernel_test_images_new (&ds, &dd, w, h, src->depth, od, 1)) {
     FAIL ("%s: device allocation", name);
     goto out;
   }
@@ -112,10 +90,8 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
       continue;
     }
     image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
-    st = cm_blobs_plan_run (plan, &ds.view, d->output ? &dd.view : NULL,
-        stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_blobs_plan_run (plan, &ds.view,
+            d->output ? &dd.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
       cm_blobs_plan_free (plan);
@@ -173,19 +149,6 @@ check_case (blobs_kind kind, int param, int w, int h, cm_depth depth,
   test_image_free (&src);
 }
 
-static const struct
-{
-  blobs_kind kind;
-  int param;
-} kinds[] = {
-  {BLOBS_RANDOM, 5}, {BLOBS_RANDOM, 25}, {BLOBS_RANDOM, 50},
-  {BLOBS_RANDOM, 75}, {BLOBS_RANDOM, 95}, {BLOBS_SPIRAL, 0},
-  {BLOBS_CHECKER, 1}, {BLOBS_CHECKER, 3}, {BLOBS_FULL, 0},
-  {BLOBS_EMPTY, 0}, {BLOBS_DISCS, 30}, {BLOBS_COMBS, 0}
-};
-
-#define N_KINDS ((int) (sizeof (kinds) / sizeof (kinds[0])))
-
 static void
 test_table (void)
 {
@@ -197,7 +160,7 @@ test_table (void)
 
   test_rng_seed (&r, 3636);
   for (int s = 0; s < (int) (sizeof (sizes) / sizeof (sizes[0])); s++)
-    for (int k = 0; k < N_KINDS; k++)
+    for (int k = 0; k < BLOBS_KINDS; k++)
       for (int i = 0; i < BLOBS_DESCS; i++)
         for (int depth = 8; depth <= 16; depth += 8) {
           const int w = sizes[s][0], h = sizes[s][1];
@@ -206,8 +169,8 @@ test_table (void)
 
           if (!test_sample_keep ())
             continue;
-          check_case (kinds[k].kind, kinds[k].param, w, h, (cm_depth) depth,
-              i, mask, &r);
+          check_case (blobs_kinds[k].kind, blobs_kinds[k].param, w, h,
+              (cm_depth) depth, i, mask, &r);
         }
 }
 
@@ -237,14 +200,9 @@ test_saturated (void)
   test_rng r;
   cm_image src = test_image_new (400, 400, CM_DEPTH_8, 0);
   cm_blobs_desc d;
-  uint32_t t;
 
   test_rng_seed (&r, 65536);
-  blobs_fill (&src, BLOBS_CHECKER, 1, &t, &r);
-  memset (&d, 0, sizeof (d));
-  d.threshold = t;
-  d.connectivity = 4;
-  d.output = CM_BLOBS_OUTPUT_LABELS;
+  d = blobs_saturating (&src, &r);
   check_frame (&src, &d, 1u, "80000 labels");
   d.max_blobs = 70000;
   d.min_area = 1;
@@ -263,7 +221,7 @@ test_rerun (void)
   cm_blobs_desc d = blobs_desc_of (4, 128);
   cm_blobs_results want;
   cm_blobs_plan *plan = NULL;
-  dev_image da;
+  kernel_test_image da;
   uint32_t t;
   int ok = 1;
 
@@ -274,7 +232,7 @@ test_rerun (void)
   d.output = CM_BLOBS_OUTPUT_NONE;
   cm_blobs_results_alloc (&want, cm_blobs_capacity (&d, w, h));
   if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK ||
-      !dev_image_new (&da, w, h, CM_DEPTH_8)) {
+      !kernel_test_image_new (&da, w, h, CM_DEPTH_8, 1)) {
     FAIL ("rerun: setup");
     return;
   }
@@ -410,7 +368,5 @@ main (void)
     test_rerun ();
     test_filter_api ();
   }
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

@@ -143,7 +143,5 @@ main (void)
   for (size_t t = 0; t < N_OF (tall); t++)
     run_case (&tall[t], &r);
 
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

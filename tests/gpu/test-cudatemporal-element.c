@@ -212,26 +212,14 @@ GST_END_TEST;
 GST_START_TEST (test_history_too_large)
 {
   GstElement *e = temporal_new ("cuda", 255, 50, "background");
-  GstBus *bus = gst_bus_new ();
-  GstHarness *h;
-  GstVideoInfo info;
-  GstMessage *msg;
-  GError *err = NULL;
+  gchar *text = test_caps_error (e, "GRAY16_LE", 32768, 32768);
 
-  gst_element_set_bus (e, bus);
-  h = morph_harness_new (e);
-  morph_harness_set_caps (h, "GRAY16_LE", 32768, 32768, &info);
-  msg = test_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "no error for a history of 548 GB");
-  gst_message_parse_error (msg, &err, NULL);
-  printf ("the error: %s\n", err->message);
-  fail_unless (strstr (err->message, "255 frames") != NULL &&
-      strstr (err->message, "device memory") != NULL &&
-      strstr (err->message, " bytes") != NULL,
-      "the error does not name the frames and bytes: %s", err->message);
-  g_clear_error (&err);
-  gst_message_unref (msg);
-  test_element_teardown (h, e, bus);
+  printf ("the error: %s\n", text);
+  fail_unless (strstr (text, "255 frames") != NULL &&
+      strstr (text, "device memory") != NULL &&
+      strstr (text, " bytes") != NULL,
+      "the error does not name the frames and bytes: %s", text);
+  g_free (text);
 }
 
 GST_END_TEST;

@@ -274,10 +274,8 @@ run_gpu (const cm_linspectrum_desc * dref, const cm_image * src,
   for (int r = 0; r < runs && ok; r++) {
     const uint64_t *hs;
 
-    st = cm_linspectrum_plan_run (plan, &dsrc->view, ws ? &dsup.view : NULL,
-        wo ? &dori.view : NULL, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_linspectrum_plan_run (plan, &dsrc->view,
+            ws ? &dsup.view : NULL, wo ? &dori.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s [%s]: run %d: %s", what, cm_linspectrum_plan_describe (plan),
           r, cm_status_string (st));
@@ -941,7 +939,5 @@ main (void)
   test_parallel_lines ();
   test_staff_page ();
 
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

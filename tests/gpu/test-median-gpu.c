@@ -296,9 +296,8 @@ run_case (const cm_median_desc * d, const dev_image * dsrc,
           CM_COPY_H2D, stream) != CM_OK) {
     FAIL ("%s: destination allocation / upload", what);
   } else {
-    st = cm_median_plan_run (plan, &dsrc->view, &ddst->view, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_median_plan_run (plan, &dsrc->view,
+            &ddst->view, stream), stream);
     if (st != CM_OK)
       FAIL ("%s: run (%s): %s", what, cm_median_plan_algorithm (plan),
           cm_status_string (st));
@@ -754,13 +753,11 @@ test_kernel_names (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
   const char *mp = getenv ("CM_TEST_MAX_PIXELS");
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
   if (mp && atol (mp) > 0)
     max_pixels = atol (mp);
 

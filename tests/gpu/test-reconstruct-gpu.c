@@ -37,38 +37,6 @@ static cm_se *disk3, *line7, *ring;   /* ring: no origin, so the marker
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
 
-/* ---- device images: 0 the allocator's pitch, 1 one sample in ---------- */
-
-typedef struct
-{
-  cm_image alloc;               /* two samples wider than the view */
-  cm_image view;
-} dev_image;
-
-static int
-dev_image_new (dev_image * d, int w, int h, cm_depth depth, int layout)
-{
-  if (cm_device_image_alloc (&d->alloc, w + 2, h, depth) != CM_OK)
-    return 0;
-  d->view = d->alloc;
-  d->view.width = w;
-  if (layout == 1)
-    d->view.data = (uint8_t *) d->alloc.data + cm_depth_bytes (depth);
-  return 1;
-}
-
-/* the view inside a host copy of the whole allocation */
-static cm_image
-host_view (const cm_image * whole, int layout, int w)
-{
-  cm_image v = *whole;
-
-  v.width = w;
-  if (layout == 1)
-    v.data = (uint8_t *) whole->data + cm_depth_bytes (whole->depth);
-  return v;
-}
-
 static const cm_recon_tuning tunings[] = {
   {0, 0, 0},                    /* the defaults: rows in shared memory */
   {1, 0, 1},                    /* one-row bands, rows in chunks */
@@ -90,7 +58,7 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
   cm_image dst_whole = test_image_new (aw, h, depth, 0);
   cm_image noise = test_image_new (aw, h, depth, 0);
   cm_image src, want = test_image_new (w, h, depth, 0);
-  dev_image ds, dd;
+  kernel_test_image ds, dd;
   char what[256];
 
   memset (&d, 0, sizeof (d));
@@ -106,19 +74,14 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
 
   test_image_fill_random (&src_whole, r);
   test_image_fill_random (&noise, r);
-  src = host_view (&src_whole, layout, w);
+  src = kernel_test_host_view (&src_whole, layout, w);
   test_image_fill_kind (&src, kind, vertical, r);
 
   if (cm_recon_ref (&d, &src, &want) != CM_OK) {
     FAIL ("CPU twin refused %s", cm_recon_op_name (op));
     goto out;
   }
-  if (!dev_image_new (&ds, w, h, depth, layout)) {
-    FAIL ("device allocation %dx%d", w, h);
-    goto out;
-  }
-  if (!dev_image_new (&dd, w, h, depth, layout)) {
-    cm_device_free (ds.alloc.data);
+  if (!kernel_test_images_new (&ds, &dd, w, h, depth, depth, layout)) {
     FAIL ("device allocation %dx%d", w, h);
     goto out;
   }
@@ -126,7 +89,6 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
 
   for (int t = 0; t < N_TUNINGS; t++) {
     cm_recon_plan *plan = NULL;
-    cm_image got;
     cm_status st;
     int ok, passes;
 
@@ -141,42 +103,22 @@ check_case (cm_recon_op op, int conn, int w, int h, cm_depth depth,
       continue;
     }
     image_copy_async (&dd.alloc, &noise, CM_COPY_H2D, stream);
-    st = cm_recon_plan_run (plan, &ds.view, &dd.view, stream);
-    if (st == CM_OK)
-      st = cm_stream_sync (stream);
+    st = kernel_test_synced (cm_recon_plan_run (plan, &ds.view, &dd.view,
+            stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
       cm_recon_plan_free (plan);
       continue;
     }
     passes = cm_recon_plan_passes (plan);
-    image_copy (&dst_whole, &dd.alloc, CM_COPY_D2H, stream);
-    got = host_view (&dst_whole, layout, w);
-    ok = test_image_equal (&got, &want, what);
-    /* outside the view: untouched noise */
-    for (int y = 0; ok && y < h; y++)
-      for (int x = 0; x < aw; x++) {
-        const int inside = x >= layout && x < layout + w;
-
-        if (!inside && test_image_get (&dst_whole, x, y) !=
-            test_image_get (&noise, x, y)) {
-          fprintf (stderr, "%s: wrote outside the view at (%d, %d)\n", what,
-              x, y);
-          ok = 0;
-          break;
-        }
-      }
+    ok = kernel_test_output_ok (&dd, &dst_whole, &want, &noise, layout,
+        stream, what);
     if (ok && passes < 1) {
       fprintf (stderr, "%s: %d passes reported\n", what, passes);
       ok = 0;
     }
-    if (ok) {
-      cm_image back = test_image_new (aw, h, depth, 0);
-
-      image_copy (&back, &ds.alloc, CM_COPY_D2H, stream);
-      ok = test_image_equal (&back, &src_whole, "source unchanged");
-      test_image_free (&back);
-    }
+    if (ok)
+      ok = kernel_test_source_unchanged (&ds, &src_whole, stream);
     if (ok)
       n_pass++;
     else
@@ -300,12 +242,10 @@ test_arguments (void)
 int
 main (void)
 {
-  const char *v = getenv ("CM_TEST_VERBOSE");
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = v && atoi (v) > 0;
   if (cm_se_new_disk (&disk3, 3) != CM_OK ||
       cm_se_new_line (&line7, 7, 30.0) != CM_OK ||
       cm_se_new_custom (&ring, "00100;01110;11011;01110;00100") != CM_OK) {
@@ -320,7 +260,5 @@ main (void)
   cm_se_free (disk3);
   cm_se_free (line7);
   cm_se_free (ring);
-  cm_stream_free (stream);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }

@@ -477,7 +477,5 @@ main (void)
   check_table (&r);
   check_every_frames (&r);
   check_large (&r);
-  printf ("%d passed, %d failed\n", n_pass, n_fail);
-  cm_stream_free (stream);
-  return n_fail ? 1 : 0;
+  return kernel_test_close (stream, n_pass, n_fail);
 }
