@@ -307,30 +307,6 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
   gst_cuda_blobs_meta_get_info ();
 }
 
-static void
-gst_cuda_blobs_init (GstCudaBlobs * self)
-{
-  GstCudaBlobsSettings *s = &self->settings;
-
-  s->threshold = DEFAULT_THRESHOLD;
-  s->invert = DEFAULT_INVERT;
-  s->connectivity = DEFAULT_CONNECTIVITY;
-  s->min_area = DEFAULT_MIN_AREA;
-  s->max_area = DEFAULT_MAX_AREA;
-  s->exclude_border = DEFAULT_EXCLUDE_BORDER;
-  s->max_blobs = DEFAULT_MAX_BLOBS;
-  s->output = DEFAULT_OUTPUT;
-  s->post_messages = DEFAULT_POST_MESSAGES;
-  s->interval = DEFAULT_INTERVAL;
-  s->attach_meta = DEFAULT_ATTACH_META;
-
-  self->analysis.output_applied = DEFAULT_OUTPUT;
-  self->analysis.plain_output = DEFAULT_OUTPUT;
-  self->mode = DEFAULT_OUTPUT;
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
-}
-
 /* the properties in the settings */
 static const GstCudaPlaneFilterField gst_cuda_blobs_fields[] = {
   {PROP_THRESHOLD, G_STRUCT_OFFSET (GstCudaBlobsSettings, threshold)},
@@ -346,6 +322,19 @@ static const GstCudaPlaneFilterField gst_cuda_blobs_fields[] = {
   {PROP_INTERVAL, G_STRUCT_OFFSET (GstCudaBlobsSettings, interval)},
   {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaBlobsSettings, attach_meta)},
 };
+
+static void
+gst_cuda_blobs_init (GstCudaBlobs * self)
+{
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields));
+
+  self->analysis.output_applied = DEFAULT_OUTPUT;
+  self->analysis.plain_output = DEFAULT_OUTPUT;
+  self->mode = DEFAULT_OUTPUT;
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
+      DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+}
 
 /* read at every frame: a new value rebuilds nothing */
 static const guint per_frame_props[] = { PROP_POST_MESSAGES, PROP_INTERVAL,

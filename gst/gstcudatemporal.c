@@ -208,21 +208,18 @@ gst_cuda_temporal_class_init (GstCudaTemporalClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_TEMPORAL_OUTPUT, 0);
 }
 
-static void
-gst_cuda_temporal_init (GstCudaTemporal * self)
-{
-  GstCudaTemporalSettings *s = &self->settings;
-
-  s->frames = DEFAULT_FRAMES;
-  s->percentile = DEFAULT_PERCENTILE;
-  s->output = DEFAULT_OUTPUT;
-}
-
 static const GstCudaPlaneFilterField gst_cuda_temporal_fields[] = {
   {PROP_FRAMES, G_STRUCT_OFFSET (GstCudaTemporalSettings, frames)},
   {PROP_PERCENTILE, G_STRUCT_OFFSET (GstCudaTemporalSettings, percentile)},
   {PROP_OUTPUT, G_STRUCT_OFFSET (GstCudaTemporalSettings, output)},
 };
+
+static void
+gst_cuda_temporal_init (GstCudaTemporal * self)
+{
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_temporal_fields, G_N_ELEMENTS (gst_cuda_temporal_fields));
+}
 
 static void
 gst_cuda_temporal_set_property (GObject * object, guint prop_id,

@@ -93,6 +93,30 @@ field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
   }
 }
 
+/* instance_init: the fields of @settings at the defaults of their
+ * properties, those @object's own class installed */
+void
+gst_cuda_plane_filter_settings_init (GObject * object, gpointer settings,
+    const GstCudaPlaneFilterField * fields, guint n_fields)
+{
+  GParamSpec **specs;
+  guint n_specs, i, j;
+
+  specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object),
+      &n_specs);
+  for (i = 0; i < n_fields; i++) {
+    for (j = 0; j < n_specs; j++) {
+      if (specs[j]->owner_type == G_OBJECT_TYPE (object) &&
+          specs[j]->param_id == fields[i].prop_id) {
+        field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset),
+            g_param_spec_get_default_value (specs[j]), specs[j]);
+        break;
+      }
+    }
+  }
+  g_free (specs);
+}
+
 /* set_property for the properties kept in @settings (under the object
  * lock); refuse bad values before. TRUE: one of @fields, and its value
  * changed (a value set again rebuilds nothing). */
