@@ -329,11 +329,9 @@ gst_cuda_blobs_init (GstCudaBlobs * self)
   gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
       gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields));
 
-  self->analysis.output_applied = DEFAULT_OUTPUT;
-  self->analysis.plain_output = DEFAULT_OUTPUT;
+  gst_cuda_plane_filter_analysis_init (GST_BASE_TRANSFORM (self),
+      &self->analysis, DEFAULT_OUTPUT, GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
   self->mode = DEFAULT_OUTPUT;
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
 }
 
 /* read at every frame: a new value rebuilds nothing */

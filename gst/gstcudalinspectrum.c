@@ -334,11 +334,9 @@ gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
       gst_cuda_lin_spectrum_fields, G_N_ELEMENTS (gst_cuda_lin_spectrum_fields));
 
   self->refused_min = self->refused_max = self->refused_step = NAN;
-  self->analysis.output_applied = DEFAULT_OUTPUT;
-  self->analysis.plain_output = DEFAULT_OUTPUT;
+  gst_cuda_plane_filter_analysis_init (GST_BASE_TRANSFORM (self),
+      &self->analysis, DEFAULT_OUTPUT, GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   self->mode = DEFAULT_OUTPUT;
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 }
 
 static void
