@@ -345,13 +345,9 @@ gst_cuda_blobs_set_property (GObject * object, guint prop_id,
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (object);
 
-  if (prop_id == PROP_CONNECTIVITY && g_value_get_int (value) != 4 &&
-      g_value_get_int (value) != 8) {
-    gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid connectivity "
-        "%d: only 4 and 8 are allowed; keeping the previous connectivity",
-        g_value_get_int (value));
+  if (prop_id == PROP_CONNECTIVITY &&
+      !gst_cuda_plane_filter_connectivity_ok (GST_ELEMENT (self), value))
     return;
-  }
 
   if (gst_cuda_plane_filter_analysis_set_property (object, &self->settings,
           gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields),

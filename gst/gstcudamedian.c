@@ -67,7 +67,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstcudamedian.h"
@@ -268,13 +267,8 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
       return gst_cuda_median_check_side (self, g_param_spec_get_name (pspec),
           g_value_get_int (value));
     case PROP_PERCENTILE:
-      /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
-        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
-            "not a number; keeping the previous percentile");
-        return FALSE;
-      }
-      return TRUE;
+      return gst_cuda_plane_filter_percentile_ok (GST_ELEMENT (self), value,
+          pspec);
     default:
       return TRUE;
   }

@@ -436,13 +436,8 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       return TRUE;
     }
     case PROP_CONNECTIVITY:
-      if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
-        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid "
-            "connectivity %d: only 4 and 8 are allowed; keeping the previous "
-            "connectivity", g_value_get_int (value));
-        return FALSE;
-      }
-      return TRUE;
+      return gst_cuda_plane_filter_connectivity_ok (GST_ELEMENT (self),
+          value);
     case PROP_MIN_AREA:
       if (g_value_get_uint (value) == 0) {
         gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid min-area "

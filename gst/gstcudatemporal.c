@@ -63,7 +63,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstcudatemporal.h"
@@ -227,13 +226,9 @@ gst_cuda_temporal_set_property (GObject * object, guint prop_id,
 {
   GstCudaTemporal *self = GST_CUDA_TEMPORAL (object);
 
-  /* a hair outside the range comes back inside; NaN stays NaN */
   if (prop_id == PROP_PERCENTILE &&
-      isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
-    gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
-        "not a number; keeping the previous percentile");
+      !gst_cuda_plane_filter_percentile_ok (GST_ELEMENT (self), value, pspec))
     return;
-  }
   if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_temporal_fields, G_N_ELEMENTS (gst_cuda_temporal_fields),
           prop_id, value, pspec))

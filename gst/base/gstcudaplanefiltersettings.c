@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "gstcudaplanefiltersettings.h"
+#include "gstcudaplanefiltererrors.h"
 
 /* A GParamSpecDouble's value brought into its range (GLib <= 2.74 lets
  * through values a hair outside, which the core would refuse); NaN stays. */
@@ -19,6 +20,34 @@ gst_cuda_plane_filter_double_in_range (const GValue * value,
   gdouble v = g_value_get_double (value);
 
   return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
+/* The checks of properties several elements have, before the object lock
+ * is taken: FALSE, with a warning, for a value refused (the previous one
+ * stays). connectivity (an int of 4 to 8): 4 or 8 only. */
+gboolean
+gst_cuda_plane_filter_connectivity_ok (GstElement * element,
+    const GValue * value)
+{
+  if (g_value_get_int (value) == 4 || g_value_get_int (value) == 8)
+    return TRUE;
+  gst_cuda_plane_filter_refuse (element, "invalid connectivity %d: only 4 "
+      "and 8 are allowed; keeping the previous connectivity",
+      g_value_get_int (value));
+  return FALSE;
+}
+
+/* percentile (a double): a hair outside the range comes back inside
+ * (when stored); NaN stays NaN and is refused */
+gboolean
+gst_cuda_plane_filter_percentile_ok (GstElement * element,
+    const GValue * value, GParamSpec * pspec)
+{
+  if (!isnan (gst_cuda_plane_filter_double_in_range (value, pspec)))
+    return TRUE;
+  gst_cuda_plane_filter_refuse (element, "percentile NaN is not a number; "
+      "keeping the previous percentile");
+  return FALSE;
 }
 
 #define STORE(type, v) G_STMT_START { type nv = (v); \
