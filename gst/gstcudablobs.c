@@ -307,30 +307,6 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
   gst_cuda_blobs_meta_get_info ();
 }
 
-static void
-gst_cuda_blobs_init (GstCudaBlobs * self)
-{
-  GstCudaBlobsSettings *s = &self->settings;
-
-  s->threshold = DEFAULT_THRESHOLD;
-  s->invert = DEFAULT_INVERT;
-  s->connectivity = DEFAULT_CONNECTIVITY;
-  s->min_area = DEFAULT_MIN_AREA;
-  s->max_area = DEFAULT_MAX_AREA;
-  s->exclude_border = DEFAULT_EXCLUDE_BORDER;
-  s->max_blobs = DEFAULT_MAX_BLOBS;
-  s->output = DEFAULT_OUTPUT;
-  s->post_messages = DEFAULT_POST_MESSAGES;
-  s->interval = DEFAULT_INTERVAL;
-  s->attach_meta = DEFAULT_ATTACH_META;
-
-  self->analysis.output_applied = DEFAULT_OUTPUT;
-  self->analysis.plain_output = DEFAULT_OUTPUT;
-  self->mode = DEFAULT_OUTPUT;
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      DEFAULT_OUTPUT == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
-}
-
 /* the properties in the settings */
 static const GstCudaPlaneFilterField gst_cuda_blobs_fields[] = {
   {PROP_THRESHOLD, G_STRUCT_OFFSET (GstCudaBlobsSettings, threshold)},
@@ -347,6 +323,17 @@ static const GstCudaPlaneFilterField gst_cuda_blobs_fields[] = {
   {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaBlobsSettings, attach_meta)},
 };
 
+static void
+gst_cuda_blobs_init (GstCudaBlobs * self)
+{
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields));
+
+  gst_cuda_plane_filter_analysis_init (GST_BASE_TRANSFORM (self),
+      &self->analysis, DEFAULT_OUTPUT, GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
+  self->mode = DEFAULT_OUTPUT;
+}
+
 /* read at every frame: a new value rebuilds nothing */
 static const guint per_frame_props[] = { PROP_POST_MESSAGES, PROP_INTERVAL,
   PROP_ATTACH_META
@@ -358,13 +345,9 @@ gst_cuda_blobs_set_property (GObject * object, guint prop_id,
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (object);
 
-  if (prop_id == PROP_CONNECTIVITY && g_value_get_int (value) != 4 &&
-      g_value_get_int (value) != 8) {
-    gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid connectivity "
-        "%d: only 4 and 8 are allowed; keeping the previous connectivity",
-        g_value_get_int (value));
+  if (prop_id == PROP_CONNECTIVITY &&
+      !gst_cuda_plane_filter_connectivity_ok (GST_ELEMENT (self), value))
     return;
-  }
 
   if (gst_cuda_plane_filter_analysis_set_property (object, &self->settings,
           gst_cuda_blobs_fields, G_N_ELEMENTS (gst_cuda_blobs_fields),

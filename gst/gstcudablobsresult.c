@@ -109,17 +109,12 @@ gst_cuda_blobs_mode (GstCudaBlobs * self)
 static void
 gst_cuda_blobs_apply_output (GstCudaBlobs * self)
 {
-  GstCudaBlobsOutput mode;
-
   gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
       &self->analysis, (const gint *) & self->settings.output,
       GST_CUDA_BLOBS_OUTPUT_LABELS);
-
-  mode = gst_cuda_blobs_mode (self);
-  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
-      GST_CAT_DEFAULT, mode == GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
-  if (mode != self->mode)
-    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
+  gst_cuda_plane_filter_analysis_apply_mode (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, gst_cuda_blobs_mode (self), self->mode,
+      GST_CUDA_BLOBS_OUTPUT_PASSTHROUGH);
 }
 
 void
@@ -328,32 +323,6 @@ result_set_counts (GstStructure * s, const GstCudaBlobsResult * r)
       "foreground", G_TYPE_UINT64, r->foreground, NULL);
 }
 
-/* a GstValueArray of @n values of @type read from @v (guint32, guint64
- * or gdouble) */
-static void
-value_array_take (GstStructure * s, const gchar * name, GType type,
-    gconstpointer v, guint n)
-{
-  GValue array = G_VALUE_INIT;
-  guint i;
-
-  /* room for the values at once: no growth per value */
-  gst_value_array_init (&array, n);
-  for (i = 0; i < n; i++) {
-    GValue e = G_VALUE_INIT;
-
-    g_value_init (&e, type);
-    if (type == G_TYPE_UINT)
-      g_value_set_uint (&e, ((const guint32 *) v)[i]);
-    else if (type == G_TYPE_UINT64)
-      g_value_set_uint64 (&e, ((const guint64 *) v)[i]);
-    else
-      g_value_set_double (&e, ((const gdouble *) v)[i]);
-    gst_value_array_append_and_take_value (&array, &e);
-  }
-  gst_structure_take_value (s, name, &array);
-}
-
 /* the arrays as GstValueArrays (@bytes FALSE) or GBytes */
 static void
 result_set_arrays (GstStructure * s, const GstCudaBlobsResult * r,
@@ -384,8 +353,8 @@ result_set_arrays (GstStructure * s, const GstCudaBlobsResult * r,
               r->count * arrays[i].size));
       gst_structure_take_value (s, arrays[i].name, &v);
     } else {
-      value_array_take (s, arrays[i].name, arrays[i].type, arrays[i].v,
-          r->count);
+      gst_cuda_plane_filter_analysis_take_array (s, arrays[i].name,
+          arrays[i].type, arrays[i].v, r->count);
     }
   }
 }
@@ -496,15 +465,10 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
     cm_filter * filter, gint width, gint height)
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (base);
-  gboolean post;
-  guint interval;
+  GstStructure *s = NULL;
 
   (void) width;
   (void) height;
-  GST_OBJECT_LOCK (self);
-  post = self->settings.post_messages;
-  interval = self->settings.interval;
-  GST_OBJECT_UNLOCK (self);
 
   /* a whole frame, or no region: the gathering starts here */
   if (filter != NULL) {
@@ -516,22 +480,17 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
   }
   self->gathering = FALSE;
 
-  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
-    post = FALSE;
-
-  if (post) {
-    GstStructure *s = gst_structure_new_empty ("cudablobs");
-
+  if (gst_cuda_plane_filter_analysis_post_frame (GST_BASE_TRANSFORM (self),
+          &self->analysis, &self->settings.post_messages,
+          &self->settings.interval)) {
+    s = gst_structure_new_empty ("cudablobs");
     gst_cuda_plane_filter_analysis_set_times (s,
         &GST_BASE_TRANSFORM (self)->segment, inbuf);
     result_set_counts (s, &self->result);
     result_set_arrays (s, &self->result, FALSE);
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_element (GST_OBJECT (self), s));
   }
-  /* attached once the frame is done, to the buffer that leaves */
-  self->analysis.result_ready = self->analysis.attach_frame;
-  return GST_FLOW_OK;
+  return gst_cuda_plane_filter_analysis_frame_done (GST_BASE_TRANSFORM (self),
+      &self->analysis, s);
 }
 
 /* ---- the result on the output buffer ------------------------------------ */
@@ -548,16 +507,10 @@ gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
 {
   GstCudaBlobs *self = GST_CUDA_BLOBS (trans);
 
-  GST_OBJECT_LOCK (self);
-  self->analysis.attach_frame = self->settings.attach_meta;
-  GST_OBJECT_UNLOCK (self);
-  self->analysis.result_ready = FALSE;
   self->gathering = FALSE;
-
-  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
-    return gst_cuda_plane_filter_analysis_writable_input (trans,
-        GST_CAT_DEFAULT, inbuf, outbuf);
-  return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
+  return gst_cuda_plane_filter_analysis_prepare_output_buffer (trans,
+      GST_CAT_DEFAULT, &self->analysis, &self->settings.attach_meta, inbuf,
+      outbuf);
 }
 
 /* The mask of a YUV frame in system memory: neutral chroma (the base

@@ -313,27 +313,30 @@ gst_cuda_lin_spectrum_class_init (GstCudaLinSpectrumClass * klass)
   gst_cuda_lin_spectrum_meta_get_info ();
 }
 
+/* the properties in the settings */
+static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
+  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, length)},
+  {PROP_ANGLE_MIN, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_min)},
+  {PROP_ANGLE_MAX, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_max)},
+  {PROP_ANGLE_STEP, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_step)},
+  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, operation)},
+  {PROP_OUTPUT, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, output)},
+  {PROP_POST_MESSAGES,
+      G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, post_messages)},
+  {PROP_INTERVAL, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, interval)},
+  {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, attach_meta)},
+};
+
 static void
 gst_cuda_lin_spectrum_init (GstCudaLinSpectrum * self)
 {
-  GstCudaLinSpectrumSettings *s = &self->settings;
-
-  s->length = DEFAULT_LENGTH;
-  s->angle_min = DEFAULT_ANGLE_MIN;
-  s->angle_max = DEFAULT_ANGLE_MAX;
-  s->angle_step = DEFAULT_ANGLE_STEP;
-  s->operation = DEFAULT_OPERATION;
-  s->output = DEFAULT_OUTPUT;
-  s->post_messages = DEFAULT_POST_MESSAGES;
-  s->interval = DEFAULT_INTERVAL;
-  s->attach_meta = DEFAULT_ATTACH_META;
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_lin_spectrum_fields, G_N_ELEMENTS (gst_cuda_lin_spectrum_fields));
 
   self->refused_min = self->refused_max = self->refused_step = NAN;
-  self->analysis.output_applied = DEFAULT_OUTPUT;
-  self->analysis.plain_output = DEFAULT_OUTPUT;
+  gst_cuda_plane_filter_analysis_init (GST_BASE_TRANSFORM (self),
+      &self->analysis, DEFAULT_OUTPUT, GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
   self->mode = DEFAULT_OUTPUT;
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      DEFAULT_OUTPUT == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 }
 
 static void
@@ -377,20 +380,6 @@ gst_cuda_lin_spectrum_angles_refusal (const cm_linspectrum_desc * desc)
   return "it would give more than " G_STRINGIFY (CM_LINSPECTRUM_MAX_ANGLES)
       " orientations";
 }
-
-/* the properties in the settings */
-static const GstCudaPlaneFilterField gst_cuda_lin_spectrum_fields[] = {
-  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, length)},
-  {PROP_ANGLE_MIN, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_min)},
-  {PROP_ANGLE_MAX, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_max)},
-  {PROP_ANGLE_STEP, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, angle_step)},
-  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, operation)},
-  {PROP_OUTPUT, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, output)},
-  {PROP_POST_MESSAGES,
-      G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, post_messages)},
-  {PROP_INTERVAL, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, interval)},
-  {PROP_ATTACH_META, G_STRUCT_OFFSET (GstCudaLinSpectrumSettings, attach_meta)},
-};
 
 /* read at every frame: a new value rebuilds nothing */
 static const guint per_frame_props[] = { PROP_POST_MESSAGES, PROP_INTERVAL,

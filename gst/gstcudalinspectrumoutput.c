@@ -100,17 +100,12 @@ gst_cuda_lin_spectrum_mode (GstCudaLinSpectrum * self)
 static void
 gst_cuda_lin_spectrum_apply_output (GstCudaLinSpectrum * self)
 {
-  GstCudaLinSpectrumOutput mode;
-
   gst_cuda_plane_filter_analysis_take_output (GST_BASE_TRANSFORM (self),
       &self->analysis, (const gint *) & self->settings.output,
       GST_CUDA_LIN_SPECTRUM_OUTPUT_ORIENTATION);
-
-  mode = gst_cuda_lin_spectrum_mode (self);
-  gst_cuda_plane_filter_analysis_set_passthrough (GST_BASE_TRANSFORM (self),
-      GST_CAT_DEFAULT, mode == GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
-  if (mode != self->mode)
-    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (self));
+  gst_cuda_plane_filter_analysis_apply_mode (GST_BASE_TRANSFORM (self),
+      GST_CAT_DEFAULT, gst_cuda_lin_spectrum_mode (self), self->mode,
+      GST_CUDA_LIN_SPECTRUM_OUTPUT_PASSTHROUGH);
 }
 
 void
@@ -246,25 +241,6 @@ result_set_dominant (GstStructure * s, const GstCudaLinSpectrumResult * r)
       "dominant-value", G_TYPE_DOUBLE, r->dominant_value, NULL);
 }
 
-/* a GstValueArray of @n doubles */
-static void
-value_array_take_doubles (GstStructure * s, const gchar * name,
-    const gdouble * v, gint n)
-{
-  GValue array = G_VALUE_INIT;
-  gint i;
-
-  g_value_init (&array, GST_TYPE_ARRAY);
-  for (i = 0; i < n; i++) {
-    GValue d = G_VALUE_INIT;
-
-    g_value_init (&d, G_TYPE_DOUBLE);
-    g_value_set_double (&d, v[i]);
-    gst_value_array_append_and_take_value (&array, &d);
-  }
-  gst_structure_take_value (s, name, &array);
-}
-
 /**
  * gst_cuda_lin_spectrum_result_message:
  * @r: the frame's result
@@ -283,8 +259,10 @@ gst_cuda_lin_spectrum_result_message (const GstCudaLinSpectrumResult * r,
 
   gst_cuda_plane_filter_analysis_set_times (s, segment, inbuf);
   result_set_params (s, r);
-  value_array_take_doubles (s, "angles", r->angles, r->n_angles);
-  value_array_take_doubles (s, "spectrum", r->spectrum, r->n_angles);
+  gst_cuda_plane_filter_analysis_take_array (s, "angles", G_TYPE_DOUBLE,
+      r->angles, (guint) r->n_angles);
+  gst_cuda_plane_filter_analysis_take_array (s, "spectrum", G_TYPE_DOUBLE,
+      r->spectrum, (guint) r->n_angles);
   result_set_dominant (s, r);
   return s;
 }
@@ -370,15 +348,10 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (base);
   const guint64 *spectrum;
   gboolean post;
-  guint interval;
 
-  GST_OBJECT_LOCK (self);
-  post = self->settings.post_messages;
-  interval = self->settings.interval;
-  GST_OBJECT_UNLOCK (self);
-
-  if (!gst_cuda_plane_filter_analysis_report (&self->analysis, interval))
-    post = FALSE;
+  post = gst_cuda_plane_filter_analysis_post_frame (GST_BASE_TRANSFORM (self),
+      &self->analysis, &self->settings.post_messages,
+      &self->settings.interval);
   if (!post && !self->analysis.attach_frame)
     return GST_FLOW_OK;
 
@@ -391,15 +364,9 @@ gst_cuda_lin_spectrum_frame_done (GstCudaPlaneFilter * base,
   }
   gst_cuda_lin_spectrum_result_set (&self->result, &self->desc, spectrum,
       (gdouble) width * (gdouble) height);
-  if (post) {
-    gst_element_post_message (GST_ELEMENT (self),
-        gst_message_new_element (GST_OBJECT (self),
-            gst_cuda_lin_spectrum_result_message (&self->result,
-                &GST_BASE_TRANSFORM (self)->segment, inbuf)));
-  }
-  /* attached once the frame is done, to the buffer that leaves */
-  self->analysis.result_ready = self->analysis.attach_frame;
-  return GST_FLOW_OK;
+  return gst_cuda_plane_filter_analysis_frame_done (GST_BASE_TRANSFORM (self),
+      &self->analysis, post ? gst_cuda_lin_spectrum_result_message
+      (&self->result, &GST_BASE_TRANSFORM (self)->segment, inbuf) : NULL);
 }
 
 /* ---- the result on the output buffer ------------------------------------ */
@@ -416,15 +383,9 @@ gst_cuda_lin_spectrum_prepare_output_buffer (GstBaseTransform * trans,
 {
   GstCudaLinSpectrum *self = GST_CUDA_LIN_SPECTRUM (trans);
 
-  GST_OBJECT_LOCK (self);
-  self->analysis.attach_frame = self->settings.attach_meta;
-  GST_OBJECT_UNLOCK (self);
-  self->analysis.result_ready = FALSE;
-
-  if (self->analysis.attach_frame && gst_base_transform_is_passthrough (trans))
-    return gst_cuda_plane_filter_analysis_writable_input (trans,
-        GST_CAT_DEFAULT, inbuf, outbuf);
-  return PARENT_CLASS->prepare_output_buffer (trans, inbuf, outbuf);
+  return gst_cuda_plane_filter_analysis_prepare_output_buffer (trans,
+      GST_CAT_DEFAULT, &self->analysis, &self->settings.attach_meta, inbuf,
+      outbuf);
 }
 
 /* after the frame: its result on @buf */

@@ -67,7 +67,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstcudamedian.h"
@@ -222,18 +221,24 @@ gst_cuda_median_class_init (GstCudaMedianClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BORDER, 0);
 }
 
+/* the properties in the settings: size sets both sides, reads the width */
+static const GstCudaPlaneFilterField gst_cuda_median_fields[] = {
+  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
+  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
+  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
+  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
+  {PROP_PERCENTILE, G_STRUCT_OFFSET (GstCudaMedianSettings, percentile)},
+  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMedianSettings, border)},
+  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMedianSettings, border_value)},
+  {PROP_COLOR_MODE, G_STRUCT_OFFSET (GstCudaMedianSettings, color_mode)},
+  {PROP_ALGORITHM, G_STRUCT_OFFSET (GstCudaMedianSettings, algorithm)},
+};
+
 static void
 gst_cuda_median_init (GstCudaMedian * self)
 {
-  GstCudaMedianSettings *s = &self->settings;
-
-  s->width = DEFAULT_SIZE;
-  s->height = DEFAULT_SIZE;
-  s->percentile = DEFAULT_PERCENTILE;
-  s->border = DEFAULT_BORDER;
-  s->border_value = DEFAULT_BORDER_VALUE;
-  s->color_mode = DEFAULT_COLOR_MODE;
-  s->algorithm = DEFAULT_ALGORITHM;
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_median_fields, G_N_ELEMENTS (gst_cuda_median_fields));
 }
 
 /* Returns TRUE when @v is an odd window side; warns otherwise. */
@@ -262,30 +267,12 @@ gst_cuda_median_value_ok (GstCudaMedian * self, guint prop_id,
       return gst_cuda_median_check_side (self, g_param_spec_get_name (pspec),
           g_value_get_int (value));
     case PROP_PERCENTILE:
-      /* a hair outside the range comes back inside; NaN stays NaN */
-      if (isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
-        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
-            "not a number; keeping the previous percentile");
-        return FALSE;
-      }
-      return TRUE;
+      return gst_cuda_plane_filter_percentile_ok (GST_ELEMENT (self), value,
+          pspec);
     default:
       return TRUE;
   }
 }
-
-/* the properties in the settings: size sets both sides, reads the width */
-static const GstCudaPlaneFilterField gst_cuda_median_fields[] = {
-  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
-  {PROP_SIZE, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
-  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMedianSettings, width)},
-  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMedianSettings, height)},
-  {PROP_PERCENTILE, G_STRUCT_OFFSET (GstCudaMedianSettings, percentile)},
-  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMedianSettings, border)},
-  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMedianSettings, border_value)},
-  {PROP_COLOR_MODE, G_STRUCT_OFFSET (GstCudaMedianSettings, color_mode)},
-  {PROP_ALGORITHM, G_STRUCT_OFFSET (GstCudaMedianSettings, algorithm)},
-};
 
 static void
 gst_cuda_median_set_property (GObject * object, guint prop_id,

@@ -382,25 +382,29 @@ gst_cuda_morph_class_init (GstCudaMorphClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_MORPHOLOGY_BORDER, 0);
 }
 
+/* the properties in the settings */
+static const GstCudaPlaneFilterField gst_cuda_morph_fields[] = {
+  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaMorphSettings, operation)},
+  {PROP_SHAPE, G_STRUCT_OFFSET (GstCudaMorphSettings, shape)},
+  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMorphSettings, width)},
+  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, height)},
+  {PROP_RADIUS, G_STRUCT_OFFSET (GstCudaMorphSettings, radius)},
+  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaMorphSettings, length)},
+  {PROP_ANGLE, G_STRUCT_OFFSET (GstCudaMorphSettings, angle)},
+  {PROP_MASK, G_STRUCT_OFFSET (GstCudaMorphSettings, mask)},
+  {PROP_ITERATIONS, G_STRUCT_OFFSET (GstCudaMorphSettings, iterations)},
+  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMorphSettings, border)},
+  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMorphSettings, border_value)},
+  {PROP_CONNECTIVITY, G_STRUCT_OFFSET (GstCudaMorphSettings, connectivity)},
+  {PROP_DOME_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, dome_height)},
+  {PROP_MIN_AREA, G_STRUCT_OFFSET (GstCudaMorphSettings, min_area)},
+};
+
 static void
 gst_cuda_morph_init (GstCudaMorph * self)
 {
-  GstCudaMorphSettings *s = &self->settings;
-
-  s->operation = DEFAULT_OPERATION;
-  s->shape = DEFAULT_SHAPE;
-  s->width = DEFAULT_WIDTH;
-  s->height = DEFAULT_HEIGHT;
-  s->radius = DEFAULT_RADIUS;
-  s->length = DEFAULT_LENGTH;
-  s->angle = DEFAULT_ANGLE;
-  s->mask = g_strdup (DEFAULT_MASK);
-  s->iterations = DEFAULT_ITERATIONS;
-  s->border = DEFAULT_BORDER;
-  s->border_value = DEFAULT_BORDER_VALUE;
-  s->connectivity = DEFAULT_CONNECTIVITY;
-  s->dome_height = DEFAULT_DOME_HEIGHT;
-  s->min_area = DEFAULT_MIN_AREA;
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_morph_fields, G_N_ELEMENTS (gst_cuda_morph_fields));
 }
 
 /* FALSE (with a warning) for a value the element refuses: the previous
@@ -432,13 +436,8 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       return TRUE;
     }
     case PROP_CONNECTIVITY:
-      if (g_value_get_int (value) != 4 && g_value_get_int (value) != 8) {
-        gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid "
-            "connectivity %d: only 4 and 8 are allowed; keeping the previous "
-            "connectivity", g_value_get_int (value));
-        return FALSE;
-      }
-      return TRUE;
+      return gst_cuda_plane_filter_connectivity_ok (GST_ELEMENT (self),
+          value);
     case PROP_MIN_AREA:
       if (g_value_get_uint (value) == 0) {
         gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "invalid min-area "
@@ -451,24 +450,6 @@ gst_cuda_morph_value_ok (GstCudaMorph * self, guint prop_id,
       return TRUE;
   }
 }
-
-/* the properties in the settings */
-static const GstCudaPlaneFilterField gst_cuda_morph_fields[] = {
-  {PROP_OPERATION, G_STRUCT_OFFSET (GstCudaMorphSettings, operation)},
-  {PROP_SHAPE, G_STRUCT_OFFSET (GstCudaMorphSettings, shape)},
-  {PROP_WIDTH, G_STRUCT_OFFSET (GstCudaMorphSettings, width)},
-  {PROP_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, height)},
-  {PROP_RADIUS, G_STRUCT_OFFSET (GstCudaMorphSettings, radius)},
-  {PROP_LENGTH, G_STRUCT_OFFSET (GstCudaMorphSettings, length)},
-  {PROP_ANGLE, G_STRUCT_OFFSET (GstCudaMorphSettings, angle)},
-  {PROP_MASK, G_STRUCT_OFFSET (GstCudaMorphSettings, mask)},
-  {PROP_ITERATIONS, G_STRUCT_OFFSET (GstCudaMorphSettings, iterations)},
-  {PROP_BORDER, G_STRUCT_OFFSET (GstCudaMorphSettings, border)},
-  {PROP_BORDER_VALUE, G_STRUCT_OFFSET (GstCudaMorphSettings, border_value)},
-  {PROP_CONNECTIVITY, G_STRUCT_OFFSET (GstCudaMorphSettings, connectivity)},
-  {PROP_DOME_HEIGHT, G_STRUCT_OFFSET (GstCudaMorphSettings, dome_height)},
-  {PROP_MIN_AREA, G_STRUCT_OFFSET (GstCudaMorphSettings, min_area)},
-};
 
 static void
 gst_cuda_morph_set_property (GObject * object, guint prop_id,

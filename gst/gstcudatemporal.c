@@ -63,7 +63,6 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <string.h>
 
 #include "gstcudatemporal.h"
@@ -208,16 +207,6 @@ gst_cuda_temporal_class_init (GstCudaTemporalClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_TEMPORAL_OUTPUT, 0);
 }
 
-static void
-gst_cuda_temporal_init (GstCudaTemporal * self)
-{
-  GstCudaTemporalSettings *s = &self->settings;
-
-  s->frames = DEFAULT_FRAMES;
-  s->percentile = DEFAULT_PERCENTILE;
-  s->output = DEFAULT_OUTPUT;
-}
-
 static const GstCudaPlaneFilterField gst_cuda_temporal_fields[] = {
   {PROP_FRAMES, G_STRUCT_OFFSET (GstCudaTemporalSettings, frames)},
   {PROP_PERCENTILE, G_STRUCT_OFFSET (GstCudaTemporalSettings, percentile)},
@@ -225,18 +214,21 @@ static const GstCudaPlaneFilterField gst_cuda_temporal_fields[] = {
 };
 
 static void
+gst_cuda_temporal_init (GstCudaTemporal * self)
+{
+  gst_cuda_plane_filter_settings_init (G_OBJECT (self), &self->settings,
+      gst_cuda_temporal_fields, G_N_ELEMENTS (gst_cuda_temporal_fields));
+}
+
+static void
 gst_cuda_temporal_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaTemporal *self = GST_CUDA_TEMPORAL (object);
 
-  /* a hair outside the range comes back inside; NaN stays NaN */
   if (prop_id == PROP_PERCENTILE &&
-      isnan (gst_cuda_plane_filter_double_in_range (value, pspec))) {
-    gst_cuda_plane_filter_refuse (GST_ELEMENT (self), "percentile NaN is "
-        "not a number; keeping the previous percentile");
+      !gst_cuda_plane_filter_percentile_ok (GST_ELEMENT (self), value, pspec))
     return;
-  }
   if (!gst_cuda_plane_filter_settings_set (object, &self->settings,
           gst_cuda_temporal_fields, G_N_ELEMENTS (gst_cuda_temporal_fields),
           prop_id, value, pspec))

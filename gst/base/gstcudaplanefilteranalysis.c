@@ -5,6 +5,7 @@
 #endif
 
 #include "gstcudaplanefilteranalysis.h"
+#include "gstcudaplanefilter.h"
 #include "gstcudaplanefiltererrors.h"
 #include "gstcudaplanefilternegotiation.h"
 #include "gstcudaplanefiltersettings.h"
@@ -228,6 +229,32 @@ gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
   gst_base_transform_reconfigure_src (trans);
 }
 
+/* instance_init: the output property's default @output applied, the
+ * element in passthrough when that is @passthrough_output */
+void
+gst_cuda_plane_filter_analysis_init (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, gint output, gint passthrough_output)
+{
+  an->output_applied = output;
+  an->plain_output = output;
+  gst_base_transform_set_passthrough (trans, output == passthrough_output);
+}
+
+/* Streaming thread, the output applied: the frames' @mode (the element's,
+ * from the output and the caps) sets the passthrough flag (on for
+ * @passthrough_mode) and, when it is not @filter_mode, that of the last
+ * filter made, has the filters rebuilt. */
+void
+gst_cuda_plane_filter_analysis_apply_mode (GstBaseTransform * trans,
+    GstDebugCategory * category, gint mode, gint filter_mode,
+    gint passthrough_mode)
+{
+  gst_cuda_plane_filter_analysis_set_passthrough (trans, category,
+      mode == passthrough_mode);
+  if (mode != filter_mode)
+    gst_cuda_plane_filter_mark_dirty (GST_CUDA_PLANE_FILTER (trans));
+}
+
 /* ---- a frame's report ---------------------------------------------------- */
 
 /* A filter was made for @info: another analysis (@same_analysis FALSE)
@@ -260,6 +287,68 @@ gst_cuda_plane_filter_analysis_report (GstCudaPlaneFilterAnalysis * an,
   return TRUE;
 }
 
+/* Whether this frame's message is posted: the post-messages property
+ * (@post_messages) on and, one in @interval (the property), its turn
+ * (gst_cuda_plane_filter_analysis_report()); the countdown goes on
+ * either way. */
+gboolean
+gst_cuda_plane_filter_analysis_post_frame (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, const gboolean * post_messages,
+    const guint * interval)
+{
+  gboolean post;
+  guint n;
+
+  GST_OBJECT_LOCK (trans);
+  post = *post_messages;
+  n = *interval;
+  GST_OBJECT_UNLOCK (trans);
+  if (!gst_cuda_plane_filter_analysis_report (an, n))
+    post = FALSE;
+  return post;
+}
+
+/* @s's field @name: a GstValueArray of the @n values of @type at @v
+ * (guint32 for G_TYPE_UINT, guint64 for G_TYPE_UINT64, else gdouble) */
+void
+gst_cuda_plane_filter_analysis_take_array (GstStructure * s,
+    const gchar * name, GType type, gconstpointer v, guint n)
+{
+  GValue array = G_VALUE_INIT;
+  guint i;
+
+  /* room for the values at once: no growth per value */
+  gst_value_array_init (&array, n);
+  for (i = 0; i < n; i++) {
+    GValue e = G_VALUE_INIT;
+
+    g_value_init (&e, type);
+    if (type == G_TYPE_UINT)
+      g_value_set_uint (&e, ((const guint32 *) v)[i]);
+    else if (type == G_TYPE_UINT64)
+      g_value_set_uint64 (&e, ((const guint64 *) v)[i]);
+    else
+      g_value_set_double (&e, ((const gdouble *) v)[i]);
+    gst_value_array_append_and_take_value (&array, &e);
+  }
+  gst_structure_take_value (s, name, &array);
+}
+
+/* The end of a frame's work: @message (nullable: not this frame's turn)
+ * posted as the element's, and the result attached to the buffer that
+ * leaves when that gets it. */
+GstFlowReturn
+gst_cuda_plane_filter_analysis_frame_done (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, GstStructure * message)
+{
+  if (message != NULL)
+    gst_element_post_message (GST_ELEMENT (trans),
+        gst_message_new_element (GST_OBJECT (trans), message));
+  /* attached once the frame is done, to the buffer that leaves */
+  an->result_ready = an->attach_frame;
+  return GST_FLOW_OK;
+}
+
 /* timestamp, stream-time, running-time, duration of @buf, as the level
  * element gives them */
 void
@@ -283,16 +372,27 @@ gst_cuda_plane_filter_analysis_set_times (GstStructure * s,
 
 /* ---- the result on the output buffer ------------------------------------ */
 
-/* In passthrough GstBaseTransform pushes the input buffer and
- * transform_ip only looks at it; a meta needs a writable buffer, so one
- * that someone else also holds (a tee, an application) is replaced by a
- * copy that shares its memory and metas (gst_buffer_copy: no pixel is
+/* prepare_output_buffer: reads the attach-meta property (@attach_meta)
+ * once per buffer. In passthrough GstBaseTransform pushes the input buffer
+ * and transform_ip only looks at it; a meta needs a writable buffer, so
+ * one that someone else also holds (a tee, an application) is replaced by
+ * a copy that shares its memory and metas (gst_buffer_copy: no pixel is
  * copied). GstBaseTransform drops its reference to the input when the
- * output is another buffer. */
+ * output is another buffer. Otherwise the base class's buffer. */
 GstFlowReturn
-gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform * trans,
-    GstDebugCategory * category, GstBuffer * inbuf, GstBuffer ** outbuf)
+gst_cuda_plane_filter_analysis_prepare_output_buffer (GstBaseTransform *
+    trans, GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
+    const gboolean * attach_meta, GstBuffer * inbuf, GstBuffer ** outbuf)
 {
+  GST_OBJECT_LOCK (trans);
+  an->attach_frame = *attach_meta;
+  GST_OBJECT_UNLOCK (trans);
+  an->result_ready = FALSE;
+
+  if (!an->attach_frame || !gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (g_type_class_peek
+        (GST_TYPE_CUDA_PLANE_FILTER))->prepare_output_buffer (trans, inbuf,
+        outbuf);
   if (gst_buffer_is_writable (inbuf)) {
     *outbuf = inbuf;
   } else {

@@ -62,17 +62,30 @@ gboolean gst_cuda_plane_filter_analysis_keep_output (GstBaseTransform *
     gboolean is_converted, GType output_type, GstCaps * outcaps);
 void gst_cuda_plane_filter_analysis_set_passthrough (GstBaseTransform * trans,
     GstDebugCategory * category, gboolean passthrough);
+void gst_cuda_plane_filter_analysis_init (GstBaseTransform * trans,
+    GstCudaPlaneFilterAnalysis * an, gint output, gint passthrough_output);
+void gst_cuda_plane_filter_analysis_apply_mode (GstBaseTransform * trans,
+    GstDebugCategory * category, gint mode, gint filter_mode,
+    gint passthrough_mode);
 
 void gst_cuda_plane_filter_analysis_filter_made (GstCudaPlaneFilterAnalysis *
     an, gboolean same_analysis, const GstVideoInfo * info);
 gboolean gst_cuda_plane_filter_analysis_report (GstCudaPlaneFilterAnalysis *
     an, guint interval);
+gboolean gst_cuda_plane_filter_analysis_post_frame (GstBaseTransform *
+    trans, GstCudaPlaneFilterAnalysis * an, const gboolean * post_messages,
+    const guint * interval);
+GstFlowReturn gst_cuda_plane_filter_analysis_frame_done (GstBaseTransform *
+    trans, GstCudaPlaneFilterAnalysis * an, GstStructure * message);
+void gst_cuda_plane_filter_analysis_take_array (GstStructure * s,
+    const gchar * name, GType type, gconstpointer v, guint n);
 void gst_cuda_plane_filter_analysis_set_times (GstStructure * s,
     const GstSegment * segment, GstBuffer * buf);
 
-GstFlowReturn gst_cuda_plane_filter_analysis_writable_input (GstBaseTransform *
-    trans, GstDebugCategory * category, GstBuffer * inbuf,
-    GstBuffer ** outbuf);
+GstFlowReturn gst_cuda_plane_filter_analysis_prepare_output_buffer
+    (GstBaseTransform * trans, GstDebugCategory * category,
+    GstCudaPlaneFilterAnalysis * an, const gboolean * attach_meta,
+    GstBuffer * inbuf, GstBuffer ** outbuf);
 gboolean gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
     GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
     GstBuffer * buf);

@@ -163,6 +163,20 @@ count_held_buffers (GstQuery * query, guint held)
   gst_clear_object (&pool);
 }
 
+/* The caps of an ALLOCATION @query and their video @info; NULL when it
+ * has none or they are not video caps. */
+static GstCaps *
+allocation_caps (GstQuery * query, GstVideoInfo * info)
+{
+  GstCaps *caps;
+
+  debug_ensure ();
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (info, caps))
+    return NULL;
+  return caps;
+}
+
 /* Upstream's pool in the caps' memory: a CUDA pool of @context for CUDA
  * caps, a pinned pool on the CUDA backend (no staging copy), else a video
  * pool; any stride (GstVideoMeta); @held more buffers (overlap). FALSE:
@@ -176,9 +190,8 @@ gst_cuda_plane_filter_negotiation_propose (GstObject * element,
   GstVideoInfo info;
   GstBufferPool *pool;
 
-  debug_ensure ();
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+  caps = allocation_caps (query, &info);
+  if (caps == NULL)
     return FALSE;
 
   if (gst_cuda_plane_filter_memory_caps_is_cuda (caps)) {
@@ -220,9 +233,8 @@ gst_cuda_plane_filter_negotiation_decide (GstObject * element,
   guint size = 0, min = 0, max = 0, settled;
   gboolean update_pool, video_meta;
 
-  debug_ensure ();
-  gst_query_parse_allocation (query, &outcaps, NULL);
-  if (outcaps == NULL || !gst_video_info_from_caps (&info, outcaps))
+  outcaps = allocation_caps (query, &info);
+  if (outcaps == NULL)
     return FALSE;
 
   if (gst_cuda_plane_filter_memory_caps_is_cuda (outcaps)) {

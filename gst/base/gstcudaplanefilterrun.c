@@ -29,6 +29,20 @@ gst_cuda_plane_filter_enter (GstCudaPlaneFilter * self, gboolean * pushed)
   return status == CM_OK;
 }
 
+/* @filter, just made by the subclass: counted in the statistics; FALSE
+ * when it is NULL (the subclass posted the error) */
+static gboolean
+gst_cuda_plane_filter_count_build (GstCudaPlaneFilter * self,
+    cm_filter * filter)
+{
+  if (filter == NULL)
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  GET_PRIV (self)->stats.filter_builds++;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
 /* The subclass's filter made for planes of @width x @height (the frame's
  * or a region's) and counted; FALSE: make_filter failed and posted the
  * error. The filter in use is freed first: its queued work is done. */
@@ -46,13 +60,10 @@ gst_cuda_plane_filter_build (GstCudaPlaneFilter * self, gint width,
   g_clear_pointer (&priv->filter, cm_filter_free);
   priv->filter = GST_CUDA_PLANE_FILTER_GET_CLASS (self)->make_filter (self,
       &info, priv->dev.backend);
-  if (priv->filter == NULL)
+  if (!gst_cuda_plane_filter_count_build (self, priv->filter))
     return FALSE;
   priv->filter_width = width;
   priv->filter_height = height;
-  GST_OBJECT_LOCK (self);
-  priv->stats.filter_builds++;
-  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -78,11 +89,8 @@ gst_cuda_plane_filter_build_chroma (GstCudaPlaneFilter * self)
   for (p = 1; p <= fp->n_chroma; p++) {
     priv->chroma_filters[p] = klass->make_chroma_filter (self, &fp->info, p,
         priv->dev.backend);
-    if (priv->chroma_filters[p] == NULL)
+    if (!gst_cuda_plane_filter_count_build (self, priv->chroma_filters[p]))
       return FALSE;
-    GST_OBJECT_LOCK (self);
-    priv->stats.filter_builds++;
-    GST_OBJECT_UNLOCK (self);
   }
   return TRUE;
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "gstcudaplanefiltersettings.h"
+#include "gstcudaplanefiltererrors.h"
 
 /* A GParamSpecDouble's value brought into its range (GLib <= 2.74 lets
  * through values a hair outside, which the core would refuse); NaN stays. */
@@ -19,6 +20,34 @@ gst_cuda_plane_filter_double_in_range (const GValue * value,
   gdouble v = g_value_get_double (value);
 
   return isnan (v) ? v : CLAMP (v, dspec->minimum, dspec->maximum);
+}
+
+/* The checks of properties several elements have, before the object lock
+ * is taken: FALSE, with a warning, for a value refused (the previous one
+ * stays). connectivity (an int of 4 to 8): 4 or 8 only. */
+gboolean
+gst_cuda_plane_filter_connectivity_ok (GstElement * element,
+    const GValue * value)
+{
+  if (g_value_get_int (value) == 4 || g_value_get_int (value) == 8)
+    return TRUE;
+  gst_cuda_plane_filter_refuse (element, "invalid connectivity %d: only 4 "
+      "and 8 are allowed; keeping the previous connectivity",
+      g_value_get_int (value));
+  return FALSE;
+}
+
+/* percentile (a double): a hair outside the range comes back inside
+ * (when stored); NaN stays NaN and is refused */
+gboolean
+gst_cuda_plane_filter_percentile_ok (GstElement * element,
+    const GValue * value, GParamSpec * pspec)
+{
+  if (!isnan (gst_cuda_plane_filter_double_in_range (value, pspec)))
+    return TRUE;
+  gst_cuda_plane_filter_refuse (element, "percentile NaN is not a number; "
+      "keeping the previous percentile");
+  return FALSE;
 }
 
 #define STORE(type, v) G_STMT_START { type nv = (v); \
@@ -91,6 +120,30 @@ field_load (gconstpointer p, GValue * value, GParamSpec * pspec)
     default:
       g_assert_not_reached ();
   }
+}
+
+/* instance_init: the fields of @settings at the defaults of their
+ * properties, those @object's own class installed */
+void
+gst_cuda_plane_filter_settings_init (GObject * object, gpointer settings,
+    const GstCudaPlaneFilterField * fields, guint n_fields)
+{
+  GParamSpec **specs;
+  guint n_specs, i, j;
+
+  specs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object),
+      &n_specs);
+  for (i = 0; i < n_fields; i++) {
+    for (j = 0; j < n_specs; j++) {
+      if (specs[j]->owner_type == G_OBJECT_TYPE (object) &&
+          specs[j]->param_id == fields[i].prop_id) {
+        field_store (G_STRUCT_MEMBER_P (settings, fields[i].offset),
+            g_param_spec_get_default_value (specs[j]), specs[j]);
+        break;
+      }
+    }
+  }
+  g_free (specs);
 }
 
 /* set_property for the properties kept in @settings (under the object

@@ -37,6 +37,15 @@ typedef struct
 gdouble gst_cuda_plane_filter_double_in_range (const GValue * value,
     GParamSpec * pspec);
 
+gboolean gst_cuda_plane_filter_connectivity_ok (GstElement * element,
+    const GValue * value);
+gboolean gst_cuda_plane_filter_percentile_ok (GstElement * element,
+    const GValue * value, GParamSpec * pspec);
+
+void gst_cuda_plane_filter_settings_init (GObject * object,
+    gpointer settings, const GstCudaPlaneFilterField * fields,
+    guint n_fields);
+
 gboolean gst_cuda_plane_filter_settings_set (GObject * object,
     gpointer settings, const GstCudaPlaneFilterField * fields,
     guint n_fields, guint prop_id, const GValue * value, GParamSpec * pspec);

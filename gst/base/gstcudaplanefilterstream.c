@@ -90,16 +90,16 @@ gst_cuda_plane_filter_memory_mark_written (GstBuffer * buffer)
 gpointer
 gst_cuda_plane_filter_memory_pending_stream (GstBuffer * buffer)
 {
+  gpointer stream = gst_cuda_plane_filter_memory_buffer_stream (buffer);
+
+  /* the stream it carries, while its flag says the work may be pending
+   * (none before 1.24) */
 #if GST_CHECK_VERSION (1, 24, 0)
-  /* the stream it carries, while its flag says the work may be pending */
-  if (gst_cuda_plane_filter_memory_buffer_context (buffer) == NULL ||
-      !GST_MEMORY_FLAG_IS_SET (gst_buffer_peek_memory (buffer, 0),
-          GST_CUDA_MEMORY_TRANSFER_NEED_SYNC))
-    return NULL;
-  return gst_cuda_plane_filter_memory_buffer_stream (buffer);
-#else
-  return NULL;
+  if (stream != NULL && !GST_MEMORY_FLAG_IS_SET (gst_buffer_peek_memory
+          (buffer, 0), GST_CUDA_MEMORY_TRANSFER_NEED_SYNC))
+    stream = NULL;
 #endif
+  return stream;
 }
 
 /* The host waits for the producer's work on @buffer (where the streams
