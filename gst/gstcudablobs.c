@@ -40,7 +40,7 @@
  * #GstCudaBlobs:output says what is pushed: the frames unchanged
  * (passthrough, the default), a mask (the input's format: the depth's
  * maximum on the luma of every blob that passed, whatever max-blobs, 0
- * elsewhere; chroma neutral in system memory) or the labels (GRAY16_LE:
+ * elsewhere; chroma neutral) or the labels (GRAY16_LE:
  * 0 on the background, the blobs that passed numbered 1, 2, ... in the
  * order above, those past 65535 all 65535, with one warning). Changing
  * it while PLAYING renegotiates the output caps; every other property
@@ -168,6 +168,8 @@ static void gst_cuda_blobs_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static void gst_cuda_blobs_finalize (GObject * object);
 static gboolean gst_cuda_blobs_start (GstBaseTransform * trans);
+static GstCudaPlaneFilterChroma gst_cuda_blobs_chroma (GstCudaPlaneFilter *
+    base);
 static cm_filter *gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
     const GstVideoInfo * info, cm_backend backend);
 
@@ -299,6 +301,7 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
 
   base_class->debug_category = gst_cuda_blobs_debug;
   base_class->make_filter = GST_DEBUG_FUNCPTR (gst_cuda_blobs_make_filter);
+  base_class->chroma = GST_DEBUG_FUNCPTR (gst_cuda_blobs_chroma);
   base_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_blobs_frame_done);
   base_class->region_done = GST_DEBUG_FUNCPTR (gst_cuda_blobs_region_done);
 
@@ -554,4 +557,13 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
       backend == CM_BACKEND_CUDA ? "CUDA" : "CPU",
       cm_filter_algorithm (filter));
   return filter;
+}
+
+/* The mask's chroma neutral (the base class fills it, in system or CUDA
+ * memory); called after make_filter, which set the mode */
+static GstCudaPlaneFilterChroma
+gst_cuda_blobs_chroma (GstCudaPlaneFilter * base)
+{
+  return GST_CUDA_BLOBS (base)->mode == GST_CUDA_BLOBS_OUTPUT_MASK ?
+      GST_CUDA_PLANE_FILTER_CHROMA_NEUTRAL : GST_CUDA_PLANE_FILTER_CHROMA_COPY;
 }

@@ -69,7 +69,6 @@ struct _GstCudaBlobs
   gboolean in_gray16;           /* the input is GRAY16_LE: labels keep it */
   gboolean labels_caps;         /* negotiated output: labels of another
                                  * format */
-  gboolean out_system;          /* negotiated output in system memory */
   cm_blobs_desc desc;            /* the analysis of the last filter */
   gboolean gathering;           /* the buffer's regions are gathered */
   GstCudaBlobsResult result;

@@ -163,8 +163,6 @@ gst_cuda_blobs_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       GST_VIDEO_INFO_FORMAT (&in_info) == GST_VIDEO_FORMAT_GRAY16_LE;
   self->labels_caps = GST_VIDEO_INFO_FORMAT (&in_info) !=
       GST_VIDEO_INFO_FORMAT (&out_info);
-  self->out_system = !gst_cuda_plane_filter_negotiation_caps_is_cuda
-      (outcaps);
   /* before the allocation that follows set_caps */
   gst_cuda_blobs_apply_output (self);
 
@@ -513,36 +511,6 @@ gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
       outbuf);
 }
 
-/* The mask of a YUV frame in system memory: neutral chroma (the base
- * class copied the input's) */
-static void
-gst_cuda_blobs_neutral_chroma (GstCudaBlobs * self, GstBuffer * buf)
-{
-  const GstVideoInfo *info =
-      gst_cuda_plane_filter_get_output_info (GST_CUDA_PLANE_FILTER (self));
-  GstVideoFrame frame;
-  guint p;
-  gint row;
-
-  if (self->mode != GST_CUDA_BLOBS_OUTPUT_MASK ||
-      !GST_VIDEO_INFO_IS_YUV (info) || GST_VIDEO_INFO_N_PLANES (info) < 2 ||
-      !self->out_system)
-    return;
-  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE))
-    return;
-  for (p = 1; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
-    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
-    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, p);
-    gsize bytes = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (&frame, p) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, p);
-
-    for (row = 0; row < rows; row++)
-      memset (data + (gsize) row * stride, 128, bytes);
-  }
-  gst_video_frame_unmap (&frame);
-}
-
 /* after the frame: its result on @buf */
 static GstFlowReturn
 gst_cuda_blobs_attach (GstCudaBlobs * self, GstBuffer * buf)
@@ -572,8 +540,6 @@ gst_cuda_blobs_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   ret = PARENT_CLASS->transform (trans, inbuf, outbuf);
   if (ret != GST_FLOW_OK)
     return ret;
-  if (outbuf != inbuf)
-    gst_cuda_blobs_neutral_chroma (self, outbuf);
   return gst_cuda_blobs_attach (self, outbuf);
 }
 

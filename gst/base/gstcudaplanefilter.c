@@ -400,7 +400,8 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   priv->frames.stream = priv->dev.stream;
   priv->frames.context = priv->dev.context;
   priv->frames.host_results = klass->frame_done != NULL;
-  priv->frames.chroma_scratch = klass->chroma != NULL;
+  priv->frames.chroma_scratch = klass->make_chroma_filter != NULL;
+  priv->frames.chroma_neutral = klass->chroma != NULL;
   status = gst_cuda_plane_filter_frame_path_configure (&priv->frames, &in_info,
       &out_info);
   ok = status == CM_OK;

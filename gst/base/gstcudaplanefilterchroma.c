@@ -59,9 +59,9 @@ fill_host (guint8 * data, gsize pitch, gsize row_bytes, gint rows,
 /**
  * gst_cuda_plane_filter_frame_chroma_configure:
  *
- * The geometry of planes 1.. of planar formats; with fp->chroma_scratch
- * on the CUDA backend, their device scratch, pinned staging and the
- * neutral plane (filled here, once).
+ * The geometry of planes 1.. of planar formats; on the CUDA backend,
+ * with fp->chroma_scratch their device scratch and pinned staging, with
+ * fp->chroma_neutral the neutral plane (filled here, once).
  */
 cm_status
 gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
@@ -92,13 +92,13 @@ gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
     max_height = MAX (max_height, cp->height);
     max_channels = MAX (max_channels, cp->channels);
   }
-  if (fp->backend != CM_BACKEND_CUDA || !fp->chroma_scratch ||
-      fp->n_chroma == 0)
+  if (fp->backend != CM_BACKEND_CUDA || fp->n_chroma == 0)
     return CM_OK;
-  /* (a device output of a NEUTRAL frame copies the neutral plane; frames
-   * on the host go through each plane's scratch and staging) */
+  /* (a device output of a NEUTRAL frame copies the neutral plane; filtered
+   * frames on the host go through each plane's scratch and staging) */
 
-  for (p = 1; status == CM_OK && p <= fp->n_chroma; p++) {
+  for (p = 1; fp->chroma_scratch && status == CM_OK && p <= fp->n_chroma;
+      p++) {
     GstCudaPlaneFilterChromaPlane *cp = &fp->chroma_planes[p];
     gsize bytes = cp->staging_pitch * cp->height;
 
@@ -114,9 +114,10 @@ gst_cuda_plane_filter_frame_chroma_configure (GstCudaPlaneFilterFramePath * fp)
   }
 
   /* the neutral plane, filled once from the host */
-  if (status == CM_OK)
-    status = cm_device_packed_alloc (&fp->dev_neutral, max_width, max_height,
-        fp->depth, max_channels);
+  if (status != CM_OK || !fp->chroma_neutral)
+    return status;
+  status = cm_device_packed_alloc (&fp->dev_neutral, max_width, max_height,
+      fp->depth, max_channels);
   if (status == CM_OK) {
     gsize row = (gsize) max_width * max_channels * cm_depth_bytes (fp->depth);
     guint8 *host = g_try_malloc (row * max_height);

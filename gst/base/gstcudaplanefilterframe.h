@@ -139,9 +139,12 @@ typedef struct
   guint time_counter;
   gboolean regions_timed;       /* this frame's regions are timed */
 
-  /* YUV chroma planes: chroma_scratch set by the owner before configure
-   * (their scratch allocated then), chroma before each frame */
+  /* YUV chroma planes: chroma_scratch (filtered planes: their device
+   * scratch and pinned staging) and chroma_neutral (the device's neutral
+   * plane) set by the owner before configure, which allocates them;
+   * chroma before each frame */
   gboolean chroma_scratch;
+  gboolean chroma_neutral;
   GstCudaPlaneFilterChroma chroma;
   guint n_chroma;               /* planes 1 .. n_chroma */
   GstCudaPlaneFilterChromaPlane chroma_planes[GST_VIDEO_MAX_PLANES];

@@ -303,6 +303,10 @@ main (int argc, char **argv)
     "cudamorph operation=tophat shape=disk radius=7",
     "cudablobs threshold=40", NULL
   };
+  /* its mask: luma written on the device, chroma made neutral there */
+  static const char *const blobs_mask[] = { "cudamedian size=5",
+    "cudablobs threshold=40 output=mask", NULL
+  };
   static const char *const blobs_roi[] = { "cudablobs threshold=128 "
         "connectivity=4 roi=<10,10,128,96>", NULL
   };
@@ -357,6 +361,9 @@ main (int argc, char **argv)
   check_chain (blobs, "I420", one_size, MODE_CUDA);
   check_chain (blobs_roi, "NV12", one_size, MODE_CUDA);
   check_chain (blobs, "NV12", one_size, MODE_SYS_IN);
+  check_chain (blobs_mask, "NV12", two_sizes, MODE_CUDA);
+  check_chain (blobs_mask, "I420", one_size, MODE_CUDA);
+  check_chain (blobs_mask, "I420", one_size, MODE_SYS_OUT);
 
   check_chain (roi, "NV12", one_size, MODE_CUDA);
   check_chain (roi, "I420", one_size, MODE_CUDA);
