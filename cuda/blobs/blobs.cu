@@ -476,8 +476,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!cm_blobs_desc_ok (desc) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
   if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||

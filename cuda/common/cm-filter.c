@@ -17,8 +17,7 @@ cm_filter_alloc (cm_filter ** out, size_t size, const cm_filter_ops * ops,
     return NULL;
   }
   *out = NULL;
-  if (!desc_ok || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+  if (!desc_ok || !cm_frame_ok (width, height, depth) ||
       (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA)) {
     *status = CM_ERR_INVALID_ARG;
     return NULL;

@@ -339,10 +339,7 @@ cm_morph_cpu_new (cm_morph_cpu ** out, const cm_morph_desc * desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!desc || !desc->se || desc->iterations < 1 ||
-      (int) desc->border < 0 || (int) desc->border >= CM_BORDER_MODE_COUNT
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
-      width < 1 || height < 1 || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_morph_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   c = calloc (1, sizeof (*c));
   if (c == NULL)

@@ -35,6 +35,14 @@ border_ok (cm_border_mode b)
   return (int) b >= 0 && (int) b < CM_BORDER_MODE_COUNT;
 }
 
+int
+cm_morph_desc_ok (const cm_morph_desc * desc)
+{
+  return desc != NULL && desc->se != NULL && desc->iterations >= 1 &&
+      border_ok (desc->border) && (int) desc->op >= 0 &&
+      (int) desc->op < CM_MORPH_OP_COUNT;
+}
+
 /* The set offsets of se, negated when `negate` (the reflected SE -B).
  * CM_ERR_INVALID_ARG for a malformed or empty SE. */
 static cm_status
@@ -383,9 +391,7 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
   cm_status st;
   int need_pp, need_half, opening, ok = 1;
 
-  if (!desc || !desc->se || desc->iterations < 1 || !border_ok (desc->border)
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
-      !cm_image_pair_ok (src, dst))
+  if (!cm_morph_desc_ok (desc) || !cm_image_pair_ok (src, dst))
     return CM_ERR_INVALID_ARG;
 
   memset (&c, 0, sizeof (c));
