@@ -36,6 +36,7 @@
 #include <cuda_runtime.h>
 
 #include "blobs.h"
+#include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
 #include "blobs-stats.cuh"
@@ -431,7 +432,7 @@ results_alloc (cm_blobs_plan *p)
 {
   const size_t n = p->capacity ? p->capacity : 1;
   /* the struct, then the 8-byte arrays */
-  const size_t head = (sizeof (cm_blobs_results) + 63) & ~(size_t) 63;
+  const size_t head = cm_align64 (sizeof (cm_blobs_results));
   const size_t bytes = head + n * (sizeof (uint64_t) + 3 * sizeof (double) +
       6 * sizeof (uint32_t));
   char *h, *d;

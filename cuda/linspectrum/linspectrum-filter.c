@@ -2,6 +2,7 @@
 /* The linear spectrum on either backend (linspectrum-filter.h). */
 #include <stdlib.h>
 
+#include "cm-align.h"
 #include "cm-filter-impl.h"
 #include "device.h"
 #include "linspectrum-filter.h"
@@ -25,7 +26,7 @@ typedef struct
 static cm_status
 host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 {
-  img->pitch = ((size_t) width * cm_depth_bytes (depth) + 63) & ~(size_t) 63;
+  img->pitch = cm_align64 ((size_t) width * cm_depth_bytes (depth));
   img->width = width;
   img->height = height;
   img->depth = depth;
