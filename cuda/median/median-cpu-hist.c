@@ -5,7 +5,7 @@
  * it to, or for CONSTANT one of wh samples of the constant. Counts fit 16
  * bits: a window holds at most 255 x 255 samples. */
 #include "median-cpu-hist.h"
-#include "median-cpu-clones.h"
+#include "cm-cpu-clones.h"
 #include "cm-align.h"
 #include "cpu-bands.h"
 
