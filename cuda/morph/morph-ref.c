@@ -53,7 +53,7 @@ offsets_new (const cm_se * se, int negate, ref_offset ** out, int *count)
 
   *out = NULL;
   *count = 0;
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return CM_ERR_INVALID_ARG;
   for (size_t i = 0; i < (size_t) se->width * (size_t) se->height; i++)
     n += se->mask[i] != 0;

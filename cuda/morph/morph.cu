@@ -354,7 +354,7 @@ tmp_alloc (cm_morph_plan * p, int i)
 static int
 se_ok (const cm_se * se)
 {
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return 0;
   for (size_t i = 0; i < (size_t) se->width * (size_t) se->height; i++)
     if (se->mask[i])
