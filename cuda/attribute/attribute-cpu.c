@@ -86,8 +86,7 @@ cm_attr_cpu_new (cm_attr_cpu ** out, const cm_attr_desc * desc, int width,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!cm_attr_desc_ok (desc) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+  if (!cm_attr_desc_ok (desc) || !cm_frame_ok (width, height, depth) ||
       (double) (width + 2) * (height + 2) >= 2147483647.0)
     return CM_ERR_INVALID_ARG;
   p = calloc (1, sizeof (*p));

@@ -30,19 +30,32 @@ attr_algorithm (const cm_filter * base)
       "union-find max-tree";
 }
 
+/* (the plan and the CPU state keep their own copy of @desc) */
+static cm_status
+attr_make (cm_filter * base, const void *desc)
+{
+  attr_filter *f = (attr_filter *) base;
+
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_attr_plan_new (&f->plan, desc, base->width, base->height,
+        base->depth);
+  return cm_attr_cpu_new (&f->cpu, desc, base->width, base->height,
+      base->depth, &base->cpu);
+}
+
 static void
 attr_free (cm_filter * base)
 {
   attr_filter *f = (attr_filter *) base;
 
-  if (f->plan != NULL)
-    cm_attr_plan_free (f->plan);
+  cm_attr_plan_free (f->plan);
   cm_attr_cpu_free (f->cpu);
 }
 
 static const cm_filter_ops attr_ops = {
   .run = attr_run,
   .algorithm = attr_algorithm,
+  .make = attr_make,
   .free = attr_free,
 };
 
@@ -51,17 +64,6 @@ cm_attr_filter_new (cm_filter ** out, cm_backend backend,
     const cm_attr_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  attr_filter *f;
-  cm_status status;
-
-  f = (attr_filter *) cm_filter_alloc (out, sizeof (*f), &attr_ops,
-      cm_attr_desc_ok (desc), backend, width, height, depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  if (backend == CM_BACKEND_CUDA)
-    status = cm_attr_plan_new (&f->plan, desc, width, height, depth);
-  else
-    status = cm_attr_cpu_new (&f->cpu, desc, width, height, depth,
-        &f->base.cpu);
-  return cm_filter_done (out, &f->base, status);
+  return cm_filter_new (out, sizeof (attr_filter), &attr_ops,
+      cm_attr_desc_ok (desc), backend, width, height, depth, cpu, desc);
 }

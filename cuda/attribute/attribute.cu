@@ -384,8 +384,7 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!cm_attr_desc_ok (desc) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
+  if (!cm_attr_desc_ok (desc) || !cm_frame_ok (width, height, depth) ||
       (double) width * height >= 2147483647.0)
     return CM_ERR_INVALID_ARG;
   /* a grid row per frame row */

@@ -61,8 +61,7 @@ cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!cm_blobs_desc_ok (desc) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   npix = (size_t) width * height;
   if (npix > INT32_MAX)

@@ -42,19 +42,34 @@ blobs_algorithm (const cm_filter * base)
       "CPU two-pass";
 }
 
+static cm_status
+blobs_make (cm_filter * base, const void *desc)
+{
+  blobs_filter *f = (blobs_filter *) base;
+
+  f->desc = *(const cm_blobs_desc *) desc;
+  /* dst: NULL with output none, the labels at their own depth */
+  base->flags = CM_FILTER_MEASURES | CM_FILTER_OWN_DST_DEPTH;
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_blobs_plan_new (&f->plan, &f->desc, base->width, base->height,
+        base->depth);
+  return cm_blobs_cpu_new (&f->cpu, &f->desc, base->width, base->height,
+      base->depth, &base->cpu);
+}
+
 static void
 blobs_free (cm_filter * base)
 {
   blobs_filter *f = (blobs_filter *) base;
 
-  if (f->plan != NULL)
-    cm_blobs_plan_free (f->plan);
+  cm_blobs_plan_free (f->plan);
   cm_blobs_cpu_free (f->cpu);
 }
 
 static const cm_filter_ops blobs_ops = {
   .run = blobs_run,
   .algorithm = blobs_algorithm,
+  .make = blobs_make,
   .free = blobs_free,
 };
 
@@ -63,22 +78,8 @@ cm_blobs_filter_new (cm_filter ** out, cm_backend backend,
     const cm_blobs_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  blobs_filter *f;
-  cm_status status = CM_OK;
-
-  f = (blobs_filter *) cm_filter_alloc (out, sizeof (*f), &blobs_ops,
-      cm_blobs_desc_ok (desc), backend, width, height, depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  /* dst: NULL with output none, the labels at their own depth */
-  f->base.flags = CM_FILTER_MEASURES | CM_FILTER_OWN_DST_DEPTH;
-  if (backend == CM_BACKEND_CUDA)
-    status = cm_blobs_plan_new (&f->plan, &f->desc, width, height, depth);
-  else
-    status = cm_blobs_cpu_new (&f->cpu, &f->desc, width, height, depth,
-        &f->base.cpu);
-  return cm_filter_done (out, &f->base, status);
+  return cm_filter_new (out, sizeof (blobs_filter), &blobs_ops,
+      cm_blobs_desc_ok (desc), backend, width, height, depth, cpu, desc);
 }
 
 const cm_blobs_results *

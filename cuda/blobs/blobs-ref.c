@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "blobs.h"
+#include "blobs-arrays.h"
 #include "cm-sample.h"
 
 int
@@ -39,22 +40,16 @@ cm_blobs_output_depth (const cm_blobs_desc * desc, cm_depth depth)
   return desc->output == CM_BLOBS_OUTPUT_LABELS ? CM_DEPTH_16 : depth;
 }
 
-/* bytes of one blob's entries in every array */
-#define BLOB_BYTES (6 * sizeof (uint32_t) + sizeof (uint64_t) + \
-    3 * sizeof (double))
-
-cm_status
-cm_blobs_results_alloc (cm_blobs_results * res, uint32_t capacity)
+size_t
+cm_blobs_arrays_bytes (size_t n)
 {
-  uint8_t *p;
-  size_t n = capacity ? capacity : 1;
+  return n * (6 * sizeof (uint32_t) + sizeof (uint64_t) + 3 * sizeof (double));
+}
 
-  memset (res, 0, sizeof (*res));
-  p = malloc (n * BLOB_BYTES);
-  if (p == NULL)
-    return CM_ERR_NO_MEMORY;
-  /* 8-byte arrays first: every array stays aligned */
-  res->area = (uint64_t *) p;
+void
+cm_blobs_arrays_place (cm_blobs_results * res, void *block, size_t n)
+{
+  res->area = (uint64_t *) block;
   res->cx = (double *) (res->area + n);
   res->cy = res->cx + n;
   res->mean = res->cy + n;
@@ -64,6 +59,19 @@ cm_blobs_results_alloc (cm_blobs_results * res, uint32_t capacity)
   res->height = res->width + n;
   res->min = res->height + n;
   res->max = res->min + n;
+}
+
+cm_status
+cm_blobs_results_alloc (cm_blobs_results * res, uint32_t capacity)
+{
+  void *p;
+  size_t n = capacity ? capacity : 1;
+
+  memset (res, 0, sizeof (*res));
+  p = malloc (cm_blobs_arrays_bytes (n));
+  if (p == NULL)
+    return CM_ERR_NO_MEMORY;
+  cm_blobs_arrays_place (res, p, n);
   return CM_OK;
 }
 

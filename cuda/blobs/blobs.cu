@@ -36,6 +36,8 @@
 #include <cuda_runtime.h>
 
 #include "blobs.h"
+#include "blobs-arrays.h"
+#include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
 #include "blobs-stats.cuh"
@@ -431,9 +433,8 @@ results_alloc (cm_blobs_plan *p)
 {
   const size_t n = p->capacity ? p->capacity : 1;
   /* the struct, then the 8-byte arrays */
-  const size_t head = (sizeof (cm_blobs_results) + 63) & ~(size_t) 63;
-  const size_t bytes = head + n * (sizeof (uint64_t) + 3 * sizeof (double) +
-      6 * sizeof (uint32_t));
+  const size_t head = cm_align64 (sizeof (cm_blobs_results));
+  const size_t bytes = head + cm_blobs_arrays_bytes (n);
   char *h, *d;
   cudaError_t e = cudaHostAlloc (&p->host_mem, bytes, cudaHostAllocMapped);
 
@@ -446,21 +447,8 @@ results_alloc (cm_blobs_plan *p)
   h = (char *) p->host_mem;
   p->res = (cm_blobs_results *) h;
   p->res_dev = (cm_blobs_results *) d;
-  for (int side = 0; side < 2; side++) {
-    cm_blobs_results *r = side == 0 ? p->res : &p->arrays_dev;
-    char *base = (side == 0 ? h : d) + head;
-
-    r->area = (uint64_t *) base;
-    r->cx = (double *) (r->area + n);
-    r->cy = r->cx + n;
-    r->mean = r->cy + n;
-    r->x = (uint32_t *) (r->mean + n);
-    r->y = r->x + n;
-    r->width = r->y + n;
-    r->height = r->width + n;
-    r->min = r->height + n;
-    r->max = r->min + n;
-  }
+  cm_blobs_arrays_place (p->res, h + head, n);
+  cm_blobs_arrays_place (&p->arrays_dev, d + head, n);
   return cudaSuccess;
 }
 
@@ -476,8 +464,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!cm_blobs_desc_ok (desc) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
   if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||

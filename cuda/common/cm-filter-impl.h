@@ -20,6 +20,10 @@ typedef struct
   cm_status (*run_to_packed) (cm_filter * f, const cm_image * src,
       const cm_image_packed * dst, void *stream);       /* NULL: none */
   const char *(*algorithm) (const cm_filter * f);
+  /* cm_filter_new's: the family's parts of @f (its cm_filter filled in,
+   * the rest zeroed) from its @desc: its own copy, the CUDA plan or the
+   * CPU state. On failure free still runs on @f. */
+  cm_status (*make) (cm_filter * f, const void *desc);
   void (*free) (cm_filter * f); /* the family's parts, not the struct */
 } cm_filter_ops;
 
@@ -43,17 +47,15 @@ struct cm_filter
   unsigned flags;               /* CM_FILTER_*, set by the constructor */
 };
 
-/* The start of every cm_<op>_filter_new: *out set to NULL, then, with
- * @desc_ok (the descriptor given and valid), a size of at least 1x1, an
- * 8- or 16-bit depth and a known backend, @size zeroed bytes that start
- * with a cm_filter, filled in (@cpu copied when not NULL). NULL
- * otherwise, *status then CM_ERR_INVALID_ARG or CM_ERR_NO_MEMORY. */
-void *cm_filter_alloc (cm_filter ** out, size_t size,
+/* The whole of every cm_<op>_filter_new: *out set to NULL, then, with
+ * @desc_ok (the descriptor given and valid), a frame cm_frame_ok takes
+ * and a known backend, @size zeroed bytes that start with a cm_filter,
+ * filled in (@cpu copied when not NULL), then ops->make with @desc; *out
+ * the filter when that succeeds, else it is freed. CM_ERR_INVALID_ARG,
+ * CM_ERR_NO_MEMORY or make's status otherwise. */
+cm_status cm_filter_new (cm_filter ** out, size_t size,
     const cm_filter_ops * ops, int desc_ok, cm_backend backend, int width,
-    int height, cm_depth depth, const cm_cpu_opts * cpu, cm_status * status);
-/* The end of every cm_<op>_filter_new: @f given in *out when @status is
- * CM_OK, else freed; returns @status */
-cm_status cm_filter_done (cm_filter ** out, cm_filter * f, cm_status status);
+    int height, cm_depth depth, const cm_cpu_opts * cpu, const void *desc);
 /* An image of @width x @height and @depth matches the filter's size and
  * depth */
 int cm_filter_fits (const cm_filter * f, int width, int height,

@@ -5,29 +5,23 @@
 
 #include "cm-filter-impl.h"
 
-void *
-cm_filter_alloc (cm_filter ** out, size_t size, const cm_filter_ops * ops,
+cm_status
+cm_filter_new (cm_filter ** out, size_t size, const cm_filter_ops * ops,
     int desc_ok, cm_backend backend, int width, int height, cm_depth depth,
-    const cm_cpu_opts * cpu, cm_status * status)
+    const cm_cpu_opts * cpu, const void *desc)
 {
   cm_filter *f;
+  cm_status status;
 
-  if (out == NULL) {
-    *status = CM_ERR_INVALID_ARG;
-    return NULL;
-  }
+  if (out == NULL)
+    return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!desc_ok || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA)) {
-    *status = CM_ERR_INVALID_ARG;
-    return NULL;
-  }
+  if (!desc_ok || !cm_frame_ok (width, height, depth) ||
+      (backend != CM_BACKEND_CPU && backend != CM_BACKEND_CUDA))
+    return CM_ERR_INVALID_ARG;
   f = (cm_filter *) calloc (1, size);
-  if (f == NULL) {
-    *status = CM_ERR_NO_MEMORY;
-    return NULL;
-  }
+  if (f == NULL)
+    return CM_ERR_NO_MEMORY;
   f->ops = ops;
   f->backend = backend;
   f->width = width;
@@ -35,12 +29,7 @@ cm_filter_alloc (cm_filter ** out, size_t size, const cm_filter_ops * ops,
   f->depth = depth;
   if (cpu != NULL)
     f->cpu = *cpu;
-  return f;
-}
-
-cm_status
-cm_filter_done (cm_filter ** out, cm_filter * f, cm_status status)
-{
+  status = ops->make (f, desc);
   if (status != CM_OK)
     cm_filter_free (f);
   else

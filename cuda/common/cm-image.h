@@ -52,14 +52,33 @@ cm_depth_max (cm_depth d)
   return d == CM_DEPTH_16 ? 65535u : 255u;
 }
 
+/* The frames a plan, a CPU state or a filter is made for: a size of at
+ * least 1x1 at depth 8 or 16 */
+static inline int
+cm_frame_ok (int width, int height, cm_depth depth)
+{
+  return width >= 1 && height >= 1 &&
+      (depth == CM_DEPTH_8 || depth == CM_DEPTH_16);
+}
+
 /* A view of pixels: data, a size of at least 1x1, depth 8 or 16 and a
  * pitch that holds a row */
 static inline int
 cm_image_ok (const cm_image * img)
 {
-  return img && img->data && img->width >= 1 && img->height >= 1 &&
-      (img->depth == CM_DEPTH_8 || img->depth == CM_DEPTH_16) &&
+  return img && img->data && cm_frame_ok (img->width, img->height,
+      img->depth) &&
       img->pitch >= (size_t) img->width * cm_depth_bytes (img->depth);
+}
+
+/* The same of an interleaved view, with 1 to 4 channels */
+static inline int
+cm_image_packed_ok (const cm_image_packed * img)
+{
+  return img && img->data && cm_frame_ok (img->width, img->height,
+      img->depth) && img->channels >= 1 && img->channels <= 4 &&
+      img->pitch >= (size_t) img->width * img->channels *
+      cm_depth_bytes (img->depth);
 }
 
 /* cm_image_ok, and 16-bit rows 2-byte aligned: what a kernel that reads

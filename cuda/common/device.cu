@@ -185,12 +185,6 @@ cm_stream_wait_event (cm_stream stream, cm_event event)
           (cudaEvent_t) event, 0));
 }
 
-static int
-depth_ok (cm_depth depth)
-{
-  return depth == CM_DEPTH_8 || depth == CM_DEPTH_16;
-}
-
 static cm_status
 alloc_pitched (void **data, size_t *pitch, size_t width_bytes, int height)
 {
@@ -213,7 +207,7 @@ cm_device_image_alloc (cm_image * img, int width, int height, cm_depth depth)
     return CM_ERR_INVALID_ARG;
   img->data = NULL;
   img->pitch = 0;
-  if (width < 1 || height < 1 || !depth_ok (depth))
+  if (!cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   img->width = width;
   img->height = height;
@@ -230,8 +224,7 @@ cm_device_packed_alloc (cm_image_packed * img, int width, int height,
     return CM_ERR_INVALID_ARG;
   img->data = NULL;
   img->pitch = 0;
-  if (width < 1 || height < 1 || !depth_ok (depth) || channels < 1 ||
-      channels > 4)
+  if (!cm_frame_ok (width, height, depth) || channels < 1 || channels > 4)
     return CM_ERR_INVALID_ARG;
   img->width = width;
   img->height = height;

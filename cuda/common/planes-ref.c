@@ -4,28 +4,14 @@
 
 #include <string.h>
 
-static cm_status
-check_args (const cm_image_packed * packed, int channel,
+int
+cm_channel_copy_ok (const cm_image_packed * packed, int channel,
     const cm_image * plane)
 {
-  int bpp;
-
-  if (!packed || !plane || !packed->data || !plane->data)
-    return CM_ERR_INVALID_ARG;
-  if (packed->depth != CM_DEPTH_8 && packed->depth != CM_DEPTH_16)
-    return CM_ERR_INVALID_ARG;
-  if (packed->channels < 1 || packed->channels > 4 || channel < 0 ||
-      channel >= packed->channels)
-    return CM_ERR_INVALID_ARG;
-  if (packed->width < 1 || packed->height < 1 ||
-      plane->width != packed->width || plane->height != packed->height ||
-      plane->depth != packed->depth)
-    return CM_ERR_INVALID_ARG;
-  bpp = cm_depth_bytes (packed->depth);
-  if (packed->pitch < (size_t) packed->width * packed->channels * bpp ||
-      plane->pitch < (size_t) plane->width * bpp)
-    return CM_ERR_INVALID_ARG;
-  return CM_OK;
+  return cm_image_packed_ok (packed) && cm_image_ok (plane) &&
+      channel >= 0 && channel < packed->channels &&
+      plane->width == packed->width && plane->height == packed->height &&
+      plane->depth == packed->depth;
 }
 
 /* @n samples of @bpp bytes from @in to @out, @in_step and @out_step bytes
@@ -49,12 +35,11 @@ static cm_status
 copy_channel (const cm_image_packed * packed, int channel,
     const cm_image * plane, int to_plane)
 {
-  cm_status st = check_args (packed, channel, plane);
   int bpp;
   size_t step;
 
-  if (st != CM_OK)
-    return st;
+  if (!cm_channel_copy_ok (packed, channel, plane))
+    return CM_ERR_INVALID_ARG;
   bpp = cm_depth_bytes (packed->depth);
   step = (size_t) packed->channels * bpp;
   for (int y = 0; y < packed->height; y++) {

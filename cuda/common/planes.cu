@@ -63,29 +63,6 @@ channel_kernel_for (int bpp, int split, int insert)
       : channel_kernel<2, false, false>;
 }
 
-static int
-args_ok (const cm_image_packed * p, int channel, const cm_image * img)
-{
-  int bpp;
-
-  if (!p || !img || !p->data || !img->data)
-    return 0;
-  if (p->width < 1 || p->height < 1 || p->channels < 1 || p->channels > 4)
-    return 0;
-  if (p->depth != CM_DEPTH_8 && p->depth != CM_DEPTH_16)
-    return 0;
-  if (img->width != p->width || img->height != p->height ||
-      img->depth != p->depth)
-    return 0;
-  if (channel < 0 || channel >= p->channels)
-    return 0;
-  bpp = cm_depth_bytes (p->depth);
-  if (p->pitch < (size_t) p->width * p->channels * bpp ||
-      img->pitch < (size_t) img->width * bpp)
-    return 0;
-  return 1;
-}
-
 /* packed <-> planar copy of `channel`; insert: planar -> packed */
 static cm_status
 channel_copy (const cm_image_packed * p, int channel, const cm_image * img,
@@ -96,7 +73,7 @@ channel_copy (const cm_image_packed * p, int channel, const cm_image * img,
   int bpp;
   channel_fn k;
 
-  if (!args_ok (p, channel, img))
+  if (!cm_channel_copy_ok (p, channel, img))
     return CM_ERR_INVALID_ARG;
   grid = dim3 ((unsigned) ((p->width + BX - 1) / BX),
       (unsigned) ((p->height + BY - 1) / BY));

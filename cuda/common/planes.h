@@ -9,6 +9,11 @@
 
 CM_BEGIN_DECLS
 
+/* The arguments of every copy below: valid views (cm_image_ok,
+ * cm_image_packed_ok) of one size and depth, and a channel of @packed */
+int cm_channel_copy_ok (const cm_image_packed * packed, int channel,
+    const cm_image * plane);
+
 /* Copy channel `channel` of src into the planar image dst (same size). */
 cm_status cm_extract_channel_ref (const cm_image_packed * src, int channel,
     const cm_image * dst);

@@ -2,6 +2,7 @@
 /* The linear spectrum on either backend (linspectrum-filter.h). */
 #include <stdlib.h>
 
+#include "cm-align.h"
 #include "cm-filter-impl.h"
 #include "device.h"
 #include "linspectrum-filter.h"
@@ -25,7 +26,7 @@ typedef struct
 static cm_status
 host_image_alloc (cm_image * img, int width, int height, cm_depth depth)
 {
-  img->pitch = ((size_t) width * cm_depth_bytes (depth) + 63) & ~(size_t) 63;
+  img->pitch = cm_align64 ((size_t) width * cm_depth_bytes (depth));
   img->width = width;
   img->height = height;
   img->depth = depth;
@@ -128,10 +129,8 @@ linspectrum_free (cm_filter * base)
   linspectrum_filter *f = (linspectrum_filter *) base;
 
   if (base->backend == CM_BACKEND_CUDA) {
-    if (f->plan != NULL)
-      cm_linspectrum_plan_free (f->plan);
-    if (f->rgba_plan != NULL)
-      cm_orientation_rgba_plan_free (f->rgba_plan);
+    cm_linspectrum_plan_free (f->plan);
+    cm_orientation_rgba_plan_free (f->rgba_plan);
     if (f->sup.data != NULL)
       cm_device_free (f->sup.data);
     if (f->orient.data != NULL)
@@ -143,10 +142,23 @@ linspectrum_free (cm_filter * base)
   free (f->spectrum);
 }
 
+static cm_status
+linspectrum_make (cm_filter * base, const void *desc)
+{
+  linspectrum_filter *f = (linspectrum_filter *) base;
+
+  f->desc = *(const cm_linspectrum_desc *) desc;
+  f->count = cm_linspectrum_count_angles (&f->desc);
+  base->flags = CM_FILTER_MEASURES |
+      (f->desc.want_orientation ? CM_FILTER_TO_PACKED : 0);
+  return base->backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
+}
+
 static const cm_filter_ops linspectrum_ops = {
   .run = linspectrum_run,
   .run_to_packed = linspectrum_run_rgba,
   .algorithm = linspectrum_algorithm,
+  .make = linspectrum_make,
   .free = linspectrum_free,
 };
 
@@ -155,22 +167,11 @@ cm_linspectrum_filter_new (cm_filter ** out, cm_backend backend,
     const cm_linspectrum_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  linspectrum_filter *f;
-  cm_status status;
-
   /* (cm_linspectrum_desc_check refuses a NULL desc, and only ever with
    * CM_ERR_INVALID_ARG) */
-  f = (linspectrum_filter *) cm_filter_alloc (out, sizeof (*f),
-      &linspectrum_ops, cm_linspectrum_desc_check (desc) == CM_OK, backend,
-      width, height, depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  f->count = cm_linspectrum_count_angles (desc);
-  f->base.flags = CM_FILTER_MEASURES |
-      (desc->want_orientation ? CM_FILTER_TO_PACKED : 0);
-  status = backend == CM_BACKEND_CUDA ? make_cuda (f) : make_cpu (f);
-  return cm_filter_done (out, &f->base, status);
+  return cm_filter_new (out, sizeof (linspectrum_filter), &linspectrum_ops,
+      cm_linspectrum_desc_check (desc) == CM_OK, backend, width, height,
+      depth, cpu, desc);
 }
 
 /* @base as a linear spectrum filter, NULL when it is none */

@@ -321,9 +321,9 @@ cm_linspectrum_plan_new_tuned (cm_linspectrum_plan ** out,
   st = cm_linspectrum_desc_check (desc);
   if (st != CM_OK)
     return st;
-  if (width < 1 || height < 1 || width > CM_LINSPECTRUM_MAX_SIZE ||
-      height > CM_LINSPECTRUM_MAX_SIZE ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) || !lin_tuning_ok (t))
+  if (!cm_frame_ok (width, height, depth) ||
+      width > CM_LINSPECTRUM_MAX_SIZE || height > CM_LINSPECTRUM_MAX_SIZE ||
+      !lin_tuning_ok (t))
     return CM_ERR_INVALID_ARG;
 
   e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);

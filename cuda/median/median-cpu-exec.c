@@ -3,7 +3,7 @@
  * through restrict pointers, which is what gcc's cheapest vectorisation
  * model (-O2) takes: no run-time alias or trip-count checks. */
 #include "median-cpu-exec.h"
-#include "median-cpu-clones.h"
+#include "cm-cpu-clones.h"
 
 #include <string.h>
 

@@ -5,7 +5,8 @@
  * it to, or for CONSTANT one of wh samples of the constant. Counts fit 16
  * bits: a window holds at most 255 x 255 samples. */
 #include "median-cpu-hist.h"
-#include "median-cpu-clones.h"
+#include "cm-cpu-clones.h"
+#include "cm-align.h"
 #include "cpu-bands.h"
 
 #include <stdlib.h>
@@ -133,28 +134,22 @@ hist_band (void *data, int band, int y0, int y1)
   return CM_OK;
 }
 
-static size_t
-align64 (size_t n)
-{
-  return (n + 63) / 64 * 64;
-}
-
 /* The bytes of one band's arrays, each 64-byte aligned */
 static size_t
 band_bytes (int w, int rx)
 {
   size_t n = (size_t) w + 2 * (size_t) rx;
 
-  return align64 (((size_t) w + 1) * BINS * sizeof (uint16_t)) +
-      align64 (((size_t) w + 1) * COARSE * sizeof (uint16_t)) +
-      2 * align64 (n * sizeof (const uint16_t *)) +
-      align64 ((BINS + COARSE) * sizeof (uint16_t));
+  return cm_align64 (((size_t) w + 1) * BINS * sizeof (uint16_t)) +
+      cm_align64 (((size_t) w + 1) * COARSE * sizeof (uint16_t)) +
+      2 * cm_align64 (n * sizeof (const uint16_t *)) +
+      cm_align64 ((BINS + COARSE) * sizeof (uint16_t));
 }
 
 size_t
 cm_median_hist8_scratch (const cm_median_desc * desc, int width, int bands)
 {
-  return align64 ((size_t) bands * sizeof (band_mem)) + (size_t) bands *
+  return cm_align64 ((size_t) bands * sizeof (band_mem)) + (size_t) bands *
       band_bytes (width, desc->window_w / 2);
 }
 
@@ -168,15 +163,15 @@ band_init (const hist_job * j, band_mem * m, uint8_t * p)
   size_t coarse = ((size_t) j->w + 1) * COARSE * sizeof (uint16_t);
 
   m->fine = (uint16_t *) p;
-  p += align64 (fine);
+  p += cm_align64 (fine);
   m->coarse = (uint16_t *) p;
-  p += align64 (coarse);
+  p += cm_align64 (coarse);
   m->fcol = (const uint16_t **) p;
-  p += align64 (n * sizeof (const uint16_t *));
+  p += cm_align64 (n * sizeof (const uint16_t *));
   m->ccol = (const uint16_t **) p;
-  p += align64 (n * sizeof (const uint16_t *));
+  p += cm_align64 (n * sizeof (const uint16_t *));
   m->win = (uint16_t *) p;
-  p += align64 ((BINS + COARSE) * sizeof (uint16_t));
+  p += cm_align64 ((BINS + COARSE) * sizeof (uint16_t));
   memset (m->fine, 0, fine);
   memset (m->coarse, 0, coarse);
   m->fine[j->w * BINS + j->cval] = (uint16_t) j->wh;
@@ -218,7 +213,7 @@ cm_median_hist8_run (const cm_median_desc * desc, int k,
   j.cval = (uint8_t) (desc->border_value < 255 ? desc->border_value : 255);
   n = cm_cpu_band_count (opts, j.h);
   j.mem = (band_mem *) p;
-  p += align64 ((size_t) n * sizeof (band_mem));
+  p += cm_align64 ((size_t) n * sizeof (band_mem));
   for (int i = 0; i < n; i++)
     p = band_init (&j, &j.mem[i], p);
   return cm_cpu_bands (opts, j.h, hist_band, &j);

@@ -21,6 +21,7 @@
 #include "median-cpu-exec.h"
 #include "median-cpu-hist.h"
 #include "median-cpu-net.h"
+#include "cm-align.h"
 #include "cpu-bands.h"
 #include "cm-sample.h"
 
@@ -154,12 +155,6 @@ cm_median_cpu_plan_free (cm_median_cpu_plan * p)
   free (p);
 }
 
-static size_t
-align64 (size_t n)
-{
-  return (n + 63) / 64 * 64;
-}
-
 /* @bytes of the plan's scratch (64-byte aligned), allocated by the calling
  * thread (a band thread's allocation would make glibc give that thread an
  * arena of its own, which stays); reallocated only when a run needs more
@@ -169,7 +164,7 @@ plan_scratch (cm_median_cpu_plan * p, size_t bytes)
 {
   if (bytes > p->scratch_bytes) {
     free (p->scratch);
-    p->scratch = aligned_alloc (64, align64 (bytes));
+    p->scratch = aligned_alloc (64, cm_align64 (bytes));
     p->scratch_bytes = p->scratch ? bytes : 0;
   }
   return p->scratch;
@@ -398,7 +393,7 @@ band_bytes (const run_job * j)
   size_t ncl = (size_t) cn->n_in + cn->n_slots + cn->n_out;
   size_t nrl = (size_t) rn->n_in + rn->n_slots + rn->n_out;
 
-  return align64 ((2 * (size_t) j->wh + 2) * row + ((size_t) ns + j->g) *
+  return cm_align64 ((2 * (size_t) j->wh + 2) * row + ((size_t) ns + j->g) *
       chunk + (ncl + nrl) * sizeof (void *));
 }
 
@@ -477,9 +472,9 @@ cm_median_cpu_plan_run (cm_median_cpu_plan * plan,
   j.cval = d->border_value < cm_depth_max (src->depth) ? d->border_value :
       cm_depth_max (src->depth);
 
-  xsrc_bytes = align64 (sizeof (int) * (size_t) j.e);
-  used_bytes = align64 (sizeof (run_input) * (size_t) (plan->rows.n_in + 1));
-  mem_bytes = align64 (sizeof (band_mem) * (size_t) n);
+  xsrc_bytes = cm_align64 (sizeof (int) * (size_t) j.e);
+  used_bytes = cm_align64 (sizeof (run_input) * (size_t) (plan->rows.n_in + 1));
+  mem_bytes = cm_align64 (sizeof (band_mem) * (size_t) n);
   band = band_bytes (&j);
   p = plan_scratch (plan, xsrc_bytes + used_bytes + mem_bytes +
       (size_t) n * band);

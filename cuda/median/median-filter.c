@@ -53,13 +53,29 @@ median_algorithm (const cm_filter * base)
       "reference";
 }
 
+static cm_status
+median_make (cm_filter * base, const void *desc)
+{
+  median_filter *f = (median_filter *) base;
+
+  f->desc = *(const cm_median_desc *) desc;
+  f->r_idx = f->g_idx = f->b_idx = f->a_idx = -1;
+  if (f->desc.plan_flags & CM_MEDIAN_PLAN_LUMA)
+    base->flags |= CM_FILTER_PACKED;
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_median_plan_new (&f->plan, &f->desc, base->width,
+        base->height, base->depth);
+  if (cm_median_cpu_takes (&f->desc, base->depth))
+    return cm_median_cpu_plan_new (&f->cpu_plan, &f->desc, base->depth);
+  return CM_OK;
+}
+
 static void
 median_free (cm_filter * base)
 {
   median_filter *f = (median_filter *) base;
 
-  if (f->plan != NULL)
-    cm_median_plan_free (f->plan);
+  cm_median_plan_free (f->plan);
   cm_median_cpu_plan_free (f->cpu_plan);
 }
 
@@ -67,6 +83,7 @@ static const cm_filter_ops median_ops = {
   .run = median_run,
   .run_packed = median_run_packed,
   .algorithm = median_algorithm,
+  .make = median_make,
   .free = median_free,
 };
 
@@ -75,22 +92,8 @@ cm_median_filter_new (cm_filter ** out, cm_backend backend,
     const cm_median_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  median_filter *f;
-  cm_status status = CM_OK;
-
-  f = (median_filter *) cm_filter_alloc (out, sizeof (*f), &median_ops,
-      desc != NULL, backend, width, height, depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  f->r_idx = f->g_idx = f->b_idx = f->a_idx = -1;
-  if (desc->plan_flags & CM_MEDIAN_PLAN_LUMA)
-    f->base.flags |= CM_FILTER_PACKED;
-  if (backend == CM_BACKEND_CUDA)
-    status = cm_median_plan_new (&f->plan, &f->desc, width, height, depth);
-  else if (cm_median_cpu_takes (&f->desc, depth))
-    status = cm_median_cpu_plan_new (&f->cpu_plan, &f->desc, depth);
-  return cm_filter_done (out, &f->base, status);
+  return cm_filter_new (out, sizeof (median_filter), &median_ops,
+      desc != NULL, backend, width, height, depth, cpu, desc);
 }
 
 cm_status

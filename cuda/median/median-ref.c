@@ -75,21 +75,11 @@ cm_median_algorithm_name (cm_median_algorithm algorithm)
 
 /* ---- images ------------------------------------------------------------- */
 
-static int
-depth_ok (cm_depth d)
-{
-  return d == CM_DEPTH_8 || d == CM_DEPTH_16;
-}
-
+/* A colour view: three or four channels */
 static int
 packed_ok (const cm_image_packed * img)
 {
-  if (!img || !img->data || img->width < 1 || img->height < 1)
-    return 0;
-  if (!depth_ok (img->depth) || img->channels < 3 || img->channels > 4)
-    return 0;
-  return img->pitch >= (size_t) img->width * (size_t) img->channels *
-      cm_depth_bytes (img->depth);
+  return cm_image_packed_ok (img) && img->channels >= 3;
 }
 
 /* ---- hierarchical histogram ----------------------------------------------

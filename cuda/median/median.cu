@@ -258,8 +258,8 @@ cm_median_plan_new_tuned (cm_median_plan **out, const cm_median_desc *desc,
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (cm_median_desc_check (desc) != CM_OK || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (cm_median_desc_check (desc) != CM_OK ||
+      !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   if (tuning && ((tuning->hist16_band != 0 && tuning->hist16_band != 8 &&
               tuning->hist16_band != 16) || tuning->network_tiles < 0 ||

@@ -312,8 +312,9 @@ FN (chords_rows) (const cpu_shape * s, int is_min, cm_border_mode border,
   const size_t slot = stride * (size_t) (s->k + 1);
   /* the source row each slot of the ring holds, the fill row, the ring */
   int *held = (int *) (void *) scratch;
-  T *fill_row = (T *) (void *) ((uint8_t *) scratch + cpu_ints_bytes (h));
-  T *ring = fill_row + cpu_round_up (w);
+  T *fill_row = (T *) (void *) ((uint8_t *) scratch +
+      cm_align64 ((size_t) h * sizeof (int)));
+  T *ring = fill_row + cm_align64 (w);
 
   FN (row_fill) (fill_row, fill, w);
   for (int i = 0; i < h; i++)

@@ -18,6 +18,7 @@
  */
 #include "morph-cpu.h"
 
+#include "cm-align.h"
 #include "cpu-bands.h"
 #include "cm-sample.h"
 
@@ -48,19 +49,6 @@ typedef struct
   int n_runs;
   int pad_l, pad_r, k;          /* columns beyond each side, top level */
 } cpu_shape;
-
-/* bytes of n ints, rounded up to 64 (the samples after them stay aligned) */
-static inline size_t
-cpu_ints_bytes (int n)
-{
-  return ((size_t) n * sizeof (int) + 63) & ~(size_t) 63;
-}
-
-static inline size_t
-cpu_round_up (int n)
-{
-  return ((size_t) n + 63) & ~(size_t) 63;
-}
 
 static inline int
 cpu_log2 (int n)
@@ -169,7 +157,7 @@ shape_scratch (const cpu_shape * s, int width)
     return (size_t) (s->h + 2) * (size_t) (width + s->h) + width;
   /* h ints (counted as samples: enough for either depth), the fill row,
    * the ring */
-  return cpu_ints_bytes (s->h) + cpu_round_up (width) +
+  return cm_align64 ((size_t) s->h * sizeof (int)) + cm_align64 (width) +
       (size_t) s->h * stride * (size_t) (s->k + 1);
 }
 
@@ -339,10 +327,7 @@ cm_morph_cpu_new (cm_morph_cpu ** out, const cm_morph_desc * desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!desc || !desc->se || desc->iterations < 1 ||
-      (int) desc->border < 0 || (int) desc->border >= CM_BORDER_MODE_COUNT
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
-      width < 1 || height < 1 || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_morph_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   c = calloc (1, sizeof (*c));
   if (c == NULL)

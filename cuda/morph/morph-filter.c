@@ -41,13 +41,32 @@ morph_algorithm (const cm_filter * base)
   return f->cpu != NULL ? cm_morph_cpu_algorithm (f->cpu) : "reference";
 }
 
+static cm_status
+morph_make (cm_filter * base, const void *desc)
+{
+  morph_filter *f = (morph_filter *) base;
+
+  f->desc = *(const cm_morph_desc *) desc;
+  f->se = cm_se_copy (f->desc.se);
+  f->desc.se = f->se;
+  if (f->se == NULL)
+    return CM_ERR_NO_MEMORY;
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_morph_plan_new (&f->plan, &f->desc, base->width, base->height,
+        base->depth);
+  /* an SE the row passes do not take: the reference */
+  if (cm_morph_cpu_new (&f->cpu, &f->desc, base->width, base->height,
+          base->depth, &base->cpu) == CM_ERR_NO_MEMORY)
+    return CM_ERR_NO_MEMORY;
+  return CM_OK;
+}
+
 static void
 morph_free (cm_filter * base)
 {
   morph_filter *f = (morph_filter *) base;
 
-  if (f->plan != NULL)
-    cm_morph_plan_free (f->plan);
+  cm_morph_plan_free (f->plan);
   cm_morph_cpu_free (f->cpu);
   cm_se_free (f->se);
 }
@@ -55,6 +74,7 @@ morph_free (cm_filter * base)
 static const cm_filter_ops morph_ops = {
   .run = morph_run,
   .algorithm = morph_algorithm,
+  .make = morph_make,
   .free = morph_free,
 };
 
@@ -63,23 +83,7 @@ cm_morph_filter_new (cm_filter ** out, cm_backend backend,
     const cm_morph_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  morph_filter *f;
-  cm_status status = CM_OK;
-
-  f = (morph_filter *) cm_filter_alloc (out, sizeof (*f), &morph_ops,
+  return cm_filter_new (out, sizeof (morph_filter), &morph_ops,
       desc != NULL && desc->se != NULL, backend, width, height, depth, cpu,
-      &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  f->se = cm_se_copy (desc->se);
-  f->desc.se = f->se;
-  if (f->se == NULL)
-    status = CM_ERR_NO_MEMORY;
-  else if (backend == CM_BACKEND_CUDA)
-    status = cm_morph_plan_new (&f->plan, &f->desc, width, height, depth);
-  else if (cm_morph_cpu_new (&f->cpu, &f->desc, width, height, depth,
-          &f->base.cpu) == CM_ERR_NO_MEMORY)
-    status = CM_ERR_NO_MEMORY;  /* an SE it does not take: the reference */
-  return cm_filter_done (out, &f->base, status);
+      desc);
 }

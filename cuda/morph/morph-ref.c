@@ -35,6 +35,14 @@ border_ok (cm_border_mode b)
   return (int) b >= 0 && (int) b < CM_BORDER_MODE_COUNT;
 }
 
+int
+cm_morph_desc_ok (const cm_morph_desc * desc)
+{
+  return desc != NULL && desc->se != NULL && desc->iterations >= 1 &&
+      border_ok (desc->border) && (int) desc->op >= 0 &&
+      (int) desc->op < CM_MORPH_OP_COUNT;
+}
+
 /* The set offsets of se, negated when `negate` (the reflected SE -B).
  * CM_ERR_INVALID_ARG for a malformed or empty SE. */
 static cm_status
@@ -45,7 +53,7 @@ offsets_new (const cm_se * se, int negate, ref_offset ** out, int *count)
 
   *out = NULL;
   *count = 0;
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return CM_ERR_INVALID_ARG;
   for (size_t i = 0; i < (size_t) se->width * (size_t) se->height; i++)
     n += se->mask[i] != 0;
@@ -383,9 +391,7 @@ cm_morph_ref_mt (const cm_morph_desc * desc, const cm_image * src,
   cm_status st;
   int need_pp, need_half, opening, ok = 1;
 
-  if (!desc || !desc->se || desc->iterations < 1 || !border_ok (desc->border)
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
-      !cm_image_pair_ok (src, dst))
+  if (!cm_morph_desc_ok (desc) || !cm_image_pair_ok (src, dst))
     return CM_ERR_INVALID_ARG;
 
   memset (&c, 0, sizeof (c));

@@ -665,8 +665,7 @@ cm_runs_pass_new (cm_runs_pass ** out, const cm_se * se, int width,
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!se || !se->mask || se->count < 1 || width < 1 || height < 1
-      || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16)
+  if (!se || !se->mask || se->count < 1 || !cm_frame_ok (width, height, depth)
       || (rows_per_thread != 0 && rows_per_thread != 1
           && rows_per_thread != RUNS_V))
     return CM_ERR_INVALID_ARG;

@@ -354,7 +354,7 @@ tmp_alloc (cm_morph_plan * p, int i)
 static int
 se_ok (const cm_se * se)
 {
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return 0;
   for (size_t i = 0; i < (size_t) se->width * (size_t) se->height; i++)
     if (se->mask[i])
@@ -473,10 +473,8 @@ cm_morph_plan_new_tuned (cm_morph_plan ** out, const cm_morph_desc * desc,
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!desc || !se_ok (desc->se) || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) || desc->iterations < 1
-      || (int) desc->op < 0 || (int) desc->op >= CM_MORPH_OP_COUNT ||
-      (int) desc->border < 0 || (int) desc->border >= CM_BORDER_MODE_COUNT)
+  if (!cm_morph_desc_ok (desc) || !se_ok (desc->se) ||
+      !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
 
   p = (cm_morph_plan *) calloc (1, sizeof (*p));

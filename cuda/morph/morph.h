@@ -33,6 +33,11 @@ typedef struct
   uint32_t border_value;        /* for CM_BORDER_CONSTANT, clamped to depth */
 } cm_morph_desc;
 
+/* @desc is given, with an SE, at least one iteration, a known operation
+ * and a known border rule (the SE's own shape is checked where it is
+ * used) */
+int cm_morph_desc_ok (const cm_morph_desc * desc);
+
 /* CPU reference: src and dst are host images of the same size and depth,
  * dst must not overlap src. Written as the definition (loops over the SE,
  * border rule per sample). */

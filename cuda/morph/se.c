@@ -324,13 +324,19 @@ cm_se_new_from_mask (cm_se ** out, const uint8_t * mask, int width,
   return CM_OK;
 }
 
+int
+cm_se_ok (const cm_se * se)
+{
+  return se && se->mask && se->width >= 1 && se->height >= 1;
+}
+
 cm_se *
 cm_se_copy (const cm_se * se)
 {
   cm_se *copy;
   size_t n;
 
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return NULL;
   n = (size_t) se->width * (size_t) se->height;
   copy = malloc (sizeof (cm_se));
@@ -369,7 +375,7 @@ cm_se_reflect (const cm_se * se, cm_se ** out)
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!se || !se->mask || se->width < 1 || se->height < 1)
+  if (!cm_se_ok (se))
     return CM_ERR_INVALID_ARG;
   w = se->width;
   h = se->height;
@@ -406,7 +412,7 @@ cm_se_runs (const cm_se * se, int axis, cm_se_run ** runs, int *count)
     *runs = NULL;
   if (count)
     *count = 0;
-  if (!se || !se->mask || se->width < 1 || se->height < 1 || !runs ||
+  if (!cm_se_ok (se) || !runs ||
       !count || (axis != 0 && axis != 1))
     return CM_ERR_INVALID_ARG;
 

@@ -67,6 +67,9 @@ cm_status cm_se_new_custom (cm_se ** out, const char *mask);
 cm_status cm_se_new_from_mask (cm_se ** out, const uint8_t * mask, int width,
     int height, int origin_x, int origin_y);
 cm_se *cm_se_copy (const cm_se * se);
+/* @se is given, with a mask of at least 1x1 (the SE every function below
+ * takes; whether any of its pixels is set is theirs to check) */
+int cm_se_ok (const cm_se * se);
 void cm_se_free (cm_se * se);
 
 static inline int

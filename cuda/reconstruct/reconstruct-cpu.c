@@ -190,11 +190,10 @@ plan_init (cm_recon_cpu * c)
       !rc_queue_init (&c->queue, (size_t) cm_depth_max (c->depth) + 1,
           c->stride * rows / 8 + c->stride + 8, 4 * c->stride + 1024))
     return CM_ERR_NO_MEMORY;
-  if (c->desc.op == CM_RECON_OPEN || c->desc.op == CM_RECON_CLOSE) {
-    cm_morph_desc md = c->desc.marker;
+  if (cm_recon_se_marker (&c->desc)) {
+    const cm_morph_desc md = cm_recon_marker_desc (&c->desc);
     cm_status st;
 
-    md.op = c->desc.op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
     st = cm_morph_filter_new (&c->morph, CM_BACKEND_CPU, &md, c->width,
         c->height, c->depth, c->opts);
     if (st != CM_OK)
@@ -215,12 +214,7 @@ cm_recon_cpu_new (cm_recon_cpu ** out, const cm_recon_desc * desc,
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (desc == NULL || (int) desc->op < 0 || desc->op >= CM_RECON_OP_COUNT ||
-      (desc->connectivity != 4 && desc->connectivity != 8) || width < 1 ||
-      height < 1 || (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
-    return CM_ERR_INVALID_ARG;
-  if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
-      (desc->marker.se == NULL || desc->marker.iterations < 1))
+  if (!cm_recon_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   /* plane indices and entries (at most two a pixel) are 32-bit */
   if (((uint64_t) width + 2) * ((uint64_t) height + 2) > INT32_MAX)

@@ -40,13 +40,34 @@ recon_algorithm (const cm_filter * base)
   return f->cpu != NULL ? "CPU plan" : "reference";
 }
 
+static cm_status
+recon_make (cm_filter * base, const void *desc)
+{
+  recon_filter *f = (recon_filter *) base;
+
+  f->desc = *(const cm_recon_desc *) desc;
+  if (f->desc.marker.se != NULL) {
+    f->se = cm_se_copy (f->desc.marker.se);
+    if (f->se == NULL)
+      return CM_ERR_NO_MEMORY;
+  }
+  f->desc.marker.se = f->se;
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_recon_plan_new (&f->plan, &f->desc, base->width, base->height,
+        base->depth);
+  /* a frame the CPU plan does not take: the reference */
+  if (cm_recon_cpu_new (&f->cpu, &f->desc, base->width, base->height,
+          base->depth, &base->cpu) == CM_ERR_NO_MEMORY)
+    return CM_ERR_NO_MEMORY;
+  return CM_OK;
+}
+
 static void
 recon_free (cm_filter * base)
 {
   recon_filter *f = (recon_filter *) base;
 
-  if (f->plan != NULL)
-    cm_recon_plan_free (f->plan);
+  cm_recon_plan_free (f->plan);
   cm_recon_cpu_free (f->cpu);
   cm_se_free (f->se);
 }
@@ -54,6 +75,7 @@ recon_free (cm_filter * base)
 static const cm_filter_ops recon_ops = {
   .run = recon_run,
   .algorithm = recon_algorithm,
+  .make = recon_make,
   .free = recon_free,
 };
 
@@ -62,24 +84,6 @@ cm_recon_filter_new (cm_filter ** out, cm_backend backend,
     const cm_recon_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  recon_filter *f;
-  cm_status status = CM_OK;
-
-  f = (recon_filter *) cm_filter_alloc (out, sizeof (*f), &recon_ops,
-      desc != NULL, backend, width, height, depth, cpu, &status);
-  if (f == NULL)
-    return status;
-  f->desc = *desc;
-  if (desc->marker.se != NULL) {
-    f->se = cm_se_copy (desc->marker.se);
-    if (f->se == NULL)
-      status = CM_ERR_NO_MEMORY;
-  }
-  f->desc.marker.se = f->se;
-  if (status == CM_OK && backend == CM_BACKEND_CUDA)
-    status = cm_recon_plan_new (&f->plan, &f->desc, width, height, depth);
-  else if (status == CM_OK && cm_recon_cpu_new (&f->cpu, &f->desc, width,
-          height, depth, &f->base.cpu) == CM_ERR_NO_MEMORY)
-    status = CM_ERR_NO_MEMORY;  /* a frame it does not take: the reference */
-  return cm_filter_done (out, &f->base, status);
+  return cm_filter_new (out, sizeof (recon_filter), &recon_ops,
+      desc != NULL, backend, width, height, depth, cpu, desc);
 }

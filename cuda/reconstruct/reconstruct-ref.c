@@ -339,20 +339,43 @@ static cm_status
 se_marker (const cm_recon_desc * desc, const cm_image * src, uint32_t * out,
     const cm_cpu_opts * cpu)
 {
-  cm_morph_desc md = desc->marker;
-  cm_image tmp = *src;
+  const cm_morph_desc md = cm_recon_marker_desc (desc);
+  cm_image tmp;
   cm_status st;
 
-  md.op = desc->op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
-  tmp.pitch = (size_t) src->width * (src->depth / 8);
-  tmp.data = malloc (tmp.pitch * src->height);
-  if (!tmp.data)
+  if (!cm_image_host_new (&tmp, src->width, src->height, src->depth))
     return CM_ERR_NO_MEMORY;
   st = cm_morph_ref_mt (&md, src, &tmp, cpu);
   if (st == CM_OK)
     load (&tmp, out);
   free (tmp.data);
   return st;
+}
+
+int
+cm_recon_desc_ok (const cm_recon_desc * desc)
+{
+  if (desc == NULL || (int) desc->op < 0 ||
+      (int) desc->op >= CM_RECON_OP_COUNT ||
+      (desc->connectivity != 4 && desc->connectivity != 8))
+    return 0;
+  return !cm_recon_se_marker (desc) ||
+      (desc->marker.se != NULL && desc->marker.iterations >= 1);
+}
+
+int
+cm_recon_se_marker (const cm_recon_desc * desc)
+{
+  return desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE;
+}
+
+cm_morph_desc
+cm_recon_marker_desc (const cm_recon_desc * desc)
+{
+  cm_morph_desc md = desc->marker;
+
+  md.op = desc->op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
+  return md;
 }
 
 cm_status
@@ -372,13 +395,8 @@ cm_recon_ref_mt (const cm_recon_desc * desc, const cm_image * src,
   cm_recon_mode mode;
   cm_status st = CM_OK;
 
-  if (!desc || !cm_image_ok (src) || !cm_image_ok (dst) ||
-      !same_shape (src, dst) || src->data == dst->data || (int) desc->op < 0 ||
-      (int) desc->op >= CM_RECON_OP_COUNT ||
-      (desc->connectivity != 4 && desc->connectivity != 8))
-    return CM_ERR_INVALID_ARG;
-  if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
-      (!desc->marker.se || desc->marker.iterations < 1))
+  if (!cm_recon_desc_ok (desc) || !cm_image_ok (src) || !cm_image_ok (dst)
+      || !same_shape (src, dst) || src->data == dst->data)
     return CM_ERR_INVALID_ARG;
 
   w = src->width;

@@ -538,13 +538,7 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
   if (!out)
     return CM_ERR_INVALID_ARG;
   *out = NULL;
-  if (!desc || width < 1 || height < 1 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16) ||
-      (int) desc->op < 0 || (int) desc->op >= CM_RECON_OP_COUNT ||
-      (desc->connectivity != 4 && desc->connectivity != 8))
-    return CM_ERR_INVALID_ARG;
-  if ((desc->op == CM_RECON_OPEN || desc->op == CM_RECON_CLOSE) &&
-      (!desc->marker.se || desc->marker.iterations < 1))
+  if (!cm_recon_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   if (tuning && (tuning->band_rows < 0 || tuning->blocks_per_sm < 0))
     return CM_ERR_INVALID_ARG;
@@ -566,11 +560,9 @@ cm_recon_plan_new_tuned (cm_recon_plan ** out, const cm_recon_desc * desc,
   p->walk_extend = (height > 1440 ? 1 : 3) * min (p->band_rows, height);
 
   st = choose_grid (p, tuning);
-  if (st == CM_OK && (desc->op == CM_RECON_OPEN ||
-          desc->op == CM_RECON_CLOSE)) {
-    cm_morph_desc md = desc->marker;
+  if (st == CM_OK && cm_recon_se_marker (desc)) {
+    const cm_morph_desc md = cm_recon_marker_desc (desc);
 
-    md.op = desc->op == CM_RECON_OPEN ? CM_MORPH_ERODE : CM_MORPH_DILATE;
     st = cm_morph_plan_new (&p->marker_plan, &md, width, height, depth);
   }
   if (st == CM_OK) {

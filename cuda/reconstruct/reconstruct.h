@@ -52,6 +52,16 @@ typedef struct
   cm_morph_desc marker;
 } cm_recon_desc;
 
+/* @desc is given, with a known operation, a connectivity of 4 or 8 and,
+ * for open and close, a marker SE and at least one iteration */
+int cm_recon_desc_ok (const cm_recon_desc * desc);
+/* @desc is an opening or closing by reconstruction: its marker is made
+ * with the SE of desc->marker */
+int cm_recon_se_marker (const cm_recon_desc * desc);
+/* That marker's morphology: desc->marker as the erosion (open) or the
+ * dilation (close) */
+cm_morph_desc cm_recon_marker_desc (const cm_recon_desc * desc);
+
 /* Reconstruction in place: @marker (host image, same size and depth as
  * @mask) is first clamped to the mask's side (min for by-dilation, max
  * for by-erosion), then replaced by its reconstruction. Vincent's hybrid

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* borrowed from cuda/median: the hot loops built for AVX-512, AVX2 and
- * the baseline, picked at load time */
-#include "median/median-cpu-clones.h"
+/* the hot loops built for AVX-512, AVX2 and the baseline, picked at load
+ * time */
+#include "cm-cpu-clones.h"
 
 #define CHUNK 64
 
@@ -126,55 +126,37 @@ cm_temporal_cpu_set_rank (cm_temporal_cpu * p, double percentile,
 
 /* ---- the rank of a chunk ----------------------------------------------- */
 
-/* out[x] = the rank-k sample of rows[0..n)[x], x < CHUNK (8-bit) */
-CM_CPU_CLONES static void
-rank_chunk8 (const uint8_t *const *rows, int n, int k, uint8_t * out)
-{
-  uint8_t p[CHUNK], t[CHUNK], c[CHUNK];
-  const uint8_t kk = (uint8_t) k;
-
-  memset (p, 0, sizeof (p));
-  for (int b = 7; b >= 0; b--) {
-    for (int x = 0; x < CHUNK; x++) {
-      t[x] = p[x] | (uint8_t) (1u << b);
-      c[x] = 0;
-    }
-    for (int j = 0; j < n; j++) {
-      const uint8_t *r = rows[j];
-
-      for (int x = 0; x < CHUNK; x++)
-        c[x] += r[x] < t[x];
-    }
-    for (int x = 0; x < CHUNK; x++)
-      p[x] = c[x] <= kk ? t[x] : p[x];
-  }
-  memcpy (out, p, sizeof (p));
+/* out[x] = the rank-k sample of rows[0..n)[x], x < CHUNK, for samples of
+ * type T with BITS bits; the counts in T too (a window holds at most 255
+ * samples). One definition per depth, so that each keeps its own vector
+ * width. */
+#define DEFINE_RANK_CHUNK(name, T, BITS) \
+CM_CPU_CLONES static void \
+name (const T *const *rows, int n, int k, T * out) \
+{ \
+  T p[CHUNK], t[CHUNK], c[CHUNK]; \
+  const T kk = (T) k; \
+\
+  memset (p, 0, sizeof (p)); \
+  for (int b = BITS - 1; b >= 0; b--) { \
+    for (int x = 0; x < CHUNK; x++) { \
+      t[x] = p[x] | (T) (1u << b); \
+      c[x] = 0; \
+    } \
+    for (int j = 0; j < n; j++) { \
+      const T *r = rows[j]; \
+\
+      for (int x = 0; x < CHUNK; x++) \
+        c[x] += r[x] < t[x]; \
+    } \
+    for (int x = 0; x < CHUNK; x++) \
+      p[x] = c[x] <= kk ? t[x] : p[x]; \
+  } \
+  memcpy (out, p, sizeof (p)); \
 }
 
-/* the same at 16 bits (counts fit 16 bits too) */
-CM_CPU_CLONES static void
-rank_chunk16 (const uint16_t *const *rows, int n, int k, uint16_t * out)
-{
-  uint16_t p[CHUNK], t[CHUNK], c[CHUNK];
-  const uint16_t kk = (uint16_t) k;
-
-  memset (p, 0, sizeof (p));
-  for (int b = 15; b >= 0; b--) {
-    for (int x = 0; x < CHUNK; x++) {
-      t[x] = p[x] | (uint16_t) (1u << b);
-      c[x] = 0;
-    }
-    for (int j = 0; j < n; j++) {
-      const uint16_t *r = rows[j];
-
-      for (int x = 0; x < CHUNK; x++)
-        c[x] += r[x] < t[x];
-    }
-    for (int x = 0; x < CHUNK; x++)
-      p[x] = c[x] <= kk ? t[x] : p[x];
-  }
-  memcpy (out, p, sizeof (p));
-}
+DEFINE_RANK_CHUNK (rank_chunk8, uint8_t, 8)
+DEFINE_RANK_CHUNK (rank_chunk16, uint16_t, 16)
 
 /* ---- a push ------------------------------------------------------------ */
 

@@ -52,13 +52,27 @@ temporal_algorithm (const cm_filter * base)
       "cpu-bitwise";
 }
 
+/* (the plan and the CPU state keep their own copy of @desc) */
+static cm_status
+temporal_make (cm_filter * base, const void *desc)
+{
+  temporal_filter *f = (temporal_filter *) base;
+
+  base->flags |= CM_FILTER_PACKED;
+  f->channels = ((const cm_temporal_desc *) desc)->channels;
+  if (base->backend == CM_BACKEND_CUDA)
+    return cm_temporal_plan_new (&f->plan, desc, base->width, base->height,
+        base->depth);
+  return cm_temporal_cpu_new (&f->cpu, desc, base->width, base->height,
+      base->depth, &base->cpu);
+}
+
 static void
 temporal_free (cm_filter * base)
 {
   temporal_filter *f = (temporal_filter *) base;
 
-  if (f->plan != NULL)
-    cm_temporal_plan_free (f->plan);
+  cm_temporal_plan_free (f->plan);
   cm_temporal_cpu_free (f->cpu);
 }
 
@@ -66,6 +80,7 @@ static const cm_filter_ops temporal_ops = {
   .run = temporal_run,
   .run_packed = temporal_run_packed,
   .algorithm = temporal_algorithm,
+  .make = temporal_make,
   .free = temporal_free,
 };
 
@@ -74,22 +89,9 @@ cm_temporal_filter_new (cm_filter ** out, cm_backend backend,
     const cm_temporal_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu)
 {
-  temporal_filter *f;
-  cm_status status;
-
-  f = (temporal_filter *) cm_filter_alloc (out, sizeof (*f), &temporal_ops,
+  return cm_filter_new (out, sizeof (temporal_filter), &temporal_ops,
       cm_temporal_desc_check (desc) == CM_OK, backend, width, height, depth,
-      cpu, &status);
-  if (f == NULL)
-    return status;
-  f->base.flags |= CM_FILTER_PACKED;
-  f->channels = desc->channels;
-  if (backend == CM_BACKEND_CUDA)
-    status = cm_temporal_plan_new (&f->plan, desc, width, height, depth);
-  else
-    status = cm_temporal_cpu_new (&f->cpu, desc, width, height, depth,
-        &f->base.cpu);
-  return cm_filter_done (out, &f->base, status);
+      cpu, desc);
 }
 
 size_t

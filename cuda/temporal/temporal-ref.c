@@ -38,8 +38,7 @@ cm_temporal_rank (const cm_temporal_desc * desc, int n)
 size_t
 cm_temporal_frame_bytes (int width, int height, cm_depth depth, int channels)
 {
-  if (width < 1 || height < 1 || channels < 1 || channels > 4 ||
-      (depth != CM_DEPTH_8 && depth != CM_DEPTH_16))
+  if (!cm_frame_ok (width, height, depth) || channels < 1 || channels > 4)
     return 0;
   return (size_t) width * (size_t) channels * (size_t) cm_depth_bytes (depth)
       * (size_t) height;
@@ -94,14 +93,6 @@ packed_like (const cm_image_packed * a, const cm_image_packed * b)
       a->depth == b->depth && a->channels == b->channels;
 }
 
-static int
-packed_ok (const cm_image_packed * p)
-{
-  return p->data != NULL && p->width >= 1 && p->height >= 1 &&
-      (p->depth == CM_DEPTH_8 || p->depth == CM_DEPTH_16) &&
-      p->pitch >= (size_t) p->width * p->channels * cm_depth_bytes (p->depth);
-}
-
 static const uint8_t *
 row_of (const cm_image_packed * p, int y)
 {
@@ -116,11 +107,11 @@ cm_temporal_ref (const cm_temporal_desc * desc,
   int k, bpp, samples;
 
   k = cm_temporal_rank (desc, n);
-  if (k < 0 || window == NULL || dst == NULL || !packed_ok (dst) ||
+  if (k < 0 || window == NULL || dst == NULL || !cm_image_packed_ok (dst) ||
       dst->channels != desc->channels)
     return CM_ERR_INVALID_ARG;
   for (int i = 0; i < n; i++)
-    if (!packed_ok (&window[i]) || !packed_like (&window[i], dst))
+    if (!cm_image_packed_ok (&window[i]) || !packed_like (&window[i], dst))
       return CM_ERR_INVALID_ARG;
   bpp = cm_depth_bytes (dst->depth);
   samples = dst->width * dst->channels;

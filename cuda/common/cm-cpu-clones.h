@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* CM_CPU_CLONES before a function of the CPU median's hot loops: on x86-64
- * with glibc it is built three times, for AVX-512 (x86-64-v4), AVX2 and
- * the baseline (SSE2), and the processor's best is chosen once at load
- * time (ifunc). Elsewhere (aarch64: NEON is the baseline), and with
+/* CM_CPU_CLONES before a function of a CPU backend's hot loops (the
+ * median's, the temporal percentile's): on x86-64 with glibc it is built
+ * three times, for AVX-512 (x86-64-v4), AVX2 and the baseline (SSE2),
+ * and the processor's best is chosen once at load time (ifunc). Elsewhere (aarch64: NEON is the baseline), and with
  * CM_NO_CLONES, the one baseline build. Include after a libc header
  * (__GLIBC__). */
 #pragma once
