@@ -84,6 +84,6 @@ cm_morph_filter_new (cm_filter ** out, cm_backend backend,
     const cm_cpu_opts * cpu)
 {
   return cm_filter_new (out, sizeof (morph_filter), &morph_ops,
-      desc != NULL && desc->se != NULL, backend, width, height, depth, cpu,
-      desc);
+      cm_morph_desc_ok (desc) && cm_se_ok (desc->se), backend, width, height,
+      depth, cpu, desc);
 }

@@ -85,5 +85,5 @@ cm_recon_filter_new (cm_filter ** out, cm_backend backend,
     const cm_cpu_opts * cpu)
 {
   return cm_filter_new (out, sizeof (recon_filter), &recon_ops,
-      desc != NULL, backend, width, height, depth, cpu, desc);
+      cm_recon_desc_ok (desc), backend, width, height, depth, cpu, desc);
 }

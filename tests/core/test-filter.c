@@ -603,9 +603,12 @@ test_arguments (void)
 {
   cm_se *se = NULL;
   cm_morph_desc md = { CM_MORPH_ERODE, NULL, 1, CM_BORDER_NEUTRAL, 0 };
+  cm_morph_desc bad_md;
+  cm_recon_desc bad_rd;
   cm_median_desc ad;
   cm_filter *mf = NULL;
   cm_filter *af = NULL;
+  cm_filter *rf = NULL;
   cm_image a = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image b = test_image_new (8, 8, CM_DEPTH_8, 0);
   cm_image small = test_image_new (7, 8, CM_DEPTH_8, 0);
@@ -636,8 +639,23 @@ test_arguments (void)
           NULL), CM_ERR_INVALID_ARG);
   EXPECT (cm_median_filter_new (&af, CM_BACKEND_CPU, &ad, 8, 8,
           (cm_depth) 12, NULL), CM_ERR_INVALID_ARG);
+  /* a descriptor its plans refuse is refused here, not left to fail at
+   * every run (the CPU backend's definition took it before) */
+  bad_md = md;
+  bad_md.op = (cm_morph_op) 99;
+  EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, &bad_md, 8, 8,
+          CM_DEPTH_8, NULL), CM_ERR_INVALID_ARG);
+  bad_md = md;
+  bad_md.iterations = 0;
+  EXPECT (cm_morph_filter_new (&mf, CM_BACKEND_CPU, &bad_md, 8, 8,
+          CM_DEPTH_8, NULL), CM_ERR_INVALID_ARG);
+  memset (&bad_rd, 0, sizeof (bad_rd));
+  bad_rd.op = CM_RECON_FILL_HOLES;
+  bad_rd.connectivity = 6;
+  EXPECT (cm_recon_filter_new (&rf, CM_BACKEND_CPU, &bad_rd, 8, 8,
+          CM_DEPTH_8, NULL), CM_ERR_INVALID_ARG);
   checks++;
-  if (mf != NULL || af != NULL)
+  if (mf != NULL || af != NULL || rf != NULL)
     FAIL ("a refused filter was given");
 
   /* images of another size or depth than the filter's */
