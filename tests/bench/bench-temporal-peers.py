@@ -7,7 +7,7 @@ floor(p/100 (n-1) + 1/2) of the window's n samples) and, with --bench,
 against bench-temporal's own output for the same window.
 
     bench-temporal-peers.py [--bench build-gpu/tests/bench/bench-temporal]
-        [--size 3840x2160] [--frames 5,9,25,255] [--depths 8,16]
+        [--ffmpeg PATH] [--size 3840x2160] [--frames 5,9,25,255] [--depths 8,16]
         [--size-255 640x360] [--threads 16] [--runs 3] [--tmp DIR]
 
 For each row: F random frames (seeded), written as one raw file.
@@ -21,10 +21,12 @@ For each row: F random frames (seeded), written as one raw file.
    'nearest' gave the definition's output.
  - FFmpeg: tmedian=radius=r:percentile=p/100 (r = (F-1)/2, an odd F: its
    window is the 2r+1 frames centred on the output, ours the F frames
-   ending with it, so its output r is ours for the file's frames),
-   -filter_threads --threads, its first r + 1 output frames, the wall
-   clock of the whole run over them (reading the raw frames included).
-   Its rank is int(2r p), truncated: the same as ours at p = 50.
+   ending with it, so its output centred on frame r is ours for the
+   file's frames), -filter_threads --threads, over the file's frames
+   twice over, the wall clock of the whole run per output frame (reading
+   the raw frames included). --ffmpeg names the binary (a static build
+   serves where none is installed). Its rank is int(2r p), truncated: the
+   same as ours at p = 50.
  - bench-temporal (--bench): the file's frames pushed through the CUDA
    plan, its output dumped and compared; its device time printed beside.
 Rows for F = 255 use --size-255 (the peers would take minutes at 4K).
@@ -89,20 +91,38 @@ def numpy_rank(stack, k, threads):
     return out
 
 
-def run_ffmpeg(path, w, h, f, p, dtype, threads, tmp):
+def run_ffmpeg(ffmpeg, path, w, h, f, p, dtype, threads, tmp):
+    """tmedian over the file's F frames twice over (2F in): the wall clock
+    per output frame, and the output whose window is the file's F frames.
+    FFmpeg 9 outputs only the frames of full windows (2F - 2r, output i
+    centred on input i + r); older versions every frame (their first r
+    windows cut short)"""
     r = (f - 1) // 2
     pix = "gray" if dtype == np.uint8 else "gray16le"
+    twice = os.path.join(tmp, "twice.raw")
+    with open(twice, "wb") as out_file:
+        for _ in range(2):
+            with open(path, "rb") as in_file:
+                shutil.copyfileobj(in_file, out_file)
     out = os.path.join(tmp, "tmedian.raw")
-    cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", pix,
-           "-s", "%dx%d" % (w, h), "-i", path, "-filter_threads",
+    cmd = [ffmpeg, "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", pix,
+           "-s", "%dx%d" % (w, h), "-i", twice, "-filter_threads",
            str(threads), "-vf", "tmedian=radius=%d:percentile=%g" %
-           (r, p / 100.0), "-frames:v", str(r + 1), "-f", "rawvideo",
-           "-pix_fmt", pix, out]
+           (r, p / 100.0), "-f", "rawvideo", "-pix_fmt", pix, out]
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True)
     seconds = time.perf_counter() - t0
     frames = np.fromfile(out, dtype).reshape(-1, h, w)
-    return seconds / len(frames), frames[r]
+    os.remove(twice)
+    os.remove(out)
+    if len(frames) == 2 * f:
+        first = r
+    elif len(frames) == 2 * f - 2 * r:
+        first = 0
+    else:
+        raise RuntimeError("tmedian gave %d frames for %d" % (len(frames),
+                                                              2 * f))
+    return seconds / len(frames), frames[first]
 
 
 def run_bench(bench, path, w, h, f, p, depth, tmp):
@@ -124,6 +144,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bench")
+    ap.add_argument("--ffmpeg", help="the ffmpeg binary (default: ffmpeg "
+                    "on PATH; a static build serves where none is installed)")
     ap.add_argument("--size", default="3840x2160")
     ap.add_argument("--size-255", default="640x360")
     ap.add_argument("--frames", default="5,9,25,255")
@@ -133,7 +155,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tmp", default=None)
     a = ap.parse_args()
-    ffmpeg = shutil.which("ffmpeg")
+    ffmpeg = shutil.which(a.ffmpeg or "ffmpeg")
     tmp = a.tmp or tempfile.mkdtemp(prefix="bench-temporal-")
     rng = np.random.default_rng(38)
     p = a.percentile
@@ -169,8 +191,8 @@ def main():
                                                               1))
             ff, ff_ok = "-", "-"
             if ffmpeg and f % 2 == 1:
-                sec, out = run_ffmpeg(path, w, h, f, p, dtype, a.threads,
-                                      tmp)
+                sec, out = run_ffmpeg(ffmpeg, path, w, h, f, p, dtype,
+                                      a.threads, tmp)
                 ff = "%.1f" % (1e3 * sec)
                 ff_ok = "yes" if np.array_equal(out, want) else "NO"
             ours, ours_ok = "-", "-"
