@@ -217,51 +217,57 @@ block_smem (int blocks, int *bytes)
   return cudaSuccess;
 }
 
+/* The kernel of @o launched with @smem bytes a block, or (@t NULL, when
+ * the plan is made) allowed them: above the 48 KB a launch gets unasked */
 template <int BPP, int SPT, bool PREFETCH, bool ATOMIC>
 static cudaError_t
-launch (const temporal_args & t, int blocks, cudaStream_t stream)
+launch (const temporal_args * t, int smem, cudaStream_t stream)
 {
-  const dim3 grid ((t.samples + HIST_SAMPLES - 1) / HIST_SAMPLES,
-      t.height < 65535 ? t.height : 65535);
-  int smem;
-  cudaError_t e = block_smem (blocks, &smem);
-
-  /* 64 KB a block: above the 48 KB a launch gets unasked */
-  if (e == cudaSuccess)
-    e = cudaFuncSetAttribute (temporal_hist_kernel<BPP, SPT, PREFETCH,
+  if (t == NULL)
+    return cudaFuncSetAttribute (temporal_hist_kernel<BPP, SPT, PREFETCH,
         ATOMIC>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-  if (e != cudaSuccess)
-    return e;
+  const dim3 grid ((t->samples + HIST_SAMPLES - 1) / HIST_SAMPLES,
+      t->height < 65535 ? t->height : 65535);
+
   temporal_hist_kernel<BPP, SPT, PREFETCH, ATOMIC> <<<grid,
-      HIST_SAMPLES / SPT, smem, stream>>> (t);
+      HIST_SAMPLES / SPT, smem, stream>>> (*t);
   return cudaGetLastError ();
 }
 
 template <int BPP, int SPT>
 static cudaError_t
-launch_spt (const temporal_args & t, const temporal_hist_opts & o,
+launch_spt (const temporal_args * t, const temporal_hist_opts & o, int smem,
     cudaStream_t stream)
 {
   if (o.prefetch)
-    return o.atomic ? launch<BPP, SPT, true, true> (t, o.blocks, stream) :
-        launch<BPP, SPT, true, false> (t, o.blocks, stream);
-  return o.atomic ? launch<BPP, SPT, false, true> (t, o.blocks, stream) :
-      launch<BPP, SPT, false, false> (t, o.blocks, stream);
+    return o.atomic ? launch<BPP, SPT, true, true> (t, smem, stream) :
+        launch<BPP, SPT, true, false> (t, smem, stream);
+  return o.atomic ? launch<BPP, SPT, false, true> (t, smem, stream) :
+      launch<BPP, SPT, false, false> (t, smem, stream);
 }
 
-template <int BPP>
 static cudaError_t
-launch_bpp (const temporal_args & t, const temporal_hist_opts & o,
-    cudaStream_t stream)
+launch_opts (const temporal_args * t, int bpp, const temporal_hist_opts & o,
+    int smem, cudaStream_t stream)
 {
-  return o.quads ? launch_spt<BPP, 4> (t, o, stream) :
-      launch_spt<BPP, 1> (t, o, stream);
+  if (bpp == 1)
+    return o.quads ? launch_spt<1, 4> (t, o, smem, stream) :
+        launch_spt<1, 1> (t, o, smem, stream);
+  return o.quads ? launch_spt<2, 4> (t, o, smem, stream) :
+      launch_spt<2, 1> (t, o, smem, stream);
+}
+
+cudaError_t
+temporal_hist_prepare (int bpp, const temporal_hist_opts & o, int *smem)
+{
+  cudaError_t e = block_smem (o.blocks, smem);
+
+  return e != cudaSuccess ? e : launch_opts (NULL, bpp, o, *smem, 0);
 }
 
 cudaError_t
 temporal_hist_launch (const temporal_args & t, int bpp,
-    const temporal_hist_opts & o, cudaStream_t stream)
+    const temporal_hist_opts & o, int smem, cudaStream_t stream)
 {
-  return bpp == 1 ? launch_bpp<1> (t, o, stream) : launch_bpp<2> (t, o,
-      stream);
+  return launch_opts (&t, bpp, o, smem, stream);
 }

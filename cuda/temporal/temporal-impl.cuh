@@ -53,10 +53,16 @@ struct temporal_hist_opts
   int quads;                    /* 4 samples a thread (one word a slot) */
 };
 
+/* Once, when the plan is made: the kernel of @o allowed the shared
+ * memory it needs, *@smem (what a launch then passes) */
+cudaError_t temporal_hist_prepare (int bpp, const temporal_hist_opts &o,
+    int *smem);
 cudaError_t temporal_hist_launch (const temporal_args &a, int bpp,
-    const temporal_hist_opts &o, cudaStream_t stream);
+    const temporal_hist_opts &o, int smem, cudaStream_t stream);
 
-/* By sample (temporal-runs.cu), any n. */
+/* By sample (temporal-runs.cu), any n; prepared once when the plan is
+ * made (its shared memory allowed) */
+cudaError_t temporal_runs_prepare (int bpp);
 cudaError_t temporal_runs_launch (const temporal_args &a, int bpp,
     cudaStream_t stream);
 

@@ -60,36 +60,48 @@ bin_word (uint32_t * h, const uint4 & q, int count)
       bin_sample<1, false, false> (h, word_byte (w, i), 0);
 }
 
+/* Words @v0 .. @v0 + RUN_BATCH - 1 of the byte run @run (zeros past
+ * @words) */
+static __device__ __forceinline__ void
+load_words (uint4 q[RUN_BATCH], const uint8_t * run, int v0, int words)
+{
+#pragma unroll
+  for (int j = 0; j < RUN_BATCH; j++)
+    q[j] = v0 + j < words ? *(const uint4 *) (run + (size_t) (v0 + j) *
+        WORD_STRIDE) : make_uint4 (0, 0, 0, 0);
+}
+
 /* The window's bytes of one run (8-bit samples, or the high bytes of
  * 16-bit ones) counted into the bins (cleared first): slots 0 .. n - 1 as
- * they are, then slot @pos's byte replaced by @cur */
+ * they are, then slot @pos's byte replaced by @cur. @q: the run's first
+ * RUN_BATCH words, loaded by the caller. Each batch's successor is loaded
+ * before the batch is counted: a load behind the bins' shared-memory
+ * stores would wait for them. */
 static __device__ __forceinline__ void
-count_run (const uint8_t * run, int n, int pos, uint32_t cur, uint32_t * h)
+count_run (const uint8_t * run, int n, int pos, uint32_t cur,
+    uint4 q[RUN_BATCH], uint32_t * h)
 {
-  const int full = n >> 4;
+  const int words = (n + 15) >> 4;
   const uint32_t stale = *run_slot (run, pos);
-  int v = 0;
 
   for (int w = 0; w < HIST_WORDS; w++)
     h[w * 32] = 0;
-  /* RUN_BATCH words loaded before any is counted: the loads in flight
-   * together (the bins' shared-memory stores would otherwise keep each
-   * load behind the last word's counting) */
-  for (; v + RUN_BATCH <= full; v += RUN_BATCH) {
-    uint4 q[RUN_BATCH];
+  for (int v0 = 0; v0 < words; v0 += RUN_BATCH) {
+    uint4 next[RUN_BATCH];
 
+    load_words (next, run, v0 + RUN_BATCH, words);
 #pragma unroll
-    for (int j = 0; j < RUN_BATCH; j++)
-      q[j] = *(const uint4 *) (run + (size_t) (v + j) * WORD_STRIDE);
-#pragma unroll
-    for (int j = 0; j < RUN_BATCH; j++)
-      bin_word (h, q[j], 16);
+    for (int j = 0; j < RUN_BATCH; j++) {
+      const int left = n - 16 * (v0 + j);
+
+      /* the same branch in every lane: n is the frame's */
+      if (left >= 16)
+        bin_word (h, q[j], 16);
+      else if (left > 0)
+        bin_word (h, q[j], left);
+      q[j] = next[j];
+    }
   }
-  for (; v < full; v++)
-    bin_word (h, *(const uint4 *) (run + (size_t) v * WORD_STRIDE), 16);
-  if (n & 15)
-    bin_word (h, *(const uint4 *) (run + (size_t) full * WORD_STRIDE),
-        n & 15);
   unbin_sample<1, false> (h, stale, 0);
   bin_sample<1, false, false> (h, cur, 0);
 }
@@ -128,15 +140,46 @@ list_rank (const uint32_t * h, int m, int r)
   return 255;                   /* not reached: r < m */
 }
 
+/* One low byte @b of the bin into the list (@list) or the bins */
+static __device__ __forceinline__ void
+take_low (uint32_t * h, bool list, int *listed, uint32_t b)
+{
+  if (list) {
+    h[(*listed >> 2) * 32] |= b << ((*listed & 3) * 8);
+    (*listed)++;
+  } else
+    bin_sample<1, false, false> (h, b, 0);
+}
+
+/* The slots of word @v of a window of @n whose high byte is @high, slot
+ * @pos left out (it holds an older sample: the current one is taken
+ * apart); 0 past the window */
+static __device__ __forceinline__ uint32_t
+word_matches (const uint4 & q, int v, int n, int pos, uint32_t high)
+{
+  const uint32_t wh[4] = { q.x, q.y, q.z, q.w };
+  uint32_t mask;
+
+  if (16 * v >= n)
+    return 0;
+  mask = byte_matches (wh, high) & (0xffffu >> (16 - min (16, n - 16 * v)));
+  return v == pos >> 4 ? mask & ~(1u << (pos & 15)) : mask;
+}
+
 /* The rank-@r low byte (run @lo) among the window's 16-bit samples whose
  * high byte (run @hi) is @high, @m of them, slot @pos holding @cur. A word
  * of low bytes is read only where its word of high bytes holds @high (one
  * word in a window of noise, all of them in a still scene); up to
  * LIST_MAX low bytes are listed at @h and ranked by counting, more are
- * counted into the bins. */
+ * counted into the bins. @q: the high bytes' first RUN_BATCH words,
+ * loaded by the caller. A batch's loads (the low words its high words
+ * call for, then the next batch's high words) all leave before any byte
+ * is taken: a load after a shared-memory store waits for it, and each
+ * taken byte's load would stand alone behind the last. */
 static __device__ __forceinline__ uint32_t
 low_rank (const uint8_t * hi, const uint8_t * lo, int n, int pos,
-    uint32_t cur, uint32_t high, int m, int r, uint32_t * h)
+    uint32_t cur, uint32_t high, int m, int r, uint4 q[RUN_BATCH],
+    uint32_t * h)
 {
   const bool list = m <= LIST_MAX;
   const int words = (n + 15) >> 4;
@@ -145,57 +188,27 @@ low_rank (const uint8_t * hi, const uint8_t * lo, int n, int pos,
   for (int w = 0; w < (list ? LIST_MAX / 4 : HIST_WORDS); w++)
     h[w * 32] = 0;
   for (int v0 = 0; v0 < words; v0 += RUN_BATCH) {
-    uint4 qh[RUN_BATCH];
+    uint4 next[RUN_BATCH];
     uint32_t mask[RUN_BATCH];
 
-    /* the high bytes' words loaded together, as in count_run */
 #pragma unroll
-    for (int j = 0; j < RUN_BATCH; j++)
-      qh[j] = v0 + j < words ? *(const uint4 *) (hi + (size_t) (v0 + j) *
+    for (int j = 0; j < RUN_BATCH; j++) {
+      mask[j] = word_matches (q[j], v0 + j, n, pos, high);
+      q[j] = mask[j] ? *(const uint4 *) (lo + (size_t) (v0 + j) *
           WORD_STRIDE) : make_uint4 (0, 0, 0, 0);
+    }
+    load_words (next, hi, v0 + RUN_BATCH, words);
 #pragma unroll
     for (int j = 0; j < RUN_BATCH; j++) {
-      const int v = v0 + j;
-      const uint32_t wh[4] = { qh[j].x, qh[j].y, qh[j].z, qh[j].w };
+      const uint32_t wl[4] = { q[j].x, q[j].y, q[j].z, q[j].w };
 
-      mask[j] = 0;
-      if (v >= words)
-        continue;
-      mask[j] = byte_matches (wh, high) & (0xffffu >> (16 - min (16,
-                  n - 16 * v)));
-      /* slot pos holds an older sample: @cur below instead */
-      if (v == pos >> 4)
-        mask[j] &= ~(1u << (pos & 15));
-    }
-#pragma unroll
-    for (int j = 0; j < RUN_BATCH; j++) {
-      uint32_t m_j = mask[j];
-
-      if (m_j == 0)
-        continue;
-      const uint4 ql = *(const uint4 *) (lo + (size_t) (v0 + j) *
-          WORD_STRIDE);
-      const uint32_t wl[4] = { ql.x, ql.y, ql.z, ql.w };
-
-      do {
-        const uint32_t b = word_byte (wl, __ffs (m_j) - 1);
-
-        m_j &= m_j - 1;
-        if (list) {
-          h[(listed >> 2) * 32] |= b << ((listed & 3) * 8);
-          listed++;
-        } else
-          bin_sample<1, false, false> (h, b, 0);
-      } while (m_j);
+      for (uint32_t m_j = mask[j]; m_j; m_j &= m_j - 1)
+        take_low (h, list, &listed, word_byte (wl, __ffs (m_j) - 1));
+      q[j] = next[j];
     }
   }
-  if ((cur >> 8) == high) {
-    if (list) {
-      h[(listed >> 2) * 32] |= (cur & 255) << ((listed & 3) * 8);
-      listed++;
-    } else
-      bin_sample<1, false, false> (h, cur & 255, 0);
-  }
+  if ((cur >> 8) == high)
+    take_low (h, list, &listed, cur & 255);
   return list ? list_rank (h, listed, r) : find_rank (h, r, &below);
 }
 
@@ -206,18 +219,24 @@ static __device__ __forceinline__ uint32_t
 run_rank (const uint8_t * run, size_t plane, int n, int pos, int k,
     uint32_t cur, uint32_t * h)
 {
+  const int words = (n + 15) >> 4;
   int below, m;
   uint32_t high;
+  uint4 q[RUN_BATCH];
 
+  /* the first words in flight before the bins are cleared */
+  load_words (q, run, 0, words);
   if (BPP == 1) {
-    count_run (run, n, pos, cur, h);
+    count_run (run, n, pos, cur, q, h);
     return find_rank (h, k, &below);
   }
-  count_run (run, n, pos, cur >> 8, h);
+  count_run (run, n, pos, cur >> 8, q, h);
+  /* the high bytes' first words again, in flight during the walk */
+  load_words (q, run, 0, words);
   high = find_rank (h, k, &below);
   m = (int) (h[(high >> 2) * 32] >> ((high & 3) * 8) & 255);
   return high << 8 | low_rank (run, run + plane, n, pos, cur, high, m,
-      k - below, h);
+      k - below, q, h);
 }
 
 template <int BPP>
@@ -261,23 +280,24 @@ temporal_runs_kernel (temporal_args t)
 }
 
 cudaError_t
+temporal_runs_prepare (int bpp)
+{
+  /* 64 KB a block: above the 48 KB a launch gets unasked */
+  return bpp == 1 ? cudaFuncSetAttribute (temporal_runs_kernel<1>,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM) :
+      cudaFuncSetAttribute (temporal_runs_kernel<2>,
+      cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
+}
+
+cudaError_t
 temporal_runs_launch (const temporal_args & t, int bpp, cudaStream_t stream)
 {
   const dim3 grid ((t.samples + RUNS_THREADS - 1) / RUNS_THREADS,
       t.height < 65535 ? t.height : 65535);
-  cudaError_t e;
 
-  /* 64 KB a block: above the 48 KB a launch gets unasked */
-  if (bpp == 1) {
-    e = cudaFuncSetAttribute (temporal_runs_kernel<1>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
-    if (e == cudaSuccess)
-      temporal_runs_kernel<1> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
-  } else {
-    e = cudaFuncSetAttribute (temporal_runs_kernel<2>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, RUNS_SMEM);
-    if (e == cudaSuccess)
-      temporal_runs_kernel<2> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
-  }
-  return e != cudaSuccess ? e : cudaGetLastError ();
+  if (bpp == 1)
+    temporal_runs_kernel<1> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
+  else
+    temporal_runs_kernel<2> <<<grid, RUNS_THREADS, RUNS_SMEM, stream>>> (t);
+  return cudaGetLastError ();
 }

@@ -31,6 +31,8 @@ struct cm_temporal_plan
   int seen;                     /* frames since the reset, <= frames */
   int window;                   /* n of the last push */
   const char *algorithm;        /* of the last push */
+  temporal_hist_opts hist;      /* from the tuning */
+  int hist_smem;                /* a histogram block's bytes */
   kernel_pick pick[CM_TEMPORAL_MAX_FRAMES + 1];   /* by window n */
 };
 
@@ -147,8 +149,18 @@ cm_temporal_plan_new_tuned (cm_temporal_plan ** out,
   p->slot_bytes = pitch * (size_t) height;
   p->run_bytes = run;
   p->algorithm = "none";
+  p->hist.prefetch = p->tuning.hist_prefetch == 1;
+  p->hist.atomic = p->tuning.hist_atomic == 1;
+  p->hist.blocks = p->tuning.hist_blocks;
+  p->hist.quads = p->tuning.hist_quads == 1;
   pick_kernels (p);
-  st = cm_cuda_status (cudaMalloc ((void **) &p->ring, bytes));
+  /* the kernels the picks can launch allowed their shared memory here,
+   * not at each push */
+  st = cm_cuda_status (by_sample ? temporal_runs_prepare (cm_depth_bytes
+          (depth)) : temporal_hist_prepare (cm_depth_bytes (depth), p->hist,
+          &p->hist_smem));
+  if (st == CM_OK)
+    st = cm_cuda_status (cudaMalloc ((void **) &p->ring, bytes));
   /* once: a run's words past the window and the slot of a window's
    * first frame are read (and dropped) before they are written. Waited
    * for: the pushes' streams may be non-blocking ones, which do not wait
@@ -276,14 +288,9 @@ cm_temporal_plan_push (cm_temporal_plan * p, const cm_image_packed * src,
   else if (kp.network)
     e = temporal_network_launch (t, bpp, kp.capacity, kp.median_pruned,
         (cudaStream_t) stream);
-  else {
-    const temporal_hist_opts ho = { p->tuning.hist_prefetch == 1,
-      p->tuning.hist_atomic == 1, p->tuning.hist_blocks,
-      p->tuning.hist_quads == 1
-    };
-
-    e = temporal_hist_launch (t, bpp, ho, (cudaStream_t) stream);
-  }
+  else
+    e = temporal_hist_launch (t, bpp, p->hist, p->hist_smem,
+        (cudaStream_t) stream);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   p->algorithm = kp.runs ? (bpp == 1 ? "by-sample-8" : "by-sample-16") :
