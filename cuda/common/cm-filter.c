@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cm-filter-impl.h"
+#include "cpu-bands.h"
 
 cm_status
 cm_filter_new (cm_filter ** out, size_t size, const cm_filter_ops * ops,
@@ -29,6 +30,10 @@ cm_filter_new (cm_filter ** out, size_t size, const cm_filter_ops * ops,
   f->depth = depth;
   if (cpu != NULL)
     f->cpu = *cpu;
+  /* the filter's own threads, kept from frame to frame (the caller's
+   * pool, if any, may be freed before the filter) */
+  f->cpu.pool = backend == CM_BACKEND_CPU ?
+      cm_cpu_pool_new (f->cpu.threads) : NULL;
   status = ops->make (f, desc);
   if (status != CM_OK)
     cm_filter_free (f);
@@ -129,5 +134,6 @@ cm_filter_free (cm_filter * f)
   if (f == NULL)
     return;
   f->ops->free (f);
+  cm_cpu_pool_free (f->cpu.pool);
   free (f);
 }

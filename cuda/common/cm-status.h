@@ -25,14 +25,19 @@ typedef enum
  * error string ("out of memory", ...). Never NULL, static storage. */
 const char *cm_status_string (cm_status status);
 
+typedef struct cm_cpu_pool cm_cpu_pool;
+
 /* How a CPU reference runs: @threads threads over rows (0 or 1: the
  * calling thread alone), and @cancel, when not NULL, a flag that the
  * caller may set from any thread: the run then stops between two rows and
- * returns CM_ERR_CANCELLED (the output is undefined). */
+ * returns CM_ERR_CANCELLED (the output is undefined). @pool, when not
+ * NULL, holds the threads from one run to the next (cpu-bands.h; a
+ * filter makes its own); without it each run starts its threads. */
 typedef struct
 {
   int threads;
   const int *cancel;
+  cm_cpu_pool *pool;
 } cm_cpu_opts;
 
 /* TRUE when the status wraps a CUDA runtime error */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Rows of a CPU reference split among threads: band i of n covers rows
  * [rows * i / n, rows * (i + 1) / n); the calling thread runs band 0, and
- * a band whose thread cannot start runs in the calling thread too. */
+ * a band whose thread cannot start runs in the calling thread too. The
+ * threads are the options' pool's when it has one and is free, else
+ * started for the run. */
 #pragma once
 
 #include "cm-status.h"
@@ -22,5 +24,13 @@ cm_status cm_cpu_bands (const cm_cpu_opts * opts, int rows, cm_band_fn fn,
 
 /* Whether @opts asks the run to stop (from any thread). */
 int cm_cpu_cancelled (const cm_cpu_opts * opts);
+
+/* @threads - 1 threads kept waiting for the bands of runs (starting a
+ * thread per band and run costs more than a small frame's work on many
+ * cores). A pool serves one run at a time; a run that finds it busy (a
+ * band's own bands) starts its threads. NULL when @threads < 2 or no
+ * thread starts. */
+cm_cpu_pool *cm_cpu_pool_new (int threads);
+void cm_cpu_pool_free (cm_cpu_pool * pool);
 
 CM_END_DECLS

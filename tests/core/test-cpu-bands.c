@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The CPU references on many threads (cpu-bands.c) keep the process's
- * memory flat: run after run on 32 bands, more than the cores of any CI
+/* The bands of cpu-bands.c on a pool's threads: every row once, run after
+ * run, with more or fewer rows than threads, a band's own bands (the pool
+ * busy) and a cancelled run. The CPU references on many threads keep the
+ * process's memory flat: run after run on 32 bands, more than the cores of any CI
  * machine, the resident size may not grow. Memory that a band thread
  * allocates itself gives it a glibc arena that outlives it (a defect seen
  * only on a 16-core host by test-faults-nodevice: +276 KiB over 1000
  * restarts of cudamedian); here every machine sees it. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "common/cpu-bands.h"
 
 #include "median/median.h"
 #include "morph/morph.h"
@@ -28,6 +33,98 @@ rss_kib (void)
   return (long) (resident * (unsigned long) sysconf (_SC_PAGESIZE) / 1024);
 }
 
+#define ROWS_MAX 300
+
+typedef struct
+{
+  const cm_cpu_opts *opts;
+  int visits[ROWS_MAX];         /* atomic */
+  int nested;                   /* a band runs bands of its own */
+} count_job;
+
+static cm_status
+count_band (void *data, int band, int y0, int y1)
+{
+  count_job *j = data;
+
+  (void) band;
+  for (int y = y0; y < y1; y++)
+    __atomic_add_fetch (&j->visits[y], 1, __ATOMIC_RELAXED);
+  if (j->nested && band == 0) {
+    count_job inner = { j->opts, { 0 }, 0 };
+    cm_status st = cm_cpu_bands (j->opts, 40, count_band, &inner);
+
+    for (int y = 0; y < 40; y++)
+      if (inner.visits[y] != 1)
+        return CM_ERR_INVALID_ARG;
+    return st;
+  }
+  if (cm_cpu_cancelled (j->opts))
+    return CM_ERR_CANCELLED;
+  return CM_OK;
+}
+
+/* @runs runs of @rows rows on @opts: each row visited once a run */
+static void
+check_runs (const cm_cpu_opts * opts, int rows, int runs, int nested)
+{
+  count_job *j = calloc (1, sizeof (*j));
+
+  j->opts = opts;
+  j->nested = nested;
+  for (int r = 0; r < runs; r++) {
+    cm_status st;
+
+    memset (j->visits, 0, sizeof (j->visits));
+    st = cm_cpu_bands (opts, rows, count_band, j);
+    checks++;
+    if (st != CM_OK)
+      FAIL ("%d threads, %d rows, run %d: %s", opts->threads, rows, r,
+          cm_status_string (st));
+    for (int y = 0; y < rows; y++)
+      if (j->visits[y] != 1) {
+        FAIL ("%d threads, %d rows, run %d: row %d visited %d times",
+            opts->threads, rows, r, y, j->visits[y]);
+        break;
+      }
+  }
+  free (j);
+}
+
+static void
+test_pool (void)
+{
+  const int threads[] = { 2, 3, 8, 33 };
+
+  for (size_t t = 0; t < sizeof (threads) / sizeof (threads[0]); t++) {
+    cm_cpu_opts o = { threads[t], NULL, cm_cpu_pool_new (threads[t]) };
+    int cancel = 1;
+
+    checks++;
+    if (o.pool == NULL)
+      FAIL ("no pool of %d threads", threads[t]);
+    check_runs (&o, 1, 20, 0);
+    check_runs (&o, threads[t] - 1, 50, 0);
+    check_runs (&o, ROWS_MAX, 2000, 0);
+    check_runs (&o, ROWS_MAX, 50, 1);
+    /* a cancelled run says so, and the pool serves the next one */
+    o.cancel = &cancel;
+    checks++;
+    {
+      count_job j = { &o, { 0 }, 0 };
+
+      if (cm_cpu_bands (&o, 64, count_band, &j) != CM_ERR_CANCELLED)
+        FAIL ("%d threads: a cancelled run did not say so", threads[t]);
+    }
+    o.cancel = NULL;
+    check_runs (&o, ROWS_MAX, 10, 0);
+    cm_cpu_pool_free (o.pool);
+  }
+  checks++;
+  if (cm_cpu_pool_new (1) != NULL)
+    FAIL ("a pool of one thread");
+}
+
 int
 main (void)
 {
@@ -45,6 +142,7 @@ main (void)
   test_rng r;
   long before, after;
 
+  test_pool ();
   if (rss_kib () < 0) {
     printf ("SKIP: no /proc/self/statm\n");
     return TEST_SKIP;
