@@ -458,7 +458,7 @@ settings_to_desc (const GstCudaBlobsSettings * s, cm_blobs_desc * desc)
   memset (desc, 0, sizeof (*desc));
   desc->threshold = s->threshold;
   desc->invert = s->invert ? 1 : 0;
-  desc->connectivity = (int) s->connectivity;
+  desc->connectivity = s->connectivity;
   desc->min_area = s->min_area;
   desc->max_area = s->max_area;
   desc->exclude_border = s->exclude_border ? 1 : 0;

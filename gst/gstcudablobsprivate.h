@@ -18,7 +18,7 @@ typedef struct
 {
   guint threshold;
   gboolean invert;
-  guint connectivity;
+  gint connectivity;
   guint min_area;
   guint max_area;
   gboolean exclude_border;

@@ -914,11 +914,10 @@ out:
 int
 main (void)
 {
-  int rc = kernel_test_open (&stream);
+  int rc = kernel_test_open_verbose (&stream, &verbose);
 
   if (rc != 0)
     return rc;
-  verbose = getenv ("CM_TEST_VERBOSE") != NULL;
   if (getenv ("CM_TEST_MAX_PIXELS"))
     max_pixels = atol (getenv ("CM_TEST_MAX_PIXELS"));
 

@@ -701,7 +701,7 @@ main (void)
   clock_t t0 = clock ();
   int rc;
 
-  verbose = getenv ("CM_TEST_VERBOSE") != NULL;
+  verbose = getenv ("CM_TEST_VERBOSE") && atoi (getenv ("CM_TEST_VERBOSE")) > 0;
   if (getenv ("CM_TEST_MAX_PIXELS"))
     max_pixels = atol (getenv ("CM_TEST_MAX_PIXELS"));
   dry_run = getenv ("CM_TEST_DRY_RUN") ? atoi (getenv ("CM_TEST_DRY_RUN"))
