@@ -10,8 +10,9 @@
 #define MAX_BANDS 256
 /* How long a pool's thread looks for the next run before it sleeps, and
  * the caller for its bands before it does: a frame's passes follow each
- * other within microseconds, a futex wake-up costs about as much again */
-#define SPIN_NS 50000
+ * other within microseconds; a longer spin would keep the threads busy
+ * between the frames of a small-frame stream */
+#define SPIN_NS 20000
 
 typedef struct
 {

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the hot loops built for AVX-512, AVX2 and the baseline, picked at load
  * time */
@@ -54,6 +55,21 @@ cm_temporal_cpu_ring_bytes (const cm_temporal_desc * desc, int width,
       (size_t) desc->frames;
 }
 
+/* Whether @bytes fit in the machine's memory. Where memory is overcommitted
+ * a calloc far beyond it succeeds, and the first frames' writes bring in
+ * the OOM killer instead of the element's error. */
+static int
+fits_in_memory (size_t bytes)
+{
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  const long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+
+  if (pages > 0 && page > 0)
+    return bytes / (size_t) page <= (size_t) pages;
+#endif
+  return 1;
+}
+
 cm_status
 cm_temporal_cpu_new (cm_temporal_cpu ** out, const cm_temporal_desc * desc,
     int width, int height, cm_depth depth, const cm_cpu_opts * opts)
@@ -66,6 +82,8 @@ cm_temporal_cpu_new (cm_temporal_cpu ** out, const cm_temporal_desc * desc,
   *out = NULL;
   if (bytes == 0 || (size_t) width * desc->channels > INT32_MAX)
     return CM_ERR_INVALID_ARG;
+  if (!fits_in_memory (bytes))
+    return CM_ERR_NO_MEMORY;
   p = calloc (1, sizeof (*p));
   if (p == NULL)
     return CM_ERR_NO_MEMORY;
