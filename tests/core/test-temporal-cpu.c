@@ -333,6 +333,15 @@ check_arguments (void)
   CHECK (cm_temporal_filter_ring_bytes (CM_BACKEND_CPU, &good, 3840, 2160,
           CM_DEPTH_8) >= 5 * cm_temporal_frame_bytes (3840, 2160,
           CM_DEPTH_8, 4), "CPU ring bytes");
+  /* 548 GB: refused whatever the machine's overcommit (a calloc that
+   * succeeds there is killed at the first frame's writes) */
+  {
+    cm_temporal_desc huge = { 255, 50, CM_TEMPORAL_BACKGROUND, 1, -1 };
+
+    CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CPU, &huge, 32768, 32768,
+            CM_DEPTH_16, NULL) == CM_ERR_NO_MEMORY && f == NULL,
+        "a ring larger than the machine's memory taken");
+  }
   CHECK (cm_temporal_filter_ring_bytes (CM_BACKEND_CUDA, &good, 3840, 2160,
           CM_DEPTH_8) == 5u * 2160u * 15360u, "CUDA ring bytes");
   CHECK (cm_temporal_filter_new (&f, CM_BACKEND_CPU, &good, 4, 3,
