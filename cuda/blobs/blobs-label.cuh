@@ -9,9 +9,10 @@
  * A pixel's label is its raster index p = y * width + x; a union links
  * the larger root under the smaller, so the root of a blob is its smallest
  * index: its first pixel in raster order. The labels array is packed
- * (width * height entries); background is BLOBS_BG. After compression a
- * root's entry becomes BLOBS_RANK | its rank among the roots (the blob's
- * number in the order, from 0), every other pixel's the root's index. */
+ * (width * height entries); background is BLOBS_BG. Once ranked, a
+ * root's entry is BLOBS_RANK | its rank among the roots (the blob's
+ * number in the order, from 0), a tile root's the root's index, and every
+ * other pixel's still its tile root's index. */
 #pragma once
 
 #include <stdint.h>
@@ -21,9 +22,8 @@
 #define BLOBS_RANK 0x80000000u
 
 #define TILE_W 32               /* a labelling tile's width: one warp     */
-#define SEG_THREADS 256         /* a segment kernel's block               */
-#define SEG_ITEMS 16            /* pixels a thread of it takes            */
-#define SEG_PIXELS (SEG_THREADS * SEG_ITEMS)
+#define SEG_THREADS 256         /* words of the tile roots' bitmap a
+                                 * segment takes, one a thread            */
 #define ACC_ROWS 8              /* warps of a row block (statistics, output) */
 
 /* The statistics of the blobs, indexed by rank (struct of arrays) */
@@ -43,7 +43,6 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
-  uint32_t ticket;              /* compress_rank's next segment           */
 };
 
 template <typename T>
@@ -140,11 +139,13 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
  * one of those sets already. A union per pixel instead made chains of a
  * thousand links in a full tile, walked by every pixel. Last, one find
  * per run, shared by its pixels: each pixel's label is its tile root's
- * raster index. Counts the foreground. */
+ * raster index. The tile roots are marked in @bm (a word per warp row,
+ * @wpr words a frame row). Counts the foreground. */
 template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
-    uint32_t threshold, bool invert, uint32_t *labels, blobs_ctl *ctl)
+    uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm, int wpr,
+    blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
@@ -188,6 +189,10 @@ label_tiles (const void *src, size_t pitch, int width, int height,
   int r = fg && tx == start ? find_shared (tile, i) : 0;
 
   r = __shfl_sync (0xffffffffu, r, start);
+  const unsigned tile_roots = __ballot_sync (0xffffffffu, fg && r == i);
+
+  if (tx == 0 && y < height)
+    bm[(size_t) y * wpr + blockIdx.x] = tile_roots;
   if (in)
     labels[(size_t) y * width + x] = fg ? (uint32_t) (blockIdx.y *
         blockDim.y + r / TILE_W) * (uint32_t) width + blockIdx.x * TILE_W +
@@ -307,230 +312,102 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
   return before + x - v;
 }
 
-/* ---- pass 3: compression, roots counted by segments in raster order ------ */
+/* ---- pass 3: the tile roots compressed, the blobs' roots counted -------- */
 
-/* find_global once the unions are over, while other segments may
- * already rank their roots: an entry with BLOBS_RANK is a root's */
-static __device__ __forceinline__ uint32_t
-find_ranking (const volatile uint32_t *l, uint32_t i)
+/* The tile roots are marked in a bitmap by label_tiles (@bm: a word per
+ * warp row of a tile, ceil (width / 32) words a row, so that the words
+ * come in raster order), and only they can have parents that are not
+ * their own tile root: the merges link tile roots and nothing else. So
+ * the compression walks from the tile roots alone, not from every pixel:
+ * each points at its blob's root afterwards (and so does every entry on
+ * its way: the first walker shortens a chain for the others). A tile root
+ * that is its own root is a blob's root: its word keeps it, the others'
+ * bits are cleared, and a segment of SEG_THREADS words counts them. A
+ * pixel then finds its blob's root in at most two reads: its tile root,
+ * and that root's parent. */
+static __global__ void
+__launch_bounds__ (SEG_THREADS)
+compress_roots (uint32_t *labels, uint32_t *bm, uint32_t nwords, int width,
+    int wpr, uint32_t *seg_roots)
 {
-  uint32_t n;
+  __shared__ uint32_t scratch[32];
+  const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
+  const uint32_t word = w < nwords ? bm[w] : 0;
+  uint32_t roots = 0, total;
 
-  while ((n = l[i]) != i && !(n & BLOBS_RANK))
-    i = n;
-  return i;
-}
+  if (word != 0) {
+    const uint32_t y = w / (uint32_t) wpr;
+    const uint32_t base = y * (uint32_t) width + (w - y * wpr) * 32u;
 
-/* Pixel @p's entry made its root (every lane of the warp calls it); 1
- * when it is a root. The unions are over: any entry may take its root,
- * so every entry on the way does too (the first walker across a chain of
- * tile roots shortens it for the others), and the warp's lanes with the
- * same first hop walk the chain once, not 32 times. */
-static __device__ __forceinline__ uint32_t
-compress_pixel (uint32_t *labels, uint32_t p, uint32_t npix)
-{
-  const uint32_t l = p < npix ? labels[p] : BLOBS_BG;
-  const bool walk = l != BLOBS_BG && l != p;
-  const unsigned walkers = __ballot_sync (0xffffffffu, walk);
-  const uint32_t l0 = __shfl_sync (0xffffffffu, l, walkers ?
-      __ffs (walkers) - 1 : 0);
-  /* one first hop for every walker (most warps of a large blob) */
-  const bool one = __all_sync (0xffffffffu, !walk || l == l0);
+    for (uint32_t m = word; m != 0; m &= m - 1) {
+      const uint32_t b = __ffs (m) - 1, t = base + b;
+      const uint32_t r = find_global (labels, t);
 
-  if (walk) {
-    const unsigned peers = one ? walkers : __match_any_sync (walkers, l);
-    const int leader = __ffs (peers) - 1;
-    uint32_t r = 0;
-
-    if ((int) (threadIdx.x & 31) == leader) {
-      r = find_ranking (labels, l);
-      /* the whole chain from l points at r: later walkers take a step */
-      for (uint32_t c = l, next; c != r; c = next) {
+      if (r == t) {
+        roots |= 1u << b;
+        continue;
+      }
+      for (uint32_t c = t, next; c != r; c = next) {
         next = labels[c];
-        if (next & BLOBS_RANK)
-          break;
         labels[c] = r;
       }
     }
-    r = __shfl_sync (peers, r, leader);
-    if (r != l)
-      labels[p] = r;
+    bm[w] = roots;
   }
-  return l == p;
-}
-
-/* Every foreground pixel's entry becomes its root; a segment's roots
- * counted into @seg_roots */
-static __global__ void
-__launch_bounds__ (SEG_THREADS)
-compress_count (uint32_t *labels, uint32_t npix, uint32_t *seg_roots)
-{
-  __shared__ uint32_t scratch[32];
-  const uint32_t base = blockIdx.x * SEG_PIXELS + threadIdx.x;
-  uint32_t roots = 0, total;
-
-  for (int j = 0; j < SEG_ITEMS; j++)
-    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
-  block_exclusive_scan (roots, &total, scratch);
+  block_exclusive_scan (__popc (roots), &total, scratch);
   if (threadIdx.x == 0)
     seg_roots[blockIdx.x] = total;
 }
 
-/* ---- pass 4: ranks of the roots, statistics initialised ------------------ */
+/* ---- pass 5: ranks of the roots, statistics initialised ------------------ */
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
- * becomes BLOBS_RANK | its rank; its statistics start from its own
- * pixel, the top-left of its bounding box's first row. */
-#define SEG_WARPS (SEG_THREADS / 32)
-static_assert (SEG_ITEMS * SEG_WARPS % 32 == 0, "a lane's run of counts");
-
-/* The roots of segment @seg ranked from @carry (the roots before it).
- * Pixel base + j * SEG_THREADS + 32 w + lane comes in raster order by
- * (j, w, lane): a ballot per (j, w), their counts scanned once by one
- * warp (@counts: SEG_ITEMS * SEG_WARPS words of shared memory), not a
- * block scan per j. */
-static __device__ __forceinline__ void
-rank_segment (uint32_t *labels, uint32_t npix, int width, uint32_t seg,
-    uint32_t carry, const blobs_stats &st, uint32_t *counts)
-{
-  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  unsigned roots[SEG_ITEMS];
-
-  for (int j = 0; j < SEG_ITEMS; j++) {
-    const uint32_t p = base + j * SEG_THREADS;
-
-    roots[j] = __ballot_sync (0xffffffffu, p < npix && labels[p] == p);
-    if (lane == 0)
-      counts[j * SEG_WARPS + warp] = __popc (roots[j]);
-  }
-  __syncthreads ();
-  if (warp == 0) {
-    /* SEG_ITEMS * SEG_WARPS counts, a run of them a lane */
-    const int per = SEG_ITEMS * SEG_WARPS / 32;
-    uint32_t sum = 0, x;
-
-    for (int e = 0; e < per; e++)
-      sum += counts[lane * per + e];
-    x = sum;
-    for (int o = 1; o < 32; o <<= 1) {
-      const uint32_t y = __shfl_up_sync (0xffffffffu, x, o);
-
-      if (lane >= o)
-        x += y;
-    }
-    x -= sum;                   /* exclusive */
-    for (int e = 0; e < per; e++) {
-      const uint32_t c = counts[lane * per + e];
-
-      counts[lane * per + e] = x;
-      x += c;
-    }
-  }
-  __syncthreads ();
-  for (int j = 0; j < SEG_ITEMS; j++) {
-    const uint32_t p = base + j * SEG_THREADS;
-
-    if ((roots[j] >> lane) & 1u) {
-      const uint32_t k = carry + counts[j * SEG_WARPS + warp] +
-          __popc (roots[j] & ((1u << lane) - 1u));
-      const uint32_t x = p % (uint32_t) width, y = p / (uint32_t) width;
-
-      labels[p] = BLOBS_RANK | k;
-      st.area[k] = 0;
-      st.sum_x[k] = 0;
-      st.sum_y[k] = 0;
-      st.sum_v[k] = 0;
-      st.x0[k] = x;
-      st.x1[k] = x;
-      st.y0[k] = y;
-      st.y1[k] = y;
-      st.vmin[k] = 0xffffffffu;
-      st.vmax[k] = 0;
-    }
-  }
-}
-
+ * becomes BLOBS_RANK | its rank (its blob's place in the order); its
+ * statistics start from its own pixel, the top-left of its bounding
+ * box's first row. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
-rank_roots (uint32_t *labels, uint32_t npix, int width,
-    const uint32_t *seg_offset, blobs_stats st)
-{
-  __shared__ uint32_t counts[SEG_ITEMS * SEG_WARPS];
-
-  rank_segment (labels, npix, width, blockIdx.x, seg_offset[blockIdx.x], st,
-      counts);
-}
-
-/* ---- passes 3 to 5 in one: compression, the roots' ranks ---------------- */
-
-/* A segment's state for the look-back: (flag << 32) | count, flag
- * SEG_AGGREGATE (its own roots) or SEG_PREFIX (its roots and all before) */
-#define SEG_AGGREGATE 1ull
-#define SEG_PREFIX 2ull
-
-/* Segments taken in the order they start (a ticket), so that every
- * segment a block waits for has started: each compresses its pixels
- * (roots need no compression to be known: an entry that is its own
- * index), publishes its root count, adds up its predecessors' by
- * decoupled look-back (Merrill & Garland 2016: a predecessor's count or,
- * once known, its inclusive prefix), publishes its own prefix and ranks
- * its roots. One pass over the labels instead of two, no scan kernel.
- * @state: a word per segment, zeroed before. The last segment writes the
- * number of roots. */
-static __global__ void
-__launch_bounds__ (SEG_THREADS)
-compress_rank (uint32_t *labels, uint32_t npix, int width, uint32_t nseg,
-    unsigned long long *state, blobs_ctl *ctl, blobs_stats st)
+rank_roots (uint32_t *labels, const uint32_t *bm, uint32_t nwords,
+    int width, int wpr, const uint32_t *seg_offset, blobs_stats st)
 {
   __shared__ uint32_t scratch[32];
-  __shared__ uint32_t counts[SEG_ITEMS * SEG_WARPS];
-  __shared__ uint32_t seg_s, before_s;
-  uint32_t roots = 0, total;
+  const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
+  const uint32_t word = w < nwords ? bm[w] : 0;
+  uint32_t total;
+  const uint32_t before = seg_offset[blockIdx.x] +
+      block_exclusive_scan (__popc (word), &total, scratch);
 
-  if (threadIdx.x == 0)
-    seg_s = atomicAdd (&ctl->ticket, 1u);
-  __syncthreads ();
-  const uint32_t seg = seg_s;
-  const uint32_t base = seg * SEG_PIXELS + threadIdx.x;
+  if (word == 0)
+    return;
+  const uint32_t y = w / (uint32_t) wpr, x0 = (w - y * wpr) * 32u;
 
-  for (int j = 0; j < SEG_ITEMS; j++)
-    roots += compress_pixel (labels, base + j * SEG_THREADS, npix);
-  block_exclusive_scan (roots, &total, scratch);
-  if (threadIdx.x == 0) {
-    uint32_t before = 0;
+  for (uint32_t m = word; m != 0; m &= m - 1) {
+    const uint32_t b = __ffs (m) - 1;
+    const uint32_t k = before + __popc (word & ((1u << b) - 1u));
+    const uint32_t x = x0 + b;
 
-    __threadfence ();
-    if (seg == 0) {
-      atomicExch (&state[0], (SEG_PREFIX << 32) | total);
-    } else {
-      atomicExch (&state[seg], (SEG_AGGREGATE << 32) | total);
-      for (int32_t k = (int32_t) seg - 1; k >= 0;) {
-        const unsigned long long v = atomicAdd (&state[k], 0ull);
-
-        if ((v >> 32) == 0)
-          continue;             /* not published yet: ask again */
-        before += (uint32_t) v;
-        if ((v >> 32) == SEG_PREFIX)
-          break;
-        k--;
-      }
-      __threadfence ();
-      atomicExch (&state[seg], (SEG_PREFIX << 32) | (before + total));
-    }
-    if (seg == nseg - 1)
-      ctl->roots = before + total;
-    before_s = before;
+    labels[y * (uint32_t) width + x] = BLOBS_RANK | k;
+    st.area[k] = 0;
+    st.sum_x[k] = 0;
+    st.sum_y[k] = 0;
+    st.sum_v[k] = 0;
+    st.x0[k] = x;
+    st.x1[k] = x;
+    st.y0[k] = y;
+    st.y1[k] = y;
+    st.vmin[k] = 0xffffffffu;
+    st.vmax[k] = 0;
   }
-  __syncthreads ();
-  rank_segment (labels, npix, width, seg, before_s, st, counts);
 }
 
-/* a foreground pixel's rank, from its label entry */
+/* a foreground pixel's rank, from its label entry @l: the entry of a
+ * blob's root, or a tile root, which is one or points at one */
 static __device__ __forceinline__ uint32_t
 rank_of (const uint32_t *labels, uint32_t l)
 {
-  return (l & BLOBS_RANK ? l : labels[l]) & ~BLOBS_RANK;
+  while (!(l & BLOBS_RANK))
+    l = labels[l];
+  return l & ~BLOBS_RANK;
 }
 
 /* ---- the output image ---------------------------------------------------- */

@@ -3,15 +3,14 @@
  *
  * Per frame, all on the caller's stream, nothing allocated:
  *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles in
- *     shared memory, foreground counted (blobs-label.cuh);
+ *     shared memory, the tile roots marked in a bitmap, foreground
+ *     counted (blobs-label.cuh);
  *  2. merge_tiles: unions across the tiles' edges in global memory;
- *  3. compress_count: every pixel points at its root, roots counted per
- *     segment of 4096 pixels in raster order;
+ *  3. compress_roots: every tile root points at its blob's root, the
+ *     blobs' roots counted per segment of the bitmap (raster order);
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
  *     statistics initialised;
- *     (3 to 5 run as one kernel, compress_rank, unless the tuning asks
- *     for them apart: the segments' counts added up by look-back);
  *  6. accumulate: the statistics, a warp's pixels of one blob added up,
  *     then a block's in shared memory, before one set of atomics
  *     (blobs-stats.cuh);
@@ -62,7 +61,9 @@ struct cm_blobs_plan
   cm_depth depth;
   cm_blobs_tuning tuning;
   uint32_t threshold;
-  uint32_t npix, nseg;
+  uint32_t npix;
+  int wpr;                      /* bitmap words a row                     */
+  uint32_t nwords, nseg;        /* bitmap words, segments of them         */
   uint32_t most;                /* blobs a frame can hold                 */
   uint32_t nblk;                /* per-blob blocks for @most              */
   uint32_t blob_grid;           /* blocks of a per-blob kernel            */
@@ -71,10 +72,10 @@ struct cm_blobs_plan
   int tile_rows;
   /* device */
   uint32_t *labels;
+  uint32_t *bm;                 /* nwords: the tile roots, then the roots */
   uint32_t *seg;                /* nseg counts, scanned in place          */
-  unsigned long long *seg_state;        /* nseg: compress_rank's look-back */
-  void *zeroed;                 /* ctl, seg_state and hist, in one piece
-                                 * zeroed before each frame              */
+  void *zeroed;                 /* ctl and hist, in one piece zeroed
+                                 * before each frame                      */
   size_t zeroed_bytes;
   uint32_t *blk;                /* BLK_ARRAYS x nblk                      */
   uint32_t *hist;               /* AREA_BINS                              */
@@ -391,6 +392,7 @@ static void
 plan_release (cm_blobs_plan *p)
 {
   cudaFree (p->labels);
+  cudaFree (p->bm);
   cudaFree (p->seg);
   cudaFree (p->blk);
   cudaFree (p->cand);
@@ -466,10 +468,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   *out = NULL;
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
-  tr = tuning && tuning->tile_rows ? tuning->tile_rows : 32;
+  tr = tuning && tuning->tile_rows ? tuning->tile_rows : 16;
   if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
-              tuning->aggregation > ACC_PIXEL || tuning->steps < 0 ||
-              (tuning->separate_rank != 0 && tuning->separate_rank != 1))))
+              tuning->aggregation > ACC_PIXEL || tuning->steps < 0)))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -483,7 +484,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   p->threshold = desc->threshold > cm_depth_max (depth) ?
       cm_depth_max (depth) : desc->threshold;
   p->npix = (uint32_t) width * (uint32_t) height;
-  p->nseg = (p->npix + SEG_PIXELS - 1) / SEG_PIXELS;
+  p->wpr = (width + TILE_W - 1) / TILE_W;
+  p->nwords = (uint32_t) p->wpr * (uint32_t) height;
+  p->nseg = (p->nwords + SEG_THREADS - 1) / SEG_THREADS;
   all = *desc;
   all.max_blobs = 0;
   p->most = cm_blobs_capacity (&all, width, height);
@@ -501,6 +504,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
 
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
   if (e == cudaSuccess)
+    e = cudaMalloc (&p->bm, (size_t) p->nwords * sizeof (uint32_t));
+  if (e == cudaSuccess)
     e = cudaMalloc (&p->seg, (size_t) p->nseg * sizeof (uint32_t));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->blk, (size_t) BLK_ARRAYS * p->nblk *
@@ -509,16 +514,13 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     e = cudaMalloc (&p->cand, (size_t) p->cand_cap * sizeof (uint32_t));
   if (e == cudaSuccess && desc->output != CM_BLOBS_OUTPUT_NONE)
     e = cudaMalloc (&p->number, (size_t) p->most * sizeof (uint32_t));
-  /* one memset a frame: the counters, the look-back's words, the
-   * histogram (8-byte pieces first) */
-  p->zeroed_bytes = sizeof (blobs_ctl) + (size_t) p->nseg *
-      sizeof (unsigned long long) + AREA_BINS * sizeof (uint32_t);
+  /* one memset a frame: the counters and the histogram */
+  p->zeroed_bytes = sizeof (blobs_ctl) + AREA_BINS * sizeof (uint32_t);
   if (e == cudaSuccess)
     e = cudaMalloc (&p->zeroed, p->zeroed_bytes);
   if (e == cudaSuccess) {
     p->ctl = (blobs_ctl *) p->zeroed;
-    p->seg_state = (unsigned long long *) (p->ctl + 1);
-    p->hist = (uint32_t *) (p->seg_state + p->nseg);
+    p->hist = (uint32_t *) (p->ctl + 1);
   }
   if (e == cudaSuccess)
     e = stats_alloc (p);
@@ -553,7 +555,7 @@ cm_blobs_plan_results (const cm_blobs_plan *p)
 }
 
 typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
-    uint32_t *, blobs_ctl *);
+    uint32_t *, uint32_t *, int, blobs_ctl *);
 typedef void (*acc_fn) (const void *, size_t, int, int, const uint32_t *,
     blobs_stats);
 
@@ -610,24 +612,20 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * sizeof (int), s >>>
       (src->data, src->pitch, w, h, p->threshold, p->desc.invert != 0,
-      p->labels, p->ctl);
+      p->labels, p->bm, p->wpr, p->ctl);
   if (steps >= 2 && conn8)
     merge_tiles<true> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h, tr);
   else if (steps >= 2)
     merge_tiles<false> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h,
         tr);
-  if (steps >= 3 && !p->tuning.separate_rank) {
-    compress_rank <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
-        w, p->nseg, p->seg_state, p->ctl, p->st);
-  } else if (steps >= 3) {
-    compress_count <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix,
-        p->seg);
-    if (steps >= 4)
-      scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
-    if (steps >= 5)
-      rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->npix, w,
-          p->seg, p->st);
-  }
+  if (steps >= 3)
+    compress_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->bm,
+        p->nwords, w, p->wpr, p->seg);
+  if (steps >= 4)
+    scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
+  if (steps >= 5)
+    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->bm,
+        p->nwords, w, p->wpr, p->seg, p->st);
   if (steps >= 6)
     acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
         src->pitch, w, h, p->labels, p->st);

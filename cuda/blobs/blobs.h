@@ -108,13 +108,10 @@ typedef struct cm_blobs_plan cm_blobs_plan;
 typedef struct
 {
   int tile_rows;                /* rows of a labelling tile (32 wide):
-                                 * 0 (default 32), 4 ... 32               */
+                                 * 0 (default 16), 1 ... 32               */
   int aggregation;              /* the statistics' atomics gathered per
                                  * block (0, default), per warp (1), or
                                  * none: one set per pixel (2)            */
-  int separate_rank;            /* 1: compression, the scan of the roots'
-                                 * counts and their ranks as three kernels
-                                 * (0: one, with a decoupled look-back)   */
   int steps;                    /* benchmarks: only the first @steps
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so

@@ -25,8 +25,7 @@
  * row.
  *
  * --tunings: the element's defaults also under other tunings (the
- * statistics' atomics per warp or per pixel, tiles of 16 rows, the ranks
- * in three kernels).
+ * statistics' atomics per warp or per pixel, tiles of 8 or 32 rows).
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
  *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR] */
@@ -73,17 +72,17 @@ struct variant
 /* the element's defaults first; then every blob with the labels; then
  * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0, 0}},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
   {"8-conn, max 256, atomics per warp", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 1, 0, 0}},
+      {0, 1, 0}},
   {"8-conn, max 256, atomics per pixel", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 2, 0, 0}},
-  {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {16, 0, 0, 0}},
-  {"8-conn, max 256, ranks in 3 kernels", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 1, 0}},
+      {0, 2, 0}},
+  {"8-conn, max 256, tiles of 8 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {8, 0, 0}},
+  {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {32, 0, 0}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
@@ -140,7 +139,7 @@ dump_all (const char *dir, const std::string &name, const cm_image *f,
 }
 
 static const char *step_names[] = {
-  "label tiles", "merge tiles", "compress + count", "scan", "rank roots",
+  "label tiles", "merge tiles", "tile roots compressed", "scan", "rank roots",
   "statistics", "filters", "cut", "count cut", "places", "results",
   "output"
 };
@@ -354,8 +353,7 @@ main (int argc, char **argv)
           printf ("| | | steps: ");
           for (int k = 1; k <= 12; k++) {
             cm_blobs_plan *sp = NULL;
-            /* the ranks in three kernels: each step timed apart */
-            cm_blobs_tuning tu = { 0, 0, 1, k };
+            cm_blobs_tuning tu = { 0, 0, k };
             double sms;
 
             if (cm_blobs_plan_new_tuned (&sp, &d, w, h, CM_DEPTH_8, &tu) !=

@@ -35,10 +35,10 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0, 0},                 /* the defaults */
-  {8, 0, 1, 0},                 /* short tiles, ranks in three kernels */
-  {5, 2, 0, 0},                 /* uneven tiles, atomics per pixel */
-  {32, 1, 1, 0},                /* atomics per warp, three kernels */
+  {0, 0, 0},                    /* the defaults */
+  {8, 0, 0},                    /* short tiles */
+  {5, 2, 0},                    /* uneven tiles, atomics per pixel */
+  {32, 1, 0},                   /* tall tiles, atomics per warp */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -311,7 +311,7 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0, 0 }, bad_agg = { 0, 3, 0, 0 };
+  cm_blobs_tuning bad = { 33, 0, 0 }, bad_agg = { 0, 3, 0 };
   cm_image a, b;
   int expected = 0, got = 0;
 
