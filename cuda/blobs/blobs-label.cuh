@@ -18,20 +18,15 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "blobs-stats.cuh"
+
 #define BLOBS_BG 0xffffffffu
 #define BLOBS_RANK 0x80000000u
 
 #define TILE_W 32               /* a labelling tile's width: one warp     */
 #define SEG_THREADS 256         /* words of the tile roots' bitmap a
                                  * segment takes, one a thread            */
-#define ACC_ROWS 8              /* warps of a row block (statistics, output) */
-
-/* The statistics of the blobs, indexed by rank (struct of arrays) */
-struct blobs_stats
-{
-  uint32_t *area, *x0, *x1, *y0, *y1, *vmin, *vmax;
-  unsigned long long *sum_x, *sum_y, *sum_v;
-};
+#define OUT_ROWS 8              /* warps of an output block              */
 
 /* Counters of a frame, zeroed before it */
 struct blobs_ctl
@@ -43,6 +38,7 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
+  uint32_t records;             /* tile roots' records taken              */
 };
 
 template <typename T>
@@ -139,28 +135,57 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
  * one of those sets already. A union per pixel instead made chains of a
  * thousand links in a full tile, walked by every pixel. Last, one find
  * per run, shared by its pixels: each pixel's label is its tile root's
- * raster index. The tile roots are marked in @bm (a word per warp row,
- * @wpr words a frame row). Counts the foreground. */
+ * raster index.
+ *
+ * Each run's statistics go to its tile root's slot in shared memory (one
+ * set of atomics a run; a root is the first pixel of a run, so only runs'
+ * first pixels set up slots), and each tile root writes its slot out as
+ * its record: the block takes its records' places from ctl->records. The
+ * tile roots are marked in @bm (a word per warp row, @wpr words a frame
+ * row) and @first gives the record of the word's first one. Counts the
+ * foreground. Dynamic shared memory: TILE_SLOTS_WORDS words a pixel. */
+#define TILE_SLOTS_WORDS 10
 template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
-    uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm, int wpr,
-    blobs_ctl *ctl)
+    uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
+    uint32_t *first, int wpr, blobs_stats rec, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
+  __shared__ uint32_t warp_first[32];
   const int tx = threadIdx.x, ty = threadIdx.y, i = ty * TILE_W + tx;
-  const int x = blockIdx.x * TILE_W + tx, y = blockIdx.y * blockDim.y + ty;
+  const int npx = TILE_W * blockDim.y;
+  uint32_t *s_n = (uint32_t *) tile + npx, *s_sx = s_n + npx;
+  uint32_t *s_sy = s_sx + npx, *s_sv = s_sy + npx, *s_x0 = s_sv + npx;
+  uint32_t *s_x1 = s_x0 + npx, *s_y1 = s_x1 + npx, *s_lo = s_y1 + npx;
+  uint32_t *s_hi = s_lo + npx;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * blockDim.y;
+  const int x = x0 + tx, y = y0 + ty;
   const bool in = x < width && y < height;
-  const bool fg = in && blobs_is_fg (blobs_load<T> (src, pitch, x, y),
-      threshold, invert);
+  const uint32_t v = in ? blobs_load<T> (src, pitch, x, y) : 0;
+  const bool fg = in && blobs_is_fg (v, threshold, invert);
   const unsigned m = __ballot_sync (0xffffffffu, fg);
-  /* the run's first lane: above the last background lane before this */
+  /* the run's first lane: above the last background lane before this;
+   * its last: below the first background lane after this */
   const unsigned gaps = ~m & ((1u << tx) - 1u);
   const int start = gaps ? 32 - __clz (gaps) : 0;
+  const unsigned ahead = ~m & ~((2u << tx) - 1u);
+  const int end = ahead ? __ffs (ahead) - 2 : 31;
   int n;
 
   tile[i] = fg ? ty * TILE_W + start : -1;
+  if (fg && tx == start) {
+    s_n[i] = 0;
+    s_sx[i] = 0;
+    s_sy[i] = 0;
+    s_sv[i] = 0;
+    s_x0[i] = TILE_W;
+    s_x1[i] = 0;
+    s_y1[i] = 0;
+    s_lo[i] = 0xffffffffu;
+    s_hi[i] = 0;
+  }
   if (tx == 0)
     row_mask[ty] = m;
   n = __syncthreads_count (fg);
@@ -189,15 +214,79 @@ label_tiles (const void *src, size_t pitch, int width, int height,
   int r = fg && tx == start ? find_shared (tile, i) : 0;
 
   r = __shfl_sync (0xffffffffu, r, start);
-  const unsigned tile_roots = __ballot_sync (0xffffffffu, fg && r == i);
+  const bool is_root = fg && r == i;
+  const unsigned tile_roots = __ballot_sync (0xffffffffu, is_root);
 
-  if (tx == 0 && y < height)
-    bm[(size_t) y * wpr + blockIdx.x] = tile_roots;
   if (in)
-    labels[(size_t) y * width + x] = fg ? (uint32_t) (blockIdx.y *
-        blockDim.y + r / TILE_W) * (uint32_t) width + blockIdx.x * TILE_W +
-        r % TILE_W : BLOBS_BG;
-  if (i == 0 && n > 0)
+    labels[(size_t) y * width + x] = fg ? (uint32_t) (y0 + r / TILE_W) *
+        (uint32_t) width + x0 + r % TILE_W : BLOBS_BG;
+  if (n == 0) {                 /* the same in every thread of the block */
+    if (tx == 0 && y < height)
+      bm[(size_t) y * wpr + blockIdx.x] = 0;
+    return;
+  }
+  if (fg) {
+    const unsigned run = (end == 31 ? 0xffffffffu : (2u << end) - 1u) &
+        ~((1u << start) - 1u);
+    const uint32_t sv = warp_sum (run, v), lo = warp_min (run, v);
+    const uint32_t hi = warp_max (run, v);
+
+    if (tx == start) {
+      const uint32_t len = (uint32_t) (end - start + 1);
+
+      atomicAdd (&s_n[r], len);
+      atomicAdd (&s_sx[r], len * (uint32_t) start + len * (len - 1) / 2);
+      atomicAdd (&s_sy[r], len * (uint32_t) ty);
+      atomicAdd (&s_sv[r], sv);
+      atomicMin (&s_x0[r], (uint32_t) start);
+      atomicMax (&s_x1[r], (uint32_t) end);
+      atomicMax (&s_y1[r], (uint32_t) ty);
+      atomicMin (&s_lo[r], lo);
+      atomicMax (&s_hi[r], hi);
+    }
+  }
+  if (tx == 0)
+    warp_first[ty] = __popc (tile_roots);
+  __syncthreads ();
+  if (ty == 0) {
+    /* the warps' records placed one after another */
+    const uint32_t c = tx < (int) blockDim.y ? warp_first[tx] : 0;
+    uint32_t incl = c, base = 0;
+
+    for (int o = 1; o < 32; o <<= 1) {
+      const uint32_t u = __shfl_up_sync (0xffffffffu, incl, o);
+
+      if (tx >= o)
+        incl += u;
+    }
+    if (tx == 31)
+      base = atomicAdd (&ctl->records, incl);
+    base = __shfl_sync (0xffffffffu, base, 31);
+    if (tx < (int) blockDim.y)
+      warp_first[tx] = base + incl - c;
+  }
+  __syncthreads ();
+  if (tx == 0 && y < height) {
+    bm[(size_t) y * wpr + blockIdx.x] = tile_roots;
+    first[(size_t) y * wpr + blockIdx.x] = warp_first[ty];
+  }
+  if (is_root) {
+    const uint32_t c = warp_first[ty] + __popc (tile_roots & ((1u << tx) -
+            1u));
+    const uint32_t cnt = s_n[i];
+
+    rec.area[c] = cnt;
+    rec.sum_x[c] = s_sx[i] + (unsigned long long) cnt * x0;
+    rec.sum_y[c] = s_sy[i] + (unsigned long long) cnt * y0;
+    rec.sum_v[c] = s_sv[i];
+    rec.x0[c] = x0 + s_x0[i];
+    rec.x1[c] = x0 + s_x1[i];
+    rec.y0[c] = y;
+    rec.y1[c] = y0 + s_y1[i];
+    rec.vmin[c] = s_lo[i];
+    rec.vmax[c] = s_hi[i];
+  }
+  if (i == 0)
     atomicAdd (&ctl->foreground, (unsigned long long) n);
 }
 
@@ -314,65 +403,117 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
 
 /* ---- pass 3: the tile roots compressed, the blobs' roots counted -------- */
 
+/* find_global once the unions are over, halving the path as it goes
+ * (each entry on it pointed at its grandparent: only ever an ancestor,
+ * so walkers that share a long chain, as the tile roots of one spiral
+ * do, shorten it for each other) */
+static __device__ __forceinline__ uint32_t
+find_halving (volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i) {
+    const uint32_t g = l[n];
+
+    if (g != n)
+      l[i] = g;
+    i = g;
+  }
+  return i;
+}
+
+/* The record of tile root @t: its word's first record and the tile roots
+ * before it in the word */
+static __device__ __forceinline__ uint32_t
+record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
+    uint32_t t)
+{
+  const uint32_t y = t / (uint32_t) width, x = t - y * (uint32_t) width;
+  const uint32_t w = y * (uint32_t) wpr + x / 32u;
+
+  return first[w] + __popc (bm[w] & ((1u << (x % 32u)) - 1u));
+}
+
 /* The tile roots are marked in a bitmap by label_tiles (@bm: a word per
- * warp row of a tile, ceil (width / 32) words a row, so that the words
- * come in raster order), and only they can have parents that are not
- * their own tile root: the merges link tile roots and nothing else. So
- * the compression walks from the tile roots alone, not from every pixel:
- * each points at its blob's root afterwards (and so does every entry on
- * its way: the first walker shortens a chain for the others). A tile root
- * that is its own root is a blob's root: its word keeps it, the others'
- * bits are cleared, and a segment of SEG_THREADS words counts them. A
- * pixel then finds its blob's root in at most two reads: its tile root,
- * and that root's parent. */
+ * warp row of a tile, @wpr words a row, so that the words come in raster
+ * order), and only they can have parents that are not their own tile
+ * root: the merges link tile roots and nothing else. So the compression
+ * walks from the tile roots alone, not from every pixel: each points at
+ * its blob's root afterwards, so that a pixel finds its blob's root in at
+ * most two reads (its tile root, and that one's parent), and its record
+ * is added into the root's. A tile root that is its own root is a blob's
+ * root: @roots_bm marks those, and a segment of SEG_THREADS words counts
+ * them. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
-compress_roots (uint32_t *labels, uint32_t *bm, uint32_t nwords, int width,
-    int wpr, uint32_t *seg_roots)
+compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
+    uint32_t *roots_bm, uint32_t nwords, int width, int wpr,
+    blobs_stats rec, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
-  uint32_t roots = 0, total;
+  uint32_t roots = 0, total, to = 0xffffffffu;
+  blob_part part;
 
   if (word != 0) {
     const uint32_t y = w / (uint32_t) wpr;
     const uint32_t base = y * (uint32_t) width + (w - y * wpr) * 32u;
+    const uint32_t c0 = first[w];
 
     for (uint32_t m = word; m != 0; m &= m - 1) {
       const uint32_t b = __ffs (m) - 1, t = base + b;
-      const uint32_t r = find_global (labels, t);
+      const uint32_t r = find_halving (labels, t);
 
       if (r == t) {
         roots |= 1u << b;
         continue;
       }
-      for (uint32_t c = t, next; c != r; c = next) {
-        next = labels[c];
-        labels[c] = r;
+      labels[t] = r;
+      /* consecutive tile roots of one blob added up here first */
+      const blob_part p = part_load (rec, c0 + __popc (word & ((1u << b) -
+                  1u)));
+      const uint32_t c = record_of (bm, first, width, wpr, r);
+
+      if (c == to) {
+        part_add (part, p);
+      } else {
+        if (to != 0xffffffffu)
+          part_flush (rec, to, part);
+        part = p;
+        to = c;
       }
     }
-    bm[w] = roots;
+  }
+  if (w < nwords)
+    roots_bm[w] = roots;
+  /* the warp's last parts: one set of atomics per blob */
+  const unsigned peers = __match_any_sync (0xffffffffu, to);
+
+  if (to != 0xffffffffu) {
+    part_gather (peers, part);
+    if ((int) (threadIdx.x & 31) == __ffs (peers) - 1)
+      part_flush (rec, to, part);
   }
   block_exclusive_scan (__popc (roots), &total, scratch);
   if (threadIdx.x == 0)
     seg_roots[blockIdx.x] = total;
 }
 
-/* ---- pass 5: ranks of the roots, statistics initialised ------------------ */
+/* ---- pass 5: ranks of the roots, their statistics ------------------------ */
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank (its blob's place in the order); its
- * statistics start from its own pixel, the top-left of its bounding
- * box's first row. */
+ * record, now the whole blob's, is copied to the rank. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
-rank_roots (uint32_t *labels, const uint32_t *bm, uint32_t nwords,
-    int width, int wpr, const uint32_t *seg_offset, blobs_stats st)
+rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
+    const uint32_t *first, uint32_t nwords, int width, int wpr,
+    const uint32_t *seg_offset, blobs_stats rec, blobs_stats st)
 {
   __shared__ uint32_t scratch[32];
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
-  const uint32_t word = w < nwords ? bm[w] : 0;
+  const uint32_t word = w < nwords ? roots_bm[w] : 0;
   uint32_t total;
   const uint32_t before = seg_offset[blockIdx.x] +
       block_exclusive_scan (__popc (word), &total, scratch);
@@ -380,23 +521,14 @@ rank_roots (uint32_t *labels, const uint32_t *bm, uint32_t nwords,
   if (word == 0)
     return;
   const uint32_t y = w / (uint32_t) wpr, x0 = (w - y * wpr) * 32u;
+  const uint32_t tile_roots = bm[w], c0 = first[w];
 
   for (uint32_t m = word; m != 0; m &= m - 1) {
-    const uint32_t b = __ffs (m) - 1;
-    const uint32_t k = before + __popc (word & ((1u << b) - 1u));
-    const uint32_t x = x0 + b;
+    const uint32_t b = __ffs (m) - 1, below = (1u << b) - 1u;
+    const uint32_t k = before + __popc (word & below);
 
-    labels[y * (uint32_t) width + x] = BLOBS_RANK | k;
-    st.area[k] = 0;
-    st.sum_x[k] = 0;
-    st.sum_y[k] = 0;
-    st.sum_v[k] = 0;
-    st.x0[k] = x;
-    st.x1[k] = x;
-    st.y0[k] = y;
-    st.y1[k] = y;
-    st.vmin[k] = 0xffffffffu;
-    st.vmax[k] = 0;
+    labels[y * (uint32_t) width + x0 + b] = BLOBS_RANK | k;
+    record_copy (st, k, rec, c0 + __popc (tile_roots & below));
   }
 }
 
@@ -421,7 +553,7 @@ write_output (void *dst, size_t pitch, int width, int height,
     const uint32_t *labels, const uint32_t *number, uint32_t maxv)
 {
   const int x = blockIdx.x * TILE_W + threadIdx.x;
-  const int y = blockIdx.y * ACC_ROWS + threadIdx.y;
+  const int y = blockIdx.y * OUT_ROWS + threadIdx.y;
   uint32_t out = 0;
 
   if (x >= width || y >= height)

@@ -3,24 +3,23 @@
  *
  * Per frame, all on the caller's stream, nothing allocated:
  *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles in
- *     shared memory, the tile roots marked in a bitmap, foreground
- *     counted (blobs-label.cuh);
+ *     shared memory, the tile roots marked in a bitmap, each tile root's
+ *     statistics (its record: blobs-stats.cuh), foreground counted
+ *     (blobs-label.cuh);
  *  2. merge_tiles: unions across the tiles' edges in global memory;
- *  3. compress_roots: every tile root points at its blob's root, the
- *     blobs' roots counted per segment of the bitmap (raster order);
+ *  3. compress_roots: every tile root points at its blob's root and adds
+ *     its record into the root's, the blobs' roots counted per segment
+ *     of the bitmap (raster order);
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
- *     statistics initialised;
- *  6. accumulate: the statistics, a warp's pixels of one blob added up,
- *     then a block's in shared memory, before one set of atomics
- *     (blobs-stats.cuh);
- *  7. per blob: the filters, the area histogram of the selection;
- *  8. one block: the passing blobs counted, the cut of max_blobs;
- *  9. per blob: blobs above and at the cut counted per block;
- * 10. one block: the reported blobs' places;
- * 11. per blob: the results written to mapped pinned host memory (the
+ *     record copied to the rank;
+ *  6. per blob: the filters, the area histogram of the selection;
+ *  7. one block: the passing blobs counted, the cut of max_blobs;
+ *  8. per blob: blobs above and at the cut counted per block;
+ *  9. one block: the reported blobs' places;
+ * 10. per blob: the results written to mapped pinned host memory (the
  *     reported entries only), each passing blob's number;
- * 12. write_output: the mask or the labels.
+ * 11. write_output: the mask or the labels.
  *
  * Union by the minimum raster index makes each blob's root its first
  * pixel, so the ranks of step 5 are the order of blobs.h with no sort.
@@ -39,7 +38,6 @@
 #include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
-#include "blobs-stats.cuh"
 
 #define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
 #define SCAN_THREADS 1024       /* the one-block scans                     */
@@ -72,7 +70,9 @@ struct cm_blobs_plan
   int tile_rows;
   /* device */
   uint32_t *labels;
-  uint32_t *bm;                 /* nwords: the tile roots, then the roots */
+  uint32_t *bm;                 /* nwords: the tile roots                 */
+  uint32_t *first;              /* nwords: a word's first record          */
+  uint32_t *roots_bm;           /* nwords: the blobs' roots               */
   uint32_t *seg;                /* nseg counts, scanned in place          */
   void *zeroed;                 /* ctl and hist, in one piece zeroed
                                  * before each frame                      */
@@ -81,7 +81,9 @@ struct cm_blobs_plan
   uint32_t *hist;               /* AREA_BINS                              */
   uint32_t *cand;               /* cand_cap                               */
   uint32_t *number;             /* most: passing number, 0 dropped        */
-  blobs_stats st;
+  uint32_t records;             /* tile roots a frame can hold            */
+  blobs_stats st;               /* most, by rank                          */
+  blobs_stats rec;              /* records, by tile root                  */
   void *stats_mem;
   blobs_ctl *ctl;
   /* mapped pinned host memory: the results and their arrays */
@@ -146,7 +148,7 @@ scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
     ctl->roots = roots;
 }
 
-/* ---- 7: filters and the area histogram ----------------------------------- */
+/* ---- 6: filters and the area histogram ----------------------------------- */
 
 /* The per-blob kernels: a grid of at most a few blocks per SM walks the
  * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
@@ -196,7 +198,7 @@ filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
       filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
 }
 
-/* ---- 8: the passing blobs counted, the cut ------------------------------- */
+/* ---- 7: the passing blobs counted, the cut ------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -272,7 +274,7 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   }
 }
 
-/* ---- 9: above and at the cut, per block ---------------------------------- */
+/* ---- 8: above and at the cut, per block ---------------------------------- */
 
 static __global__ void
 __launch_bounds__ (BLOB_THREADS)
@@ -296,7 +298,7 @@ count_cut (blob_args a)
   }
 }
 
-/* ---- 10: the reported blobs' places -------------------------------------- */
+/* ---- 9: the reported blobs' places --------------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -338,7 +340,7 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
   }
 }
 
-/* ---- 11: the results, the passing blobs' numbers ------------------------- */
+/* ---- 10: the results, the passing blobs' numbers ------------------------- */
 
 static __device__ __forceinline__ void
 write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
@@ -393,6 +395,8 @@ plan_release (cm_blobs_plan *p)
 {
   cudaFree (p->labels);
   cudaFree (p->bm);
+  cudaFree (p->first);
+  cudaFree (p->roots_bm);
   cudaFree (p->seg);
   cudaFree (p->blk);
   cudaFree (p->cand);
@@ -403,29 +407,71 @@ plan_release (cm_blobs_plan *p)
   free (p);
 }
 
-/* the device statistics arrays for @most blobs, in one allocation */
+/* The bytes of statistics arrays for @n entries */
+static size_t
+stats_bytes (size_t n)
+{
+  return cm_align64 (n * (3 * sizeof (unsigned long long) +
+          7 * sizeof (uint32_t)));
+}
+
+/* Statistics arrays for @n entries from @m */
+static void
+stats_place (blobs_stats *s, char *m, size_t n)
+{
+  s->sum_x = (unsigned long long *) m;
+  s->sum_y = s->sum_x + n;
+  s->sum_v = s->sum_y + n;
+  s->area = (uint32_t *) (s->sum_v + n);
+  s->x0 = s->area + n;
+  s->x1 = s->x0 + n;
+  s->y0 = s->x1 + n;
+  s->y1 = s->y0 + n;
+  s->vmin = s->y1 + n;
+  s->vmax = s->vmin + n;
+}
+
+/* the blobs' statistics (@most) and the tile roots' records, in one
+ * allocation */
 static cudaError_t
 stats_alloc (cm_blobs_plan *p)
 {
-  const size_t n = p->most;
-  char *m;
-  cudaError_t e = cudaMalloc (&p->stats_mem, n * (3 * sizeof (unsigned
-                  long long) + 7 * sizeof (uint32_t)));
+  cudaError_t e = cudaMalloc (&p->stats_mem, stats_bytes (p->most) +
+      stats_bytes (p->records));
 
   if (e != cudaSuccess)
     return e;
-  m = (char *) p->stats_mem;
-  p->st.sum_x = (unsigned long long *) m;
-  p->st.sum_y = p->st.sum_x + n;
-  p->st.sum_v = p->st.sum_y + n;
-  p->st.area = (uint32_t *) (p->st.sum_v + n);
-  p->st.x0 = p->st.area + n;
-  p->st.x1 = p->st.x0 + n;
-  p->st.y0 = p->st.x1 + n;
-  p->st.y1 = p->st.y0 + n;
-  p->st.vmin = p->st.y1 + n;
-  p->st.vmax = p->st.vmin + n;
+  stats_place (&p->st, (char *) p->stats_mem, p->most);
+  stats_place (&p->rec, (char *) p->stats_mem + stats_bytes (p->most),
+      p->records);
   return cudaSuccess;
+}
+
+/* The most components a tile of @tw x @th pixels can hold: its tile
+ * roots at most */
+static uint64_t
+tile_most (int connectivity, int tw, int th)
+{
+  if (tw <= 0 || th <= 0)
+    return 0;
+  if (connectivity == 8)
+    return (uint64_t) ((tw + 1) / 2) * (uint64_t) ((th + 1) / 2);
+  return ((uint64_t) tw * (uint64_t) th + 1) / 2;
+}
+
+/* The most tile roots of a frame: its full tiles, the right column's, the
+ * bottom row's and the corner's */
+static uint64_t
+records_most (int connectivity, int width, int height, int tile_rows)
+{
+  const uint64_t cols = (uint64_t) (width / TILE_W);
+  const uint64_t rows = (uint64_t) (height / tile_rows);
+  const int rw = width % TILE_W, rh = height % tile_rows;
+
+  return cols * rows * tile_most (connectivity, TILE_W, tile_rows) +
+      rows * tile_most (connectivity, rw, tile_rows) +
+      cols * tile_most (connectivity, TILE_W, rh) +
+      tile_most (connectivity, rw, rh);
 }
 
 /* the results and their arrays in mapped pinned memory: host addresses in
@@ -469,8 +515,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 16;
-  if (tr < 1 || tr > 32 || (tuning && (tuning->aggregation < 0 ||
-              tuning->aggregation > ACC_PIXEL || tuning->steps < 0)))
+  if (tr < 1 || tr > 32 || (tuning && tuning->steps < 0))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -500,11 +545,17 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
   }
   p->capacity = cm_blobs_capacity (desc, width, height);
+  p->records = (uint32_t) records_most (desc->connectivity, width, height,
+      tr);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->bm, (size_t) p->nwords * sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->first, (size_t) p->nwords * sizeof (uint32_t));
+  if (e == cudaSuccess)
+    e = cudaMalloc (&p->roots_bm, (size_t) p->nwords * sizeof (uint32_t));
   if (e == cudaSuccess)
     e = cudaMalloc (&p->seg, (size_t) p->nseg * sizeof (uint32_t));
   if (e == cudaSuccess)
@@ -555,9 +606,7 @@ cm_blobs_plan_results (const cm_blobs_plan *p)
 }
 
 typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
-    uint32_t *, uint32_t *, int, blobs_ctl *);
-typedef void (*acc_fn) (const void *, size_t, int, int, const uint32_t *,
-    blobs_stats);
+    uint32_t *, uint32_t *, uint32_t *, int, blobs_stats, blobs_ctl *);
 
 extern "C" cm_status
 cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
@@ -580,18 +629,10 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   const int w = p->width, h = p->height, tr = p->tile_rows;
   const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
-  const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + ACC_ROWS - 1) / ACC_ROWS);
+  const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + OUT_ROWS - 1) / OUT_ROWS);
   const label_fn label = is16 ?
       (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
       (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
-  const int agg = p->tuning.aggregation;
-  const acc_fn acc = agg == ACC_BLOCK ?
-      (is16 ? accumulate_tiles<uint16_t> : accumulate_tiles<uint8_t>) :
-      agg == ACC_WARP ? (is16 ? accumulate_rows<uint16_t, true> :
-      accumulate_rows<uint8_t, true>) : (is16 ?
-      accumulate_rows<uint16_t, false> : accumulate_rows<uint8_t, false>);
-  const dim3 acc_grid = agg == ACC_BLOCK ? dim3 ((w + TILE_W - 1) / TILE_W,
-      (h + ACC_TILE_ROWS - 1) / ACC_TILE_ROWS) : rows;
   blob_args a;
 
   a.st = p->st;
@@ -608,11 +649,12 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
-  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 12;
+  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 11;
 
-  label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * sizeof (int), s >>>
-      (src->data, src->pitch, w, h, p->threshold, p->desc.invert != 0,
-      p->labels, p->bm, p->wpr, p->ctl);
+  label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
+      sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
+      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->rec,
+      p->ctl);
   if (steps >= 2 && conn8)
     merge_tiles<true> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h, tr);
   else if (steps >= 2)
@@ -620,39 +662,36 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
         tr);
   if (steps >= 3)
     compress_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->bm,
-        p->nwords, w, p->wpr, p->seg);
+        p->first, p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg);
   if (steps >= 4)
     scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
   if (steps >= 5)
-    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->bm,
-        p->nwords, w, p->wpr, p->seg, p->st);
+    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->roots_bm,
+        p->bm, p->first, p->nwords, w, p->wpr, p->seg, p->rec, p->st);
   if (steps >= 6)
-    acc <<< acc_grid, dim3 (TILE_W, ACC_ROWS), 0, s >>> (src->data,
-        src->pitch, w, h, p->labels, p->st);
-  if (steps >= 7)
     filter_blobs <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a, select,
         p->hist, p->cand, p->cand_cap, p->ctl);
-  if (steps >= 8)
+  if (steps >= 7)
     choose_cut <<< 1, SCAN_THREADS, 0, s >>> (a, p->desc.max_blobs, p->hist,
         p->cand, p->cand_cap, p->ctl);
-  if (steps >= 9)
+  if (steps >= 8)
     count_cut <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a);
-  if (steps >= 10)
+  if (steps >= 9)
     place_reported <<< 1, SCAN_THREADS, 0, s >>> (a, p->ctl, p->res_dev,
         p->desc.output == CM_BLOBS_OUTPUT_LABELS);
-  if (steps >= 11)
+  if (steps >= 10)
     write_results <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a,
         p->arrays_dev, p->number);
-  if (steps < 12 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
+  if (steps < 11 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
     return cm_cuda_status (cudaGetLastError ());
   if (p->desc.output == CM_BLOBS_OUTPUT_LABELS)
-    write_output<uint16_t, false> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+    write_output<uint16_t, false> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
         >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
   else if (is16)
-    write_output<uint16_t, true> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+    write_output<uint16_t, true> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
         >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
   else
-    write_output<uint8_t, true> <<< rows, dim3 (TILE_W, ACC_ROWS), 0, s
+    write_output<uint8_t, true> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
         >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 255u);
   return cm_cuda_status (cudaGetLastError ());
 }

@@ -109,9 +109,6 @@ typedef struct
 {
   int tile_rows;                /* rows of a labelling tile (32 wide):
                                  * 0 (default 16), 1 ... 32               */
-  int aggregation;              /* the statistics' atomics gathered per
-                                 * block (0, default), per warp (1), or
-                                 * none: one set per pixel (2)            */
   int steps;                    /* benchmarks: only the first @steps
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so

@@ -24,8 +24,8 @@
  * 8-connectivity rows, 4-connected (nppiNormL1) on the 4-connectivity
  * row.
  *
- * --tunings: the element's defaults also under other tunings (the
- * statistics' atomics per warp or per pixel, tiles of 8 or 32 rows).
+ * --tunings: the element's defaults also under other tunings (tiles of
+ * 8 or 32 rows).
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
  *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR] */
@@ -72,17 +72,13 @@ struct variant
 /* the element's defaults first; then every blob with the labels; then
  * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
-  {"8-conn, max 256, atomics per warp", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 1, 0}},
-  {"8-conn, max 256, atomics per pixel", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 2, 0}},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
   {"8-conn, max 256, tiles of 8 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {8, 0, 0}},
+      {8, 0}},
   {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {32, 0, 0}},
+      {32, 0}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
@@ -140,7 +136,7 @@ dump_all (const char *dir, const std::string &name, const cm_image *f,
 
 static const char *step_names[] = {
   "label tiles", "merge tiles", "tile roots compressed", "scan", "rank roots",
-  "statistics", "filters", "cut", "count cut", "places", "results",
+  "filters", "cut", "count cut", "places", "results",
   "output"
 };
 
@@ -351,9 +347,9 @@ main (int argc, char **argv)
           double prev = 0;
 
           printf ("| | | steps: ");
-          for (int k = 1; k <= 12; k++) {
+          for (int k = 1; k <= 11; k++) {
             cm_blobs_plan *sp = NULL;
-            cm_blobs_tuning tu = { 0, 0, k };
+            cm_blobs_tuning tu = { 0, k };
             double sms;
 
             if (cm_blobs_plan_new_tuned (&sp, &d, w, h, CM_DEPTH_8, &tu) !=
@@ -363,7 +359,7 @@ main (int argc, char **argv)
                   return cm_blobs_plan_run (sp, &src, out, t.stream) ==
                   CM_OK;});
             printf ("%s %.3f%s", step_names[k - 1], sms - prev,
-                k < 12 ? ", " : "");
+                k < 11 ? ", " : "");
             prev = sms;
             cm_blobs_plan_free (sp);
           }

@@ -9,9 +9,9 @@
  * teeth join only at their foot) from 1x1 to 640x480 (1xN, Nx1, sizes off
  * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
  * max_blobs with ties, mask, labels); each frame also under odd tunings
- * (short and uneven tiles, the statistics' atomics per warp and per
- * pixel, the roots ranked by three kernels rather than one); views one
- * sample into their allocation; the destination pre-filled with noise.
+ * (short, uneven and tall tiles: other tile roots, other records); views
+ * one sample into their allocation; the destination pre-filled with
+ * noise.
  * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
  * labels, a plan run twice, argument checks.
  *
@@ -35,10 +35,10 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults */
-  {8, 0, 0},                    /* short tiles */
-  {5, 2, 0},                    /* uneven tiles, atomics per pixel */
-  {32, 1, 0},                   /* tall tiles, atomics per warp */
+  {0, 0},                       /* the defaults */
+  {8, 0},                       /* short tiles */
+  {5, 0},                       /* uneven tiles */
+  {32, 0},                      /* tall tiles */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -311,7 +311,7 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0 }, bad_agg = { 0, 3, 0 };
+  cm_blobs_tuning bad = { 33, 0 }, bad_steps = { 0, -1 };
   cm_image a, b;
   int expected = 0, got = 0;
 
@@ -328,7 +328,7 @@ test_arguments (void)
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
           &bad));
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
-          &bad_agg));
+          &bad_steps));
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
