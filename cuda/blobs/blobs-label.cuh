@@ -38,7 +38,6 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
-  uint32_t records;             /* tile roots' records taken              */
 };
 
 template <typename T>
@@ -140,11 +139,22 @@ unite_global (uint32_t *l, uint32_t a, uint32_t b)
  * Each run's statistics go to its tile root's slot in shared memory (one
  * set of atomics a run; a root is the first pixel of a run, so only runs'
  * first pixels set up slots), and each tile root writes its slot out as
- * its record: the block takes its records' places from ctl->records. The
- * tile roots are marked in @bm (a word per warp row, @wpr words a frame
- * row) and @first gives the record of the word's first one. Counts the
- * foreground. Dynamic shared memory: TILE_SLOTS_WORDS words a pixel. */
+ * its record, in its tile's part of the records (tile_records entries,
+ * the most tile roots a tile can hold: no counter shared by the blocks,
+ * which serialised them). The tile roots are marked in @bm (a word per
+ * warp row, @wpr words a frame row) and @first gives the record of the
+ * word's first one. Counts the foreground. Dynamic shared memory:
+ * TILE_SLOTS_WORDS words a pixel. */
 #define TILE_SLOTS_WORDS 10
+
+/* The most tile roots (components) a tile of 32 x @rows can hold */
+static __host__ __device__ __forceinline__ uint32_t
+tile_records (bool conn8, int rows)
+{
+  return conn8 ? (TILE_W / 2) * (uint32_t) ((rows + 1) / 2) :
+      (uint32_t) (TILE_W / 2 * rows);
+}
+
 template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
@@ -153,7 +163,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
-  __shared__ uint32_t warp_first[32];
+  __shared__ uint32_t warp_roots[32];
   const int tx = threadIdx.x, ty = threadIdx.y, i = ty * TILE_W + tx;
   const int npx = TILE_W * blockDim.y;
   uint32_t *s_n = (uint32_t *) tile + npx, *s_sx = s_n + npx;
@@ -246,33 +256,19 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     }
   }
   if (tx == 0)
-    warp_first[ty] = __popc (tile_roots);
+    warp_roots[ty] = __popc (tile_roots);
   __syncthreads ();
-  if (ty == 0) {
-    /* the warps' records placed one after another */
-    const uint32_t c = tx < (int) blockDim.y ? warp_first[tx] : 0;
-    uint32_t incl = c, base = 0;
+  /* the tile's records: its rows' one after another */
+  const uint32_t word_first = (blockIdx.y * gridDim.x + blockIdx.x) *
+      tile_records (CONN8, blockDim.y) + warp_sum (0xffffffffu, tx < ty ?
+      warp_roots[tx] : 0);
 
-    for (int o = 1; o < 32; o <<= 1) {
-      const uint32_t u = __shfl_up_sync (0xffffffffu, incl, o);
-
-      if (tx >= o)
-        incl += u;
-    }
-    if (tx == 31)
-      base = atomicAdd (&ctl->records, incl);
-    base = __shfl_sync (0xffffffffu, base, 31);
-    if (tx < (int) blockDim.y)
-      warp_first[tx] = base + incl - c;
-  }
-  __syncthreads ();
   if (tx == 0 && y < height) {
     bm[(size_t) y * wpr + blockIdx.x] = tile_roots;
-    first[(size_t) y * wpr + blockIdx.x] = warp_first[ty];
+    first[(size_t) y * wpr + blockIdx.x] = word_first;
   }
   if (is_root) {
-    const uint32_t c = warp_first[ty] + __popc (tile_roots & ((1u << tx) -
-            1u));
+    const uint32_t c = word_first + __popc (tile_roots & ((1u << tx) - 1u));
     const uint32_t cnt = s_n[i];
 
     rec.area[c] = cnt;

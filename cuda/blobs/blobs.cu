@@ -81,7 +81,8 @@ struct cm_blobs_plan
   uint32_t *hist;               /* AREA_BINS                              */
   uint32_t *cand;               /* cand_cap                               */
   uint32_t *number;             /* most: passing number, 0 dropped        */
-  uint32_t records;             /* tile roots a frame can hold            */
+  uint32_t records;             /* tile roots' records: a tile's most,
+                                 * a tile after another                   */
   blobs_stats st;               /* most, by rank                          */
   blobs_stats rec;              /* records, by tile root                  */
   void *stats_mem;
@@ -447,33 +448,6 @@ stats_alloc (cm_blobs_plan *p)
   return cudaSuccess;
 }
 
-/* The most components a tile of @tw x @th pixels can hold: its tile
- * roots at most */
-static uint64_t
-tile_most (int connectivity, int tw, int th)
-{
-  if (tw <= 0 || th <= 0)
-    return 0;
-  if (connectivity == 8)
-    return (uint64_t) ((tw + 1) / 2) * (uint64_t) ((th + 1) / 2);
-  return ((uint64_t) tw * (uint64_t) th + 1) / 2;
-}
-
-/* The most tile roots of a frame: its full tiles, the right column's, the
- * bottom row's and the corner's */
-static uint64_t
-records_most (int connectivity, int width, int height, int tile_rows)
-{
-  const uint64_t cols = (uint64_t) (width / TILE_W);
-  const uint64_t rows = (uint64_t) (height / tile_rows);
-  const int rw = width % TILE_W, rh = height % tile_rows;
-
-  return cols * rows * tile_most (connectivity, TILE_W, tile_rows) +
-      rows * tile_most (connectivity, rw, tile_rows) +
-      cols * tile_most (connectivity, TILE_W, rh) +
-      tile_most (connectivity, rw, rh);
-}
-
 /* the results and their arrays in mapped pinned memory: host addresses in
  * *p->res, device addresses in p->arrays_dev */
 static cudaError_t
@@ -545,8 +519,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
   }
   p->capacity = cm_blobs_capacity (desc, width, height);
-  p->records = (uint32_t) records_most (desc->connectivity, width, height,
-      tr);
+  p->records = (uint32_t) ((width + TILE_W - 1) / TILE_W) * (uint32_t) ((height
+          + tr - 1) / tr) * tile_records (desc->connectivity == 8, tr);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
