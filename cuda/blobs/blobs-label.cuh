@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include "blobs-stats.cuh"
+#include "cm-pdl.cuh"
 
 #define BLOBS_BG 0xffffffffu
 #define BLOBS_RANK 0x80000000u
@@ -301,6 +302,7 @@ template <bool CONN8>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
 {
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const int t = threadIdx.x;
   const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
 
@@ -447,6 +449,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     blobs_stats rec, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
   uint32_t roots = 0, total, to = 0xffffffffu;
@@ -508,6 +511,7 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *seg_offset, blobs_stats rec, blobs_stats st)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? roots_bm[w] : 0;
   uint32_t total;
@@ -548,6 +552,7 @@ static __global__ void
 write_output (void *dst, size_t pitch, int width, int height,
     const uint32_t *labels, const uint32_t *number, uint32_t maxv)
 {
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const int x = blockIdx.x * TILE_W + threadIdx.x;
   const int y = blockIdx.y * OUT_ROWS + threadIdx.y;
   uint32_t out = 0;

@@ -68,6 +68,7 @@ struct cm_blobs_plan
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
+  int pdl;                      /* steps launched early (sm_90 on)        */
   /* device */
   uint32_t *labels;
   uint32_t *bm;                 /* nwords: the tile roots                 */
@@ -143,6 +144,8 @@ __launch_bounds__ (SCAN_THREADS)
 scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  pdl_trigger ();               /* one block: the next may come early */
   const uint32_t roots = scan_array (seg, seg, nseg, scratch);
 
   if (threadIdx.x == 0)
@@ -193,6 +196,7 @@ filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
     uint32_t cand_cap, blobs_ctl *ctl)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots;
 
   FOR_BLOB_BLOCKS (b, n)
@@ -209,6 +213,8 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   __shared__ uint32_t scratch[32];
   __shared__ uint32_t cut_bin, greater;
   __shared__ uint32_t top[CAND_SHARED];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  pdl_trigger ();               /* one block: the next may come early */
   const uint32_t n = ctl->roots;
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
   const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
@@ -282,6 +288,7 @@ __launch_bounds__ (BLOB_THREADS)
 count_cut (blob_args a)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
 
   FOR_BLOB_BLOCKS (b, n) {
@@ -307,6 +314,8 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
     int labels_output)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  pdl_trigger ();               /* one block: the next may come early */
   const uint32_t n = ctl->roots, ties = ctl->ties;
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
   uint32_t *eq = a.blk + BLK_EQ * a.nblk, *eq_off = a.blk + BLK_EQ_OFF *
@@ -383,6 +392,7 @@ __launch_bounds__ (BLOB_THREADS)
 write_results (blob_args a, cm_blobs_results out, uint32_t *number)
 {
   __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
 
   FOR_BLOB_BLOCKS (b, n)
@@ -518,6 +528,12 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
       sms = 1;
     p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
   }
+  {
+    int major = 0;
+
+    p->pdl = cm_device_attribute (cudaDevAttrComputeCapabilityMajor,
+        &major) == cudaSuccess && major >= 9;
+  }
   p->capacity = cm_blobs_capacity (desc, width, height);
   p->records = (uint32_t) ((width + TILE_W - 1) / TILE_W) * (uint32_t) ((height
           + tr - 1) / tr) * tile_records (desc->connectivity == 8, tr);
@@ -629,43 +645,55 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
       sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
       p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->rec,
       p->ctl);
-  if (steps >= 2 && conn8)
-    merge_tiles<true> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h, tr);
-  else if (steps >= 2)
-    merge_tiles<false> <<< tiles, TILE_W + tr, 0, s >>> (p->labels, w, h,
-        tr);
+  /* every step after the labelling may be launched while the one before
+   * it ends (cm-pdl.cuh): each waits for it before reading anything */
+  const int pdl = p->pdl;
+  cudaError_t first_error = cudaGetLastError ();
+  auto keep = [&first_error] (cudaError_t err) {
+    if (first_error == cudaSuccess)
+      first_error = err;
+  };
+
+  if (steps >= 2)
+    keep (pdl_launch_params (conn8 ? merge_tiles<true> : merge_tiles<false>,
+            tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
   if (steps >= 3)
-    compress_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->bm,
-        p->first, p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg);
+    keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
+            dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
+            p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg));
   if (steps >= 4)
-    scan_segments <<< 1, SCAN_THREADS, 0, s >>> (p->seg, p->nseg, p->ctl);
+    keep (pdl_launch_params (scan_segments, dim3 (1), dim3 (SCAN_THREADS),
+            0, s, pdl, p->seg, p->nseg, p->ctl));
   if (steps >= 5)
-    rank_roots <<< p->nseg, SEG_THREADS, 0, s >>> (p->labels, p->roots_bm,
-        p->bm, p->first, p->nwords, w, p->wpr, p->seg, p->rec, p->st);
+    keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
+            0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
+            w, p->wpr, p->seg, p->rec, p->st));
   if (steps >= 6)
-    filter_blobs <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a, select,
-        p->hist, p->cand, p->cand_cap, p->ctl);
+    keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
+            p->cand_cap, p->ctl));
   if (steps >= 7)
-    choose_cut <<< 1, SCAN_THREADS, 0, s >>> (a, p->desc.max_blobs, p->hist,
-        p->cand, p->cand_cap, p->ctl);
+    keep (pdl_launch_params (choose_cut, dim3 (1), dim3 (SCAN_THREADS), 0,
+            s, pdl, a, p->desc.max_blobs, p->hist, p->cand, p->cand_cap,
+            p->ctl));
   if (steps >= 8)
-    count_cut <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a);
+    keep (pdl_launch_params (count_cut, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a));
   if (steps >= 9)
-    place_reported <<< 1, SCAN_THREADS, 0, s >>> (a, p->ctl, p->res_dev,
-        p->desc.output == CM_BLOBS_OUTPUT_LABELS);
+    keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
+            0, s, pdl, a, p->ctl, p->res_dev,
+            p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
   if (steps >= 10)
-    write_results <<< p->blob_grid, BLOB_THREADS, 0, s >>> (a,
-        p->arrays_dev, p->number);
-  if (steps < 11 || p->desc.output == CM_BLOBS_OUTPUT_NONE)
-    return cm_cuda_status (cudaGetLastError ());
-  if (p->desc.output == CM_BLOBS_OUTPUT_LABELS)
-    write_output<uint16_t, false> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
-        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
-  else if (is16)
-    write_output<uint16_t, true> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
-        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 65535u);
-  else
-    write_output<uint8_t, true> <<< rows, dim3 (TILE_W, OUT_ROWS), 0, s
-        >>> (dst->data, dst->pitch, w, h, p->labels, p->number, 255u);
-  return cm_cuda_status (cudaGetLastError ());
+    keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev, p->number));
+  if (steps >= 11 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
+    const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
+
+    keep (pdl_launch_params (labels ? write_output<uint16_t, false> : is16 ?
+            write_output<uint16_t, true> : write_output<uint8_t, true>,
+            rows, dim3 (TILE_W, OUT_ROWS), 0, s, pdl, dst->data, dst->pitch,
+            w, h, (const uint32_t *) p->labels,
+            (const uint32_t *) p->number, is16 || labels ? 65535u : 255u));
+  }
+  return cm_cuda_status (first_error);
 }

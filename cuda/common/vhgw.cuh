@@ -2,8 +2,8 @@
 /* Internal to cuda/, shared by two families: the van Herk / Gil-Werman
  * chunk of morph's 1-D passes (morph/morph-vhgw*.cu) and linspectrum's
  * linear openings (linspectrum/linspectrum-sheared.cu), the min/max
- * operators it is instantiated with, and the launch helpers of the passes
- * (programmatic dependent launch, device attributes).
+ * operators it is instantiated with (the passes' launch helpers are in
+ * cm-pdl.cuh).
  *
  * Window of length len starting at t: a thread owns C consecutive windows
  * 0 .. C-1 (C a power of two <= len). With the split point P = C every
@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 #include "cm-border.h"
 #include "cm-image.h"
+#include "cm-pdl.cuh"
 
 /* ---- kernel arguments --------------------------------------------------
  * The source and destination views every pass kernel's argument struct
@@ -33,87 +34,6 @@ pass_set_views (Args & a, const cm_image * src, const cm_image * dst)
   a.dpitch = dst->pitch;
   a.width = src->width;
   a.height = src->height;
-}
-
-/* ---- host: an attribute of the current device ---------------------------
- * 0 when it cannot be read (the error is cleared: the caller falls back to
- * its default choice). */
-static inline int
-current_device_attr (cudaDeviceAttr attr)
-{
-  int dev, v = 0;
-
-  if (cudaGetDevice (&dev) != cudaSuccess ||
-      cudaDeviceGetAttribute (&v, attr, dev) != cudaSuccess) {
-    (void) cudaGetLastError ();
-    return 0;
-  }
-  return v;
-}
-
-/* ---- programmatic dependent launch (sm_90) --------------------------------
- * A pass launched by pdl_launch may start while the kernel before it in
- * the stream is still running: its blocks get resident and set up during
- * the other's last blocks instead of after its completion (the launch gap
- * between passes of a chain). Such a kernel calls pdl_wait () before any
- * global memory access: it returns once every kernel before it has
- * completed and its writes are visible, so sources written and
- * destinations still read by the previous pass stay safe. pdl_trigger ()
- * lets the next pass launch before this one ends (only in kernels of one
- * wave: waiting blocks of the next pass must not take the slots of this
- * one's later waves). Both are no-ops before sm_90 and when launched
- * normally. */
-static __device__ __forceinline__ void
-pdl_wait (void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.wait;":::"memory");
-#endif
-}
-
-static __device__ __forceinline__ void
-pdl_trigger (void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.launch_dependents;":::"memory");
-#endif
-}
-
-/* Launch with the programmatic stream serialization attribute when
- * @allow and the device is of compute capability 9.0 or later (allow 0:
- * plain launches, cm_morph_tuning.no_pdl, for comparisons); the kernel
- * must call pdl_wait () first. The device's answer is kept per device (the
- * first 64; others ask on every launch). */
-template <class Args>
-static inline cudaError_t
-pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
-    cudaStream_t stream, const Args & args, int allow)
-{
-  static signed char known[64]; /* 0: not asked yet, 1: before 9.0, 2: 9.0+ */
-  cudaLaunchConfig_t cfg = { };
-  cudaLaunchAttribute attr;
-  int dev = -1, capable;
-
-  if (cudaGetDevice (&dev) != cudaSuccess) {
-    (void) cudaGetLastError ();
-    dev = -1;
-  }
-  if (dev >= 0 && dev < 64 && known[dev])
-    capable = known[dev] == 2;
-  else {
-    capable = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9;
-    if (dev >= 0 && dev < 64)
-      known[dev] = capable ? 2 : 1;
-  }
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = capable && allow ? 1 : 0;
-  return cudaLaunchKernelEx (&cfg, kernel, args);
 }
 
 /* ---- a row's 16-byte vector through the border rule ---------------------

@@ -251,7 +251,7 @@ main (int argc, char **argv)
               /* one thread, then every core */
               for (int k = 0; k < 2; k++) {
                 cm_cpu_opts o = { k ? (int) sysconf (_SC_NPROCESSORS_ONLN) :
-                  1, NULL };
+                  1, NULL, NULL };
                 bool made = cm_attr_cpu_new (&cpu, &d, w, h,
                     (cm_depth) depth, &o) == CM_OK;
                 auto t0 = std::chrono::steady_clock::now ();
