@@ -25,9 +25,12 @@
 
 #include <stdint.h>
 
-/* Links in global memory: volatile loads (other SMs write them, and L1 is
- * not coherent between SMs) */
-struct attr_global_tree
+/* The links (volatile loads and stores: other threads write them, and in
+ * global memory other SMs, whose writes L1 does not see) and the levels,
+ * read through the read-only cache in global memory (@GLOBAL: the frame's
+ * tree) or plainly in shared memory (a tile's) */
+template <bool GLOBAL>
+struct attr_tree
 {
   int *par;
   const uint16_t *lev;
@@ -46,33 +49,12 @@ struct attr_global_tree
   }
   __device__ unsigned level (int i) const
   {
-    return __ldg (lev + i);
+    return GLOBAL ? __ldg (lev + i) : lev[i];
   }
 };
 
-/* Links of a tile in shared memory */
-struct attr_shared_tree
-{
-  int *par;
-  const uint16_t *lev;
-
-  __device__ int link (int i) const
-  {
-    return *(volatile int *) (par + i);
-  }
-  __device__ void set_link (int i, int v) const
-  {
-    *(volatile int *) (par + i) = v;
-  }
-  __device__ int cas (int i, int expect, int v) const
-  {
-    return atomicCAS (par + i, expect, v);
-  }
-  __device__ unsigned level (int i) const
-  {
-    return lev[i];
-  }
-};
+typedef attr_tree<true> attr_global_tree;
+typedef attr_tree<false> attr_shared_tree;
 
 /* (la, a) below (lb, b) in the strict order */
 static __device__ __forceinline__ bool
