@@ -20,7 +20,16 @@
  * level roots the first pixel of each component in raster order. Links
  * inside a level component are also shortened (path halving) by plain
  * stores: the pixel skipped is of the same component, which no merge
- * loses. */
+ * loses.
+ *
+ * In global memory a merge that has not yet moved a link stops once the
+ * two pixels it has walked down to are "large": their components are
+ * known to hold at least min_area pixels (the tiles' own trees said so,
+ * and a component only grows). The filter asks of each component only
+ * whether it is large, and an edge whose two ends lie in large
+ * components changes no answer: the merge is as if its edge were not
+ * there (docs/design.md). Once it has moved a link it must go on: the
+ * pixels it moved left a component that may no longer be large. */
 #pragma once
 
 #include <stdint.h>
@@ -28,12 +37,14 @@
 /* The links (volatile loads and stores: other threads write them, and in
  * global memory other SMs, whose writes L1 does not see) and the levels,
  * read through the read-only cache in global memory (@GLOBAL: the frame's
- * tree) or plainly in shared memory (a tile's) */
+ * tree) or plainly in shared memory (a tile's); in global memory a byte
+ * a pixel, nonzero where its level component is known to be large */
 template <bool GLOBAL>
 struct attr_tree
 {
   int *par;
   const uint16_t *lev;
+  const uint8_t *large;
 
   __device__ int link (int i) const
   {
@@ -50,6 +61,11 @@ struct attr_tree
   __device__ unsigned level (int i) const
   {
     return GLOBAL ? __ldg (lev + i) : lev[i];
+  }
+  /* both components large: what is left of a merge changes no answer */
+  __device__ bool both_large (int a, int b) const
+  {
+    return GLOBAL && __ldg (large + a) && __ldg (large + b);
   }
 };
 
@@ -89,6 +105,7 @@ static __device__ void
 attr_merge (const Tree & t, int a, int b)
 {
   unsigned la, lb;
+  bool moved = false;
 
   a = attr_level_root (t, a);
   b = attr_level_root (t, b);
@@ -98,7 +115,7 @@ attr_merge (const Tree & t, int a, int b)
     int pa, z;
     unsigned lz;
 
-    if (a == b)
+    if (a == b || (!moved && t.both_large (a, b)))
       return;
     if (attr_below (la, a, lb, b)) {
       int ti = a;
@@ -131,6 +148,7 @@ attr_merge (const Tree & t, int a, int b)
       if (t.cas (a, pa, b) == pa) {
         a = z;
         la = lz;
+        moved = true;
       }
       continue;
     }
@@ -139,92 +157,66 @@ attr_merge (const Tree & t, int a, int b)
   }
 }
 
-/* The 1-D tree of the @n pixels from @l0 of a tile (strict order), by
- * one left-to-right scan: the pixels of rising level still open form a
- * stack whose links point down it; a pixel that closes the top links it
- * to the higher of the pixel below it and itself */
-static __device__ void
-attr_row_tree (int *s_par, const uint16_t *s_lev, int l0, int n)
+
+/* ---- edges that need no merge ----------------------------------------
+ * The max-tree is that of any set of edges that joins the same pixels at
+ * every level: an edge whose two ends are already joined through pixels
+ * at least as high as the lower end can go. The merges take every
+ * horizontal edge (the tiles' row trees, the column seams) and skip
+ *
+ * - a vertical edge (x, y)-(x, y + 1) of weight m (its lower end's level)
+ *   when the vertical edge beside it, whose two ends both reach m, joins
+ *   the same: on the right at m or above, on the left above m. The edge
+ *   it leans on has a larger (weight, column), so the leaning never goes
+ *   round in a circle and ends at an edge that is merged;
+ * - a diagonal edge when either pixel of the square it crosses reaches
+ *   its weight (a horizontal and a vertical edge join its ends).
+ *
+ * On photographs most vertical and nearly all diagonal edges go. @L (x,
+ * y) is a level; the vertical edge leans only on columns [@xmin, @xmax],
+ * where the caller has the levels and merges every horizontal edge. */
+template <class Level>
+static __device__ __forceinline__ bool
+attr_edge_needed (const Level & L, int x, int y, int dx, int xmin, int xmax)
 {
-  int top = -1;
+  unsigned a = L (x, y), b = L (x + dx, y + 1), m = min (a, b);
 
-  for (int l = l0; l < l0 + n; l++) {
-    unsigned v = s_lev[l];
+  if (dx != 0)
+    return L (x + dx, y) < m && L (x, y + 1) < m;
+  if (x < xmax && L (x + 1, y) >= m && L (x + 1, y + 1) >= m)
+    return false;
+  if (x > xmin && L (x - 1, y) > m && L (x - 1, y + 1) > m)
+    return false;
+  return true;
+}
 
-    while (top >= 0 && !attr_below (s_lev[top], top, v, l)) {
-      int below = s_par[top] == top ? -1 : s_par[top];
+/* ---- a row's tree by a warp -------------------------------------------
+ * The max-tree of a row of 32 pixels in the strict order is its Cartesian
+ * tree: a pixel's parent is the higher of the nearest lower pixels on its
+ * left and on its right. Lane i holds column i's level @v; the first
+ * @cols lanes are the row (the warp's 32 lanes all call). Returns the
+ * lane of the parent (itself at the row's root; lanes past @cols
+ * themselves). */
+static __device__ __forceinline__ int
+attr_row_parent (unsigned v, int cols)
+{
+  int lane = threadIdx.x & 31, left, right;
+  unsigned key = v << 5 | lane, lower = 0, lo, hi, kl, kr;
 
-      if (below < 0 || attr_below (s_lev[below], below, v, l))
-        s_par[top] = l;
-      top = below;
-    }
-    s_par[l] = top < 0 ? l : top;
-    top = l;
+  for (int j = 0; j < 32; j++) {
+    unsigned kj = __shfl_sync (0xffffffffu, key, j);
+
+    lower |= (unsigned) (j < cols && kj < key) << j;
   }
-}
-
-/* ---- walks along borders ------------------------------------------------
- * Concurrent merges of the edges of one border all walk the two trees'
- * chains from the top before any of them has joined the trees: the work
- * is edges x depth. One thread that merges a border's edges in turn pays
- * for the depth once; each later edge joins two pixels already joined
- * near their levels and walks only the few nodes between them. */
-
-/* The pairs (a0 + k da, b0 + k da), k in [0, n), and, when k + 1 <
- * n_diag, the diagonals (a_k, b_k+1) and (a_k+1, b_k) */
-template <class Tree>
-static __device__ void
-attr_walk (const Tree & t, int a0, int b0, int da, int n, int n_diag)
-{
-  for (int k = 0; k < n; k++) {
-    int a = a0 + k * da, b = b0 + k * da;
-
-    attr_merge (t, a, b);
-    if (k + 1 < n_diag) {
-      attr_merge (t, a, b + da);
-      attr_merge (t, a + da, b);
-    }
-  }
-}
-
-/* Walk @j of a tile of @cols x @rows pixels (in a row pitch of @stride),
- * @seg columns a walk: the rows @j / segs and the next, joined along
- * columns [s, s + seg) */
-template <class Tree>
-static __device__ void
-attr_tile_walk (const Tree & t, int j, int stride, int cols, int seg,
-    bool diag)
-{
-  int segs = (cols + seg - 1) / seg, r = j / segs, xs = (j % segs) * seg;
-  int n = min (seg, cols - xs);
-
-  attr_walk (t, r * stride + xs, (r + 1) * stride + xs, 1, n,
-      diag ? cols - xs : 0);
-}
-
-/* Walk @s of the seam between frame rows @y and @y + 1: columns
- * [s seg, s seg + seg) */
-template <class Tree>
-static __device__ void
-attr_row_seam_walk (const Tree & t, int s, int y, int w, int seg, bool diag)
-{
-  int xs = s * seg;
-
-  if (xs < w)
-    attr_walk (t, y * w + xs, (y + 1) * w + xs, 1, min (seg, w - xs),
-        diag ? w - xs : 0);
-}
-
-/* Walk @s of the seam between frame columns @x and @x + 1: rows
- * [s seg, s seg + seg) */
-template <class Tree>
-static __device__ void
-attr_column_seam_walk (const Tree & t, int s, int x, int w, int h, int seg,
-    bool diag)
-{
-  int ys = s * seg;
-
-  if (ys < h)
-    attr_walk (t, ys * w + x, ys * w + x + 1, w, min (seg, h - ys),
-        diag ? h - ys : 0);
+  lo = lower & ((1u << lane) - 1);
+  hi = lane < 31 ? lower & (0xffffffffu << (lane + 1)) : 0;
+  left = lo ? 31 - __clz (lo) : -1;
+  right = hi ? __ffs (hi) - 1 : -1;
+  kl = __shfl_sync (0xffffffffu, key, left < 0 ? lane : left);
+  kr = __shfl_sync (0xffffffffu, key, right < 0 ? lane : right);
+  if (lane >= cols || (left < 0 && right < 0))
+    return lane;
+  if (left < 0 || (right >= 0 && kr > kl))
+    return right;
+  return left;
 }

@@ -2,12 +2,16 @@
 /* CUDA plans of the area opening and closing (attribute.h), the device
  * twins of attribute-ref.c. After Blin, Carlinet, Lemaitre, Lacassagne &
  * Geraud, "Max-Tree Computation on GPUs" (IEEE TPDS 2022): the max-tree is
- * built by concurrent merges of neighbours, first inside tiles in shared
- * memory (rows by a stack, then walks joining pairs of rows), then
- * across the tiles' seams in global memory (walks along them), a walk
- * being one thread that merges a border's edges in turn
- * (attribute-tree.cuh); then
+ * built by concurrent merges of neighbours (attribute-tree.cuh), first
+ * inside tiles of 32 columns in shared memory, then across the tiles'
+ * seams in global memory; then
  *
+ * - tiles: a warp builds each row's tree (its Cartesian tree), the
+ *   vertical and diagonal edges that are needed are merged, and the
+ *   tile's own tree measures its components: a pixel whose component
+ *   already holds min_area pixels in the tile is marked large;
+ * - seams: the edges between tiles; a merge stops once both sides are
+ *   large (what it would still join changes no answer);
  * - nodes: every pixel links straight to its level root, every level root
  *   to its parent's level root; a level root counts its own pixels (one
  *   atomic per run of equal roots in a warp) and its children;
@@ -22,10 +26,10 @@
  *   0 when there is none; the links between small nodes are halved on
  *   the way.
  *
- * The closing is the opening of the inverted levels. Everything lives in
- * the plan; a run is five launches on the caller's stream (six with
- * every edge its own merge, the default; the tuning border_walks
- * walks instead). */
+ * What the seams leave apart is a forest, not one tree: its roots are
+ * large, so no walk of the output goes past them. The closing is the
+ * opening of the inverted levels. Everything lives in the plan; a run is
+ * five launches on the caller's stream. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
@@ -34,13 +38,9 @@
 #include "cm-cuda.h"
 #include "attribute-tree.cuh"
 
-#define TILE_COLS_DEFAULT 32
-#define TILE_ROWS_DEFAULT 32
-#define TILE_MAX_PIXELS 8192    /* 48 KiB of shared memory                */
-#define TILE_WALK 16            /* columns a walk joins in a tile         */
-#define SEAM_WALK_DEFAULT 8     /* pixels a walk joins on a seam          */
-#define WALK_BLOCK 64
-#define TILE_BLOCK 64           /* threads of a tile's block (walks)      */
+#define TILE_COLS 32            /* a warp a row                           */
+#define TILE_MAX_ROWS 128       /* 40 KiB of shared memory                */
+#define TILE_WARPS 8
 #define BLOCK 256
 
 struct cm_attr_plan
@@ -48,14 +48,12 @@ struct cm_attr_plan
   cm_attr_desc desc;
   int width, height;
   cm_depth depth;
-  int tile_cols;
   int tile_rows;                /* 0: no tiles, every edge in global      */
-  int edge_merges;              /* not the tuning border_walks           */
-  int seam_walk;
   int stop_after;
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
   unsigned long long *acc;      /* of level roots: ACC_AREA, ACC_CHILD    */
+  uint8_t *large;               /* the pixel's component is large         */
 };
 
 /* ---- building the tree ------------------------------------------------- */
@@ -73,87 +71,159 @@ load_level (const uint8_t * src, size_t pitch, int x, int y, unsigned inv)
 __constant__ int fwd_dx[N_FORWARD] = { 1, 0, 1, -1 };
 __constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
 
-/* One tile of tile_cols x tile_rows (powers of two): levels in, the
- * tile's tree built in shared memory, written out with every link
- * pointing at a level root; the accumulators of the later passes zeroed.
- * The tree: each row's by a stack (one thread a row), then the rows
- * joined pairwise by walks of TILE_WALK columns (attr_tile_walk); or,
- * with @edge_merges, every edge merged by its own thread, rows first */
+/* The levels of a tile (TILE_COLS a row) and of the frame, by (x, y) */
+struct tile_levels
+{
+  const uint16_t *lev;
+
+  __device__ unsigned operator () (int x, int y) const
+  {
+    return lev[y * TILE_COLS + x];
+  }
+};
+
+struct frame_levels
+{
+  const uint16_t *lev;
+  int w;
+
+  __device__ unsigned operator () (int x, int y) const
+  {
+    return __ldg (lev + (size_t) y * w + x);
+  }
+};
+
+/* A tile's accumulator in shared memory, as ACC_* below in 32 bits: its
+ * area (at most 4096) in bits 0-14, bit 15 once it has a child, minus the
+ * children still to arrive in the high half */
+#define TILE_AREA 0x7fffu
+#define TILE_HAS_CHILD 0x8000u
+#define TILE_CHILD 0x10000u
+
+/* One tile of TILE_COLS x @tile_rows: levels in, each row's tree by a
+ * warp, the needed vertical and diagonal edges merged in shared memory,
+ * the links made canonical, the tile's areas from its leaves; out go the
+ * links (raster indices), the levels, whether each pixel's component is
+ * large in the tile alone, and the accumulators of the later passes
+ * zeroed */
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
-    unsigned inv, int tile_cols, int tile_rows, int forward, int edge_merges,
-    int *par, uint16_t *lev, unsigned long long *acc)
+    unsigned inv, int tile_rows, int forward, unsigned min_area, int *par,
+    uint16_t *lev, unsigned long long *acc, uint8_t * large)
 {
   extern __shared__ int smem[];
-  int size = tile_cols * tile_rows, cshift = __ffs (tile_cols) - 1;
+  int size = TILE_COLS * tile_rows;
   int *s_par = smem;
-  uint16_t *s_lev = (uint16_t *) (smem + size);
-  attr_shared_tree t = { s_par, s_lev };
-  int x0 = blockIdx.x * tile_cols, y0 = blockIdx.y * tile_rows;
+  unsigned *s_acc = (unsigned *) (smem + size);
+  uint16_t *s_lev = (uint16_t *) (s_acc + size);
+  attr_shared_tree t = { s_par, s_lev, NULL };
+  tile_levels L = { s_lev };
+  int x0 = blockIdx.x * TILE_COLS, y0 = blockIdx.y * tile_rows;
+  int cols = min (TILE_COLS, w - x0), rows = min (tile_rows, h - y0);
+  int lane = threadIdx.x & 31;
 
-  for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int x = x0 + (l & (tile_cols - 1)), y = y0 + (l >> cshift);
+  for (int r = threadIdx.x >> 5; r < tile_rows; r += blockDim.x >> 5) {
+    int l = r * TILE_COLS + lane, x = x0 + lane, y = y0 + r;
+    unsigned v = 0;
 
-    s_par[l] = l;
-    s_lev[l] = 0;
     if (x < w && y < h) {
-      unsigned v = load_level<T> (src, pitch, x, y, inv);
       size_t g = (size_t) y * w + x;
 
-      s_lev[l] = (uint16_t) v;
+      v = load_level<T> (src, pitch, x, y, inv);
       lev[g] = (uint16_t) v;
       acc[g] = 0;
     }
+    s_lev[l] = (uint16_t) v;
+    s_acc[l] = 0;
+    s_par[l] = r * TILE_COLS + attr_row_parent (v, r < rows ? cols : 0);
   }
   __syncthreads ();
-  if (!edge_merges) {
-    int cols = min (tile_cols, w - x0), rows = min (tile_rows, h - y0);
-    int walks = (rows - 1) * ((cols + TILE_WALK - 1) / TILE_WALK);
-
-    for (int r = threadIdx.x; r < rows; r += blockDim.x)
-      attr_row_tree (s_par, s_lev, r * tile_cols, cols);
-    __syncthreads ();
-    for (int j = threadIdx.x; j < walks; j += blockDim.x)
-      attr_tile_walk (t, j, tile_cols, cols, TILE_WALK, forward > 2);
-    __syncthreads ();
-  }
-  for (int e = 0; edge_merges && e < forward; e++) {
-    int dx = fwd_dx[e], dy = fwd_dy[e];
-
-    for (int l = threadIdx.x; l < size; l += blockDim.x) {
-      int lx = l & (tile_cols - 1), ly = l >> cshift;
-      int nlx = lx + dx, nly = ly + dy;
-
-      if (x0 + lx < w && y0 + ly < h && nlx >= 0 && nlx < tile_cols &&
-          nly < tile_rows && x0 + nlx < w && y0 + nly < h)
-        attr_merge (t, l, (nly << cshift) + nlx);
-    }
-    __syncthreads ();
-  }
   for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int x = x0 + (l & (tile_cols - 1)), y = y0 + (l >> cshift), r, to;
+    int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS;
 
-    if (x >= w || y >= h)
+    if (lx >= cols || ly + 1 >= rows)
+      continue;
+    for (int e = 1; e < forward; e++) {
+      int nlx = lx + fwd_dx[e];
+
+      if (nlx >= 0 && nlx < cols &&
+          attr_edge_needed (L, lx, ly, fwd_dx[e], 0, cols - 1))
+        attr_merge (t, l, l + TILE_COLS + fwd_dx[e]);
+    }
+  }
+  __syncthreads ();
+  /* canonical links: each write points into the level component the old
+   * link pointed into, further on, so the walks of others stay right */
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int r;
+
+    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows)
       continue;
     r = attr_level_root (t, l);
     if (r == l) {
       int p = t.link (l);
 
-      to = p == l ? l : attr_level_root (t, p);
+      if (p != l)
+        t.set_link (l, attr_level_root (t, p));
     } else {
-      to = r;
+      t.set_link (l, r);
     }
-    par[(size_t) y * w + x] = (y0 + (to >> cshift)) * w + x0 +
-        (to & (tile_cols - 1));
+  }
+  __syncthreads ();
+  /* own pixels and children counted, as nodes_kernel below */
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int p = s_par[l];
+
+    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows)
+      continue;
+    if (p != l && s_lev[p] == s_lev[l]) {
+      atomicAdd (s_acc + p, 1u);
+    } else {
+      atomicAdd (s_acc + l, 1u);
+      if (p != l && (atomicAdd (s_acc + p, 0u - TILE_CHILD) >> 16) == 0)
+        atomicOr (s_acc + p, TILE_HAS_CHILD);
+    }
+  }
+  __syncthreads ();
+  /* areas from the leaves, as area_kernel below */
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int r = l, up = s_par[l];
+    unsigned a = s_acc[l];
+
+    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows ||
+        (up != l && s_lev[up] == s_lev[l]) || (a & TILE_HAS_CHILD))
+      continue;
+    while (up != r) {
+      unsigned old = atomicAdd (s_acc + up, TILE_CHILD | a);
+
+      if ((old >> 16) != 0xffffu)
+        break;
+      a = (old & TILE_AREA) + a;
+      r = up;
+      up = s_par[up];
+    }
+  }
+  __syncthreads ();
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS, p = s_par[l];
+    int root = p != l && s_lev[p] == s_lev[l] ? p : l;
+    size_t g = (size_t) (y0 + ly) * w + x0 + lx;
+
+    if (lx >= cols || ly >= rows)
+      continue;
+    par[g] = (y0 + p / TILE_COLS) * w + x0 + (p & (TILE_COLS - 1));
+    large[g] = (s_acc[root] & TILE_AREA) >= min_area;
   }
 }
 
-/* Without tiles: levels in, every pixel its own tree */
+/* Without tiles: levels in, every pixel its own tree, large when one
+ * pixel is */
 template <typename T>
 static __global__ void
 init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
-    int *par, uint16_t *lev, unsigned long long *acc)
+    unsigned min_area, int *par, uint16_t *lev, unsigned long long *acc,
+    uint8_t * large)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   size_t g = (size_t) y * w + x;
@@ -163,88 +233,67 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
   par[g] = (int) g;
   acc[g] = 0;
+  large[g] = min_area <= 1;
 }
 
-/* The edges from (x, y) that leave its tile (all of them when
- * @tile_rows is 0), merged in global memory */
-static __global__ void
-seams_kernel (int w, int h, int tile_cols, int tile_rows, int forward,
-    int *par, const uint16_t *lev)
+/* The needed forward edges of (x, y) from @e0 on, merged in global
+ * memory */
+static __device__ void
+merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
+    int e0, int forward)
 {
-  attr_global_tree t = { par, lev };
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  frame_levels L = { t.lev, w };
 
-  if (x >= w)
-    return;
-  for (int e = 0; e < forward; e++) {
+  for (int e = e0; e < forward; e++) {
     int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
 
     if (nx < 0 || nx >= w || ny >= h)
       continue;
-    if (tile_rows > 0 && nx / tile_cols == x / tile_cols &&
-        ny / tile_rows == y / tile_rows)
-      continue;
-    attr_merge (t, y * w + x, ny * w + nx);
+    if (e == 0 || attr_edge_needed (L, x, y, fwd_dx[e], 0, w - 1))
+      attr_merge (t, y * w + x, ny * w + nx);
   }
 }
 
-/* The rows of a seam: the last row of each tile (the first row of the
- * next is reached by its down edges) */
+/* Without tiles: every edge */
 static __global__ void
-row_seams_kernel (int w, int h, int tile_rows, int forward, int *par,
-    const uint16_t *lev)
+edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
+    const uint8_t * large)
 {
-  attr_global_tree t = { par, lev };
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = (blockIdx.y + 1) * tile_rows - 1;
+  attr_global_tree t = { par, lev, large };
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
-  if (x >= w || y + 1 >= h)
-    return;
-  for (int e = 1; e < forward; e++) {
-    int nx = x + fwd_dx[e];
-
-    if (nx >= 0 && nx < w)
-      attr_merge (t, y * w + x, (y + 1) * w + nx);
-  }
+  if (x < w)
+    merge_forward (t, w, h, x, y, 0, forward);
 }
 
-/* The columns of a seam: pixel columns k tile_cols - 1 (right and
- * down-right edges) and k tile_cols (down-left edges), every row */
+/* The seams, in one launch so that their walks wait on L2 side by side:
+ * grid rows [0, @row_seams) are the last rows of every tile row but the
+ * frame's last (down and diagonal edges), the others the pixel columns
+ * k TILE_COLS - 1 of every row (right edge, down-right diagonal) with the
+ * down-left diagonal of the pixel beside them */
 static __global__ void
-column_seams_kernel (int w, int h, int tile_cols, int forward, int *par,
-    const uint16_t *lev)
+seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
+    int *par, const uint16_t *lev, const uint8_t * large)
 {
-  attr_global_tree t = { par, lev };
-  int y = blockIdx.x * blockDim.x + threadIdx.x;
-  int x = (blockIdx.y + 1) * tile_cols - 1;
+  attr_global_tree t = { par, lev, large };
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-  if (y >= h || x + 1 >= w)
-    return;
-  attr_merge (t, y * w + x, y * w + x + 1);
-  if (forward > 2 && y + 1 < h) {
-    attr_merge (t, y * w + x, (y + 1) * w + x + 1);
-    attr_merge (t, y * w + x + 1, (y + 1) * w + x);
+  if ((int) blockIdx.y < row_seams) {
+    int y = (blockIdx.y + 1) * tile_rows - 1;
+
+    if (i < w)
+      merge_forward (t, w, h, i, y, 1, forward);
+  } else {
+    int x = (blockIdx.y - row_seams + 1) * TILE_COLS - 1;
+
+    if (i >= h)
+      return;
+    merge_forward (t, w, h, x, i, 0, 1);
+    if (forward > 2) {
+      merge_forward (t, w, h, x, i, 2, 3);
+      merge_forward (t, w, h, x + 1, i, 3, 4);
+    }
   }
-}
-
-/* The seams by walks of @seg pixels (attribute-tree.cuh), a thread a
- * walk, all in one launch so that the walks along rows and along columns
- * wait on L2 side by side: grid rows [0, @row_seams) are the seams below
- * every tile row but the last, the others those right of every tile
- * column but the last */
-static __global__ void
-seam_walks_kernel (int w, int h, int tile_cols, int tile_rows,
-    int row_seams, int seg, int forward, int *par, const uint16_t *lev)
-{
-  attr_global_tree t = { par, lev };
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-
-  if ((int) blockIdx.y < row_seams)
-    attr_row_seam_walk (t, s, (blockIdx.y + 1) * tile_rows - 1, w, seg,
-        forward > 2);
-  else
-    attr_column_seam_walk (t, s, (blockIdx.y - row_seams + 1) * tile_cols -
-        1, w, h, seg, forward > 2);
 }
 
 /* ---- nodes, area, output ----------------------------------------------- */
@@ -262,7 +311,7 @@ seam_walks_kernel (int w, int h, int tile_cols, int tile_rows,
 static __global__ void
 nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc)
 {
-  attr_global_tree t = { par, lev };
+  attr_global_tree t = { par, lev, NULL };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
   unsigned same;
 
@@ -373,6 +422,16 @@ launch_status (void)
   return cm_cuda_status (cudaGetLastError ());
 }
 
+/* Rows of the default tile: the larger a tile, the more of its
+ * components are known large before the seams, but the longer its
+ * merges' chains: a tile of at least twice min_area pixels
+ * (docs/design.md) */
+static int
+default_tile_rows (uint32_t min_area)
+{
+  return min_area <= 512 ? 32 : min_area <= 1024 ? 64 : TILE_MAX_ROWS;
+}
+
 cm_status
 cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
     int width, int height, cm_depth depth, const cm_attr_tuning * tuning)
@@ -390,41 +449,32 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   /* a grid row per frame row */
   if (height > 65535)
     return CM_ERR_UNSUPPORTED;
-  if (tuning != NULL && (tuning->tile_rows < 0 || tuning->tile_cols < 0 ||
-          (tuning->tile_rows & (tuning->tile_rows - 1)) != 0 ||
-          (tuning->tile_cols & (tuning->tile_cols - 1)) != 0 ||
-          (tuning->tile_cols > 0 && tuning->tile_cols < 32) ||
-          (size_t) (tuning->tile_rows ? tuning->tile_rows : TILE_ROWS_DEFAULT)
-          * (tuning->tile_cols ? tuning->tile_cols : TILE_COLS_DEFAULT) >
-          TILE_MAX_PIXELS))
+  if (tuning != NULL && (tuning->tile_rows < 0 ||
+          tuning->tile_rows > TILE_MAX_ROWS ||
+          (tuning->tile_rows & (tuning->tile_rows - 1)) != 0))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_attr_plan> (desc, width, height, depth);
   if (p == NULL)
     return CM_ERR_NO_MEMORY;
   p->tile_rows = tuning != NULL && tuning->tile_rows > 0 ?
-      tuning->tile_rows : TILE_ROWS_DEFAULT;
-  p->tile_cols = tuning != NULL && tuning->tile_cols > 0 ?
-      tuning->tile_cols : TILE_COLS_DEFAULT;
+      tuning->tile_rows : default_tile_rows (desc->min_area);
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
   /* a grid row per seam */
   if (p->tile_rows > 0 && (height - 1) / p->tile_rows +
-      (width - 1) / p->tile_cols > 65535) {
+      (width - 1) / TILE_COLS > 65535) {
     free (p);
     return CM_ERR_UNSUPPORTED;
   }
   p->stop_after = tuning != NULL ? tuning->stop_after : 0;
-  /* walks along the borders measured slower than an edge a thread on
-   * every photograph (docs/design.md): a tuning only */
-  p->edge_merges = tuning != NULL ? !tuning->border_walks : 1;
-  p->seam_walk = tuning != NULL && tuning->seam_walk > 0 ?
-      tuning->seam_walk : SEAM_WALK_DEFAULT;
   n = (size_t) width * height;
   e = cudaMalloc ((void **) &p->par, n * sizeof (int));
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->lev, n * sizeof (uint16_t));
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->acc, n * sizeof (unsigned long long));
+  if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->large, n);
   if (e != cudaSuccess) {
     cm_attr_plan_free (p);
     return cm_cuda_status (e);
@@ -448,44 +498,32 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
   int w = p->width, h = p->height, n = w * h;
   int forward = p->desc.connectivity == 8 ? 4 : 2;
   unsigned inv = p->desc.op == CM_ATTR_CLOSE ? cm_depth_max (p->depth) : 0;
+  unsigned min_area = p->desc.min_area;
   const uint8_t *in = (const uint8_t *) src->data;
   dim3 rows ((w + BLOCK - 1) / BLOCK, h);
   cm_status st;
 
   if (p->tile_rows > 0) {
-    int tr = p->tile_rows, tc = p->tile_cols;
-    /* walks keep a thread a row busy, so small blocks: more tiles an SM */
-    int threads = min (tr * tc, p->edge_merges ? BLOCK : TILE_BLOCK);
-    dim3 grid ((w + tc - 1) / tc, (h + tr - 1) / tr);
-    size_t smem = (size_t) tc * tr * (sizeof (int) + sizeof (uint16_t));
+    int tr = p->tile_rows;
+    int row_seams = (h - 1) / tr, column_seams = (w - 1) / TILE_COLS;
+    dim3 grid ((w + TILE_COLS - 1) / TILE_COLS, (h + tr - 1) / tr);
+    size_t smem = (size_t) TILE_COLS * tr * (2 * sizeof (int) +
+        sizeof (uint16_t));
 
-    int sw = p->seam_walk;
-
-    tiles_kernel<T> <<<grid, threads, smem, s>>> (in, src->pitch, w, h,
-        inv, tc, tr, forward, p->edge_merges, p->par, p->lev, p->acc);
+    tiles_kernel<T> <<<grid, 32 * min (tr, TILE_WARPS), smem, s>>> (in,
+        src->pitch, w, h, inv, tr, forward, min_area, p->par, p->lev,
+        p->acc, p->large);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
-    int row_seams = (h - 1) / tr, column_seams = (w - 1) / tc;
-
-    if (p->edge_merges) {
-      if (row_seams > 0)
-        row_seams_kernel <<<dim3 ((w + BLOCK - 1) / BLOCK, row_seams),
-            BLOCK, 0, s>>> (w, h, tr, forward, p->par, p->lev);
-      if (column_seams > 0)
-        column_seams_kernel <<<dim3 ((h + BLOCK - 1) / BLOCK, column_seams),
-            BLOCK, 0, s>>> (w, h, tc, forward, p->par, p->lev);
-    } else if (row_seams + column_seams > 0) {
-      int walks = (max (w, h) + sw - 1) / sw;
-
-      seam_walks_kernel <<<dim3 ((walks + WALK_BLOCK - 1) / WALK_BLOCK,
-              row_seams + column_seams), WALK_BLOCK, 0, s>>> (w, h, tc, tr,
-          row_seams, sw, forward, p->par, p->lev);
-    }
+    if (row_seams + column_seams > 0)
+      seams_kernel <<<dim3 ((max (w, h) + BLOCK - 1) / BLOCK,
+              row_seams + column_seams), BLOCK, 0, s>>> (w, h, tr,
+          row_seams, forward, p->par, p->lev, p->large);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
-        p->par, p->lev, p->acc);
-    seams_kernel <<<rows, BLOCK, 0, s>>> (w, h, 0, 0, forward, p->par,
-        p->lev);
+        min_area, p->par, p->lev, p->acc, p->large);
+    edges_kernel <<<rows, BLOCK, 0, s>>> (w, h, forward, p->par, p->lev,
+        p->large);
   }
   if (p->stop_after == 2)
     return launch_status ();
@@ -498,7 +536,7 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
   if (p->stop_after == 4)
     return launch_status ();
   output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->acc,
-      p->desc.min_area, inv, (uint8_t *) dst->data, dst->pitch);
+      min_area, inv, (uint8_t *) dst->data, dst->pitch);
   return launch_status ();
 }
 
@@ -524,5 +562,6 @@ cm_attr_plan_free (cm_attr_plan * p)
   cudaFree (p->par);
   cudaFree (p->lev);
   cudaFree (p->acc);
+  cudaFree (p->large);
   free (p);
 }

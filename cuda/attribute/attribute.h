@@ -90,18 +90,11 @@ typedef struct cm_attr_plan cm_attr_plan;
  * defaults). */
 typedef struct
 {
-  int tile_rows;                /* rows of the tiles merged in shared
-                                 * memory (a power of two), 0: default  */
-  int tile_cols;                /* their columns (a power of two, at
-                                 * least 32), 0: default; at most 8192
-                                 * pixels a tile                         */
+  int tile_rows;                /* rows of the tiles (32 columns) merged
+                                 * in shared memory: a power of two up
+                                 * to 128, 0: chosen by min_area         */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
-  int border_walks;             /* 1: rows by a stack, then walks along
-                                 * the borders; 0: every edge merged by
-                                 * its own thread (tiles and seams)      */
-  int seam_walk;                /* pixels a thread walks along a seam,
-                                 * 0: default (8)                        */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops
                                  * after the tiles, the seams, the nodes,
                                  * the area (no output); 0: whole run    */

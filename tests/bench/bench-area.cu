@@ -17,9 +17,8 @@
  *
  *   bench-area [--image a.pgm ...] [--size 3840x2160,1920x1080]
  *              [--runs 21] [--areas 64,1000] [--depths 8,16] [--close]
- *              [--conn 8] [--tile-rows N] [--tile-cols N] [--border-walks]
- *              [--seam-walk N] [--flat] [--no-noise] [--low-noise N]
- *              [--steps] [--check] [--dump DIR]
+ *              [--conn 8] [--tile-rows N] [--flat] [--no-noise]
+ *              [--low-noise N] [--steps] [--check] [--dump DIR]
  * (--flat: a row of one level after the noise, the longest chains of
  * level roots on the seams; --low-noise N: 16-bit photographs get
  * uniform noise of 0 to N added, as a sensor's low bits: many more
@@ -114,7 +113,7 @@ main (int argc, char **argv)
   std::vector<int> areas = { 64, 1000 }, depths = { 8, 16 };
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
   int runs = 21, check = 0, steps = 0, conn = 8, tile_rows = 0;
-  int tile_cols = 0, border_walks = 0, seam_walk = 0, flat = 0;
+  int flat = 0;
   uint32_t low_noise = 0;
   int no_noise = 0;
   cm_attr_op op = CM_ATTR_OPEN;
@@ -147,12 +146,6 @@ main (int argc, char **argv)
       conn = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--tile-rows") && i + 1 < argc) {
       tile_rows = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--tile-cols") && i + 1 < argc) {
-      tile_cols = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--border-walks")) {
-      border_walks = 1;
-    } else if (!strcmp (argv[i], "--seam-walk") && i + 1 < argc) {
-      seam_walk = atoi (argv[++i]);
     } else if (!strcmp (argv[i], "--flat")) {
       flat = 1;
     } else if (!strcmp (argv[i], "--no-noise")) {
@@ -170,8 +163,8 @@ main (int argc, char **argv)
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
-          "[--conn 4|8] [--tile-rows N] [--tile-cols N] [--border-walks] "
-          "[--seam-walk N] [--flat] [--no-noise] [--low-noise N] [--steps] "
+          "[--conn 4|8] [--tile-rows N] [--flat] [--no-noise] "
+          "[--low-noise N] [--steps] "
           "[--check] "
           "[--dump DIR]\n", argv[0]);
       return 2;
@@ -183,10 +176,10 @@ main (int argc, char **argv)
   test_rng_seed (&r, 4242);
 
   printf ("timing: %s\n%s, median of %d runs after 3 warm-up runs, "
-      "%d-connectivity, tiles of %dx%d, %s\n\n", bench_timing_name (t),
-      op == CM_ATTR_OPEN ? "area opening" : "area closing", runs, conn,
-      tile_cols ? tile_cols : 32, tile_rows ? tile_rows : 32,
-      border_walks ? "walks along borders" : "every edge its own merge");
+      "%d-connectivity, tiles of 32 columns and %s rows\n\n",
+      bench_timing_name (t), op == CM_ATTR_OPEN ? "area opening" :
+      "area closing", runs, conn, tile_rows ? std::to_string (tile_rows)
+      .c_str () : "the plan's");
   printf ("| image | size | depth | min_area | ms | first ms | Mpx/s |%s%s\n",
       steps ? " tiles | seams | nodes | area | output |" : "",
       check ? " equals CPU | CPU ms 1 thread | CPU ms all cores |" : "");
@@ -221,9 +214,7 @@ main (int argc, char **argv)
 
         for (int area : areas) {
           cm_attr_desc d = { op, CM_ATTR_AREA, (uint32_t) area, conn };
-          cm_attr_tuning tun = { tile_rows, tile_cols, 0, border_walks,
-            seam_walk, 0
-          };
+          cm_attr_tuning tun = { tile_rows, 0, 0 };
           cm_attr_plan *plan = NULL;
           double first = 0, ms, part[5] = { 0 };
           const char *eq = "";
@@ -282,9 +273,7 @@ main (int argc, char **argv)
           }
           if (steps) {
             for (int s = 1; s <= 4; s++) {
-              cm_attr_tuning st = { tile_rows, tile_cols, 0, border_walks,
-                seam_walk, s
-              };
+              cm_attr_tuning st = { tile_rows, 0, s };
               cm_attr_plan *sp = NULL;
 
               if (cm_attr_plan_new_tuned (&sp, &d, w, h, (cm_depth) depth,
