@@ -50,46 +50,9 @@ pdl_trigger (void)
 #endif
 }
 
-/* Launch with the programmatic stream serialization attribute when
- * @allow and the device is of compute capability 9.0 or later (allow 0:
- * plain launches, cm_morph_tuning.no_pdl, for comparisons); the kernel
- * must call pdl_wait () first. The device's answer is kept per device (the
- * first 64; others ask on every launch). */
-template <class Args>
-static inline cudaError_t
-pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
-    cudaStream_t stream, const Args & args, int allow)
-{
-  static signed char known[64]; /* 0: not asked yet, 1: before 9.0, 2: 9.0+ */
-  cudaLaunchConfig_t cfg = { };
-  cudaLaunchAttribute attr;
-  int dev = -1, capable;
-
-  if (cudaGetDevice (&dev) != cudaSuccess) {
-    (void) cudaGetLastError ();
-    dev = -1;
-  }
-  if (dev >= 0 && dev < 64 && known[dev])
-    capable = known[dev] == 2;
-  else {
-    capable = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9;
-    if (dev >= 0 && dev < 64)
-      known[dev] = capable ? 2 : 1;
-  }
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = capable && allow ? 1 : 0;
-  return cudaLaunchKernelEx (&cfg, kernel, args);
-}
-
-/* As pdl_launch for kernels of several parameters (@args, as the kernel
- * takes them), @pdl decided when the plan was made (compute capability
- * 9.0 or later) */
+/* Launch of a kernel of several parameters (@args, as the kernel takes
+ * them) with the programmatic stream serialization attribute when @pdl
+ * (decided when the plan was made: compute capability 9.0 or later) */
 template <typename... Params, typename... Args>
 static inline cudaError_t
 pdl_launch_params (void (*kernel) (Params...), dim3 grid, dim3 block,
@@ -107,4 +70,32 @@ pdl_launch_params (void (*kernel) (Params...), dim3 grid, dim3 block,
   cfg.attrs = &attr;
   cfg.numAttrs = pdl ? 1 : 0;
   return cudaLaunchKernelEx (&cfg, kernel, args...);
+}
+
+/* As pdl_launch_params for a kernel of one argument struct, when @allow
+ * and the current device is of compute capability 9.0 or later (allow 0:
+ * plain launches, cm_morph_tuning.no_pdl, for comparisons); the kernel
+ * must call pdl_wait () first. The device's answer is kept per device (the
+ * first 64; others ask on every launch). */
+template <class Args>
+static inline cudaError_t
+pdl_launch (void (*kernel) (const Args), dim3 grid, dim3 block, size_t smem,
+    cudaStream_t stream, const Args & args, int allow)
+{
+  static signed char known[64]; /* 0: not asked yet, 1: before 9.0, 2: 9.0+ */
+  int dev = -1, capable;
+
+  if (cudaGetDevice (&dev) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    dev = -1;
+  }
+  if (dev >= 0 && dev < 64 && known[dev])
+    capable = known[dev] == 2;
+  else {
+    capable = current_device_attr (cudaDevAttrComputeCapabilityMajor) >= 9;
+    if (dev >= 0 && dev < 64)
+      known[dev] = capable ? 2 : 1;
+  }
+  return pdl_launch_params (kernel, grid, block, smem, stream,
+      capable && allow, args);
 }
