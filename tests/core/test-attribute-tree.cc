@@ -12,8 +12,8 @@
  * of attribute-frames.h x frames from 1x1, 1xN, Nx1 to sizes off the
  * tiles' multiples x min_area 1 to more than the frame x tiles of 1, 4,
  * 32 and 128 rows and none, against the reference (the CPU backend
- * past 2500 pixels); 300x200 frames with min_area 64 and 1000 against
- * the CPU backend. "N passed, M failed";
+ * past 2500 pixels); 300x200 frames with min_area 64 and 1000 under
+ * tiles of 32, 64 and 128 rows against the CPU backend. "N passed, M failed";
  * exit 1 on any failure. */
 #include <stdint.h>
 #include <stdio.h>
@@ -352,63 +352,50 @@ oracle (const cm_attr_desc * d, const cm_image * src, const cm_image * want)
   return ok;
 }
 
+/* a frame of @kind through every operation, connectivity and area of
+ * @areas, under each tile height of @rows, against the oracle */
+static void
+check_frame (int w, int h, int depth, int kind,
+    const std::vector<uint32_t> & areas, const std::vector<int> & rows,
+    test_rng * r)
+{
+  cm_image src = test_image_new (w, h, (cm_depth) depth, 0);
+  cm_image want = test_image_new (w, h, (cm_depth) depth, 0);
+  cm_image got = test_image_new (w, h, (cm_depth) depth, 0);
+
+  attr_frame_fill (&src, (attr_frame_kind) kind, r);
+  for (int op = 0; op < CM_ATTR_OP_COUNT; op++)
+    for (int conn = 4; conn <= 8; conn += 4)
+      for (uint32_t a : areas) {
+        cm_attr_desc d = { (cm_attr_op) op, CM_ATTR_AREA, a, conn };
+
+        if (oracle (&d, &src, &want))
+          for (int tr : rows)
+            check (&d, &src, &want, &got, tr,
+                attr_frame_name ((attr_frame_kind) kind));
+      }
+  test_image_free (&src);
+  test_image_free (&want);
+  test_image_free (&got);
+}
+
 int
 main (void)
 {
   static const int sizes[][2] = { {1, 1}, {1, 45}, {77, 1}, {2, 3},
   {31, 33}, {32, 32}, {65, 34}, {97, 71}
   };
-  static const int tile_rows[] = { 0, 1, 4, 32, 128 };
   test_rng r;
 
   test_rng_seed (&r, 2207);
   for (auto & s : sizes)
     for (int depth = 8; depth <= 16; depth += 8)
-      for (int k = 0; k < ATTR_FRAME_KINDS; k++) {
-        int w = s[0], h = s[1];
-        const uint32_t areas[] = { 1, 2, 5, 64, 1000, (uint32_t) (w * h + 1) };
-        cm_image src = test_image_new (w, h, (cm_depth) depth, 0);
-        cm_image want = test_image_new (w, h, (cm_depth) depth, 0);
-        cm_image got = test_image_new (w, h, (cm_depth) depth, 0);
-
-        attr_frame_fill (&src, (attr_frame_kind) k, &r);
-        for (int op = 0; op < CM_ATTR_OP_COUNT; op++)
-          for (int conn = 4; conn <= 8; conn += 4)
-            for (uint32_t a : areas) {
-              cm_attr_desc d = { (cm_attr_op) op, CM_ATTR_AREA, a, conn };
-
-              if (!oracle (&d, &src, &want))
-                continue;
-              for (int tr : tile_rows)
-                check (&d, &src, &want, &got, tr,
-                    attr_frame_name ((attr_frame_kind) k));
-            }
-        test_image_free (&src);
-        test_image_free (&want);
-        test_image_free (&got);
-      }
+      for (int k = 0; k < ATTR_FRAME_KINDS; k++)
+        check_frame (s[0], s[1], depth, k, { 1, 2, 5, 64, 1000,
+                (uint32_t) (s[0] * s[1] + 1) }, { 0, 1, 4, 32, 128 }, &r);
   for (int depth = 8; depth <= 16; depth += 8)
-    for (int k = 0; k < ATTR_FRAME_KINDS; k++) {
-      int w = 300, h = 200;
-      cm_image src = test_image_new (w, h, (cm_depth) depth, 0);
-      cm_image want = test_image_new (w, h, (cm_depth) depth, 0);
-      cm_image got = test_image_new (w, h, (cm_depth) depth, 0);
-
-      attr_frame_fill (&src, (attr_frame_kind) k, &r);
-      for (int op = 0; op < CM_ATTR_OP_COUNT; op++)
-        for (int conn = 4; conn <= 8; conn += 4)
-          for (uint32_t a : { 64u, 1000u }) {
-            cm_attr_desc d = { (cm_attr_op) op, CM_ATTR_AREA, a, conn };
-
-            if (oracle (&d, &src, &want))
-              for (int tr : { 32, 128 })
-                check (&d, &src, &want, &got, tr,
-                    attr_frame_name ((attr_frame_kind) k));
-          }
-      test_image_free (&src);
-      test_image_free (&want);
-      test_image_free (&got);
-    }
+    for (int k = 0; k < ATTR_FRAME_KINDS; k++)
+      check_frame (300, 200, depth, k, { 64, 1000 }, { 32, 64, 128 }, &r);
   printf ("%d passed, %d failed\n", n_pass, n_fail);
   return n_fail != 0;
 }
