@@ -220,3 +220,87 @@ attr_row_parent (unsigned v, int cols)
     return right;
   return left;
 }
+
+/* ---- a tile's passes, a pixel at a time ------------------------------
+ * The bodies of the tiles' passes (attribute.cu), also run on the CPU by
+ * tests/core/test-attribute-tree.cc; @l is a pixel of a tile whose rows
+ * are TILE_COLS (32) wide. */
+
+/* The edge from @l to the pixel @dx beside the one below, merged when it
+ * is inside the tile's @cols columns and needed */
+template <class Level>
+static __device__ __forceinline__ void
+attr_tile_merge_down (const attr_shared_tree & t, const Level & L, int l,
+    int dx, int cols)
+{
+  int lx = l & 31, ly = l / 32, nlx = lx + dx;
+
+  if (nlx >= 0 && nlx < cols && attr_edge_needed (L, lx, ly, dx, 0,
+          cols - 1))
+    attr_merge (t, l, l + 32 + dx);
+}
+
+/* @l's link made canonical: to its level root, or from a level root to
+ * its parent's. Each write points into the level component the old link
+ * pointed into, further on, so the walks of others stay right. */
+template <class Tree>
+static __device__ __forceinline__ void
+attr_make_canonical (const Tree & t, int l)
+{
+  int r = attr_level_root (t, l);
+
+  if (r == l) {
+    int p = t.link (l);
+
+    if (p != l)
+      t.set_link (l, attr_level_root (t, p));
+  } else {
+    t.set_link (l, r);
+  }
+}
+
+/* A tile's accumulator in shared memory, as attribute.cu's ACC_* in 32
+ * bits: its area (at most 4096) in bits 0-14, bit 15 once it has a
+ * child, minus the children still to arrive in the high half */
+#define TILE_AREA 0x7fffu
+#define TILE_HAS_CHILD 0x8000u
+#define TILE_CHILD 0x10000u
+
+/* Over canonical links: @l counted into its level root, a level root
+ * counted as a child of its parent */
+static __device__ __forceinline__ void
+attr_tile_count (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
+    int l)
+{
+  int p = s_par[l];
+
+  if (p != l && s_lev[p] == s_lev[l]) {
+    atomicAdd (s_acc + p, 1u);
+  } else {
+    atomicAdd (s_acc + l, 1u);
+    if (p != l && (atomicAdd (s_acc + p, 0u - TILE_CHILD) >> 16) == 0)
+      atomicOr (s_acc + p, TILE_HAS_CHILD);
+  }
+}
+
+/* From @l when it is a leaf: its area added into its parent, and on with
+ * the parent when it was the last child to arrive */
+static __device__ __forceinline__ void
+attr_tile_climb (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
+    int l)
+{
+  int r = l, up = s_par[l];
+  unsigned a = s_acc[l];
+
+  if ((up != l && s_lev[up] == s_lev[l]) || (a & TILE_HAS_CHILD))
+    return;
+  while (up != r) {
+    unsigned old = atomicAdd (s_acc + up, TILE_CHILD | a);
+
+    if ((old >> 16) != 0xffffu)
+      break;
+    a = (old & TILE_AREA) + a;
+    r = up;
+    up = s_par[up];
+  }
+}

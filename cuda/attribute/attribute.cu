@@ -39,6 +39,8 @@
 #include "attribute-tree.cuh"
 
 #define TILE_COLS 32            /* a warp a row                           */
+static_assert (TILE_COLS == 32, "attribute-tree.cuh's tile passes take "
+    "rows of 32 pixels, a warp");
 #define TILE_MAX_ROWS 128       /* 40 KiB of shared memory                */
 #define TILE_WARPS 8
 #define BLOCK 256
@@ -93,13 +95,6 @@ struct frame_levels
   }
 };
 
-/* A tile's accumulator in shared memory, as ACC_* below in 32 bits: its
- * area (at most 4096) in bits 0-14, bit 15 once it has a child, minus the
- * children still to arrive in the high half */
-#define TILE_AREA 0x7fffu
-#define TILE_HAS_CHILD 0x8000u
-#define TILE_CHILD 0x10000u
-
 /* One tile of TILE_COLS x @tile_rows: levels in, each row's tree by a
  * warp, the needed vertical and diagonal edges merged in shared memory,
  * the links made canonical, the tile's areas from its leaves; out go the
@@ -139,71 +134,24 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     s_par[l] = r * TILE_COLS + attr_row_parent (v, r < rows ? cols : 0);
   }
   __syncthreads ();
-  for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS;
-
-    if (lx >= cols || ly + 1 >= rows)
-      continue;
-    for (int e = 1; e < forward; e++) {
-      int nlx = lx + fwd_dx[e];
-
-      if (nlx >= 0 && nlx < cols &&
-          attr_edge_needed (L, lx, ly, fwd_dx[e], 0, cols - 1))
-        attr_merge (t, l, l + TILE_COLS + fwd_dx[e]);
-    }
-  }
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS + 1 < rows)
+      for (int e = 1; e < forward; e++)
+        attr_tile_merge_down (t, L, l, fwd_dx[e], cols);
   __syncthreads ();
-  /* canonical links: each write points into the level component the old
-   * link pointed into, further on, so the walks of others stay right */
-  for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int r;
-
-    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows)
-      continue;
-    r = attr_level_root (t, l);
-    if (r == l) {
-      int p = t.link (l);
-
-      if (p != l)
-        t.set_link (l, attr_level_root (t, p));
-    } else {
-      t.set_link (l, r);
-    }
-  }
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
+      attr_make_canonical (t, l);
   __syncthreads ();
   /* own pixels and children counted, as nodes_kernel below */
-  for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int p = s_par[l];
-
-    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows)
-      continue;
-    if (p != l && s_lev[p] == s_lev[l]) {
-      atomicAdd (s_acc + p, 1u);
-    } else {
-      atomicAdd (s_acc + l, 1u);
-      if (p != l && (atomicAdd (s_acc + p, 0u - TILE_CHILD) >> 16) == 0)
-        atomicOr (s_acc + p, TILE_HAS_CHILD);
-    }
-  }
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
+      attr_tile_count (s_par, s_lev, s_acc, l);
   __syncthreads ();
   /* areas from the leaves, as area_kernel below */
-  for (int l = threadIdx.x; l < size; l += blockDim.x) {
-    int r = l, up = s_par[l];
-    unsigned a = s_acc[l];
-
-    if ((l & (TILE_COLS - 1)) >= cols || l / TILE_COLS >= rows ||
-        (up != l && s_lev[up] == s_lev[l]) || (a & TILE_HAS_CHILD))
-      continue;
-    while (up != r) {
-      unsigned old = atomicAdd (s_acc + up, TILE_CHILD | a);
-
-      if ((old >> 16) != 0xffffu)
-        break;
-      a = (old & TILE_AREA) + a;
-      r = up;
-      up = s_par[up];
-    }
-  }
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
+      attr_tile_climb (s_par, s_lev, s_acc, l);
   __syncthreads ();
   for (int l = threadIdx.x; l < size; l += blockDim.x) {
     int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS, p = s_par[l];

@@ -32,6 +32,24 @@ atomicCAS (int *p, int expect, int v)
   return old;
 }
 
+static inline unsigned
+atomicAdd (unsigned *p, unsigned v)
+{
+  unsigned old = *p;
+
+  *p = old + v;
+  return old;
+}
+
+static inline unsigned
+atomicOr (unsigned *p, unsigned v)
+{
+  unsigned old = *p;
+
+  *p = old | v;
+  return old;
+}
+
 static inline int
 __clz (unsigned x)
 {

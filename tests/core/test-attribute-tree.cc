@@ -106,75 +106,29 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
     }
   }
   for (int l = 0; l < size; l++) {
-    int lx = l % COLS, ly = l / COLS;
-
-    if (lx < cols && ly < rows)
-      order.push_back (l);
-    if (lx >= cols || ly + 1 >= rows)
+    if (l % COLS >= cols || l / COLS >= rows)
       continue;
-    for (int e = 1; e < forward; e++) {
-      int nlx = lx + fwd_dx[e];
-
-      if (nlx >= 0 && nlx < cols &&
-          attr_edge_needed (L, lx, ly, fwd_dx[e], 0, cols - 1))
-        merges.push_back ({l, l + COLS + fwd_dx[e]});
-    }
+    order.push_back (l);
+    if (l / COLS + 1 < rows)
+      for (int e = 1; e < forward; e++)
+        merges.push_back ({l, fwd_dx[e]});
   }
   shuffled (merges);
   for (auto & m : merges)
-    attr_merge (t, m.first, m.second);
+    attr_tile_merge_down (t, L, m.first, m.second, cols);
   shuffled (order);
-  for (int l : order) {
-    int r = attr_level_root (t, l);
-
-    if (r == l) {
-      int p = t.link (l);
-
-      if (p != l)
-        t.set_link (l, attr_level_root (t, p));
-    } else {
-      t.set_link (l, r);
-    }
-  }
-  for (int l : order) {
-    int p = s_par[l];
-
-    if (p != l && s_lev[p] == s_lev[l]) {
-      s_acc[p] += 1;
-    } else {
-      s_acc[l] += 1;
-      if (p != l) {
-        unsigned old = s_acc[p];
-
-        s_acc[p] -= 0x10000u;
-        if ((old >> 16) == 0)
-          s_acc[p] |= 0x8000u;
-      }
-    }
-  }
-  for (int l : order) {
-    int r = l, up = s_par[l];
-    unsigned a = s_acc[l];
-
-    if ((up != l && s_lev[up] == s_lev[l]) || (a & 0x8000u))
-      continue;
-    while (up != r) {
-      unsigned old = s_acc[up];
-
-      s_acc[up] += 0x10000u | a;
-      if ((old >> 16) != 0xffffu)
-        break;
-      a = (old & 0x7fffu) + a;
-      r = up;
-      up = s_par[up];
-    }
-  }
+  for (int l : order)
+    attr_make_canonical (t, l);
+  for (int l : order)
+    attr_tile_count (s_par.data (), s_lev.data (), s_acc.data (), l);
+  for (int l : order)
+    attr_tile_climb (s_par.data (), s_lev.data (), s_acc.data (), l);
   for (int l : order) {
     int p = s_par[l], root = p != l && s_lev[p] == s_lev[l] ? p : l;
     size_t g = (size_t) (y0 + l / COLS) * w + x0 + l % COLS;
 
     f.par[g] = (y0 + p / COLS) * w + x0 + p % COLS;
-    f.large[g] = (s_acc[root] & 0x7fffu) >= min_area;
+    f.large[g] = (s_acc[root] & TILE_AREA) >= min_area;
   }
 }
 
