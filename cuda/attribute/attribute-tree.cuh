@@ -22,14 +22,16 @@
  * stores: the pixel skipped is of the same component, which no merge
  * loses.
  *
- * In global memory a merge that has not yet moved a link stops once the
- * two pixels it has walked down to are "large": their components are
- * known to hold at least min_area pixels (the tiles' own trees said so,
- * and a component only grows). The filter asks of each component only
- * whether it is large, and an edge whose two ends lie in large
- * components changes no answer: the merge is as if its edge were not
- * there (docs/design.md). Once it has moved a link it must go on: the
- * pixels it moved left a component that may no longer be large. */
+ * In global memory a merge stops once the two pixels it has walked down
+ * to are marked "large": their components are known to hold at least
+ * min_area pixels (the tiles' own trees said so, and a component only
+ * grows). The filter asks of each component only whether it is large.
+ * Above the two pixels the merge is done; below, each chain holds only
+ * ancestors of a marked pixel, all large, whatever the links between the
+ * chains. A link the merge moved may have taken pixels out of a large
+ * component's subtree, so its counted area can fall short: the marks
+ * count as large wherever areas are compared (attr_is_large), and no
+ * answer changes (docs/design.md). */
 #pragma once
 
 #include <stdint.h>
@@ -44,7 +46,7 @@ struct attr_tree
 {
   int *par;
   const uint16_t *lev;
-  const uint8_t *large;
+  uint8_t *large;
 
   __device__ int link (int i) const
   {
@@ -105,7 +107,6 @@ static __device__ void
 attr_merge (const Tree & t, int a, int b)
 {
   unsigned la, lb;
-  bool moved = false;
 
   a = attr_level_root (t, a);
   b = attr_level_root (t, b);
@@ -115,7 +116,7 @@ attr_merge (const Tree & t, int a, int b)
     int pa, z;
     unsigned lz;
 
-    if (a == b || (!moved && t.both_large (a, b)))
+    if (a == b || t.both_large (a, b))
       return;
     if (attr_below (la, a, lb, b)) {
       int ti = a;
@@ -148,7 +149,6 @@ attr_merge (const Tree & t, int a, int b)
       if (t.cas (a, pa, b) == pa) {
         a = z;
         la = lz;
-        moved = true;
       }
       continue;
     }
@@ -302,5 +302,116 @@ attr_tile_climb (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
     a = (old & TILE_AREA) + a;
     r = up;
     up = s_par[up];
+  }
+}
+
+/* ---- the frame's passes, a pixel at a time ---------------------------
+ * The bodies of attribute.cu's nodes, area and output passes, also run
+ * by tests/core/test-attribute-tree.cc. A level root's accumulator: its
+ * area in bits 0-30; bit 31 set once it has a child (leaves must be told
+ * apart from nodes whose children have all arrived); in the high word
+ * minus the children whose area has not been added yet. */
+#define ACC_AREA 0x7fffffffull
+#define ACC_HAS_CHILD 0x80000000ull
+#define ACC_CHILD (1ull << 32)
+
+static __device__ __forceinline__ bool
+attr_is_level_root (const uint16_t *lev, int p, int q)
+{
+  return q == p || lev[q] != lev[p];
+}
+
+/* A node is large when its counted area is, or when it is marked: the
+ * seams' merges that stopped may leave a marked node's count short */
+static __device__ __forceinline__ bool
+attr_is_large (const unsigned long long *acc, const uint8_t * large,
+    int r, unsigned min_area)
+{
+  return (acc[r] & ACC_AREA) >= min_area || large[r];
+}
+
+/* Nodes: @p linked straight to its level root, a level root to its
+ * parent's and counted as that one's child; a pixel's mark handed to its
+ * level root. Returns the level root, into which the caller counts @p. */
+static __device__ __forceinline__ int
+attr_node (const attr_global_tree & t, unsigned long long *acc, int p)
+{
+  int r = attr_level_root (t, p);
+
+  if (r != p) {
+    /* most pixels link to their level root already */
+    if (t.link (p) != r)
+      t.set_link (p, r);
+    /* no thread writes a pixel that is not a level root's mark */
+    if (*(volatile uint8_t *) (t.large + p) && !t.large[r])
+      t.large[r] = 1;
+  } else {
+    int q = t.link (p);
+
+    if (q != p) {
+      int pr = attr_level_root (t, q);
+
+      t.set_link (p, pr);
+      /* only the first child sees 0 in the high word */
+      if ((atomicAdd (acc + pr, 0ull - ACC_CHILD) >> 32) == 0)
+        atomicOr (acc + pr, ACC_HAS_CHILD);
+    }
+  }
+  return r;
+}
+
+/* Area: from @r when it is a leaf, its area added into its parent, and on
+ * with the parent when it was the last child to arrive (the one whose
+ * add brings the high word to 0). A marked node passes on at least
+ * min_area. The parent's link is loaded before the add, not after. */
+static __device__ __forceinline__ void
+attr_area_climb (const int *par, const uint16_t *lev, const uint8_t * large,
+    unsigned long long *acc, unsigned min_area, int r)
+{
+  int up = par[r];
+  unsigned long long a = acc[r];
+
+  if (!attr_is_level_root (lev, r, up) || (a & ACC_HAS_CHILD))
+    return;
+  for (;;) {
+    unsigned long long old;
+    int next;
+
+    if (__ldg (large + r) && a < min_area)
+      a = min_area;
+    if (up == r)
+      return;
+    next = __ldg (par + up);
+    old = atomicAdd (acc + up, ACC_CHILD | a);
+    if ((old >> 32) != 0xffffffffull)
+      return;
+    /* the last child: the parent's area is now complete */
+    a = (old & ACC_AREA) + a;
+    r = up;
+    up = next;
+  }
+}
+
+/* Output: the level of the first large node from @p's level root down,
+ * 0 when there is none; the links between small nodes halved on the way
+ * (both small: the next large node is the same from either) */
+static __device__ __forceinline__ unsigned
+attr_output_level (const attr_global_tree & t,
+    const unsigned long long *acc, unsigned min_area, int p)
+{
+  int q = t.link (p), r = attr_is_level_root (t.lev, p, q) ? p : q;
+
+  for (;;) {
+    int u, uu;
+
+    if (attr_is_large (acc, t.large, r, min_area))
+      return t.lev[r];
+    u = t.link (r);
+    if (u == r)
+      return 0;
+    uu = t.link (u);
+    if (uu != u && !attr_is_large (acc, t.large, u, min_area))
+      t.set_link (r, uu);
+    r = u;
   }
 }

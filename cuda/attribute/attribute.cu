@@ -14,17 +14,19 @@
  *   large (what it would still join changes no answer);
  * - nodes: every pixel links straight to its level root, every level root
  *   to its parent's level root; a level root counts its own pixels (one
- *   atomic per run of equal roots in a warp) and its children;
+ *   atomic per run of equal roots in a warp) and its children, and is
+ *   marked large when one of its pixels is;
  * - area: from every leaf a thread adds the subtree's area to the parent
  *   and goes on with the parent only when it was the last of the parent's
  *   children to arrive (so each node is added once, without a pass per
  *   level: the chain of last arrivals is as long as the tree is deep).
  *   A node's area and its arrivals share a 64-bit word, so that one
- *   atomic both adds and says who came last, with the sum so far;
- * - output: each pixel walks from its level root to the first node of
- *   area >= min_area (area grows towards the root) and takes its level,
- *   0 when there is none; the links between small nodes are halved on
- *   the way.
+ *   atomic both adds and says who came last, with the sum so far; a
+ *   marked node passes on at least min_area;
+ * - output: each pixel walks from its level root to the first large node
+ *   (area >= min_area, or marked; largeness grows towards the root) and
+ *   takes its level, 0 when there is none; the links between small nodes
+ *   are halved on the way.
  *
  * What the seams leave apart is a forest, not one tree: its roots are
  * large, so no walk of the output goes past them. The closing is the
@@ -205,7 +207,7 @@ merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
 /* Without tiles: every edge */
 static __global__ void
 edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
-    const uint8_t * large)
+    uint8_t * large)
 {
   attr_global_tree t = { par, lev, large };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
@@ -221,7 +223,7 @@ edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
  * down-left diagonal of the pixel beside them */
 static __global__ void
 seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
-    int *par, const uint16_t *lev, const uint8_t * large)
+    int *par, const uint16_t *lev, uint8_t * large)
 {
   attr_global_tree t = { par, lev, large };
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -246,120 +248,47 @@ seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
 
 /* ---- nodes, area, output ----------------------------------------------- */
 
-/* A level root's accumulator: its area in bits 0-30; bit 31 set once it
- * has a child (leaves must be told apart from nodes whose children have
- * all arrived); in the high word minus the children whose area has not
- * been added yet */
-#define ACC_AREA 0x7fffffffull
-#define ACC_HAS_CHILD 0x80000000ull
-#define ACC_CHILD (1ull << 32)
-
-/* Links made canonical (a pixel to its level root, a level root to its
- * parent's), own pixels and children counted */
+/* Links made canonical, own pixels and children counted, marks handed to
+ * the level roots (attr_node) */
 static __global__ void
-nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc)
+nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
+    uint8_t * large)
 {
-  attr_global_tree t = { par, lev, NULL };
+  attr_global_tree t = { par, lev, large };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
   unsigned same;
 
-  if (p < n) {
-    r = attr_level_root (t, p);
-    if (r != p) {
-      /* most pixels link to their level root already */
-      if (t.link (p) != r)
-        t.set_link (p, r);
-    } else {
-      int q = t.link (p);
-
-      if (q != p) {
-        int pr = attr_level_root (t, q);
-
-        t.set_link (p, pr);
-        /* only the first child sees 0 in the high word */
-        if ((atomicAdd (acc + pr, 0ull - ACC_CHILD) >> 32) == 0)
-          atomicOr (acc + pr, ACC_HAS_CHILD);
-      }
-    }
-  }
+  if (p < n)
+    r = attr_node (t, acc, p);
   /* one atomic per group of lanes with the same root */
   same = __match_any_sync (0xffffffffu, r);
   if (r >= 0 && (threadIdx.x & 31) == __ffs (same) - 1)
     atomicAdd (acc + r, (unsigned long long) __popc (same));
 }
 
-static __device__ __forceinline__ bool
-is_level_root (const int *par, const uint16_t *lev, int p, int q)
-{
-  return q == p || lev[q] != lev[p];
-}
-
-/* From each leaf, areas added into parents; the last child to arrive at a
- * parent (the one whose add brings the high word to 0) carries on with
- * it. The parent's link is loaded before the add, not after. */
+/* From each leaf, areas added into parents (attr_area_climb) */
 static __global__ void
 area_kernel (int n, const int *par, const uint16_t *lev,
-    unsigned long long *acc)
+    const uint8_t * large, unsigned long long *acc, unsigned min_area)
 {
-  int r = blockIdx.x * blockDim.x + threadIdx.x, up;
-  unsigned long long a;
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
 
-  if (r >= n)
-    return;
-  up = par[r];
-  a = acc[r];
-  if (!is_level_root (par, lev, r, up) || (a & ACC_HAS_CHILD))
-    return;
-  for (;;) {
-    unsigned long long old;
-    int next;
-
-    if (up == r)
-      return;
-    next = __ldg (par + up);
-    old = atomicAdd (acc + up, ACC_CHILD | a);
-    if ((old >> 32) != 0xffffffffull)
-      return;
-    /* the last child: the parent's area is now complete */
-    a = (old & ACC_AREA) + a;
-    r = up;
-    up = next;
-  }
+  if (r < n)
+    attr_area_climb (par, lev, large, acc, min_area, r);
 }
 
 template <typename T>
 static __global__ void
 output_kernel (int w, int h, int *par, const uint16_t *lev,
-    const unsigned long long *acc, unsigned min_area, unsigned inv,
-    uint8_t * dst, size_t pitch)
+    const unsigned long long *acc, uint8_t * large, unsigned min_area,
+    unsigned inv, uint8_t * dst, size_t pitch)
 {
+  attr_global_tree t = { par, lev, large };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-  int p = y * w + x, t, q;
-  unsigned v;
 
-  if (x >= w)
-    return;
-  q = par[p];
-  t = is_level_root (par, lev, p, q) ? p : q;
-  for (;;) {
-    int u, uu;
-
-    if ((acc[t] & ACC_AREA) >= min_area) {
-      v = lev[t];
-      break;
-    }
-    u = *(volatile int *) (par + t);
-    if (u == t) {
-      v = 0;
-      break;
-    }
-    /* halving: both small, the next large node is the same from either */
-    uu = *(volatile int *) (par + u);
-    if (uu != u && (acc[u] & ACC_AREA) < min_area)
-      *(volatile int *) (par + t) = uu;
-    t = u;
-  }
-  ((T *) (dst + (size_t) y * pitch))[x] = (T) (v ^ inv);
+  if (x < w)
+    ((T *) (dst + (size_t) y * pitch))[x] =
+        (T) (attr_output_level (t, acc, min_area, y * w + x) ^ inv);
 }
 
 /* ---- the plan ---------------------------------------------------------- */
@@ -476,15 +405,15 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
   if (p->stop_after == 2)
     return launch_status ();
   nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->acc);
+      p->lev, p->acc, p->large);
   if (p->stop_after == 3)
     return launch_status ();
   area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->acc);
+      p->lev, p->large, p->acc, min_area);
   if (p->stop_after == 4)
     return launch_status ();
   output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->acc,
-      min_area, inv, (uint8_t *) dst->data, dst->pitch);
+      p->large, min_area, inv, (uint8_t *) dst->data, dst->pitch);
   return launch_status ();
 }
 

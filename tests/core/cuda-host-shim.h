@@ -32,19 +32,21 @@ atomicCAS (int *p, int expect, int v)
   return old;
 }
 
-static inline unsigned
-atomicAdd (unsigned *p, unsigned v)
+template <class T>
+static inline T
+atomicAdd (T * p, T v)
 {
-  unsigned old = *p;
+  T old = *p;
 
   *p = old + v;
   return old;
 }
 
-static inline unsigned
-atomicOr (unsigned *p, unsigned v)
+template <class T>
+static inline T
+atomicOr (T * p, T v)
 {
-  unsigned old = *p;
+  T old = *p;
 
   *p = old | v;
   return old;

@@ -148,10 +148,6 @@ forward_edges (frame & f, int x, int y, int e0, int e1)
   }
 }
 
-#define ACC_AREA 0x7fffffffull
-#define ACC_HAS_CHILD 0x80000000ull
-#define ACC_CHILD (1ull << 32)
-
 /* the plan's run: tiles (or none), seams, nodes, area, output */
 static void
 run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
@@ -208,58 +204,17 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
   for (int i = 0; i < n; i++)
     order[i] = i;
   shuffled (order);
-  for (int p : order) {
-    int r = attr_level_root (t, p);
-
-    if (r != p) {
-      f.par[p] = r;
-    } else if (f.par[p] != p) {
-      int pr = attr_level_root (t, f.par[p]);
-      unsigned long long old = acc[pr];
-
-      f.par[p] = pr;
-      acc[pr] -= ACC_CHILD;
-      if ((old >> 32) == 0)
-        acc[pr] |= ACC_HAS_CHILD;
-    }
-    acc[r] += 1;
-  }
+  for (int p : order)
+    acc[attr_node (t, acc.data (), p)] += 1;
   /* area */
-  for (int r0 : order) {
-    int r = r0, up = f.par[r];
-    unsigned long long a = acc[r];
-
-    if ((up != r && f.lev[up] == f.lev[r]) || (a & ACC_HAS_CHILD))
-      continue;
-    while (up != r) {
-      unsigned long long old = acc[up];
-      int next = f.par[up];
-
-      acc[up] += ACC_CHILD | a;
-      if ((old >> 32) != 0xffffffffull)
-        break;
-      a = (old & ACC_AREA) + a;
-      r = up;
-      up = next;
-    }
-  }
+  for (int r : order)
+    attr_area_climb (f.par.data (), f.lev.data (), f.large.data (),
+        acc.data (), d->min_area, r);
   /* output */
   for (int p = 0; p < n; p++) {
-    int q = f.par[p], u = q != p && f.lev[q] == f.lev[p] ? q : p;
     uint8_t *row = (uint8_t *) dst->data + (size_t) (p / w) * dst->pitch;
-    unsigned v;
+    unsigned v = attr_output_level (t, acc.data (), d->min_area, p);
 
-    for (;;) {
-      if ((acc[u] & ACC_AREA) >= d->min_area) {
-        v = f.lev[u];
-        break;
-      }
-      if (f.par[u] == u) {
-        v = 0;
-        break;
-      }
-      u = f.par[u];
-    }
     if (dst->depth == CM_DEPTH_16)
       ((uint16_t *) row)[p % w] = (uint16_t) (v ^ inv);
     else
