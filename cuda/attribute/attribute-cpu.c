@@ -18,10 +18,15 @@
  * The closing runs on the inverted levels.
  *
  * On several threads the rows are cut into bands, each sorted and built
- * on its own thread (neighbours in other bands ignored); the bands' trees
- * are then joined along their borders by Wilkinson's connect (2008), the
- * sequential twin of attribute-tree.cuh, and the sorted bands interleaved
- * level by level into the frame's order for the two last passes. */
+ * on its own thread (neighbours in other bands ignored), and each band's
+ * tree measured: a pixel whose component in the band already holds
+ * min_area pixels is marked large. The bands' trees are then joined
+ * along their borders by Wilkinson's connect (2008), the sequential twin
+ * of attribute-tree.cuh, which stops, as the GPU's seams do, once both
+ * chains are down to marked nodes (what is left would only join large
+ * components; docs/design.md); the marks then count as min_area pixels at
+ * least in the area pass. The sorted bands are interleaved level by level
+ * into the frame's order for the two last passes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +36,7 @@
 #define UNSEEN (-1)             /* in the frame, not added yet */
 #define OUTSIDE (-2)            /* the padding ring */
 #define CANCEL_EVERY 65536
+#define AREA_MARK 0x80000000u   /* in the area pass: marked large        */
 #define MIN_BAND_ROWS 32
 #define MAX_BANDS 64
 
@@ -48,7 +54,6 @@ struct cm_attr_cpu
   uint16_t *lev;                /* padded, inverted for the closing */
   int32_t *zpar;                /* union-find links, then the area */
   int32_t *repr;                /* a union-find root's tree node */
-  uint8_t *rank;                /* a union-find root's rank */
   int32_t *parent;              /* the tree (padded indices) */
   int32_t *sorted;              /* padded indices by (level, raster), a
                                  * band's run after another's */
@@ -56,6 +61,11 @@ struct cm_attr_cpu
                                  * frame's order when there are bands */
   int32_t *hist;                /* bands x levels: pixels at a level */
   uint16_t *out;                /* padded result, inverted for closing */
+  uint8_t *rank;                /* a union-find root's rank */
+  int32_t *size;                /* with bands: a union-find root's set's
+                                 * pixels */
+  uint8_t *large;               /* with bands: the pixel's component in
+                                 * its band holds min_area pixels */
   int offsets[8];               /* the neighbours, as index offsets */
 };
 
@@ -67,12 +77,14 @@ cm_attr_cpu_free (cm_attr_cpu * p)
   free (p->lev);
   free (p->zpar);
   free (p->repr);
-  free (p->rank);
   free (p->parent);
   free (p->sorted);
   free (p->tmp);
   free (p->hist);
   free (p->out);
+  free (p->rank);
+  free (p->size);
+  free (p->large);
   free (p);
 }
 
@@ -120,9 +132,14 @@ cm_attr_cpu_new (cm_attr_cpu ** out, const cm_attr_desc * desc, int width,
   p->hist = malloc ((size_t) p->bands * p->levels * sizeof (int32_t));
   if (depth == CM_DEPTH_16 || p->bands > 1)
     p->tmp = malloc ((size_t) p->n * sizeof (int32_t));
+  if (p->bands > 1) {
+    p->size = malloc (p->pn * sizeof (int32_t));
+    p->large = malloc (p->pn);
+  }
   if (!p->lev || !p->zpar || !p->repr || !p->rank || !p->parent ||
       !p->sorted || !p->out || !p->hist ||
-      ((depth == CM_DEPTH_16 || p->bands > 1) && !p->tmp)) {
+      ((depth == CM_DEPTH_16 || p->bands > 1) && !p->tmp) ||
+      (p->bands > 1 && (!p->size || !p->large))) {
     cm_attr_cpu_free (p);
     return CM_ERR_NO_MEMORY;
   }
@@ -241,13 +258,17 @@ find_root (int32_t * zpar, int32_t x)
 /* The tree of the @count pixels of @sorted (rows [y0, y1)): from the
  * highest key down, each pixel the parent of the tree nodes of its
  * neighbours' components in these rows, which it joins; then, root
- * first, every link made to point at a level root */
+ * first, every link made to point at a level root. With bands, a pixel
+ * is marked large when the set it joins holds min_area pixels: for a
+ * level root (the last of its level component to come) that is its
+ * component in the band, for the others a part of theirs. */
 static cm_status
 build_rows (cm_attr_cpu * p, const int32_t * sorted, int count, int y0,
     int y1)
 {
   int32_t *zpar = p->zpar, *parent = p->parent, *repr = p->repr;
-  uint8_t *rank = p->rank;
+  int32_t *size = p->size;
+  uint8_t *rank = p->rank, *large = p->large;
   const uint16_t *lev = p->lev;
   int32_t lo = (y0 + 1) * p->pw, hi = (y1 + 1) * p->pw;
   int conn = p->desc.connectivity;
@@ -259,6 +280,8 @@ build_rows (cm_attr_cpu * p, const int32_t * sorted, int count, int y0,
     zpar[q] = q;
     repr[q] = q;
     rank[q] = 0;
+    if (size != NULL)
+      size[q] = 1;
     for (int k = 0; k < conn; k++) {
       int32_t nb = q + p->offsets[k], r;
 
@@ -277,7 +300,11 @@ build_rows (cm_attr_cpu * p, const int32_t * sorted, int count, int y0,
       zpar[r] = zq;
       rank[zq] += rank[zq] == rank[r];
       repr[zq] = q;
+      if (size != NULL)
+        size[zq] += size[r];
     }
+    if (size != NULL)
+      large[q] = (uint32_t) size[zq] >= p->desc.min_area;
     if ((i & (CANCEL_EVERY - 1)) == 0 && cm_cpu_cancelled (&p->opts))
       return CM_ERR_CANCELLED;
   }
@@ -297,13 +324,14 @@ band_build (void *data, int band, int y0, int y1)
   run_ctx *c = data;
   cm_attr_cpu *p = c->p;
   size_t first = (size_t) y0 * p->width;
+  int count = (y1 - y0) * p->width;
 
   load_rows (p, c->src, y0, y1);
   sort_rows (p, y0, y1, p->sorted + first, p->tmp + first,
       p->hist + (size_t) band * p->levels);
   if (cm_cpu_cancelled (&p->opts))
     return CM_ERR_CANCELLED;
-  return build_rows (p, p->sorted + first, (y1 - y0) * p->width, y0, y1);
+  return build_rows (p, p->sorted + first, count, y0, y1);
 }
 
 /* ---- joining the bands (Wilkinson's connect, sequential) --------------- */
@@ -328,13 +356,15 @@ level_root (int32_t * parent, const uint16_t * lev, int32_t x)
 }
 
 /* The trees of neighbours @a and @b joined: their chains of level roots
- * merged like two sorted lists */
+ * merged like two sorted lists, until both are down to nodes marked
+ * @large */
 static void
-connect (int32_t * parent, const uint16_t * lev, int32_t a, int32_t b)
+connect (int32_t * parent, const uint16_t * lev, const uint8_t * large,
+    int32_t a, int32_t b)
 {
   a = level_root (parent, lev, a);
   b = level_root (parent, lev, b);
-  while (a != b) {
+  while (a != b && !(large[a] && large[b])) {
     int32_t pa, z;
 
     if (key_below (lev, a, b)) {
@@ -374,7 +404,7 @@ join_bands (cm_attr_cpu * p, int y)
 
       /* the neighbours in the row below */
       if (nb >= (y + 1) * pw && p->zpar[nb] != OUTSIDE)
-        connect (p->parent, p->lev, q, nb);
+        connect (p->parent, p->lev, p->large, q, nb);
     }
   }
 }
@@ -404,7 +434,8 @@ cm_status
 cm_attr_cpu_run (cm_attr_cpu * p, const cm_image * src,
     const cm_image * dst)
 {
-  int32_t *zpar, *parent, *order, *area;
+  int32_t *zpar, *parent, *order;
+  uint32_t *area;
   uint16_t *lev, *out;
   int n, pw;
   uint32_t lambda, maxv;
@@ -453,14 +484,28 @@ cm_attr_cpu_run (cm_attr_cpu * p, const cm_image * src,
   if (cm_cpu_cancelled (&p->opts))
     return CM_ERR_CANCELLED;
 
-  /* the area: each subtree's size, leaves first (zpar is free now) */
-  area = zpar;
-  for (int i = 0; i < n; i++)
-    area[order[i]] = 1;
-  for (int i = n - 1; i > 0; i--) {
-    int32_t q = order[i];
+  /* the area: each subtree's size, leaves first (zpar is free now); with
+   * bands the joins leave a forest, and a marked pixel counts as at least
+   * min_area pixels (still at most its component's area: no overflow),
+   * its mark carried in the top bit until its turn */
+  area = (uint32_t *) zpar;
+  for (int y = 1; y <= p->height; y++)
+    for (int x = 1; x <= p->width; x++) {
+      size_t i = (size_t) y * pw + x;
 
-    area[parent[q]] += area[q];
+      area[i] = 1 | (p->large != NULL && p->large[i] ? AREA_MARK : 0);
+    }
+  for (int i = n - 1; i >= 0; i--) {
+    int32_t q = order[i];
+    uint32_t a = area[q];
+
+    if (a & AREA_MARK) {
+      a &= ~AREA_MARK;
+      a = a < lambda ? lambda : a;
+      area[q] = a;
+    }
+    if (parent[q] != q)
+      area[parent[q]] += a;
   }
 
   /* the direct rule, root first: a canonical node keeps its level when
@@ -471,7 +516,7 @@ cm_attr_cpu_run (cm_attr_cpu * p, const cm_image * src,
 
     if (up != q && lev[up] == lev[q])
       out[q] = out[up];
-    else if ((uint32_t) area[q] >= lambda)
+    else if (area[q] >= lambda)
       out[q] = lev[q];
     else
       out[q] = up == q ? 0 : out[up];
