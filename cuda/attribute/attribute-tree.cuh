@@ -22,43 +22,31 @@
  * stores: the pixel skipped is of the same component, which no merge
  * loses.
  *
- * In global memory each pixel carries what is known of its level
- * component's area: the count of the component in the pixel's tile (the
- * tiles' own trees), or "large" (ATTR_KNOWN_LARGE) once a merge has
- * proved it; a component only grows, so it is a lower bound. The filter
- * asks of each component only whether it holds min_area pixels. A merge
- * stops once the two pixels it has walked down to are known large; it
- * also learns it on its way: two nodes of different tiles that it holds
- * at once are both in the component of its edge at the lower one's
- * level, so their tile counts add up there, and once they reach
- * min_area every node it meets at or below that level is large (it
- * marks the two it stops at). Above the two pixels it stops at the
- * merge is done; below, each chain holds only large nodes, whatever the
- * links between the chains. A link the merge moved may have taken pixels
- * out of a large component's subtree, so its counted area can fall
- * short: what is known large counts as large wherever areas are compared
- * (attr_is_large), and no answer changes (docs/design.md). */
+ * In global memory a merge stops once the two pixels it has walked down
+ * to are marked "large": their components are known to hold at least
+ * min_area pixels (the tiles' own trees said so, and a component only
+ * grows). The filter asks of each component only whether it is large.
+ * Above the two pixels the merge is done; below, each chain holds only
+ * ancestors of a marked pixel, all large, whatever the links between the
+ * chains. A link the merge moved may have taken pixels out of a large
+ * component's subtree, so its counted area can fall short: the marks
+ * count as large wherever areas are compared (attr_is_large), and no
+ * answer changes (docs/design.md). */
 #pragma once
 
 #include <stdint.h>
 
-#define ATTR_KNOWN_LARGE 0xffffu        /* above any tile's count */
-
 /* The links (volatile loads and stores: other threads write them, and in
  * global memory other SMs, whose writes L1 does not see) and the levels,
  * read through the read-only cache in global memory (@GLOBAL: the frame's
- * tree) or plainly in shared memory (a tile's). In global memory, what is
- * known of each pixel's level component's area (volatile: merges mark
- * components large), the frame's width and its tiles' rows (0: every
- * pixel its own tile), and min_area. */
+ * tree) or plainly in shared memory (a tile's); in global memory a byte
+ * a pixel, nonzero where its level component is known to be large */
 template <bool GLOBAL>
 struct attr_tree
 {
   int *par;
   const uint16_t *lev;
-  uint16_t *known;
-  int w, tile_rows;
-  unsigned min_area;
+  uint8_t *large;
 
   __device__ int link (int i) const
   {
@@ -76,38 +64,10 @@ struct attr_tree
   {
     return GLOBAL ? __ldg (lev + i) : lev[i];
   }
-  __device__ unsigned known_area (int i) const
+  /* both components large: what is left of a merge changes no answer */
+  __device__ bool both_large (int a, int b) const
   {
-    return GLOBAL ? *(volatile uint16_t *) (known + i) : 0;
-  }
-  __device__ bool large (int i) const
-  {
-    return GLOBAL && known_area (i) >= min_area;
-  }
-  __device__ void mark_large (int i) const
-  {
-    if (GLOBAL && known_area (i) != ATTR_KNOWN_LARGE)
-      *(volatile uint16_t *) (known + i) = ATTR_KNOWN_LARGE;
-  }
-  /* @a's and @b's counts add up at the lower one's level: their tiles
-   * differ (their tile components are apart), or one is large anyway */
-  __device__ bool together_large (int a, int b) const
-  {
-    unsigned ka, kb;
-    int xa, xb;
-
-    if (!GLOBAL)
-      return false;
-    ka = known_area (a);
-    kb = known_area (b);
-    if (ka >= min_area || kb >= min_area)
-      return true;
-    xa = a % w;
-    xb = b % w;
-    if (tile_rows > 0 && xa / 32 == xb / 32 &&
-        (a / w) / tile_rows == (b / w) / tile_rows)
-      return false;
-    return ka + kb >= min_area;
+    return GLOBAL && __ldg (large + a) && __ldg (large + b);
   }
 };
 
@@ -146,9 +106,7 @@ template <class Tree>
 static __device__ void
 attr_merge (const Tree & t, int a, int b)
 {
-  unsigned la, lb, known_level = 0;
-  bool known = false;           /* every node at or below known_level is
-                                 * large */
+  unsigned la, lb;
 
   a = attr_level_root (t, a);
   b = attr_level_root (t, b);
@@ -158,17 +116,8 @@ attr_merge (const Tree & t, int a, int b)
     int pa, z;
     unsigned lz;
 
-    if (a == b || (t.large (a) && t.large (b)))
+    if (a == b || t.both_large (a, b))
       return;
-    if (!known && t.together_large (a, b)) {
-      known = true;
-      known_level = min (la, lb);
-    }
-    if (known && la <= known_level && lb <= known_level) {
-      t.mark_large (a);
-      t.mark_large (b);
-      return;
-    }
     if (attr_below (la, a, lb, b)) {
       int ti = a;
       unsigned tl = la;
@@ -372,19 +321,18 @@ attr_is_level_root (const uint16_t *lev, int p, int q)
   return q == p || lev[q] != lev[p];
 }
 
-/* A node is large when its counted area is, or when it is known large:
- * the seams' merges that stopped may leave a known node's count short */
+/* A node is large when its counted area is, or when it is marked: the
+ * seams' merges that stopped may leave a marked node's count short */
 static __device__ __forceinline__ bool
-attr_is_large (const unsigned long long *acc, const uint16_t *known,
+attr_is_large (const unsigned long long *acc, const uint8_t * large,
     int r, unsigned min_area)
 {
-  return (acc[r] & ACC_AREA) >= min_area || known[r] >= min_area;
+  return (acc[r] & ACC_AREA) >= min_area || large[r];
 }
 
 /* Nodes: @p linked straight to its level root, a level root to its
- * parent's and counted as that one's child; a pixel known large makes
- * its level root known large. Returns the level root, into which the
- * caller counts @p. */
+ * parent's and counted as that one's child; a pixel's mark handed to its
+ * level root. Returns the level root, into which the caller counts @p. */
 static __device__ __forceinline__ int
 attr_node (const attr_global_tree & t, unsigned long long *acc, int p)
 {
@@ -394,9 +342,9 @@ attr_node (const attr_global_tree & t, unsigned long long *acc, int p)
     /* most pixels link to their level root already */
     if (t.link (p) != r)
       t.set_link (p, r);
-    /* no thread marks a pixel that is not a level root */
-    if (t.large (p))
-      t.mark_large (r);
+    /* no thread writes a pixel that is not a level root's mark */
+    if (*(volatile uint8_t *) (t.large + p) && !t.large[r])
+      t.large[r] = 1;
   } else {
     int q = t.link (p);
 
@@ -414,10 +362,10 @@ attr_node (const attr_global_tree & t, unsigned long long *acc, int p)
 
 /* Area: from @r when it is a leaf, its area added into its parent, and on
  * with the parent when it was the last child to arrive (the one whose
- * add brings the high word to 0). A node known large passes on at least
+ * add brings the high word to 0). A marked node passes on at least
  * min_area. The parent's link is loaded before the add, not after. */
 static __device__ __forceinline__ void
-attr_area_climb (const int *par, const uint16_t *lev, const uint16_t *known,
+attr_area_climb (const int *par, const uint16_t *lev, const uint8_t * large,
     unsigned long long *acc, unsigned min_area, int r)
 {
   int up = par[r];
@@ -429,7 +377,7 @@ attr_area_climb (const int *par, const uint16_t *lev, const uint16_t *known,
     unsigned long long old;
     int next;
 
-    if (__ldg (known + r) >= min_area && a < min_area)
+    if (__ldg (large + r) && a < min_area)
       a = min_area;
     if (up == r)
       return;
@@ -456,13 +404,13 @@ attr_output_level (const attr_global_tree & t,
   for (;;) {
     int u, uu;
 
-    if (attr_is_large (acc, t.known, r, min_area))
+    if (attr_is_large (acc, t.large, r, min_area))
       return t.lev[r];
     u = t.link (r);
     if (u == r)
       return 0;
     uu = t.link (u);
-    if (uu != u && !attr_is_large (acc, t.known, u, min_area))
+    if (uu != u && !attr_is_large (acc, t.large, u, min_area))
       t.set_link (r, uu);
     r = u;
   }

@@ -8,23 +8,23 @@
  *
  * - tiles: a warp builds each row's tree (its Cartesian tree), the
  *   vertical and diagonal edges that are needed are merged, and the
- *   tile's own tree measures its components: each pixel keeps the count
- *   of its component in the tile, what is known of its area;
+ *   tile's own tree measures its components: a pixel whose component
+ *   already holds min_area pixels in the tile is marked large;
  * - seams: the edges between tiles; a merge stops once both sides are
- *   known large (what it would still join changes no answer);
+ *   large (what it would still join changes no answer);
  * - nodes: every pixel links straight to its level root, every level root
  *   to its parent's level root; a level root counts its own pixels (one
  *   atomic per run of equal roots in a warp) and its children, and is
- *   known large when one of its pixels is;
+ *   marked large when one of its pixels is;
  * - area: from every leaf a thread adds the subtree's area to the parent
  *   and goes on with the parent only when it was the last of the parent's
  *   children to arrive (so each node is added once, without a pass per
  *   level: the chain of last arrivals is as long as the tree is deep).
  *   A node's area and its arrivals share a 64-bit word, so that one
  *   atomic both adds and says who came last, with the sum so far; a
- *   node known large passes on at least min_area;
+ *   marked node passes on at least min_area;
  * - output: each pixel walks from its level root to the first large node
- *   (area >= min_area, or known large; largeness grows towards the root) and
+ *   (area >= min_area, or marked; largeness grows towards the root) and
  *   takes its level, 0 when there is none; the links between small nodes
  *   are halved on the way.
  *
@@ -57,9 +57,7 @@ struct cm_attr_plan
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
   unsigned long long *acc;      /* of level roots: ACC_AREA, ACC_CHILD    */
-  uint16_t *known;              /* what is known of the area of the
-                                 * pixel's component: its count in the
-                                 * tile, or ATTR_KNOWN_LARGE             */
+  uint8_t *large;               /* the pixel's component is large         */
 };
 
 /* ---- building the tree ------------------------------------------------- */
@@ -102,20 +100,21 @@ struct frame_levels
 /* One tile of TILE_COLS x @tile_rows: levels in, each row's tree by a
  * warp, the needed vertical and diagonal edges merged in shared memory,
  * the links made canonical, the tile's areas from its leaves; out go the
- * links (raster indices), the levels, each pixel's component's count in
- * the tile alone, and the accumulators of the later passes zeroed */
+ * links (raster indices), the levels, whether each pixel's component is
+ * large in the tile alone, and the accumulators of the later passes
+ * zeroed */
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     unsigned inv, int tile_rows, int forward, unsigned min_area, int *par,
-    uint16_t *lev, unsigned long long *acc, uint16_t *known)
+    uint16_t *lev, unsigned long long *acc, uint8_t * large)
 {
   extern __shared__ int smem[];
   int size = TILE_COLS * tile_rows;
   int *s_par = smem;
   unsigned *s_acc = (unsigned *) (smem + size);
   uint16_t *s_lev = (uint16_t *) (s_acc + size);
-  attr_shared_tree t = { s_par, s_lev, NULL, 0, 0, 0 };
+  attr_shared_tree t = { s_par, s_lev, NULL };
   tile_levels L = { s_lev };
   int x0 = blockIdx.x * TILE_COLS, y0 = blockIdx.y * tile_rows;
   int cols = min (TILE_COLS, w - x0), rows = min (tile_rows, h - y0);
@@ -164,16 +163,17 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     if (lx >= cols || ly >= rows)
       continue;
     par[g] = (y0 + p / TILE_COLS) * w + x0 + (p & (TILE_COLS - 1));
-    known[g] = (uint16_t) (s_acc[root] & TILE_AREA);
+    large[g] = (s_acc[root] & TILE_AREA) >= min_area;
   }
 }
 
-/* Without tiles: levels in, every pixel its own tree and tile, of one
- * pixel */
+/* Without tiles: levels in, every pixel its own tree, large when one
+ * pixel is */
 template <typename T>
 static __global__ void
 init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
-    int *par, uint16_t *lev, unsigned long long *acc, uint16_t *known)
+    unsigned min_area, int *par, uint16_t *lev, unsigned long long *acc,
+    uint8_t * large)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   size_t g = (size_t) y * w + x;
@@ -183,7 +183,7 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
   par[g] = (int) g;
   acc[g] = 0;
-  known[g] = 1;
+  large[g] = min_area <= 1;
 }
 
 /* The needed forward edges of (x, y) from @e0 on, merged in global
@@ -206,10 +206,10 @@ merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
 
 /* Without tiles: every edge */
 static __global__ void
-edges_kernel (int w, int h, int forward, unsigned min_area, int *par,
-    const uint16_t *lev, uint16_t *known)
+edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
+    uint8_t * large)
 {
-  attr_global_tree t = { par, lev, known, w, 0, min_area };
+  attr_global_tree t = { par, lev, large };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
   if (x < w)
@@ -223,9 +223,9 @@ edges_kernel (int w, int h, int forward, unsigned min_area, int *par,
  * down-left diagonal of the pixel beside them */
 static __global__ void
 seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
-    unsigned min_area, int *par, const uint16_t *lev, uint16_t *known)
+    int *par, const uint16_t *lev, uint8_t * large)
 {
-  attr_global_tree t = { par, lev, known, w, tile_rows, min_area };
+  attr_global_tree t = { par, lev, large };
   int i = blockIdx.x * blockDim.x + threadIdx.x;
 
   if ((int) blockIdx.y < row_seams) {
@@ -251,10 +251,10 @@ seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
 /* Links made canonical, own pixels and children counted, marks handed to
  * the level roots (attr_node) */
 static __global__ void
-nodes_kernel (int n, unsigned min_area, int *par, const uint16_t *lev,
-    unsigned long long *acc, uint16_t *known)
+nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
+    uint8_t * large)
 {
-  attr_global_tree t = { par, lev, known, 0, 0, min_area };
+  attr_global_tree t = { par, lev, large };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
   unsigned same;
 
@@ -269,21 +269,21 @@ nodes_kernel (int n, unsigned min_area, int *par, const uint16_t *lev,
 /* From each leaf, areas added into parents (attr_area_climb) */
 static __global__ void
 area_kernel (int n, const int *par, const uint16_t *lev,
-    const uint16_t *known, unsigned long long *acc, unsigned min_area)
+    const uint8_t * large, unsigned long long *acc, unsigned min_area)
 {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
 
   if (r < n)
-    attr_area_climb (par, lev, known, acc, min_area, r);
+    attr_area_climb (par, lev, large, acc, min_area, r);
 }
 
 template <typename T>
 static __global__ void
 output_kernel (int w, int h, int *par, const uint16_t *lev,
-    const unsigned long long *acc, uint16_t *known, unsigned min_area,
+    const unsigned long long *acc, uint8_t * large, unsigned min_area,
     unsigned inv, uint8_t * dst, size_t pitch)
 {
-  attr_global_tree t = { par, lev, known, w, 0, min_area };
+  attr_global_tree t = { par, lev, large };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
   if (x < w)
@@ -351,7 +351,7 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->acc, n * sizeof (unsigned long long));
   if (e == cudaSuccess)
-    e = cudaMalloc ((void **) &p->known, n * sizeof (uint16_t));
+    e = cudaMalloc ((void **) &p->large, n);
   if (e != cudaSuccess) {
     cm_attr_plan_free (p);
     return cm_cuda_status (e);
@@ -389,31 +389,31 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
 
     tiles_kernel<T> <<<grid, 32 * min (tr, TILE_WARPS), smem, s>>> (in,
         src->pitch, w, h, inv, tr, forward, min_area, p->par, p->lev,
-        p->acc, p->known);
+        p->acc, p->large);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if (row_seams + column_seams > 0)
       seams_kernel <<<dim3 ((max (w, h) + BLOCK - 1) / BLOCK,
               row_seams + column_seams), BLOCK, 0, s>>> (w, h, tr,
-          row_seams, forward, min_area, p->par, p->lev, p->known);
+          row_seams, forward, p->par, p->lev, p->large);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
-        p->par, p->lev, p->acc, p->known);
-    edges_kernel <<<rows, BLOCK, 0, s>>> (w, h, forward, min_area, p->par,
-        p->lev, p->known);
+        min_area, p->par, p->lev, p->acc, p->large);
+    edges_kernel <<<rows, BLOCK, 0, s>>> (w, h, forward, p->par, p->lev,
+        p->large);
   }
   if (p->stop_after == 2)
     return launch_status ();
-  nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, min_area,
-      p->par, p->lev, p->acc, p->known);
+  nodes_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
+      p->lev, p->acc, p->large);
   if (p->stop_after == 3)
     return launch_status ();
   area_kernel <<<(n + BLOCK - 1) / BLOCK, BLOCK, 0, s>>> (n, p->par,
-      p->lev, p->known, p->acc, min_area);
+      p->lev, p->large, p->acc, min_area);
   if (p->stop_after == 4)
     return launch_status ();
   output_kernel<T> <<<rows, BLOCK, 0, s>>> (w, h, p->par, p->lev, p->acc,
-      p->known, min_area, inv, (uint8_t *) dst->data, dst->pitch);
+      p->large, min_area, inv, (uint8_t *) dst->data, dst->pitch);
   return launch_status ();
 }
 
@@ -439,6 +439,6 @@ cm_attr_plan_free (cm_attr_plan * p)
   cudaFree (p->par);
   cudaFree (p->lev);
   cudaFree (p->acc);
-  cudaFree (p->known);
+  cudaFree (p->large);
   free (p);
 }

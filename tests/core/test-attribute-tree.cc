@@ -69,21 +69,21 @@ struct frame
   int w, h;
   std::vector<int> par;
   std::vector<uint16_t> lev;
-  std::vector<uint16_t> known;
+  std::vector<uint8_t> large;
   std::vector<std::pair<int, int>> edges;       /* for the seams' pass */
 };
 
 /* tiles_kernel of one tile */
 static void
 run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
-    const std::vector<unsigned> & in)
+    unsigned min_area, const std::vector<unsigned> & in)
 {
   int size = COLS * tile_rows, w = f.w, h = f.h;
   int cols = std::min (COLS, w - x0), rows = std::min (tile_rows, h - y0);
   std::vector<int> s_par (size), order;
   std::vector<unsigned> s_acc (size, 0);
   std::vector<uint16_t> s_lev (size, 0);
-  attr_shared_tree t = { s_par.data (), s_lev.data (), NULL, 0, 0, 0 };
+  attr_shared_tree t = { s_par.data (), s_lev.data (), NULL };
   tile_levels L = { s_lev.data () };
   std::vector<std::pair<int, int>> merges;
 
@@ -128,7 +128,7 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
     size_t g = (size_t) (y0 + l / COLS) * w + x0 + l % COLS;
 
     f.par[g] = (y0 + p / COLS) * w + x0 + p % COLS;
-    f.known[g] = (uint16_t) (s_acc[root] & TILE_AREA);
+    f.large[g] = (s_acc[root] & TILE_AREA) >= min_area;
   }
 }
 
@@ -157,14 +157,12 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
   int forward = d->connectivity == 8 ? 4 : 2;
   unsigned inv = d->op == CM_ATTR_CLOSE ? cm_depth_max (src->depth) : 0;
   frame f = { w, h, std::vector<int> (n), std::vector<uint16_t> (n),
-    std::vector<uint16_t> (n), {}
+    std::vector<uint8_t> (n), {}
   };
   std::vector<unsigned> in (n);
   std::vector<unsigned long long> acc (n, 0);
   std::vector<int> order (n);
-  attr_global_tree t = { f.par.data (), f.lev.data (), f.known.data (), w,
-    tile_rows, d->min_area
-  };
+  attr_global_tree t = { f.par.data (), f.lev.data (), f.large.data () };
 
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -177,7 +175,7 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
   if (tile_rows > 0) {
     for (int y0 = 0; y0 < h; y0 += tile_rows)
       for (int x0 = 0; x0 < w; x0 += COLS)
-        run_tile (f, x0, y0, tile_rows, forward, in);
+        run_tile (f, x0, y0, tile_rows, forward, d->min_area, in);
     for (int y = tile_rows - 1; y + 1 < h; y += tile_rows)
       for (int x = 0; x < w; x++)
         forward_edges (f, x, y, 1, forward);
@@ -193,7 +191,7 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
     for (int g = 0; g < n; g++) {
       f.lev[g] = (uint16_t) in[g];
       f.par[g] = g;
-      f.known[g] = 1;
+      f.large[g] = d->min_area <= 1;
     }
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
@@ -210,7 +208,7 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
     acc[attr_node (t, acc.data (), p)] += 1;
   /* area */
   for (int r : order)
-    attr_area_climb (f.par.data (), f.lev.data (), f.known.data (),
+    attr_area_climb (f.par.data (), f.lev.data (), f.large.data (),
         acc.data (), d->min_area, r);
   /* output */
   for (int p = 0; p < n; p++) {
