@@ -54,6 +54,7 @@ struct cm_attr_cpu
   uint16_t *lev;                /* padded, inverted for the closing */
   int32_t *zpar;                /* union-find links, then the area */
   int32_t *repr;                /* a union-find root's tree node */
+  uint8_t *rank;                /* a union-find root's rank */
   int32_t *parent;              /* the tree (padded indices) */
   int32_t *sorted;              /* padded indices by (level, raster), a
                                  * band's run after another's */
@@ -61,7 +62,6 @@ struct cm_attr_cpu
                                  * frame's order when there are bands */
   int32_t *hist;                /* bands x levels: pixels at a level */
   uint16_t *out;                /* padded result, inverted for closing */
-  uint8_t *rank;                /* a union-find root's rank */
   int32_t *size;                /* with bands: a union-find root's set's
                                  * pixels */
   uint8_t *large;               /* with bands: the pixel's component in
@@ -77,12 +77,12 @@ cm_attr_cpu_free (cm_attr_cpu * p)
   free (p->lev);
   free (p->zpar);
   free (p->repr);
+  free (p->rank);
   free (p->parent);
   free (p->sorted);
   free (p->tmp);
   free (p->hist);
   free (p->out);
-  free (p->rank);
   free (p->size);
   free (p->large);
   free (p);
@@ -324,14 +324,13 @@ band_build (void *data, int band, int y0, int y1)
   run_ctx *c = data;
   cm_attr_cpu *p = c->p;
   size_t first = (size_t) y0 * p->width;
-  int count = (y1 - y0) * p->width;
 
   load_rows (p, c->src, y0, y1);
   sort_rows (p, y0, y1, p->sorted + first, p->tmp + first,
       p->hist + (size_t) band * p->levels);
   if (cm_cpu_cancelled (&p->opts))
     return CM_ERR_CANCELLED;
-  return build_rows (p, p->sorted + first, count, y0, y1);
+  return build_rows (p, p->sorted + first, (y1 - y0) * p->width, y0, y1);
 }
 
 /* ---- joining the bands (Wilkinson's connect, sequential) --------------- */
