@@ -23,30 +23,52 @@
  * loses.
  *
  * In global memory a merge stops once the two pixels it has walked down
- * to are marked "large": their components are known to hold at least
- * min_area pixels (the tiles' own trees said so, and a component only
- * grows). The filter asks of each component only whether it is large.
- * Above the two pixels the merge is done; below, each chain holds only
- * ancestors of a marked pixel, all large, whatever the links between the
- * chains. A link the merge moved may have taken pixels out of a large
- * component's subtree, so its counted area can fall short: the marks
- * count as large wherever areas are compared (attr_is_large), and no
- * answer changes (docs/design.md). */
+ * to are known large: their components hold at least min_area pixels.
+ * The tiles' own trees give each pixel a lower bound, its level
+ * component's count in its tile (a component only grows). A merge also
+ * learns largeness on its way: the two nodes it holds at once are both
+ * in the component of its edge at the lower one's level, so when their
+ * tiles differ their counts add up there; once the sum reaches min_area
+ * every node at or below that level on either chain is large, and the
+ * merge stops when it holds two such nodes, marking them. The filter
+ * asks of each component only whether it is large. Above the two pixels
+ * the merge is done; below, each chain holds only large nodes, whatever
+ * the links between the chains. A link the merge moved may have taken
+ * pixels out of a large component's subtree, so its counted area can
+ * fall short: the marks count as large wherever areas are compared
+ * (attr_is_large), and no answer changes (docs/design.md). */
 #pragma once
 
 #include <stdint.h>
 
+/* A pixel's tile count (attribute.cu's tiles): the area of its level
+ * component in its tile (at most 4096) in the low bits, a hash of the
+ * tile in the top 3: tiles whose hashes differ are different tiles, and
+ * neighbouring tiles' hashes differ */
+#define ATTR_COUNT_AREA 0x1fffu
+#define ATTR_COUNT_TILE_SHIFT 13
+
+static __device__ __forceinline__ unsigned
+attr_tile_hash (unsigned tile_x, unsigned tile_y)
+{
+  return ((tile_x & 3u) | (tile_y & 1u) << 2) << ATTR_COUNT_TILE_SHIFT;
+}
+
 /* The links (volatile loads and stores: other threads write them, and in
  * global memory other SMs, whose writes L1 does not see) and the levels,
  * read through the read-only cache in global memory (@GLOBAL: the frame's
- * tree) or plainly in shared memory (a tile's); in global memory a byte
- * a pixel, nonzero where its level component is known to be large */
+ * tree) or plainly in shared memory (a tile's). In global memory also the
+ * pixels' tile counts (read-only while the merges run), a byte a pixel,
+ * nonzero where its level component is known to be large (the merges
+ * only write it), and min_area. */
 template <bool GLOBAL>
 struct attr_tree
 {
   int *par;
   const uint16_t *lev;
+  const uint16_t *count;
   uint8_t *large;
+  unsigned min_area;
 
   __device__ int link (int i) const
   {
@@ -64,10 +86,28 @@ struct attr_tree
   {
     return GLOBAL ? __ldg (lev + i) : lev[i];
   }
-  /* both components large: what is left of a merge changes no answer */
-  __device__ bool both_large (int a, int b) const
+  /* loaded once for each node a merge comes to */
+  __device__ unsigned tile_count (int i) const
   {
-    return GLOBAL && __ldg (large + a) && __ldg (large + b);
+    return GLOBAL ? __ldg (count + i) : 0;
+  }
+  __device__ bool count_large (unsigned k) const
+  {
+    return GLOBAL && (k & ATTR_COUNT_AREA) >= min_area;
+  }
+  /* the component holding the nodes of counts @ka and @kb at the lower
+   * one's level is large: their sum reaches min_area, and their tiles
+   * differ (their tile components are apart) or one alone reaches it */
+  __device__ bool together_large (unsigned ka, unsigned kb) const
+  {
+    return GLOBAL && (ka & ATTR_COUNT_AREA) + (kb & ATTR_COUNT_AREA) >=
+        min_area && (((ka ^ kb) >> ATTR_COUNT_TILE_SHIFT) != 0 ||
+        count_large (ka) || count_large (kb));
+  }
+  __device__ void mark_large (int i) const
+  {
+    if (GLOBAL)
+      large[i] = 1;
   }
 };
 
@@ -101,31 +141,47 @@ attr_level_root (const Tree & t, int x)
   }
 }
 
-/* Joins the trees of neighbours @a and @b (Wilkinson's connect, lock-free) */
+/* Joins the trees of neighbours @a and @b (Wilkinson's connect, lock-free;
+ * in global memory it stops early, as above) */
 template <class Tree>
 static __device__ void
 attr_merge (const Tree & t, int a, int b)
 {
-  unsigned la, lb;
+  unsigned la, lb, ka, kb, known_level = 0;
+  bool known = false;           /* every node at or below known_level is
+                                 * large */
 
   a = attr_level_root (t, a);
   b = attr_level_root (t, b);
   la = t.level (a);
   lb = t.level (b);
+  ka = t.tile_count (a);
+  kb = t.tile_count (b);
   for (;;) {
     int pa, z;
     unsigned lz;
 
-    if (a == b || t.both_large (a, b))
+    if (a == b || (t.count_large (ka) && t.count_large (kb)))
       return;
+    if (!known && t.together_large (ka, kb)) {
+      known = true;
+      known_level = min (la, lb);
+    }
+    if (known && la <= known_level && lb <= known_level) {
+      t.mark_large (a);
+      t.mark_large (b);
+      return;
+    }
     if (attr_below (la, a, lb, b)) {
       int ti = a;
-      unsigned tl = la;
+      unsigned tl = la, tk = ka;
 
       a = b;
       la = lb;
+      ka = kb;
       b = ti;
       lb = tl;
+      kb = tk;
     }
     /* b below a: b goes into a's chain */
     pa = t.link (a);
@@ -138,6 +194,7 @@ attr_merge (const Tree & t, int a, int b)
     if (t.level (pa) == la) {
       /* a joined a level component meanwhile: go on from its root */
       a = attr_level_root (t, pa);
+      ka = t.tile_count (a);
       continue;
     }
     z = attr_level_root (t, pa);
@@ -149,11 +206,13 @@ attr_merge (const Tree & t, int a, int b)
       if (t.cas (a, pa, b) == pa) {
         a = z;
         la = lz;
+        ka = t.tile_count (z);
       }
       continue;
     }
     a = z;
     la = lz;
+    ka = t.tile_count (z);
   }
 }
 

@@ -8,10 +8,13 @@
  *
  * - tiles: a warp builds each row's tree (its Cartesian tree), the
  *   vertical and diagonal edges that are needed are merged, and the
- *   tile's own tree measures its components: a pixel whose component
- *   already holds min_area pixels in the tile is marked large;
+ *   tile's own tree measures its components: each pixel keeps its
+ *   component's count in the tile, and is marked large when that count
+ *   reaches min_area;
  * - seams: the edges between tiles; a merge stops once both sides are
- *   large (what it would still join changes no answer);
+ *   large by their counts, or its two sides' counts add up to min_area
+ *   (it marks what it stops at): what it would still join changes no
+ *   answer;
  * - nodes: every pixel links straight to its level root, every level root
  *   to its parent's level root; a level root counts its own pixels (one
  *   atomic per run of equal roots in a warp) and its children, and is
@@ -57,6 +60,8 @@ struct cm_attr_plan
   int *par;                     /* the tree (raster indices)              */
   uint16_t *lev;                /* levels, inverted for the closing       */
   unsigned long long *acc;      /* of level roots: ACC_AREA, ACC_CHILD    */
+  uint16_t *count;              /* the pixel's component's count in its
+                                 * tile, and the tile's hash             */
   uint8_t *large;               /* the pixel's component is large         */
 };
 
@@ -100,25 +105,27 @@ struct frame_levels
 /* One tile of TILE_COLS x @tile_rows: levels in, each row's tree by a
  * warp, the needed vertical and diagonal edges merged in shared memory,
  * the links made canonical, the tile's areas from its leaves; out go the
- * links (raster indices), the levels, whether each pixel's component is
- * large in the tile alone, and the accumulators of the later passes
- * zeroed */
+ * links (raster indices), the levels, each pixel's component's count
+ * in the tile and whether it is large in the tile alone, and the
+ * accumulators of the later passes zeroed */
 template <typename T>
 static __global__ void
 tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     unsigned inv, int tile_rows, int forward, unsigned min_area, int *par,
-    uint16_t *lev, unsigned long long *acc, uint8_t * large)
+    uint16_t *lev, unsigned long long *acc, uint16_t *count,
+    uint8_t * large)
 {
   extern __shared__ int smem[];
   int size = TILE_COLS * tile_rows;
   int *s_par = smem;
   unsigned *s_acc = (unsigned *) (smem + size);
   uint16_t *s_lev = (uint16_t *) (s_acc + size);
-  attr_shared_tree t = { s_par, s_lev, NULL };
+  attr_shared_tree t = { s_par, s_lev, NULL, NULL, 0 };
   tile_levels L = { s_lev };
   int x0 = blockIdx.x * TILE_COLS, y0 = blockIdx.y * tile_rows;
   int cols = min (TILE_COLS, w - x0), rows = min (tile_rows, h - y0);
   int lane = threadIdx.x & 31;
+  unsigned hash = attr_tile_hash (blockIdx.x, blockIdx.y);
 
   for (int r = threadIdx.x >> 5; r < tile_rows; r += blockDim.x >> 5) {
     int l = r * TILE_COLS + lane, x = x0 + lane, y = y0 + r;
@@ -159,21 +166,24 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS, p = s_par[l];
     int root = p != l && s_lev[p] == s_lev[l] ? p : l;
     size_t g = (size_t) (y0 + ly) * w + x0 + lx;
+    unsigned area = s_acc[root] & TILE_AREA;
 
     if (lx >= cols || ly >= rows)
       continue;
     par[g] = (y0 + p / TILE_COLS) * w + x0 + (p & (TILE_COLS - 1));
-    large[g] = (s_acc[root] & TILE_AREA) >= min_area;
+    count[g] = (uint16_t) (area | hash);
+    large[g] = area >= min_area;
   }
 }
 
-/* Without tiles: levels in, every pixel its own tree, large when one
- * pixel is */
+/* Without tiles: levels in, every pixel its own tree of one pixel (all
+ * of one tile hash: their counts never add up), large when one pixel
+ * is */
 template <typename T>
 static __global__ void
 init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
     unsigned min_area, int *par, uint16_t *lev, unsigned long long *acc,
-    uint8_t * large)
+    uint16_t *count, uint8_t * large)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   size_t g = (size_t) y * w + x;
@@ -183,6 +193,7 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   lev[g] = (uint16_t) load_level<T> (src, pitch, x, y, inv);
   par[g] = (int) g;
   acc[g] = 0;
+  count[g] = 1;
   large[g] = min_area <= 1;
 }
 
@@ -206,10 +217,10 @@ merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
 
 /* Without tiles: every edge */
 static __global__ void
-edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
-    uint8_t * large)
+edges_kernel (int w, int h, int forward, unsigned min_area, int *par,
+    const uint16_t *lev, const uint16_t *count, uint8_t * large)
 {
-  attr_global_tree t = { par, lev, large };
+  attr_global_tree t = { par, lev, count, large, min_area };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
   if (x < w)
@@ -223,9 +234,10 @@ edges_kernel (int w, int h, int forward, int *par, const uint16_t *lev,
  * down-left diagonal of the pixel beside them */
 static __global__ void
 seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
-    int *par, const uint16_t *lev, uint8_t * large)
+    unsigned min_area, int *par, const uint16_t *lev, const uint16_t *count,
+    uint8_t * large)
 {
-  attr_global_tree t = { par, lev, large };
+  attr_global_tree t = { par, lev, count, large, min_area };
   int i = blockIdx.x * blockDim.x + threadIdx.x;
 
   if ((int) blockIdx.y < row_seams) {
@@ -254,7 +266,7 @@ static __global__ void
 nodes_kernel (int n, int *par, const uint16_t *lev, unsigned long long *acc,
     uint8_t * large)
 {
-  attr_global_tree t = { par, lev, large };
+  attr_global_tree t = { par, lev, NULL, large, 0 };
   int p = blockIdx.x * blockDim.x + threadIdx.x, r = -1;
   unsigned same;
 
@@ -283,7 +295,7 @@ output_kernel (int w, int h, int *par, const uint16_t *lev,
     const unsigned long long *acc, uint8_t * large, unsigned min_area,
     unsigned inv, uint8_t * dst, size_t pitch)
 {
-  attr_global_tree t = { par, lev, large };
+  attr_global_tree t = { par, lev, NULL, large, min_area };
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
   if (x < w)
@@ -351,6 +363,8 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->acc, n * sizeof (unsigned long long));
   if (e == cudaSuccess)
+    e = cudaMalloc ((void **) &p->count, n * sizeof (uint16_t));
+  if (e == cudaSuccess)
     e = cudaMalloc ((void **) &p->large, n);
   if (e != cudaSuccess) {
     cm_attr_plan_free (p);
@@ -389,18 +403,19 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
 
     tiles_kernel<T> <<<grid, 32 * min (tr, TILE_WARPS), smem, s>>> (in,
         src->pitch, w, h, inv, tr, forward, min_area, p->par, p->lev,
-        p->acc, p->large);
+        p->acc, p->count, p->large);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)
       return st;
     if (row_seams + column_seams > 0)
       seams_kernel <<<dim3 ((max (w, h) + BLOCK - 1) / BLOCK,
               row_seams + column_seams), BLOCK, 0, s>>> (w, h, tr,
-          row_seams, forward, p->par, p->lev, p->large);
+          row_seams, forward, min_area, p->par, p->lev, p->count,
+          p->large);
   } else {
     init_kernel<T> <<<rows, BLOCK, 0, s>>> (in, src->pitch, w, h, inv,
-        min_area, p->par, p->lev, p->acc, p->large);
-    edges_kernel <<<rows, BLOCK, 0, s>>> (w, h, forward, p->par, p->lev,
-        p->large);
+        min_area, p->par, p->lev, p->acc, p->count, p->large);
+    edges_kernel <<<rows, BLOCK, 0, s>>> (w, h, forward, min_area, p->par,
+        p->lev, p->count, p->large);
   }
   if (p->stop_after == 2)
     return launch_status ();
@@ -439,6 +454,7 @@ cm_attr_plan_free (cm_attr_plan * p)
   cudaFree (p->par);
   cudaFree (p->lev);
   cudaFree (p->acc);
+  cudaFree (p->count);
   cudaFree (p->large);
   free (p);
 }

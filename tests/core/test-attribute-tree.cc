@@ -69,6 +69,7 @@ struct frame
   int w, h;
   std::vector<int> par;
   std::vector<uint16_t> lev;
+  std::vector<uint16_t> count;
   std::vector<uint8_t> large;
   std::vector<std::pair<int, int>> edges;       /* for the seams' pass */
 };
@@ -83,7 +84,8 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
   std::vector<int> s_par (size), order;
   std::vector<unsigned> s_acc (size, 0);
   std::vector<uint16_t> s_lev (size, 0);
-  attr_shared_tree t = { s_par.data (), s_lev.data (), NULL };
+  attr_shared_tree t = { s_par.data (), s_lev.data (), NULL, NULL, 0 };
+  unsigned hash = attr_tile_hash (x0 / COLS, y0 / tile_rows);
   tile_levels L = { s_lev.data () };
   std::vector<std::pair<int, int>> merges;
 
@@ -126,9 +128,11 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
   for (int l : order) {
     int p = s_par[l], root = p != l && s_lev[p] == s_lev[l] ? p : l;
     size_t g = (size_t) (y0 + l / COLS) * w + x0 + l % COLS;
+    unsigned area = s_acc[root] & TILE_AREA;
 
     f.par[g] = (y0 + p / COLS) * w + x0 + p % COLS;
-    f.large[g] = (s_acc[root] & TILE_AREA) >= min_area;
+    f.count[g] = (uint16_t) (area | hash);
+    f.large[g] = area >= min_area;
   }
 }
 
@@ -157,12 +161,14 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
   int forward = d->connectivity == 8 ? 4 : 2;
   unsigned inv = d->op == CM_ATTR_CLOSE ? cm_depth_max (src->depth) : 0;
   frame f = { w, h, std::vector<int> (n), std::vector<uint16_t> (n),
-    std::vector<uint8_t> (n), {}
+    std::vector<uint16_t> (n), std::vector<uint8_t> (n), {}
   };
   std::vector<unsigned> in (n);
   std::vector<unsigned long long> acc (n, 0);
   std::vector<int> order (n);
-  attr_global_tree t = { f.par.data (), f.lev.data (), f.large.data () };
+  attr_global_tree t = { f.par.data (), f.lev.data (), f.count.data (),
+    f.large.data (), d->min_area
+  };
 
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -191,6 +197,7 @@ run (const cm_attr_desc * d, const cm_image * src, const cm_image * dst,
     for (int g = 0; g < n; g++) {
       f.lev[g] = (uint16_t) in[g];
       f.par[g] = g;
+      f.count[g] = 1;
       f.large[g] = d->min_area <= 1;
     }
     for (int y = 0; y < h; y++)
