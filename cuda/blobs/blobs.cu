@@ -498,7 +498,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   *out = NULL;
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
-  tr = tuning && tuning->tile_rows ? tuning->tile_rows : 16;
+  tr = tuning && tuning->tile_rows ? tuning->tile_rows : 8;
   if (tr < 1 || tr > 32 || (tuning && tuning->steps < 0))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */

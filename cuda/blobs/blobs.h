@@ -108,7 +108,7 @@ typedef struct cm_blobs_plan cm_blobs_plan;
 typedef struct
 {
   int tile_rows;                /* rows of a labelling tile (32 wide):
-                                 * 0 (default 16), 1 ... 32               */
+                                 * 0 (default 8), 1 ... 32                */
   int steps;                    /* benchmarks: only the first @steps
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so

@@ -25,7 +25,7 @@
  * row.
  *
  * --tunings: the element's defaults also under other tunings (tiles of
- * 8 or 32 rows).
+ * 16 or 32 rows).
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
  *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR] */
@@ -75,8 +75,8 @@ static const variant variants[] = {
   {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
   {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0}},
   {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
-  {"8-conn, max 256, tiles of 8 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {8, 0}},
+  {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {16, 0}},
   {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
       {32, 0}},
 };

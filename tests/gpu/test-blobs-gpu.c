@@ -36,7 +36,7 @@ static cm_stream stream;
 
 static const cm_blobs_tuning tunings[] = {
   {0, 0},                       /* the defaults */
-  {8, 0},                       /* short tiles */
+  {16, 0},                      /* the default before */
   {5, 0},                       /* uneven tiles */
   {32, 0},                      /* tall tiles */
 };
