@@ -305,6 +305,13 @@ output_kernel (int w, int h, int *par, const uint16_t *lev,
 
 /* ---- the plan ---------------------------------------------------------- */
 
+/* a tile's links, accumulators and levels */
+static size_t
+tile_smem (int rows)
+{
+  return (size_t) TILE_COLS * rows * (2 * sizeof (int) + sizeof (uint16_t));
+}
+
 static cm_status
 launch_status (void)
 {
@@ -313,12 +320,28 @@ launch_status (void)
 
 /* Rows of the default tile: the larger a tile, the more of its
  * components are known large before the seams, but the longer its
- * merges' chains: a tile of at least twice min_area pixels
- * (docs/design.md) */
+ * merges' chains: a tile of at least twice min_area pixels; halved when
+ * its grid would not fill the device twice over (the tiles' time is
+ * their slowest block's when they come in one wave; docs/design.md) */
 static int
-default_tile_rows (uint32_t min_area)
+default_tile_rows (uint32_t min_area, int width, int height)
 {
-  return min_area <= 512 ? 32 : min_area <= 1024 ? 64 : TILE_MAX_ROWS;
+  int rows = min_area <= 512 ? 32 : min_area <= 1024 ? 64 : TILE_MAX_ROWS;
+  int dev, sms = 0, per_sm = 0;
+  double tiles = (double) ((width + TILE_COLS - 1) / TILE_COLS) *
+      ((height + rows - 1) / rows);
+
+  if (cudaGetDevice (&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+          dev) != cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
+          tiles_kernel<uint8_t>, 32 * min (rows, TILE_WARPS),
+          tile_smem (rows))
+      != cudaSuccess) {
+    cudaGetLastError ();
+    return rows;
+  }
+  return tiles < 2.0 * sms * per_sm ? rows / 2 : rows;
 }
 
 cm_status
@@ -346,7 +369,8 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (p == NULL)
     return CM_ERR_NO_MEMORY;
   p->tile_rows = tuning != NULL && tuning->tile_rows > 0 ?
-      tuning->tile_rows : default_tile_rows (desc->min_area);
+      tuning->tile_rows : default_tile_rows (desc->min_area, width,
+      height);
   if (tuning != NULL && tuning->no_tiles)
     p->tile_rows = 0;
   /* a grid row per seam */
@@ -398,8 +422,7 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     int tr = p->tile_rows;
     int row_seams = (h - 1) / tr, column_seams = (w - 1) / TILE_COLS;
     dim3 grid ((w + TILE_COLS - 1) / TILE_COLS, (h + tr - 1) / tr);
-    size_t smem = (size_t) TILE_COLS * tr * (2 * sizeof (int) +
-        sizeof (uint16_t));
+    size_t smem = tile_smem (tr);
 
     tiles_kernel<T> <<<grid, 32 * min (tr, TILE_WARPS), smem, s>>> (in,
         src->pitch, w, h, inv, tr, forward, min_area, p->par, p->lev,

@@ -92,7 +92,8 @@ typedef struct
 {
   int tile_rows;                /* rows of the tiles (32 columns) merged
                                  * in shared memory: a power of two up
-                                 * to 128, 0: chosen by min_area         */
+                                 * to 128, 0: chosen by min_area and the
+                                 * frame's size on the current device    */
   int no_tiles;                 /* 1: every edge merged in global memory
                                  * (the tiles' pass skipped)             */
   int stop_after;               /* benchmarks: 1, 2, 3, 4: the run stops

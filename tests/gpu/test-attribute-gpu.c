@@ -7,8 +7,8 @@
  * columns and rings, flat, few levels, blobs, specks) x frames from 1x1,
  * 1xN and Nx1 to sizes off the tile's multiples, min_area from 1 to more
  * than the frame holds (half of them a frame, in turn), under the
- * defaults and two more tunings a case, in turn (tiles of 1, 4, 32, 64
- * and 128 rows; no tiles: every edge merged in global memory).
+ * defaults and two more tunings a case, in turn (tiles of 1, 4, 16, 32,
+ * 64 and 128 rows; no tiles: every edge merged in global memory).
  * Device views with the allocator's pitch or one sample in; the
  * destination pre-filled with noise and read back whole (nothing written
  * outside the view), the source read back unchanged; each plan runs two
@@ -45,6 +45,8 @@ static const cm_attr_tuning tunings[] = {
   {128, 0, 0},                  /* the largest tile */
   {32, 0, 0},
   {64, 0, 0},
+  {16, 0, 0},                   /* the defaults' for small min_area on
+                                 * frames of few tiles */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -248,7 +250,7 @@ test_large (void)
            * (slow without tiles) under the defaults, the rest under the
            * defaults and tiles of 32 and 128 rows; 4K: the defaults */
           unsigned mask = s == 1 ? 0x1 : k == ATTR_FRAME_HILLS ||
-              (k == ATTR_FRAME_NOISE && depth == 8) ? 0x7f :
+              (k == ATTR_FRAME_NOISE && depth == 8) ? (1u << N_TUNINGS) - 1 :
               k == ATTR_FRAME_NOISE ? 0x1 : 0x31;
 
           if (test_sample_keep ())
