@@ -141,98 +141,79 @@ attr_level_root (const Tree & t, int x)
   }
 }
 
-/* A merge in progress: the two nodes it holds, their levels and tile
- * counts, and the level at or below which every node is known large
- * (once @known). A merge is begun, then stepped until a step says it is
- * done, so that a lane whose merge is done can begin the next one while
- * the other lanes of its warp are still stepping theirs (the tiles). */
-struct attr_merge_state
-{
-  int a, b;
-  unsigned la, lb, ka, kb, known_level;
-  bool known;
-};
-
-template <class Tree>
-static __device__ __forceinline__ void
-attr_merge_begin (const Tree & t, attr_merge_state & m, int a, int b)
-{
-  m.a = attr_level_root (t, a);
-  m.b = attr_level_root (t, b);
-  m.la = t.level (m.a);
-  m.lb = t.level (m.b);
-  m.ka = t.tile_count (m.a);
-  m.kb = t.tile_count (m.b);
-  m.known = false;
-  m.known_level = 0;
-}
-
-/* One step of Wilkinson's connect, lock-free (in global memory it stops
- * early, as above); false once the merge is done */
-template <class Tree>
-static __device__ __forceinline__ bool
-attr_merge_step (const Tree & t, attr_merge_state & m)
-{
-  int pa, z;
-  unsigned lz;
-
-  if (m.a == m.b || (t.count_large (m.ka) && t.count_large (m.kb)))
-    return false;
-  if (!m.known && t.together_large (m.ka, m.kb)) {
-    m.known = true;
-    m.known_level = min (m.la, m.lb);
-  }
-  if (m.known && m.la <= m.known_level && m.lb <= m.known_level) {
-    t.mark_large (m.a);
-    t.mark_large (m.b);
-    return false;
-  }
-  if (attr_below (m.la, m.a, m.lb, m.b)) {
-    int ti = m.a;
-    unsigned tl = m.la, tk = m.ka;
-
-    m.a = m.b;
-    m.la = m.lb;
-    m.ka = m.kb;
-    m.b = ti;
-    m.lb = tl;
-    m.kb = tk;
-  }
-  /* b below a: b goes into a's chain */
-  pa = t.link (m.a);
-  if (pa == m.a)
-    /* a root: b becomes its parent */
-    return t.cas (m.a, m.a, m.b) != m.a;
-  if (t.level (pa) == m.la) {
-    /* a joined a level component meanwhile: go on from its root */
-    m.a = attr_level_root (t, pa);
-    m.ka = t.tile_count (m.a);
-    return true;
-  }
-  z = attr_level_root (t, pa);
-  if (z == m.b)
-    return false;
-  lz = t.level (z);
-  /* z below b below a: b between a and z, then z joins b's chain (a
-   * failed CAS retakes the step) */
-  if (attr_below (lz, z, m.lb, m.b) && t.cas (m.a, pa, m.b) != pa)
-    return true;
-  m.a = z;
-  m.la = lz;
-  m.ka = t.tile_count (z);
-  return true;
-}
-
-/* Joins the trees of neighbours @a and @b */
+/* Joins the trees of neighbours @a and @b (Wilkinson's connect, lock-free;
+ * in global memory it stops early, as above) */
 template <class Tree>
 static __device__ void
 attr_merge (const Tree & t, int a, int b)
 {
-  attr_merge_state m;
+  unsigned la, lb, ka, kb, known_level = 0;
+  bool known = false;           /* every node at or below known_level is
+                                 * large */
 
-  attr_merge_begin (t, m, a, b);
-  while (attr_merge_step (t, m))
-    ;
+  a = attr_level_root (t, a);
+  b = attr_level_root (t, b);
+  la = t.level (a);
+  lb = t.level (b);
+  ka = t.tile_count (a);
+  kb = t.tile_count (b);
+  for (;;) {
+    int pa, z;
+    unsigned lz;
+
+    if (a == b || (t.count_large (ka) && t.count_large (kb)))
+      return;
+    if (!known && t.together_large (ka, kb)) {
+      known = true;
+      known_level = min (la, lb);
+    }
+    if (known && la <= known_level && lb <= known_level) {
+      t.mark_large (a);
+      t.mark_large (b);
+      return;
+    }
+    if (attr_below (la, a, lb, b)) {
+      int ti = a;
+      unsigned tl = la, tk = ka;
+
+      a = b;
+      la = lb;
+      ka = kb;
+      b = ti;
+      lb = tl;
+      kb = tk;
+    }
+    /* b below a: b goes into a's chain */
+    pa = t.link (a);
+    if (pa == a) {
+      /* a root: b becomes its parent */
+      if (t.cas (a, a, b) == a)
+        return;
+      continue;
+    }
+    if (t.level (pa) == la) {
+      /* a joined a level component meanwhile: go on from its root */
+      a = attr_level_root (t, pa);
+      ka = t.tile_count (a);
+      continue;
+    }
+    z = attr_level_root (t, pa);
+    if (z == b)
+      return;
+    lz = t.level (z);
+    if (attr_below (lz, z, lb, b)) {
+      /* z below b below a: b between a and z, then z joins b's chain */
+      if (t.cas (a, pa, b) == pa) {
+        a = z;
+        la = lz;
+        ka = t.tile_count (z);
+      }
+      continue;
+    }
+    a = z;
+    la = lz;
+    ka = t.tile_count (z);
+  }
 }
 
 
@@ -304,25 +285,17 @@ attr_row_parent (unsigned v, int cols)
  * tests/core/test-attribute-tree.cc; @l is a pixel of a tile whose rows
  * are TILE_COLS (32) wide. */
 
-/* The edge from @l to the pixel @dx beside the one below is inside the
- * tile's @cols columns and needed */
-template <class Level>
-static __device__ __forceinline__ bool
-attr_tile_down_needed (const Level & L, int l, int dx, int cols)
-{
-  int lx = l & 31, ly = l / 32, nlx = lx + dx;
-
-  return nlx >= 0 && nlx < cols && attr_edge_needed (L, lx, ly, dx, 0,
-      cols - 1);
-}
-
-/* That edge merged when it is */
+/* The edge from @l to the pixel @dx beside the one below, merged when it
+ * is inside the tile's @cols columns and needed */
 template <class Level>
 static __device__ __forceinline__ void
 attr_tile_merge_down (const attr_shared_tree & t, const Level & L, int l,
     int dx, int cols)
 {
-  if (attr_tile_down_needed (L, l, dx, cols))
+  int lx = l & 31, ly = l / 32, nlx = lx + dx;
+
+  if (nlx >= 0 && nlx < cols && attr_edge_needed (L, lx, ly, dx, 0,
+          cols - 1))
     attr_merge (t, l, l + 32 + dx);
 }
 
@@ -369,55 +342,26 @@ attr_tile_count (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
   }
 }
 
-/* A climb from a leaf (below), begun and stepped as a merge is */
-struct attr_climb_state
-{
-  int r, up;
-  unsigned a;
-};
-
-/* From @l when it is a leaf; false when it is not */
-static __device__ __forceinline__ bool
-attr_tile_climb_begin (const int *s_par, const uint16_t *s_lev,
-    const unsigned *s_acc, attr_climb_state & c, int l)
-{
-  c.r = l;
-  c.up = s_par[l];
-  c.a = s_acc[l];
-  return !((c.up != l && s_lev[c.up] == s_lev[l]) ||
-      (c.a & TILE_HAS_CHILD));
-}
-
-/* The area added into the parent, and on with the parent when it was the
- * last child to arrive; false once the climb is done */
-static __device__ __forceinline__ bool
-attr_tile_climb_step (const int *s_par, unsigned *s_acc,
-    attr_climb_state & c)
-{
-  unsigned old;
-
-  if (c.up == c.r)
-    return false;
-  old = atomicAdd (s_acc + c.up, TILE_CHILD | c.a);
-  if ((old >> 16) != 0xffffu)
-    return false;
-  c.a = (old & TILE_AREA) + c.a;
-  c.r = c.up;
-  c.up = s_par[c.up];
-  return true;
-}
-
 /* From @l when it is a leaf: its area added into its parent, and on with
  * the parent when it was the last child to arrive */
 static __device__ __forceinline__ void
 attr_tile_climb (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
     int l)
 {
-  attr_climb_state c;
+  int r = l, up = s_par[l];
+  unsigned a = s_acc[l];
 
-  if (attr_tile_climb_begin (s_par, s_lev, s_acc, c, l))
-    while (attr_tile_climb_step (s_par, s_acc, c))
-      ;
+  if ((up != l && s_lev[up] == s_lev[l]) || (a & TILE_HAS_CHILD))
+    return;
+  while (up != r) {
+    unsigned old = atomicAdd (s_acc + up, TILE_CHILD | a);
+
+    if ((old >> 16) != 0xffffu)
+      break;
+    a = (old & TILE_AREA) + a;
+    r = up;
+    up = s_par[up];
+  }
 }
 
 /* ---- the frame's passes, a pixel at a time ---------------------------

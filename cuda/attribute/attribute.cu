@@ -102,66 +102,6 @@ struct frame_levels
   }
 };
 
-/* The walks of a tile's merges and climbs differ in length from lane to
- * lane: rather than each of a lane's pixels in turn (the warp waiting at
- * each for its longest walk), a lane steps its walk and, once it is
- * done, begins the next of its own; the warp waits only at the end. */
-
-/* The needed vertical and diagonal edges of the tile's pixels from
- * threadIdx.x on, blockDim.x apart, merged. Out of line: inlined into
- * tiles_kernel<uint8_t>, it makes CUDA 13.0's ptxas fail ("Register
- * allocation failed with register count of '7'"). */
-static __device__ __noinline__ void
-tile_merges (const attr_shared_tree & t, const tile_levels & L, int size,
-    int cols, int rows, int forward)
-{
-  attr_merge_state m;
-  bool busy = false;
-  int l = threadIdx.x, e = 1;
-
-  for (;;) {
-    if (!busy) {
-      int from = l, dx = fwd_dx[e];
-
-      if (l >= size)
-        break;
-      if (++e == forward) {
-        e = 1;
-        l += blockDim.x;
-      }
-      if ((from & (TILE_COLS - 1)) >= cols || from / TILE_COLS + 1 >= rows ||
-          !attr_tile_down_needed (L, from, dx, cols))
-        continue;
-      attr_merge_begin (t, m, from, from + TILE_COLS + dx);
-    }
-    busy = attr_merge_step (t, m);
-  }
-}
-
-/* The tile's areas from its leaves, as area_kernel below */
-static __device__ __forceinline__ void
-tile_climbs (const int *s_par, const uint16_t *s_lev, unsigned *s_acc,
-    int size, int cols, int rows)
-{
-  attr_climb_state c;
-  bool busy = false;
-  int l = threadIdx.x;
-
-  for (;;) {
-    if (!busy) {
-      int from = l;
-
-      if (l >= size)
-        break;
-      l += blockDim.x;
-      if ((from & (TILE_COLS - 1)) >= cols || from / TILE_COLS >= rows ||
-          !attr_tile_climb_begin (s_par, s_lev, s_acc, c, from))
-        continue;
-    }
-    busy = attr_tile_climb_step (s_par, s_acc, c);
-  }
-}
-
 /* One tile of TILE_COLS x @tile_rows: levels in, each row's tree by a
  * warp, the needed vertical and diagonal edges merged in shared memory,
  * the links made canonical, the tile's areas from its leaves; out go the
@@ -203,7 +143,10 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     s_par[l] = r * TILE_COLS + attr_row_parent (v, r < rows ? cols : 0);
   }
   __syncthreads ();
-  tile_merges (t, L, size, cols, rows, forward);
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS + 1 < rows)
+      for (int e = 1; e < forward; e++)
+        attr_tile_merge_down (t, L, l, fwd_dx[e], cols);
   __syncthreads ();
   for (int l = threadIdx.x; l < size; l += blockDim.x)
     if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
@@ -214,7 +157,10 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
     if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
       attr_tile_count (s_par, s_lev, s_acc, l);
   __syncthreads ();
-  tile_climbs (s_par, s_lev, s_acc, size, cols, rows);
+  /* areas from the leaves, as area_kernel below */
+  for (int l = threadIdx.x; l < size; l += blockDim.x)
+    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
+      attr_tile_climb (s_par, s_lev, s_acc, l);
   __syncthreads ();
   for (int l = threadIdx.x; l < size; l += blockDim.x) {
     int lx = l & (TILE_COLS - 1), ly = l / TILE_COLS, p = s_par[l];
@@ -251,21 +197,22 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   large[g] = min_area <= 1;
 }
 
-/* The forward edge @e of (x, y) exists and is needed; its ends in @p,
- * @q (raster indices) */
-static __device__ __forceinline__ bool
-forward_edge (const attr_global_tree & t, int w, int h, int x, int y,
-    int e, int & p, int & q)
+/* The needed forward edges of (x, y) from @e0 on, merged in global
+ * memory */
+static __device__ void
+merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
+    int e0, int forward)
 {
   frame_levels L = { t.lev, w };
-  int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
 
-  if (nx < 0 || nx >= w || ny >= h ||
-      (e != 0 && !attr_edge_needed (L, x, y, fwd_dx[e], 0, w - 1)))
-    return false;
-  p = y * w + x;
-  q = ny * w + nx;
-  return true;
+  for (int e = e0; e < forward; e++) {
+    int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
+
+    if (nx < 0 || nx >= w || ny >= h)
+      continue;
+    if (e == 0 || attr_edge_needed (L, x, y, fwd_dx[e], 0, w - 1))
+      attr_merge (t, y * w + x, ny * w + nx);
+  }
 }
 
 /* Without tiles: every edge */
@@ -274,62 +221,40 @@ edges_kernel (int w, int h, int forward, unsigned min_area, int *par,
     const uint16_t *lev, const uint16_t *count, uint8_t * large)
 {
   attr_global_tree t = { par, lev, count, large, min_area };
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, p, q;
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
 
   if (x < w)
-    for (int e = 0; e < forward; e++)
-      if (forward_edge (t, w, h, x, y, e, p, q))
-        attr_merge (t, p, q);
+    merge_forward (t, w, h, x, y, 0, forward);
 }
 
-/* A seam thread's edge @c (0 to 2): grid rows [0, @row_seams) are the
- * last rows of every tile row but the frame's last (the down and
- * diagonal edges of pixel i), the others the pixel columns
- * k TILE_COLS - 1 (of row i: the right edge, the down-right diagonal,
- * and the down-left diagonal of the pixel beside). False when it does
- * not exist or is not needed. */
-static __device__ __forceinline__ bool
-seam_edge (const attr_global_tree & t, int w, int h, int tile_rows,
-    int row_seams, int forward, int i, int c, int & p, int & q)
-{
-  int x, y, e;
-
-  if ((int) blockIdx.y < row_seams) {
-    x = i;
-    y = (blockIdx.y + 1) * tile_rows - 1;
-    e = 1 + c;
-  } else {
-    x = (blockIdx.y - row_seams + 1) * TILE_COLS - 1 + (c == 2);
-    y = i;
-    e = c == 0 ? 0 : c + 1;
-  }
-  return x < w && y < h && e < forward &&
-      forward_edge (t, w, h, x, y, e, p, q);
-}
-
-/* The seams, in one launch so that their walks wait on L2 side by side;
- * each thread's edges stepped as the tiles' merges are (tile_merges) */
+/* The seams, in one launch so that their walks wait on L2 side by side:
+ * grid rows [0, @row_seams) are the last rows of every tile row but the
+ * frame's last (down and diagonal edges), the others the pixel columns
+ * k TILE_COLS - 1 of every row (right edge, down-right diagonal) with the
+ * down-left diagonal of the pixel beside them */
 static __global__ void
 seams_kernel (int w, int h, int tile_rows, int row_seams, int forward,
     unsigned min_area, int *par, const uint16_t *lev, const uint16_t *count,
     uint8_t * large)
 {
   attr_global_tree t = { par, lev, count, large, min_area };
-  int i = blockIdx.x * blockDim.x + threadIdx.x, c = 0;
-  attr_merge_state m;
-  bool busy = false;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
 
-  for (;;) {
-    if (!busy) {
-      int p, q;
+  if ((int) blockIdx.y < row_seams) {
+    int y = (blockIdx.y + 1) * tile_rows - 1;
 
-      if (c == 3)
-        break;
-      if (!seam_edge (t, w, h, tile_rows, row_seams, forward, i, c++, p, q))
-        continue;
-      attr_merge_begin (t, m, p, q);
+    if (i < w)
+      merge_forward (t, w, h, i, y, 1, forward);
+  } else {
+    int x = (blockIdx.y - row_seams + 1) * TILE_COLS - 1;
+
+    if (i >= h)
+      return;
+    merge_forward (t, w, h, x, i, 0, 1);
+    if (forward > 2) {
+      merge_forward (t, w, h, x, i, 2, 3);
+      merge_forward (t, w, h, x + 1, i, 3, 4);
     }
-    busy = attr_merge_step (t, m);
   }
 }
 
