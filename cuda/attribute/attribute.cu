@@ -320,9 +320,11 @@ launch_status (void)
 
 /* Rows of the default tile: the larger a tile, the more of its
  * components are known large before the seams, but the longer its
- * merges' chains: a tile of at least twice min_area pixels; halved when
- * its grid would not fill the device twice over (the tiles' time is
- * their slowest block's when they come in one wave; docs/design.md) */
+ * merges' chains: a tile of at least twice min_area pixels (in smaller
+ * ones, merges on noise walk nearly their whole chains before they know
+ * a component large); halved when its grid would not fill the device
+ * twice over (the tiles' time is then their slowest block's) and the
+ * half still holds twice min_area (docs/design.md) */
 static int
 default_tile_rows (uint32_t min_area, int width, int height)
 {
@@ -331,6 +333,8 @@ default_tile_rows (uint32_t min_area, int width, int height)
   double tiles = (double) ((width + TILE_COLS - 1) / TILE_COLS) *
       ((height + rows - 1) / rows);
 
+  if ((uint64_t) TILE_COLS * (rows / 2) < 2ull * min_area)
+    return rows;
   if (cudaGetDevice (&dev) != cudaSuccess ||
       cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
           dev) != cudaSuccess ||
