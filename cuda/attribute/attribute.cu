@@ -318,23 +318,13 @@ launch_status (void)
   return cm_cuda_status (cudaGetLastError ());
 }
 
-/* Rows of the default tile: the larger a tile, the more of its
- * components are known large before the seams, but the longer its
- * merges' chains: a tile of at least twice min_area pixels (in smaller
- * ones, merges on noise walk nearly their whole chains before they know
- * a component large); halved when its grid would not fill the device
- * twice over (the tiles' time is then their slowest block's) and the
- * half still holds twice min_area (docs/design.md) */
+/* Rows of the default tile (attribute-tiles.c): the blocks of the base
+ * height the device holds at once, from the occupancy API */
 static int
 default_tile_rows (uint32_t min_area, int width, int height)
 {
-  int rows = min_area <= 512 ? 32 : min_area <= 1024 ? 64 : TILE_MAX_ROWS;
-  int dev, sms = 0, per_sm = 0;
-  double tiles = (double) ((width + TILE_COLS - 1) / TILE_COLS) *
-      ((height + rows - 1) / rows);
+  int rows = cm_attr_tile_rows_base (min_area), dev, sms = 0, per_sm = 0;
 
-  if ((uint64_t) TILE_COLS * (rows / 2) < 2ull * min_area)
-    return rows;
   if (cudaGetDevice (&dev) != cudaSuccess ||
       cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
           dev) != cudaSuccess ||
@@ -345,7 +335,7 @@ default_tile_rows (uint32_t min_area, int width, int height)
     cudaGetLastError ();
     return rows;
   }
-  return tiles < 2.0 * sms * per_sm ? rows / 2 : rows;
+  return cm_attr_tile_rows (min_area, width, height, sms * per_sm);
 }
 
 cm_status

@@ -101,6 +101,15 @@ typedef struct
                                  * the area (no output); 0: whole run    */
 } cm_attr_tuning;
 
+/* The CUDA plan's default tile height (rows of 32 columns) for
+ * @min_area: cm_attr_tile_rows_base, halved for frames of @width x
+ * @height whose tiles would not fill twice the @resident blocks (of the
+ * base height) the device holds at once, while the half still holds
+ * twice min_area pixels (0 resident: not halved) */
+int cm_attr_tile_rows_base (uint32_t min_area);
+int cm_attr_tile_rows (uint32_t min_area, int width, int height,
+    int resident);
+
 cm_status cm_attr_plan_new (cm_attr_plan ** out, const cm_attr_desc * desc,
     int width, int height, cm_depth depth);
 cm_status cm_attr_plan_new_tuned (cm_attr_plan ** out,

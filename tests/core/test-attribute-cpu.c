@@ -9,7 +9,8 @@
  * specks), frames from 1x1, 1xN and Nx1 up with tight and padded
  * pitches, min_area from 1 to more than the frame holds, on 1 to 7
  * threads (bands of rows joined); each plan run on several frames.
- * Then argument checks and the cancel flag. */
+ * Then argument checks and the cancel flag. First the CUDA plan's
+ * default tile heights (host code). */
 #include <stdlib.h>
 
 #include "attribute/attribute-filter.h"
@@ -250,9 +251,46 @@ check_arguments (void)
   test_image_free (&c);
 }
 
+/* The CUDA plan's default tile heights (attribute-tiles.c): twice
+ * min_area pixels, halved where the tiles would not fill the device
+ * twice over (an H100: 132 SMs of 8 blocks) and the half keeps twice
+ * min_area */
+static void
+check_tile_rows (void)
+{
+  static const struct
+  {
+    uint32_t min_area;
+    int w, h, resident, rows;
+  } cases[] = {
+    {1, 1920, 1080, 0, 32}, {64, 3840, 2160, 0, 32},
+    {512, 100, 100, 0, 32}, {513, 100, 100, 0, 64},
+    {1024, 100, 100, 0, 64}, {1025, 100, 100, 0, 128},
+    /* 1080p: 2,040 tiles of 32 rows, under two waves of 1,056 */
+    {64, 1920, 1080, 1056, 16}, {256, 1920, 1080, 1056, 16},
+    {257, 1920, 1080, 1056, 32}, {1000, 1920, 1080, 1056, 64},
+    {2000, 1920, 1080, 1056, 128},
+    /* 4K: 8,160 tiles of 32 rows, 4,080 of 64 */
+    {64, 3840, 2160, 1056, 32}, {1000, 3840, 2160, 1056, 64},
+    /* two waves exactly: not halved */
+    {64, 1920, 1056, 990, 32}, {64, 1920, 1056, 991, 16},
+    {64, 1, 1, 1056, 16}, {1, 1, 1, 1, 16},
+  };
+
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+    int rows = cm_attr_tile_rows (cases[i].min_area, cases[i].w,
+        cases[i].h, cases[i].resident);
+
+    CHECK (rows == cases[i].rows, "tile rows for min_area %u, %dx%d, %d "
+        "resident: %d, not %d", cases[i].min_area, cases[i].w, cases[i].h,
+        cases[i].resident, rows, cases[i].rows);
+  }
+}
+
 int
 main (void)
 {
+  check_tile_rows ();
   check_fixture ();
   check_arguments ();
   check_table ();
