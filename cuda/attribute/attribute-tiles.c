@@ -3,9 +3,6 @@
  * tests/core runs without a GPU. */
 #include "attribute.h"
 
-#define TILE_COLS 32            /* attribute.cu's tiles                   */
-#define TILE_MAX_ROWS 128
-
 /* The larger a tile, the more of its components are known large before
  * the seams, but the longer its merges' chains: a tile of at least twice
  * min_area pixels (in smaller ones, merges on noise walk nearly their
@@ -13,7 +10,7 @@
 int
 cm_attr_tile_rows_base (uint32_t min_area)
 {
-  return min_area <= 512 ? 32 : min_area <= 1024 ? 64 : TILE_MAX_ROWS;
+  return min_area <= 512 ? 32 : min_area <= 1024 ? 64 : CM_ATTR_TILE_MAX_ROWS;
 }
 
 /* Halved when the grid would not fill the device twice over (the tiles'
@@ -23,10 +20,12 @@ int
 cm_attr_tile_rows (uint32_t min_area, int width, int height, int resident)
 {
   int rows = cm_attr_tile_rows_base (min_area);
-  double tiles = (double) ((width + TILE_COLS - 1) / TILE_COLS) *
+  double tiles = (double) ((width + CM_ATTR_TILE_COLS - 1) /
+      CM_ATTR_TILE_COLS) *
       ((height + rows - 1) / rows);
 
-  if (resident <= 0 || (uint64_t) TILE_COLS * (rows / 2) < 2ull * min_area)
+  if (resident <= 0 ||
+      (uint64_t) CM_ATTR_TILE_COLS * (rows / 2) < 2ull * min_area)
     return rows;
   return tiles < 2.0 * resident ? rows / 2 : rows;
 }

@@ -43,10 +43,9 @@
 #include "cm-cuda.h"
 #include "attribute-tree.cuh"
 
-#define TILE_COLS 32            /* a warp a row                           */
+#define TILE_COLS CM_ATTR_TILE_COLS     /* a warp a row                   */
 static_assert (TILE_COLS == 32, "attribute-tree.cuh's tile passes take "
     "rows of 32 pixels, a warp");
-#define TILE_MAX_ROWS 128       /* 40 KiB of shared memory                */
 #define TILE_WARPS 8
 #define BLOCK 256
 
@@ -305,6 +304,13 @@ output_kernel (int w, int h, int *par, const uint16_t *lev,
 
 /* ---- the plan ---------------------------------------------------------- */
 
+/* a tile's block: a warp a row, at most TILE_WARPS */
+static int
+tile_threads (int rows)
+{
+  return 32 * min (rows, TILE_WARPS);
+}
+
 /* a tile's links, accumulators and levels */
 static size_t
 tile_smem (int rows)
@@ -329,7 +335,7 @@ default_tile_rows (uint32_t min_area, int width, int height)
       cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
           dev) != cudaSuccess ||
       cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-          tiles_kernel<uint8_t>, 32 * min (rows, TILE_WARPS),
+          tiles_kernel<uint8_t>, tile_threads (rows),
           tile_smem (rows))
       != cudaSuccess) {
     cudaGetLastError ();
@@ -356,7 +362,7 @@ cm_attr_plan_new_tuned (cm_attr_plan ** out, const cm_attr_desc * desc,
   if (height > 65535)
     return CM_ERR_UNSUPPORTED;
   if (tuning != NULL && (tuning->tile_rows < 0 ||
-          tuning->tile_rows > TILE_MAX_ROWS ||
+          tuning->tile_rows > CM_ATTR_TILE_MAX_ROWS ||
           (tuning->tile_rows & (tuning->tile_rows - 1)) != 0))
     return CM_ERR_INVALID_ARG;
   p = cm_plan_alloc<cm_attr_plan> (desc, width, height, depth);
@@ -418,7 +424,7 @@ run_typed (cm_attr_plan * p, const cm_image * src, const cm_image * dst,
     dim3 grid ((w + TILE_COLS - 1) / TILE_COLS, (h + tr - 1) / tr);
     size_t smem = tile_smem (tr);
 
-    tiles_kernel<T> <<<grid, 32 * min (tr, TILE_WARPS), smem, s>>> (in,
+    tiles_kernel<T> <<<grid, tile_threads (tr), smem, s>>> (in,
         src->pitch, w, h, inv, tr, forward, min_area, p->par, p->lev,
         p->acc, p->count, p->large);
     if ((st = launch_status ()) != CM_OK || p->stop_after == 1)

@@ -101,6 +101,11 @@ typedef struct
                                  * the area (no output); 0: whole run    */
 } cm_attr_tuning;
 
+/* The CUDA plan's tiles: CM_ATTR_TILE_COLS columns (a warp a row), up
+ * to CM_ATTR_TILE_MAX_ROWS rows */
+#define CM_ATTR_TILE_COLS 32
+#define CM_ATTR_TILE_MAX_ROWS 128  /* 40 KiB of shared memory */
+
 /* The CUDA plan's default tile height (rows of 32 columns) for
  * @min_area: cm_attr_tile_rows_base, halved for frames of @width x
  * @height whose tiles would not fill twice the @resident blocks (of the
