@@ -164,9 +164,7 @@ main (int argc, char **argv)
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH,...] "
           "[--runs N] [--areas 64,1000] [--depths 8,16] [--close] "
           "[--conn 4|8] [--tile-rows N] [--flat] [--no-noise] "
-          "[--low-noise N] [--steps] "
-          "[--check] "
-          "[--dump DIR]\n", argv[0]);
+          "[--low-noise N] [--steps] [--check] [--dump DIR]\n", argv[0]);
       return 2;
     }
   }
