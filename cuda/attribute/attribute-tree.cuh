@@ -285,18 +285,51 @@ attr_row_parent (unsigned v, int cols)
  * tests/core/test-attribute-tree.cc; @l is a pixel of a tile whose rows
  * are TILE_COLS (32) wide. */
 
-/* The edge from @l to the pixel @dx beside the one below, merged when it
- * is inside the tile's @cols columns and needed */
-template <class Level>
-static __device__ __forceinline__ void
-attr_tile_merge_down (const attr_shared_tree & t, const Level & L, int l,
-    int dx, int cols)
-{
-  int lx = l & 31, ly = l / 32, nlx = lx + dx;
+/* The tiles' merges run from a queue of the pixels that have needed
+ * down edges (attribute.cu): few edges are needed, and their merges are
+ * long walks, so dealt out in turn they keep a warp's lanes busy. An
+ * entry is the pixel's index in the tile (at most 4096 pixels) in the
+ * low 12 bits and a bit per needed down edge above: vertical, down-right,
+ * down-left. */
+#define ATTR_ENTRY_PIXEL 0xfffu
+#define ATTR_ENTRY_EDGE_SHIFT 12
 
-  if (nlx >= 0 && nlx < cols && attr_edge_needed (L, lx, ly, dx, 0,
-          cols - 1))
-    attr_merge (t, l, l + 32 + dx);
+/* the column step of down edge @k of an entry */
+static __device__ __forceinline__ int
+attr_down_dx (int k)
+{
+  return k == 0 ? 0 : k == 1 ? 1 : -1;
+}
+
+/* @l's entry: its first @down down edges (1 at 4-connectivity, 3 at 8)
+ * that stay inside the tile's @cols columns and are needed; 0 when none
+ * is */
+template <class Level>
+static __device__ __forceinline__ unsigned
+attr_tile_needed_down (const Level & L, int l, int down, int cols)
+{
+  int lx = l & 31, ly = l / 32;
+  unsigned edges = 0;
+
+  for (int k = 0; k < down; k++) {
+    int dx = attr_down_dx (k), nlx = lx + dx;
+
+    if (nlx >= 0 && nlx < cols && attr_edge_needed (L, lx, ly, dx, 0,
+            cols - 1))
+      edges |= 1u << k;
+  }
+  return edges != 0 ? edges << ATTR_ENTRY_EDGE_SHIFT | (unsigned) l : 0;
+}
+
+/* The merges of an entry, from one call site of attr_merge (a loop over
+ * the edge bits, so that the walk is inlined once) */
+static __device__ __forceinline__ void
+attr_tile_merge_entry (const attr_shared_tree & t, unsigned entry)
+{
+  int l = (int) (entry & ATTR_ENTRY_PIXEL);
+
+  for (unsigned e = entry >> ATTR_ENTRY_EDGE_SHIFT; e != 0; e &= e - 1)
+    attr_merge (t, l, l + 32 + attr_down_dx (__ffs (e) - 1));
 }
 
 /* @l's link made canonical: to its level root, or from a level root to

@@ -119,11 +119,15 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
   int *s_par = smem;
   unsigned *s_acc = (unsigned *) (smem + size);
   uint16_t *s_lev = (uint16_t *) (s_acc + size);
+  /* the merges' queue (attr_tile_needed_down) in the accumulators,
+   * which the counts use only after the merges */
+  uint16_t *s_queue = (uint16_t *) s_acc;
+  __shared__ int s_queued;
   attr_shared_tree t = { s_par, s_lev, NULL, NULL, 0 };
   tile_levels L = { s_lev };
   int x0 = blockIdx.x * TILE_COLS, y0 = blockIdx.y * tile_rows;
   int cols = min (TILE_COLS, w - x0), rows = min (tile_rows, h - y0);
-  int lane = threadIdx.x & 31;
+  int lane = threadIdx.x & 31, queued;
   unsigned hash = attr_tile_hash (blockIdx.x, blockIdx.y);
 
   for (int r = threadIdx.x >> 5; r < tile_rows; r += blockDim.x >> 5) {
@@ -138,18 +142,37 @@ tiles_kernel (const uint8_t * src, size_t pitch, int w, int h,
       acc[g] = 0;
     }
     s_lev[l] = (uint16_t) v;
-    s_acc[l] = 0;
     s_par[l] = r * TILE_COLS + attr_row_parent (v, r < rows ? cols : 0);
   }
+  if (threadIdx.x == 0)
+    s_queued = 0;
   __syncthreads ();
-  for (int l = threadIdx.x; l < size; l += blockDim.x)
-    if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS + 1 < rows)
-      for (int e = 1; e < forward; e++)
-        attr_tile_merge_down (t, L, l, fwd_dx[e], cols);
+  /* the pixels with needed down edges queued, a warp's compacted by a
+   * ballot (the loop's trip count is the same for a warp's lanes) */
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    unsigned entry = (l & (TILE_COLS - 1)) < cols &&
+        l / TILE_COLS + 1 < rows ? attr_tile_needed_down (L, l,
+        forward - 1, cols) : 0;
+    unsigned ballot = __ballot_sync (0xffffffffu, entry != 0);
+    int base = 0;
+
+    if (lane == 0 && ballot != 0)
+      base = atomicAdd (&s_queued, __popc (ballot));
+    base = __shfl_sync (0xffffffffu, base, 0);
+    if (entry != 0)
+      s_queue[base + __popc (ballot & ((1u << lane) - 1))] =
+          (uint16_t) entry;
+  }
   __syncthreads ();
-  for (int l = threadIdx.x; l < size; l += blockDim.x)
+  queued = s_queued;
+  for (int q = threadIdx.x; q < queued; q += blockDim.x)
+    attr_tile_merge_entry (t, s_queue[q]);
+  __syncthreads ();
+  for (int l = threadIdx.x; l < size; l += blockDim.x) {
+    s_acc[l] = 0;
     if ((l & (TILE_COLS - 1)) < cols && l / TILE_COLS < rows)
       attr_make_canonical (t, l);
+  }
   __syncthreads ();
   /* own pixels and children counted, as nodes_kernel below */
   for (int l = threadIdx.x; l < size; l += blockDim.x)

@@ -87,7 +87,7 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
   attr_shared_tree t = { s_par.data (), s_lev.data (), NULL, NULL, 0 };
   unsigned hash = attr_tile_hash (x0 / COLS, y0 / tile_rows);
   tile_levels L = { s_lev.data () };
-  std::vector<std::pair<int, int>> merges;
+  std::vector<unsigned> queue;
 
   for (int r = 0; r < tile_rows; r++) {
     unsigned v[COLS];
@@ -111,13 +111,16 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
     if (l % COLS >= cols || l / COLS >= rows)
       continue;
     order.push_back (l);
-    if (l / COLS + 1 < rows)
-      for (int e = 1; e < forward; e++)
-        merges.push_back ({l, fwd_dx[e]});
+    if (l / COLS + 1 < rows) {
+      unsigned entry = attr_tile_needed_down (L, l, forward - 1, cols);
+
+      if (entry != 0)
+        queue.push_back (entry);
+    }
   }
-  shuffled (merges);
-  for (auto & m : merges)
-    attr_tile_merge_down (t, L, m.first, m.second, cols);
+  shuffled (queue);
+  for (unsigned entry : queue)
+    attr_tile_merge_entry (t, entry);
   shuffled (order);
   for (int l : order)
     attr_make_canonical (t, l);
