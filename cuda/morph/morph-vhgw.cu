@@ -202,6 +202,31 @@ tile_config (cm_segment * seg, cm_pass_variant variant, int kind, int c,
   return tile > 0 ? variant : CM_PASS_LINES;
 }
 
+/* The tile kernel of @seg for erosion and dilation, allowed its shared
+ * memory past the default 48 KiB once, when the plan is built */
+static cm_status
+allow_tile_smem (const cm_segment * seg, cm_depth depth)
+{
+  const cm_pass_variant v = seg->tile_variant;
+
+  if (seg->smem <= 48 * 1024 || (v != CM_PASS_VERTICAL &&
+          v != CM_PASS_HORIZONTAL && v != CM_PASS_SHEARED))
+    return CM_OK;
+  for (int is_min = 0; is_min < 2; is_min++) {
+    const pass_kernel k = v == CM_PASS_HORIZONTAL ?
+        vhgw_rows_kernel (v, depth, is_min, seg->c) :
+        vhgw_columns_kernel (v, depth, is_min, seg->c);
+    const cudaError_t e = cudaFuncSetAttribute ((const void *) k,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) seg->smem);
+
+    if (e != cudaSuccess) {
+      (void) cudaGetLastError ();
+      return cm_status_from_cuda (e);
+    }
+  }
+  return CM_OK;
+}
+
 cm_status
 cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
     cm_depth depth, const cm_morph_tuning * tuning)
@@ -263,7 +288,7 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
       seg->variant = CM_PASS_ROW_PWIN;
     else
       seg->variant = seg->tile_variant;
-    return CM_OK;
+    return allow_tile_smem (seg, depth);
   } else if (seg->dir_x == 1 && (seg->dir_y == 1 || seg->dir_y == -1)) {
     seg->variant = CM_PASS_LINES;
     if (t->paths != CM_MORPH_PATHS_LEGACY) {
@@ -282,7 +307,7 @@ cm_vhgw_segment_plan (cm_segment * seg, int width, int height,
   } else
     return CM_ERR_INVALID_ARG;
   seg->tile_variant = seg->variant;
-  return CM_OK;
+  return allow_tile_smem (seg, depth);
 }
 
 static int
@@ -403,12 +428,6 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   k = variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED ?
       vhgw_columns_kernel (variant, src->depth, is_min, seg->c) :
       vhgw_rows_kernel (variant, src->depth, is_min, seg->c);
-  if (seg->smem > 48 * 1024) {
-    e = cudaFuncSetAttribute ((const void *) k,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) seg->smem);
-    if (e != cudaSuccess)
-      return e;
-  }
   if (variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED)
     /* passes of chains: see pdl_wait */
     e = pdl_launch (k, grid, block, seg->smem, stream, a, seg->pdl);
