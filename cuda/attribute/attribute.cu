@@ -7,7 +7,8 @@
  * seams in global memory; then
  *
  * - tiles: a warp builds each row's tree (its Cartesian tree), the
- *   vertical and diagonal edges that are needed are merged, and the
+ *   vertical and diagonal edges that are needed are queued and their
+ *   merges dealt out to the block's threads, and the
  *   tile's own tree measures its components: each pixel keeps its
  *   component's count in the tile, and is marked large when that count
  *   reaches min_area;
