@@ -289,33 +289,24 @@ label_tiles (const void *src, size_t pitch, int width, int height,
 
 /* ---- pass 2: unions across the tiles' edges ------------------------------ */
 
-/* A block takes MERGE_TILES tiles side by side, 32 + tile_rows threads
- * each: the first MERGE_TILES x 32 threads the tiles' top rows' pixels (a
- * warp a tile) and their neighbours above, the others the tiles' left
- * columns' pixels and their neighbours to the left. (A block of one tile
- * of 8 rows had 40 threads, its second warp 8 lanes busy of 32.) As
- * inside the tiles, a contact is skipped when other unions join it: along
- * the top row, a vertical contact whose left neighbours (in the same
- * tile) touch too; down the left column, a horizontal contact whose upper
- * neighbours (in the same tile) touch too; a diagonal contact when the
- * straight neighbour or the one beside is foreground. A contact relies
- * only on contacts before it in the same tile, so none is skipped for
- * good. */
-#define MERGE_TILES 4
-
+/* A block of 32 + tile_rows threads per tile: the first 32 take the top
+ * row's pixels and their neighbours above, the others the left column's
+ * and their neighbours to the left. As inside the tiles, a contact is
+ * skipped when other unions join it: along the top row, a vertical
+ * contact whose left neighbours (in the same tile) touch too; down the
+ * left column, a horizontal contact whose upper neighbours (in the same
+ * tile) touch too; a diagonal contact when the straight neighbour or the
+ * one beside is foreground. A contact relies only on contacts before it
+ * in the same tile, so none is skipped for good. */
 template <bool CONN8>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
 {
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  const int tops = MERGE_TILES * TILE_W;
-  const bool top = (int) threadIdx.x < tops;
-  const int u = top ? threadIdx.x : threadIdx.x - tops;
-  const int per = top ? TILE_W : tile_rows, t = u % per;
-  const int x0 = (blockIdx.x * MERGE_TILES + u / per) * TILE_W;
-  const int y0 = blockIdx.y * tile_rows;
+  const int t = threadIdx.x;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
 
-  if (top) {
+  if (t < TILE_W) {
     const int x = x0 + t, y = y0;
 
     if (y == 0 || x >= width)
@@ -341,9 +332,9 @@ merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
         unite_global (labels, p, p - width + 1);
     }
   } else {
-    const int x = x0, y = y0 + t;
+    const int x = x0, y = y0 + t - TILE_W;
 
-    if (x == 0 || x >= width || y >= height)
+    if (x == 0 || y >= height || t - TILE_W >= tile_rows)
       return;
     const uint32_t p = (uint32_t) y * width + x;
 

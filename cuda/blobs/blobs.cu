@@ -619,7 +619,6 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   const int w = p->width, h = p->height, tr = p->tile_rows;
   const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
-  const dim3 merges ((tiles.x + MERGE_TILES - 1) / MERGE_TILES, tiles.y);
   const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + OUT_ROWS - 1) / OUT_ROWS);
   const label_fn label = is16 ?
       (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
@@ -657,8 +656,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   if (steps >= 2)
     keep (pdl_launch_params (conn8 ? merge_tiles<true> : merge_tiles<false>,
-            merges, dim3 (MERGE_TILES * (TILE_W + tr)), 0, s, pdl,
-            p->labels, w, h, tr));
+            tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
