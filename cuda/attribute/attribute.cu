@@ -74,12 +74,6 @@ load_level (const uint8_t * src, size_t pitch, int x, int y, unsigned inv)
   return ((const T *) (src + (size_t) y * pitch))[x] ^ inv;
 }
 
-/* The forward edges of (x, y) to (x + dx, y + dy): right, down, and for 8
- * neighbours down-right and down-left */
-#define N_FORWARD 4
-__constant__ int fwd_dx[N_FORWARD] = { 1, 0, 1, -1 };
-__constant__ int fwd_dy[N_FORWARD] = { 0, 1, 1, 1 };
-
 /* The levels of a tile (TILE_COLS a row) and of the frame, by (x, y) */
 struct tile_levels
 {
@@ -221,7 +215,8 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
 }
 
 /* The needed forward edges of (x, y) from @e0 on, merged in global
- * memory */
+ * memory. Forward edge 0 goes right, edge 1 + k is down edge k of
+ * attr_down_dx (down; for 8 neighbours down-right and down-left). */
 static __device__ void
 merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
     int e0, int forward)
@@ -229,11 +224,12 @@ merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
   frame_levels L = { t.lev, w };
 
   for (int e = e0; e < forward; e++) {
-    int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
+    const int dx = e == 0 ? 1 : attr_down_dx (e - 1), dy = e == 0 ? 0 : 1;
+    int nx = x + dx, ny = y + dy;
 
     if (nx < 0 || nx >= w || ny >= h)
       continue;
-    if (e == 0 || attr_edge_needed (L, x, y, fwd_dx[e], 0, w - 1))
+    if (e == 0 || attr_edge_needed (L, x, y, dx, 0, w - 1))
       attr_merge (t, y * w + x, ny * w + nx);
   }
 }

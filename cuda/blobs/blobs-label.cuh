@@ -39,6 +39,7 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
+  uint32_t arrived;             /* select_blobs' grid barriers            */
 };
 
 template <typename T>

@@ -202,6 +202,17 @@ tile_config (cm_segment * seg, cm_pass_variant variant, int kind, int c,
   return tile > 0 ? variant : CM_PASS_LINES;
 }
 
+/* The kernel of a pass of @variant: the columns kernel for vertical and
+ * sheared tiles, the rows kernel for horizontal tiles and lines (the
+ * plan's shared-memory attribute and the launch both ask here) */
+static pass_kernel
+pass_kernel_for (cm_pass_variant variant, cm_depth depth, int is_min, int c)
+{
+  return variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED ?
+      vhgw_columns_kernel (variant, depth, is_min, c) :
+      vhgw_rows_kernel (variant, depth, is_min, c);
+}
+
 /* The tile kernel of @seg for erosion and dilation, allowed its shared
  * memory past the default 48 KiB once, when the plan is built */
 static cm_status
@@ -213,9 +224,7 @@ allow_tile_smem (const cm_segment * seg, cm_depth depth)
           v != CM_PASS_HORIZONTAL && v != CM_PASS_SHEARED))
     return CM_OK;
   for (int is_min = 0; is_min < 2; is_min++) {
-    const pass_kernel k = v == CM_PASS_HORIZONTAL ?
-        vhgw_rows_kernel (v, depth, is_min, seg->c) :
-        vhgw_columns_kernel (v, depth, is_min, seg->c);
+    const pass_kernel k = pass_kernel_for (v, depth, is_min, seg->c);
     const cudaError_t e = cudaFuncSetAttribute ((const void *) k,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) seg->smem);
 
@@ -425,9 +434,7 @@ cm_vhgw_pass (const cm_image * src, const cm_image * dst,
   if (grid.y > 65535u)
     return cudaErrorInvalidValue;
 
-  k = variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED ?
-      vhgw_columns_kernel (variant, src->depth, is_min, seg->c) :
-      vhgw_rows_kernel (variant, src->depth, is_min, seg->c);
+  k = pass_kernel_for (variant, src->depth, is_min, seg->c);
   if (variant == CM_PASS_VERTICAL || variant == CM_PASS_SHEARED)
     /* passes of chains: see pdl_wait */
     e = pdl_launch (k, grid, block, seg->smem, stream, a, seg->pdl);

@@ -193,6 +193,56 @@ test_large (void)
   check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
 }
 
+/* Both ways of the selection (blobs-select.cuh: one block up to 16,384
+ * blobs, the whole grid beyond): frames of exactly @n blobs, twelve
+ * squares of 4,096 and 4,900 pixels (the histogram's top bin, so that a
+ * cut of 7 falls among their exact areas) and single pixels, around that
+ * limit and far past it; cuts in the top bin, among the single pixels
+ * (ties by the thousand) and none. */
+static void
+test_selection_ways (void)
+{
+  static const uint32_t counts[] = { 13, 16383, 16384, 16385, 40000 };
+  static const uint32_t max_blobs[] = { 7, 20, 0 };
+  const int w = 1200, h = 300, top = 152;
+  test_rng r;
+
+  test_rng_seed (&r, 16384);
+  for (int c = 0; c < (int) (sizeof (counts) / sizeof (counts[0])); c++) {
+    cm_image src = test_image_new (w, h, CM_DEPTH_8, 0);
+    uint8_t *on = (uint8_t *) calloc ((size_t) w * h, 1);
+    uint32_t singles = counts[c] - 12;
+    char name[120];
+
+    for (int q = 0; q < 12; q++) {
+      const int side = q % 3 == 0 ? 70 : 64;
+      const int x0 = (q % 6) * 180, y0 = (q / 6) * 76;
+
+      for (int y = y0; y < y0 + side; y++)
+        for (int x = x0; x < x0 + side; x++)
+          on[(size_t) y * w + x] = 1;
+    }
+    for (int y = top; y < h && singles > 0; y += 2)
+      for (int x = 0; x < w && singles > 0; x += 2, singles--)
+        on[(size_t) y * w + x] = 1;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        test_image_set (&src, x, y, blobs_sample (&r, on[(size_t) y * w + x],
+                128, CM_DEPTH_8));
+    for (int m = 0; m < (int) (sizeof (max_blobs) / sizeof (max_blobs[0]));
+        m++) {
+      cm_blobs_desc d = blobs_desc_of (0, 128);
+
+      d.max_blobs = max_blobs[m];
+      snprintf (name, sizeof (name), "%u blobs, max %u", counts[c],
+          max_blobs[m]);
+      check_frame (&src, &d, 1u, name);
+    }
+    free (on);
+    test_image_free (&src);
+  }
+}
+
 /* more than 65535 passing blobs: labels past it share 65535 */
 static void
 test_saturated (void)
@@ -364,6 +414,7 @@ main (void)
   /* the large frames: not under a sampled (sanitizer) run */
   if (test_shard_keep (0) && getenv ("CM_TEST_SAMPLE") == NULL) {
     test_large ();
+    test_selection_ways ();
     test_saturated ();
     test_rerun ();
     test_filter_api ();
