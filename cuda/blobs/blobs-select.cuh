@@ -10,12 +10,13 @@
  *    scans are over the threads' counts, and the other blocks leave at
  *    once. A photograph's few thousand blobs then cost one short kernel
  *    instead of five launches one after another.
- *  - more, every block takes blob blocks (BLOB_THREADS blobs) in turn,
- *    in five phases apart from each other by grid barriers (the grid is
- *    launched cooperatively, all its blocks resident): the filters and
- *    the area histogram; the passing blobs counted and the cut (one
- *    block); the blobs above and at the cut counted; the reported blobs'
- *    places (one block); the results.
+ *  - more, the work is five phases: the filters and the area histogram
+ *    (a blob block of BLOB_THREADS blobs an item); the passing blobs
+ *    counted and the cut (one item); the blobs above and at the cut
+ *    counted (an item a blob block); the reported blobs' places (one
+ *    item); the results (an item a blob block). The blocks take the items
+ *    in order from a ticket counter, and an item waits until the phase
+ *    before it is done (select_grid).
  * Both give the results of blobs.h. The cut: the max_blobs-th largest
  * passing area, from a histogram of areas below AREA_BINS - 1 and, for
  * the top bin, the exact areas of its (few: at most pixels /
@@ -67,6 +68,7 @@ struct select_shared
 {
   uint32_t scratch[32];
   uint32_t cut_bin, greater;
+  uint32_t item;                /* select_grid's ticket                   */
   uint32_t top[CAND_SHARED];
   uint32_t hist[AREA_BINS];     /* select_small's histogram               */
 };
@@ -80,22 +82,28 @@ passes (const select_args &a, uint32_t i, uint32_t area)
           a.st.y1[i] == (uint32_t) a.height - 1));
 }
 
-/* Every block of the grid (resident: a cooperative launch) reaches here
- * before any goes on: the @k-th barrier of the frame, on a counter
- * zeroed before it. Writes before it are seen after it by every block
- * (a fence on each side of the arrival). */
+/* Wait until @count items of the phase before are done, by every
+ * thread of the block: their writes are seen after it */
 static __device__ __forceinline__ void
-grid_barrier (uint32_t *arrived, uint32_t k)
+wait_done (const uint32_t *done, uint32_t count)
 {
-  __syncthreads ();
   if (threadIdx.x == 0) {
-    __threadfence ();
-    atomicAdd (arrived, 1u);
-    while (*(volatile uint32_t *) arrived < k * gridDim.x)
+    while (*(const volatile uint32_t *) done < count)
       ;
     __threadfence ();
   }
   __syncthreads ();
+}
+
+/* The block's item of a phase done, its writes before the count */
+static __device__ __forceinline__ void
+mark_done (uint32_t *done)
+{
+  __syncthreads ();
+  if (threadIdx.x == 0) {
+    __threadfence ();
+    atomicAdd (done, 1u);
+  }
 }
 
 /* @in[0..m) scanned (exclusive) into @out (may be @in) by one block; the
@@ -300,9 +308,6 @@ select_small (const select_args &a, uint32_t n, select_shared &sh)
 
 /* ---- more: the grid, phase by phase -------------------------------------- */
 
-#define FOR_BLOB_BLOCKS(b, n) \
-  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
-
 /* phase 1 */
 static __device__ __forceinline__ void
 filter_block (const select_args &a, uint32_t b, uint32_t n, uint32_t *scratch)
@@ -406,34 +411,67 @@ write_block (const select_args &a, uint32_t b, uint32_t n, uint32_t cut,
     write_result (a, i, k, area);
 }
 
+/* The phases as items taken in order: a block waits only for items of
+ * tickets before its own, taken by blocks already running, so the grid
+ * needs no block resident beside another (no cooperative launch: a grid
+ * of another stream may hold the SMs) and none waits for ever */
+enum
+{
+  PH_FILTER, PH_CUT, PH_COUNT, PH_PLACE, PH_WRITE, PHASES
+};
+
 static __device__ void
 select_grid (const select_args &a, uint32_t n, select_shared &sh)
 {
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
-  uint32_t *arrived = &a.ctl->arrived;
 
-  FOR_BLOB_BLOCKS (b, n)
-      filter_block (a, b, n, sh.scratch);
-  grid_barrier (arrived, 1);
-  if (blockIdx.x == 0) {
-    const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
-        a.blk + BLK_PASS_OFF * a.nblk, nb, sh.scratch);
-
+  for (;;) {
     if (threadIdx.x == 0)
-      a.ctl->total = total;
-    cut_of (a, total, a.hist, sh);
-  }
-  grid_barrier (arrived, 2);
-  const uint32_t cut = a.ctl->cut, ties = a.ctl->ties;
+      sh.item = atomicAdd (&a.ctl->ticket, 1u);
+    __syncthreads ();
+    /* items: nb filters, the cut, nb counts, the places, nb writes */
+    uint32_t b = sh.item;
+    int ph = PH_FILTER;
 
-  FOR_BLOB_BLOCKS (b, n)
-      count_cut_block (a, b, n, cut, sh.scratch);
-  grid_barrier (arrived, 3);
-  if (blockIdx.x == 0)
-    place_reported (a, nb, ties, a.ctl->total, sh.scratch);
-  grid_barrier (arrived, 4);
-  FOR_BLOB_BLOCKS (b, n)
-      write_block (a, b, n, cut, ties, sh.scratch);
+    if (b >= 3 * nb + 2)
+      return;
+    for (; ph < PH_WRITE; ph++) {
+      const uint32_t items = ph % 2 == 0 ? nb : 1;
+
+      if (b < items)
+        break;
+      b -= items;
+    }
+    /* the phase before: nb items (filters, counts) or one */
+    if (ph > PH_FILTER)
+      wait_done (&a.ctl->done[ph - 1], (ph - 1) % 2 == 0 ? nb : 1);
+    switch (ph) {
+      case PH_FILTER:
+        filter_block (a, b, n, sh.scratch);
+        break;
+      case PH_CUT:{
+        const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
+            a.blk + BLK_PASS_OFF * a.nblk, nb, sh.scratch);
+
+        if (threadIdx.x == 0)
+          a.ctl->total = total;
+        cut_of (a, total, a.hist, sh);
+        break;
+      }
+      case PH_COUNT:
+        count_cut_block (a, b, n, a.ctl->cut, sh.scratch);
+        break;
+      case PH_PLACE:
+        place_reported (a, nb, a.ctl->ties, a.ctl->total, sh.scratch);
+        break;
+      default:
+        write_block (a, b, n, a.ctl->cut, a.ctl->ties, sh.scratch);
+        break;
+    }
+    if (ph < PH_WRITE)
+      mark_done (&a.ctl->done[ph]);
+    __syncthreads ();           /* sh.item read by all before the next */
+  }
 }
 
 static __global__ void

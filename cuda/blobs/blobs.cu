@@ -46,7 +46,7 @@ struct cm_blobs_plan
   uint32_t nwords, nseg;        /* bitmap words, segments of them         */
   uint32_t most;                /* blobs a frame can hold                 */
   uint32_t nblk;                /* selection blob blocks for @most        */
-  uint32_t select_grid;         /* blocks of select_blobs (all resident)  */
+  uint32_t select_grid;         /* blocks of select_blobs                 */
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
@@ -179,22 +179,21 @@ results_alloc (cm_blobs_plan *p)
 }
 
 /* select_blobs' grid: as many blocks as the blob blocks of the most
- * blobs, at most as many as are resident at once (its grid barriers) */
+ * blobs, at most as many as are resident at once (more would only take
+ * their tickets late) */
 static cudaError_t
 select_grid_size (cm_blobs_plan *p)
 {
-  int sms = 0, coop = 0, per_sm = 0;
+  int sms = 0, per_sm = 0;
   cudaError_t e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);
 
-  if (e == cudaSuccess)
-    e = cm_device_attribute (cudaDevAttrCooperativeLaunch, &coop);
   if (e == cudaSuccess)
     e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
         select_blobs, BLOB_THREADS, 0);
   if (e != cudaSuccess)
     return e;
-  if (!coop || per_sm < 1)
-    return cudaErrorNotSupported;
+  if (per_sm < 1)
+    per_sm = 1;
   p->select_grid = p->nblk < (uint32_t) (per_sm * sms) ? p->nblk :
       (uint32_t) (per_sm * sms);
   return cudaSuccess;
@@ -392,8 +391,8 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
             w, p->wpr, p->seg, p->rec, p->st));
   if (steps >= 6)
-    keep (chain_launch_params (select_blobs, dim3 (p->select_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, 1, p->sel));
+    keep (pdl_launch_params (select_blobs, dim3 (p->select_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, p->sel));
   if (steps >= 7 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
     const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
 

@@ -52,43 +52,24 @@ pdl_trigger (void)
 
 /* Launch of a kernel of several parameters (@args, as the kernel takes
  * them) with the programmatic stream serialization attribute when @pdl
- * (decided when the plan was made: compute capability 9.0 or later), and
- * cooperatively (all its blocks resident at once, for grid barriers:
- * at most as many blocks as the occupancy allows) when @cooperative */
-template <typename... Params, typename... Args>
-static inline cudaError_t
-chain_launch_params (void (*kernel) (Params...), dim3 grid, dim3 block,
-    size_t smem, cudaStream_t stream, int pdl, int cooperative, Args... args)
-{
-  cudaLaunchConfig_t cfg = { };
-  cudaLaunchAttribute attrs[2];
-  unsigned n = 0;
-
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  if (pdl) {
-    attrs[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[n++].val.programmaticStreamSerializationAllowed = 1;
-  }
-  if (cooperative) {
-    attrs[n].id = cudaLaunchAttributeCooperative;
-    attrs[n++].val.cooperative = 1;
-  }
-  cfg.attrs = attrs;
-  cfg.numAttrs = n;
-  return cudaLaunchKernelEx (&cfg, kernel, args...);
-}
-
-/* chain_launch_params, not cooperatively */
+ * (decided when the plan was made: compute capability 9.0 or later) */
 template <typename... Params, typename... Args>
 static inline cudaError_t
 pdl_launch_params (void (*kernel) (Params...), dim3 grid, dim3 block,
     size_t smem, cudaStream_t stream, int pdl, Args... args)
 {
-  return chain_launch_params (kernel, grid, block, smem, stream, pdl, 0,
-      args...);
+  cudaLaunchConfig_t cfg = { };
+  cudaLaunchAttribute attr;
+
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = pdl ? 1 : 0;
+  return cudaLaunchKernelEx (&cfg, kernel, args...);
 }
 
 /* As pdl_launch_params for a kernel of one argument struct, when @allow
