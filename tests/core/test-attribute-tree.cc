@@ -33,7 +33,6 @@ extern "C"
 }
 
 static std::mt19937 order_rng (7);
-static const int fwd_dx[4] = { 1, 0, 1, -1 }, fwd_dy[4] = { 0, 1, 1, 1 };
 
 #define COLS 32
 
@@ -139,18 +138,20 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
   }
 }
 
-/* merge_forward: the needed forward edges of (x, y) in [e0, e1) */
+/* merge_forward: the needed forward edges of (x, y) in [e0, e1), edge 0
+ * to the right, edge 1 + k down edge k of attr_down_dx */
 static void
 forward_edges (frame & f, int x, int y, int e0, int e1)
 {
   frame_levels L = { f.lev.data (), f.w };
 
   for (int e = e0; e < e1; e++) {
-    int nx = x + fwd_dx[e], ny = y + fwd_dy[e];
+    const int dx = e == 0 ? 1 : attr_down_dx (e - 1), dy = e == 0 ? 0 : 1;
+    int nx = x + dx, ny = y + dy;
 
     if (nx < 0 || nx >= f.w || ny >= f.h)
       continue;
-    if (e == 0 || attr_edge_needed (L, x, y, fwd_dx[e], 0, f.w - 1))
+    if (e == 0 || attr_edge_needed (L, x, y, dx, 0, f.w - 1))
       f.edges.push_back ({y * f.w + x, ny * f.w + nx});
   }
 }
