@@ -69,8 +69,15 @@ struct select_shared
   uint32_t scratch[32];
   uint32_t cut_bin, greater;
   uint32_t item;                /* select_grid's ticket                   */
-  uint32_t top[CAND_SHARED];
-  uint32_t hist[AREA_BINS];     /* select_small's histogram               */
+  union
+  {
+    struct
+    {
+      uint32_t top[CAND_SHARED];
+      uint32_t hist[AREA_BINS]; /* select_small's histogram               */
+    };
+    uint16_t place[SMALL_BLOBS];        /* select_small's, after the cut   */
+  };
 };
 
 static __device__ __forceinline__ bool
@@ -291,6 +298,10 @@ select_small (const select_args &a, uint32_t n, select_shared &sh)
   uint32_t k = block_exclusive_scan (__popc (sel), &count, sh.scratch);
   uint32_t pass_k = pass_before;
 
+  /* the places through shared memory (the histogram's, done with), so
+   * that the results, in mapped host memory, are written by consecutive
+   * threads for consecutive blobs: a thread writing its own blobs' made
+   * each warp's stores 32 separate writes over the bus */
 #pragma unroll
   for (int j = 0; j < SMALL_PER; j++) {
     const uint32_t i = i0 + j;
@@ -299,9 +310,12 @@ select_small (const select_args &a, uint32_t n, select_shared &sh)
       break;
     if (a.number != NULL)
       a.number[i] = (ok >> j) & 1u ? ++pass_k : 0;
-    if ((sel >> j) & 1u)
-      write_result (a, i, k++, area[j]);
+    sh.place[i] = (sel >> j) & 1u ? (uint16_t) k++ : UINT16_MAX;
   }
+  __syncthreads ();
+  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+    if (sh.place[i] != UINT16_MAX)
+      write_result (a, i, sh.place[i], a.st.area[i]);
   if (threadIdx.x == 0)
     write_counts (a, total, count);
 }
