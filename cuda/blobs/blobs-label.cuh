@@ -39,8 +39,6 @@ struct blobs_ctl
   uint32_t cut, ties;           /* reported: area > cut, or the first
                                  * @ties of area == cut                   */
   uint32_t candidates;          /* passing areas of the top bin           */
-  uint32_t ticket;              /* select_blobs' next item                */
-  uint32_t done[4];             /* its items done, by phase               */
 };
 
 template <typename T>

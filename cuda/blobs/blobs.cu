@@ -13,13 +13,21 @@
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
  *     record copied to the rank;
- *  6. select_blobs: the filters, the cut of max_blobs, the results
- *     written to mapped pinned host memory (the reported entries only),
- *     each passing blob's number (blobs-select.cuh);
- *  7. write_output: the mask or the labels.
+ *  6. per blob: the filters, the area histogram of the selection;
+ *  7. one block: the passing blobs counted, the cut of max_blobs;
+ *  8. per blob: blobs above and at the cut counted per block;
+ *  9. one block: the reported blobs' places;
+ * 10. per blob: the results written to mapped pinned host memory (the
+ *     reported entries only), each passing blob's number;
+ * 11. write_output: the mask or the labels.
  *
  * Union by the minimum raster index makes each blob's root its first
- * pixel, so the ranks of step 5 are the order of blobs.h with no sort. */
+ * pixel, so the ranks of step 5 are the order of blobs.h with no sort.
+ * max_blobs: the cut is the max_blobs-th largest passing area, from a
+ * histogram of areas below AREA_BINS - 1 and, for the top bin, the exact
+ * areas of its (few: at most pixels / (AREA_BINS - 1)) blobs; blobs above
+ * the cut are reported, and of those at the cut the first ones in the
+ * order, as many as are missing. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +38,19 @@
 #include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
-#include "blobs-select.cuh"
 
-#define SCAN_THREADS 1024       /* the one-block scan                      */
+#define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
+#define SCAN_THREADS 1024       /* the one-block scans                     */
+#define AREA_BINS 4096          /* selection histogram: areas 0 ... 4094,
+                                 * and 4095 or more                        */
+#define TOP_BIN (AREA_BINS - 1)
+#define CAND_SHARED 4096        /* top-bin areas ranked in shared memory  */
+
+/* per blob block: passing, above the cut, at the cut, and the offsets */
+enum
+{
+  BLK_PASS, BLK_PASS_OFF, BLK_GT, BLK_EQ, BLK_EQ_OFF, BLK_SEL_OFF, BLK_ARRAYS
+};
 
 struct cm_blobs_plan
 {
@@ -45,8 +63,8 @@ struct cm_blobs_plan
   int wpr;                      /* bitmap words a row                     */
   uint32_t nwords, nseg;        /* bitmap words, segments of them         */
   uint32_t most;                /* blobs a frame can hold                 */
-  uint32_t nblk;                /* selection blob blocks for @most        */
-  uint32_t select_grid;         /* blocks of select_blobs                 */
+  uint32_t nblk;                /* per-blob blocks for @most              */
+  uint32_t blob_grid;           /* blocks of a per-blob kernel            */
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
@@ -75,10 +93,51 @@ struct cm_blobs_plan
   cm_blobs_results *res;        /* host address                           */
   cm_blobs_results *res_dev;    /* its device address                     */
   cm_blobs_results arrays_dev;  /* the arrays' device addresses           */
-  select_args sel;              /* step 6's arguments                     */
 };
 
-/* ---- 4: the segments' counts scanned ------------------------------------ */
+/* The arguments of the per-blob kernels */
+struct blob_args
+{
+  blobs_stats st;
+  const blobs_ctl *ctl;
+  uint32_t *blk;
+  uint32_t nblk;
+  uint64_t min_area, max_area;
+  int exclude_border;
+  int width, height;
+};
+
+static __device__ __forceinline__ bool
+passes (const blob_args &a, uint32_t i)
+{
+  const uint32_t area = a.st.area[i];
+
+  return area >= a.min_area && (a.max_area == 0 || area <= a.max_area) &&
+      !(a.exclude_border && (a.st.x0[i] == 0 || a.st.y0[i] == 0 ||
+          a.st.x1[i] == (uint32_t) a.width - 1 ||
+          a.st.y1[i] == (uint32_t) a.height - 1));
+}
+
+/* ---- one-block scans ----------------------------------------------------- */
+
+/* @in[0..m) scanned (exclusive) into @out (may be @in); the sum */
+static __device__ uint32_t
+scan_array (const uint32_t *in, uint32_t *out, uint32_t m, uint32_t *scratch)
+{
+  uint32_t carry = 0;
+
+  for (uint32_t b = 0; b < m; b += blockDim.x) {
+    const uint32_t i = b + threadIdx.x;
+    const uint32_t v = i < m ? in[i] : 0;
+    uint32_t total;
+    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
+
+    if (i < m)
+      out[i] = carry + ex;
+    carry += total;
+  }
+  return carry;
+}
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -91,6 +150,253 @@ scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
 
   if (threadIdx.x == 0)
     ctl->roots = roots;
+}
+
+/* ---- 6: filters and the area histogram ----------------------------------- */
+
+/* The per-blob kernels: a grid of at most a few blocks per SM walks the
+ * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
+#define FOR_BLOB_BLOCKS(b, n) \
+  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
+
+static __device__ __forceinline__ void
+filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
+    uint32_t *hist, uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl,
+    uint32_t *scratch)
+{
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+  uint32_t total;
+  const bool ok = i < n && passes (a, i);
+
+  block_exclusive_scan (ok, &total, scratch);
+  if (threadIdx.x == 0)
+    a.blk[BLK_PASS * a.nblk + b] = total;
+  const unsigned counted = __ballot_sync (0xffffffffu, select && ok);
+
+  if (!select || !ok)
+    return;
+  const uint32_t area = a.st.area[i];
+  const uint32_t bin = area < TOP_BIN ? area : TOP_BIN;
+  const unsigned peers = __match_any_sync (counted, bin);
+
+  /* small areas are the common ones: one atomic per bin and warp */
+  if ((threadIdx.x & 31) == __ffs (peers) - 1)
+    atomicAdd (&hist[bin], __popc (peers));
+  if (bin == TOP_BIN) {
+    const uint32_t c = atomicAdd (&ctl->candidates, 1u);
+
+    if (c < cand_cap)
+      cand[c] = area;
+  }
+}
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
+    uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  const uint32_t n = a.ctl->roots;
+
+  FOR_BLOB_BLOCKS (b, n)
+      filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
+}
+
+/* ---- 7: the passing blobs counted, the cut ------------------------------- */
+
+static __global__ void
+__launch_bounds__ (SCAN_THREADS)
+choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
+    const uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl)
+{
+  __shared__ uint32_t scratch[32];
+  __shared__ uint32_t cut_bin, greater;
+  __shared__ uint32_t top[CAND_SHARED];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  pdl_trigger ();               /* one block: the next may come early */
+  const uint32_t n = ctl->roots;
+  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
+  const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
+      a.blk + BLK_PASS_OFF * a.nblk, nb, scratch);
+  const int per = AREA_BINS / SCAN_THREADS;
+  uint32_t c[AREA_BINS / SCAN_THREADS], sum = 0, before, all;
+
+  if (threadIdx.x == 0) {
+    ctl->total = total;
+    ctl->cut = 0;
+    ctl->ties = 0;
+  }
+  if (max_blobs == 0 || total <= max_blobs)
+    return;
+  if (threadIdx.x == 0)
+    cut_bin = TOP_BIN;
+  /* bins from the top down: thread t has descending places per t ...
+   * per t + per - 1; the cut's bin is where the count from the top
+   * reaches max_blobs */
+  for (int j = 0; j < per; j++) {
+    c[j] = hist[TOP_BIN - (per * threadIdx.x + j)];
+    sum += c[j];
+  }
+  before = block_exclusive_scan (sum, &all, scratch);
+  for (int j = 0; j < per; j++) {
+    if (before < max_blobs && before + c[j] >= max_blobs) {
+      cut_bin = TOP_BIN - (per * threadIdx.x + j);
+      greater = before;
+    }
+    before += c[j];
+  }
+  __syncthreads ();
+  if (cut_bin < TOP_BIN) {
+    if (threadIdx.x == 0) {
+      ctl->cut = cut_bin;
+      ctl->ties = max_blobs - greater;
+    }
+    return;
+  }
+  /* in the top bin: the max_blobs-th largest of its exact areas (there
+   * are at most pixels / TOP_BIN of them), by counting */
+  const uint32_t m = ctl->candidates < cand_cap ? ctl->candidates :
+      cand_cap;
+  const uint32_t *v = cand;
+
+  if (m <= CAND_SHARED) {
+    for (uint32_t i = threadIdx.x; i < m; i += blockDim.x)
+      top[i] = cand[i];
+    __syncthreads ();
+    v = top;
+  }
+  for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
+    const uint32_t vi = v[i];
+    uint32_t gt = 0, ge = 0;
+
+    for (uint32_t j = 0; j < m; j++) {
+      gt += v[j] > vi;
+      ge += v[j] >= vi;
+    }
+    if (gt < max_blobs && ge >= max_blobs) {
+      ctl->cut = vi;
+      ctl->ties = max_blobs - gt;
+    }
+  }
+}
+
+/* ---- 8: above and at the cut, per block ---------------------------------- */
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+count_cut (blob_args a)
+{
+  __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
+
+  FOR_BLOB_BLOCKS (b, n) {
+    const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+    const bool ok = i < n && passes (a, i);
+    const uint32_t area = ok ? a.st.area[i] : 0;
+    uint32_t gt, eq;
+
+    block_exclusive_scan (ok && area > cut, &gt, scratch);
+    block_exclusive_scan (ok && area == cut, &eq, scratch);
+    if (threadIdx.x == 0) {
+      a.blk[BLK_GT * a.nblk + b] = gt;
+      a.blk[BLK_EQ * a.nblk + b] = eq;
+    }
+  }
+}
+
+/* ---- 9: the reported blobs' places --------------------------------------- */
+
+static __global__ void
+__launch_bounds__ (SCAN_THREADS)
+place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
+    int labels_output)
+{
+  __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  pdl_trigger ();               /* one block: the next may come early */
+  const uint32_t n = ctl->roots, ties = ctl->ties;
+  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
+  uint32_t *eq = a.blk + BLK_EQ * a.nblk, *eq_off = a.blk + BLK_EQ_OFF *
+      a.nblk, *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
+  uint32_t carry = 0;
+
+  scan_array (eq, eq_off, nb, scratch);
+  __syncthreads ();
+  /* a block reports its blobs above the cut and those of its blobs at
+   * the cut that are among the first @ties */
+  for (uint32_t b = 0; b < nb; b += blockDim.x) {
+    const uint32_t i = b + threadIdx.x;
+    uint32_t v = 0, total;
+
+    if (i < nb) {
+      const uint32_t left = ties > eq_off[i] ? ties - eq_off[i] : 0;
+
+      v = a.blk[BLK_GT * a.nblk + i] + (left < eq[i] ? left : eq[i]);
+    }
+    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
+
+    if (i < nb)
+      sel_off[i] = carry + ex;
+    carry += total;
+  }
+  if (threadIdx.x == 0) {
+    ctl->count = carry;
+    res->total = ctl->total;
+    res->count = carry;
+    res->foreground = ctl->foreground;
+    res->labels_saturated = labels_output && ctl->total > 65535u;
+  }
+}
+
+/* ---- 10: the results, the passing blobs' numbers ------------------------- */
+
+static __device__ __forceinline__ void
+write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
+    uint32_t ties, const cm_blobs_results &out, uint32_t *number,
+    uint32_t *scratch)
+{
+  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
+  uint32_t total;
+  const bool ok = i < n && passes (a, i);
+  const uint32_t area = ok ? a.st.area[i] : 0;
+  const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
+      block_exclusive_scan (ok, &total, scratch);
+  const uint32_t eq_k = a.blk[BLK_EQ_OFF * a.nblk + b] +
+      block_exclusive_scan (ok && area == cut, &total, scratch);
+  const bool sel = ok && (area > cut || (area == cut && eq_k < ties));
+  const uint32_t k = a.blk[BLK_SEL_OFF * a.nblk + b] +
+      block_exclusive_scan (sel, &total, scratch);
+
+  if (number != NULL && i < n)
+    number[i] = ok ? pass_k + 1 : 0;
+  if (!sel)
+    return;
+  const uint32_t x0 = a.st.x0[i], y0 = a.st.y0[i];
+
+  out.x[k] = x0;
+  out.y[k] = y0;
+  out.width[k] = a.st.x1[i] - x0 + 1;
+  out.height[k] = a.st.y1[i] - y0 + 1;
+  out.area[k] = area;
+  out.cx[k] = __ddiv_rn (__ull2double_rn (a.st.sum_x[i]), (double) area);
+  out.cy[k] = __ddiv_rn (__ull2double_rn (a.st.sum_y[i]), (double) area);
+  out.min[k] = a.st.vmin[i];
+  out.max[k] = a.st.vmax[i];
+  out.mean[k] = __ddiv_rn (__ull2double_rn (a.st.sum_v[i]), (double) area);
+}
+
+static __global__ void
+__launch_bounds__ (BLOB_THREADS)
+write_results (blob_args a, cm_blobs_results out, uint32_t *number)
+{
+  __shared__ uint32_t scratch[32];
+  pdl_wait ();                  /* launched early: cm-pdl.cuh */
+  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
+
+  FOR_BLOB_BLOCKS (b, n)
+      write_block (a, b, n, cut, ties, out, number, scratch);
 }
 
 /* ---- the plan ------------------------------------------------------------ */
@@ -178,51 +484,6 @@ results_alloc (cm_blobs_plan *p)
   return cudaSuccess;
 }
 
-/* select_blobs' grid: as many blocks as the blob blocks of the most
- * blobs, at most as many as are resident at once (more would only take
- * their tickets late) */
-static cudaError_t
-select_grid_size (cm_blobs_plan *p)
-{
-  int sms = 0, per_sm = 0;
-  cudaError_t e = cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms);
-
-  if (e == cudaSuccess)
-    e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-        select_blobs, BLOB_THREADS, 0);
-  if (e != cudaSuccess)
-    return e;
-  if (per_sm < 1)
-    per_sm = 1;
-  p->select_grid = p->nblk < (uint32_t) (per_sm * sms) ? p->nblk :
-      (uint32_t) (per_sm * sms);
-  return cudaSuccess;
-}
-
-static void
-select_args_fill (cm_blobs_plan *p)
-{
-  select_args &a = p->sel;
-
-  a.st = p->st;
-  a.ctl = p->ctl;
-  a.blk = p->blk;
-  a.nblk = p->nblk;
-  a.hist = p->hist;
-  a.cand = p->cand;
-  a.cand_cap = p->cand_cap;
-  a.min_area = p->desc.min_area ? p->desc.min_area : 1;
-  a.max_area = p->desc.max_area;
-  a.exclude_border = p->desc.exclude_border;
-  a.width = p->width;
-  a.height = p->height;
-  a.max_blobs = p->desc.max_blobs;
-  a.labels_output = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
-  a.res = p->res_dev;
-  a.out = p->arrays_dev;
-  a.number = p->number;
-}
-
 extern "C" cm_status
 cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     int width, int height, cm_depth depth, const cm_blobs_tuning *tuning)
@@ -259,6 +520,14 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   all.max_blobs = 0;
   p->most = cm_blobs_capacity (&all, width, height);
   p->nblk = (p->most + BLOB_THREADS - 1) / BLOB_THREADS;
+  {
+    int sms = 0;
+
+    if (cm_device_attribute (cudaDevAttrMultiProcessorCount, &sms) !=
+        cudaSuccess || sms < 1)
+      sms = 1;
+    p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
+  }
   {
     int major = 0;
 
@@ -298,13 +567,10 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     e = stats_alloc (p);
   if (e == cudaSuccess)
     e = results_alloc (p);
-  if (e == cudaSuccess)
-    e = select_grid_size (p);
   if (e != cudaSuccess) {
     plan_release (p);
     return cm_cuda_status (e);
   }
-  select_args_fill (p);
   *out = p;
   return CM_OK;
 }
@@ -339,6 +605,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   cudaStream_t s = (cudaStream_t) stream;
   const bool conn8 = p != NULL && p->desc.connectivity == 8;
   const bool is16 = p != NULL && p->depth == CM_DEPTH_16;
+  const bool select = p != NULL && p->desc.max_blobs != 0;
   cudaError_t e;
 
   if (p == NULL || !cm_image_aligned_ok (src) || src->width != p->width ||
@@ -356,12 +623,23 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   const label_fn label = is16 ?
       (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
       (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
+  blob_args a;
+
+  a.st = p->st;
+  a.ctl = p->ctl;
+  a.blk = p->blk;
+  a.nblk = p->nblk;
+  a.min_area = p->desc.min_area ? p->desc.min_area : 1;
+  a.max_area = p->desc.max_area;
+  a.exclude_border = p->desc.exclude_border;
+  a.width = w;
+  a.height = h;
 
   e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
-  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 7;
+  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 11;
 
   label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
       sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
@@ -391,9 +669,24 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
             w, p->wpr, p->seg, p->rec, p->st));
   if (steps >= 6)
-    keep (pdl_launch_params (select_blobs, dim3 (p->select_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, p->sel));
-  if (steps >= 7 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
+    keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
+            p->cand_cap, p->ctl));
+  if (steps >= 7)
+    keep (pdl_launch_params (choose_cut, dim3 (1), dim3 (SCAN_THREADS), 0,
+            s, pdl, a, p->desc.max_blobs, p->hist, p->cand, p->cand_cap,
+            p->ctl));
+  if (steps >= 8)
+    keep (pdl_launch_params (count_cut, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a));
+  if (steps >= 9)
+    keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
+            0, s, pdl, a, p->ctl, p->res_dev,
+            p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
+  if (steps >= 10)
+    keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev, p->number));
+  if (steps >= 11 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
     const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
 
     keep (pdl_launch_params (labels ? write_output<uint16_t, false> : is16 ?

@@ -193,11 +193,12 @@ test_large (void)
   check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
 }
 
-/* Both ways of the selection (blobs-select.cuh: one block up to 16,384
- * blobs, the whole grid beyond): frames of exactly @n blobs, twelve
- * squares of 4,096 and 4,900 pixels (the histogram's top bin, so that a
- * cut of 7 falls among their exact areas) and single pixels, around that
- * limit and far past it; cuts in the top bin, among the single pixels
+/* The selection's cut (blobs.cu, steps 6 to 10) over blob blocks: frames
+ * of exactly @n blobs, twelve squares of 4,096 and 4,900 pixels (the
+ * histogram's top bin, so that a cut of 7 falls among their exact areas)
+ * and single pixels, from one blob block to 40 of them, with counts
+ * around 16 blocks (where a one-block selection tried on 2026-12-06
+ * handed over to the grid); cuts in the top bin, among the single pixels
  * (ties by the thousand) and none. */
 static void
 test_selection_ways (void)
