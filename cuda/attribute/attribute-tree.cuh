@@ -301,6 +301,15 @@ attr_down_dx (int k)
   return k == 0 ? 0 : k == 1 ? 1 : -1;
 }
 
+/* The step (*@dx, *@dy) of forward edge @e of a pixel: edge 0 to the
+ * right, edge 1 + k down edge k of attr_down_dx */
+static __device__ __forceinline__ void
+attr_forward_step (int e, int *dx, int *dy)
+{
+  *dx = e == 0 ? 1 : attr_down_dx (e - 1);
+  *dy = e == 0 ? 0 : 1;
+}
+
 /* @l's entry: its first @down down edges (1 at 4-connectivity, 3 at 8)
  * that stay inside the tile's @cols columns and are needed; 0 when none
  * is */

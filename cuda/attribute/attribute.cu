@@ -214,9 +214,8 @@ init_kernel (const uint8_t * src, size_t pitch, int w, int h, unsigned inv,
   large[g] = min_area <= 1;
 }
 
-/* The needed forward edges of (x, y) from @e0 on, merged in global
- * memory. Forward edge 0 goes right, edge 1 + k is down edge k of
- * attr_down_dx (down; for 8 neighbours down-right and down-left). */
+/* The needed forward edges of (x, y) from @e0 on (attr_forward_step),
+ * merged in global memory */
 static __device__ void
 merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
     int e0, int forward)
@@ -224,8 +223,10 @@ merge_forward (const attr_global_tree & t, int w, int h, int x, int y,
   frame_levels L = { t.lev, w };
 
   for (int e = e0; e < forward; e++) {
-    const int dx = e == 0 ? 1 : attr_down_dx (e - 1), dy = e == 0 ? 0 : 1;
-    int nx = x + dx, ny = y + dy;
+    int dx, dy;
+
+    attr_forward_step (e, &dx, &dy);
+    const int nx = x + dx, ny = y + dy;
 
     if (nx < 0 || nx >= w || ny >= h)
       continue;

@@ -138,16 +138,17 @@ run_tile (frame & f, int x0, int y0, int tile_rows, int forward,
   }
 }
 
-/* merge_forward: the needed forward edges of (x, y) in [e0, e1), edge 0
- * to the right, edge 1 + k down edge k of attr_down_dx */
+/* merge_forward: the needed forward edges of (x, y) in [e0, e1) */
 static void
 forward_edges (frame & f, int x, int y, int e0, int e1)
 {
   frame_levels L = { f.lev.data (), f.w };
 
   for (int e = e0; e < e1; e++) {
-    const int dx = e == 0 ? 1 : attr_down_dx (e - 1), dy = e == 0 ? 0 : 1;
-    int nx = x + dx, ny = y + dy;
+    int dx, dy;
+
+    attr_forward_step (e, &dx, &dy);
+    const int nx = x + dx, ny = y + dy;
 
     if (nx < 0 || nx >= f.w || ny >= f.h)
       continue;
