@@ -49,6 +49,19 @@ blobs_sample (test_rng * r, int fg, uint32_t t, cm_depth depth)
   return fg ? t + test_rng_below (r, max - t + 1) : test_rng_below (r, t);
 }
 
+/* @img's samples from the mask @on (a byte a pixel, rows of @img's
+ * width): random, at >= @t where it is set, below elsewhere */
+static inline void
+blobs_paint (cm_image * img, const uint8_t * on, uint32_t t, test_rng * r)
+{
+  const int w = img->width;
+
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < w; x++)
+      test_image_set (img, x, y, blobs_sample (r, on[(size_t) y * w + x], t,
+              img->depth));
+}
+
 /* A spiral from the top-left corner inwards, clockwise, its laps one
  * pixel apart: walk on while the next pixel and the one after it are
  * free, else turn; stop after two turns in a row. */
@@ -132,10 +145,7 @@ blobs_fill (cm_image * img, blobs_kind kind, int param, uint32_t * t,
     default:
       break;
   }
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      test_image_set (img, x, y, blobs_sample (r, on[(size_t) y * w + x], *t,
-              img->depth));
+  blobs_paint (img, on, *t, r);
   free (on);
 }
 

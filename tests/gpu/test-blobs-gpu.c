@@ -226,10 +226,7 @@ test_selection_ways (void)
     for (int y = top; y < h && singles > 0; y += 2)
       for (int x = 0; x < w && singles > 0; x += 2, singles--)
         on[(size_t) y * w + x] = 1;
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++)
-        test_image_set (&src, x, y, blobs_sample (&r, on[(size_t) y * w + x],
-                128, CM_DEPTH_8));
+    blobs_paint (&src, on, 128, &r);
     for (int m = 0; m < (int) (sizeof (max_blobs) / sizeof (max_blobs[0]));
         m++) {
       cm_blobs_desc d = blobs_desc_of (0, 128);
