@@ -10,7 +10,8 @@ typedef struct
   cm_blobs_desc desc;
   cm_blobs_plan *plan;          /* CUDA */
   cm_blobs_cpu *cpu;            /* CPU */
-  int ran;
+  int slot;                     /* the result slot in use (CUDA)          */
+  unsigned ran;                 /* bit i: slot i holds a run's results    */
 } blobs_filter;
 
 static cm_status
@@ -31,7 +32,30 @@ blobs_run (cm_filter * base, const cm_image * src, const cm_image * dst,
   else
     st = cm_blobs_cpu_run (f->cpu, src, dst);
   if (st == CM_OK)
-    f->ran = 1;
+    f->ran |= 1u << f->slot;
+  return st;
+}
+
+/* the plan's slots on CUDA; the CPU's one result */
+static int
+blobs_result_slots (const cm_filter * base)
+{
+  const blobs_filter *f = (const blobs_filter *) base;
+
+  return base->backend == CM_BACKEND_CUDA && f->desc.result_slots > 1 ?
+      f->desc.result_slots : 1;
+}
+
+static cm_status
+blobs_use_result_slot (cm_filter * base, int slot)
+{
+  blobs_filter *f = (blobs_filter *) base;
+  cm_status st = CM_OK;
+
+  if (base->backend == CM_BACKEND_CUDA)
+    st = cm_blobs_plan_use_slot (f->plan, slot);
+  if (st == CM_OK)
+    f->slot = slot;
   return st;
 }
 
@@ -69,6 +93,8 @@ blobs_free (cm_filter * base)
 static const cm_filter_ops blobs_ops = {
   .run = blobs_run,
   .algorithm = blobs_algorithm,
+  .result_slots = blobs_result_slots,
+  .use_result_slot = blobs_use_result_slot,
   .make = blobs_make,
   .free = blobs_free,
 };
@@ -87,7 +113,7 @@ cm_blobs_filter_results (const cm_filter * base)
 {
   const blobs_filter *f = (const blobs_filter *) base;
 
-  if (base == NULL || base->ops != &blobs_ops || !f->ran)
+  if (base == NULL || base->ops != &blobs_ops || !(f->ran & (1u << f->slot)))
     return NULL;
   return base->backend == CM_BACKEND_CUDA ? cm_blobs_plan_results (f->plan)
       : cm_blobs_cpu_results (f->cpu);

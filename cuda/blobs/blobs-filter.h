@@ -11,7 +11,10 @@
  * returns; on CUDA the run queues them to pinned host memory on the
  * caller's stream, to be read once that stream has been synchronised (or
  * an event recorded after the run has completed), until the next run is
- * queued. */
+ * queued. With the desc's result_slots 2 on CUDA, cm_filter_use_result_slot
+ * picks where the next runs write and where cm_blobs_filter_results
+ * reads, so that a run's results outlive the next run's queueing (frames
+ * in flight); the CPU has one slot. */
 #pragma once
 
 #include "cm-filter.h"
@@ -24,8 +27,8 @@ CM_BEGIN_DECLS
 cm_status cm_blobs_filter_new (cm_filter ** out, cm_backend backend,
     const cm_blobs_desc * desc, int width, int height, cm_depth depth,
     const cm_cpu_opts * cpu);
-/* The last run's results (see above); NULL before the first run or when
- * @filter is not a blobs filter */
+/* The last run's results in the slot in use (see above); NULL before
+ * the first run into it or when @filter is not a blobs filter */
 const cm_blobs_results *cm_blobs_filter_results (const cm_filter * filter);
 
 CM_END_DECLS

@@ -12,3 +12,9 @@ cm_blobs_plan_results (const cm_blobs_plan * plan)
 {
   return NULL;
 }
+
+cm_status
+cm_blobs_plan_use_slot (cm_blobs_plan * plan, int slot)
+{
+  return CM_ERR_NO_CUDA;
+}

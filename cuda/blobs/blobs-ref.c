@@ -17,7 +17,8 @@ cm_blobs_desc_ok (const cm_blobs_desc * desc)
   return desc != NULL && (desc->connectivity == 4 ||
       desc->connectivity == 8) && (desc->output == CM_BLOBS_OUTPUT_NONE ||
       desc->output == CM_BLOBS_OUTPUT_MASK ||
-      desc->output == CM_BLOBS_OUTPUT_LABELS);
+      desc->output == CM_BLOBS_OUTPUT_LABELS) && desc->result_slots >= 0 &&
+      desc->result_slots <= CM_BLOBS_MAX_RESULT_SLOTS;
 }
 
 uint32_t

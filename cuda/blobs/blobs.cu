@@ -88,11 +88,14 @@ struct cm_blobs_plan
   blobs_stats rec;              /* records, by tile root                  */
   void *stats_mem;
   blobs_ctl *ctl;
-  /* mapped pinned host memory: the results and their arrays */
-  void *host_mem;
-  cm_blobs_results *res;        /* host address                           */
-  cm_blobs_results *res_dev;    /* its device address                     */
-  cm_blobs_results arrays_dev;  /* the arrays' device addresses           */
+  /* mapped pinned host memory: the results and their arrays, one set
+   * per result slot */
+  int slots, slot;              /* slots made, the one in use             */
+  void *host_mem[CM_BLOBS_MAX_RESULT_SLOTS];
+  cm_blobs_results *res[CM_BLOBS_MAX_RESULT_SLOTS];     /* host address  */
+  cm_blobs_results *res_dev[CM_BLOBS_MAX_RESULT_SLOTS]; /* device's      */
+  cm_blobs_results arrays_dev[CM_BLOBS_MAX_RESULT_SLOTS];       /* the
+                                 * arrays' device addresses               */
 };
 
 /* The arguments of the per-blob kernels */
@@ -414,7 +417,8 @@ plan_release (cm_blobs_plan *p)
   cudaFree (p->number);
   cudaFree (p->stats_mem);
   cudaFree (p->zeroed);
-  cudaFreeHost (p->host_mem);
+  for (int i = 0; i < CM_BLOBS_MAX_RESULT_SLOTS; i++)
+    cudaFreeHost (p->host_mem[i]);
   free (p);
 }
 
@@ -458,29 +462,30 @@ stats_alloc (cm_blobs_plan *p)
   return cudaSuccess;
 }
 
-/* the results and their arrays in mapped pinned memory: host addresses in
- * *p->res, device addresses in p->arrays_dev */
+/* Result slot @i's results and arrays in mapped pinned memory: host
+ * addresses in *p->res[i], device addresses in p->arrays_dev[i] */
 static cudaError_t
-results_alloc (cm_blobs_plan *p)
+results_alloc (cm_blobs_plan *p, int i)
 {
   const size_t n = p->capacity ? p->capacity : 1;
   /* the struct, then the 8-byte arrays */
   const size_t head = cm_align64 (sizeof (cm_blobs_results));
   const size_t bytes = head + cm_blobs_arrays_bytes (n);
   char *h, *d;
-  cudaError_t e = cudaHostAlloc (&p->host_mem, bytes, cudaHostAllocMapped);
+  cudaError_t e = cudaHostAlloc (&p->host_mem[i], bytes,
+      cudaHostAllocMapped);
 
   if (e != cudaSuccess)
     return e;
-  memset (p->host_mem, 0, head);
-  e = cudaHostGetDevicePointer ((void **) &d, p->host_mem, 0);
+  memset (p->host_mem[i], 0, head);
+  e = cudaHostGetDevicePointer ((void **) &d, p->host_mem[i], 0);
   if (e != cudaSuccess)
     return e;
-  h = (char *) p->host_mem;
-  p->res = (cm_blobs_results *) h;
-  p->res_dev = (cm_blobs_results *) d;
-  cm_blobs_arrays_place (p->res, h + head, n);
-  cm_blobs_arrays_place (&p->arrays_dev, d + head, n);
+  h = (char *) p->host_mem[i];
+  p->res[i] = (cm_blobs_results *) h;
+  p->res_dev[i] = (cm_blobs_results *) d;
+  cm_blobs_arrays_place (p->res[i], h + head, n);
+  cm_blobs_arrays_place (&p->arrays_dev[i], d + head, n);
   return cudaSuccess;
 }
 
@@ -565,8 +570,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   }
   if (e == cudaSuccess)
     e = stats_alloc (p);
-  if (e == cudaSuccess)
-    e = results_alloc (p);
+  p->slots = desc->result_slots > 1 ? desc->result_slots : 1;
+  for (int i = 0; e == cudaSuccess && i < p->slots; i++)
+    e = results_alloc (p, i);
   if (e != cudaSuccess) {
     plan_release (p);
     return cm_cuda_status (e);
@@ -592,7 +598,16 @@ cm_blobs_plan_free (cm_blobs_plan *p)
 extern "C" const cm_blobs_results *
 cm_blobs_plan_results (const cm_blobs_plan *p)
 {
-  return p ? p->res : NULL;
+  return p ? p->res[p->slot] : NULL;
+}
+
+extern "C" cm_status
+cm_blobs_plan_use_slot (cm_blobs_plan *p, int slot)
+{
+  if (p == NULL || slot < 0 || slot >= p->slots)
+    return CM_ERR_INVALID_ARG;
+  p->slot = slot;
+  return CM_OK;
 }
 
 typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
@@ -681,11 +696,12 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
             dim3 (BLOB_THREADS), 0, s, pdl, a));
   if (steps >= 9)
     keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
-            0, s, pdl, a, p->ctl, p->res_dev,
+            0, s, pdl, a, p->ctl, p->res_dev[p->slot],
             p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
   if (steps >= 10)
     keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev, p->number));
+            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev[p->slot],
+            p->number));
   if (steps >= 11 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
     const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
 

@@ -46,7 +46,15 @@ typedef struct
   int exclude_border;           /* drop blobs touching the frame's edge   */
   uint32_t max_blobs;           /* 0: no limit                            */
   cm_blobs_output output;
+  int result_slots;             /* CUDA: the results of this many runs
+                                 * kept apart (0 or 1: one; at most
+                                 * CM_BLOBS_MAX_RESULT_SLOTS), so that a
+                                 * run's stay readable while the next is
+                                 * queued (frames in flight). The CPU
+                                 * keeps one.                             */
 } cm_blobs_desc;
+
+#define CM_BLOBS_MAX_RESULT_SLOTS 2
 
 /* One frame's results. The arrays hold @count entries (struct of arrays,
  * as the element posts them), at most the capacity they were made for
@@ -64,7 +72,8 @@ typedef struct
   double *mean;
 } cm_blobs_results;
 
-/* A valid descriptor: connectivity 4 or 8, a known output */
+/* A valid descriptor: connectivity 4 or 8, a known output, 0 to
+ * CM_BLOBS_MAX_RESULT_SLOTS result slots */
 int cm_blobs_desc_ok (const cm_blobs_desc * desc);
 
 /* The most blobs a run can report on @width x @height: max_blobs, or
@@ -94,7 +103,8 @@ cm_status cm_blobs_ref (const cm_blobs_desc * desc, const cm_image * src,
 
 /* CUDA plan for frames of exactly @width x @height at @depth (device
  * images), block-based union-find (blobs.cu). Everything it needs, the
- * results' pinned host arrays included, is allocated when it is made.
+ * results' pinned host arrays included (one set per result slot), is
+ * allocated when it is made.
  *
  * Results: cm_blobs_plan_run queues the whole frame on @stream, the
  * results' copy to the host included (the last kernel writes them to
@@ -125,8 +135,14 @@ cm_status cm_blobs_plan_new_tuned (cm_blobs_plan ** out,
  * overlapping src. @stream: a cudaStream_t or NULL. Asynchronous. */
 cm_status cm_blobs_plan_run (cm_blobs_plan * plan, const cm_image * src,
     const cm_image * dst, void *stream);
-/* The last run's results, valid once its stream has been synchronised */
+/* The results of the last run into the slot in use, valid once its
+ * stream has been synchronised (or an event recorded after that run has
+ * completed), until the next run into that slot is queued */
 const cm_blobs_results *cm_blobs_plan_results (const cm_blobs_plan * plan);
+/* The slot (0 ... the desc's result_slots - 1; 0 with one) that the next
+ * runs write their results to and cm_blobs_plan_results reads.
+ * CM_ERR_INVALID_ARG for another. */
+cm_status cm_blobs_plan_use_slot (cm_blobs_plan * plan, int slot);
 void cm_blobs_plan_free (cm_blobs_plan * plan);
 
 CM_END_DECLS

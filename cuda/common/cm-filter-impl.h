@@ -20,6 +20,10 @@ typedef struct
   cm_status (*run_to_packed) (cm_filter * f, const cm_image * src,
       const cm_image_packed * dst, void *stream);       /* NULL: none */
   const char *(*algorithm) (const cm_filter * f);
+  /* cm_filter_result_slots, cm_filter_use_result_slot (slot checked);
+   * NULL: one slot */
+  int (*result_slots) (const cm_filter * f);
+  cm_status (*use_result_slot) (cm_filter * f, int slot);
   /* cm_filter_new's: the family's parts of @f (its cm_filter filled in,
    * the rest zeroed) from its @desc: its own copy, the CUDA plan or the
    * CPU state. On failure free still runs on @f. */

@@ -116,6 +116,22 @@ cm_filter_has_to_packed (const cm_filter * f)
       (f->flags & CM_FILTER_TO_PACKED);
 }
 
+int
+cm_filter_result_slots (const cm_filter * f)
+{
+  return f != NULL && f->ops->result_slots != NULL ?
+      f->ops->result_slots (f) : 1;
+}
+
+cm_status
+cm_filter_use_result_slot (cm_filter * f, int slot)
+{
+  if (f == NULL || slot < 0 || slot >= cm_filter_result_slots (f))
+    return CM_ERR_INVALID_ARG;
+  return f->ops->use_result_slot != NULL ?
+      f->ops->use_result_slot (f, slot) : CM_OK;
+}
+
 const char *
 cm_filter_algorithm (const cm_filter * f)
 {

@@ -44,6 +44,17 @@ cm_status cm_filter_run_to_packed (cm_filter * filter, const cm_image * src,
 int cm_filter_has_packed (const cm_filter * filter);
 int cm_filter_has_to_packed (const cm_filter * filter);
 
+/* Result slots of a filter that measures (the blobs on CUDA, made for
+ * frames in flight): a run writes its results to the slot in use and the
+ * family's accessors read that slot, so that one run's results stay
+ * readable while later runs, into other slots, are queued and run. The
+ * caller picks the slot before each run and again before reading.
+ * cm_filter_result_slots: how many the filter was made with (1 for every
+ * other filter, and NULL); cm_filter_use_result_slot: 0 ... slots - 1,
+ * CM_ERR_INVALID_ARG otherwise. */
+int cm_filter_result_slots (const cm_filter * filter);
+cm_status cm_filter_use_result_slot (cm_filter * filter, int slot);
+
 /* What runs: the CUDA plan's algorithm, the CPU fast path's, or
  * "reference" (static string or the filter's own; "none" for NULL) */
 const char *cm_filter_algorithm (const cm_filter * filter);

@@ -246,8 +246,20 @@ test_arguments (void)
     CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CUDA, &d, 8, 8, CM_DEPTH_8,
             NULL) == CM_ERR_NO_CUDA && f == NULL,
         "CUDA in a build without it");
+  d.result_slots = CM_BLOBS_MAX_RESULT_SLOTS + 1;
+  CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
+          NULL) == CM_ERR_INVALID_ARG, "3 result slots");
+  /* the CPU keeps one result whatever the slots asked (never in flight) */
+  d.result_slots = 2;
   CHECK (cm_blobs_filter_new (&f, CM_BACKEND_CPU, &d, 8, 8, CM_DEPTH_8,
           NULL) == CM_OK, "filter");
+  CHECK (cm_filter_result_slots (f) == 1, "one result slot on the CPU");
+  CHECK (cm_filter_use_result_slot (f, 0) == CM_OK, "slot 0");
+  CHECK (cm_filter_use_result_slot (f, 1) == CM_ERR_INVALID_ARG,
+      "slot 1 refused on the CPU");
+  CHECK (cm_filter_result_slots (NULL) == 1, "NULL: one slot");
+  CHECK (cm_filter_use_result_slot (NULL, 0) == CM_ERR_INVALID_ARG,
+      "NULL filter refused");
   CHECK (cm_blobs_filter_results (f) == NULL, "no results before a run");
   /* labels are 16-bit: an 8-bit destination is refused */
   CHECK (cm_filter_run (f, &src, &wrong, NULL) == CM_ERR_INVALID_ARG,

@@ -305,6 +305,89 @@ test_rerun (void)
   test_image_free (&b);
 }
 
+/* Two result slots (frames in flight): two frames queued back to back
+ * into slots 0 and 1, one synchronisation, then each slot holds its own
+ * frame's results; again with the slots swapped, through the plan and
+ * through the filter API. */
+static void
+test_result_slots (void)
+{
+  test_rng r;
+  const int w = 257, h = 131;
+  cm_image a = test_image_new (w, h, CM_DEPTH_8, 0);
+  cm_image b = test_image_new (w, h, CM_DEPTH_8, 0);
+  cm_blobs_desc d = blobs_desc_of (4, 128);
+  cm_blobs_results want[2];
+  cm_blobs_plan *plan = NULL;
+  cm_filter *f = NULL;
+  kernel_test_image da, db;
+  uint32_t t;
+  int ok = 1;
+
+  test_rng_seed (&r, 31);
+  blobs_fill (&a, BLOBS_RANDOM, 45, &t, &r);
+  blobs_fill (&b, BLOBS_DISCS, 30, &t, &r);
+  d.threshold = t;
+  d.output = CM_BLOBS_OUTPUT_NONE;
+  d.max_blobs = 20;
+  d.result_slots = 2;
+  for (int i = 0; i < 2; i++) {
+    cm_blobs_results_alloc (&want[i], cm_blobs_capacity (&d, w, h));
+    cm_blobs_ref (&d, i ? &b : &a, NULL, &want[i]);
+  }
+  if (cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) != CM_OK ||
+      cm_blobs_filter_new (&f, CM_BACKEND_CUDA, &d, w, h, CM_DEPTH_8,
+          NULL) != CM_OK || !kernel_test_image_new (&da, w, h, CM_DEPTH_8, 1)
+      || !kernel_test_image_new (&db, w, h, CM_DEPTH_8, 1)) {
+    FAIL ("result slots: setup");
+    return;
+  }
+  image_copy (&da.view, &a, CM_COPY_H2D, stream);
+  image_copy (&db.view, &b, CM_COPY_H2D, stream);
+  ok = cm_filter_result_slots (f) == 2;
+  for (int swap = 0; swap < 2; swap++) {
+    /* frame a into slot swap, frame b into the other, then one sync */
+    for (int i = 0; i < 2; i++) {
+      const cm_image *src = i ? &db.view : &da.view;
+      int slot = i ^ swap;
+
+      ok = ok && cm_blobs_plan_use_slot (plan, slot) == CM_OK &&
+          cm_blobs_plan_run (plan, src, NULL, stream) == CM_OK &&
+          cm_filter_use_result_slot (f, slot) == CM_OK &&
+          cm_filter_run (f, src, NULL, stream) == CM_OK;
+    }
+    ok = ok && cm_stream_sync (stream) == CM_OK;
+    for (int i = 0; ok && i < 2; i++) {
+      ok = cm_blobs_plan_use_slot (plan, i ^ swap) == CM_OK &&
+          blobs_results_equal (cm_blobs_plan_results (plan), &want[i],
+          "plan slot") && cm_filter_use_result_slot (f, i ^ swap) == CM_OK &&
+          blobs_results_equal (cm_blobs_filter_results (f), &want[i],
+          "filter slot");
+    }
+  }
+  /* no third slot; a plan of one slot has slot 0 only */
+  ok = ok && cm_blobs_plan_use_slot (plan, 2) == CM_ERR_INVALID_ARG &&
+      cm_blobs_plan_use_slot (plan, -1) == CM_ERR_INVALID_ARG &&
+      cm_filter_use_result_slot (f, 2) == CM_ERR_INVALID_ARG;
+  cm_blobs_plan_free (plan);
+  d.result_slots = 1;
+  ok = ok && cm_blobs_plan_new (&plan, &d, w, h, CM_DEPTH_8) == CM_OK &&
+      cm_blobs_plan_use_slot (plan, 1) == CM_ERR_INVALID_ARG &&
+      cm_blobs_plan_use_slot (plan, 0) == CM_OK;
+  if (ok)
+    n_pass++;
+  else
+    FAIL ("two result slots, two frames in flight");
+  cm_blobs_plan_free (plan);
+  cm_filter_free (f);
+  cm_device_free (da.alloc.data);
+  cm_device_free (db.alloc.data);
+  for (int i = 0; i < 2; i++)
+    cm_blobs_results_free (&want[i]);
+  test_image_free (&a);
+  test_image_free (&b);
+}
+
 /* the backend-neutral API on CUDA: results once the stream is synced */
 static void
 test_filter_api (void)
@@ -380,6 +463,11 @@ test_arguments (void)
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
+  d.result_slots = CM_BLOBS_MAX_RESULT_SLOTS + 1;
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.result_slots = -1;
+  EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
+  d.result_slots = 0;
   if (cm_blobs_plan_new (&plan, &d, 8, 8, CM_DEPTH_8) != CM_OK ||
       cm_device_image_alloc (&a, 8, 8, CM_DEPTH_8) != CM_OK ||
       cm_device_image_alloc (&b, 8, 8, CM_DEPTH_16) != CM_OK) {
@@ -415,6 +503,7 @@ main (void)
     test_selection_ways ();
     test_saturated ();
     test_rerun ();
+    test_result_slots ();
     test_filter_api ();
   }
   return kernel_test_close (stream, n_pass, n_fail);
