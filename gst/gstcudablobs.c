@@ -88,6 +88,17 @@
  * In passthrough the buffer pushed is the input buffer when it is
  * writable, otherwise a copy that shares its memory (no pixel is copied).
  *
+ * ## Overlap
+ *
+ * Reading the results on the host waits for the device. With
+ * #GstCudaPlaneFilter:overlap (on, or auto when upstream is not live) on
+ * the CUDA backend, a frame analysed whole from CUDA or pinned host memory
+ * stays on the device while the next one is queued: its message is posted
+ * and its meta attached when it leaves, after the next frame came in (or
+ * at EOS, a drain, new caps). Frames by regions of interest, a property
+ * change and new caps read the frame waiting first, so messages keep the
+ * frames' order. The results' pinned host memory is then kept twice.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 -m videotestsrc num-buffers=3 pattern=ball ! \
@@ -304,6 +315,7 @@ gst_cuda_blobs_class_init (GstCudaBlobsClass * klass)
   base_class->chroma = GST_DEBUG_FUNCPTR (gst_cuda_blobs_chroma);
   base_class->frame_done = GST_DEBUG_FUNCPTR (gst_cuda_blobs_frame_done);
   base_class->region_done = GST_DEBUG_FUNCPTR (gst_cuda_blobs_region_done);
+  base_class->frame_left = GST_DEBUG_FUNCPTR (gst_cuda_blobs_frame_left);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_BLOBS_OUTPUT, 0);
   /* before the first buffer: applications look the meta up by name */
@@ -530,6 +542,8 @@ gst_cuda_blobs_make_filter (GstCudaPlaneFilter * base,
       CM_BLOBS_OUTPUT_NONE;
   if (!gst_cuda_blobs_choose_areas (self, &desc))
     return NULL;
+  /* overlap: a frame's results stay readable while the next one runs */
+  desc.result_slots = gst_cuda_plane_filter_frames_in_flight (base) ? 2 : 1;
   gst_cuda_blobs_clamp_threshold (self, &desc, depth);
 
   /* the first frame after a change of the analysis or the caps is

@@ -98,5 +98,7 @@ GstFlowReturn gst_cuda_blobs_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
 GstFlowReturn gst_cuda_blobs_transform_ip (GstBaseTransform * trans,
     GstBuffer * buf);
+GstFlowReturn gst_cuda_blobs_frame_left (GstCudaPlaneFilter * base,
+    GstBuffer * outbuf);
 
 G_END_DECLS

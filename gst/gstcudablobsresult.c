@@ -511,14 +511,13 @@ gst_cuda_blobs_prepare_output_buffer (GstBaseTransform * trans,
       outbuf);
 }
 
-/* after the frame: its result on @buf */
+/* after the frame (@attach: its result goes on @buf): its result on @buf */
 static GstFlowReturn
-gst_cuda_blobs_attach (GstCudaBlobs * self, GstBuffer * buf)
+gst_cuda_blobs_attach (GstCudaBlobs * self, gboolean attach, GstBuffer * buf)
 {
   guint max_blobs;
 
-  if (!gst_cuda_plane_filter_analysis_take_ready (GST_BASE_TRANSFORM (self),
-          GST_CAT_DEFAULT, &self->analysis, buf))
+  if (!attach)
     return GST_FLOW_OK;
   max_blobs = self->desc.max_blobs;
   if (!result_attach (&self->result, max_blobs,
@@ -540,7 +539,9 @@ gst_cuda_blobs_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   ret = PARENT_CLASS->transform (trans, inbuf, outbuf);
   if (ret != GST_FLOW_OK)
     return ret;
-  return gst_cuda_blobs_attach (self, outbuf);
+  return gst_cuda_blobs_attach (self,
+      gst_cuda_plane_filter_analysis_take_ready (trans, GST_CAT_DEFAULT,
+          &self->analysis, outbuf), outbuf);
 }
 
 GstFlowReturn
@@ -551,5 +552,20 @@ gst_cuda_blobs_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   ret = PARENT_CLASS->transform_ip (trans, buf);
   if (ret != GST_FLOW_OK)
     return ret;
-  return gst_cuda_blobs_attach (GST_CUDA_BLOBS (trans), buf);
+  return gst_cuda_blobs_attach (GST_CUDA_BLOBS (trans),
+      gst_cuda_plane_filter_analysis_take_ready (trans, GST_CAT_DEFAULT,
+          &GST_CUDA_BLOBS (trans)->analysis, buf), buf);
+}
+
+/* A frame that stayed on the device (overlap) leaves: frame_done read its
+ * blobs; they go on @outbuf by attach-meta now. */
+GstFlowReturn
+gst_cuda_blobs_frame_left (GstCudaPlaneFilter * base, GstBuffer * outbuf)
+{
+  GstCudaBlobs *self = GST_CUDA_BLOBS (base);
+
+  return gst_cuda_blobs_attach (self,
+      gst_cuda_plane_filter_analysis_take_left (GST_BASE_TRANSFORM (self),
+          GST_CAT_DEFAULT, &self->analysis, &self->settings.attach_meta,
+          outbuf), outbuf);
 }

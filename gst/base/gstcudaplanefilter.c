@@ -60,6 +60,23 @@ gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter * self)
   return &GET_PRIV (self)->cpu_opts;
 }
 
+/**
+ * gst_cuda_plane_filter_frames_in_flight:
+ *
+ * Whether frames of the caps may stay on the device with their results
+ * unread (overlap chosen, and the class has frame_left): an analyser's
+ * make_filter then gives its filter two result slots. Streaming thread
+ * (make_filter).
+ */
+gboolean
+gst_cuda_plane_filter_frames_in_flight (GstCudaPlaneFilter * self)
+{
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+
+  return GST_CUDA_PLANE_FILTER_GET_CLASS (self)->frame_left != NULL &&
+      gst_cuda_plane_filter_overlap_is_active (&priv->overlap);
+}
+
 /* A frame computed on the CPU may take seconds: going to READY stops it
  * (the pads are deactivated only once the streaming thread has left it),
  * and starting again clears the flag. Values refused before the element
@@ -385,7 +402,8 @@ gst_cuda_plane_filter_set_caps (GstBaseTransform * trans,
   overlap_mode = priv->overlap_mode;
   GST_OBJECT_UNLOCK (self);
   gst_cuda_plane_filter_overlap_configure (&priv->overlap, overlap_mode,
-      klass->frame_done != NULL, incaps, outcaps, &in_info);
+      klass->frame_done != NULL, klass->frame_left != NULL, incaps, outcaps,
+      &in_info);
 
   if (!gst_cuda_plane_filter_enter (self, &pushed))
     return FALSE;
@@ -590,7 +608,7 @@ gst_cuda_plane_filter_init (GstCudaPlaneFilter * self)
   gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self),
       GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category);
   gst_cuda_plane_filter_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),
-      &priv->dev);
+      &priv->dev, gst_cuda_plane_filter_run_results_left);
   /* late frames are dropped and reported, as GStreamer's video filters do */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
   gst_video_info_init (&priv->frames.info);

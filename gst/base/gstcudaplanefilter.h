@@ -56,16 +56,24 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaPlaneFilter, gst_cuda_plane_filter,
  *     samples are run through cm_filter_run_packed). Contract otherwise
  *     as @make_filter's.
  * @frame_done: (nullable): analysers: called once per frame after its
- *     work is complete (the stream synchronised), with the input buffer
- *     and the filter that ran on @width x @height planes, to read its
- *     results. Return %GST_FLOW_OK, or an error after posting one. With
- *     @region_done, @filter is %NULL when the frame went by regions of
- *     interest (none, one or several).
+ *     work is complete (the stream synchronised, or with overlap its
+ *     event waited for), with the input buffer and the filter that ran on
+ *     @width x @height planes, to read its results. Return %GST_FLOW_OK,
+ *     or an error after posting one. With @region_done, @filter is %NULL
+ *     when the frame went by regions of interest (none, one or several).
  * @region_done: (nullable): analysers whose results cover every region of
  *     interest: called after each region's work is complete (the stream
  *     synchronised), before frame_done, with the filter that ran on it and
  *     the rectangle in frame coordinates. Without it an analyser gets the
  *     first region only, and no frame_done for a frame without regions.
+ * @frame_left: (nullable): analysers whose frames may stay on the device
+ *     while the next comes in (overlap): after frame_done of such a frame,
+ *     with the buffer that leaves with its results (writable unless held
+ *     elsewhere), to put them on it. Frames analysed whole and queued
+ *     from device or pinned memory overlap, with a filter made with two
+ *     result slots (cm_filter_result_slots(): see
+ *     gst_cuda_plane_filter_frames_in_flight()); the others, and every
+ *     frame without it, get frame_done before they leave the transform.
  *
  * A subclass sets @make_filter; an analyser also @frame_done and keeps the
  * element in passthrough (gst_base_transform_set_passthrough()) while it
@@ -84,6 +92,7 @@ struct _GstCudaPlaneFilterClass
       cm_filter * filter, gint width, gint height);
   void (*region_done) (GstCudaPlaneFilter * self, cm_filter * filter,
       const GstVideoRectangle * rect);
+  GstFlowReturn (*frame_left) (GstCudaPlaneFilter * self, GstBuffer * outbuf);
   GstCudaPlaneFilterChroma (*chroma) (GstCudaPlaneFilter * self);
   cm_filter *(*make_chroma_filter) (GstCudaPlaneFilter * self,
       const GstVideoInfo * info, guint plane, cm_backend backend);
@@ -106,6 +115,8 @@ gboolean gst_cuda_plane_filter_allow_cuda_memory (GstCudaPlaneFilter *
 
 const cm_cpu_opts *gst_cuda_plane_filter_cpu_opts (GstCudaPlaneFilter *
     self);
+
+gboolean gst_cuda_plane_filter_frames_in_flight (GstCudaPlaneFilter * self);
 
 /**
  * GstCudaPlaneFilterFilterFunc:

@@ -403,6 +403,31 @@ gst_cuda_plane_filter_analysis_prepare_output_buffer (GstBaseTransform *
   return GST_FLOW_OK;
 }
 
+/* A frame that stayed on the device (overlap) leaves with its result,
+ * read after the next frame's prepare_output_buffer: whether the result
+ * goes on @buf, by attach-meta now (@attach_meta, object lock) and @buf
+ * writable. */
+gboolean
+gst_cuda_plane_filter_analysis_take_left (GstBaseTransform * trans,
+    GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
+    const gboolean * attach_meta, GstBuffer * buf)
+{
+  gboolean attach;
+
+  an->result_ready = FALSE;
+  GST_OBJECT_LOCK (trans);
+  attach = *attach_meta;
+  GST_OBJECT_UNLOCK (trans);
+  if (!attach)
+    return FALSE;
+  if (!gst_buffer_is_writable (buf)) {
+    GST_CAT_DEBUG_OBJECT (category, trans,
+        "output buffer not writable: no meta on it");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* After the frame: whether its result (ready, then no longer) goes on @buf.
  * Passthrough switched on or off between the buffer's allocation and its
  * transform leaves the input itself, held elsewhere (rare): no meta. */

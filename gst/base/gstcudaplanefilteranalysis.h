@@ -89,5 +89,8 @@ GstFlowReturn gst_cuda_plane_filter_analysis_prepare_output_buffer
 gboolean gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
     GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
     GstBuffer * buf);
+gboolean gst_cuda_plane_filter_analysis_take_left (GstBaseTransform * trans,
+    GstDebugCategory * category, GstCudaPlaneFilterAnalysis * an,
+    const gboolean * attach_meta, GstBuffer * buf);
 
 G_END_DECLS

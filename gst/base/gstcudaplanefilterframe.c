@@ -603,16 +603,22 @@ gst_cuda_plane_filter_frame_path_analyse_begin (GstCudaPlaneFilterFramePath *
 
 /* The end of an analysis (a frame's or a region's): on CUDA the one
  * synchronisation, also after a failure (no queued copy may still use the
- * staging memory). */
+ * staging memory), or with @defer (overlap: a frame whose results can
+ * wait) that event recorded instead once the work is queued. */
 cm_status
 gst_cuda_plane_filter_frame_path_analyse_end (GstCudaPlaneFilterFramePath *
-    fp, cm_status status, const GstCudaPlaneFilterViews * v)
+    fp, cm_status status, const GstCudaPlaneFilterViews * v, cm_event defer)
 {
   cm_status sync_status;
 
   if (!v->active || !v->device)
     return status;
   gst_cuda_plane_filter_frame_timing_end (fp, v->timed && status == CM_OK);
+  if (defer != NULL && status == CM_OK) {
+    status = cm_event_record (defer, fp->stream);
+    if (status == CM_OK)
+      return CM_OK;
+  }
   sync_status = cm_stream_sync (fp->stream);
   return status == CM_OK ? sync_status : status;
 }

@@ -178,7 +178,7 @@ cm_status gst_cuda_plane_filter_frame_path_analyse_begin
     GstCudaPlaneFilterFrameStats * st, GstCudaPlaneFilterViews * v);
 cm_status gst_cuda_plane_filter_frame_path_analyse_end
     (GstCudaPlaneFilterFramePath * fp, cm_status status,
-    const GstCudaPlaneFilterViews * v);
+    const GstCudaPlaneFilterViews * v, cm_event defer);
 
 /* Packed RGB(A) views filtered channel by channel (when the filter does
  * not take the whole frame): alpha first, then each colour channel in and

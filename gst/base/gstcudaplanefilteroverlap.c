@@ -88,6 +88,7 @@ gst_cuda_plane_filter_ring_frame_abort (GstCudaPlaneFilterRing * ring)
   if (ring->deferred)
     gst_clear_buffer (&ring->deferred_in);
   ring->deferred = FALSE;
+  ring->deferred_filter = NULL;
 }
 
 /* TRUE: the ring took @outbuf (transfer full): its frame is on the
@@ -106,7 +107,12 @@ gst_cuda_plane_filter_ring_take (GstCudaPlaneFilterRing * ring,
   pf->outbuf = outbuf;
   pf->inbuf = ring->deferred ? ring->deferred_in : NULL;
   pf->event = ring->deferred ? ring->deferred_event : NULL;
+  pf->status = CM_OK;
+  pf->filter = ring->deferred ? ring->deferred_filter : NULL;
+  pf->slot = ring->deferred_slot;
+  pf->results_flow = GST_FLOW_OK;
   ring->deferred_in = NULL;
+  ring->deferred_filter = NULL;
   ring->len++;
   return TRUE;
 }
@@ -119,58 +125,73 @@ gst_cuda_plane_filter_ring_has_ready (GstCudaPlaneFilterRing * ring)
       ring->pending[ring->head].event == NULL);
 }
 
-/* Waits until the device has finished @pf (when it was left in flight)
- * and lets go of its input. */
-static cm_status
-complete (GstCudaPlaneFilterRing * ring, GstCudaPlaneFilterPending * pf)
+/* Waits until the device has finished @pf (when it was left in flight),
+ * reads an analyser's results (@read) and lets go of its input. Once
+ * done, again: nothing. */
+static void
+complete (GstCudaPlaneFilterOverlapState * ov, GstCudaPlaneFilterPending * pf,
+    gboolean read)
 {
-  cm_status status = CM_OK;
   gboolean pushed;
 
   if (pf->event != NULL) {
-    status = gst_cuda_plane_filter_device_enter (ring->dev, &pushed);
-    if (status == CM_OK) {
-      status = cm_event_sync (pf->event);
-      gst_cuda_plane_filter_device_leave (ring->dev, pushed);
+    pf->status = gst_cuda_plane_filter_device_enter (ov->ring.dev, &pushed);
+    if (pf->status == CM_OK) {
+      pf->status = cm_event_sync (pf->event);
+      gst_cuda_plane_filter_device_leave (ov->ring.dev, pushed);
     }
     pf->event = NULL;
   }
+  if (pf->filter != NULL && read && pf->status == CM_OK &&
+      ov->results != NULL)
+    pf->results_flow = ov->results (ov->trans, g_steal_pointer (&pf->inbuf),
+        pf->outbuf, pf->filter, pf->slot);
+  pf->filter = NULL;
   gst_clear_buffer (&pf->inbuf);
-  return status;
 }
 
-/* The oldest frame out, once done: its output (NULL when the device failed
- * on it) and the device's status. */
-static cm_status
-gst_cuda_plane_filter_ring_pop (GstCudaPlaneFilterRing * ring,
+/* The oldest frame out, once done: its output (NULL when the device
+ * failed on it, an error posted, or its results could not be read). */
+static GstFlowReturn
+gst_cuda_plane_filter_ring_pop (GstCudaPlaneFilterOverlapState * ov,
     GstBuffer ** outbuf)
 {
+  GstCudaPlaneFilterRing *ring = &ov->ring;
   GstCudaPlaneFilterPending *pf = &ring->pending[ring->head];
-  cm_status status;
+  GstFlowReturn ret = GST_FLOW_OK;
 
   g_assert (ring->len > 0);
-  status = complete (ring, pf);
-  *outbuf = pf->outbuf;
-  pf->outbuf = NULL;
+  complete (ov, pf, TRUE);
+  *outbuf = g_steal_pointer (&pf->outbuf);
   ring->head = (ring->head + 1) % GST_CUDA_PLANE_FILTER_RING_SIZE;
   ring->len--;
-  if (status != CM_OK)
+  if (pf->status != CM_OK) {
+    gst_cuda_plane_filter_device_post_error (ring->dev, pf->status,
+        "Failed to process a frame on the CUDA device");
+    ret = GST_FLOW_ERROR;
+  } else {
+    ret = pf->results_flow;
+  }
+  if (ret != GST_FLOW_OK)
     gst_clear_buffer (outbuf);
-  return status;
+  return ret;
 }
 
 /**
  * gst_cuda_plane_filter_ring_drop:
  *
- * Flush, stop: the frames in flight are waited for and dropped.
+ * Flush, stop: the frames in flight are waited for and dropped, their
+ * results unread.
  */
 static void
-gst_cuda_plane_filter_ring_drop (GstCudaPlaneFilterRing * ring)
+gst_cuda_plane_filter_ring_drop (GstCudaPlaneFilterOverlapState * ov)
 {
+  GstCudaPlaneFilterRing *ring = &ov->ring;
+
   while (ring->len > 0) {
     GstCudaPlaneFilterPending *pf = &ring->pending[ring->head];
 
-    complete (ring, pf);
+    complete (ov, pf, FALSE);
     gst_clear_buffer (&pf->outbuf);
     ring->head = (ring->head + 1) % GST_CUDA_PLANE_FILTER_RING_SIZE;
     ring->len--;
@@ -206,8 +227,11 @@ gst_cuda_plane_filter_overlap_install_property (GObjectClass * gobject_class,
           "off = every frame leaves before the next comes in. Only frames "
           "in CUDA or pinned host memory (the "
           "pools the element proposes) overlap, on the CUDA backend, in "
-          "elements that change frames. Takes effect at the next caps "
-          "negotiation",
+          "every element but cudalinspectrum, which reads its results "
+          "after each frame; cudablobs overlaps frames analysed whole (not "
+          "by regions), posts their message and puts their meta on them "
+          "as they leave, and keeps two frames' results in pinned memory. "
+          "Takes effect at the next caps negotiation",
           GST_TYPE_CUDA_MORPHOLOGY_OVERLAP, GST_CUDA_PLANE_FILTER_OVERLAP_DEFAULT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
@@ -218,14 +242,18 @@ gst_cuda_plane_filter_overlap_install_property (GObjectClass * gobject_class,
  * gst_cuda_plane_filter_overlap_init:
  * @trans: the element (its object lock guards the latency)
  * @dev: its device, entered to wait for frames left on it
+ * @results: (nullable): an analyser's: reads the results of a frame left
+ *     on the device once it is done; without it analysers never overlap
  */
 void
 gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
-    GstBaseTransform * trans, GstCudaPlaneFilterDevice * dev)
+    GstBaseTransform * trans, GstCudaPlaneFilterDevice * dev,
+    GstCudaPlaneFilterResultsFunc results)
 {
   GST_CUDA_PLANE_FILTER_DEBUG_INIT_ONCE (gst_cuda_plane_filter_overlap_debug,
       "cudaplanefilteroverlap", "CUDA plane filter overlap");
   ov->trans = trans;
+  ov->results = results;
   gst_cuda_plane_filter_ring_init (&ov->ring, dev);
   ov->latency = 0;
 }
@@ -259,23 +287,27 @@ gst_cuda_plane_filter_overlap_stop (GstCudaPlaneFilterOverlapState * ov)
 /* Whether frames of the new caps may stay on the device while the next
  * one comes in (property overlap; auto: when upstream is not live, and
  * not where frames in CUDA memory on both pads leave with their work in
- * flight anyway, ordered by their memories' streams: GStreamer >= 1.24). */
+ * flight anyway, ordered by their memories' streams: GStreamer >= 1.24;
+ * an analyser, whose results are read on the host, waits for every frame
+ * without overlap whatever the memory). */
 static gboolean
 choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
-    gboolean host_results, GstCaps * incaps, GstCaps * outcaps)
+    gboolean host_results, gboolean results_wait, GstCaps * incaps,
+    GstCaps * outcaps)
 {
   GstCudaPlaneFilterDevice *dev = ov->ring.dev;
   gboolean live = FALSE;
   GstQuery *q;
 
-  /* analysers read their results on the host after each frame */
-  if (dev->backend != CM_BACKEND_CUDA || host_results ||
-      !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
+  /* analysers whose results cannot wait read them after each frame */
+  if (dev->backend != CM_BACKEND_CUDA || (host_results &&
+          (!results_wait || ov->results == NULL))
+      || !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
   if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
     return TRUE;
-  if (dev->gst_stream != NULL &&
+  if (!host_results && dev->gst_stream != NULL &&
       gst_cuda_plane_filter_negotiation_caps_is_cuda (incaps) &&
       gst_cuda_plane_filter_negotiation_caps_is_cuda (outcaps)) {
     GST_DEBUG_OBJECT (ov->trans, "CUDA memory on both pads: stream order, "
@@ -292,14 +324,17 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
   return !live;
 }
 
-/* Overlap for the new caps (old frames drained); never with
- * @host_results (frame_done); a latency message when the latency changes. */
+/* Overlap for the new caps (old frames drained); with @host_results
+ * (frame_done) only where they can wait (@results_wait: frame_left, and
+ * init's @results); a latency message when the latency changes. */
 void
 gst_cuda_plane_filter_overlap_configure (GstCudaPlaneFilterOverlapState * ov,
-    GstCudaMorphologyOverlap mode, gboolean host_results, GstCaps * incaps,
-    GstCaps * outcaps, const GstVideoInfo * info)
+    GstCudaMorphologyOverlap mode, gboolean host_results,
+    gboolean results_wait, GstCaps * incaps, GstCaps * outcaps,
+    const GstVideoInfo * info)
 {
-  gboolean active = choose (ov, mode, host_results, incaps, outcaps);
+  gboolean active = choose (ov, mode, host_results, results_wait, incaps,
+      outcaps);
   GstClockTime latency = 0;
   gboolean changed;
 
@@ -360,18 +395,69 @@ gst_cuda_plane_filter_overlap_query (GstCudaPlaneFilterOverlapState * ov,
   return TRUE;
 }
 
-/* The event to record after the frame's work when it stays on the device
- * (no staging involved: the device uses the buffers themselves), else
- * NULL. */
+/* Before @filter runs on a frame: with @results (an analyser's frame)
+ * the result slot it writes chosen, one no frame in flight waits on;
+ * then the event to record after the frame's work when it stays on the
+ * device (@may_stay, and no staging involved: the device uses the
+ * buffers themselves; @out NULL: only analysed), else NULL. An analyser's frame stays only
+ * where its results can wait, in a slot of their own. */
 cm_event
 gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
     const GstCudaPlaneFilterMappedFrame * in,
-    const GstCudaPlaneFilterMappedFrame * out)
+    const GstCudaPlaneFilterMappedFrame * out, cm_filter * filter,
+    gboolean results, gboolean may_stay)
 {
-  if (!(ov->ring.dev->backend == CM_BACKEND_CUDA && ov->ring.active &&
-          (in->device || in->pinned) && (out->device || out->pinned)))
+  GstCudaPlaneFilterRing *ring = &ov->ring;
+  gboolean slots = results && cm_filter_result_slots (filter) > 1;
+  guint slot = slots ? ring->next_event : 0;
+  cm_event event;
+
+  /* the slot of the frame that would stay next: never a waiting one's */
+  if (results)
+    cm_filter_use_result_slot (filter, slot);
+  if (!(may_stay && ring->dev->backend == CM_BACKEND_CUDA && ring->active &&
+          (in->device || in->pinned) && (out == NULL || out->device ||
+              out->pinned)) || (results && (!slots || ov->results == NULL)))
     return NULL;
-  return gst_cuda_plane_filter_ring_defer_event (&ov->ring);
+  event = gst_cuda_plane_filter_ring_defer_event (ring);
+  ring->deferred_filter = results ? filter : NULL;
+  ring->deferred_slot = slot;
+  return event;
+}
+
+/* An analyser's frame still on the device waits for its results to be
+ * read. */
+gboolean
+gst_cuda_plane_filter_overlap_results_in_flight (GstCudaPlaneFilterOverlapState
+    * ov)
+{
+  GstCudaPlaneFilterRing *ring = &ov->ring;
+  guint i;
+
+  for (i = 0; i < ring->len; i++)
+    if (ring->pending[(ring->head + i) %
+            GST_CUDA_PLANE_FILTER_RING_SIZE].filter != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The results of the analyser's frames in flight read now, oldest first
+ * (their buffers stay, to leave in order; a failure leaves with its
+ * frame): before a frame whose results are read at once, before a
+ * region's results are gathered and before a filter is freed. */
+void
+gst_cuda_plane_filter_overlap_settle (GstCudaPlaneFilterOverlapState * ov)
+{
+  GstCudaPlaneFilterRing *ring = &ov->ring;
+  guint i;
+
+  for (i = 0; i < ring->len; i++) {
+    GstCudaPlaneFilterPending *pf = &ring->pending[(ring->head + i) %
+        GST_CUDA_PLANE_FILTER_RING_SIZE];
+
+    if (pf->filter != NULL)
+      complete (ov, pf, TRUE);
+  }
 }
 
 /* The frame's work is queued with defer_event's event: it stays on the
@@ -383,21 +469,6 @@ gst_cuda_plane_filter_overlap_deferred (GstCudaPlaneFilterOverlapState * ov,
   gst_cuda_plane_filter_ring_deferred (&ov->ring, inbuf);
 }
 
-/* Takes the oldest frame out of the ring: its output buffer (transfer
- * full), NULL when the device failed on it (an element error is posted). */
-static GstBuffer *
-pop_pending (GstCudaPlaneFilterOverlapState * ov)
-{
-  GstBuffer *outbuf;
-  cm_status status;
-
-  status = gst_cuda_plane_filter_ring_pop (&ov->ring, &outbuf);
-  if (status != CM_OK)
-    gst_cuda_plane_filter_device_post_error (ov->ring.dev, status,
-        "Failed to process a frame on the CUDA device");
-  return outbuf;
-}
-
 /**
  * gst_cuda_plane_filter_overlap_drop:
  *
@@ -406,7 +477,7 @@ pop_pending (GstCudaPlaneFilterOverlapState * ov)
 void
 gst_cuda_plane_filter_overlap_drop (GstCudaPlaneFilterOverlapState * ov)
 {
-  gst_cuda_plane_filter_ring_drop (&ov->ring);
+  gst_cuda_plane_filter_ring_drop (ov);
 }
 
 /* Before a serialized event, a drain, a DISCONT buffer or new caps: the
@@ -417,11 +488,10 @@ gst_cuda_plane_filter_overlap_drain (GstCudaPlaneFilterOverlapState * ov)
   GstFlowReturn ret = GST_FLOW_OK;
 
   while (ov->ring.len > 0 && ret == GST_FLOW_OK) {
-    GstBuffer *outbuf = pop_pending (ov);
+    GstBuffer *outbuf;
 
-    if (outbuf == NULL)
-      ret = GST_FLOW_ERROR;
-    else
+    ret = gst_cuda_plane_filter_ring_pop (ov, &outbuf);
+    if (ret == GST_FLOW_OK)
       ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (ov->trans), outbuf);
   }
   if (ret != GST_FLOW_OK) {
@@ -471,8 +541,7 @@ gst_cuda_plane_filter_overlap_generate_output (GstCudaPlaneFilterOverlapState *
    * behind it: at most one frame stays on the device */
   if (!gst_cuda_plane_filter_ring_has_ready (&ov->ring))
     return GST_FLOW_OK;
-  *outbuf = pop_pending (ov);
-  return *outbuf ? GST_FLOW_OK : GST_FLOW_ERROR;
+  return gst_cuda_plane_filter_ring_pop (ov, outbuf);
 }
 
 /* A flush stop drops the frames in flight; another serialized event pushes

@@ -14,6 +14,7 @@
 #include "gstcudaplanefilterdevice.h"
 #include "gstcudaplanefilterenums.h"
 #include "gstcudaplanefilterframe.h"
+#include "cm-filter.h"
 
 G_BEGIN_DECLS
 
@@ -26,7 +27,20 @@ typedef struct
   GstBuffer *outbuf;
   GstBuffer *inbuf;             /* kept until the device has read it */
   cm_event event;               /* recorded after its work; NULL: done */
+  cm_status status;             /* the device's, once done */
+  /* an analyser's frame: its results not read yet (NULL: read, or none)
+   * in result slot @slot of @filter */
+  cm_filter *filter;
+  guint slot;
+  GstFlowReturn results_flow;   /* of reading them */
 } GstCudaPlaneFilterPending;
+
+/* Reads the results of an analyser's frame left on the device once its
+ * work is done, in slot @slot of @filter: @inbuf (transfer full) its
+ * input, @outbuf the buffer that leaves with them. */
+typedef GstFlowReturn (*GstCudaPlaneFilterResultsFunc) (GstBaseTransform *
+    trans, GstBuffer * inbuf, GstBuffer * outbuf, cm_filter * filter,
+    guint slot);
 
 typedef struct
 {
@@ -40,6 +54,8 @@ typedef struct
   gboolean deferred;
   GstBuffer *deferred_in;
   cm_event deferred_event;
+  cm_filter *deferred_filter;   /* its results wait (analysers) */
+  guint deferred_slot;
 } GstCudaPlaneFilterRing;
 
 /* The overlap of one element; streaming thread unless said otherwise. */
@@ -50,6 +66,8 @@ typedef struct
   GstCudaPlaneFilterRing ring;   /* frames in output order */
   GstClockTime latency;         /* one frame while overlapping, else 0;
                                  * object lock (the latency query) */
+  GstCudaPlaneFilterResultsFunc results;        /* NULL: no analyser's
+                                 * frame waits for its results */
 } GstCudaPlaneFilterOverlapState;
 
 /* GstBaseTransform's own generate_output */
@@ -62,12 +80,14 @@ void gst_cuda_plane_filter_overlap_install_property (GObjectClass * klass,
     guint prop_overlap);
 
 void gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
-    GstBaseTransform * trans, GstCudaPlaneFilterDevice * dev);
+    GstBaseTransform * trans, GstCudaPlaneFilterDevice * dev,
+    GstCudaPlaneFilterResultsFunc results);
 void gst_cuda_plane_filter_overlap_start (GstCudaPlaneFilterOverlapState * ov);
 void gst_cuda_plane_filter_overlap_stop (GstCudaPlaneFilterOverlapState * ov);
 void gst_cuda_plane_filter_overlap_configure (GstCudaPlaneFilterOverlapState *
     ov, GstCudaMorphologyOverlap mode, gboolean host_results,
-    GstCaps * incaps, GstCaps * outcaps, const GstVideoInfo * info);
+    gboolean results_wait, GstCaps * incaps, GstCaps * outcaps,
+    const GstVideoInfo * info);
 gboolean gst_cuda_plane_filter_overlap_is_active (GstCudaPlaneFilterOverlapState
     * ov);
 typedef gboolean (*GstCudaPlaneFilterQueryFunc) (GstBaseTransform * trans,
@@ -81,7 +101,12 @@ void gst_cuda_plane_filter_overlap_add_latency (GstCudaPlaneFilterOverlapState *
 cm_event gst_cuda_plane_filter_overlap_defer_event
     (GstCudaPlaneFilterOverlapState * ov,
     const GstCudaPlaneFilterMappedFrame * in,
-    const GstCudaPlaneFilterMappedFrame * out);
+    const GstCudaPlaneFilterMappedFrame * out, cm_filter * filter,
+    gboolean results, gboolean may_stay);
+gboolean gst_cuda_plane_filter_overlap_results_in_flight
+    (GstCudaPlaneFilterOverlapState * ov);
+void gst_cuda_plane_filter_overlap_settle (GstCudaPlaneFilterOverlapState *
+    ov);
 void gst_cuda_plane_filter_overlap_deferred (GstCudaPlaneFilterOverlapState * ov,
     GstBuffer * inbuf);
 GstFlowReturn gst_cuda_plane_filter_overlap_generate_output

@@ -79,5 +79,8 @@ G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_transform_ip
     (GstBaseTransform * trans, GstBuffer * buf);
 G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_prepare_output_buffer
     (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer ** outbuf);
+G_GNUC_INTERNAL GstFlowReturn gst_cuda_plane_filter_run_results_left
+    (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf,
+    cm_filter * filter, guint slot);
 
 G_END_DECLS

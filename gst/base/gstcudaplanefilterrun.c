@@ -199,6 +199,8 @@ gst_cuda_plane_filter_begin_frame (GstCudaPlaneFilter * self,
     gint width = priv->filter_width, height = priv->filter_height;
 
     GST_DEBUG_OBJECT (self, "reconfiguring after a property change");
+    /* frames in flight read their results from the filter first */
+    gst_cuda_plane_filter_overlap_settle (&priv->overlap);
     gst_cuda_plane_filter_device_finish_work (&priv->dev);
     gst_cuda_plane_filter_drop_filters (self);
     if (width == 0) {           /* the last filter was not made */
@@ -364,13 +366,15 @@ gst_cuda_plane_filter_region_done (GstCudaPlaneFilter * self,
 /* The mapped frame through the frame path: the whole frame, or its
  * regions of interest (gstcudaplanefilterroi.h), filtered into @out or,
  * with @out %NULL, analysed. *@defer: the overlap's event when the frame
- * is left on the device; *@results: FALSE when no region was looked at
- * (always TRUE with region_done); *@regions: the frame went by regions. */
+ * is left on the device (only with @may_stay); *@results: FALSE when no
+ * region was looked at (always TRUE with region_done); *@regions: the
+ * frame went by regions. */
 static cm_status
 gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
     GstBuffer * inbuf, GstCudaPlaneFilterMappedFrame * in,
-    GstCudaPlaneFilterMappedFrame * out, GstCudaPlaneFilterFrameStats * st,
-    cm_event * defer, gboolean * results, gboolean * regions)
+    GstCudaPlaneFilterMappedFrame * out, gboolean may_stay,
+    GstCudaPlaneFilterFrameStats * st, cm_event * defer, gboolean * results,
+    gboolean * regions)
 {
   GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
@@ -396,6 +400,8 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
 
     *results = rects->len > 0 || klass->region_done != NULL;
     *regions = TRUE;
+    /* regions never stay on the device: older frames' results first */
+    gst_cuda_plane_filter_overlap_settle (&priv->overlap);
     if (out == NULL) {
       status = CM_OK;
       for (i = 0; status == CM_OK && i < rects->len; i++) {
@@ -406,7 +412,8 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
             &r[i], st, &v);
         if (status == CM_OK)
           status = gst_cuda_plane_filter_run_analysis (filter, &v);
-        status = gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+        status = gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v,
+            NULL);
         if (status == CM_OK)
           status = gst_cuda_plane_filter_region_done (self, filter, &r[i]);
       }
@@ -433,14 +440,17 @@ gst_cuda_plane_filter_process (GstCudaPlaneFilter * self,
   filter = gst_cuda_plane_filter_for_size (self, width, height);
   if (filter == NULL)
     return CM_ERR_INVALID_ARG;  /* posted by make_filter */
+  /* with overlap, the frame may be left on the device (an analyser's
+   * with its results unread, in a result slot of its own) */
+  *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out,
+      filter, klass->frame_done != NULL, may_stay);
   if (out == NULL) {
     status = gst_cuda_plane_filter_frame_path_analyse_begin (fp, in, st, &v);
     if (status == CM_OK)
       status = gst_cuda_plane_filter_run_analysis (filter, &v);
-    return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v);
+    return gst_cuda_plane_filter_frame_path_analyse_end (fp, status, &v,
+        *defer);
   }
-  /* with overlap, the frame may be left on the device */
-  *defer = gst_cuda_plane_filter_overlap_defer_event (&priv->overlap, in, out);
   status = gst_cuda_plane_filter_frame_path_begin (fp, in, out, st, &v);
   if (status == CM_OK)
     status = gst_cuda_plane_filter_run_filter (fp, filter, &v);
@@ -493,8 +503,8 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   copy = outbuf != NULL && outbuf != inbuf &&
       gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self));
   status = gst_cuda_plane_filter_process (self, inbuf, &in,
-      outbuf == NULL || copy ? NULL : outbuf == inbuf ? &in : &out, &st,
-      &defer, &results, &regions);
+      outbuf == NULL || copy ? NULL : outbuf == inbuf ? &in : &out, !copy,
+      &st, &defer, &results, &regions);
   if (copy && status == CM_OK)
     status = gst_cuda_plane_filter_frame_path_copy (&priv->frames, &in, &out);
   /* after the synchronisation (or with the buffers kept until the event):
@@ -508,10 +518,40 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   if (defer != NULL && status == CM_OK) {
     gst_cuda_plane_filter_overlap_deferred (&priv->overlap, inbuf);
     st.overlapped++;
+    /* an analyser's results are read when the frame leaves the ring */
+    results = FALSE;
+  } else {
+    /* the results of frames still in flight come before this one's */
+    gst_cuda_plane_filter_overlap_settle (&priv->overlap);
   }
 
   return gst_cuda_plane_filter_end_frame (self, status,
       results ? inbuf : NULL, regions && klass->region_done != NULL, &st);
+}
+
+/* An analyser's frame left on the device is done (overlap, from the
+ * ring): its results read from result slot @slot of @filter (the filter
+ * in use: the ring is settled before filters change), then put on
+ * @outbuf, the buffer that leaves. @inbuf: transfer full. */
+GstFlowReturn
+gst_cuda_plane_filter_run_results_left (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf, cm_filter * filter, guint slot)
+{
+  GstCudaPlaneFilter *self = GST_CUDA_PLANE_FILTER (trans);
+  GstCudaPlaneFilterClass *klass = GST_CUDA_PLANE_FILTER_GET_CLASS (self);
+  GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (cm_filter_use_result_slot (filter, (int) slot) == CM_OK &&
+      klass->frame_done != NULL && inbuf != NULL)
+    ret = klass->frame_done (self, inbuf, filter, priv->filter_width,
+        priv->filter_height);
+  /* the ring's reference to the input let go: a passthrough buffer is
+   * writable again */
+  gst_clear_buffer (&inbuf);
+  if (ret == GST_FLOW_OK && klass->frame_left != NULL)
+    ret = klass->frame_left (self, outbuf);
+  return ret;
 }
 
 /* Passthrough (GstBaseTransform only calls transform_ip then): analysers

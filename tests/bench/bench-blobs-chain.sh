@@ -11,7 +11,10 @@
 # meta off (what the host's work on the results costs); "queue" rows put a
 # queue before cudablobs, so that the chain upstream queues the next frame
 # while cudablobs waits for its results (the stream synchronisation that
-# reading them on the host needs).
+# reading them on the host needs). "overlap" rows set overlap=on: on
+# cudablobs alone (its frame stays on the GPU while the next is queued,
+# its results read as it leaves), then on every element, measured against
+# the chain without cudablobs with overlap=on on both filters.
 #
 #   tests/bench/bench-blobs-chain.sh BUILD_DIR [N ...]
 #
@@ -28,11 +31,16 @@ export GST_PLUGIN_PATH=$PWD/$build/gst
 size=("${bench_size[@]}")
 
 base="cudamedian size=5 ! cudamorph operation=tophat shape=disk radius=7"
+base_on="cudamedian size=5 overlap=on ! cudamorph operation=tophat \
+shape=disk radius=7 overlap=on"
 names=("without cudablobs" "with cudablobs" "with cudablobs, no results"
-  "queue, then cudablobs")
+  "queue, then cudablobs" "with cudablobs overlap=on"
+  "without cudablobs, overlap=on" "with cudablobs, overlap=on everywhere")
 chains=("$base" "$base ! cudablobs threshold=40"
   "$base ! cudablobs threshold=40 post-messages=false attach-meta=false"
-  "$base ! queue max-size-buffers=4 ! cudablobs threshold=40")
+  "$base ! queue max-size-buffers=4 ! cudablobs threshold=40"
+  "$base ! cudablobs threshold=40 overlap=on"
+  "$base_on" "$base_on ! cudablobs threshold=40 overlap=on")
 
 fps_of() { sed -nE 's/.*; ([0-9.]+) over the common window.*/\1/p' | tail -1; }
 
@@ -41,13 +49,14 @@ echo "| N | chain | frames/s (all streams) | of the chain without | device span 
 echo "| --- | --- | --- | --- | --- |"
 for n in "${counts[@]}"; do
   ref=""
-  for c in 0 1 2 3; do
+  for c in "${!chains[@]}"; do
     out=$("$bench" "${size[@]}" --format NV12 --memory cuda --streams "$n" \
       "${chains[$c]}" 2>&1)
     fps=$(fps_of <<<"$out")
     span=$(sed -nE 's/device span per frame[^:]*: ([0-9.]+ us).*/\1/p' <<<"$out")
     [ -z "$fps" ] && tail -2 <<<"$out" >&2
-    [ $c = 0 ] && ref=$fps
+    # the overlapped chain against the overlapped chain without cudablobs
+    [ $c = 0 ] || [ $c = 5 ] && ref=$fps
     ratio=$(awk -v a="${fps:-0}" -v b="${ref:-0}" \
       'BEGIN { if (b > 0) printf "%.0f %%", 100 * a / b; else print "-" }')
     echo "| $n | ${names[$c]} | ${fps:-failed} | $ratio | ${span:--} |"

@@ -179,13 +179,16 @@ check_chain (const char *const *elements, const char *format,
   for (guint i = 0; ok && i < n; i++) {
     const GstStructure *st = gpu.stats->pdata[i];
     gboolean first = i == 0, last = i + 1 == n;
-    gboolean analyser = g_str_has_prefix (elements[i], "cudalinspectrum")
-        || g_str_has_prefix (elements[i], "cudablobs");
+    gboolean blobs = g_str_has_prefix (elements[i], "cudablobs");
+    gboolean analyser = blobs ||
+        g_str_has_prefix (elements[i], "cudalinspectrum");
     gboolean passthrough = analyser &&
         strstr (elements[i], "output=") == NULL;
-    /* analysers read their results on the host: they neither overlap
-     * nor leave work in flight; frames with regions of interest do not
-     * overlap, and are left in flight like whole ones */
+    gboolean regions = strstr (elements[i], "roi=") != NULL;
+    /* analysers read their results on the host: they never leave work in
+     * flight, and only cudablobs overlaps (its results read as the frame
+     * leaves); frames with regions of interest do not overlap, and are
+     * left in flight like whole ones */
     gboolean bad = stat_get (st, "frames") != expected ||
         stat_get (st, "cuda-host-maps") != 0;
 
@@ -198,21 +201,25 @@ check_chain (const char *const *elements, const char *format,
         bad |= !passthrough && stat_get (st, "device-out") != expected;
 #if GST_CHECK_VERSION (1, 24, 0)
         /* the filters leave each frame with its work queued, ordered by
-         * the memories' streams, and do not overlap (analysers read their
-         * results on the host: neither). The first one's input comes from
-         * cudaupload, whose memory may carry no stream: then it waits on
-         * the host. The frames above are exact all the same. */
-        bad |= stat_get (st, "overlapped") != 0;
+         * the memories' streams, and do not overlap; analysers read their
+         * results on the host: no stream order, and cudablobs overlaps
+         * whole frames (overlap=auto, appsrc not live). The first one's
+         * input comes from cudaupload, whose memory may carry no stream:
+         * then it waits on the host. The frames and messages above are
+         * exact all the same. */
+        bad |= stat_get (st, "overlapped") != (blobs && !regions ?
+            expected : 0);
         if (analyser)
           bad |= stat_get (st, "stream-ordered") != 0;
         else if (i > 0 || stat_get (st, "stream-ordered") != 0)
           bad |= stat_get (st, "stream-ordered") != expected;
 #else
         /* overlap=auto and appsrc is not live: the filters of whole frames
-         * keep each frame on the device while the next comes in (analysers
-         * and regions never do); the frames above are exact all the same */
-        bad |= stat_get (st, "overlapped") != (analyser ||
-            strstr (elements[i], "roi=") != NULL ? 0 : expected);
+         * and cudablobs keep each frame on the device while the next comes
+         * in (cudalinspectrum and regions never do); the frames and
+         * messages above are exact all the same */
+        bad |= stat_get (st, "overlapped") != ((analyser && !blobs) ||
+            regions ? 0 : expected);
         bad |= stat_get (st, "stream-ordered") != 0;
 #endif
         break;

@@ -4,7 +4,8 @@
  * custom metas (statistics included), the mask and the labels; every
  * input format, odd, padded and 1080p frames, the kinds of the blobs
  * tests (50 % noise, spiral, checkerboards, one blob, none), filters,
- * regions of interest (roi and roi-meta), output changes while PLAYING.
+ * regions of interest (roi and roi-meta), output changes while PLAYING,
+ * frames left on the device (overlap) read as they leave.
  * Exits 77 (meson: SKIP) when no CUDA device is usable. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,10 +268,150 @@ GST_START_TEST (test_change_playing)
 
 GST_END_TEST;
 
+/* ---- overlap ------------------------------------------------------------ */
+
+/* @in copied into a buffer of @pool_h's pool: pinned host memory, where
+ * frames may stay on the device (cudamorph proposes that pool) */
+static GstBuffer *
+pinned_copy (GstHarness * pool_h, GstBuffer * in, const GstVideoInfo * info)
+{
+  GstBuffer *buf = gst_harness_create_buffer (pool_h,
+      GST_VIDEO_INFO_SIZE (info));
+  GstVideoFrame src, dst;
+
+  fail_unless (buf != NULL);
+  fail_unless (gst_video_frame_map (&src, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&dst, info, buf, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&dst, &src));
+  gst_video_frame_unmap (&dst);
+  gst_video_frame_unmap (&src);
+  GST_BUFFER_PTS (buf) = GST_BUFFER_PTS (in);
+  GST_BUFFER_DURATION (buf) = GST_BUFFER_DURATION (in);
+  return buf;
+}
+
+/* overlap=on, frames in pinned memory: a frame stays on the device while
+ * the next comes in, its blobs read when it leaves. Every frame's message
+ * and meta, in order, equal the reference of the settings it ran with:
+ * frames that stay, a property change (the frame waiting is read before
+ * the filter is rebuilt), a frame by regions among them (never stays,
+ * read after the one waiting), the last frame at EOS; passthrough and
+ * the mask (CUDA filter path). */
+GST_START_TEST (test_overlap)
+{
+  static const char *const args[] = {
+    "connectivity=8", "connectivity=4 max-blobs=9 output=mask"
+  };
+  const GstVideoRectangle roi = { 10, 12, 200, 100 };
+  enum
+  { N = 7, ROI_FRAME = 3, CHANGE_FRAME = 5 };
+  guint64 seed = 5000;
+
+  for (guint a = 0; a < G_N_ELEMENTS (args); a++) {
+    GstElement *e = test_element_new ("cudablobs", "cuda");
+    GstElement *m = test_element_new ("cudamorph", "cuda");
+    GstBus *bus = gst_bus_new (), *mbus = gst_bus_new ();
+    GstHarness *h, *ph;
+    GstVideoInfo info, pinfo, oi;
+    BlobsExpected want[N];
+    GstBuffer *in[N];
+    guint t0 = 0;
+    gint output;
+
+    test_element_set_args (e, args[a]);
+    gst_util_set_object_arg (G_OBJECT (e), "overlap", "on");
+    gst_element_set_bus (e, bus);
+    gst_element_set_bus (m, mbus);
+    h = gst_harness_new_with_element (e, "sink", "src");
+    ph = gst_harness_new_with_element (m, "sink", "src");
+    morph_harness_set_caps (h, "NV12", 320, 180, &info);
+    morph_harness_set_caps (ph, "NV12", 320, 180, &pinfo);
+    g_object_get (e, "output", &output, NULL);
+
+    for (guint i = 0; i < N; i++) {
+      gchar *what = g_strdup_printf ("%s, frame %u", args[a], i);
+      cm_blobs_desc d;
+      GstBuffer *sys;
+      guint t;
+
+      sys = blobs_make_input (&info, i % 2 ? BLOBS_DISCS : BLOBS_RANDOM,
+          i % 2 ? 40 : 30, seed++, 0, &t);
+      GST_BUFFER_PTS (sys) = i * GST_SECOND / 30;
+      GST_BUFFER_DURATION (sys) = GST_SECOND / 30;
+      if (i == 0)
+        t0 = t;
+      /* one threshold until the change: the frames before it stay */
+      if (i == CHANGE_FRAME) {
+        gchar *tv = g_strdup_printf ("%u", t0 + 7);
+
+        gst_util_set_object_arg (G_OBJECT (e), "threshold", tv);
+        g_free (tv);
+      } else if (i == 0) {
+        gchar *tv = g_strdup_printf ("%u", t0);
+
+        gst_util_set_object_arg (G_OBJECT (e), "threshold", tv);
+        g_free (tv);
+      }
+      gst_util_set_object_arg (G_OBJECT (e), "roi", i == ROI_FRAME ?
+          "<10,12,200,100>" : "<>");
+      blobs_desc_from_element (e, CM_DEPTH_8, &d);
+      blobs_expected_compute (&want[i], &d, sys,
+          &info, i == ROI_FRAME ? &roi : NULL, i == ROI_FRAME ? 1 : 0);
+      in[i] = sys;
+      fail_unless_equals_int (gst_harness_push (h, pinned_copy (ph, sys,
+                  &info)), GST_FLOW_OK);
+      if (i == 0)
+        fail_unless (gst_harness_try_pull (h) == NULL, "%s: not held "
+            "back: overlap is not active, the test proves nothing", what);
+      g_free (what);
+    }
+    gst_harness_push_event (h, gst_event_new_eos ());
+
+    for (guint i = 0; i < N; i++) {
+      gchar *what = g_strdup_printf ("%s, frame %u", args[a], i);
+      GstBuffer *out = gst_harness_try_pull (h);
+      GstMessage *msg = blobs_pop_message (bus, NULL);
+
+      fail_unless (out != NULL, "%s: no output", what);
+      fail_unless (msg != NULL, "%s: no message", what);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), GST_BUFFER_PTS (in[i]));
+      fail_unless (blobs_structure_equal (gst_message_get_structure (msg),
+              FALSE, &want[i], what), "%s: message differs", what);
+      fail_unless (blobs_structure_equal (blobs_meta_structure (out), TRUE,
+              &want[i], what), "%s: meta differs", what);
+      fail_unless_equals_int (blobs_meta_count (out), 1);
+      if (output != 0 && i != ROI_FRAME) {
+        cm_blobs_desc d;
+
+        blobs_desc_from_element (e, CM_DEPTH_8, &d);
+        if (i < CHANGE_FRAME)
+          d.threshold = t0;
+        d.output = CM_BLOBS_OUTPUT_MASK;
+        out_info (h, &oi);
+        fail_unless (blobs_check_image (in[i], &info, out, &oi, &d, what),
+            "%s: mask differs from the reference", what);
+      }
+      gst_message_unref (msg);
+      gst_buffer_unref (out);
+      blobs_expected_clear (&want[i]);
+      gst_buffer_unref (in[i]);
+      g_free (what);
+    }
+    fail_unless (gst_harness_try_pull (h) == NULL, "more frames than in");
+    fail_unless_equals_int (test_bus_count_problems (bus, GST_MESSAGE_ERROR),
+        0);
+    test_element_teardown (ph, m, mbus);
+    test_element_teardown (h, e, bus);
+  }
+}
+
+GST_END_TEST;
+
 static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_kinds),
   TEST_SUITE_TEST (test_regions),
   TEST_SUITE_TEST (test_change_playing),
+  TEST_SUITE_TEST (test_overlap),
   {NULL}
 };
 
