@@ -403,6 +403,21 @@ gst_cuda_plane_filter_analysis_prepare_output_buffer (GstBaseTransform *
   return GST_FLOW_OK;
 }
 
+/* @wanted, and @buf writable to carry the result */
+static gboolean
+result_goes_on (GstBaseTransform * trans, GstDebugCategory * category,
+    gboolean wanted, GstBuffer * buf)
+{
+  if (!wanted)
+    return FALSE;
+  if (!gst_buffer_is_writable (buf)) {
+    GST_CAT_DEBUG_OBJECT (category, trans,
+        "output buffer not writable: no meta on it");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* A frame that stayed on the device (overlap) leaves with its result,
  * read after the next frame's prepare_output_buffer: whether the result
  * goes on @buf, by attach-meta now (@attach_meta, object lock) and @buf
@@ -418,14 +433,7 @@ gst_cuda_plane_filter_analysis_take_left (GstBaseTransform * trans,
   GST_OBJECT_LOCK (trans);
   attach = *attach_meta;
   GST_OBJECT_UNLOCK (trans);
-  if (!attach)
-    return FALSE;
-  if (!gst_buffer_is_writable (buf)) {
-    GST_CAT_DEBUG_OBJECT (category, trans,
-        "output buffer not writable: no meta on it");
-    return FALSE;
-  }
-  return TRUE;
+  return result_goes_on (trans, category, attach, buf);
 }
 
 /* After the frame: whether its result (ready, then no longer) goes on @buf.
@@ -439,12 +447,5 @@ gst_cuda_plane_filter_analysis_take_ready (GstBaseTransform * trans,
   gboolean was_ready = an->result_ready;
 
   an->result_ready = FALSE;
-  if (!was_ready)
-    return FALSE;
-  if (!gst_buffer_is_writable (buf)) {
-    GST_CAT_DEBUG_OBJECT (category, trans,
-        "output buffer not writable: no meta on it");
-    return FALSE;
-  }
-  return TRUE;
+  return result_goes_on (trans, category, was_ready, buf);
 }
