@@ -507,9 +507,13 @@ gst_cuda_plane_filter_negotiation_propose_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   /* passthrough (analysers): buffers go downstream as they come, so
-   * downstream answers */
-  if (decide_query == NULL)
-    return gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query);
+   * downstream answers, plus the buffer held back with overlap */
+  if (decide_query == NULL) {
+    if (!gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (trans), query))
+      return FALSE;
+    count_held_buffers (query, st->held);
+    return TRUE;
+  }
   /* with overlap the input buffer of the frame still on the device is
    * kept: one more than upstream needs itself */
   return gst_cuda_plane_filter_negotiation_propose (GST_OBJECT (trans), query,
