@@ -396,7 +396,8 @@ gst_cuda_plane_filter_overlap_query (GstCudaPlaneFilterOverlapState * ov,
 }
 
 /* Before @filter runs on a frame: with @results (an analyser's frame)
- * the result slot it writes chosen, one no frame in flight waits on;
+ * the result slot it writes chosen, one no frame in flight waits on (a
+ * frame that cannot stay reads the waiting frames' results first);
  * then the event to record after the frame's work when it stays on the
  * device (@may_stay, and no staging involved: the device uses the
  * buffers themselves; @out NULL: only analysed), else NULL. An analyser's frame stays only
@@ -410,14 +411,20 @@ gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
   GstCudaPlaneFilterRing *ring = &ov->ring;
   gboolean slots = results && cm_filter_result_slots (filter) > 1;
   guint slot = slots ? ring->next_event : 0;
+  gboolean stays = may_stay && ring->dev->backend == CM_BACKEND_CUDA &&
+      ring->active && (in->device || in->pinned) && (out == NULL ||
+      out->device || out->pinned) && (!results || (slots &&
+          ov->results != NULL));
   cm_event event;
 
+  /* an analyser's frame read at once: the frames waiting are read first,
+   * before it runs (reading them selects their slots) */
+  if (results && !stays)
+    gst_cuda_plane_filter_overlap_settle (ov);
   /* the slot of the frame that would stay next: never a waiting one's */
   if (results)
     cm_filter_use_result_slot (filter, slot);
-  if (!(may_stay && ring->dev->backend == CM_BACKEND_CUDA && ring->active &&
-          (in->device || in->pinned) && (out == NULL || out->device ||
-              out->pinned)) || (results && (!slots || ov->results == NULL)))
+  if (!stays)
     return NULL;
   event = gst_cuda_plane_filter_ring_defer_event (ring);
   ring->deferred_filter = results ? filter : NULL;

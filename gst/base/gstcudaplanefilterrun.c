@@ -521,7 +521,8 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
     /* an analyser's results are read when the frame leaves the ring */
     results = FALSE;
   } else {
-    /* the results of frames still in flight come before this one's */
+    /* the results of frames still in flight come before this one's (read
+     * before it ran, unless it failed before that) */
     gst_cuda_plane_filter_overlap_settle (&priv->overlap);
   }
 

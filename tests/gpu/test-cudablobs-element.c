@@ -294,9 +294,10 @@ pinned_copy (GstHarness * pool_h, GstBuffer * in, const GstVideoInfo * info)
  * the next comes in, its blobs read when it leaves. Every frame's message
  * and meta, in order, equal the reference of the settings it ran with:
  * frames that stay, a property change (the frame waiting is read before
- * the filter is rebuilt), a frame by regions among them (never stays,
- * read after the one waiting), the last frame at EOS; passthrough, the
- * mask and the labels (CUDA filter path, the labels another format). */
+ * the filter is rebuilt), a frame by regions and one in system memory
+ * among them (neither stays: read after the one waiting), the last frame
+ * at EOS; passthrough, the mask and the labels (CUDA filter path, the
+ * labels another format). */
 GST_START_TEST (test_overlap)
 {
   static const char *const args[] = {
@@ -305,7 +306,7 @@ GST_START_TEST (test_overlap)
   };
   const GstVideoRectangle roi = { 10, 12, 200, 100 };
   enum
-  { N = 7, ROI_FRAME = 3, CHANGE_FRAME = 5 };
+  { N = 8, ROI_FRAME = 3, CHANGE_FRAME = 5, SYSTEM_FRAME = 6 };
   guint64 seed = 5000;
 
   for (guint a = 0; a < G_N_ELEMENTS (args); a++) {
@@ -361,8 +362,10 @@ GST_START_TEST (test_overlap)
           i == ROI_FRAME && output != 2 ? &roi : NULL,
           i == ROI_FRAME && output != 2 ? 1 : 0);
       in[i] = sys;
-      fail_unless_equals_int (gst_harness_push (h, pinned_copy (ph, sys,
-                  &info)), GST_FLOW_OK);
+      /* in system memory: read at once, after the frame waiting */
+      fail_unless_equals_int (gst_harness_push (h, i == SYSTEM_FRAME ?
+              gst_buffer_copy_deep (sys) : pinned_copy (ph, sys, &info)),
+          GST_FLOW_OK);
       if (i == 0)
         fail_unless (gst_harness_try_pull (h) == NULL, "%s: not held "
             "back: overlap is not active, the test proves nothing", what);
