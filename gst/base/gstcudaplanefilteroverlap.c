@@ -432,22 +432,6 @@ gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
   return event;
 }
 
-/* An analyser's frame still on the device waits for its results to be
- * read. */
-gboolean
-gst_cuda_plane_filter_overlap_results_in_flight (GstCudaPlaneFilterOverlapState
-    * ov)
-{
-  GstCudaPlaneFilterRing *ring = &ov->ring;
-  guint i;
-
-  for (i = 0; i < ring->len; i++)
-    if (ring->pending[(ring->head + i) %
-            GST_CUDA_PLANE_FILTER_RING_SIZE].filter != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* The results of the analyser's frames in flight read now, oldest first
  * (their buffers stay, to leave in order; a failure leaves with its
  * frame): before a frame whose results are read at once, before a

@@ -103,8 +103,6 @@ cm_event gst_cuda_plane_filter_overlap_defer_event
     const GstCudaPlaneFilterMappedFrame * in,
     const GstCudaPlaneFilterMappedFrame * out, cm_filter * filter,
     gboolean results, gboolean may_stay);
-gboolean gst_cuda_plane_filter_overlap_results_in_flight
-    (GstCudaPlaneFilterOverlapState * ov);
 void gst_cuda_plane_filter_overlap_settle (GstCudaPlaneFilterOverlapState *
     ov);
 void gst_cuda_plane_filter_overlap_deferred (GstCudaPlaneFilterOverlapState * ov,

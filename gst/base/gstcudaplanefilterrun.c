@@ -518,12 +518,9 @@ gst_cuda_plane_filter_run_frame (GstCudaPlaneFilter * self,
   if (defer != NULL && status == CM_OK) {
     gst_cuda_plane_filter_overlap_deferred (&priv->overlap, inbuf);
     st.overlapped++;
-    /* an analyser's results are read when the frame leaves the ring */
+    /* an analyser's results are read when the frame leaves the ring (a
+     * frame read at once had the ring settled before it ran: process) */
     results = FALSE;
-  } else {
-    /* the results of frames still in flight come before this one's (read
-     * before it ran, unless it failed before that) */
-    gst_cuda_plane_filter_overlap_settle (&priv->overlap);
   }
 
   return gst_cuda_plane_filter_end_frame (self, status,
