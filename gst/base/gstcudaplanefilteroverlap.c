@@ -142,8 +142,7 @@ complete (GstCudaPlaneFilterOverlapState * ov, GstCudaPlaneFilterPending * pf,
     }
     pf->event = NULL;
   }
-  if (pf->filter != NULL && read && pf->status == CM_OK &&
-      ov->results != NULL)
+  if (pf->filter != NULL && read && pf->status == CM_OK)
     pf->results_flow = ov->results (ov->trans, g_steal_pointer (&pf->inbuf),
         pf->outbuf, pf->filter, pf->slot);
   pf->filter = NULL;
@@ -242,8 +241,8 @@ gst_cuda_plane_filter_overlap_install_property (GObjectClass * gobject_class,
  * gst_cuda_plane_filter_overlap_init:
  * @trans: the element (its object lock guards the latency)
  * @dev: its device, entered to wait for frames left on it
- * @results: (nullable): an analyser's: reads the results of a frame left
- *     on the device once it is done; without it analysers never overlap
+ * @results: reads the results of an analyser's frame left on the device
+ *     once it is done
  */
 void
 gst_cuda_plane_filter_overlap_init (GstCudaPlaneFilterOverlapState * ov,
@@ -300,9 +299,8 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
   GstQuery *q;
 
   /* analysers whose results cannot wait read them after each frame */
-  if (dev->backend != CM_BACKEND_CUDA || (host_results &&
-          (!results_wait || ov->results == NULL))
-      || !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
+  if (dev->backend != CM_BACKEND_CUDA || (host_results && !results_wait) ||
+      !gst_cuda_plane_filter_ring_can_overlap (&ov->ring) ||
       mode == GST_CUDA_MORPHOLOGY_OVERLAP_OFF)
     return FALSE;
   if (mode == GST_CUDA_MORPHOLOGY_OVERLAP_ON)
@@ -325,8 +323,8 @@ choose (GstCudaPlaneFilterOverlapState * ov, GstCudaMorphologyOverlap mode,
 }
 
 /* Overlap for the new caps (old frames drained); with @host_results
- * (frame_done) only where they can wait (@results_wait: frame_left, and
- * init's @results); a latency message when the latency changes. */
+ * (frame_done) only where they can wait (@results_wait: frame_left); a
+ * latency message when the latency changes. */
 void
 gst_cuda_plane_filter_overlap_configure (GstCudaPlaneFilterOverlapState * ov,
     GstCudaMorphologyOverlap mode, gboolean host_results,
@@ -400,8 +398,9 @@ gst_cuda_plane_filter_overlap_query (GstCudaPlaneFilterOverlapState * ov,
  * frame that cannot stay reads the waiting frames' results first);
  * then the event to record after the frame's work when it stays on the
  * device (@may_stay, and no staging involved: the device uses the
- * buffers themselves; @out NULL: only analysed), else NULL. An analyser's frame stays only
- * where its results can wait, in a slot of their own. */
+ * buffers themselves; @out NULL: only analysed), else NULL. An
+ * analyser's frame stays only where its results can wait, in a slot of
+ * their own. */
 cm_event
 gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
     const GstCudaPlaneFilterMappedFrame * in,
@@ -413,8 +412,7 @@ gst_cuda_plane_filter_overlap_defer_event (GstCudaPlaneFilterOverlapState * ov,
   guint slot = slots ? ring->next_event : 0;
   gboolean stays = may_stay && ring->dev->backend == CM_BACKEND_CUDA &&
       ring->active && (in->device || in->pinned) && (out == NULL ||
-      out->device || out->pinned) && (!results || (slots &&
-          ov->results != NULL));
+      out->device || out->pinned) && (!results || slots);
   cm_event event;
 
   /* an analyser's frame read at once: the frames waiting are read first,

@@ -66,8 +66,8 @@ typedef struct
   GstCudaPlaneFilterRing ring;   /* frames in output order */
   GstClockTime latency;         /* one frame while overlapping, else 0;
                                  * object lock (the latency query) */
-  GstCudaPlaneFilterResultsFunc results;        /* NULL: no analyser's
-                                 * frame waits for its results */
+  GstCudaPlaneFilterResultsFunc results;        /* reads a waiting
+                                 * analyser's frame's results */
 } GstCudaPlaneFilterOverlapState;
 
 /* GstBaseTransform's own generate_output */
