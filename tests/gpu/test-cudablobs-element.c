@@ -343,13 +343,8 @@ GST_START_TEST (test_overlap)
       if (i == 0)
         t0 = t;
       /* one threshold until the change: the frames before it stay */
-      if (i == CHANGE_FRAME) {
-        gchar *tv = g_strdup_printf ("%u", t0 + 7);
-
-        gst_util_set_object_arg (G_OBJECT (e), "threshold", tv);
-        g_free (tv);
-      } else if (i == 0) {
-        gchar *tv = g_strdup_printf ("%u", t0);
+      if (i == 0 || i == CHANGE_FRAME) {
+        gchar *tv = g_strdup_printf ("%u", i == 0 ? t0 : t0 + 7);
 
         gst_util_set_object_arg (G_OBJECT (e), "threshold", tv);
         g_free (tv);
