@@ -16,7 +16,8 @@
  * labels; it returns their count to the host, so that pair is timed as a
  * call). NPP labels regions of equal value, the background's too.
  * --steps: the time of each step of blobs.cu (differences of runs that
- * stop after it). --dump DIR: each frame as DIR/<image>-<size>.pgm and
+ * stop after it), under the every-blob-with-labels variant and the
+ * 4-connected one. --dump DIR: each frame as DIR/<image>-<size>.pgm and
  * our areas of its blobs (all of them, in the order) as
  * DIR/<image>-<size>.areas (8-connectivity) and .areas4
  * (4-connectivity), which bench-blobs-peers.py compares with its
@@ -343,7 +344,7 @@ main (int argc, char **argv)
         if (dump && &v == &variants[2])
           dump_all (dump, img.name, &hf, &src, thr, 4, t.stream);
 
-        if (steps && &v == &variants[1]) {
+        if (steps && (&v == &variants[1] || &v == &variants[2])) {
           double prev = 0;
 
           printf ("| | | steps: ");
