@@ -399,6 +399,67 @@ block_exclusive_scan (uint32_t v, uint32_t *total, uint32_t *scratch)
   return before + x - v;
 }
 
+/* The place of the @n-th (from 0) set bit of @w, which has more than @n:
+ * halves of the window chosen by their counts */
+static __device__ __forceinline__ uint32_t
+nth_set_bit (uint32_t w, uint32_t n)
+{
+  uint32_t pos = 0;
+
+  for (uint32_t half = 16; half > 0; half >>= 1) {
+    const uint32_t low = __popc (w & ((1u << half) - 1u));
+
+    if (n >= low) {
+      n -= low;
+      w >>= half;
+      pos += half;
+    }
+  }
+  return pos;
+}
+
+/* A segment's marks (SEG_THREADS words of a bitmap, a thread each) shared
+ * out by their order, consecutive marks to consecutive threads: where
+ * words hold many marks, a thread per word went through its word's
+ * alone, each of a warp's accesses to another place. The words, and the
+ * marks before each (scanned), go to shared memory. */
+struct seg_marks
+{
+  uint32_t before[SEG_THREADS], word[SEG_THREADS];
+};
+
+/* The segment's word of mark @j (its index in the segment) and the mark's
+ * bit in it: the last word with no more than @j marks before it (a word
+ * without marks has its next one's count before it) */
+static __device__ __forceinline__ uint32_t
+seg_mark (const seg_marks &s, uint32_t j, uint32_t *bit)
+{
+  uint32_t lo = 0, hi = SEG_THREADS - 1;
+
+  while (lo < hi) {
+    const uint32_t mid = (lo + hi + 1) >> 1;
+
+    if (s.before[mid] <= j)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  *bit = nth_set_bit (s.word[lo], j - s.before[lo]);
+  return lo;
+}
+
+/* Every thread of the block: its @word's count scanned into @s; the
+ * segment's marks in *@total */
+static __device__ __forceinline__ void
+seg_marks_load (seg_marks &s, uint32_t word, uint32_t *total,
+    uint32_t *scratch)
+{
+  s.before[threadIdx.x] = block_exclusive_scan (__popc (word), total,
+      scratch);
+  s.word[threadIdx.x] = word;
+  __syncthreads ();
+}
+
 /* ---- pass 3: the tile roots compressed, the blobs' roots counted -------- */
 
 /* find_global once the unions are over, halving the path as it goes
@@ -503,7 +564,8 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank (its blob's place in the order); its
- * record, now the whole blob's, is copied to the rank. */
+ * record, now the whole blob's, is copied to the rank, a warp's copies
+ * to consecutive ranks (seg_marks). */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
@@ -511,24 +573,27 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *seg_offset, blobs_stats rec, blobs_stats st)
 {
   __shared__ uint32_t scratch[32];
+  __shared__ seg_marks roots;
+  __shared__ uint32_t s_tile_roots[SEG_THREADS], s_first[SEG_THREADS];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? roots_bm[w] : 0;
   uint32_t total;
-  const uint32_t before = seg_offset[blockIdx.x] +
-      block_exclusive_scan (__popc (word), &total, scratch);
 
-  if (word == 0)
-    return;
-  const uint32_t y = w / (uint32_t) wpr, x0 = (w - y * wpr) * 32u;
-  const uint32_t tile_roots = bm[w], c0 = first[w];
-
-  for (uint32_t m = word; m != 0; m &= m - 1) {
-    const uint32_t b = __ffs (m) - 1, below = (1u << b) - 1u;
-    const uint32_t k = before + __popc (word & below);
+  if (word != 0) {
+    s_tile_roots[threadIdx.x] = bm[w];
+    s_first[threadIdx.x] = first[w];
+  }
+  seg_marks_load (roots, word, &total, scratch);
+  for (uint32_t j = threadIdx.x; j < total; j += SEG_THREADS) {
+    uint32_t b;
+    const uint32_t i = seg_mark (roots, j, &b), below = (1u << b) - 1u;
+    const uint32_t ww = blockIdx.x * SEG_THREADS + i;
+    const uint32_t y = ww / (uint32_t) wpr, x0 = (ww - y * wpr) * 32u;
+    const uint32_t k = seg_offset[blockIdx.x] + j;
 
     labels[y * (uint32_t) width + x0 + b] = BLOBS_RANK | k;
-    record_copy (st, k, rec, c0 + __popc (tile_roots & below));
+    record_copy (st, k, rec, s_first[i] + __popc (s_tile_roots[i] & below));
   }
 }
 
