@@ -502,7 +502,8 @@ record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
  * most two reads (its tile root, and that one's parent), and its record
  * is added into the root's. A tile root that is its own root is a blob's
  * root: @roots_bm marks those, and a segment of SEG_THREADS words counts
- * them. */
+ * them. The segment's tile roots are shared out by their order
+ * (seg_marks). */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
 compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
@@ -510,51 +511,54 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     blobs_stats rec, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
+  __shared__ seg_marks tile_roots;
+  __shared__ uint32_t s_first[SEG_THREADS], s_roots[SEG_THREADS];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
-  uint32_t roots = 0, total, to = 0xffffffffu;
-  blob_part part;
+  uint32_t total;
 
-  if (word != 0) {
-    const uint32_t y = w / (uint32_t) wpr;
-    const uint32_t base = y * (uint32_t) width + (w - y * wpr) * 32u;
-    const uint32_t c0 = first[w];
+  s_roots[threadIdx.x] = 0;
+  if (word != 0)
+    s_first[threadIdx.x] = first[w];
+  seg_marks_load (tile_roots, word, &total, scratch);
+  /* the whole block goes round together: a warp's lanes gather below */
+  for (uint32_t j0 = 0; j0 < total; j0 += SEG_THREADS) {
+    const uint32_t j = j0 + threadIdx.x;
+    uint32_t to = 0xffffffffu;
+    blob_part part;
 
-    for (uint32_t m = word; m != 0; m &= m - 1) {
-      const uint32_t b = __ffs (m) - 1, t = base + b;
+    if (j < total) {
+      uint32_t b;
+      const uint32_t i = seg_mark (tile_roots, j, &b);
+      const uint32_t ww = blockIdx.x * SEG_THREADS + i;
+      const uint32_t y = ww / (uint32_t) wpr;
+      const uint32_t t = y * (uint32_t) width + (ww - y * wpr) * 32u + b;
       const uint32_t r = find_halving (labels, t);
 
       if (r == t) {
-        roots |= 1u << b;
-        continue;
-      }
-      labels[t] = r;
-      /* consecutive tile roots of one blob added up here first */
-      const blob_part p = part_load (rec, c0 + __popc (word & ((1u << b) -
-                  1u)));
-      const uint32_t c = record_of (bm, first, width, wpr, r);
-
-      if (c == to) {
-        part_add (part, p);
+        atomicOr (&s_roots[i], 1u << b);
       } else {
-        if (to != 0xffffffffu)
-          part_flush (rec, to, part);
-        part = p;
-        to = c;
+        labels[t] = r;
+        part = part_load (rec, s_first[i] + __popc (tile_roots.word[i] &
+                ((1u << b) - 1u)));
+        to = record_of (bm, first, width, wpr, r);
       }
     }
+    /* the warp's tile roots of one blob added up: one set of atomics */
+    const unsigned peers = __match_any_sync (0xffffffffu, to);
+
+    if (to != 0xffffffffu) {
+      part_gather (peers, part);
+      if ((int) (threadIdx.x & 31) == __ffs (peers) - 1)
+        part_flush (rec, to, part);
+    }
   }
+  __syncthreads ();
+  const uint32_t roots = s_roots[threadIdx.x];
+
   if (w < nwords)
     roots_bm[w] = roots;
-  /* the warp's last parts: one set of atomics per blob */
-  const unsigned peers = __match_any_sync (0xffffffffu, to);
-
-  if (to != 0xffffffffu) {
-    part_gather (peers, part);
-    if ((int) (threadIdx.x & 31) == __ffs (peers) - 1)
-      part_flush (rec, to, part);
-  }
   block_exclusive_scan (__popc (roots), &total, scratch);
   if (threadIdx.x == 0)
     seg_roots[blockIdx.x] = total;

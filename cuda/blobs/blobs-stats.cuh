@@ -8,8 +8,8 @@
  * one set of shared-memory atomics per run on its tile root's slot; the
  * tile root writes the slot out as its record, in frame coordinates.
  * compress_roots then adds every other tile root's record into the
- * record of its blob's root (kept in registers while consecutive tile
- * roots of a thread share their root, then gathered per warp), and
+ * record of its blob's root (a warp takes 32 consecutive tile roots and
+ * adds up those of one blob before its atomics), and
  * rank_roots copies each blob root's record to the blob's rank. The
  * pixels are read once, by the labelling; the atomics that cost are those
  * on a large blob's record: one set per warp of tile roots. */
