@@ -193,17 +193,35 @@ filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
   }
 }
 
+/* The histogram is the block's own in shared memory, added into @hist
+ * at the end: small blobs share a few bins, and where there are many
+ * (4-connected noise) every warp's atomics on them in global memory
+ * waited on each other. */
 static __global__ void
 __launch_bounds__ (BLOB_THREADS)
 filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
     uint32_t cand_cap, blobs_ctl *ctl)
 {
   __shared__ uint32_t scratch[32];
+  __shared__ uint32_t s_hist[AREA_BINS];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots;
 
+  if (blockIdx.x * BLOB_THREADS >= n)
+    return;                     /* no blob block for this one */
+  if (select) {
+    for (uint32_t k = threadIdx.x; k < AREA_BINS; k += BLOB_THREADS)
+      s_hist[k] = 0;
+    __syncthreads ();
+  }
   FOR_BLOB_BLOCKS (b, n)
-      filter_block (a, b, n, select, hist, cand, cand_cap, ctl, scratch);
+      filter_block (a, b, n, select, s_hist, cand, cand_cap, ctl, scratch);
+  if (!select)
+    return;
+  __syncthreads ();
+  for (uint32_t k = threadIdx.x; k < AREA_BINS; k += BLOB_THREADS)
+    if (s_hist[k] != 0)
+      atomicAdd (&hist[k], s_hist[k]);
 }
 
 /* ---- 7: the passing blobs counted, the cut ------------------------------- */
