@@ -568,13 +568,17 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
 
 /* @seg_offset: the roots before each segment (scanned). A root's entry
  * becomes BLOBS_RANK | its rank (its blob's place in the order); its
- * record, now the whole blob's, is copied to the rank, a warp's copies
- * to consecutive ranks (seg_marks). */
+ * record, now the whole blob's, stays where it is: the rank keeps the
+ * blob's area (what the selection reads of every blob) and the record's
+ * index, a warp's stores to consecutive ranks (seg_marks). Copying the
+ * 52-byte records to the ranks moved every blob's statistics for the
+ * few that are reported. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *first, uint32_t nwords, int width, int wpr,
-    const uint32_t *seg_offset, blobs_stats rec, blobs_stats st)
+    const uint32_t *seg_offset, blobs_stats rec, uint32_t *rank_area,
+    uint32_t *rank_record)
 {
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks roots;
@@ -595,9 +599,11 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t ww = blockIdx.x * SEG_THREADS + i;
     const uint32_t y = ww / (uint32_t) wpr, x0 = (ww - y * wpr) * 32u;
     const uint32_t k = seg_offset[blockIdx.x] + j;
+    const uint32_t c = s_first[i] + __popc (s_tile_roots[i] & below);
 
     labels[y * (uint32_t) width + x0 + b] = BLOBS_RANK | k;
-    record_copy (st, k, rec, s_first[i] + __popc (s_tile_roots[i] & below));
+    rank_area[k] = rec.area[c];
+    rank_record[k] = c;
   }
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The statistics of blobs.cu: a set of them (struct blobs_stats, struct
  * of arrays) is kept for each tile root, made in shared memory while the
- * tile is labelled, and for each blob, indexed by its rank.
+ * tile is labelled; a blob's is its root's, found through its rank.
  *
  * label_tiles adds up each run of a row (the lanes of a warp between two
  * background pixels: one tile root) with the warp's reductions and makes
@@ -10,7 +10,7 @@
  * compress_roots then adds every other tile root's record into the
  * record of its blob's root (a warp takes 32 consecutive tile roots and
  * adds up those of one blob before its atomics), and
- * rank_roots copies each blob root's record to the blob's rank. The
+ * rank_roots keeps each blob's area and record index by its rank. The
  * pixels are read once, by the labelling; the atomics that cost are those
  * on a large blob's record: one set per warp of tile roots. */
 #pragma once
@@ -141,21 +141,4 @@ part_gather (unsigned peers, blob_part &p)
     if (lane == first)
       part_add (p, o);
   }
-}
-
-/* Record @from copied to @to (the blob's rank) */
-static __device__ __forceinline__ void
-record_copy (const blobs_stats &to, uint32_t k, const blobs_stats &from,
-    uint32_t c)
-{
-  to.area[k] = from.area[c];
-  to.x0[k] = from.x0[c];
-  to.x1[k] = from.x1[c];
-  to.y0[k] = from.y0[c];
-  to.y1[k] = from.y1[c];
-  to.vmin[k] = from.vmin[c];
-  to.vmax[k] = from.vmax[c];
-  to.sum_x[k] = from.sum_x[c];
-  to.sum_y[k] = from.sum_y[c];
-  to.sum_v[k] = from.sum_v[c];
 }

@@ -12,7 +12,7 @@
  *     of the bitmap (raster order);
  *  4. scan of the segments' counts (one block): the roots' ranks start;
  *  5. rank_roots: each root's rank (its blob's place in the order), its
- *     record copied to the rank;
+ *     area and the index of its record kept by rank;
  *  6. per blob: the filters, the area histogram of the selection;
  *  7. one block: the passing blobs counted, the cut of max_blobs;
  *  8. per blob: blobs above and at the cut counted per block;
@@ -84,7 +84,8 @@ struct cm_blobs_plan
   uint32_t *number;             /* most: passing number, 0 dropped        */
   uint32_t records;             /* tile roots' records: a tile's most,
                                  * a tile after another                   */
-  blobs_stats st;               /* most, by rank                          */
+  uint32_t *rank_area;          /* most, by rank: the blob's area         */
+  uint32_t *rank_record;        /* most, by rank: the blob's record       */
   blobs_stats rec;              /* records, by tile root                  */
   void *stats_mem;
   blobs_ctl *ctl;
@@ -98,10 +99,12 @@ struct cm_blobs_plan
                                  * arrays' device addresses               */
 };
 
-/* The arguments of the per-blob kernels */
+/* The arguments of the per-blob kernels: blob i (its rank) has area
+ * area[i] and its statistics in record record[i] of @rec */
 struct blob_args
 {
-  blobs_stats st;
+  const uint32_t *area, *record;
+  blobs_stats rec;
   const blobs_ctl *ctl;
   uint32_t *blk;
   uint32_t nblk;
@@ -113,12 +116,17 @@ struct blob_args
 static __device__ __forceinline__ bool
 passes (const blob_args &a, uint32_t i)
 {
-  const uint32_t area = a.st.area[i];
+  const uint32_t area = a.area[i];
 
-  return area >= a.min_area && (a.max_area == 0 || area <= a.max_area) &&
-      !(a.exclude_border && (a.st.x0[i] == 0 || a.st.y0[i] == 0 ||
-          a.st.x1[i] == (uint32_t) a.width - 1 ||
-          a.st.y1[i] == (uint32_t) a.height - 1));
+  if (area < a.min_area || (a.max_area != 0 && area > a.max_area))
+    return false;
+  if (!a.exclude_border)
+    return true;
+  const uint32_t c = a.record[i];
+
+  return !(a.rec.x0[c] == 0 || a.rec.y0[c] == 0 ||
+      a.rec.x1[c] == (uint32_t) a.width - 1 ||
+      a.rec.y1[c] == (uint32_t) a.height - 1);
 }
 
 /* ---- one-block scans ----------------------------------------------------- */
@@ -178,7 +186,7 @@ filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
 
   if (!select || !ok)
     return;
-  const uint32_t area = a.st.area[i];
+  const uint32_t area = a.area[i];
   const uint32_t bin = area < TOP_BIN ? area : TOP_BIN;
   const unsigned peers = __match_any_sync (counted, bin);
 
@@ -315,7 +323,7 @@ count_cut (blob_args a)
   FOR_BLOB_BLOCKS (b, n) {
     const uint32_t i = b * BLOB_THREADS + threadIdx.x;
     const bool ok = i < n && passes (a, i);
-    const uint32_t area = ok ? a.st.area[i] : 0;
+    const uint32_t area = ok ? a.area[i] : 0;
     uint32_t gt, eq;
 
     block_exclusive_scan (ok && area > cut, &gt, scratch);
@@ -381,7 +389,7 @@ write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
   const uint32_t i = b * BLOB_THREADS + threadIdx.x;
   uint32_t total;
   const bool ok = i < n && passes (a, i);
-  const uint32_t area = ok ? a.st.area[i] : 0;
+  const uint32_t area = ok ? a.area[i] : 0;
   const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
       block_exclusive_scan (ok, &total, scratch);
   const uint32_t eq_k = a.blk[BLK_EQ_OFF * a.nblk + b] +
@@ -394,18 +402,19 @@ write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
     number[i] = ok ? pass_k + 1 : 0;
   if (!sel)
     return;
-  const uint32_t x0 = a.st.x0[i], y0 = a.st.y0[i];
+  const uint32_t c = a.record[i];
+  const uint32_t x0 = a.rec.x0[c], y0 = a.rec.y0[c];
 
   out.x[k] = x0;
   out.y[k] = y0;
-  out.width[k] = a.st.x1[i] - x0 + 1;
-  out.height[k] = a.st.y1[i] - y0 + 1;
+  out.width[k] = a.rec.x1[c] - x0 + 1;
+  out.height[k] = a.rec.y1[c] - y0 + 1;
   out.area[k] = area;
-  out.cx[k] = __ddiv_rn (__ull2double_rn (a.st.sum_x[i]), (double) area);
-  out.cy[k] = __ddiv_rn (__ull2double_rn (a.st.sum_y[i]), (double) area);
-  out.min[k] = a.st.vmin[i];
-  out.max[k] = a.st.vmax[i];
-  out.mean[k] = __ddiv_rn (__ull2double_rn (a.st.sum_v[i]), (double) area);
+  out.cx[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_x[c]), (double) area);
+  out.cy[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_y[c]), (double) area);
+  out.min[k] = a.rec.vmin[c];
+  out.max[k] = a.rec.vmax[c];
+  out.mean[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_v[c]), (double) area);
 }
 
 static __global__ void
@@ -464,19 +473,21 @@ stats_place (blobs_stats *s, char *m, size_t n)
   s->vmax = s->vmin + n;
 }
 
-/* the blobs' statistics (@most) and the tile roots' records, in one
- * allocation */
+/* the tile roots' records and the blobs' areas and records by rank
+ * (@most each), in one allocation */
 static cudaError_t
 stats_alloc (cm_blobs_plan *p)
 {
-  cudaError_t e = cudaMalloc (&p->stats_mem, stats_bytes (p->most) +
-      stats_bytes (p->records));
+  const size_t by_rank = cm_align64 ((size_t) p->most * sizeof (uint32_t));
+  cudaError_t e = cudaMalloc (&p->stats_mem, stats_bytes (p->records) +
+      2 * by_rank);
 
   if (e != cudaSuccess)
     return e;
-  stats_place (&p->st, (char *) p->stats_mem, p->most);
-  stats_place (&p->rec, (char *) p->stats_mem + stats_bytes (p->most),
-      p->records);
+  stats_place (&p->rec, (char *) p->stats_mem, p->records);
+  p->rank_area = (uint32_t *) ((char *) p->stats_mem +
+      stats_bytes (p->records));
+  p->rank_record = (uint32_t *) ((char *) p->rank_area + by_rank);
   return cudaSuccess;
 }
 
@@ -658,7 +669,9 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
       (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
   blob_args a;
 
-  a.st = p->st;
+  a.area = p->rank_area;
+  a.record = p->rank_record;
+  a.rec = p->rec;
   a.ctl = p->ctl;
   a.blk = p->blk;
   a.nblk = p->nblk;
@@ -700,7 +713,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (steps >= 5)
     keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, p->seg, p->rec, p->st));
+            w, p->wpr, p->seg, p->rec, p->rank_area, p->rank_record));
   if (steps >= 6)
     keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
