@@ -41,6 +41,26 @@ struct blobs_ctl
   uint32_t candidates;          /* passing areas of the top bin           */
 };
 
+/* The bitmaps (label_tiles) have a word per warp row of a tile, @wpr
+ * words a frame row, so that the words come in raster order: the raster
+ * index of bit @b of word @w */
+static __device__ __forceinline__ uint32_t
+word_pixel (uint32_t w, uint32_t b, int width, int wpr)
+{
+  const uint32_t y = w / (uint32_t) wpr;
+
+  return y * (uint32_t) width + (w - y * (uint32_t) wpr) * 32u + b;
+}
+
+/* The record of the tile root at bit @b of a word of tile roots @roots
+ * whose first one's record is @first: the tile roots before it in the
+ * word come before it */
+static __device__ __forceinline__ uint32_t
+word_record (uint32_t first, uint32_t roots, uint32_t b)
+{
+  return first + __popc (roots & ((1u << b) - 1u));
+}
+
 template <typename T>
 static __device__ __forceinline__ T
 blobs_load (const void *base, size_t pitch, int x, int y)
@@ -269,7 +289,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     first[(size_t) y * wpr + blockIdx.x] = word_first;
   }
   if (is_root) {
-    const uint32_t c = word_first + __popc (tile_roots & ((1u << tx) - 1u));
+    const uint32_t c = word_record (word_first, tile_roots, tx);
     const uint32_t cnt = s_n[i];
 
     rec.area[c] = cnt;
@@ -481,8 +501,7 @@ find_halving (volatile uint32_t *l, uint32_t i)
   return i;
 }
 
-/* The record of tile root @t: its word's first record and the tile roots
- * before it in the word */
+/* The record of tile root @t (a raster index) */
 static __device__ __forceinline__ uint32_t
 record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
     uint32_t t)
@@ -490,7 +509,7 @@ record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
   const uint32_t y = t / (uint32_t) width, x = t - y * (uint32_t) width;
   const uint32_t w = y * (uint32_t) wpr + x / 32u;
 
-  return first[w] + __popc (bm[w] & ((1u << (x % 32u)) - 1u));
+  return word_record (first[w], bm[w], x % 32u);
 }
 
 /* The tile roots are marked in a bitmap by label_tiles (@bm: a word per
@@ -531,17 +550,16 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     if (j < total) {
       uint32_t b;
       const uint32_t i = seg_mark (tile_roots, j, &b);
-      const uint32_t ww = blockIdx.x * SEG_THREADS + i;
-      const uint32_t y = ww / (uint32_t) wpr;
-      const uint32_t t = y * (uint32_t) width + (ww - y * wpr) * 32u + b;
+      const uint32_t t = word_pixel (blockIdx.x * SEG_THREADS + i, b, width,
+          wpr);
       const uint32_t r = find_halving (labels, t);
 
       if (r == t) {
         atomicOr (&s_roots[i], 1u << b);
       } else {
         labels[t] = r;
-        part = part_load (rec, s_first[i] + __popc (tile_roots.word[i] &
-                ((1u << b) - 1u)));
+        part = part_load (rec, word_record (s_first[i], tile_roots.word[i],
+                b));
         to = record_of (bm, first, width, wpr, r);
       }
     }
@@ -593,15 +611,15 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     s_first[threadIdx.x] = first[w];
   }
   seg_marks_load (roots, word, &total, scratch);
+  const uint32_t offset = total ? seg_offset[blockIdx.x] : 0;
+
   for (uint32_t j = threadIdx.x; j < total; j += SEG_THREADS) {
     uint32_t b;
-    const uint32_t i = seg_mark (roots, j, &b), below = (1u << b) - 1u;
-    const uint32_t ww = blockIdx.x * SEG_THREADS + i;
-    const uint32_t y = ww / (uint32_t) wpr, x0 = (ww - y * wpr) * 32u;
-    const uint32_t k = seg_offset[blockIdx.x] + j;
-    const uint32_t c = s_first[i] + __popc (s_tile_roots[i] & below);
+    const uint32_t i = seg_mark (roots, j, &b), k = offset + j;
+    const uint32_t c = word_record (s_first[i], s_tile_roots[i], b);
 
-    labels[y * (uint32_t) width + x0 + b] = BLOBS_RANK | k;
+    labels[word_pixel (blockIdx.x * SEG_THREADS + i, b, width, wpr)] =
+        BLOBS_RANK | k;
     rank_area[k] = rec.area[c];
     rank_record[k] = c;
   }
