@@ -582,9 +582,12 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     seg_roots[blockIdx.x] = total;
 }
 
-/* ---- pass 5: ranks of the roots, their statistics ------------------------ */
+/* ---- pass 4: ranks of the roots, their statistics ------------------------ */
 
-/* @seg_offset: the roots before each segment (scanned). A root's entry
+/* @seg_roots: the blobs' roots of each segment; a block adds up those
+ * before its own (at 4K, about a thousand counts: four loads a thread,
+ * where a kernel of its own to scan them cost a launch and its wait),
+ * and the last block writes the frame's count into @ctl. A root's entry
  * becomes BLOBS_RANK | its rank (its blob's place in the order); its
  * record, now the whole blob's, stays where it is: the rank keeps the
  * blob's area (what the selection reads of every blob) and the record's
@@ -595,8 +598,8 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *first, uint32_t nwords, int width, int wpr,
-    const uint32_t *seg_offset, blobs_stats rec, uint32_t *rank_area,
-    uint32_t *rank_record)
+    const uint32_t *seg_roots, blobs_ctl *ctl, blobs_stats rec,
+    uint32_t *rank_area, uint32_t *rank_record)
 {
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks roots;
@@ -611,7 +614,17 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     s_first[threadIdx.x] = first[w];
   }
   seg_marks_load (roots, word, &total, scratch);
-  const uint32_t offset = total ? seg_offset[blockIdx.x] : 0;
+  const bool last = blockIdx.x == gridDim.x - 1;
+
+  if (total == 0 && !last)      /* the same in every thread of the block */
+    return;
+  uint32_t before = 0, offset;
+
+  for (uint32_t s = threadIdx.x; s < blockIdx.x; s += SEG_THREADS)
+    before += seg_roots[s];
+  block_exclusive_scan (before, &offset, scratch);
+  if (last && threadIdx.x == 0)
+    ctl->roots = offset + total;
 
   for (uint32_t j = threadIdx.x; j < total; j += SEG_THREADS) {
     uint32_t b;

@@ -10,19 +10,19 @@
  *  3. compress_roots: every tile root points at its blob's root and adds
  *     its record into the root's, the blobs' roots counted per segment
  *     of the bitmap (raster order);
- *  4. scan of the segments' counts (one block): the roots' ranks start;
- *  5. rank_roots: each root's rank (its blob's place in the order), its
- *     area and the index of its record kept by rank;
- *  6. per blob: the filters, the area histogram of the selection;
- *  7. one block: the passing blobs counted, the cut of max_blobs;
- *  8. per blob: blobs above and at the cut counted per block;
- *  9. one block: the reported blobs' places;
- * 10. per blob: the results written to mapped pinned host memory (the
+ *  4. rank_roots: each root's rank (its blob's place in the order: the
+ *     roots of the segments before its own, added up by each block), its
+ *     area and the index of its record kept by rank; the blobs counted;
+ *  5. per blob: the filters, the area histogram of the selection;
+ *  6. one block: the passing blobs counted, the cut of max_blobs;
+ *  7. per blob: blobs above and at the cut counted per block;
+ *  8. one block: the reported blobs' places;
+ *  9. per blob: the results written to mapped pinned host memory (the
  *     reported entries only), each passing blob's number;
- * 11. write_output: the mask or the labels.
+ * 10. write_output: the mask or the labels.
  *
  * Union by the minimum raster index makes each blob's root its first
- * pixel, so the ranks of step 5 are the order of blobs.h with no sort.
+ * pixel, so the ranks of step 4 are the order of blobs.h with no sort.
  * max_blobs: the cut is the max_blobs-th largest passing area, from a
  * histogram of areas below AREA_BINS - 1 and, for the top bin, the exact
  * areas of its (few: at most pixels / (AREA_BINS - 1)) blobs; blobs above
@@ -74,7 +74,7 @@ struct cm_blobs_plan
   uint32_t *bm;                 /* nwords: the tile roots                 */
   uint32_t *first;              /* nwords: a word's first record          */
   uint32_t *roots_bm;           /* nwords: the blobs' roots               */
-  uint32_t *seg;                /* nseg counts, scanned in place          */
+  uint32_t *seg;                /* nseg: the blobs' roots of a segment    */
   void *zeroed;                 /* ctl and hist, in one piece zeroed
                                  * before each frame                      */
   size_t zeroed_bytes;
@@ -150,20 +150,7 @@ scan_array (const uint32_t *in, uint32_t *out, uint32_t m, uint32_t *scratch)
   return carry;
 }
 
-static __global__ void
-__launch_bounds__ (SCAN_THREADS)
-scan_segments (uint32_t *seg, uint32_t nseg, blobs_ctl *ctl)
-{
-  __shared__ uint32_t scratch[32];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  pdl_trigger ();               /* one block: the next may come early */
-  const uint32_t roots = scan_array (seg, seg, nseg, scratch);
-
-  if (threadIdx.x == 0)
-    ctl->roots = roots;
-}
-
-/* ---- 6: filters and the area histogram ----------------------------------- */
+/* ---- 5: filters and the area histogram ----------------------------------- */
 
 /* The per-blob kernels: a grid of at most a few blocks per SM walks the
  * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
@@ -232,7 +219,7 @@ filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
       atomicAdd (&hist[k], s_hist[k]);
 }
 
-/* ---- 7: the passing blobs counted, the cut ------------------------------- */
+/* ---- 6: the passing blobs counted, the cut ------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -310,7 +297,7 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   }
 }
 
-/* ---- 8: above and at the cut, per block ---------------------------------- */
+/* ---- 7: above and at the cut, per block ---------------------------------- */
 
 static __global__ void
 __launch_bounds__ (BLOB_THREADS)
@@ -335,7 +322,7 @@ count_cut (blob_args a)
   }
 }
 
-/* ---- 9: the reported blobs' places --------------------------------------- */
+/* ---- 8: the reported blobs' places --------------------------------------- */
 
 static __global__ void
 __launch_bounds__ (SCAN_THREADS)
@@ -379,7 +366,7 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
   }
 }
 
-/* ---- 10: the results, the passing blobs' numbers ------------------------- */
+/* ---- 9: the results, the passing blobs' numbers ------------------------- */
 
 static __device__ __forceinline__ void
 write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
@@ -685,7 +672,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (e != cudaSuccess)
     return cm_cuda_status (e);
   /* steps as numbered above; @steps stops early (benchmarks) */
-  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 11;
+  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
 
   label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
       sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
@@ -708,32 +695,30 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
             p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg));
   if (steps >= 4)
-    keep (pdl_launch_params (scan_segments, dim3 (1), dim3 (SCAN_THREADS),
-            0, s, pdl, p->seg, p->nseg, p->ctl));
-  if (steps >= 5)
     keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, p->seg, p->rec, p->rank_area, p->rank_record));
-  if (steps >= 6)
+            w, p->wpr, (const uint32_t *) p->seg, p->ctl, p->rec,
+            p->rank_area, p->rank_record));
+  if (steps >= 5)
     keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
             p->cand_cap, p->ctl));
-  if (steps >= 7)
+  if (steps >= 6)
     keep (pdl_launch_params (choose_cut, dim3 (1), dim3 (SCAN_THREADS), 0,
             s, pdl, a, p->desc.max_blobs, p->hist, p->cand, p->cand_cap,
             p->ctl));
-  if (steps >= 8)
+  if (steps >= 7)
     keep (pdl_launch_params (count_cut, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a));
-  if (steps >= 9)
+  if (steps >= 8)
     keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
             0, s, pdl, a, p->ctl, p->res_dev[p->slot],
             p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
-  if (steps >= 10)
+  if (steps >= 9)
     keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev[p->slot],
             p->number));
-  if (steps >= 11 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
+  if (steps >= 10 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
     const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
 
     keep (pdl_launch_params (labels ? write_output<uint16_t, false> : is16 ?

@@ -136,10 +136,10 @@ dump_all (const char *dir, const std::string &name, const cm_image *f,
 }
 
 static const char *step_names[] = {
-  "label tiles", "merge tiles", "tile roots compressed", "scan", "rank roots",
-  "filters", "cut", "count cut", "places", "results",
-  "output"
+  "label tiles", "merge tiles", "tile roots compressed", "rank roots",
+  "filters", "cut", "count cut", "places", "results", "output"
 };
+#define NSTEPS ((int) (sizeof (step_names) / sizeof (step_names[0])))
 
 int
 main (int argc, char **argv)
@@ -348,7 +348,7 @@ main (int argc, char **argv)
           double prev = 0;
 
           printf ("| | | steps: ");
-          for (int k = 1; k <= 11; k++) {
+          for (int k = 1; k <= NSTEPS; k++) {
             cm_blobs_plan *sp = NULL;
             cm_blobs_tuning tu = { 0, k };
             double sms;
@@ -360,7 +360,7 @@ main (int argc, char **argv)
                   return cm_blobs_plan_run (sp, &src, out, t.stream) ==
                   CM_OK;});
             printf ("%s %.3f%s", step_names[k - 1], sms - prev,
-                k < 11 ? ", " : "");
+                k < NSTEPS ? ", " : "");
             prev = sms;
             cm_blobs_plan_free (sp);
           }

@@ -193,7 +193,7 @@ test_large (void)
   check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
 }
 
-/* The selection's cut (blobs.cu, steps 6 to 10) over blob blocks: frames
+/* The selection's cut (blobs.cu, steps 5 to 9) over blob blocks: frames
  * of exactly @n blobs, twelve squares of 4,096 and 4,900 pixels (the
  * histogram's top bin, so that a cut of 7 falls among their exact areas)
  * and single pixels, from one blob block to 40 of them, with counts
