@@ -256,13 +256,11 @@ label_tiles (const void *src, size_t pitch, int width, int height,
       bm[(size_t) y * wpr + blockIdx.x] = 0;
     return;
   }
-  if (fg) {
-    const unsigned run = (end == 31 ? 0xffffffffu : (2u << end) - 1u) &
-        ~((1u << start) - 1u);
-    const uint32_t sv = warp_sum (run, v), lo = warp_min (run, v);
-    const uint32_t hi = warp_max (run, v);
+  if (m != 0) {                 /* the same in every lane of the warp */
+    uint32_t sv, lo, hi;
 
-    if (tx == start) {
+    run_reduce (v, tx, end, &sv, &lo, &hi);
+    if (fg && tx == start) {
       const uint32_t len = (uint32_t) (end - start + 1);
 
       atomicAdd (&s_n[r], len);

@@ -4,7 +4,7 @@
  * tile is labelled; a blob's is its root's, found through its rank.
  *
  * label_tiles adds up each run of a row (the lanes of a warp between two
- * background pixels: one tile root) with the warp's reductions and makes
+ * background pixels: one tile root) with the warp's shuffles and makes
  * one set of shared-memory atomics per run on its tile root's slot; the
  * tile root writes the slot out as its record, in frame coordinates.
  * compress_roots then adds every other tile root's record into the
@@ -24,45 +24,51 @@ struct blobs_stats
   unsigned long long *sum_x, *sum_y, *sum_v;
 };
 
-/* Sum, minimum and maximum over the lanes of @peers (each lane of it
- * calls them with the same @peers): the sm_80 reductions, or a walk over
- * the lanes before them */
-#if __CUDA_ARCH__ >= 800
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    return intrinsic (peers, v); \
-  }
-#else
-#define WARP_REDUCE(name, intrinsic, op) \
-  static __device__ __forceinline__ uint32_t \
-  name (unsigned peers, uint32_t v) \
-  { \
-    uint32_t r = v; \
-    for (unsigned m = peers; m != 0; m &= m - 1) { \
-      const uint32_t o = __shfl_sync (peers, v, __ffs (m) - 1); \
-      r = op; \
-    } \
-    return r; \
-  }
-#endif
-WARP_REDUCE (warp_min, __reduce_min_sync, o < r ? o : r)
-WARP_REDUCE (warp_max, __reduce_max_sync, o > r ? o : r)
-#if __CUDA_ARCH__ >= 800
-WARP_REDUCE (warp_sum, __reduce_add_sync, 0)
-#else
+/* The sum of @v over the lanes of @peers (each lane of it calls it with
+ * the same @peers): the sm_80 reduction, or a walk over the lanes */
 static __device__ __forceinline__ uint32_t
 warp_sum (unsigned peers, uint32_t v)
 {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync (peers, v);
+#else
   uint32_t r = 0;
 
   for (unsigned m = peers; m != 0; m &= m - 1)
     r += __shfl_sync (peers, v, __ffs (m) - 1);
   return r;
-}
 #endif
-#undef WARP_REDUCE
+}
+
+/* The sum, minimum and maximum of @v over each run of a warp's row (its
+ * lanes @start ... @end): every lane of the warp calls it, and a run's
+ * first lane gets its run's. Each step takes what the lane @o further on
+ * holds, when that lane is in the run: after the steps by 1, 2, 4, 8 and
+ * 16, a lane holds its run from itself to the end. The sm_80 reductions
+ * with the run's lanes as their mask did the same, but a warp runs those
+ * one mask after another (WARPSYNC.EXCLUSIVE): three reductions for each
+ * run of the row, eight runs a row of noise. */
+static __device__ __forceinline__ void
+run_reduce (uint32_t v, int tx, int end, uint32_t *sum, uint32_t *lo,
+    uint32_t *hi)
+{
+  uint32_t s = v, a = v, b = v;
+
+  for (int o = 1; o < 32; o <<= 1) {
+    const uint32_t so = __shfl_down_sync (0xffffffffu, s, o);
+    const uint32_t ao = __shfl_down_sync (0xffffffffu, a, o);
+    const uint32_t bo = __shfl_down_sync (0xffffffffu, b, o);
+
+    if (tx + o <= end) {
+      s += so;
+      a = ao < a ? ao : a;
+      b = bo > b ? bo : b;
+    }
+  }
+  *sum = s;
+  *lo = a;
+  *hi = b;
+}
 
 /* One record in registers (its first row y0 is its root's and does not
  * change when others are added) */
