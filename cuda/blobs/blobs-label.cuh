@@ -307,6 +307,22 @@ label_tiles (const void *src, size_t pitch, int width, int height,
 
 /* ---- pass 2: unions across the tiles' edges ------------------------------ */
 
+/* The union of the sets of @a and @b (each a contact's label entry: its
+ * tile root, or what that one points at) when @on, made once for each
+ * pair the lanes of @lanes hold: where a tile's edge meets large
+ * components, many of its contacts name the same two entries (in
+ * 8-connected noise), and each union walks chains in global memory */
+static __device__ __forceinline__ void
+unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
+{
+  const unsigned long long key = on ?
+      (unsigned long long) a << 32 | b : ~0ull;
+  const unsigned peers = __match_any_sync (lanes, key);
+
+  if (on && (int) (threadIdx.x & 31) == __ffs (peers) - 1)
+    unite_global (l, a, b);
+}
+
 /* A block of 32 + tile_rows threads per tile: the first 32 take the top
  * row's pixels and their neighbours above, the others the left column's
  * and their neighbours to the left. As inside the tiles, a contact is
@@ -315,7 +331,9 @@ label_tiles (const void *src, size_t pitch, int width, int height,
  * left column, a horizontal contact whose upper neighbours (in the same
  * tile) touch too; a diagonal contact when the straight neighbour or the
  * one beside is foreground. A contact relies only on contacts before it
- * in the same tile, so none is skipped for good. */
+ * in the same tile, so none is skipped for good. A lane has at most two
+ * contacts: the straight one, or for 8-connectivity without it the two
+ * diagonals. */
 template <bool CONN8>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
@@ -323,58 +341,69 @@ merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const int t = threadIdx.x;
   const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
+  const int warp_first = t & ~31;
+  const unsigned lanes = (int) blockDim.x - warp_first >= 32 ? 0xffffffffu :
+      (1u << ((int) blockDim.x - warp_first)) - 1u;
+  uint32_t a = BLOBS_BG, b1 = BLOBS_BG, b2 = BLOBS_BG;
 
   if (t < TILE_W) {
     const int x = x0 + t, y = y0;
 
-    if (y == 0 || x >= width)
-      return;
-    const uint32_t p = (uint32_t) y * width + x;
+    if (y > 0 && x < width) {
+      const uint32_t p = (uint32_t) y * width + x;
 
-    if (labels[p] == BLOBS_BG)
-      return;
-    const bool up = labels[p - width] != BLOBS_BG;
-    const bool left = x > 0 && labels[p - 1] != BLOBS_BG;
-    const bool up_left = x > 0 && labels[p - width - 1] != BLOBS_BG;
+      a = labels[p];
+      if (a != BLOBS_BG) {
+        const uint32_t up = labels[p - width];
+        const bool left = x > 0 && labels[p - 1] != BLOBS_BG;
+        const uint32_t up_left = x > 0 ? labels[p - width - 1] : BLOBS_BG;
 
-    if (up && !(t > 0 && left && up_left))
-      unite_global (labels, p, p - width);
-    if (CONN8 && !up) {
-      const bool right = x + 1 < width && labels[p + 1] != BLOBS_BG;
-      const bool up_right = x + 1 < width &&
-          labels[p - width + 1] != BLOBS_BG;
+        if (up != BLOBS_BG) {
+          if (!(t > 0 && left && up_left != BLOBS_BG))
+            b1 = up;
+        } else if (CONN8) {
+          const bool right = x + 1 < width && labels[p + 1] != BLOBS_BG;
+          const uint32_t up_right = x + 1 < width ? labels[p - width + 1] :
+              BLOBS_BG;
 
-      if (up_left && !left)
-        unite_global (labels, p, p - width - 1);
-      if (up_right && !right)
-        unite_global (labels, p, p - width + 1);
+          if (!left)
+            b1 = up_left;
+          if (!right)
+            b2 = up_right;
+        }
+      }
     }
   } else {
     const int x = x0, y = y0 + t - TILE_W;
 
-    if (x == 0 || y >= height || t - TILE_W >= tile_rows)
-      return;
-    const uint32_t p = (uint32_t) y * width + x;
+    if (x > 0 && y < height && t - TILE_W < tile_rows) {
+      const uint32_t p = (uint32_t) y * width + x;
 
-    if (labels[p] == BLOBS_BG)
-      return;
-    const bool left = labels[p - 1] != BLOBS_BG;
-    const bool up = y > 0 && labels[p - width] != BLOBS_BG;
-    const bool up_left = y > 0 && labels[p - width - 1] != BLOBS_BG;
+      a = labels[p];
+      if (a != BLOBS_BG) {
+        const uint32_t left = labels[p - 1];
+        const bool up = y > 0 && labels[p - width] != BLOBS_BG;
+        const uint32_t up_left = y > 0 ? labels[p - width - 1] : BLOBS_BG;
 
-    if (left && !(y > y0 && up && up_left))
-      unite_global (labels, p, p - 1);
-    if (CONN8 && !left) {
-      const bool down = y + 1 < height && labels[p + width] != BLOBS_BG;
-      const bool down_left = y + 1 < height &&
-          labels[p + width - 1] != BLOBS_BG;
+        if (left != BLOBS_BG) {
+          if (!(y > y0 && up && up_left != BLOBS_BG))
+            b1 = left;
+        } else if (CONN8) {
+          const bool down = y + 1 < height && labels[p + width] != BLOBS_BG;
+          const uint32_t down_left = y + 1 < height ?
+              labels[p + width - 1] : BLOBS_BG;
 
-      if (up_left && !up)
-        unite_global (labels, p, p - width - 1);
-      if (down_left && !down)
-        unite_global (labels, p, p + width - 1);
+          if (!up)
+            b1 = up_left;
+          if (!down)
+            b2 = down_left;
+        }
+      }
     }
   }
+  unite_once (labels, lanes, b1 != BLOBS_BG, a, b1);
+  if (CONN8)
+    unite_once (labels, lanes, b2 != BLOBS_BG, a, b2);
 }
 
 /* ---- block scans --------------------------------------------------------- */
