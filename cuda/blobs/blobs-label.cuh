@@ -121,12 +121,32 @@ find_global (const volatile uint32_t *l, uint32_t i)
   return i;
 }
 
+/* find_global halving the path as it goes, while unions go on: an entry
+ * on the path is not a root, and what it gets is its grandparent, an
+ * ancestor with a smaller index; a link made meanwhile on it (by a union
+ * that took it for a root) is made again by that union, which sees the
+ * parent it replaced (unite_global) */
+static __device__ __forceinline__ uint32_t
+find_global_halving (volatile uint32_t *l, uint32_t i)
+{
+  uint32_t n;
+
+  while ((n = l[i]) != i) {
+    const uint32_t g = l[n];
+
+    if (g != n)
+      l[i] = g;
+    i = g;
+  }
+  return i;
+}
+
 static __device__ __forceinline__ void
 unite_global (uint32_t *l, uint32_t a, uint32_t b)
 {
   for (;;) {
-    a = find_global (l, a);
-    b = find_global (l, b);
+    a = find_global_halving (l, a);
+    b = find_global_halving (l, b);
     if (a == b)
       return;
     if (a > b) {
