@@ -86,6 +86,24 @@ find_shared (volatile int *s, int i)
   return i;
 }
 
+/* find_shared once the tile's unions are over, halving the path as it
+ * goes (each entry on it pointed at its grandparent, an ancestor: the
+ * runs of a tile that walk one chain shorten it for each other) */
+static __device__ __forceinline__ int
+find_shared_halving (volatile int *s, int i)
+{
+  int n;
+
+  while ((n = s[i]) != i) {
+    const int g = s[n];
+
+    if (g != n)
+      s[i] = g;
+    i = g;
+  }
+  return i;
+}
+
 /* a and b in one set, the smaller root on top. A link that lost a race
  * (atomicMin found another parent) goes on with what it found: nothing
  * is lost, every overwritten parent is united again (Komura 2015). */
@@ -262,7 +280,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     __syncthreads ();
   }
   /* the run's first lane finds the root for the run */
-  int r = fg && tx == start ? find_shared (tile, i) : 0;
+  int r = fg && tx == start ? find_shared_halving (tile, i) : 0;
 
   r = __shfl_sync (0xffffffffu, r, start);
   const bool is_root = fg && r == i;
