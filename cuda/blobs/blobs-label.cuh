@@ -86,19 +86,25 @@ find_shared (volatile int *s, int i)
   return i;
 }
 
-/* find_shared once the tile's unions are over, halving the path as it
- * goes (each entry on it pointed at its grandparent, an ancestor: the
- * runs of a tile that walk one chain shorten it for each other) */
-static __device__ __forceinline__ int
-find_shared_halving (volatile int *s, int i)
+/* A find that halves the path as it goes: each entry on it gets its
+ * grandparent, an ancestor with a smaller index, so walkers that share a
+ * long chain (the runs of a tile, the tile roots of one spiral) shorten
+ * it for each other. Safe once the unions are over (the runs' finds in a
+ * tile, the compression), and while they go on (the merge): an entry on
+ * the path is no root, and a link a union makes on it meanwhile, taking
+ * it for a root, is made again by that union, which sees the parent it
+ * replaced (unite_global). */
+template <typename T>
+static __device__ __forceinline__ T
+find_halving (volatile T *l, T i)
 {
-  int n;
+  T n;
 
-  while ((n = s[i]) != i) {
-    const int g = s[n];
+  while ((n = l[i]) != i) {
+    const T g = l[n];
 
     if (g != n)
-      s[i] = g;
+      l[i] = g;
     i = g;
   }
   return i;
@@ -129,42 +135,13 @@ unite_shared (int *s, int a, int b)
   }
 }
 
-static __device__ __forceinline__ uint32_t
-find_global (const volatile uint32_t *l, uint32_t i)
-{
-  uint32_t n;
-
-  while ((n = l[i]) != i)
-    i = n;
-  return i;
-}
-
-/* find_global halving the path as it goes, while unions go on: an entry
- * on the path is not a root, and what it gets is its grandparent, an
- * ancestor with a smaller index; a link made meanwhile on it (by a union
- * that took it for a root) is made again by that union, which sees the
- * parent it replaced (unite_global) */
-static __device__ __forceinline__ uint32_t
-find_global_halving (volatile uint32_t *l, uint32_t i)
-{
-  uint32_t n;
-
-  while ((n = l[i]) != i) {
-    const uint32_t g = l[n];
-
-    if (g != n)
-      l[i] = g;
-    i = g;
-  }
-  return i;
-}
-
+/* unite_shared in global memory (the merge), its finds halving */
 static __device__ __forceinline__ void
 unite_global (uint32_t *l, uint32_t a, uint32_t b)
 {
   for (;;) {
-    a = find_global_halving (l, a);
-    b = find_global_halving (l, b);
+    a = find_halving (l, a);
+    b = find_halving (l, b);
     if (a == b)
       return;
     if (a > b) {
@@ -280,7 +257,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     __syncthreads ();
   }
   /* the run's first lane finds the root for the run */
-  int r = fg && tx == start ? find_shared_halving (tile, i) : 0;
+  int r = fg && tx == start ? find_halving (tile, i) : 0;
 
   r = __shfl_sync (0xffffffffu, r, start);
   const bool is_root = fg && r == i;
@@ -546,25 +523,6 @@ seg_marks_load (seg_marks &s, uint32_t word, uint32_t *total,
 }
 
 /* ---- pass 3: the tile roots compressed, the blobs' roots counted -------- */
-
-/* find_global once the unions are over, halving the path as it goes
- * (each entry on it pointed at its grandparent: only ever an ancestor,
- * so walkers that share a long chain, as the tile roots of one spiral
- * do, shorten it for each other) */
-static __device__ __forceinline__ uint32_t
-find_halving (volatile uint32_t *l, uint32_t i)
-{
-  uint32_t n;
-
-  while ((n = l[i]) != i) {
-    const uint32_t g = l[n];
-
-    if (g != n)
-      l[i] = g;
-    i = g;
-  }
-  return i;
-}
 
 /* The record of tile root @t (a raster index) */
 static __device__ __forceinline__ uint32_t
