@@ -195,7 +195,7 @@ template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
-    uint32_t *first, int wpr, blobs_stats rec, blobs_ctl *ctl)
+    uint32_t *first, int wpr, blob_record *rec, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
@@ -304,17 +304,20 @@ label_tiles (const void *src, size_t pitch, int width, int height,
   if (is_root) {
     const uint32_t c = word_record (word_first, tile_roots, tx);
     const uint32_t cnt = s_n[i];
+    blob_record r;
 
-    rec.area[c] = cnt;
-    rec.sum_x[c] = s_sx[i] + (unsigned long long) cnt * x0;
-    rec.sum_y[c] = s_sy[i] + (unsigned long long) cnt * y0;
-    rec.sum_v[c] = s_sv[i];
-    rec.x0[c] = x0 + s_x0[i];
-    rec.x1[c] = x0 + s_x1[i];
-    rec.y0[c] = y;
-    rec.y1[c] = y0 + s_y1[i];
-    rec.vmin[c] = s_lo[i];
-    rec.vmax[c] = s_hi[i];
+    r.area = cnt;
+    r.sum_x = s_sx[i] + (unsigned long long) cnt * x0;
+    r.sum_y = s_sy[i] + (unsigned long long) cnt * y0;
+    r.sum_v = s_sv[i];
+    r.x0 = x0 + s_x0[i];
+    r.x1 = x0 + s_x1[i];
+    r.y0 = y;
+    r.y1 = y0 + s_y1[i];
+    r.vmin = s_lo[i];
+    r.vmax = s_hi[i];
+    r.unused = 0;
+    rec[c] = r;
   }
   if (i == 0)
     atomicAdd (&ctl->foreground, (unsigned long long) n);
@@ -550,7 +553,7 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     uint32_t *roots_bm, uint32_t nwords, int width, int wpr,
-    blobs_stats rec, uint32_t *seg_roots)
+    blob_record *rec, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks tile_roots;
@@ -621,7 +624,7 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *first, uint32_t nwords, int width, int wpr,
-    const uint32_t *seg_roots, blobs_ctl *ctl, blobs_stats rec,
+    const uint32_t *seg_roots, blobs_ctl *ctl, blob_record *rec,
     uint32_t *rank_area, uint32_t *rank_record)
 {
   __shared__ uint32_t scratch[32];
@@ -656,7 +659,7 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
 
     labels[word_pixel (blockIdx.x * SEG_THREADS + i, b, width, wpr)] =
         BLOBS_RANK | k;
-    rank_area[k] = rec.area[c];
+    rank_area[k] = rec[c].area;
     rank_record[k] = c;
   }
 }
