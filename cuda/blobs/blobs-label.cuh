@@ -28,6 +28,7 @@
 #define SEG_THREADS 256         /* words of the tile roots' bitmap a
                                  * segment takes, one a thread            */
 #define OUT_ROWS 8              /* warps of an output block              */
+#define NO_RECORD 0xffffffffu
 
 /* Counters of a frame, zeroed before it */
 struct blobs_ctl
@@ -548,7 +549,11 @@ record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
  * is added into the root's. A tile root that is its own root is a blob's
  * root: @roots_bm marks those, and a segment of SEG_THREADS words counts
  * them. The segment's tile roots are shared out by their order
- * (seg_marks). */
+ * (seg_marks). The first blob a warp adds into is the block's: its
+ * warps add into a record in shared memory, added into the blob's once
+ * at the end. A frame's one large blob (8-connected noise, a spiral)
+ * took every warp's nine atomics on one record, whose fields share a
+ * line and so one L2 slice. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
 compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
@@ -558,19 +563,25 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks tile_roots;
   __shared__ uint32_t s_first[SEG_THREADS], s_roots[SEG_THREADS];
+  __shared__ uint32_t s_hot;
+  __shared__ blob_record s_hot_part;
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
   uint32_t total;
 
   s_roots[threadIdx.x] = 0;
+  if (threadIdx.x == 0) {
+    s_hot = NO_RECORD;
+    record_clear (&s_hot_part);
+  }
   if (word != 0)
     s_first[threadIdx.x] = first[w];
   seg_marks_load (tile_roots, word, &total, scratch);
   /* the whole block goes round together: a warp's lanes gather below */
   for (uint32_t j0 = 0; j0 < total; j0 += SEG_THREADS) {
     const uint32_t j = j0 + threadIdx.x;
-    uint32_t to = 0xffffffffu;
+    uint32_t to = NO_RECORD;
     blob_part part;
 
     if (j < total) {
@@ -592,13 +603,25 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     /* the warp's tile roots of one blob added up: one set of atomics */
     const unsigned peers = __match_any_sync (0xffffffffu, to);
 
-    if (to != 0xffffffffu) {
+    if (to != NO_RECORD) {
       part_gather (peers, part);
-      if ((int) (threadIdx.x & 31) == __ffs (peers) - 1)
-        part_flush (rec, to, part);
+      if ((int) (threadIdx.x & 31) == __ffs (peers) - 1) {
+        uint32_t hot = *(volatile uint32_t *) &s_hot;
+
+        if (hot == NO_RECORD) {
+          hot = atomicCAS (&s_hot, NO_RECORD, to);
+          hot = hot == NO_RECORD ? to : hot;
+        }
+        if (hot == to)
+          part_flush (&s_hot_part, part);
+        else
+          part_flush (&rec[to], part);
+      }
     }
   }
   __syncthreads ();
+  if (threadIdx.x == 0 && s_hot != NO_RECORD)
+    part_flush (&rec[s_hot], part_load (&s_hot_part, 0));
   const uint32_t roots = s_roots[threadIdx.x];
 
   if (w < nwords)

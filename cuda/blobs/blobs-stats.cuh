@@ -113,12 +113,10 @@ part_add (blob_part &a, const blob_part &b)
   a.sv += b.sv;
 }
 
-/* The part into record @c, by atomics */
+/* The part into record *@r (global or shared memory), by atomics */
 static __device__ __forceinline__ void
-part_flush (blob_record *s, uint32_t c, const blob_part &p)
+part_flush (blob_record *r, const blob_part &p)
 {
-  blob_record *r = &s[c];
-
   atomicAdd (&r->area, p.n);
   atomicAdd (&r->sum_x, p.sx);
   atomicAdd (&r->sum_y, p.sy);
@@ -128,6 +126,16 @@ part_flush (blob_record *s, uint32_t c, const blob_part &p)
   atomicMax (&r->y1, p.y1);
   atomicMin (&r->vmin, p.vmin);
   atomicMax (&r->vmax, p.vmax);
+}
+
+/* A record that adds nothing: what part_flush starts from */
+static __device__ __forceinline__ void
+record_clear (blob_record *r)
+{
+  r->sum_x = r->sum_y = r->sum_v = 0;
+  r->area = 0;
+  r->x0 = r->vmin = 0xffffffffu;
+  r->x1 = r->y1 = r->vmax = 0;
 }
 
 /* The parts of the lanes of @peers (each of them calls it with the same
