@@ -196,7 +196,7 @@ template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
-    uint32_t *first, int wpr, blob_record *rec, blobs_ctl *ctl)
+    uint32_t *first, int wpr, blobs_stats st, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
@@ -307,7 +307,6 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     const uint32_t cnt = s_n[i];
     blob_record r;
 
-    r.area = cnt;
     r.sum_x = s_sx[i] + (unsigned long long) cnt * x0;
     r.sum_y = s_sy[i] + (unsigned long long) cnt * y0;
     r.sum_v = s_sv[i];
@@ -317,8 +316,8 @@ label_tiles (const void *src, size_t pitch, int width, int height,
     r.y1 = y0 + s_y1[i];
     r.vmin = s_lo[i];
     r.vmax = s_hi[i];
-    r.unused = 0;
-    rec[c] = r;
+    st.rec[c] = r;
+    st.area[c] = cnt;
   }
   if (i == 0)
     atomicAdd (&ctl->foreground, (unsigned long long) n);
@@ -558,13 +557,14 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     uint32_t *roots_bm, uint32_t nwords, int width, int wpr,
-    blob_record *rec, uint32_t *seg_roots)
+    blobs_stats st, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks tile_roots;
   __shared__ uint32_t s_first[SEG_THREADS], s_roots[SEG_THREADS];
   __shared__ uint32_t s_hot;
   __shared__ blob_record s_hot_part;
+  __shared__ uint32_t s_hot_area;
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
@@ -574,6 +574,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
   if (threadIdx.x == 0) {
     s_hot = NO_RECORD;
     record_clear (&s_hot_part);
+    s_hot_area = 0;
   }
   if (word != 0)
     s_first[threadIdx.x] = first[w];
@@ -595,7 +596,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
         atomicOr (&s_roots[i], 1u << b);
       } else {
         labels[t] = r;
-        part = part_load (rec, word_record (s_first[i], tile_roots.word[i],
+        part = part_load (st.rec, st.area, word_record (s_first[i], tile_roots.word[i],
                 b));
         to = record_of (bm, first, width, wpr, r);
       }
@@ -613,15 +614,16 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
           hot = hot == NO_RECORD ? to : hot;
         }
         if (hot == to)
-          part_flush (&s_hot_part, part);
+          part_flush (&s_hot_part, &s_hot_area, part);
         else
-          part_flush (&rec[to], part);
+          part_flush (&st.rec[to], &st.area[to], part);
       }
     }
   }
   __syncthreads ();
   if (threadIdx.x == 0 && s_hot != NO_RECORD)
-    part_flush (&rec[s_hot], part_load (&s_hot_part, 0));
+    part_flush (&st.rec[s_hot], &st.area[s_hot], part_load (&s_hot_part,
+            &s_hot_area, 0));
   const uint32_t roots = s_roots[threadIdx.x];
 
   if (w < nwords)
@@ -647,7 +649,7 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *first, uint32_t nwords, int width, int wpr,
-    const uint32_t *seg_roots, blobs_ctl *ctl, blob_record *rec,
+    const uint32_t *seg_roots, blobs_ctl *ctl, const uint32_t *area,
     uint32_t *rank_area, uint32_t *rank_record)
 {
   __shared__ uint32_t scratch[32];
@@ -682,7 +684,7 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
 
     labels[word_pixel (blockIdx.x * SEG_THREADS + i, b, width, wpr)] =
         BLOBS_RANK | k;
-    rank_area[k] = rec[c].area;
+    rank_area[k] = area[c];
     rank_record[k] = c;
   }
 }

@@ -18,13 +18,21 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
-/* One record, whole in two 32-byte sectors: the compression adds a tile
- * root's record into its blob's root's by nine atomics, which a struct
- * of arrays sent to nine sectors (and its loads to ten) */
-struct __align__ (64) blob_record
+/* One record, whole in two 32-byte sectors (48 bytes at a multiple of
+ * 16): the compression adds a tile root's record into its blob's root's
+ * by atomics, which a struct of arrays sent to a sector each (and its
+ * loads to nine). The area, which the ranks read of every blob, stays an
+ * array of its own. */
+struct __align__ (16) blob_record
 {
   unsigned long long sum_x, sum_y, sum_v;
-  uint32_t area, x0, x1, y0, y1, vmin, vmax, unused;
+  uint32_t x0, x1, y0, y1, vmin, vmax;
+};
+
+struct blobs_stats
+{
+  blob_record *rec;
+  uint32_t *area;
 };
 
 /* The sum of @v over the lanes of @peers (each lane of it calls it with
@@ -82,12 +90,12 @@ struct blob_part
 };
 
 static __device__ __forceinline__ blob_part
-part_load (const blob_record *s, uint32_t c)
+part_load (const blob_record *rec, const uint32_t *area, uint32_t c)
 {
-  const blob_record r = s[c];
+  const blob_record r = rec[c];
   blob_part p;
 
-  p.n = r.area;
+  p.n = area[c];
   p.x0 = r.x0;
   p.x1 = r.x1;
   p.y1 = r.y1;
@@ -113,11 +121,12 @@ part_add (blob_part &a, const blob_part &b)
   a.sv += b.sv;
 }
 
-/* The part into record *@r (global or shared memory), by atomics */
+/* The part into record *@r and area *@area (global or shared memory), by
+ * atomics */
 static __device__ __forceinline__ void
-part_flush (blob_record *r, const blob_part &p)
+part_flush (blob_record *r, uint32_t *area, const blob_part &p)
 {
-  atomicAdd (&r->area, p.n);
+  atomicAdd (area, p.n);
   atomicAdd (&r->sum_x, p.sx);
   atomicAdd (&r->sum_y, p.sy);
   atomicAdd (&r->sum_v, p.sv);
@@ -133,7 +142,6 @@ static __device__ __forceinline__ void
 record_clear (blob_record *r)
 {
   r->sum_x = r->sum_y = r->sum_v = 0;
-  r->area = 0;
   r->x0 = r->vmin = 0xffffffffu;
   r->x1 = r->y1 = r->vmax = 0;
 }

@@ -86,7 +86,7 @@ struct cm_blobs_plan
                                  * a tile after another                   */
   uint32_t *rank_area;          /* most, by rank: the blob's area         */
   uint32_t *rank_record;        /* most, by rank: the blob's record       */
-  blob_record *rec;             /* records, by tile root                  */
+  blobs_stats st;               /* records and areas, by tile root        */
   void *stats_mem;
   blobs_ctl *ctl;
   /* mapped pinned host memory: the results and their arrays, one set
@@ -104,7 +104,7 @@ struct cm_blobs_plan
 struct blob_args
 {
   const uint32_t *area, *record;
-  blob_record *rec;
+  const blob_record *rec;
   const blobs_ctl *ctl;
   uint32_t *blk;
   uint32_t nblk;
@@ -443,13 +443,16 @@ static cudaError_t
 stats_alloc (cm_blobs_plan *p)
 {
   const size_t by_rank = cm_align64 ((size_t) p->most * sizeof (uint32_t));
-  const size_t records = (size_t) p->records * sizeof (blob_record);
-  cudaError_t e = cudaMalloc (&p->stats_mem, records + 2 * by_rank);
+  const size_t records = cm_align64 ((size_t) p->records *
+      sizeof (blob_record));
+  const size_t areas = cm_align64 ((size_t) p->records * sizeof (uint32_t));
+  cudaError_t e = cudaMalloc (&p->stats_mem, records + areas + 2 * by_rank);
 
   if (e != cudaSuccess)
     return e;
-  p->rec = (blob_record *) p->stats_mem;
-  p->rank_area = (uint32_t *) ((char *) p->stats_mem + records);
+  p->st.rec = (blob_record *) p->stats_mem;
+  p->st.area = (uint32_t *) ((char *) p->stats_mem + records);
+  p->rank_area = (uint32_t *) ((char *) p->st.area + areas);
   p->rank_record = (uint32_t *) ((char *) p->rank_area + by_rank);
   return cudaSuccess;
 }
@@ -603,7 +606,7 @@ cm_blobs_plan_use_slot (cm_blobs_plan *p, int slot)
 }
 
 typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
-    uint32_t *, uint32_t *, uint32_t *, int, blob_record *, blobs_ctl *);
+    uint32_t *, uint32_t *, uint32_t *, int, blobs_stats, blobs_ctl *);
 
 extern "C" cm_status
 cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
@@ -634,7 +637,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   a.area = p->rank_area;
   a.record = p->rank_record;
-  a.rec = p->rec;
+  a.rec = p->st.rec;
   a.ctl = p->ctl;
   a.blk = p->blk;
   a.nblk = p->nblk;
@@ -652,7 +655,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
       sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
-      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->rec,
+      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->st,
       p->ctl);
   /* every step after the labelling may be launched while the one before
    * it ends (cm-pdl.cuh): each waits for it before reading anything */
@@ -669,11 +672,11 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
-            p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg));
+            p->roots_bm, p->nwords, w, p->wpr, p->st, p->seg));
   if (steps >= 4)
     keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, (const uint32_t *) p->seg, p->ctl, p->rec,
+            w, p->wpr, (const uint32_t *) p->seg, p->ctl, (const uint32_t *) p->st.area,
             p->rank_area, p->rank_record));
   if (steps >= 5)
     keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
