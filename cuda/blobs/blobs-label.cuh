@@ -28,6 +28,7 @@
 #define SEG_THREADS 256         /* words of the tile roots' bitmap a
                                  * segment takes, one a thread            */
 #define OUT_ROWS 8              /* warps of an output block              */
+#define NO_RECORD 0xffffffffu
 
 /* Counters of a frame, zeroed before it */
 struct blobs_ctl
@@ -195,7 +196,7 @@ template <typename T, bool CONN8>
 static __global__ void
 label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
-    uint32_t *first, int wpr, blobs_stats rec, blobs_ctl *ctl)
+    uint32_t *first, int wpr, blobs_stats st, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
   __shared__ unsigned row_mask[32];
@@ -304,17 +305,19 @@ label_tiles (const void *src, size_t pitch, int width, int height,
   if (is_root) {
     const uint32_t c = word_record (word_first, tile_roots, tx);
     const uint32_t cnt = s_n[i];
+    blob_record r;
 
-    rec.area[c] = cnt;
-    rec.sum_x[c] = s_sx[i] + (unsigned long long) cnt * x0;
-    rec.sum_y[c] = s_sy[i] + (unsigned long long) cnt * y0;
-    rec.sum_v[c] = s_sv[i];
-    rec.x0[c] = x0 + s_x0[i];
-    rec.x1[c] = x0 + s_x1[i];
-    rec.y0[c] = y;
-    rec.y1[c] = y0 + s_y1[i];
-    rec.vmin[c] = s_lo[i];
-    rec.vmax[c] = s_hi[i];
+    r.sum_x = s_sx[i] + (unsigned long long) cnt * x0;
+    r.sum_y = s_sy[i] + (unsigned long long) cnt * y0;
+    r.sum_v = s_sv[i];
+    r.x0 = x0 + s_x0[i];
+    r.x1 = x0 + s_x1[i];
+    r.y0 = y;
+    r.y1 = y0 + s_y1[i];
+    r.vmin = s_lo[i];
+    r.vmax = s_hi[i];
+    st.rec[c] = r;
+    st.area[c] = cnt;
   }
   if (i == 0)
     atomicAdd (&ctl->foreground, (unsigned long long) n);
@@ -545,29 +548,41 @@ record_of (const uint32_t *bm, const uint32_t *first, int width, int wpr,
  * is added into the root's. A tile root that is its own root is a blob's
  * root: @roots_bm marks those, and a segment of SEG_THREADS words counts
  * them. The segment's tile roots are shared out by their order
- * (seg_marks). */
+ * (seg_marks). The first blob a warp adds into is the block's: its
+ * warps add into a record in shared memory, added into the blob's once
+ * at the end. A frame's one large blob (8-connected noise, a spiral)
+ * took every warp's nine atomics on one record, whose fields share a
+ * line and so one L2 slice. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
 compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     uint32_t *roots_bm, uint32_t nwords, int width, int wpr,
-    blobs_stats rec, uint32_t *seg_roots)
+    blobs_stats st, uint32_t *seg_roots)
 {
   __shared__ uint32_t scratch[32];
   __shared__ seg_marks tile_roots;
   __shared__ uint32_t s_first[SEG_THREADS], s_roots[SEG_THREADS];
+  __shared__ uint32_t s_hot;
+  __shared__ blob_record s_hot_part;
+  __shared__ uint32_t s_hot_area;
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t w = blockIdx.x * SEG_THREADS + threadIdx.x;
   const uint32_t word = w < nwords ? bm[w] : 0;
   uint32_t total;
 
   s_roots[threadIdx.x] = 0;
+  if (threadIdx.x == 0) {
+    s_hot = NO_RECORD;
+    record_clear (&s_hot_part);
+    s_hot_area = 0;
+  }
   if (word != 0)
     s_first[threadIdx.x] = first[w];
   seg_marks_load (tile_roots, word, &total, scratch);
   /* the whole block goes round together: a warp's lanes gather below */
   for (uint32_t j0 = 0; j0 < total; j0 += SEG_THREADS) {
     const uint32_t j = j0 + threadIdx.x;
-    uint32_t to = 0xffffffffu;
+    uint32_t to = NO_RECORD;
     blob_part part;
 
     if (j < total) {
@@ -581,7 +596,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
         atomicOr (&s_roots[i], 1u << b);
       } else {
         labels[t] = r;
-        part = part_load (rec, word_record (s_first[i], tile_roots.word[i],
+        part = part_load (st.rec, st.area, word_record (s_first[i], tile_roots.word[i],
                 b));
         to = record_of (bm, first, width, wpr, r);
       }
@@ -589,13 +604,26 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
     /* the warp's tile roots of one blob added up: one set of atomics */
     const unsigned peers = __match_any_sync (0xffffffffu, to);
 
-    if (to != 0xffffffffu) {
+    if (to != NO_RECORD) {
       part_gather (peers, part);
-      if ((int) (threadIdx.x & 31) == __ffs (peers) - 1)
-        part_flush (rec, to, part);
+      if ((int) (threadIdx.x & 31) == __ffs (peers) - 1) {
+        uint32_t hot = *(volatile uint32_t *) &s_hot;
+
+        if (hot == NO_RECORD) {
+          hot = atomicCAS (&s_hot, NO_RECORD, to);
+          hot = hot == NO_RECORD ? to : hot;
+        }
+        if (hot == to)
+          part_flush (&s_hot_part, &s_hot_area, part);
+        else
+          part_flush (&st.rec[to], &st.area[to], part);
+      }
     }
   }
   __syncthreads ();
+  if (threadIdx.x == 0 && s_hot != NO_RECORD)
+    part_flush (&st.rec[s_hot], &st.area[s_hot], part_load (&s_hot_part,
+            &s_hot_area, 0));
   const uint32_t roots = s_roots[threadIdx.x];
 
   if (w < nwords)
@@ -621,7 +649,7 @@ static __global__ void
 __launch_bounds__ (SEG_THREADS)
 rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
     const uint32_t *first, uint32_t nwords, int width, int wpr,
-    const uint32_t *seg_roots, blobs_ctl *ctl, blobs_stats rec,
+    const uint32_t *seg_roots, blobs_ctl *ctl, const uint32_t *area,
     uint32_t *rank_area, uint32_t *rank_record)
 {
   __shared__ uint32_t scratch[32];
@@ -656,7 +684,7 @@ rank_roots (uint32_t *labels, const uint32_t *roots_bm, const uint32_t *bm,
 
     labels[word_pixel (blockIdx.x * SEG_THREADS + i, b, width, wpr)] =
         BLOBS_RANK | k;
-    rank_area[k] = rec.area[c];
+    rank_area[k] = area[c];
     rank_record[k] = c;
   }
 }

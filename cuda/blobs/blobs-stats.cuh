@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The statistics of blobs.cu: a set of them (struct blobs_stats, struct
- * of arrays) is kept for each tile root, made in shared memory while the
- * tile is labelled; a blob's is its root's, found through its rank.
+/* The statistics of blobs.cu: a set of them (a blob_record) is kept for
+ * each tile root, made in shared memory while the tile is labelled; a
+ * blob's is its root's, found through its rank.
  *
  * label_tiles adds up each run of a row (the lanes of a warp between two
  * background pixels: one tile root) with the warp's shuffles and makes
@@ -18,10 +18,21 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+/* One record, whole in two 32-byte sectors (48 bytes at a multiple of
+ * 16): the compression adds a tile root's record into its blob's root's
+ * by atomics, which a struct of arrays sent to a sector each (and its
+ * loads to nine). The area, which the ranks read of every blob, stays an
+ * array of its own. */
+struct __align__ (16) blob_record
+{
+  unsigned long long sum_x, sum_y, sum_v;
+  uint32_t x0, x1, y0, y1, vmin, vmax;
+};
+
 struct blobs_stats
 {
-  uint32_t *area, *x0, *x1, *y0, *y1, *vmin, *vmax;
-  unsigned long long *sum_x, *sum_y, *sum_v;
+  blob_record *rec;
+  uint32_t *area;
 };
 
 /* The sum of @v over the lanes of @peers (each lane of it calls it with
@@ -79,19 +90,20 @@ struct blob_part
 };
 
 static __device__ __forceinline__ blob_part
-part_load (const blobs_stats &s, uint32_t c)
+part_load (const blob_record *rec, const uint32_t *area, uint32_t c)
 {
+  const blob_record r = rec[c];
   blob_part p;
 
-  p.n = s.area[c];
-  p.x0 = s.x0[c];
-  p.x1 = s.x1[c];
-  p.y1 = s.y1[c];
-  p.vmin = s.vmin[c];
-  p.vmax = s.vmax[c];
-  p.sx = s.sum_x[c];
-  p.sy = s.sum_y[c];
-  p.sv = s.sum_v[c];
+  p.n = area[c];
+  p.x0 = r.x0;
+  p.x1 = r.x1;
+  p.y1 = r.y1;
+  p.vmin = r.vmin;
+  p.vmax = r.vmax;
+  p.sx = r.sum_x;
+  p.sy = r.sum_y;
+  p.sv = r.sum_v;
   return p;
 }
 
@@ -109,19 +121,29 @@ part_add (blob_part &a, const blob_part &b)
   a.sv += b.sv;
 }
 
-/* The part into record @c, by atomics */
+/* The part into record *@r and area *@area (global or shared memory), by
+ * atomics */
 static __device__ __forceinline__ void
-part_flush (const blobs_stats &s, uint32_t c, const blob_part &p)
+part_flush (blob_record *r, uint32_t *area, const blob_part &p)
 {
-  atomicAdd (&s.area[c], p.n);
-  atomicAdd (&s.sum_x[c], p.sx);
-  atomicAdd (&s.sum_y[c], p.sy);
-  atomicAdd (&s.sum_v[c], p.sv);
-  atomicMin (&s.x0[c], p.x0);
-  atomicMax (&s.x1[c], p.x1);
-  atomicMax (&s.y1[c], p.y1);
-  atomicMin (&s.vmin[c], p.vmin);
-  atomicMax (&s.vmax[c], p.vmax);
+  atomicAdd (area, p.n);
+  atomicAdd (&r->sum_x, p.sx);
+  atomicAdd (&r->sum_y, p.sy);
+  atomicAdd (&r->sum_v, p.sv);
+  atomicMin (&r->x0, p.x0);
+  atomicMax (&r->x1, p.x1);
+  atomicMax (&r->y1, p.y1);
+  atomicMin (&r->vmin, p.vmin);
+  atomicMax (&r->vmax, p.vmax);
+}
+
+/* A record that adds nothing: what part_flush starts from */
+static __device__ __forceinline__ void
+record_clear (blob_record *r)
+{
+  r->sum_x = r->sum_y = r->sum_v = 0;
+  r->x0 = r->vmin = 0xffffffffu;
+  r->x1 = r->y1 = r->vmax = 0;
 }
 
 /* The parts of the lanes of @peers (each of them calls it with the same

@@ -86,7 +86,7 @@ struct cm_blobs_plan
                                  * a tile after another                   */
   uint32_t *rank_area;          /* most, by rank: the blob's area         */
   uint32_t *rank_record;        /* most, by rank: the blob's record       */
-  blobs_stats rec;              /* records, by tile root                  */
+  blobs_stats st;               /* records and areas, by tile root        */
   void *stats_mem;
   blobs_ctl *ctl;
   /* mapped pinned host memory: the results and their arrays, one set
@@ -104,7 +104,7 @@ struct cm_blobs_plan
 struct blob_args
 {
   const uint32_t *area, *record;
-  blobs_stats rec;
+  const blob_record *rec;
   const blobs_ctl *ctl;
   uint32_t *blk;
   uint32_t nblk;
@@ -124,9 +124,10 @@ passes (const blob_args &a, uint32_t i)
     return true;
   const uint32_t c = a.record[i];
 
-  return !(a.rec.x0[c] == 0 || a.rec.y0[c] == 0 ||
-      a.rec.x1[c] == (uint32_t) a.width - 1 ||
-      a.rec.y1[c] == (uint32_t) a.height - 1);
+  const blob_record &r = a.rec[c];
+
+  return !(r.x0 == 0 || r.y0 == 0 || r.x1 == (uint32_t) a.width - 1 ||
+      r.y1 == (uint32_t) a.height - 1);
 }
 
 /* ---- one-block scans ----------------------------------------------------- */
@@ -390,18 +391,18 @@ write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
   if (!sel)
     return;
   const uint32_t c = a.record[i];
-  const uint32_t x0 = a.rec.x0[c], y0 = a.rec.y0[c];
+  const blob_record r = a.rec[c];
 
-  out.x[k] = x0;
-  out.y[k] = y0;
-  out.width[k] = a.rec.x1[c] - x0 + 1;
-  out.height[k] = a.rec.y1[c] - y0 + 1;
+  out.x[k] = r.x0;
+  out.y[k] = r.y0;
+  out.width[k] = r.x1 - r.x0 + 1;
+  out.height[k] = r.y1 - r.y0 + 1;
   out.area[k] = area;
-  out.cx[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_x[c]), (double) area);
-  out.cy[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_y[c]), (double) area);
-  out.min[k] = a.rec.vmin[c];
-  out.max[k] = a.rec.vmax[c];
-  out.mean[k] = __ddiv_rn (__ull2double_rn (a.rec.sum_v[c]), (double) area);
+  out.cx[k] = __ddiv_rn (__ull2double_rn (r.sum_x), (double) area);
+  out.cy[k] = __ddiv_rn (__ull2double_rn (r.sum_y), (double) area);
+  out.min[k] = r.vmin;
+  out.max[k] = r.vmax;
+  out.mean[k] = __ddiv_rn (__ull2double_rn (r.sum_v), (double) area);
 }
 
 static __global__ void
@@ -436,44 +437,22 @@ plan_release (cm_blobs_plan *p)
   free (p);
 }
 
-/* The bytes of statistics arrays for @n entries */
-static size_t
-stats_bytes (size_t n)
-{
-  return cm_align64 (n * (3 * sizeof (unsigned long long) +
-          7 * sizeof (uint32_t)));
-}
-
-/* Statistics arrays for @n entries from @m */
-static void
-stats_place (blobs_stats *s, char *m, size_t n)
-{
-  s->sum_x = (unsigned long long *) m;
-  s->sum_y = s->sum_x + n;
-  s->sum_v = s->sum_y + n;
-  s->area = (uint32_t *) (s->sum_v + n);
-  s->x0 = s->area + n;
-  s->x1 = s->x0 + n;
-  s->y0 = s->x1 + n;
-  s->y1 = s->y0 + n;
-  s->vmin = s->y1 + n;
-  s->vmax = s->vmin + n;
-}
-
 /* the tile roots' records and the blobs' areas and records by rank
  * (@most each), in one allocation */
 static cudaError_t
 stats_alloc (cm_blobs_plan *p)
 {
   const size_t by_rank = cm_align64 ((size_t) p->most * sizeof (uint32_t));
-  cudaError_t e = cudaMalloc (&p->stats_mem, stats_bytes (p->records) +
-      2 * by_rank);
+  const size_t records = cm_align64 ((size_t) p->records *
+      sizeof (blob_record));
+  const size_t areas = cm_align64 ((size_t) p->records * sizeof (uint32_t));
+  cudaError_t e = cudaMalloc (&p->stats_mem, records + areas + 2 * by_rank);
 
   if (e != cudaSuccess)
     return e;
-  stats_place (&p->rec, (char *) p->stats_mem, p->records);
-  p->rank_area = (uint32_t *) ((char *) p->stats_mem +
-      stats_bytes (p->records));
+  p->st.rec = (blob_record *) p->stats_mem;
+  p->st.area = (uint32_t *) ((char *) p->stats_mem + records);
+  p->rank_area = (uint32_t *) ((char *) p->st.area + areas);
   p->rank_record = (uint32_t *) ((char *) p->rank_area + by_rank);
   return cudaSuccess;
 }
@@ -658,7 +637,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   a.area = p->rank_area;
   a.record = p->rank_record;
-  a.rec = p->rec;
+  a.rec = p->st.rec;
   a.ctl = p->ctl;
   a.blk = p->blk;
   a.nblk = p->nblk;
@@ -676,7 +655,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
       sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
-      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->rec,
+      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->st,
       p->ctl);
   /* every step after the labelling may be launched while the one before
    * it ends (cm-pdl.cuh): each waits for it before reading anything */
@@ -693,11 +672,11 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
-            p->roots_bm, p->nwords, w, p->wpr, p->rec, p->seg));
+            p->roots_bm, p->nwords, w, p->wpr, p->st, p->seg));
   if (steps >= 4)
     keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, (const uint32_t *) p->seg, p->ctl, p->rec,
+            w, p->wpr, (const uint32_t *) p->seg, p->ctl, (const uint32_t *) p->st.area,
             p->rank_area, p->rank_record));
   if (steps >= 5)
     keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
