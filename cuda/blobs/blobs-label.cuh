@@ -643,7 +643,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
  * record, now the whole blob's, stays where it is: the rank keeps the
  * blob's area (what the selection reads of every blob) and the record's
  * index, a warp's stores to consecutive ranks (seg_marks). Copying the
- * 52-byte records to the ranks moved every blob's statistics for the
+ * whole records to the ranks moved every blob's statistics for the
  * few that are reported. */
 static __global__ void
 __launch_bounds__ (SEG_THREADS)
