@@ -77,31 +77,26 @@ blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
 
 /* ---- union-find: shared memory (a tile) and global (the frame) ----------- */
 
-static __device__ __forceinline__ int
-find_shared (volatile int *s, int i)
-{
-  int n;
-
-  while ((n = s[i]) != i)
-    i = n;
-  return i;
-}
-
-/* A find that halves the path as it goes: each entry on it gets its
- * grandparent, an ancestor with a smaller index, so walkers that share a
- * long chain (the runs of a tile, the tile roots of one spiral) shorten
- * it for each other. Safe once the unions are over (the runs' finds in a
- * tile, the compression), and while they go on (the merge): an entry on
- * the path is no root, and a link a union makes on it meanwhile, taking
- * it for a root, is made again by that union, which sees the parent it
- * replaced (unite_global). */
-template <typename T>
+/* A find that halves the path as it goes (@HALVE): each entry on it gets
+ * its grandparent, an ancestor with a smaller index, so walkers that
+ * share a long chain (the runs of a tile, the tile roots of one spiral)
+ * shorten it for each other. Safe once the unions are over (the runs'
+ * finds in a tile, the compression), and while they go on (the merge):
+ * an entry on the path is no root, and a link a union makes on it
+ * meanwhile, taking it for a root, is made again by that union, which
+ * sees the parent it replaced (unite). Without @HALVE the find only
+ * reads. */
+template <typename T, bool HALVE = true>
 static __device__ __forceinline__ T
-find_halving (volatile T *l, T i)
+find_root (volatile T *l, T i)
 {
   T n;
 
   while ((n = l[i]) != i) {
+    if (!HALVE) {
+      i = n;
+      continue;
+    }
     const T g = l[n];
 
     if (g != n)
@@ -111,47 +106,27 @@ find_halving (volatile T *l, T i)
   return i;
 }
 
-/* a and b in one set, the smaller root on top. A link that lost a race
- * (atomicMin found another parent) goes on with what it found: nothing
- * is lost, every overwritten parent is united again (Komura 2015). */
+/* a and b in one set, the smaller root on top, in a tile's shared memory
+ * (plain finds: the unions of a tile are few and short) or in the
+ * frame's labels (the merge). A link that lost a race (atomicMin found
+ * another parent) goes on with what it found: nothing is lost, every
+ * overwritten parent is united again (Komura 2015). */
+template <typename T, bool HALVE>
 static __device__ __forceinline__ void
-unite_shared (int *s, int a, int b)
+unite (T *l, T a, T b)
 {
   for (;;) {
-    a = find_shared (s, a);
-    b = find_shared (s, b);
+    a = find_root<T, HALVE> (l, a);
+    b = find_root<T, HALVE> (l, b);
     if (a == b)
       return;
     if (a > b) {
-      const int t = a;
+      const T t = a;
 
       a = b;
       b = t;
     }
-    const int old = atomicMin (&s[b], a);
-
-    if (old == b)
-      return;
-    b = old;
-  }
-}
-
-/* unite_shared in global memory (the merge), its finds halving */
-static __device__ __forceinline__ void
-unite_global (uint32_t *l, uint32_t a, uint32_t b)
-{
-  for (;;) {
-    a = find_halving (l, a);
-    b = find_halving (l, b);
-    if (a == b)
-      return;
-    if (a > b) {
-      const uint32_t t = a;
-
-      a = b;
-      b = t;
-    }
-    const uint32_t old = atomicMin (&l[b], a);
+    const T old = atomicMin (&l[b], a);
 
     if (old == b)
       return;
@@ -243,22 +218,22 @@ label_tiles (const void *src, size_t pitch, int width, int height,
       const unsigned seg = both & ~(both << 1);
 
       if ((seg >> tx) & 1u)
-        unite_shared (tile, i, i - TILE_W);
+        unite<int, false> (tile, i, i - TILE_W);
       if (CONN8) {
         /* up-left (right) in the foreground, up and left (right) not */
         const unsigned dl = m & (up << 1) & ~up & ~(m << 1);
         const unsigned dr = m & (up >> 1) & ~up & ~(m >> 1);
 
         if ((dl >> tx) & 1u)
-          unite_shared (tile, i, i - TILE_W - 1);
+          unite<int, false> (tile, i, i - TILE_W - 1);
         if ((dr >> tx) & 1u)
-          unite_shared (tile, i, i - TILE_W + 1);
+          unite<int, false> (tile, i, i - TILE_W + 1);
       }
     }
     __syncthreads ();
   }
   /* the run's first lane finds the root for the run */
-  int r = fg && tx == start ? find_halving (tile, i) : 0;
+  int r = fg && tx == start ? find_root (tile, i) : 0;
 
   r = __shfl_sync (0xffffffffu, r, start);
   const bool is_root = fg && r == i;
@@ -330,6 +305,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
  * pair the lanes of @lanes hold: where a tile's edge meets large
  * components, many of its contacts name the same two entries (in
  * 8-connected noise), and each union walks chains in global memory */
+template <bool HALVE>
 static __device__ __forceinline__ void
 unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
 {
@@ -338,7 +314,7 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
   const unsigned peers = __match_any_sync (lanes, key);
 
   if (on && (int) (threadIdx.x & 31) == __ffs (peers) - 1)
-    unite_global (l, a, b);
+    unite<uint32_t, HALVE> (l, a, b);
 }
 
 /* A block of 32 + tile_rows threads per tile: the first 32 take the top
@@ -352,7 +328,7 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
  * in the same tile, so none is skipped for good. A lane has at most two
  * contacts: the straight one, or for 8-connectivity without it the two
  * diagonals. */
-template <bool CONN8>
+template <bool CONN8, bool HALVE>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
 {
@@ -419,9 +395,9 @@ merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
       }
     }
   }
-  unite_once (labels, lanes, b1 != BLOBS_BG, a, b1);
+  unite_once<HALVE> (labels, lanes, b1 != BLOBS_BG, a, b1);
   if (CONN8)
-    unite_once (labels, lanes, b2 != BLOBS_BG, a, b2);
+    unite_once<HALVE> (labels, lanes, b2 != BLOBS_BG, a, b2);
 }
 
 /* ---- block scans --------------------------------------------------------- */
@@ -590,7 +566,7 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
       const uint32_t i = seg_mark (tile_roots, j, &b);
       const uint32_t t = word_pixel (blockIdx.x * SEG_THREADS + i, b, width,
           wpr);
-      const uint32_t r = find_halving (labels, t);
+      const uint32_t r = find_root (labels, t);
 
       if (r == t) {
         atomicOr (&s_roots[i], 1u << b);

@@ -69,6 +69,7 @@ struct cm_blobs_plan
   uint32_t cand_cap;
   int tile_rows;
   int pdl;                      /* steps launched early (sm_90 on)        */
+  bool merge_halving;           /* the merge's finds halve paths          */
   /* device */
   uint32_t *labels;
   uint32_t *bm;                 /* nwords: the tile roots                 */
@@ -499,7 +500,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 8;
-  if (tr < 1 || tr > 32 || (tuning && tuning->steps < 0))
+  if (tr < 1 || tr > 32 || (tuning && (tuning->steps < 0 ||
+              tuning->merge_finds < 0 || tuning->merge_finds > 2)))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -527,6 +529,19 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
         cudaSuccess || sms < 1)
       sms = 1;
     p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
+  }
+  {
+    /* The merge's finds halve where the labels fit in half the L2.
+     * Halving shortens the paths later finds walk but stores into the
+     * lines it walks: the merge took longer with it on every 4K frame
+     * measured (33 MB of labels beside the H100's 50 MB of L2) and less
+     * on 1080p photographs (docs/design.md) */
+    int l2 = 0;
+
+    if (cm_device_attribute (cudaDevAttrL2CacheSize, &l2) != cudaSuccess)
+      l2 = 0;
+    p->merge_halving = p->tuning.merge_finds ? p->tuning.merge_finds == 1 :
+        (uint64_t) p->npix * sizeof (uint32_t) <= (uint64_t) l2 / 2;
   }
   {
     int major = 0;
@@ -667,7 +682,11 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   };
 
   if (steps >= 2)
-    keep (pdl_launch_params (conn8 ? merge_tiles<true> : merge_tiles<false>,
+    keep (pdl_launch_params (conn8 ?
+            (p->merge_halving ? merge_tiles<true, true> :
+                merge_tiles<true, false>) :
+            (p->merge_halving ? merge_tiles<false, true> :
+                merge_tiles<false, false>),
             tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),

@@ -123,6 +123,9 @@ typedef struct
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so
                                  * that each step can be timed           */
+  int merge_finds;              /* the merge's finds: 0 chosen by the
+                                 * plan, 1 halving the paths, 2 reading
+                                 * only                                   */
 } cm_blobs_tuning;
 
 cm_status cm_blobs_plan_new (cm_blobs_plan ** out, const cm_blobs_desc * desc,

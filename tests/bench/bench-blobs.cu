@@ -73,13 +73,13 @@ struct variant
 /* the element's defaults first; then every blob with the labels; then
  * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0}},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0}},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
   {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {16, 0}},
+      {16, 0, 0}},
   {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {32, 0}},
+      {32, 0, 0}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
@@ -350,7 +350,7 @@ main (int argc, char **argv)
           printf ("| | | steps: ");
           for (int k = 1; k <= NSTEPS; k++) {
             cm_blobs_plan *sp = NULL;
-            cm_blobs_tuning tu = { 0, k };
+            cm_blobs_tuning tu = { 0, k, 0 };
             double sms;
 
             if (cm_blobs_plan_new_tuned (&sp, &d, w, h, CM_DEPTH_8, &tu) !=

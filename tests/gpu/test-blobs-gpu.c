@@ -35,10 +35,10 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0},                       /* the defaults */
-  {16, 0},                      /* the default before */
-  {5, 0},                       /* uneven tiles */
-  {32, 0},                      /* tall tiles */
+  {0, 0, 0},                    /* the defaults */
+  {16, 0, 2},                   /* the default before, finds that read */
+  {5, 0, 1},                    /* uneven tiles, finds that halve */
+  {32, 0, 2},                   /* tall tiles */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -184,12 +184,12 @@ test_large (void)
   for (int i = 0; i < BLOBS_DESCS; i++)
     check_case (BLOBS_RANDOM, 50, 1920, 1080, CM_DEPTH_8, i, 1u, &r);
   check_case (BLOBS_DISCS, 3000, 1920, 1080, CM_DEPTH_16, 4, 1u | 4u, &r);
-  check_case (BLOBS_SPIRAL, 0, 1920, 1080, CM_DEPTH_8, 1, 1u, &r);
-  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 0, 1u, &r);
+  check_case (BLOBS_SPIRAL, 0, 1920, 1080, CM_DEPTH_8, 1, 1u | 2u, &r);
+  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u, &r);
   check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 3, 1u, &r);
   check_case (BLOBS_RANDOM, 70, 3840, 2160, CM_DEPTH_16, 4, 1u, &r);
   check_case (BLOBS_DISCS, 20000, 3840, 2160, CM_DEPTH_8, 4, 1u, &r);
-  check_case (BLOBS_SPIRAL, 0, 3840, 2160, CM_DEPTH_8, 0, 1u, &r);
+  check_case (BLOBS_SPIRAL, 0, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u, &r);
   check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
 }
 
@@ -442,7 +442,8 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0 }, bad_steps = { 0, -1 };
+  cm_blobs_tuning bad = { 33, 0, 0 }, bad_steps = { 0, -1, 0 };
+  cm_blobs_tuning bad_finds = { 0, 0, 3 };
   cm_image a, b;
   int expected = 0, got = 0;
 
@@ -460,6 +461,8 @@ test_arguments (void)
           &bad));
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
           &bad_steps));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_finds));
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
