@@ -414,8 +414,17 @@ write_results (blob_args a, cm_blobs_results out, uint32_t *number)
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
 
-  FOR_BLOB_BLOCKS (b, n)
+  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
+  const uint32_t *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
+
+  /* without numbers to write, a blob block reporting none has nothing
+   * to do (with max_blobs, most of a frame of many blobs) */
+  FOR_BLOB_BLOCKS (b, n) {
+    const uint32_t end = b + 1 < nb ? sel_off[b + 1] : a.ctl->count;
+
+    if (number != NULL || end > sel_off[b])
       write_block (a, b, n, cut, ties, out, number, scratch);
+  }
 }
 
 /* ---- the plan ------------------------------------------------------------ */
