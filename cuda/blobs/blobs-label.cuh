@@ -28,7 +28,7 @@
 #define SEG_THREADS 256         /* words of the tile roots' bitmap a
                                  * segment takes, one a thread            */
 #define OUT_ROWS 8              /* warps of an output block              */
-#define NO_RECORD 0xffffffffu
+#define NO_RECORD 0xffffffffu   /* no record to add into               */
 
 /* Counters of a frame, zeroed before it */
 struct blobs_ctl
@@ -572,8 +572,8 @@ compress_roots (uint32_t *labels, const uint32_t *bm, const uint32_t *first,
         atomicOr (&s_roots[i], 1u << b);
       } else {
         labels[t] = r;
-        part = part_load (st.rec, st.area, word_record (s_first[i], tile_roots.word[i],
-                b));
+        part = part_load (st.rec, st.area, word_record (s_first[i],
+                tile_roots.word[i], b));
         to = record_of (bm, first, width, wpr, r);
       }
     }

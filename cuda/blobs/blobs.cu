@@ -123,9 +123,7 @@ passes (const blob_args &a, uint32_t i)
     return false;
   if (!a.exclude_border)
     return true;
-  const uint32_t c = a.record[i];
-
-  const blob_record &r = a.rec[c];
+  const blob_record &r = a.rec[a.record[i]];
 
   return !(r.x0 == 0 || r.y0 == 0 || r.x1 == (uint32_t) a.width - 1 ||
       r.y1 == (uint32_t) a.height - 1);
@@ -413,7 +411,6 @@ write_results (blob_args a, cm_blobs_results out, uint32_t *number)
   __shared__ uint32_t scratch[32];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
-
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
   const uint32_t *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
 
@@ -447,8 +444,8 @@ plan_release (cm_blobs_plan *p)
   free (p);
 }
 
-/* the tile roots' records and the blobs' areas and records by rank
- * (@most each), in one allocation */
+/* the tile roots' records and areas (@records each) and the blobs' areas
+ * and records by rank (@most each), in one allocation */
 static cudaError_t
 stats_alloc (cm_blobs_plan *p)
 {
@@ -704,8 +701,8 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   if (steps >= 4)
     keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
             0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, (const uint32_t *) p->seg, p->ctl, (const uint32_t *) p->st.area,
-            p->rank_area, p->rank_record));
+            w, p->wpr, (const uint32_t *) p->seg, p->ctl,
+            (const uint32_t *) p->st.area, p->rank_area, p->rank_record));
   if (steps >= 5)
     keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
