@@ -107,8 +107,8 @@ find_root (volatile T *l, T i)
 }
 
 /* a and b in one set, the smaller root on top, in a tile's shared memory
- * (plain finds: the unions of a tile are few and short) or in the
- * frame's labels (the merge). A link that lost a race (atomicMin found
+ * (finds that only read) or in the frame's labels (the merge, halving
+ * where the plan chooses it). A link that lost a race (atomicMin found
  * another parent) goes on with what it found: nothing is lost, every
  * overwritten parent is united again (Komura 2015). */
 template <typename T, bool HALVE>
