@@ -26,10 +26,14 @@
  * row.
  *
  * --tunings: the element's defaults also under other tunings (tiles of
- * 16 or 32 rows).
+ * 16 or 32 rows). --timing call: every column in call latency (events
+ * around each call on an idle stream, the host's launches included), as
+ * NPP's label+compress column always is, for a like-for-like ratio with
+ * it.
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
- *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR] */
+ *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR]
+ *               [--timing gated|call] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +150,7 @@ main (int argc, char **argv)
 {
   std::vector<bench_photo> images;
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
-  int runs = 31, check = 0, steps = 0, tunings = 0;
+  int runs = 31, check = 0, steps = 0, tunings = 0, call = 0;
   const char *dump = NULL;
   uint32_t threshold = 128;
   cudaDeviceProp prop;
@@ -174,10 +178,13 @@ main (int argc, char **argv)
       tunings = 1;
     } else if (!strcmp (argv[i], "--dump") && i + 1 < argc) {
       dump = argv[++i];
+    } else if (!strcmp (argv[i], "--timing") && i + 1 < argc) {
+      if ((call = bench_parse_timing (argv[++i])) < 0)
+        return 2;
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
           "[--threshold T] [--runs N] [--check] [--steps] [--tunings] "
-          "[--dump DIR]\n",
+          "[--dump DIR] [--timing gated|call]\n",
           argv[0]);
       return 2;
     }
@@ -186,7 +193,7 @@ main (int argc, char **argv)
     runs = 20;
   if (int rc = bench_open_device (0, &prop))
     return rc;
-  bench_timer_init (t, 0);
+  bench_timer_init (t, call);
   {
     bench_photo noise, spiral;
     test_rng r;
