@@ -81,11 +81,11 @@ blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
  * its grandparent, an ancestor with a smaller index, so walkers that
  * share a long chain (the runs of a tile, the tile roots of one spiral)
  * shorten it for each other. Safe once the unions are over (the runs'
- * finds in a tile, the compression), and while they go on (the merge):
- * an entry on the path is no root, and a link a union makes on it
- * meanwhile, taking it for a root, is made again by that union, which
- * sees the parent it replaced (unite). Without @HALVE the find only
- * reads. */
+ * finds in a tile, the compression), and while they go on (a tile's
+ * unions, the merge): an entry on the path is no root, and a link a
+ * union makes on it meanwhile, taking it for a root, is made again by
+ * that union, which sees the parent it replaced (unite). Without @HALVE
+ * the find only reads. */
 template <typename T, bool HALVE = true>
 static __device__ __forceinline__ T
 find_root (volatile T *l, T i)
@@ -107,8 +107,9 @@ find_root (volatile T *l, T i)
 }
 
 /* a and b in one set, the smaller root on top, in a tile's shared memory
- * (finds that only read) or in the frame's labels (the merge, halving
- * where the plan chooses it). A link that lost a race (atomicMin found
+ * or in the frame's labels (the merge, halving where the plan chooses
+ * it; a tile's unions always halve: 8-connected noise builds chains in
+ * a tile that every union meeting them walked whole). A link that lost a race (atomicMin found
  * another parent) goes on with what it found: nothing is lost, every
  * overwritten parent is united again (Komura 2015). */
 template <typename T, bool HALVE>
@@ -218,16 +219,16 @@ label_tiles (const void *src, size_t pitch, int width, int height,
       const unsigned seg = both & ~(both << 1);
 
       if ((seg >> tx) & 1u)
-        unite<int, false> (tile, i, i - TILE_W);
+        unite<int, true> (tile, i, i - TILE_W);
       if (CONN8) {
         /* up-left (right) in the foreground, up and left (right) not */
         const unsigned dl = m & (up << 1) & ~up & ~(m << 1);
         const unsigned dr = m & (up >> 1) & ~up & ~(m >> 1);
 
         if ((dl >> tx) & 1u)
-          unite<int, false> (tile, i, i - TILE_W - 1);
+          unite<int, true> (tile, i, i - TILE_W - 1);
         if ((dr >> tx) & 1u)
-          unite<int, false> (tile, i, i - TILE_W + 1);
+          unite<int, true> (tile, i, i - TILE_W + 1);
       }
     }
     __syncthreads ();
