@@ -26,7 +26,8 @@
  * row.
  *
  * --tunings: the element's defaults also under other tunings (tiles of
- * 16 or 32 rows). --timing call: every column in call latency (events
+ * 16 or 32 rows; the merge's finds halving or reading only, whatever
+ * the L2). --timing call: every column in call latency (events
  * around each call on an idle stream, the host's launches included), as
  * NPP's label+compress column always is, for a like-for-like ratio with
  * it.
@@ -84,6 +85,11 @@ static const variant variants[] = {
       {16, 0, 0}},
   {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
       {32, 0, 0}},
+  /* the merge's finds forced either way (the plan chooses by the L2) */
+  {"8-conn, max 256, merge halving", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 0, 1}},
+  {"8-conn, max 256, merge reading only", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 0, 2}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
