@@ -537,17 +537,18 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     p->blob_grid = p->nblk < 2u * sms ? p->nblk : 2u * sms;
   }
   {
-    /* The merge's finds halve where the labels fit in half the L2.
-     * Halving shortens the paths later finds walk but stores into the
-     * lines it walks: the merge took longer with it on every 4K frame
-     * measured (33 MB of labels beside the H100's 50 MB of L2) and less
-     * on 1080p photographs (docs/design.md) */
+    /* The merge's finds halve where the labels fit in a third of the
+     * L2. Halving shortens the paths later finds walk but stores into
+     * the lines it walks: on the H100 (50 MB of L2) the merge took
+     * less with it at 1080p and 1440p (8 and 15 MB of labels) on
+     * photographs, and longer at 3200x1800 (23 MB) on noise and at 4K
+     * (33 MB) on every frame measured (docs/design.md) */
     int l2 = 0;
 
     if (cm_device_attribute (cudaDevAttrL2CacheSize, &l2) != cudaSuccess)
       l2 = 0;
     p->merge_halving = p->tuning.merge_finds ? p->tuning.merge_finds == 1 :
-        (uint64_t) p->npix * sizeof (uint32_t) <= (uint64_t) l2 / 2;
+        (uint64_t) p->npix * sizeof (uint32_t) <= (uint64_t) l2 / 3;
   }
   {
     int major = 0;
