@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Side-by-side table of scripts/bench-compare's raw output.
 
-Reads OUT/{morph,median,linspectrum}-{old,new}-R.csv and
-OUT/pipeline-{old,new}-R.txt, joins the rows of the two revisions on
+Reads OUT/{morph,median,linspectrum}-{old,new}-R.csv,
+OUT/pipeline-{old,new}-R.txt and OUT/blobs-{old,new}-R.txt, joins the rows of the two revisions on
 their describing columns, takes the median of each row's runs (not the
 best: a few small kernels are bimodal, fast in one run of five) and
 prints old, new and new/old; rows beyond the tolerance
@@ -53,6 +53,24 @@ def read_pipeline_rows(path):
             m = LINE.match(line.strip())
             if m:
                 rows[f"{m['what']} | {m['chain']}"] = (float(m["fps"]), "")
+    return rows
+
+
+def read_blobs_rows(path):
+    """bench-blobs' markdown table: | image | size | variant | blobs | ms
+    | ...; the blob count joins the key (a revision that labels a frame
+    otherwise has no comparable time), a row the reference did not
+    equal is left out (then reported on one side only)"""
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            c = [x.strip() for x in line.split("|")]
+            if len(c) < 8 or c[1] in ("", "image", "---") or "NO" in c[-2:]:
+                continue
+            try:
+                rows[f"{c[1]} {c[2]} {c[3]}, {c[4]} blobs"] = (float(c[5]), "")
+            except ValueError:
+                continue
     return rows
 
 
@@ -108,6 +126,7 @@ def main():
         bad += table(out, name, read_csv_rows, ("ms", "csv"), False, 0.03)
     bad += table(out, "pipeline", read_pipeline_rows, ("frames/s", "txt"),
                  True, 0.05)
+    bad += table(out, "blobs", read_blobs_rows, ("ms", "txt"), False, 0.03)
     return 1 if bad else 0
 
 
