@@ -3,8 +3,8 @@
 """Side-by-side table of scripts/bench-compare's raw output.
 
 Reads OUT/{morph,median,linspectrum}-{old,new}-R.csv,
-OUT/pipeline-{old,new}-R.txt and OUT/blobs-{old,new}-R.txt, joins the rows of the two revisions on
-their describing columns, takes the median of each row's runs (not the
+OUT/pipeline-{old,new}-R.txt and OUT/blobs-{old,new}-R.txt, joins the
+rows of the two revisions on their describing columns, takes the median of each row's runs (not the
 best: a few small kernels are bimodal, fast in one run of five) and
 prints old, new and new/old; rows beyond the tolerance
 (3 % for kernels, 5 % for pipelines) are marked with '!'. Exit status 1

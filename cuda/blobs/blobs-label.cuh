@@ -109,9 +109,10 @@ find_root (volatile T *l, T i)
 /* a and b in one set, the smaller root on top, in a tile's shared memory
  * or in the frame's labels (the merge, halving where the plan chooses
  * it; a tile's unions always halve: 8-connected noise builds chains in
- * a tile that every union meeting them walked whole). A link that lost a race (atomicMin found
- * another parent) goes on with what it found: nothing is lost, every
- * overwritten parent is united again (Komura 2015). */
+ * a tile that every union meeting them walked whole). A link that lost
+ * a race (atomicMin found another parent) goes on with what it found:
+ * nothing is lost, every overwritten parent is united again (Komura
+ * 2015). */
 template <typename T, bool HALVE>
 static __device__ __forceinline__ void
 unite (T *l, T a, T b)
