@@ -86,21 +86,21 @@ blobs_is_fg (uint32_t v, uint32_t threshold, bool invert)
  * union makes on it meanwhile, taking it for a root, is made again by
  * that union, which sees the parent it replaced (unite). Without @HALVE
  * the find only reads. */
-template <typename T, bool HALVE = true>
+template <typename T, bool HALVE = true, int SH = 0>
 static __device__ __forceinline__ T
 find_root (volatile T *l, T i)
 {
   T n;
 
-  while ((n = l[i]) != i) {
+  while ((n = l[i >> SH]) != i) {
     if (!HALVE) {
       i = n;
       continue;
     }
-    const T g = l[n];
+    const T g = l[n >> SH];
 
     if (g != n)
-      l[i] = g;
+      l[i >> SH] = g;
     i = g;
   }
   return i;
@@ -112,14 +112,16 @@ find_root (volatile T *l, T i)
  * a tile that every union meeting them walked whole). A link that lost
  * a race (atomicMin found another parent) goes on with what it found:
  * nothing is lost, every overwritten parent is united again (Komura
- * 2015). */
-template <typename T, bool HALVE>
+ * 2015). @SH: entry i of the set is at l[i >> SH] (the wide tiles keep
+ * an entry for each run's first pixel only, two of which are never
+ * closer than two pixels: blobs-tiles-wide.cuh). */
+template <typename T, bool HALVE, int SH = 0>
 static __device__ __forceinline__ void
 unite (T *l, T a, T b)
 {
   for (;;) {
-    a = find_root<T, HALVE> (l, a);
-    b = find_root<T, HALVE> (l, b);
+    a = find_root<T, HALVE, SH> (l, a);
+    b = find_root<T, HALVE, SH> (l, b);
     if (a == b)
       return;
     if (a > b) {
@@ -128,7 +130,7 @@ unite (T *l, T a, T b)
       a = b;
       b = t;
     }
-    const T old = atomicMin (&l[b], a);
+    const T old = atomicMin (&l[b >> SH], a);
 
     if (old == b)
       return;
@@ -161,12 +163,12 @@ unite (T *l, T a, T b)
  * TILE_SLOTS_WORDS words a pixel. */
 #define TILE_SLOTS_WORDS 10
 
-/* The most tile roots (components) a tile of 32 x @rows can hold */
+/* The most tile roots (components) a tile of @tw x @rows can hold */
 static __host__ __device__ __forceinline__ uint32_t
-tile_records (bool conn8, int rows)
+tile_records (bool conn8, int tw, int rows)
 {
-  return conn8 ? (TILE_W / 2) * (uint32_t) ((rows + 1) / 2) :
-      (uint32_t) (TILE_W / 2 * rows);
+  return conn8 ? (uint32_t) (tw / 2) * (uint32_t) ((rows + 1) / 2) :
+      (uint32_t) (tw / 2 * rows);
 }
 
 template <typename T, bool CONN8>
@@ -272,7 +274,7 @@ label_tiles (const void *src, size_t pitch, int width, int height,
   __syncthreads ();
   /* the tile's records: its rows' one after another */
   const uint32_t word_first = (blockIdx.y * gridDim.x + blockIdx.x) *
-      tile_records (CONN8, blockDim.y) + warp_sum (0xffffffffu, tx < ty ?
+      tile_records (CONN8, TILE_W, blockDim.y) + warp_sum (0xffffffffu, tx < ty ?
       warp_roots[tx] : 0);
 
   if (tx == 0 && y < height) {
@@ -319,7 +321,8 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
     unite<uint32_t, HALVE> (l, a, b);
 }
 
-/* A block of 32 + tile_rows threads per tile: the first 32 take the top
+/* A block of @tw + tile_rows threads per tile (@tw wide: 32, or 128 for
+ * the wide tiles): the first @tw take the top
  * row's pixels and their neighbours above, the others the left column's
  * and their neighbours to the left. As inside the tiles, a contact is
  * skipped when other unions join it: along the top row, a vertical
@@ -332,17 +335,17 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
  * diagonals. */
 template <bool CONN8, bool HALVE>
 static __global__ void
-merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
+merge_tiles (uint32_t *labels, int width, int height, int tw, int tile_rows)
 {
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const int t = threadIdx.x;
-  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
+  const int x0 = blockIdx.x * tw, y0 = blockIdx.y * tile_rows;
   const int warp_first = t & ~31;
   const unsigned lanes = (int) blockDim.x - warp_first >= 32 ? 0xffffffffu :
       (1u << ((int) blockDim.x - warp_first)) - 1u;
   uint32_t a = BLOBS_BG, b1 = BLOBS_BG, b2 = BLOBS_BG;
 
-  if (t < TILE_W) {
+  if (t < tw) {
     const int x = x0 + t, y = y0;
 
     if (y > 0 && x < width) {
@@ -370,9 +373,9 @@ merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
       }
     }
   } else {
-    const int x = x0, y = y0 + t - TILE_W;
+    const int x = x0, y = y0 + t - tw;
 
-    if (x > 0 && y < height && t - TILE_W < tile_rows) {
+    if (x > 0 && y < height && t - tw < tile_rows) {
       const uint32_t p = (uint32_t) y * width + x;
 
       a = labels[p];

@@ -2,7 +2,8 @@
 /* The CUDA plan of the blobs (blobs.h), the device twin of blobs-ref.c.
  *
  * Per frame, all on the caller's stream, nothing allocated:
- *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles in
+ *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles (or
+ *     label_tiles_wide, 128 wide: blobs-tiles-wide.cuh) in
  *     shared memory, the tile roots marked in a bitmap, each tile root's
  *     statistics (its record: blobs-stats.cuh), foreground counted
  *     (blobs-label.cuh);
@@ -38,6 +39,7 @@
 #include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
+#include "blobs-tiles-wide.cuh"
 
 #define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
 #define SCAN_THREADS 1024       /* the one-block scans                     */
@@ -68,6 +70,7 @@ struct cm_blobs_plan
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
+  int tile_w;                   /* TILE_W, or WIDE_W: the wide tiles      */
   int pdl;                      /* steps launched early (sm_90 on)        */
   bool merge_halving;           /* the merge's finds halve paths          */
   /* device */
@@ -498,7 +501,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   cm_blobs_plan *p;
   cm_blobs_desc all;
   cudaError_t e;
-  int tr;
+  int tr, tw;
 
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
@@ -506,8 +509,10 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 8;
+  tw = tuning && tuning->tile_width ? tuning->tile_width : TILE_W;
   if (tr < 1 || tr > 32 || (tuning && (tuning->steps < 0 ||
-              tuning->merge_finds < 0 || tuning->merge_finds > 2)))
+              tuning->merge_finds < 0 || tuning->merge_finds > 2)) ||
+      (tw != TILE_W && tw != WIDE_W) || (tw == WIDE_W && tr > WIDE_ROWS_MAX))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -518,6 +523,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (tuning)
     p->tuning = *tuning;
   p->tile_rows = tr;
+  p->tile_w = tw;
   p->threshold = desc->threshold > cm_depth_max (depth) ?
       cm_depth_max (depth) : desc->threshold;
   p->npix = (uint32_t) width * (uint32_t) height;
@@ -557,8 +563,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
         &major) == cudaSuccess && major >= 9;
   }
   p->capacity = cm_blobs_capacity (desc, width, height);
-  p->records = (uint32_t) ((width + TILE_W - 1) / TILE_W) * (uint32_t) ((height
-          + tr - 1) / tr) * tile_records (desc->connectivity == 8, tr);
+  p->records = (uint32_t) ((width + tw - 1) / tw) * (uint32_t) ((height
+          + tr - 1) / tr) * tile_records (desc->connectivity == 8, tw, tr);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
@@ -649,12 +655,22 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
           cm_images_overlap (src, dst)))
     return CM_ERR_INVALID_ARG;
 
-  const int w = p->width, h = p->height, tr = p->tile_rows;
-  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
+  const int w = p->width, h = p->height, tr = p->tile_rows, tw = p->tile_w;
+  const bool wide = tw == WIDE_W;
+  const dim3 tiles ((w + tw - 1) / tw, (h + tr - 1) / tr);
   const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + OUT_ROWS - 1) / OUT_ROWS);
-  const label_fn label = is16 ?
-      (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
-      (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
+  const label_fn label = wide ? (is16 ?
+          (conn8 ? label_tiles_wide<uint16_t, true> :
+              label_tiles_wide<uint16_t, false>) :
+          (conn8 ? label_tiles_wide<uint8_t, true> :
+              label_tiles_wide<uint8_t, false>)) : (is16 ?
+          (conn8 ? label_tiles<uint16_t, true> :
+              label_tiles<uint16_t, false>) :
+          (conn8 ? label_tiles<uint8_t, true> :
+              label_tiles<uint8_t, false>));
+  const size_t label_shared = wide ?
+      (size_t) WIDE_SLOTS_WORDS * (WIDE_W / 2) * tr * sizeof (uint32_t) :
+      (size_t) TILE_SLOTS_WORDS * TILE_W * tr * sizeof (uint32_t);
   blob_args a;
 
   a.area = p->rank_area;
@@ -675,8 +691,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   /* steps as numbered above; @steps stops early (benchmarks) */
   const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
 
-  label <<< tiles, dim3 (TILE_W, tr), TILE_W * tr * TILE_SLOTS_WORDS *
-      sizeof (uint32_t), s >>> (src->data, src->pitch, w, h, p->threshold,
+  label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data, src->pitch, w, h, p->threshold,
       p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->st,
       p->ctl);
   /* every step after the labelling may be launched while the one before
@@ -694,7 +709,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
                 merge_tiles<true, false>) :
             (p->merge_halving ? merge_tiles<false, true> :
                 merge_tiles<false, false>),
-            tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
+            tiles, dim3 (tw + tr), 0, s, pdl, p->labels, w, h, tw, tr));
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,

@@ -9,9 +9,10 @@
  * teeth join only at their foot) from 1x1 to 640x480 (1xN, Nx1, sizes off
  * the tiles), 8 and 16 bits, under every descriptor of the table (filters,
  * max_blobs with ties, mask, labels); each frame also under odd tunings
- * (short, uneven and tall tiles: other tile roots, other records); views
- * one sample into their allocation; the destination pre-filled with
- * noise.
+ * (short, uneven and tall tiles: other tile roots, other records; the
+ * wide tiles, four pixels a lane, from sources at the allocation's start
+ * and one sample in); other views one sample into their allocation; the
+ * destination pre-filled with noise.
  * Then 1080p and 4K frames (50 % noise, discs, spiral), more than 65535
  * labels, a plan run twice, argument checks.
  *
@@ -35,13 +36,21 @@ static cm_stream stream;
     fputc ('\n', stderr); n_fail++; } while (0)
 
 static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults */
-  {16, 0, 2},                   /* the default before, finds that read */
-  {5, 0, 1},                    /* uneven tiles, finds that halve */
-  {32, 0, 2},                   /* tall tiles */
+  {0, 0, 0, 0},                 /* the defaults */
+  {16, 0, 2, 32},               /* the default before, finds that read */
+  {5, 0, 1, 32},                /* uneven tiles, finds that halve */
+  {32, 0, 2, 32},               /* tall tiles */
+  {0, 0, 0, 128},               /* wide tiles (4 pixels a lane) */
+  {5, 0, 1, 128},               /* wide, uneven */
+  {16, 0, 2, 128},              /* wide, the tallest */
+  {1, 0, 0, 128},               /* wide, a row each */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
+/* the source view's layout under tuning t (kernel-test.h): the wide
+ * tiles load four samples at once where the view is aligned, one at a
+ * time where not */
+#define SRC_LAYOUT(t) ((t) >= 4 && ((t) & 1) == 0 ? 0 : 1)
 
 /* @src (host) under @d with each tuning of @mask against the reference */
 static void
@@ -54,17 +63,21 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
   cm_image got_whole = test_image_new (w + 2, h, od, 0);
   cm_image noise = test_image_new (w + 2, h, od, 0);
   cm_image src_whole = test_image_new (w + 2, h, src->depth, 0);
+  cm_image src_whole0 = test_image_new (w + 2, h, src->depth, 0);
   cm_blobs_results want;
-  kernel_test_image ds, dd;
+  kernel_test_image ds, dd, ds0;
   test_rng r;
   char what[400];
 
   test_rng_seed (&r, (uint64_t) w * 7919u + h);
   test_image_fill_random (&noise, &r);
   test_image_fill_random (&src_whole, &r);
+  test_image_fill_random (&src_whole0, &r);
   for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
+    for (int x = 0; x < w; x++) {
       test_image_set (&src_whole, x + 1, y, test_image_get (src, x, y));
+      test_image_set (&src_whole0, x, y, test_image_get (src, x, y));
+    }
   cm_blobs_results_alloc (&want, cm_blobs_capacity (d, w, h));
   if (cm_blobs_ref (d, src, d->output ? &want_img : NULL, &want) != CM_OK) {
     FAIL ("%s: reference refused", name);
@@ -74,7 +87,14 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     FAIL ("%s: device allocation", name);
     goto out;
   }
+  if (!kernel_test_image_new (&ds0, w, h, src->depth, 0)) {
+    FAIL ("%s: device allocation", name);
+    cm_device_free (ds.alloc.data);
+    cm_device_free (dd.alloc.data);
+    goto out;
+  }
   image_copy (&ds.alloc, &src_whole, CM_COPY_H2D, stream);
+  image_copy (&ds0.alloc, &src_whole0, CM_COPY_H2D, stream);
   for (int t = 0; t < N_TUNINGS; t++) {
     cm_blobs_plan *plan = NULL;
     const cm_blobs_results *got;
@@ -83,14 +103,16 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
 
     if (!(mask & (1u << t)))
       continue;
-    snprintf (what, sizeof (what), "%s tuning %d", name, t);
+    snprintf (what, sizeof (what), "%s tuning %d (source layout %d)", name,
+        t, SRC_LAYOUT (t));
     st = cm_blobs_plan_new_tuned (&plan, d, w, h, src->depth, &tunings[t]);
     if (st != CM_OK) {
       FAIL ("%s: plan: %s", what, cm_status_string (st));
       continue;
     }
     image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
-    st = kernel_test_synced (cm_blobs_plan_run (plan, &ds.view,
+    st = kernel_test_synced (cm_blobs_plan_run (plan,
+            SRC_LAYOUT (t) ? &ds.view : &ds0.view,
             d->output ? &dd.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
@@ -123,6 +145,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     cm_blobs_plan_free (plan);
   }
   cm_device_free (ds.alloc.data);
+  cm_device_free (ds0.alloc.data);
   cm_device_free (dd.alloc.data);
 out:
   cm_blobs_results_free (&want);
@@ -130,6 +153,7 @@ out:
   test_image_free (&got_whole);
   test_image_free (&noise);
   test_image_free (&src_whole);
+  test_image_free (&src_whole0);
 }
 
 /* a frame of @kind under descriptor @di */
@@ -164,8 +188,8 @@ test_table (void)
       for (int i = 0; i < BLOBS_DESCS; i++)
         for (int depth = 8; depth <= 16; depth += 8) {
           const int w = sizes[s][0], h = sizes[s][1];
-          const unsigned mask = w * h <= 5000 ? 0xfu :
-              1u | (1u << (1 + (k + i) % 3));
+          const unsigned mask = w * h <= 5000 ? 0xffu :
+              1u | (1u << (1 + (k + i) % 3)) | (1u << (4 + (k + i + s) % 4));
 
           if (!test_sample_keep ())
             continue;
@@ -181,16 +205,21 @@ test_large (void)
   test_rng r;
 
   test_rng_seed (&r, 1080);
+  /* each also in wide tiles, aligned (tuning 4) and one sample in (5) */
   for (int i = 0; i < BLOBS_DESCS; i++)
-    check_case (BLOBS_RANDOM, 50, 1920, 1080, CM_DEPTH_8, i, 1u, &r);
-  check_case (BLOBS_DISCS, 3000, 1920, 1080, CM_DEPTH_16, 4, 1u | 4u, &r);
-  check_case (BLOBS_SPIRAL, 0, 1920, 1080, CM_DEPTH_8, 1, 1u | 2u, &r);
-  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u, &r);
-  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 3, 1u, &r);
-  check_case (BLOBS_RANDOM, 70, 3840, 2160, CM_DEPTH_16, 4, 1u, &r);
-  check_case (BLOBS_DISCS, 20000, 3840, 2160, CM_DEPTH_8, 4, 1u, &r);
-  check_case (BLOBS_SPIRAL, 0, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u, &r);
-  check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u, &r);
+    check_case (BLOBS_RANDOM, 50, 1920, 1080, CM_DEPTH_8, i,
+        1u | 16u | 32u, &r);
+  check_case (BLOBS_DISCS, 3000, 1920, 1080, CM_DEPTH_16, 4,
+      1u | 4u | 16u, &r);
+  check_case (BLOBS_SPIRAL, 0, 1920, 1080, CM_DEPTH_8, 1, 1u | 2u | 16u, &r);
+  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u | 16u,
+      &r);
+  check_case (BLOBS_RANDOM, 50, 3840, 2160, CM_DEPTH_8, 3, 1u | 16u, &r);
+  check_case (BLOBS_RANDOM, 70, 3840, 2160, CM_DEPTH_16, 4, 1u | 16u, &r);
+  check_case (BLOBS_DISCS, 20000, 3840, 2160, CM_DEPTH_8, 4, 1u | 32u, &r);
+  check_case (BLOBS_SPIRAL, 0, 3840, 2160, CM_DEPTH_8, 0, 1u | 4u | 64u,
+      &r);
+  check_case (BLOBS_FULL, 0, 3840, 2160, CM_DEPTH_8, 2, 1u | 16u, &r);
 }
 
 /* The selection's cut (blobs.cu, steps 5 to 9) over blob blocks: frames
@@ -251,10 +280,10 @@ test_saturated (void)
 
   test_rng_seed (&r, 65536);
   d = blobs_saturating (&src, &r);
-  check_frame (&src, &d, 1u, "80000 labels");
+  check_frame (&src, &d, 1u | 16u, "80000 labels");
   d.max_blobs = 70000;
   d.min_area = 1;
-  check_frame (&src, &d, 2u, "80000 labels, 70000 reported");
+  check_frame (&src, &d, 2u | 32u, "80000 labels, 70000 reported");
   test_image_free (&src);
 }
 
@@ -442,8 +471,9 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 33, 0, 0 }, bad_steps = { 0, -1, 0 };
-  cm_blobs_tuning bad_finds = { 0, 0, 3 };
+  cm_blobs_tuning bad = { 33, 0, 0, 0 }, bad_steps = { 0, -1, 0, 0 };
+  cm_blobs_tuning bad_finds = { 0, 0, 3, 0 };
+  cm_blobs_tuning bad_width = { 0, 0, 0, 64 }, bad_wide = { 17, 0, 0, 128 };
   cm_image a, b;
   int expected = 0, got = 0;
 
@@ -463,6 +493,10 @@ test_arguments (void)
           &bad_steps));
   EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
           &bad_finds));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_width));
+  EXPECT_REFUSED (cm_blobs_plan_new_tuned (&plan, &d, 4, 4, CM_DEPTH_8,
+          &bad_wide));
   d.connectivity = 6;
   EXPECT_REFUSED (cm_blobs_plan_new (&plan, &d, 4, 4, CM_DEPTH_8));
   d.connectivity = 8;
