@@ -24,7 +24,9 @@
 #define BLOBS_BG 0xffffffffu
 #define BLOBS_RANK 0x80000000u
 
-#define TILE_W 32               /* a labelling tile's width: one warp     */
+#define TILE_W 128              /* a labelling tile's width: a warp's
+                                 * row, four pixels a lane               */
+#define OUT_W 32                /* a block row of the output image       */
 #define SEG_THREADS 256         /* words of the tile roots' bitmap a
                                  * segment takes, one a thread            */
 #define OUT_ROWS 8              /* warps of an output block              */
@@ -42,7 +44,7 @@ struct blobs_ctl
   uint32_t candidates;          /* passing areas of the top bin           */
 };
 
-/* The bitmaps (label_tiles) have a word per warp row of a tile, @wpr
+/* The bitmaps (label_tiles) have a word per 32 pixels of a row, @wpr
  * words a frame row, so that the words come in raster order: the raster
  * index of bit @b of word @w */
 static __device__ __forceinline__ uint32_t
@@ -60,13 +62,6 @@ static __device__ __forceinline__ uint32_t
 word_record (uint32_t first, uint32_t roots, uint32_t b)
 {
   return first + __popc (roots & ((1u << b) - 1u));
-}
-
-template <typename T>
-static __device__ __forceinline__ T
-blobs_load (const void *base, size_t pitch, int x, int y)
-{
-  return ((const T *) ((const char *) base + (size_t) y * pitch))[x];
 }
 
 static __device__ __forceinline__ bool
@@ -138,169 +133,7 @@ unite (T *l, T a, T b)
   }
 }
 
-/* ---- pass 1: each tile labelled in shared memory ------------------------ */
-
-/* A block of 32 x blockDim.y threads, a pixel each, a warp a row of the
- * tile. Each row's runs of foreground come from the warp's ballot: a
- * pixel's first label is its run's first pixel (the horizontal unions,
- * free). Then one union per segment where a run touches a run of the row
- * above (the first pixel of each overlap), and for 8-connectivity the
- * diagonal contacts that no overlap or run already joins (the pixel above
- * and the one beside both in the background); every other contact is in
- * one of those sets already. A union per pixel instead made chains of a
- * thousand links in a full tile, walked by every pixel. Last, one find
- * per run, shared by its pixels: each pixel's label is its tile root's
- * raster index.
- *
- * Each run's statistics go to its tile root's slot in shared memory (one
- * set of atomics a run; a root is the first pixel of a run, so only runs'
- * first pixels set up slots), and each tile root writes its slot out as
- * its record, in its tile's part of the records (tile_records entries,
- * the most tile roots a tile can hold: no counter shared by the blocks,
- * which serialised them). The tile roots are marked in @bm (a word per
- * warp row, @wpr words a frame row) and @first gives the record of the
- * word's first one. Counts the foreground. Dynamic shared memory:
- * TILE_SLOTS_WORDS words a pixel. */
-#define TILE_SLOTS_WORDS 10
-
-/* The most tile roots (components) a tile of @tw x @rows can hold */
-static __host__ __device__ __forceinline__ uint32_t
-tile_records (bool conn8, int tw, int rows)
-{
-  return conn8 ? (uint32_t) (tw / 2) * (uint32_t) ((rows + 1) / 2) :
-      (uint32_t) (tw / 2 * rows);
-}
-
-template <typename T, bool CONN8>
-static __global__ void
-label_tiles (const void *src, size_t pitch, int width, int height,
-    uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
-    uint32_t *first, int wpr, blobs_stats st, blobs_ctl *ctl)
-{
-  extern __shared__ int tile[];
-  __shared__ unsigned row_mask[32];
-  __shared__ uint32_t warp_roots[32];
-  const int tx = threadIdx.x, ty = threadIdx.y, i = ty * TILE_W + tx;
-  const int npx = TILE_W * blockDim.y;
-  uint32_t *s_n = (uint32_t *) tile + npx, *s_sx = s_n + npx;
-  uint32_t *s_sy = s_sx + npx, *s_sv = s_sy + npx, *s_x0 = s_sv + npx;
-  uint32_t *s_x1 = s_x0 + npx, *s_y1 = s_x1 + npx, *s_lo = s_y1 + npx;
-  uint32_t *s_hi = s_lo + npx;
-  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * blockDim.y;
-  const int x = x0 + tx, y = y0 + ty;
-  const bool in = x < width && y < height;
-  const uint32_t v = in ? blobs_load<T> (src, pitch, x, y) : 0;
-  const bool fg = in && blobs_is_fg (v, threshold, invert);
-  const unsigned m = __ballot_sync (0xffffffffu, fg);
-  /* the run's first lane: above the last background lane before this;
-   * its last: below the first background lane after this */
-  const unsigned gaps = ~m & ((1u << tx) - 1u);
-  const int start = gaps ? 32 - __clz (gaps) : 0;
-  const unsigned ahead = ~m & ~((2u << tx) - 1u);
-  const int end = ahead ? __ffs (ahead) - 2 : 31;
-  int n;
-
-  tile[i] = fg ? ty * TILE_W + start : -1;
-  if (fg && tx == start) {
-    s_n[i] = 0;
-    s_sx[i] = 0;
-    s_sy[i] = 0;
-    s_sv[i] = 0;
-    s_x0[i] = TILE_W;
-    s_x1[i] = 0;
-    s_y1[i] = 0;
-    s_lo[i] = 0xffffffffu;
-    s_hi[i] = 0;
-  }
-  if (tx == 0)
-    row_mask[ty] = m;
-  n = __syncthreads_count (fg);
-  if (n > 0) {                  /* the same in every thread of the block */
-    if (ty > 0 && m != 0) {     /* the same in every lane of the warp */
-      const unsigned up = row_mask[ty - 1];
-      const unsigned both = m & up;
-      const unsigned seg = both & ~(both << 1);
-
-      if ((seg >> tx) & 1u)
-        unite<int, true> (tile, i, i - TILE_W);
-      if (CONN8) {
-        /* up-left (right) in the foreground, up and left (right) not */
-        const unsigned dl = m & (up << 1) & ~up & ~(m << 1);
-        const unsigned dr = m & (up >> 1) & ~up & ~(m >> 1);
-
-        if ((dl >> tx) & 1u)
-          unite<int, true> (tile, i, i - TILE_W - 1);
-        if ((dr >> tx) & 1u)
-          unite<int, true> (tile, i, i - TILE_W + 1);
-      }
-    }
-    __syncthreads ();
-  }
-  /* the run's first lane finds the root for the run */
-  int r = fg && tx == start ? find_root (tile, i) : 0;
-
-  r = __shfl_sync (0xffffffffu, r, start);
-  const bool is_root = fg && r == i;
-  const unsigned tile_roots = __ballot_sync (0xffffffffu, is_root);
-
-  if (in)
-    labels[(size_t) y * width + x] = fg ? (uint32_t) (y0 + r / TILE_W) *
-        (uint32_t) width + x0 + r % TILE_W : BLOBS_BG;
-  if (n == 0) {                 /* the same in every thread of the block */
-    if (tx == 0 && y < height)
-      bm[(size_t) y * wpr + blockIdx.x] = 0;
-    return;
-  }
-  if (m != 0) {                 /* the same in every lane of the warp */
-    uint32_t sv, lo, hi;
-
-    run_reduce (v, tx, end, &sv, &lo, &hi);
-    if (fg && tx == start) {
-      const uint32_t len = (uint32_t) (end - start + 1);
-
-      atomicAdd (&s_n[r], len);
-      atomicAdd (&s_sx[r], len * (uint32_t) start + len * (len - 1) / 2);
-      atomicAdd (&s_sy[r], len * (uint32_t) ty);
-      atomicAdd (&s_sv[r], sv);
-      atomicMin (&s_x0[r], (uint32_t) start);
-      atomicMax (&s_x1[r], (uint32_t) end);
-      atomicMax (&s_y1[r], (uint32_t) ty);
-      atomicMin (&s_lo[r], lo);
-      atomicMax (&s_hi[r], hi);
-    }
-  }
-  if (tx == 0)
-    warp_roots[ty] = __popc (tile_roots);
-  __syncthreads ();
-  /* the tile's records: its rows' one after another */
-  const uint32_t word_first = (blockIdx.y * gridDim.x + blockIdx.x) *
-      tile_records (CONN8, TILE_W, blockDim.y) + warp_sum (0xffffffffu, tx < ty ?
-      warp_roots[tx] : 0);
-
-  if (tx == 0 && y < height) {
-    bm[(size_t) y * wpr + blockIdx.x] = tile_roots;
-    first[(size_t) y * wpr + blockIdx.x] = word_first;
-  }
-  if (is_root) {
-    const uint32_t c = word_record (word_first, tile_roots, tx);
-    const uint32_t cnt = s_n[i];
-    blob_record r;
-
-    r.sum_x = s_sx[i] + (unsigned long long) cnt * x0;
-    r.sum_y = s_sy[i] + (unsigned long long) cnt * y0;
-    r.sum_v = s_sv[i];
-    r.x0 = x0 + s_x0[i];
-    r.x1 = x0 + s_x1[i];
-    r.y0 = y;
-    r.y1 = y0 + s_y1[i];
-    r.vmin = s_lo[i];
-    r.vmax = s_hi[i];
-    st.rec[c] = r;
-    st.area[c] = cnt;
-  }
-  if (i == 0)
-    atomicAdd (&ctl->foreground, (unsigned long long) n);
-}
+/* ---- pass 1: each tile labelled in shared memory: blobs-tiles.cuh ---- */
 
 /* ---- pass 2: unions across the tiles' edges ------------------------------ */
 
@@ -321,9 +154,9 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
     unite<uint32_t, HALVE> (l, a, b);
 }
 
-/* A block of @tw + tile_rows threads per tile (@tw wide: 32, or 128 for
- * the wide tiles): the first @tw take the top
- * row's pixels and their neighbours above, the others the left column's
+/* A block of TILE_W + tile_rows threads per tile: the first TILE_W take
+ * the top row's pixels and their neighbours above, the others the left
+ * column's
  * and their neighbours to the left. As inside the tiles, a contact is
  * skipped when other unions join it: along the top row, a vertical
  * contact whose left neighbours (in the same tile) touch too; down the
@@ -335,17 +168,17 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
  * diagonals. */
 template <bool CONN8, bool HALVE>
 static __global__ void
-merge_tiles (uint32_t *labels, int width, int height, int tw, int tile_rows)
+merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
 {
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
   const int t = threadIdx.x;
-  const int x0 = blockIdx.x * tw, y0 = blockIdx.y * tile_rows;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * tile_rows;
   const int warp_first = t & ~31;
   const unsigned lanes = (int) blockDim.x - warp_first >= 32 ? 0xffffffffu :
       (1u << ((int) blockDim.x - warp_first)) - 1u;
   uint32_t a = BLOBS_BG, b1 = BLOBS_BG, b2 = BLOBS_BG;
 
-  if (t < tw) {
+  if (t < TILE_W) {
     const int x = x0 + t, y = y0;
 
     if (y > 0 && x < width) {
@@ -373,9 +206,9 @@ merge_tiles (uint32_t *labels, int width, int height, int tw, int tile_rows)
       }
     }
   } else {
-    const int x = x0, y = y0 + t - tw;
+    const int x = x0, y = y0 + t - TILE_W;
 
-    if (x > 0 && y < height && t - tw < tile_rows) {
+    if (x > 0 && y < height && t - TILE_W < tile_rows) {
       const uint32_t p = (uint32_t) y * width + x;
 
       a = labels[p];
@@ -691,7 +524,7 @@ write_output (void *dst, size_t pitch, int width, int height,
     const uint32_t *labels, const uint32_t *number, uint32_t maxv)
 {
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  const int x = blockIdx.x * TILE_W + threadIdx.x;
+  const int x = blockIdx.x * OUT_W + threadIdx.x;
   const int y = blockIdx.y * OUT_ROWS + threadIdx.y;
   uint32_t out = 0;
 

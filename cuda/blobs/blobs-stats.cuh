@@ -3,10 +3,11 @@
  * each tile root, made in shared memory while the tile is labelled; a
  * blob's is its root's, found through its rank.
  *
- * label_tiles adds up each run of a row (the lanes of a warp between two
- * background pixels: one tile root) with the warp's shuffles and makes
- * one set of shared-memory atomics per run on its tile root's slot; the
- * tile root writes the slot out as its record, in frame coordinates.
+ * label_tiles adds up each run of a row (between two background pixels:
+ * one tile root), each lane its four pixels, then the warp's shuffles
+ * across lanes, and makes one set of shared-memory atomics per run on
+ * its tile root's slot; the tile root writes the slot out as its record,
+ * in frame coordinates.
  * compress_roots then adds every other tile root's record into the
  * record of its blob's root (a warp takes 32 consecutive tile roots and
  * adds up those of one blob before its atomics), and
@@ -49,37 +50,6 @@ warp_sum (unsigned peers, uint32_t v)
     r += __shfl_sync (peers, v, __ffs (m) - 1);
   return r;
 #endif
-}
-
-/* The sum, minimum and maximum of @v (at most 16 bits) over each run of
- * a warp's row (its lanes @start ... @end): every lane of the warp calls
- * it, and a run's first lane gets its run's. Each step takes what the
- * lane @o further on holds, when that lane is in the run: after the
- * steps by 1, 2, 4, 8 and 16, a lane holds its run from itself to the
- * end. The sm_80 reductions with the run's lanes as their mask did the
- * same, but a warp runs those one mask after another
- * (WARPSYNC.EXCLUSIVE): three reductions for each run of the row, eight
- * runs a row of noise. The maximum and the complement's maximum (the
- * minimum) share a word, two halves that one maximum by halves takes
- * (__vmaxu2): two shuffles a step instead of three. */
-static __device__ __forceinline__ void
-run_reduce (uint32_t v, int tx, int end, uint32_t *sum, uint32_t *lo,
-    uint32_t *hi)
-{
-  uint32_t s = v, m = v | (0xffffu - v) << 16;
-
-  for (int o = 1; o < 32; o <<= 1) {
-    const uint32_t so = __shfl_down_sync (0xffffffffu, s, o);
-    const uint32_t mo = __shfl_down_sync (0xffffffffu, m, o);
-
-    if (tx + o <= end) {
-      s += so;
-      m = __vmaxu2 (m, mo);
-    }
-  }
-  *sum = s;
-  *hi = m & 0xffffu;
-  *lo = 0xffffu - (m >> 16);
 }
 
 /* One record in registers (its first row y0 is its root's and does not

@@ -2,11 +2,10 @@
 /* The CUDA plan of the blobs (blobs.h), the device twin of blobs-ref.c.
  *
  * Per frame, all on the caller's stream, nothing allocated:
- *  1. label_tiles: threshold, union-find inside 32 x tile_rows tiles (or
- *     label_tiles_wide, 128 wide: blobs-tiles-wide.cuh) in
+ *  1. label_tiles: threshold, union-find inside 128 x tile_rows tiles in
  *     shared memory, the tile roots marked in a bitmap, each tile root's
  *     statistics (its record: blobs-stats.cuh), foreground counted
- *     (blobs-label.cuh);
+ *     (blobs-tiles.cuh);
  *  2. merge_tiles: unions across the tiles' edges in global memory;
  *  3. compress_roots: every tile root points at its blob's root and adds
  *     its record into the root's, the blobs' roots counted per segment
@@ -39,7 +38,7 @@
 #include "cm-align.h"
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
-#include "blobs-tiles-wide.cuh"
+#include "blobs-tiles.cuh"
 
 #define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
 #define SCAN_THREADS 1024       /* the one-block scans                     */
@@ -70,7 +69,6 @@ struct cm_blobs_plan
   uint32_t capacity;            /* reported entries the results hold      */
   uint32_t cand_cap;
   int tile_rows;
-  int tile_w;                   /* TILE_W, or WIDE_W: the wide tiles      */
   int pdl;                      /* steps launched early (sm_90 on)        */
   bool merge_halving;           /* the merge's finds halve paths          */
   /* device */
@@ -501,7 +499,7 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   cm_blobs_plan *p;
   cm_blobs_desc all;
   cudaError_t e;
-  int tr, tw;
+  int tr;
 
   if (out == NULL)
     return CM_ERR_INVALID_ARG;
@@ -509,10 +507,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (!cm_blobs_desc_ok (desc) || !cm_frame_ok (width, height, depth))
     return CM_ERR_INVALID_ARG;
   tr = tuning && tuning->tile_rows ? tuning->tile_rows : 8;
-  tw = tuning && tuning->tile_width ? tuning->tile_width : TILE_W;
-  if (tr < 1 || tr > 32 || (tuning && (tuning->steps < 0 ||
-              tuning->merge_finds < 0 || tuning->merge_finds > 2)) ||
-      (tw != TILE_W && tw != WIDE_W) || (tw == WIDE_W && tr > WIDE_ROWS_MAX))
+  if (tr < 1 || tr > TILE_ROWS_MAX || (tuning && (tuning->steps < 0 ||
+              tuning->merge_finds < 0 || tuning->merge_finds > 2)))
     return CM_ERR_INVALID_ARG;
   /* raster indices and ranks below BLOBS_RANK */
   if ((uint64_t) width * (uint64_t) height >= BLOBS_RANK)
@@ -523,11 +519,10 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   if (tuning)
     p->tuning = *tuning;
   p->tile_rows = tr;
-  p->tile_w = tw;
   p->threshold = desc->threshold > cm_depth_max (depth) ?
       cm_depth_max (depth) : desc->threshold;
   p->npix = (uint32_t) width * (uint32_t) height;
-  p->wpr = (width + TILE_W - 1) / TILE_W;
+  p->wpr = (width + 31) / 32;
   p->nwords = (uint32_t) p->wpr * (uint32_t) height;
   p->nseg = (p->nwords + SEG_THREADS - 1) / SEG_THREADS;
   all = *desc;
@@ -563,8 +558,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
         &major) == cudaSuccess && major >= 9;
   }
   p->capacity = cm_blobs_capacity (desc, width, height);
-  p->records = (uint32_t) ((width + tw - 1) / tw) * (uint32_t) ((height
-          + tr - 1) / tr) * tile_records (desc->connectivity == 8, tw, tr);
+  p->records = (uint32_t) ((width + TILE_W - 1) / TILE_W) * (uint32_t)
+      ((height + tr - 1) / tr) * tile_records (desc->connectivity == 8, tr);
   p->cand_cap = p->npix / TOP_BIN + 1;
 
   e = cudaMalloc (&p->labels, (size_t) p->npix * sizeof (uint32_t));
@@ -655,22 +650,14 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
           cm_images_overlap (src, dst)))
     return CM_ERR_INVALID_ARG;
 
-  const int w = p->width, h = p->height, tr = p->tile_rows, tw = p->tile_w;
-  const bool wide = tw == WIDE_W;
-  const dim3 tiles ((w + tw - 1) / tw, (h + tr - 1) / tr);
-  const dim3 rows ((w + TILE_W - 1) / TILE_W, (h + OUT_ROWS - 1) / OUT_ROWS);
-  const label_fn label = wide ? (is16 ?
-          (conn8 ? label_tiles_wide<uint16_t, true> :
-              label_tiles_wide<uint16_t, false>) :
-          (conn8 ? label_tiles_wide<uint8_t, true> :
-              label_tiles_wide<uint8_t, false>)) : (is16 ?
-          (conn8 ? label_tiles<uint16_t, true> :
-              label_tiles<uint16_t, false>) :
-          (conn8 ? label_tiles<uint8_t, true> :
-              label_tiles<uint8_t, false>));
-  const size_t label_shared = wide ?
-      (size_t) WIDE_SLOTS_WORDS * (WIDE_W / 2) * tr * sizeof (uint32_t) :
-      (size_t) TILE_SLOTS_WORDS * TILE_W * tr * sizeof (uint32_t);
+  const int w = p->width, h = p->height, tr = p->tile_rows;
+  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
+  const dim3 rows ((w + OUT_W - 1) / OUT_W, (h + OUT_ROWS - 1) / OUT_ROWS);
+  const label_fn label = is16 ?
+      (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
+      (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
+  const size_t label_shared = (size_t) TILE_SLOTS_WORDS * (TILE_W / 2) * tr *
+      sizeof (uint32_t);
   blob_args a;
 
   a.area = p->rank_area;
@@ -709,7 +696,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
                 merge_tiles<true, false>) :
             (p->merge_halving ? merge_tiles<false, true> :
                 merge_tiles<false, false>),
-            tiles, dim3 (tw + tr), 0, s, pdl, p->labels, w, h, tw, tr));
+            tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
@@ -743,7 +730,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
     keep (pdl_launch_params (labels ? write_output<uint16_t, false> : is16 ?
             write_output<uint16_t, true> : write_output<uint8_t, true>,
-            rows, dim3 (TILE_W, OUT_ROWS), 0, s, pdl, dst->data, dst->pitch,
+            rows, dim3 (OUT_W, OUT_ROWS), 0, s, pdl, dst->data, dst->pitch,
             w, h, (const uint32_t *) p->labels,
             (const uint32_t *) p->number, is16 || labels ? 65535u : 255u));
   }

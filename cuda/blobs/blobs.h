@@ -117,8 +117,8 @@ typedef struct cm_blobs_plan cm_blobs_plan;
 /* Tuning (tests and benchmarks; NULL or zeros: the defaults) */
 typedef struct
 {
-  int tile_rows;                /* rows of a labelling tile: 0 (default
-                                 * 8), 1 ... 32                           */
+  int tile_rows;                /* rows of a labelling tile (128 wide):
+                                 * 0 (default 8), 1 ... 16                */
   int steps;                    /* benchmarks: only the first @steps
                                  * steps of blobs.cu are queued (0: all;
                                  * the results are then undefined), so
@@ -126,10 +126,6 @@ typedef struct
   int merge_finds;              /* the merge's finds: 0 chosen by the
                                  * plan, 1 halving the paths, 2 reading
                                  * only                                   */
-  int tile_width;               /* a labelling tile's width: 0 (the
-                                 * plan's choice), 32 (a pixel a lane) or
-                                 * 128 (four a lane; tile_rows at most
-                                 * 16)                                    */
 } cm_blobs_tuning;
 
 cm_status cm_blobs_plan_new (cm_blobs_plan ** out, const cm_blobs_desc * desc,

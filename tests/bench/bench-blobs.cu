@@ -16,8 +16,8 @@
  * labels; it returns their count to the host, so that pair is timed as a
  * call). NPP labels regions of equal value, the background's too.
  * --steps: the time of each step of blobs.cu (differences of runs that
- * stop after it), under the every-blob-with-labels variants and the
- * 4-connected ones. --dump DIR: each frame as DIR/<image>-<size>.pgm and
+ * stop after it), under the every-blob-with-labels variant and the
+ * 4-connected one. --dump DIR: each frame as DIR/<image>-<size>.pgm and
  * our areas of its blobs (all of them, in the order) as
  * DIR/<image>-<size>.areas (8-connectivity) and .areas4
  * (4-connectivity), which bench-blobs-peers.py compares with its
@@ -26,7 +26,7 @@
  * row.
  *
  * --tunings: the element's defaults also under other tunings (tiles of
- * 16 or 32 rows; the merge's finds halving or reading only, whatever
+ * 4 or 16 rows; the merge's finds halving or reading only, whatever
  * the L2). --timing call: every column in call latency (events
  * around each call on an idle stream, the host's launches included), as
  * NPP's label+compress column always is, for a like-for-like ratio with
@@ -76,28 +76,20 @@ struct variant
 };
 
 /* the element's defaults first; then every blob with the labels; then
- * 4-connectivity; the three in wide tiles; then the defaults under
- * other tunings */
+ * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0, 0}},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
-  /* the same in wide tiles (128 x 8, four pixels a lane) */
-  {"8-conn, max 256, wide tiles", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 0, 128}},
-  {"8-conn, all + labels, wide tiles", 8, 0, CM_BLOBS_OUTPUT_LABELS,
-      {0, 0, 0, 128}},
-  {"4-conn, max 256, wide tiles", 4, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 0, 128}},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, max 256, tiles of 4 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {4, 0, 0}},
   {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {16, 0, 0, 0}},
-  {"8-conn, max 256, tiles of 32 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {32, 0, 0, 0}},
+      {16, 0, 0}},
   /* the merge's finds forced either way (the plan chooses by the L2) */
   {"8-conn, max 256, merge halving", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 1, 0}},
+      {0, 0, 1}},
   {"8-conn, max 256, merge reading only", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 2, 0}},
+      {0, 0, 2}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
@@ -307,7 +299,7 @@ main (int argc, char **argv)
 #endif
 
       for (const variant &v : variants) {
-        if (!tunings && &v - variants >= 6)
+        if (!tunings && &v - variants >= 3)
           break;
         cm_blobs_desc d;
         cm_blobs_plan *plan = NULL;
@@ -365,7 +357,7 @@ main (int argc, char **argv)
         if (dump && &v == &variants[2])
           dump_all (dump, img.name, &hf, &src, thr, 4, t.stream);
 
-        if (steps && (v.output || v.conn == 4) && &v - variants < 6) {
+        if (steps && (&v == &variants[1] || &v == &variants[2])) {
           double prev = 0;
 
           printf ("| | | steps: ");

@@ -1,40 +1,63 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The first step of blobs.cu in wide tiles: 128 x tile_rows pixels, a
- * warp a row and four pixels a lane. It makes what label_tiles
- * (blobs-label.cuh) makes, in the same places: each foreground pixel's
- * label entry its tile root's raster index, the tile roots' bitmap
- * words (a word per 32 pixels of a row, four a tile row) with the record
- * of each word's first one, each tile root's record, the foreground
- * count; the merge then takes tiles 128 wide.
+/* Pass 1 of blobs.cu: each tile of TILE_W x tile_rows pixels labelled in
+ * shared memory, a warp a row and four pixels a lane.
  *
- * Why four pixels a lane: a lane of label_tiles carries one pixel
- * through the ballot, the runs' shuffles, the unions and the stores, so
- * that a frame costs every step's instructions once per pixel. Here the
- * row's runs come from bit operations on the row's mask (four words in
- * shared memory), a lane adds up the pieces of runs inside its four
- * pixels before any shuffle, loads four samples at once and stores four
- * labels at once; the shuffles that join a run's pieces across lanes are
- * a row's, as before, for four times the pixels.
+ * Each row's runs of foreground come from bit operations on the row's
+ * mask (four 32-bit words in shared memory, each made by the eight lanes
+ * that hold its pixels): a pixel's run is its first label (the
+ * horizontal unions, free). Then one union per segment where a run
+ * touches a run of the row above (the first pixel of each overlap), and
+ * for 8-connectivity the diagonal contacts that no overlap or run
+ * already joins (the pixel above and the one beside both in the
+ * background); every other contact is in one of those sets already. A
+ * union per pixel instead made chains of a thousand links in a full
+ * tile, walked by every pixel. Last, one find per run: each pixel's
+ * label entry is its tile root's raster index.
  *
- * Only a run's first pixel takes part in the tile's unions, and no two
- * first pixels of a tile are closer than two pixels (a run, then at
- * least one background pixel; rows of 128 keep them apart across rows),
- * so the parents and the slots of a tile are kept for each two pixels
- * (index p >> 1): 64 x tile_rows entries each. */
+ * Only a run's first pixel takes part in the unions, and no two first
+ * pixels of a tile are closer than two pixels (a run, then at least one
+ * background pixel; rows of TILE_W, an even width, keep them apart
+ * across rows), so the parents and the slots are kept for each two
+ * pixels (index p >> 1): TILE_W / 2 x tile_rows entries each.
+ *
+ * Each run's statistics go to its tile root's slot in shared memory (one
+ * set of atomics a run). A lane adds up the pieces of runs inside its
+ * four pixels before any shuffle; the shuffles that join a run's pieces
+ * across lanes are a row's. Each tile root writes its slot out as its
+ * record, in its tile's part of the records (tile_records entries, the
+ * most tile roots a tile can hold: no counter shared by the blocks,
+ * which serialised them). The tile roots are marked in @bm (a word per
+ * 32 pixels of a row, @wpr words a frame row) and @first gives the
+ * record of the word's first one. Counts the foreground.
+ *
+ * Why four pixels a lane: with one (32-wide tiles, until 2026-12-07) a
+ * lane carried a pixel through the ballot, the runs' shuffles, the
+ * unions and the stores, so that every step's instructions were paid
+ * once per pixel; here the samples are loaded four at once and the
+ * labels stored four at once, and the tiles' edges, which the merge
+ * walks, are a quarter as long across a row (docs/design.md). */
 #pragma once
 
 #include "blobs-label.cuh"
 
-#define WIDE_W 128              /* a wide tile's width: a warp's row      */
-#define WIDE_WORDS (WIDE_W / 32)        /* mask words of a tile row       */
-#define WIDE_ROWS_MAX 16        /* the tallest wide tile (shared memory)  */
-#define WIDE_SLOTS_WORDS 10     /* shared words each two pixels: the
+#define TILE_WORDS (TILE_W / 32)        /* mask words of a tile row       */
+#define TILE_ROWS_MAX 16        /* the tallest tile (shared memory)       */
+#define TILE_SLOTS_WORDS 10     /* shared words each two pixels: the
                                  * parent and nine statistics             */
 
+/* The most tile roots (components) a tile of TILE_W x @rows can hold:
+ * every other pixel of every other row, or a checkerboard */
+static __host__ __device__ __forceinline__ uint32_t
+tile_records (bool conn8, int rows)
+{
+  return conn8 ? (uint32_t) (TILE_W / 2) * (uint32_t) ((rows + 1) / 2) :
+      (uint32_t) (TILE_W / 2 * rows);
+}
+
 /* The first column of the run through foreground column @c of a tile row
- * (@row: its WIDE_WORDS mask words) */
+ * (@row: its TILE_WORDS mask words) */
 static __device__ __forceinline__ int
-wide_run_first (const uint32_t *row, int c)
+row_run_first (const uint32_t *row, int c)
 {
   int k = c >> 5;
   uint32_t gaps = ~row[k] & ((1u << (c & 31)) - 1u);
@@ -46,19 +69,19 @@ wide_run_first (const uint32_t *row, int c)
 
 /* The last column of the run through foreground column @c */
 static __device__ __forceinline__ int
-wide_run_last (const uint32_t *row, int c)
+row_run_last (const uint32_t *row, int c)
 {
   int k = c >> 5;
   uint32_t ahead = ~row[k] & ~((2u << (c & 31)) - 1u);
 
-  while (ahead == 0 && k < WIDE_WORDS - 1)
+  while (ahead == 0 && k < TILE_WORDS - 1)
     ahead = ~row[++k];
-  return ahead ? 32 * k + __ffs (ahead) - 2 : WIDE_W - 1;
+  return ahead ? 32 * k + __ffs (ahead) - 2 : TILE_W - 1;
 }
 
 /* A lane's four label entries, at once where they are aligned */
 static __device__ __forceinline__ void
-wide_store_labels (uint32_t *labels, int width, int x, int y,
+store_labels4 (uint32_t *labels, int width, int x, int y,
     const uint32_t l[4])
 {
   uint32_t *p = labels + (size_t) y * width + x;
@@ -76,7 +99,7 @@ wide_store_labels (uint32_t *labels, int width, int x, int y,
 /* A lane's four samples (0 outside the frame), at once where aligned */
 template <typename T>
 static __device__ __forceinline__ void
-wide_load (const void *src, size_t pitch, int width, int x, int y,
+load4 (const void *src, size_t pitch, int width, int x, int y,
     uint32_t v[4])
 {
   const T *row = (const T *) ((const char *) src + (size_t) y * pitch);
@@ -106,7 +129,7 @@ wide_load (const void *src, size_t pitch, int width, int x, int y,
 /* The word of the 8 lanes of a lane's group (its four bits @bits at its
  * place in the word): a 32-pixel word of a tile row */
 static __device__ __forceinline__ uint32_t
-wide_group_word (unsigned bits, int b0)
+group_word (unsigned bits, int b0)
 {
   uint32_t w = bits << b0;
 
@@ -116,45 +139,44 @@ wide_group_word (unsigned bits, int b0)
   return w;
 }
 
-/* A block of 32 x tile_rows threads (tile_rows <= WIDE_ROWS_MAX); lane
+/* A block of 32 x tile_rows threads (tile_rows <= TILE_ROWS_MAX); lane
  * tx takes columns 4 tx ... 4 tx + 3 of its warp's row. Dynamic shared
- * memory: WIDE_SLOTS_WORDS x 64 x tile_rows words. The contacts, the
- * statistics and the records are those of label_tiles. */
+ * memory: TILE_SLOTS_WORDS x TILE_W / 2 x tile_rows words. */
 template <typename T, bool CONN8>
 static __global__ void
-label_tiles_wide (const void *src, size_t pitch, int width, int height,
+label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
     uint32_t *first, int wpr, blobs_stats st, blobs_ctl *ctl)
 {
   extern __shared__ int tile[];
-  __shared__ uint32_t s_rows[WIDE_ROWS_MAX * WIDE_WORDS];
-  __shared__ uint32_t s_cnt[WIDE_ROWS_MAX * WIDE_WORDS];
+  __shared__ uint32_t s_rows[TILE_ROWS_MAX * TILE_WORDS];
+  __shared__ uint32_t s_cnt[TILE_ROWS_MAX * TILE_WORDS];
   const unsigned FULL = 0xffffffffu;
   const int tx = threadIdx.x, ty = threadIdx.y, rows = blockDim.y;
-  const int half = WIDE_W / 2 * rows;
+  const int half = TILE_W / 2 * rows;
   int *par = tile;
   uint32_t *s_n = (uint32_t *) tile + half, *s_sx = s_n + half;
   uint32_t *s_sy = s_sx + half, *s_sv = s_sy + half, *s_x0 = s_sv + half;
   uint32_t *s_x1 = s_x0 + half, *s_y1 = s_x1 + half, *s_lo = s_y1 + half;
   uint32_t *s_hi = s_lo + half;
-  const int x0 = blockIdx.x * WIDE_W, y0 = blockIdx.y * rows;
+  const int x0 = blockIdx.x * TILE_W, y0 = blockIdx.y * rows;
   const int c0 = 4 * tx, x = x0 + c0, y = y0 + ty;
-  const int k = tx >> 3, b0 = c0 & 31, prow = ty * WIDE_W;
+  const int k = tx >> 3, b0 = c0 & 31, prow = ty * TILE_W;
   const bool row_in = y < height;
   uint32_t v[4] = { 0, 0, 0, 0 };
   unsigned f = 0;
 
   if (row_in) {
-    wide_load<T> (src, pitch, width, x, y, v);
+    load4<T> (src, pitch, width, x, y, v);
 #pragma unroll
     for (int j = 0; j < 4; j++)
       if (x + j < width && blobs_is_fg (v[j], threshold, invert))
         f |= 1u << j;
   }
-  const uint32_t word = wide_group_word (f, b0);
+  const uint32_t word = group_word (f, b0);
 
   if ((tx & 7) == 0)
-    s_rows[ty * WIDE_WORDS + k] = word;
+    s_rows[ty * TILE_WORDS + k] = word;
   /* the columns beside the lane's four (none past the tile's edges: the
    * merge joins across them) */
   const unsigned f_left = __shfl_up_sync (FULL, f, 1);
@@ -173,7 +195,7 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
     s_sx[e] = 0;
     s_sy[e] = 0;
     s_sv[e] = 0;
-    s_x0[e] = WIDE_W;
+    s_x0[e] = TILE_W;
     s_x1[e] = 0;
     s_y1[e] = 0;
     s_lo[e] = 0xffffffffu;
@@ -183,26 +205,26 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
     const uint32_t bg[4] = { BLOBS_BG, BLOBS_BG, BLOBS_BG, BLOBS_BG };
 
     if (row_in) {
-      wide_store_labels (labels, width, x, y, bg);
-      if ((tx & 7) == 0 && (int) blockIdx.x * WIDE_WORDS + k < wpr)
-        bm[(size_t) y * wpr + blockIdx.x * WIDE_WORDS + k] = 0;
+      store_labels4 (labels, width, x, y, bg);
+      if ((tx & 7) == 0 && (int) blockIdx.x * TILE_WORDS + k < wpr)
+        bm[(size_t) y * wpr + blockIdx.x * TILE_WORDS + k] = 0;
     }
     return;
   }
   if (ty == 0) {
     uint32_t n = 0;
 
-    for (int q = tx; q < rows * WIDE_WORDS; q += 32)
+    for (int q = tx; q < rows * TILE_WORDS; q += 32)
       n += __popc (s_rows[q]);
     n = warp_sum (FULL, n);
     if (tx == 0)
       atomicAdd (&ctl->foreground, (unsigned long long) n);
   }
-  const uint32_t *mrow = s_rows + ty * WIDE_WORDS;
+  const uint32_t *mrow = s_rows + ty * TILE_WORDS;
   /* the first column of the run through column 0 (when it is in one),
    * the last of the run through column 3 */
-  const int s0 = (f & 1u) ? (left ? wide_run_first (mrow, c0) : c0) : 0;
-  const int e3 = (f & 8u) ? (right ? wide_run_last (mrow, c0 + 3) :
+  const int s0 = (f & 1u) ? (left ? row_run_first (mrow, c0) : c0) : 0;
+  const int e3 = (f & 8u) ? (right ? row_run_last (mrow, c0 + 3) :
       c0 + 3) : 0;
   /* the first column of pixel j's run */
   auto start_of = [&] (int j) -> int {
@@ -212,12 +234,12 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
   };
 
   if (ty > 0 && f != 0) {
-    const uint32_t *urow = mrow - WIDE_WORDS;
+    const uint32_t *urow = mrow - TILE_WORDS;
     const uint32_t uk = urow[k];
     const unsigned u4 = (uk >> b0) & 0xfu;
     const unsigned uleft = c0 > 0 ? (b0 ? uk >> (b0 - 1) :
         urow[k - 1] >> 31) & 1u : 0u;
-    const unsigned uright = c0 + 4 < WIDE_W ? (b0 + 4 < 32 ?
+    const unsigned uright = c0 + 4 < TILE_W ? (b0 + 4 < 32 ?
         uk >> (b0 + 4) : urow[k + 1]) & 1u : 0u;
     const unsigned both = f & u4;
     /* the first pixel of each overlap with a run above */
@@ -235,16 +257,16 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
     }
     for (unsigned c = seg | dl | dr; c != 0; c &= c - 1) {
       const int j = __ffs (c) - 1, a = prow + start_of (j);
-      const int up = prow - WIDE_W;
+      const int up = prow - TILE_W;
 
       if ((seg >> j) & 1u) {
-        unite<int, true, 1> (par, a, up + wide_run_first (urow, c0 + j));
+        unite<int, true, 1> (par, a, up + row_run_first (urow, c0 + j));
       } else {
         if ((dl >> j) & 1u)
-          unite<int, true, 1> (par, a, up + wide_run_first (urow,
+          unite<int, true, 1> (par, a, up + row_run_first (urow,
                   c0 + j - 1));
         if ((dr >> j) & 1u)
-          unite<int, true, 1> (par, a, up + wide_run_first (urow,
+          unite<int, true, 1> (par, a, up + row_run_first (urow,
                   c0 + j + 1));
       }
     }
@@ -266,15 +288,18 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
     const unsigned s = starts & ((2u << j) - 1u);
     const int r = s == 0 ? r_from : (s & (s - 1u)) ? rb : ra;
 
-    lab[j] = (f >> j) & 1u ? (uint32_t) (y0 + (r >> 7)) * (uint32_t) width +
-        (uint32_t) (x0 + (r & (WIDE_W - 1))) : BLOBS_BG;
+    lab[j] = (f >> j) & 1u ? (uint32_t) (y0 + r / TILE_W) * (uint32_t) width +
+        (uint32_t) (x0 + (r & (TILE_W - 1))) : BLOBS_BG;
   }
   if (row_in)
-    wide_store_labels (labels, width, x, y, lab);
+    store_labels4 (labels, width, x, y, lab);
 
-  /* each run's sum and packed maximum and minimum (run_reduce): the
-   * lane's pieces first (0: the run from further left, 1 and 2: the
-   * runs starting here), then the pieces from the lanes to the right */
+  /* each run's sum, and its maximum and minimum packed in the halves of
+   * a word (the maximum and the complement's maximum, which one maximum
+   * by halves takes: __vmaxu2): the lane's pieces first (the run from
+   * further left, the runs starting here), then the pieces from the
+   * lanes to the right. After the steps by 1, 2, 4, 8 and 16 a lane
+   * holds its run's pieces from itself to the run's last lane. */
   uint32_t s_left = 0, m_left = 0, s_a = 0, m_a = 0, s_b = 0, m_b = 0;
 
 #pragma unroll
@@ -344,24 +369,24 @@ label_tiles_wide (const void *src, size_t pitch, int width, int height,
   const unsigned root_bits =
       (starts && ra == prow + c0 + sa ? 1u << sa : 0u) |
       (rest && rb == prow + c0 + sb ? 1u << sb : 0u);
-  const uint32_t roots_word = wide_group_word (root_bits, b0);
+  const uint32_t roots_word = group_word (root_bits, b0);
 
   if ((tx & 7) == 0)
-    s_cnt[ty * WIDE_WORDS + k] = __popc (roots_word);
+    s_cnt[ty * TILE_WORDS + k] = __popc (roots_word);
   __syncthreads ();
   /* the tile's records: its words' one after another, in raster order */
-  const int idx = ty * WIDE_WORDS + k;
+  const int idx = ty * TILE_WORDS + k;
   uint32_t before = 0;
 
-  for (int c = 0; c < ty * WIDE_WORDS; c += 32)
-    before += warp_sum (FULL, c + tx < ty * WIDE_WORDS ? s_cnt[c + tx] : 0);
-  for (int q = ty * WIDE_WORDS; q < idx; q++)
+  for (int c = 0; c < ty * TILE_WORDS; c += 32)
+    before += warp_sum (FULL, c + tx < ty * TILE_WORDS ? s_cnt[c + tx] : 0);
+  for (int q = ty * TILE_WORDS; q < idx; q++)
     before += s_cnt[q];
   const uint32_t word_first = (blockIdx.y * gridDim.x + blockIdx.x) *
-      tile_records (CONN8, WIDE_W, rows) + before;
+      tile_records (CONN8, rows) + before;
 
-  if ((tx & 7) == 0 && row_in && (int) blockIdx.x * WIDE_WORDS + k < wpr) {
-    const size_t w = (size_t) y * wpr + blockIdx.x * WIDE_WORDS + k;
+  if ((tx & 7) == 0 && row_in && (int) blockIdx.x * TILE_WORDS + k < wpr) {
+    const size_t w = (size_t) y * wpr + blockIdx.x * TILE_WORDS + k;
 
     bm[w] = roots_word;
     first[w] = word_first;
