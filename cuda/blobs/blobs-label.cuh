@@ -109,7 +109,7 @@ find_root (volatile T *l, T i)
  * nothing is lost, every overwritten parent is united again (Komura
  * 2015). @SH: entry i of the set is at l[i >> SH] (the wide tiles keep
  * an entry for each run's first pixel only, two of which are never
- * closer than two pixels: blobs-tiles-wide.cuh). */
+ * closer than two pixels: blobs-tiles.cuh). */
 template <typename T, bool HALVE, int SH = 0>
 static __device__ __forceinline__ void
 unite (T *l, T a, T b)

@@ -678,9 +678,9 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   /* steps as numbered above; @steps stops early (benchmarks) */
   const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
 
-  label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data, src->pitch, w, h, p->threshold,
-      p->desc.invert != 0, p->labels, p->bm, p->first, p->wpr, p->st,
-      p->ctl);
+  label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data,
+      src->pitch, w, h, p->threshold, p->desc.invert != 0, p->labels, p->bm,
+      p->first, p->wpr, p->st, p->ctl);
   /* every step after the labelling may be launched while the one before
    * it ends (cm-pdl.cuh): each waits for it before reading anything */
   const int pdl = p->pdl;
