@@ -177,59 +177,40 @@ merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
   const unsigned lanes = (int) blockDim.x - warp_first >= 32 ? 0xffffffffu :
       (1u << ((int) blockDim.x - warp_first)) - 1u;
   uint32_t a = BLOBS_BG, b1 = BLOBS_BG, b2 = BLOBS_BG;
+  /* The top row and the left column are one walk along the tile's edge
+   * (index @i, from @i0, @n long in the frame), the straight neighbour
+   * across it (@across entries back) and the ones before and after along
+   * it (@along entries). */
+  const bool top = t < TILE_W;
+  const int x = top ? x0 + t : x0, y = top ? y0 : y0 + t - TILE_W;
+  const int i = top ? x : y, i0 = top ? x0 : y0, n = top ? width : height;
+  const uint32_t across = top ? (uint32_t) width : 1u;
+  const uint32_t along = top ? 1u : (uint32_t) width;
+  const bool in = top ? y > 0 && x < width :
+      x > 0 && y < height && t - TILE_W < tile_rows;
 
-  if (t < TILE_W) {
-    const int x = x0 + t, y = y0;
+  if (in) {
+    const uint32_t p = (uint32_t) y * width + x;
 
-    if (y > 0 && x < width) {
-      const uint32_t p = (uint32_t) y * width + x;
+    a = labels[p];
+    if (a != BLOBS_BG) {
+      const uint32_t straight = labels[p - across];
+      const bool before = i > 0 && labels[p - along] != BLOBS_BG;
+      const uint32_t diag_before = i > 0 ? labels[p - across - along] :
+          BLOBS_BG;
 
-      a = labels[p];
-      if (a != BLOBS_BG) {
-        const uint32_t up = labels[p - width];
-        const bool left = x > 0 && labels[p - 1] != BLOBS_BG;
-        const uint32_t up_left = x > 0 ? labels[p - width - 1] : BLOBS_BG;
+      if (straight != BLOBS_BG) {
+        if (!(i > i0 && before && diag_before != BLOBS_BG))
+          b1 = straight;
+      } else if (CONN8) {
+        const bool after = i + 1 < n && labels[p + along] != BLOBS_BG;
+        const uint32_t diag_after = i + 1 < n ?
+            labels[p - across + along] : BLOBS_BG;
 
-        if (up != BLOBS_BG) {
-          if (!(t > 0 && left && up_left != BLOBS_BG))
-            b1 = up;
-        } else if (CONN8) {
-          const bool right = x + 1 < width && labels[p + 1] != BLOBS_BG;
-          const uint32_t up_right = x + 1 < width ? labels[p - width + 1] :
-              BLOBS_BG;
-
-          if (!left)
-            b1 = up_left;
-          if (!right)
-            b2 = up_right;
-        }
-      }
-    }
-  } else {
-    const int x = x0, y = y0 + t - TILE_W;
-
-    if (x > 0 && y < height && t - TILE_W < tile_rows) {
-      const uint32_t p = (uint32_t) y * width + x;
-
-      a = labels[p];
-      if (a != BLOBS_BG) {
-        const uint32_t left = labels[p - 1];
-        const bool up = y > 0 && labels[p - width] != BLOBS_BG;
-        const uint32_t up_left = y > 0 ? labels[p - width - 1] : BLOBS_BG;
-
-        if (left != BLOBS_BG) {
-          if (!(y > y0 && up && up_left != BLOBS_BG))
-            b1 = left;
-        } else if (CONN8) {
-          const bool down = y + 1 < height && labels[p + width] != BLOBS_BG;
-          const uint32_t down_left = y + 1 < height ?
-              labels[p + width - 1] : BLOBS_BG;
-
-          if (!up)
-            b1 = up_left;
-          if (!down)
-            b2 = down_left;
-        }
+        if (!before)
+          b1 = diag_before;
+        if (!after)
+          b2 = diag_after;
       }
     }
   }

@@ -53,6 +53,14 @@ enum
   BLK_PASS, BLK_PASS_OFF, BLK_GT, BLK_EQ, BLK_EQ_OFF, BLK_SEL_OFF, BLK_ARRAYS
 };
 
+/* The kernels whose instance the plan chooses (depth, connectivity,
+ * the merge's finds, the output) */
+typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
+    uint32_t *, uint32_t *, uint32_t *, int, blobs_stats, blobs_ctl *);
+typedef void (*merge_fn) (uint32_t *, int, int, int);
+typedef void (*output_fn) (void *, size_t, int, int, const uint32_t *,
+    const uint32_t *, uint32_t);
+
 struct cm_blobs_plan
 {
   cm_blobs_desc desc;
@@ -70,7 +78,11 @@ struct cm_blobs_plan
   uint32_t cand_cap;
   int tile_rows;
   int pdl;                      /* steps launched early (sm_90 on)        */
-  bool merge_halving;           /* the merge's finds halve paths          */
+  label_fn label;               /* step 1's instance                      */
+  merge_fn merge;               /* step 2's: its finds halve paths or not */
+  output_fn output;             /* step 10's (NULL: no output image)      */
+  uint32_t output_max;          /* the output's foreground value, or the
+                                 * labels' largest                        */
   /* device */
   uint32_t *labels;
   uint32_t *bm;                 /* nwords: the tile roots                 */
@@ -492,6 +504,39 @@ results_alloc (cm_blobs_plan *p, int i)
   return cudaSuccess;
 }
 
+/* Each step's kernel instance, once for the plan */
+static void
+plan_choose_kernels (cm_blobs_plan *p, bool merge_halving)
+{
+  const bool conn8 = p->desc.connectivity == 8;
+  const bool is16 = p->depth == CM_DEPTH_16;
+
+  p->label = is16 ?
+      (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
+      (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
+  if (conn8)
+    p->merge = merge_halving ? merge_tiles<true, true> :
+        merge_tiles<true, false>;
+  else
+    p->merge = merge_halving ? merge_tiles<false, true> :
+        merge_tiles<false, false>;
+  switch (p->desc.output) {
+    case CM_BLOBS_OUTPUT_LABELS:
+      p->output = write_output<uint16_t, false>;
+      p->output_max = 65535u;
+      break;
+    case CM_BLOBS_OUTPUT_MASK:
+      p->output = is16 ? write_output<uint16_t, true> :
+          write_output<uint8_t, true>;
+      p->output_max = is16 ? 65535u : 255u;
+      break;
+    default:
+      p->output = NULL;
+      p->output_max = 0;
+      break;
+  }
+}
+
 extern "C" cm_status
 cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
     int width, int height, cm_depth depth, const cm_blobs_tuning *tuning)
@@ -548,8 +593,11 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
 
     if (cm_device_attribute (cudaDevAttrL2CacheSize, &l2) != cudaSuccess)
       l2 = 0;
-    p->merge_halving = p->tuning.merge_finds ? p->tuning.merge_finds == 1 :
+    const bool halving = p->tuning.merge_finds ?
+        p->tuning.merge_finds == 1 :
         (uint64_t) p->npix * sizeof (uint32_t) <= (uint64_t) l2 / 3;
+
+    plan_choose_kernels (p, halving);
   }
   {
     int major = 0;
@@ -628,16 +676,11 @@ cm_blobs_plan_use_slot (cm_blobs_plan *p, int slot)
   return CM_OK;
 }
 
-typedef void (*label_fn) (const void *, size_t, int, int, uint32_t, bool,
-    uint32_t *, uint32_t *, uint32_t *, int, blobs_stats, blobs_ctl *);
-
 extern "C" cm_status
 cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
     const cm_image *dst, void *stream)
 {
   cudaStream_t s = (cudaStream_t) stream;
-  const bool conn8 = p != NULL && p->desc.connectivity == 8;
-  const bool is16 = p != NULL && p->depth == CM_DEPTH_16;
   const bool select = p != NULL && p->desc.max_blobs != 0;
   cudaError_t e;
 
@@ -653,9 +696,6 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   const int w = p->width, h = p->height, tr = p->tile_rows;
   const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
   const dim3 rows ((w + OUT_W - 1) / OUT_W, (h + OUT_ROWS - 1) / OUT_ROWS);
-  const label_fn label = is16 ?
-      (conn8 ? label_tiles<uint16_t, true> : label_tiles<uint16_t, false>) :
-      (conn8 ? label_tiles<uint8_t, true> : label_tiles<uint8_t, false>);
   const size_t label_shared = (size_t) TILE_SLOTS_WORDS * (TILE_W / 2) * tr *
       sizeof (uint32_t);
   blob_args a;
@@ -678,7 +718,7 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   /* steps as numbered above; @steps stops early (benchmarks) */
   const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
 
-  label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data,
+  p->label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data,
       src->pitch, w, h, p->threshold, p->desc.invert != 0, p->labels, p->bm,
       p->first, p->wpr, p->st, p->ctl);
   /* every step after the labelling may be launched while the one before
@@ -691,12 +731,8 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
   };
 
   if (steps >= 2)
-    keep (pdl_launch_params (conn8 ?
-            (p->merge_halving ? merge_tiles<true, true> :
-                merge_tiles<true, false>) :
-            (p->merge_halving ? merge_tiles<false, true> :
-                merge_tiles<false, false>),
-            tiles, dim3 (TILE_W + tr), 0, s, pdl, p->labels, w, h, tr));
+    keep (pdl_launch_params (p->merge, tiles, dim3 (TILE_W + tr), 0, s, pdl,
+            p->labels, w, h, tr));
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
@@ -725,14 +761,9 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
     keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
             dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev[p->slot],
             p->number));
-  if (steps >= 10 && p->desc.output != CM_BLOBS_OUTPUT_NONE) {
-    const bool labels = p->desc.output == CM_BLOBS_OUTPUT_LABELS;
-
-    keep (pdl_launch_params (labels ? write_output<uint16_t, false> : is16 ?
-            write_output<uint16_t, true> : write_output<uint8_t, true>,
-            rows, dim3 (OUT_W, OUT_ROWS), 0, s, pdl, dst->data, dst->pitch,
-            w, h, (const uint32_t *) p->labels,
-            (const uint32_t *) p->number, is16 || labels ? 65535u : 255u));
-  }
+  if (steps >= 10 && p->output != NULL)
+    keep (pdl_launch_params (p->output, rows, dim3 (OUT_W, OUT_ROWS), 0, s,
+            pdl, dst->data, dst->pitch, w, h, (const uint32_t *) p->labels,
+            (const uint32_t *) p->number, p->output_max));
   return cm_cuda_status (first_error);
 }

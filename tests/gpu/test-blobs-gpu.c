@@ -59,39 +59,39 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
   cm_image want_img = test_image_new (w, h, od, 0);
   cm_image got_whole = test_image_new (w + 2, h, od, 0);
   cm_image noise = test_image_new (w + 2, h, od, 0);
-  cm_image src_whole = test_image_new (w + 2, h, src->depth, 0);
-  cm_image src_whole0 = test_image_new (w + 2, h, src->depth, 0);
+  cm_image src_whole[2];         /* by source layout (kernel-test.h) */
   cm_blobs_results want;
-  kernel_test_image ds, dd, ds0;
+  kernel_test_image ds[2], dd;
+  int made = 0;
   test_rng r;
   char what[400];
 
   test_rng_seed (&r, (uint64_t) w * 7919u + h);
   test_image_fill_random (&noise, &r);
-  test_image_fill_random (&src_whole, &r);
-  test_image_fill_random (&src_whole0, &r);
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++) {
-      test_image_set (&src_whole, x + 1, y, test_image_get (src, x, y));
-      test_image_set (&src_whole0, x, y, test_image_get (src, x, y));
-    }
+  for (int l = 0; l < 2; l++) {
+    cm_image v;
+
+    src_whole[l] = test_image_new (w + 2, h, src->depth, 0);
+    test_image_fill_random (&src_whole[l], &r);
+    v = kernel_test_host_view (&src_whole[l], l, w);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        test_image_set (&v, x, y, test_image_get (src, x, y));
+  }
   cm_blobs_results_alloc (&want, cm_blobs_capacity (d, w, h));
   if (cm_blobs_ref (d, src, d->output ? &want_img : NULL, &want) != CM_OK) {
     FAIL ("%s: reference refused", name);
     goto out;
   }
-  if (!kernel_test_images_new (&ds, &dd, w, h, src->depth, od, 1)) {
+  for (; made < 2; made++)
+    if (!kernel_test_image_new (&ds[made], w, h, src->depth, made))
+      break;
+  if (made < 2 || !kernel_test_image_new (&dd, w, h, od, 1)) {
     FAIL ("%s: device allocation", name);
     goto out;
   }
-  if (!kernel_test_image_new (&ds0, w, h, src->depth, 0)) {
-    FAIL ("%s: device allocation", name);
-    cm_device_free (ds.alloc.data);
-    cm_device_free (dd.alloc.data);
-    goto out;
-  }
-  image_copy (&ds.alloc, &src_whole, CM_COPY_H2D, stream);
-  image_copy (&ds0.alloc, &src_whole0, CM_COPY_H2D, stream);
+  for (int l = 0; l < 2; l++)
+    image_copy (&ds[l].alloc, &src_whole[l], CM_COPY_H2D, stream);
   for (int t = 0; t < N_TUNINGS; t++) {
     cm_blobs_plan *plan = NULL;
     const cm_blobs_results *got;
@@ -109,7 +109,7 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     }
     image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
     st = kernel_test_synced (cm_blobs_plan_run (plan,
-            SRC_LAYOUT (t) ? &ds.view : &ds0.view,
+            &ds[SRC_LAYOUT (t)].view,
             d->output ? &dd.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
@@ -141,16 +141,16 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
       FAIL ("%s", what);
     cm_blobs_plan_free (plan);
   }
-  cm_device_free (ds.alloc.data);
-  cm_device_free (ds0.alloc.data);
   cm_device_free (dd.alloc.data);
 out:
+  for (int l = 0; l < made; l++)
+    cm_device_free (ds[l].alloc.data);
+  for (int l = 0; l < 2; l++)
+    test_image_free (&src_whole[l]);
   cm_blobs_results_free (&want);
   test_image_free (&want_img);
   test_image_free (&got_whole);
   test_image_free (&noise);
-  test_image_free (&src_whole);
-  test_image_free (&src_whole0);
 }
 
 /* a frame of @kind under descriptor @di */
