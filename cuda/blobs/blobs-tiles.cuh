@@ -144,6 +144,7 @@ group_word (unsigned bits, int b0)
  * memory: TILE_SLOTS_WORDS x TILE_W / 2 x tile_rows words. */
 template <typename T, bool CONN8>
 static __global__ void
+__launch_bounds__ (32 * TILE_ROWS_MAX, 2048 / (32 * TILE_ROWS_MAX))
 label_tiles (const void *src, size_t pitch, int width, int height,
     uint32_t threshold, bool invert, uint32_t *labels, uint32_t *bm,
     uint32_t *first, int wpr, blobs_stats st, blobs_ctl *ctl)
