@@ -141,7 +141,10 @@ group_word (unsigned bits, int b0)
 
 /* A block of 32 x tile_rows threads (tile_rows <= TILE_ROWS_MAX); lane
  * tx takes columns 4 tx ... 4 tx + 3 of its warp's row. Dynamic shared
- * memory: TILE_SLOTS_WORDS x TILE_W / 2 x tile_rows words. */
+ * memory: TILE_SLOTS_WORDS x TILE_W / 2 x tile_rows words. The bounds
+ * hold it to 32 registers, so that a full SM's threads fit: the block's
+ * warps wait for its slowest row at the barriers, and other blocks' warps
+ * fill that wait (docs/design.md). */
 template <typename T, bool CONN8>
 static __global__ void
 __launch_bounds__ (32 * TILE_ROWS_MAX, 2048 / (32 * TILE_ROWS_MAX))
