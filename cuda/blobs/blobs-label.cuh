@@ -154,18 +154,16 @@ unite_once (uint32_t *l, unsigned lanes, bool on, uint32_t a, uint32_t b)
     unite<uint32_t, HALVE> (l, a, b);
 }
 
-/* A block of TILE_W + tile_rows threads per tile: the first TILE_W take
- * the top row's pixels and their neighbours above, the others the left
- * column's
+/* A block of TILE_W + tile_rows threads per tile: the first TILE_W take the
+ * top row's pixels and their neighbours above, the others the left column's
  * and their neighbours to the left. As inside the tiles, a contact is
- * skipped when other unions join it: along the top row, a vertical
- * contact whose left neighbours (in the same tile) touch too; down the
- * left column, a horizontal contact whose upper neighbours (in the same
- * tile) touch too; a diagonal contact when the straight neighbour or the
- * one beside is foreground. A contact relies only on contacts before it
- * in the same tile, so none is skipped for good. A lane has at most two
- * contacts: the straight one, or for 8-connectivity without it the two
- * diagonals. */
+ * skipped when other unions join it: along the top row, a vertical contact
+ * whose left neighbours (in the same tile) touch too; down the left column,
+ * a horizontal contact whose upper neighbours (in the same tile) touch too;
+ * a diagonal contact when the straight neighbour or the one beside is
+ * foreground. A contact relies only on contacts before it in the same tile,
+ * so none is skipped for good. A lane has at most two contacts: the straight
+ * one, or for 8-connectivity without it the two diagonals. */
 template <bool CONN8, bool HALVE>
 static __global__ void
 merge_tiles (uint32_t *labels, int width, int height, int tile_rows)
