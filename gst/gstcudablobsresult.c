@@ -357,6 +357,51 @@ result_set_arrays (GstStructure * s, const GstCudaBlobsResult * r,
   }
 }
 
+/* A copy of @r's reported entries for a message built later; NULL when
+ * out of memory */
+static GstCudaBlobsResult *
+result_copy (const GstCudaBlobsResult * r)
+{
+  GstCudaBlobsResult *c = g_new0 (GstCudaBlobsResult, 1);
+
+  if (!result_reserve (c, r->count)) {
+    g_free (c);
+    return NULL;
+  }
+#define COPY(field) \
+  if (r->count > 0) \
+    memcpy (c->field, r->field, r->count * sizeof (*r->field))
+  COPY (x);
+  COPY (y);
+  COPY (width);
+  COPY (height);
+  COPY (min);
+  COPY (max);
+  COPY (area);
+  COPY (cx);
+  COPY (cy);
+  COPY (mean);
+#undef COPY
+  c->count = r->count;
+  c->total = r->total;
+  c->foreground = r->foreground;
+  return c;
+}
+
+static void
+result_free (gpointer data)
+{
+  gst_cuda_blobs_result_clear (data);
+  g_free (data);
+}
+
+/* GstCudaPlaneFilterFinishFunc: the message's arrays */
+static void
+result_finish_message (GstStructure * s, gpointer data)
+{
+  result_set_arrays (s, data, FALSE);
+}
+
 /* ---- the metas ----------------------------------------------------------- */
 
 /**
@@ -481,14 +526,25 @@ gst_cuda_blobs_frame_done (GstCudaPlaneFilter * base, GstBuffer * inbuf,
   if (gst_cuda_plane_filter_analysis_post_frame (GST_BASE_TRANSFORM (self),
           &self->analysis, &self->settings.post_messages,
           &self->settings.interval)) {
+    GstCudaBlobsResult *copy = result_copy (&self->result);
+
+    if (copy == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Out of memory for the message of %u blobs", self->result.count),
+          (NULL));
+      return GST_FLOW_ERROR;
+    }
+    /* the times and counts here, the arrays (2,560 values at max-blobs
+     * 256) by the element's message thread */
     s = gst_structure_new_empty ("cudablobs");
     gst_cuda_plane_filter_analysis_set_times (s,
         &GST_BASE_TRANSFORM (self)->segment, inbuf);
     result_set_counts (s, &self->result);
-    result_set_arrays (s, &self->result, FALSE);
+    gst_cuda_plane_filter_post_later (base, s, result_finish_message, copy,
+        result_free);
   }
   return gst_cuda_plane_filter_analysis_frame_done (GST_BASE_TRANSFORM (self),
-      &self->analysis, s);
+      &self->analysis, NULL);
 }
 
 /* ---- the result on the output buffer ------------------------------------ */

@@ -305,6 +305,28 @@ gst_cuda_plane_filter_query (GstBaseTransform * trans,
       query);
 }
 
+/**
+ * gst_cuda_plane_filter_post_later:
+ * @self: the element
+ * @s: (transfer full): the message's structure, to be completed
+ * @finish: completes @s from @data, off the streaming thread
+ * @data: what @finish reads (owned by the call)
+ * @free_data: frees @data after @finish
+ *
+ * Posts @s as an element message from a thread of the element's own,
+ * after the messages given before it: for messages whose values take the
+ * host long to build. They are all on the bus before the next serialized
+ * event goes downstream (an EOS among them) and when the element stops.
+ */
+void
+gst_cuda_plane_filter_post_later (GstCudaPlaneFilter * self,
+    GstStructure * s, GstCudaPlaneFilterFinishFunc finish, gpointer data,
+    GDestroyNotify free_data)
+{
+  gst_cuda_plane_filter_poster_post (&GET_PRIV (self)->poster, s, finish,
+      data, free_data);
+}
+
 /* ---- start / stop / caps ------------------------------------------------ */
 
 static gboolean
@@ -346,8 +368,10 @@ gst_cuda_plane_filter_stop (GstBaseTransform * trans)
   GstCudaPlaneFilterPrivate *priv = GET_PRIV (self);
   gboolean pushed;
 
-  /* frames still on the device are dropped (waited for first) */
+  /* frames still on the device are dropped (waited for first); the
+   * messages of those that left are posted */
   gst_cuda_plane_filter_overlap_drop (&priv->overlap);
+  gst_cuda_plane_filter_poster_drain (&priv->poster);
 
   /* what was allocated in the context is freed in it */
   if (gst_cuda_plane_filter_device_enter (&priv->dev, &pushed) != CM_OK)
@@ -498,6 +522,10 @@ gst_cuda_plane_filter_sink_event (GstBaseTransform * trans,
   }
   /* frames held back: dropped at a flush, pushed before the others */
   gst_cuda_plane_filter_overlap_sink_event (&priv->overlap, event);
+  /* their messages and those before on the bus first (EOS: before the
+   * sink posts its own) */
+  if (GST_EVENT_IS_SERIALIZED (event))
+    gst_cuda_plane_filter_poster_drain (&priv->poster);
 
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -520,6 +548,7 @@ gst_cuda_plane_filter_finalize (GObject * object)
   }
   gst_cuda_plane_filter_device_drop_context (&priv->dev);
   gst_cuda_plane_filter_roi_clear (&priv->roi);
+  gst_cuda_plane_filter_poster_clear (&priv->poster);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -605,6 +634,7 @@ gst_cuda_plane_filter_init (GstCudaPlaneFilter * self)
   priv->device_id = DEFAULT_CUDA_DEVICE_ID;
   priv->overlap_mode = DEFAULT_OVERLAP;
   gst_cuda_plane_filter_roi_init (&priv->roi);
+  gst_cuda_plane_filter_poster_init (&priv->poster, GST_ELEMENT (self));
   gst_cuda_plane_filter_device_init (&priv->dev, GST_ELEMENT (self),
       GST_CUDA_PLANE_FILTER_GET_CLASS (self)->debug_category);
   gst_cuda_plane_filter_overlap_init (&priv->overlap, GST_BASE_TRANSFORM (self),

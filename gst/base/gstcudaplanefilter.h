@@ -16,6 +16,7 @@
 #include "gstcudaplanefiltererrors.h"
 #include "gstcudaplanefilternegotiation.h"
 #include "gstcudaplanefiltersettings.h"
+#include "gstcudaplanefilterposter.h"
 
 G_BEGIN_DECLS
 
@@ -137,6 +138,10 @@ typedef void (*GstCudaPlaneFilterFilterFunc) (cm_filter * filter,
  * are built and freed there. */
 void gst_cuda_plane_filter_foreach_filter (GstCudaPlaneFilter * self,
     GstCudaPlaneFilterFilterFunc func, gpointer user_data);
+
+void gst_cuda_plane_filter_post_later (GstCudaPlaneFilter * self,
+    GstStructure * s, GstCudaPlaneFilterFinishFunc finish, gpointer data,
+    GDestroyNotify free_data);
 
 /* the depth of the planes filtered for @info */
 static inline cm_depth

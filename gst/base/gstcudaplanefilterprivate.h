@@ -10,6 +10,7 @@
 #include "gstcudaplanefiltercache.h"
 #include "gstcudaplanefilterframe.h"
 #include "gstcudaplanefilteroverlap.h"
+#include "gstcudaplanefilterposter.h"
 #include "gstcudaplanefilterroi.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,8 @@ typedef struct
   GstCudaPlaneFilterDevice dev;
   gboolean started;             /* object lock */
   GstCudaPlaneFilterOverlapState overlap;        /* frames left on the device */
+  GstCudaPlaneFilterPoster poster;      /* messages posted off the
+                                         * streaming thread */
   /* how frames came and left since the start (STATS_QUERY_NAME), object
    * lock */
   GstCudaPlaneFilterFrameStats stats;

@@ -313,7 +313,11 @@ GST_START_TEST (test_interval_meta)
     out = run_push (&r, 1100 + i, &d, &want, &in);
     fail_unless (blobs_structure_equal (blobs_meta_structure (out), TRUE,
             &want, what), "%s: meta", what);
-    msg = blobs_pop_message (r.bus, NULL);
+    /* a frame not reported has nothing to wait for; a message for it
+     * that came late would be taken by the next wait (another frame's
+     * blobs) or found after the EOS below */
+    msg = i % 3 == 0 && i < 7 ? blobs_wait_message (r.bus, NULL) :
+        blobs_pop_message (r.bus, NULL);
     if (i % 3 == 0 && i < 7) {
       fail_unless (msg != NULL, "%s: no message", what);
       fail_unless (blobs_structure_equal (gst_message_get_structure (msg),
@@ -327,6 +331,7 @@ GST_START_TEST (test_interval_meta)
     gst_buffer_unref (in);
     g_free (what);
   }
+  fail_unless_equals_int (blobs_flush_messages (r.h, r.bus), 0);
 
   g_object_set (r.e, "attach-meta", FALSE, "post-messages", TRUE,
       "interval", 1, NULL);

@@ -67,7 +67,7 @@ run_push_checked (BlobsRun * r, GstBuffer * in,
   blobs_expected_compute (&want, &d, in, &r->info, rects, n_rects);
   out = gst_harness_push_and_pull (r->h, gst_buffer_ref (in));
   fail_unless (out != NULL, "%s: no output", what);
-  msg = blobs_pop_message (r->bus, &warnings_seen);
+  msg = blobs_wait_message (r->bus, &warnings_seen);
   fail_unless (msg != NULL, "%s: no message", what);
   fail_unless (blobs_structure_equal (gst_message_get_structure (msg), FALSE,
           &want, what), "%s: message differs from the reference", what);
@@ -304,8 +304,7 @@ GST_START_TEST (test_labels_refused)
   gst_message_unref (msg);
   g_object_get (r.e, "output", &output, NULL);
   fail_unless_equals_int (output, 1);   /* mask */
-  while ((msg = blobs_pop_message (r.bus, NULL)) != NULL)
-    gst_message_unref (msg);
+  blobs_flush_messages (r.h, r.bus);
   push_output (&r, "mask", 602);
   run_clear (&r);
 }
@@ -376,6 +375,58 @@ GST_START_TEST (test_flush)
 
 GST_END_TEST;
 
+/* The messages come from the element's own thread, in the frames' order,
+ * and all of them before the EOS goes on: with nothing waited for, the bus
+ * holds one per frame, each the reference's of its frame, once the EOS is
+ * through. The frames' 8,192 blobs each (82k values a message, some
+ * milliseconds to build) keep the thread busy after the last frame, so
+ * that an EOS that did not wait for it would find its message missing. */
+GST_START_TEST (test_messages_before_eos)
+{
+  enum
+  { N = 3 };
+  BlobsRun r;
+  BlobsExpected want[N];
+  cm_blobs_desc d;
+  GstMessage *msg;
+  guint64 ts;
+  guint t;
+
+  run_start (&r, "GRAY8", 128, 128, "connectivity=4 max-blobs=0", NULL);
+  for (guint i = 0; i < N; i++) {
+    GstBuffer *in = blobs_make_input (&r.info, BLOBS_CHECKER, 1, 900 + i, 0,
+        &t);
+    GstBuffer *out;
+
+    g_object_set (r.e, "threshold", t, NULL);
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    blobs_desc_from_element (r.e, CM_DEPTH_8, &d);
+    blobs_expected_compute (&want[i], &d, in, &r.info, NULL, 0);
+    out = gst_harness_push_and_pull (r.h, in);
+    fail_unless (out != NULL);
+    gst_buffer_unref (out);
+  }
+  fail_unless (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  for (guint i = 0; i < N; i++) {
+    gchar *what = g_strdup_printf ("frame %u of %u", i, (guint) N);
+
+    msg = blobs_pop_message (r.bus, NULL);
+    fail_unless (msg != NULL, "%s: not on the bus at the EOS", what);
+    fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
+            "timestamp", &ts) && ts == i * GST_SECOND, "%s: out of order",
+        what);
+    fail_unless (blobs_structure_equal (gst_message_get_structure (msg),
+            FALSE, &want[i], what), "%s: not its frame's blobs", what);
+    gst_message_unref (msg);
+    blobs_expected_clear (&want[i]);
+    g_free (what);
+  }
+  fail_unless (blobs_pop_message (r.bus, NULL) == NULL, "one message more");
+  run_clear (&r);
+}
+
+GST_END_TEST;
+
 static const TestSuiteEntry tests[] = {
   TEST_SUITE_TEST (test_results_formats_sizes),
   TEST_SUITE_TEST (test_regions),
@@ -383,6 +434,7 @@ static const TestSuiteEntry tests[] = {
   TEST_SUITE_TEST (test_labels_refused),
   TEST_SUITE_TEST (test_many_labels),
   TEST_SUITE_TEST (test_flush),
+  TEST_SUITE_TEST (test_messages_before_eos),
   {NULL}
 };
 

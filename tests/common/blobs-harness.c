@@ -247,12 +247,14 @@ blobs_meta_count (GstBuffer * buf)
   return n;
 }
 
-GstMessage *
-blobs_pop_message (GstBus * bus, guint * warnings)
+/* the next "cudablobs" message on @bus within @timeout (warnings on the
+ * way counted in *@warnings, other messages dropped) */
+static GstMessage *
+pop_blobs_message (GstBus * bus, guint * warnings, GstClockTime timeout)
 {
   GstMessage *msg;
 
-  while ((msg = gst_bus_pop (bus)) != NULL) {
+  while ((msg = gst_bus_timed_pop (bus, timeout)) != NULL) {
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
         gst_structure_has_name (gst_message_get_structure (msg), "cudablobs"))
       return msg;
@@ -261,6 +263,34 @@ blobs_pop_message (GstBus * bus, guint * warnings)
     gst_message_unref (msg);
   }
   return NULL;
+}
+
+GstMessage *
+blobs_pop_message (GstBus * bus, guint * warnings)
+{
+  return pop_blobs_message (bus, warnings, 0);
+}
+
+GstMessage *
+blobs_wait_message (GstBus * bus, guint * warnings)
+{
+  return pop_blobs_message (bus, warnings, 10 * GST_SECOND);
+}
+
+guint
+blobs_flush_messages (GstHarness * h, GstBus * bus)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  fail_unless (gst_harness_push_event (h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new_empty ("blobs-test-flush"))));
+  while ((msg = blobs_pop_message (bus, NULL)) != NULL) {
+    gst_message_unref (msg);
+    n++;
+  }
+  return n;
 }
 
 gboolean

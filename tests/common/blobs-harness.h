@@ -9,6 +9,7 @@
 #pragma once
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
 #include "blobs/blobs.h"
@@ -53,8 +54,16 @@ guint blobs_meta_count (GstBuffer * buf);
 
 /* The next "cudablobs" element message on @bus, or NULL; the messages
  * before it are dropped, the warnings among them counted in *@warnings
- * (nullable) */
+ * (nullable). The element posts its messages from a thread of its own:
+ * blobs_pop_message takes what is on the bus now (all of them once an
+ * EOS went through), blobs_wait_message waits up to 10 s for one. */
 GstMessage *blobs_pop_message (GstBus * bus, guint * warnings);
+GstMessage *blobs_wait_message (GstBus * bus, guint * warnings);
+
+/* Every message the element behind @h posted so far dropped (a serialized
+ * event pushed first: the element posts them all before passing it on);
+ * how many "cudablobs" ones there were */
+guint blobs_flush_messages (GstHarness * h, GstBus * bus);
 
 /* Plane 0 of @out (@out_info: the input's format for a mask, GRAY16_LE
  * for labels) is the reference's image of plane 0 of @in (@in_info) under

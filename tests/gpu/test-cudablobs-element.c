@@ -92,7 +92,7 @@ pair_push (Pair * p, GstBuffer * in, const GstVideoRectangle * rects,
 
     out[b] = gst_harness_push_and_pull (p->h[b], gst_buffer_ref (in));
     fail_unless (out[b] != NULL, "%s: no output", w);
-    msg[b] = blobs_pop_message (p->bus[b], NULL);
+    msg[b] = blobs_wait_message (p->bus[b], NULL);
     fail_unless (msg[b] != NULL, "%s: no message", w);
     fail_unless (blobs_structure_equal (gst_message_get_structure (msg[b]),
             FALSE, &want, w), "%s: message differs from the reference", w);
