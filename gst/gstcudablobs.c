@@ -68,6 +68,14 @@
  * * `min`, `max` (GstValueArray of G_TYPE_UINT), `mean` (GstValueArray of
  *   G_TYPE_DOUBLE): the input's samples under each blob
  *
+ * The messages are built and posted by a thread of the element's own, in
+ * the frames' order, so that the streaming thread does not wait for their
+ * thousands of values (a bus sync handler runs on that thread too). All
+ * of them are on the bus before the next serialized event leaves the
+ * element (an EOS: before the sink's EOS message) and when it stops. A
+ * message may therefore come after its buffer reached the sink; the meta
+ * below is on the buffer itself.
+ *
  * ## Metadata
  *
  * With #GstCudaBlobs:attach-meta every output buffer carries its frame's
