@@ -35,19 +35,22 @@ static cm_stream stream;
 #define FAIL(...) do { fprintf (stderr, "FAIL: " __VA_ARGS__); \
     fputc ('\n', stderr); n_fail++; } while (0)
 
-static const cm_blobs_tuning tunings[] = {
-  {0, 0, 0},                    /* the defaults */
-  {16, 0, 2},                   /* the tallest tiles, finds that read */
-  {5, 0, 1},                    /* uneven tiles, finds that halve */
-  {1, 0, 2},                    /* a row each */
-  {0, 0, 0},                    /* the defaults, aligned (below) */
+/* a tuning and the layout of the source view it runs on
+ * (kernel-test.h): the tiles load four samples at once where the view is
+ * aligned (layout 0), one at a time where not (layout 1) */
+static const struct
+{
+  cm_blobs_tuning tuning;
+  int src_layout;
+} tunings[] = {
+  {{0, 0, 0}, 1},               /* the defaults */
+  {{16, 0, 2}, 0},              /* the tallest tiles, finds that read */
+  {{5, 0, 1}, 1},               /* uneven tiles, finds that halve */
+  {{1, 0, 2}, 1},               /* a row each */
+  {{0, 0, 0}, 0},               /* the defaults, aligned */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
-/* the source view's layout under tuning t (kernel-test.h): the tiles
- * load four samples at once where the view is aligned (layout 0), one at
- * a time where not (layout 1) */
-#define SRC_LAYOUT(t) ((t) == 1 || (t) == 4 ? 0 : 1)
 
 /* @src (host) under @d with each tuning of @mask against the reference */
 static void
@@ -101,15 +104,16 @@ check_frame (const cm_image * src, const cm_blobs_desc * d, unsigned mask,
     if (!(mask & (1u << t)))
       continue;
     snprintf (what, sizeof (what), "%s tuning %d (source layout %d)", name,
-        t, SRC_LAYOUT (t));
-    st = cm_blobs_plan_new_tuned (&plan, d, w, h, src->depth, &tunings[t]);
+        t, tunings[t].src_layout);
+    st = cm_blobs_plan_new_tuned (&plan, d, w, h, src->depth,
+        &tunings[t].tuning);
     if (st != CM_OK) {
       FAIL ("%s: plan: %s", what, cm_status_string (st));
       continue;
     }
     image_copy (&dd.alloc, &noise, CM_COPY_H2D, stream);
     st = kernel_test_synced (cm_blobs_plan_run (plan,
-            &ds[SRC_LAYOUT (t)].view,
+            &ds[tunings[t].src_layout].view,
             d->output ? &dd.view : NULL, stream), stream);
     if (st != CM_OK) {
       FAIL ("%s: run: %s", what, cm_status_string (st));
