@@ -72,8 +72,9 @@ on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
   st->t_last = g_get_monotonic_time ();
 }
 
-/* Analysers' messages (cudalinspectrum, cudablobs) read as they come, in
- * the streaming thread, as an application's sync handler would: counted
+/* Analysers' messages (cudalinspectrum, cudablobs) read as they come, on
+ * the thread that posts them (the streaming thread, cudablobs' own
+ * message thread), as an application's sync handler would: counted
  * and dropped, so that they do not pile up on the bus. */
 static GstBusSyncReply
 on_element_message (GstBus * bus, GstMessage * msg, gpointer data)
