@@ -13,9 +13,12 @@
  * threads of the CPU options), each band's labels in a range above the
  * bands before it, then the bands' edges are united: a blob's first pixel
  * is in its earliest band and still opens its smallest label. Pass 2
- * (one thread) gives each set of labels its number and gathers the
- * statistics run by run (a row's run of foreground pixels is in one
- * blob). The largest max_blobs come from a selection (the
+ * gives each set of labels its number (one thread, a step a label), then
+ * gathers the statistics run by run (a row's run of foreground pixels is
+ * in one blob) on the same bands: a blob within one band has its record
+ * to that band's thread, and one that crosses a band's edge (at most one
+ * a run of the edge's row) gets a record in each band, folded into one
+ * after. The largest max_blobs come from a selection (the
  * max_blobs-th largest area, then ties in order), not a sort. */
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,8 @@ typedef struct
   uint32_t number;              /* among the passing blobs, 0: dropped */
 } cpu_blob;
 
+#define NO_SLOT UINT32_MAX
+
 struct cm_blobs_cpu
 {
   cm_blobs_desc desc;
@@ -42,6 +47,14 @@ struct cm_blobs_cpu
   uint32_t *parent;             /* provisional labels' union-find */
   cpu_blob *blobs;
   uint32_t *areas;              /* selection scratch */
+  /* blobs across bands' edges: blob k's index among them (NO_SLOT: none),
+   * their blob indices, and a record each per band (band b's from
+   * b * most_shared) */
+  uint32_t *slot_of;
+  uint32_t *shared;
+  cpu_blob *band_blobs;
+  size_t most_shared;
+  uint32_t n_shared;
   uint8_t *fg;                  /* a row of foreground flags per band */
   int bands;
   uint32_t *next;               /* per band: its next label */
@@ -83,16 +96,24 @@ cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
    * its row, so never more than (width + 1) / 2 a row, plus 0 */
   p->bands = cm_cpu_band_count (&p->opts, height);
   p->most_labels = (size_t) height * (size_t) ((width + 1) / 2) + 2;
+  /* a blob across an edge has a run in the row below it */
+  p->most_shared = (size_t) (p->bands - 1) * (size_t) ((width + 1) / 2);
   p->labels = malloc (npix * sizeof (*p->labels));
   p->parent = malloc (p->most_labels * sizeof (*p->parent));
   p->blobs = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->blobs));
   p->areas = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->areas));
+  p->slot_of = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
+      sizeof (*p->slot_of));
+  p->shared = malloc ((p->most_shared + 1) * sizeof (*p->shared));
+  p->band_blobs = malloc ((p->most_shared * p->bands + 1) *
+      sizeof (*p->band_blobs));
   p->fg = malloc ((size_t) width * p->bands);
   p->next = malloc ((size_t) p->bands * sizeof (*p->next));
   p->band_fg = malloc ((size_t) p->bands * sizeof (*p->band_fg));
-  if (!p->labels || !p->parent || !p->blobs || !p->areas || !p->fg ||
+  if (!p->labels || !p->parent || !p->blobs || !p->areas ||
+      !p->slot_of || !p->shared || !p->band_blobs || !p->fg ||
       !p->next || !p->band_fg ||
       cm_blobs_results_alloc (&p->res, cm_blobs_capacity (desc, width,
               height)) != CM_OK) {
@@ -112,6 +133,9 @@ cm_blobs_cpu_free (cm_blobs_cpu * p)
   free (p->parent);
   free (p->blobs);
   free (p->areas);
+  free (p->slot_of);
+  free (p->shared);
+  free (p->band_blobs);
   free (p->fg);
   free (p->next);
   free (p->band_fg);
@@ -178,6 +202,13 @@ typedef struct
   cm_blobs_cpu *p;
   const cm_image *src;
 } label_job;
+
+/* the first row of band @band */
+static inline int
+band_first_row (const cm_blobs_cpu * p, int band)
+{
+  return (int) ((int64_t) p->height * band / p->bands);
+}
 
 /* the first label of band @band, which starts at row @y0 */
 static inline uint32_t
@@ -265,7 +296,7 @@ label_pass (cm_blobs_cpu * p, const cm_image * src)
   for (int b = 0; b < p->bands; b++)
     p->res.foreground += p->band_fg[b];
   for (int b = 1; b < p->bands; b++) {
-    const int y = (int) ((int64_t) p->height * b / p->bands);
+    const int y = band_first_row (p, b);
     const uint32_t *cur = p->labels + (size_t) y * w, *up = cur - w;
 
     for (int x = 0; x < w; x++) {
@@ -314,36 +345,74 @@ run_samples (const uint8_t * row, int x0, int x1, int bpp, uint64_t * sum,
   *vmax = mx;
 }
 
-/* Pass 2: each label's final number (1, 2 ... in the order) in
- * parent[], the statistics run by run; the number of blobs */
-static uint32_t
-stats_pass (cm_blobs_cpu * p, const cm_image * src)
+static void
+blob_clear (cpu_blob * b)
 {
-  const int w = p->width, bpp = cm_depth_bytes (src->depth);
-  uint32_t *parent = p->parent, n = 0;
+  memset (b, 0, sizeof (*b));
+  b->x0 = b->y0 = b->vmin = UINT32_MAX;
+}
+
+/* Each label's final number (1, 2 ... in the order) in parent[]; the
+ * records cleared, those of the blobs across the bands' edges listed */
+static uint32_t
+number_blobs (cm_blobs_cpu * p)
+{
+  const int w = p->width, conn8 = p->desc.connectivity == 8;
+  uint32_t *parent = p->parent, n = 0, n_shared = 0;
 
   /* the bands' labels in increasing order; parent[i] < i for every
    * non-root: its final number is already there */
-  for (int b = 0; b < p->bands; b++) {
-    const int y0 = (int) ((int64_t) p->height * b / p->bands);
-
-    for (uint32_t i = band_base (p, y0); i < p->next[b]; i++)
+  for (int b = 0; b < p->bands; b++)
+    for (uint32_t i = band_base (p, band_first_row (p, b)); i < p->next[b];
+        i++)
       parent[i] = parent[i] == i ? ++n : parent[parent[i]];
-  }
   for (uint32_t k = 0; k < n; k++) {
-    cpu_blob *b = &p->blobs[k];
-
-    memset (b, 0, sizeof (*b));
-    b->x0 = b->y0 = b->vmin = UINT32_MAX;
+    blob_clear (&p->blobs[k]);
+    p->slot_of[k] = NO_SLOT;
   }
-  for (int y = 0; y < p->height; y++) {
-    const uint32_t *cur = p->labels + (size_t) y * w;
-    const uint8_t *row = (const uint8_t *) src->data + (size_t) y *
-        src->pitch;
+  for (int b = 1; b < p->bands; b++) {
+    const uint32_t *cur = p->labels + (size_t) band_first_row (p, b) * w;
+    const uint32_t *up = cur - w;
 
+    for (int x = 0; x < w; x++) {
+      uint32_t k;
+
+      if (cur[x] == 0 || !(up[x] || (conn8 && ((x > 0 && up[x - 1]) ||
+                      (x + 1 < w && up[x + 1])))))
+        continue;
+      k = parent[cur[x]] - 1;
+      if (p->slot_of[k] == NO_SLOT) {
+        p->slot_of[k] = n_shared;
+        p->shared[n_shared++] = k;
+      }
+    }
+  }
+  p->n_shared = n_shared;
+  return n;
+}
+
+/* Pass 2 on rows [y0, y1): the statistics of their runs */
+static cm_status
+stats_band (void *ctx, int band, int y0, int y1)
+{
+  label_job *job = ctx;
+  cm_blobs_cpu *p = job->p;
+  const int w = p->width, bpp = cm_depth_bytes (job->src->depth);
+  const uint32_t *parent = p->parent;
+  cpu_blob *own = p->band_blobs + (size_t) band * p->most_shared;
+
+  for (uint32_t s = 0; s < p->n_shared; s++)
+    blob_clear (&own[s]);
+  for (int y = y0; y < y1; y++) {
+    const uint32_t *cur = p->labels + (size_t) y * w;
+    const uint8_t *row = (const uint8_t *) job->src->data + (size_t) y *
+        job->src->pitch;
+
+    if (cm_cpu_cancelled (&p->opts))
+      return CM_ERR_CANCELLED;
     for (int x = 0; x < w;) {
       cpu_blob *b;
-      uint32_t vmin, vmax;
+      uint32_t vmin, vmax, k;
       uint64_t sum_v;
       int x0;
 
@@ -351,7 +420,8 @@ stats_pass (cm_blobs_cpu * p, const cm_image * src)
         x++;
         continue;
       }
-      b = &p->blobs[parent[cur[x]] - 1];
+      k = parent[cur[x]] - 1;
+      b = p->slot_of[k] == NO_SLOT ? &p->blobs[k] : &own[p->slot_of[k]];
       for (x0 = x; x < w && cur[x] != 0; x++);
       run_samples (row, x0, x, bpp, &sum_v, &vmin, &vmax);
       b->area += (uint32_t) (x - x0);
@@ -366,7 +436,47 @@ stats_pass (cm_blobs_cpu * p, const cm_image * src)
       b->vmax = vmax > b->vmax ? vmax : b->vmax;
     }
   }
-  return n;
+  return CM_OK;
+}
+
+/* @b's statistics with @a's added (a band's part of a blob across edges) */
+static void
+blob_fold (cpu_blob * b, const cpu_blob * a)
+{
+  if (a->area == 0)
+    return;
+  b->area += a->area;
+  b->sum_x += a->sum_x;
+  b->sum_y += a->sum_y;
+  b->sum_v += a->sum_v;
+  b->x0 = a->x0 < b->x0 ? a->x0 : b->x0;
+  b->x1 = a->x1 > b->x1 ? a->x1 : b->x1;
+  b->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+  b->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+  b->vmin = a->vmin < b->vmin ? a->vmin : b->vmin;
+  b->vmax = a->vmax > b->vmax ? a->vmax : b->vmax;
+}
+
+/* Pass 2: the blobs numbered and their statistics; the number of blobs
+ * in *@n */
+static cm_status
+stats_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * n)
+{
+  label_job job = { p, src };
+  cm_cpu_opts opts = p->opts;
+  cm_status st;
+
+  *n = number_blobs (p);
+  /* the bands of pass 1 */
+  opts.threads = p->bands;
+  st = cm_cpu_bands (&opts, p->height, stats_band, &job);
+  if (st != CM_OK)
+    return st;
+  for (uint32_t s = 0; s < p->n_shared; s++)
+    for (int b = 0; b < p->bands; b++)
+      blob_fold (&p->blobs[p->shared[s]],
+          &p->band_blobs[(size_t) b * p->most_shared + s]);
+  return CM_OK;
 }
 
 static void
@@ -506,7 +616,9 @@ cm_blobs_cpu_run (cm_blobs_cpu * p, const cm_image * src,
   st = label_pass (p, src);
   if (st != CM_OK)
     return st;
-  n = stats_pass (p, src);
+  st = stats_pass (p, src, &n);
+  if (st != CM_OK)
+    return st;
   finish (p, n);
   if (p->desc.output != CM_BLOBS_OUTPUT_NONE)
     write_output (p, dst);
