@@ -48,7 +48,8 @@ struct cm_blobs_cpu
   cpu_blob *blobs;
   uint32_t *areas;              /* selection scratch */
   /* blobs across bands' edges: blob k's index among them (NO_SLOT: none),
-   * their blob indices, and a record each per band (band b's from
+   * their blob indices (after pass 1: a label of each run joined across
+   * an edge), and a record each per band (band b's from
    * b * most_shared) */
   uint32_t *slot_of;
   uint32_t *shared;
@@ -278,37 +279,59 @@ label_band (void *ctx, int band, int y0, int y1)
   return CM_OK;
 }
 
-/* Pass 1: provisional labels, band by band, then the bands' edges */
+/* @fn over the bands the plan was made for (pass 1's, pass 2's) */
+static cm_status
+on_bands (cm_blobs_cpu * p, const cm_image * src, cm_band_fn fn)
+{
+  label_job job = { p, src };
+  cm_cpu_opts opts = p->opts;
+
+  opts.threads = p->bands;
+  return cm_cpu_bands (&opts, p->height, fn, &job);
+}
+
+/* Pass 1: provisional labels, band by band, then the bands' edges
+ * united; a label of each run joined across an edge in p->shared */
 static cm_status
 label_pass (cm_blobs_cpu * p, const cm_image * src)
 {
   const int w = p->width, conn8 = p->desc.connectivity == 8;
-  label_job job = { p, src };
-  cm_cpu_opts opts = p->opts;
-  cm_status st;
+  cm_status st = on_bands (p, src, label_band);
 
-  /* as many bands as the plan was made for */
-  opts.threads = p->bands;
-  st = cm_cpu_bands (&opts, p->height, label_band, &job);
   if (st != CM_OK)
     return st;
   p->res.foreground = 0;
   for (int b = 0; b < p->bands; b++)
     p->res.foreground += p->band_fg[b];
+  p->n_shared = 0;
   for (int b = 1; b < p->bands; b++) {
     const int y = band_first_row (p, b);
     const uint32_t *cur = p->labels + (size_t) y * w, *up = cur - w;
+    int listed = 0;             /* this run's label is in p->shared */
 
     for (int x = 0; x < w; x++) {
-      if (cur[x] == 0)
+      int joined = 0;
+
+      if (cur[x] == 0) {
+        listed = 0;
         continue;
-      if (up[x])
+      }
+      if (up[x]) {
         unite (p->parent, cur[x], up[x]);
-      else if (conn8) {
-        if (x > 0 && up[x - 1])
+        joined = 1;
+      } else if (conn8) {
+        if (x > 0 && up[x - 1]) {
           unite (p->parent, cur[x], up[x - 1]);
-        if (x + 1 < w && up[x + 1])
+          joined = 1;
+        }
+        if (x + 1 < w && up[x + 1]) {
           unite (p->parent, cur[x], up[x + 1]);
+          joined = 1;
+        }
+      }
+      if (joined && !listed) {
+        p->shared[p->n_shared++] = cur[x];
+        listed = 1;
       }
     }
   }
@@ -353,11 +376,11 @@ blob_clear (cpu_blob * b)
 }
 
 /* Each label's final number (1, 2 ... in the order) in parent[]; the
- * records cleared, those of the blobs across the bands' edges listed */
+ * records cleared; p->shared, pass 1's labels across the bands' edges,
+ * becomes the list of their blobs, each once */
 static uint32_t
 number_blobs (cm_blobs_cpu * p)
 {
-  const int w = p->width, conn8 = p->desc.connectivity == 8;
   uint32_t *parent = p->parent, n = 0, n_shared = 0;
 
   /* the bands' labels in increasing order; parent[i] < i for every
@@ -370,21 +393,13 @@ number_blobs (cm_blobs_cpu * p)
     blob_clear (&p->blobs[k]);
     p->slot_of[k] = NO_SLOT;
   }
-  for (int b = 1; b < p->bands; b++) {
-    const uint32_t *cur = p->labels + (size_t) band_first_row (p, b) * w;
-    const uint32_t *up = cur - w;
+  /* in place: the list shrinks as it goes */
+  for (uint32_t i = 0; i < p->n_shared; i++) {
+    const uint32_t k = parent[p->shared[i]] - 1;
 
-    for (int x = 0; x < w; x++) {
-      uint32_t k;
-
-      if (cur[x] == 0 || !(up[x] || (conn8 && ((x > 0 && up[x - 1]) ||
-                      (x + 1 < w && up[x + 1])))))
-        continue;
-      k = parent[cur[x]] - 1;
-      if (p->slot_of[k] == NO_SLOT) {
-        p->slot_of[k] = n_shared;
-        p->shared[n_shared++] = k;
-      }
+    if (p->slot_of[k] == NO_SLOT) {
+      p->slot_of[k] = n_shared;
+      p->shared[n_shared++] = k;
     }
   }
   p->n_shared = n_shared;
@@ -462,14 +477,10 @@ blob_fold (cpu_blob * b, const cpu_blob * a)
 static cm_status
 stats_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * n)
 {
-  label_job job = { p, src };
-  cm_cpu_opts opts = p->opts;
   cm_status st;
 
   *n = number_blobs (p);
-  /* the bands of pass 1 */
-  opts.threads = p->bands;
-  st = cm_cpu_bands (&opts, p->height, stats_band, &job);
+  st = on_bands (p, src, stats_band);
   if (st != CM_OK)
     return st;
   for (uint32_t s = 0; s < p->n_shared; s++)
