@@ -17,9 +17,10 @@
  * gathers the statistics run by run (a row's run of foreground pixels is
  * in one blob) on the same bands: a blob within one band has its record
  * to that band's thread, and one that crosses a band's edge (at most one
- * a run of the edge's row) gets a record in each band, folded into one
- * after. The largest max_blobs come from a selection (the
- * max_blobs-th largest area, then ties in order), not a sort. */
+ * a run of the edge's row) gets a record in each band it meets (a hash
+ * table per band, a few times the frame's width), folded into one after.
+ * The largest max_blobs come from a selection (the max_blobs-th largest
+ * area, then ties in order), not a sort. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ typedef struct
   uint32_t number;              /* among the passing blobs, 0: dropped */
 } cpu_blob;
 
-#define NO_SLOT UINT32_MAX
+#define NO_BLOB UINT32_MAX
 
 struct cm_blobs_cpu
 {
@@ -47,15 +48,16 @@ struct cm_blobs_cpu
   uint32_t *parent;             /* provisional labels' union-find */
   cpu_blob *blobs;
   uint32_t *areas;              /* selection scratch */
-  /* blobs across bands' edges: blob k's index among them (NO_SLOT: none),
-   * their blob indices (after pass 1: a label of each run joined across
-   * an edge), and a record each per band (band b's from
-   * b * most_shared) */
-  uint32_t *slot_of;
-  uint32_t *shared;
+  /* blobs across bands' edges: a label of each run joined across an edge
+   * (pass 1), whether blob k is one of them, and each band's records of
+   * those it meets: a hash table of table_mask + 1 entries (blob index
+   * or NO_BLOB, record) from band * (table_mask + 1) */
+  uint32_t *edge_labels;
+  uint32_t n_edge_labels;
+  uint8_t *crosses;
+  uint32_t *band_keys;
   cpu_blob *band_blobs;
-  size_t most_shared;
-  uint32_t n_shared;
+  uint32_t table_mask;
   uint8_t *fg;                  /* a row of foreground flags per band */
   int bands;
   uint32_t *next;               /* per band: its next label */
@@ -70,6 +72,7 @@ cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
 {
   cm_blobs_cpu *p;
   cm_blobs_desc all;
+  size_t most_edge, table;
   size_t npix;
 
   if (out == NULL)
@@ -97,24 +100,31 @@ cm_blobs_cpu_new (cm_blobs_cpu ** out, const cm_blobs_desc * desc,
    * its row, so never more than (width + 1) / 2 a row, plus 0 */
   p->bands = cm_cpu_band_count (&p->opts, height);
   p->most_labels = (size_t) height * (size_t) ((width + 1) / 2) + 2;
-  /* a blob across an edge has a run in the row below it */
-  p->most_shared = (size_t) (p->bands - 1) * (size_t) ((width + 1) / 2);
+  /* a run of an edge's lower row joins at most one blob across it; a
+   * band meets those of its first row's runs and its last row's: at most
+   * width + 1, and no more than all edges have; the tables half full */
+  most_edge = (size_t) (p->bands - 1) * (size_t) ((width + 1) / 2);
+  table = 1;
+  while (table < 2 * (most_edge < (size_t) width + 1 ? most_edge :
+          (size_t) width + 1))
+    table *= 2;
+  p->table_mask = (uint32_t) (table - 1);
   p->labels = malloc (npix * sizeof (*p->labels));
   p->parent = malloc (p->most_labels * sizeof (*p->parent));
   p->blobs = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->blobs));
   p->areas = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
       sizeof (*p->areas));
-  p->slot_of = malloc ((size_t) cm_blobs_capacity (&all, width, height) *
-      sizeof (*p->slot_of));
-  p->shared = malloc ((p->most_shared + 1) * sizeof (*p->shared));
-  p->band_blobs = malloc ((p->most_shared * p->bands + 1) *
-      sizeof (*p->band_blobs));
+  p->edge_labels = malloc ((most_edge + 1) * sizeof (*p->edge_labels));
+  p->crosses = malloc ((size_t) cm_blobs_capacity (&all, width, height));
+  p->band_keys = malloc (table * p->bands * sizeof (*p->band_keys));
+  p->band_blobs = malloc (table * p->bands * sizeof (*p->band_blobs));
   p->fg = malloc ((size_t) width * p->bands);
   p->next = malloc ((size_t) p->bands * sizeof (*p->next));
   p->band_fg = malloc ((size_t) p->bands * sizeof (*p->band_fg));
   if (!p->labels || !p->parent || !p->blobs || !p->areas ||
-      !p->slot_of || !p->shared || !p->band_blobs || !p->fg ||
+      !p->edge_labels || !p->crosses || !p->band_keys || !p->band_blobs ||
+      !p->fg ||
       !p->next || !p->band_fg ||
       cm_blobs_results_alloc (&p->res, cm_blobs_capacity (desc, width,
               height)) != CM_OK) {
@@ -134,8 +144,9 @@ cm_blobs_cpu_free (cm_blobs_cpu * p)
   free (p->parent);
   free (p->blobs);
   free (p->areas);
-  free (p->slot_of);
-  free (p->shared);
+  free (p->edge_labels);
+  free (p->crosses);
+  free (p->band_keys);
   free (p->band_blobs);
   free (p->fg);
   free (p->next);
@@ -291,7 +302,7 @@ on_bands (cm_blobs_cpu * p, const cm_image * src, cm_band_fn fn)
 }
 
 /* Pass 1: provisional labels, band by band, then the bands' edges
- * united; a label of each run joined across an edge in p->shared */
+ * united; a label of each run joined across an edge in p->edge_labels */
 static cm_status
 label_pass (cm_blobs_cpu * p, const cm_image * src)
 {
@@ -303,11 +314,11 @@ label_pass (cm_blobs_cpu * p, const cm_image * src)
   p->res.foreground = 0;
   for (int b = 0; b < p->bands; b++)
     p->res.foreground += p->band_fg[b];
-  p->n_shared = 0;
+  p->n_edge_labels = 0;
   for (int b = 1; b < p->bands; b++) {
     const int y = band_first_row (p, b);
     const uint32_t *cur = p->labels + (size_t) y * w, *up = cur - w;
-    int listed = 0;             /* this run's label is in p->shared */
+    int listed = 0;             /* this run's label is in edge_labels */
 
     for (int x = 0; x < w; x++) {
       int joined = 0;
@@ -330,7 +341,7 @@ label_pass (cm_blobs_cpu * p, const cm_image * src)
         }
       }
       if (joined && !listed) {
-        p->shared[p->n_shared++] = cur[x];
+        p->edge_labels[p->n_edge_labels++] = cur[x];
         listed = 1;
       }
     }
@@ -376,12 +387,11 @@ blob_clear (cpu_blob * b)
 }
 
 /* Each label's final number (1, 2 ... in the order) in parent[]; the
- * records cleared; p->shared, pass 1's labels across the bands' edges,
- * becomes the list of their blobs, each once */
+ * records cleared, the blobs across the bands' edges marked */
 static uint32_t
 number_blobs (cm_blobs_cpu * p)
 {
-  uint32_t *parent = p->parent, n = 0, n_shared = 0;
+  uint32_t *parent = p->parent, n = 0;
 
   /* the bands' labels in increasing order; parent[i] < i for every
    * non-root: its final number is already there */
@@ -391,19 +401,29 @@ number_blobs (cm_blobs_cpu * p)
       parent[i] = parent[i] == i ? ++n : parent[parent[i]];
   for (uint32_t k = 0; k < n; k++) {
     blob_clear (&p->blobs[k]);
-    p->slot_of[k] = NO_SLOT;
+    p->crosses[k] = 0;
   }
-  /* in place: the list shrinks as it goes */
-  for (uint32_t i = 0; i < p->n_shared; i++) {
-    const uint32_t k = parent[p->shared[i]] - 1;
-
-    if (p->slot_of[k] == NO_SLOT) {
-      p->slot_of[k] = n_shared;
-      p->shared[n_shared++] = k;
-    }
-  }
-  p->n_shared = n_shared;
+  for (uint32_t i = 0; i < p->n_edge_labels; i++)
+    p->crosses[parent[p->edge_labels[i]] - 1] = 1;
   return n;
+}
+
+/* Blob @k's record in a band's table (@keys, @recs, @mask + 1 entries,
+ * never full), cleared when new */
+static inline cpu_blob *
+band_record (uint32_t * keys, cpu_blob * recs, uint32_t mask, uint32_t k)
+{
+  uint32_t h = (k * 2654435761u) & mask;
+
+  while (keys[h] != k) {
+    if (keys[h] == NO_BLOB) {
+      keys[h] = k;
+      blob_clear (&recs[h]);
+      break;
+    }
+    h = (h + 1) & mask;
+  }
+  return &recs[h];
 }
 
 /* Pass 2 on rows [y0, y1): the statistics of their runs */
@@ -414,10 +434,12 @@ stats_band (void *ctx, int band, int y0, int y1)
   cm_blobs_cpu *p = job->p;
   const int w = p->width, bpp = cm_depth_bytes (job->src->depth);
   const uint32_t *parent = p->parent;
-  cpu_blob *own = p->band_blobs + (size_t) band * p->most_shared;
+  const size_t table = (size_t) p->table_mask + 1;
+  uint32_t *keys = p->band_keys + (size_t) band * table;
+  cpu_blob *own = p->band_blobs + (size_t) band * table;
 
-  for (uint32_t s = 0; s < p->n_shared; s++)
-    blob_clear (&own[s]);
+  for (size_t h = 0; h < table; h++)
+    keys[h] = NO_BLOB;
   for (int y = y0; y < y1; y++) {
     const uint32_t *cur = p->labels + (size_t) y * w;
     const uint8_t *row = (const uint8_t *) job->src->data + (size_t) y *
@@ -436,7 +458,8 @@ stats_band (void *ctx, int band, int y0, int y1)
         continue;
       }
       k = parent[cur[x]] - 1;
-      b = p->slot_of[k] == NO_SLOT ? &p->blobs[k] : &own[p->slot_of[k]];
+      b = p->crosses[k] ? band_record (keys, own, p->table_mask, k) :
+          &p->blobs[k];
       for (x0 = x; x < w && cur[x] != 0; x++);
       run_samples (row, x0, x, bpp, &sum_v, &vmin, &vmax);
       b->area += (uint32_t) (x - x0);
@@ -483,10 +506,9 @@ stats_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * n)
   st = on_bands (p, src, stats_band);
   if (st != CM_OK)
     return st;
-  for (uint32_t s = 0; s < p->n_shared; s++)
-    for (int b = 0; b < p->bands; b++)
-      blob_fold (&p->blobs[p->shared[s]],
-          &p->band_blobs[(size_t) b * p->most_shared + s]);
+  for (size_t h = 0; h < (size_t) p->bands * (p->table_mask + 1); h++)
+    if (p->band_keys[h] != NO_BLOB)
+      blob_fold (&p->blobs[p->band_keys[h]], &p->band_blobs[h]);
   return CM_OK;
 }
 
