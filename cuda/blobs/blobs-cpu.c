@@ -408,6 +408,23 @@ number_blobs (cm_blobs_cpu * p)
   return n;
 }
 
+/* @b's statistics with @a's added: a run's, or a band's part of a blob
+ * across edges */
+static inline void
+blob_add (cpu_blob * b, const cpu_blob * a)
+{
+  b->area += a->area;
+  b->sum_x += a->sum_x;
+  b->sum_y += a->sum_y;
+  b->sum_v += a->sum_v;
+  b->x0 = a->x0 < b->x0 ? a->x0 : b->x0;
+  b->x1 = a->x1 > b->x1 ? a->x1 : b->x1;
+  b->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+  b->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+  b->vmin = a->vmin < b->vmin ? a->vmin : b->vmin;
+  b->vmax = a->vmax > b->vmax ? a->vmax : b->vmax;
+}
+
 /* Blob @k's record in a band's table (@keys, @recs, @mask + 1 entries,
  * never full), cleared when new */
 static inline cpu_blob *
@@ -448,9 +465,8 @@ stats_band (void *ctx, int band, int y0, int y1)
     if (cm_cpu_cancelled (&p->opts))
       return CM_ERR_CANCELLED;
     for (int x = 0; x < w;) {
-      cpu_blob *b;
-      uint32_t vmin, vmax, k;
-      uint64_t sum_v;
+      cpu_blob run;
+      uint32_t k;
       int x0;
 
       if (cur[x] == 0) {
@@ -458,41 +474,19 @@ stats_band (void *ctx, int band, int y0, int y1)
         continue;
       }
       k = parent[cur[x]] - 1;
-      b = p->crosses[k] ? band_record (keys, own, p->table_mask, k) :
-          &p->blobs[k];
       for (x0 = x; x < w && cur[x] != 0; x++);
-      run_samples (row, x0, x, bpp, &sum_v, &vmin, &vmax);
-      b->area += (uint32_t) (x - x0);
-      b->sum_x += (uint64_t) (x0 + x - 1) * (uint64_t) (x - x0) / 2;
-      b->sum_y += (uint64_t) y * (uint64_t) (x - x0);
-      b->sum_v += sum_v;
-      b->x0 = (uint32_t) x0 < b->x0 ? (uint32_t) x0 : b->x0;
-      b->x1 = (uint32_t) (x - 1) > b->x1 ? (uint32_t) (x - 1) : b->x1;
-      b->y0 = (uint32_t) y < b->y0 ? (uint32_t) y : b->y0;
-      b->y1 = (uint32_t) y;
-      b->vmin = vmin < b->vmin ? vmin : b->vmin;
-      b->vmax = vmax > b->vmax ? vmax : b->vmax;
+      run.area = (uint32_t) (x - x0);
+      run.sum_x = (uint64_t) (x0 + x - 1) * (uint64_t) (x - x0) / 2;
+      run.sum_y = (uint64_t) y * (uint64_t) (x - x0);
+      run.x0 = (uint32_t) x0;
+      run.x1 = (uint32_t) (x - 1);
+      run.y0 = run.y1 = (uint32_t) y;
+      run_samples (row, x0, x, bpp, &run.sum_v, &run.vmin, &run.vmax);
+      blob_add (p->crosses[k] ? band_record (keys, own, p->table_mask, k) :
+          &p->blobs[k], &run);
     }
   }
   return CM_OK;
-}
-
-/* @b's statistics with @a's added (a band's part of a blob across edges) */
-static void
-blob_fold (cpu_blob * b, const cpu_blob * a)
-{
-  if (a->area == 0)
-    return;
-  b->area += a->area;
-  b->sum_x += a->sum_x;
-  b->sum_y += a->sum_y;
-  b->sum_v += a->sum_v;
-  b->x0 = a->x0 < b->x0 ? a->x0 : b->x0;
-  b->x1 = a->x1 > b->x1 ? a->x1 : b->x1;
-  b->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
-  b->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
-  b->vmin = a->vmin < b->vmin ? a->vmin : b->vmin;
-  b->vmax = a->vmax > b->vmax ? a->vmax : b->vmax;
 }
 
 /* Pass 2: the blobs numbered and their statistics; the number of blobs
@@ -508,7 +502,7 @@ stats_pass (cm_blobs_cpu * p, const cm_image * src, uint32_t * n)
     return st;
   for (size_t h = 0; h < (size_t) p->bands * (p->table_mask + 1); h++)
     if (p->band_keys[h] != NO_BLOB)
-      blob_fold (&p->blobs[p->band_keys[h]], &p->band_blobs[h]);
+      blob_add (&p->blobs[p->band_keys[h]], &p->band_blobs[h]);
   return CM_OK;
 }
 
