@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Faults that need no GPU (GstHarness, CK_FORK=no), for the three
- * elements:
+/* Faults that need no GPU (GstHarness, CK_FORK=no), for the four
+ * elements of tests/common/faults-harness.c:
  *
  *  - backend=cuda on a machine without a usable CUDA device (no driver, no
  *    libcuda, or a build without CUDA): the element refuses to start with

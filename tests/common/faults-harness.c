@@ -16,6 +16,9 @@ const Setting faults_settings[FAULTS_N_SETTINGS] = {
       "010;111;010", 1, CM_BORDER_REFLECT, 0),
   MEDIAN_SETTING (5, 3, 50, CM_BORDER_REPLICATE, 0, TRUE),
   LIN_SETTING (9, 0, 180, 22.5, CM_MORPH_CLOSE, "supremum"),
+  /* uniform frames, half of the pixels foreground (blobs-cases.h's
+   * BLOBS_RANDOM, 50 %): many blobs, the largest 16 reported */
+  BLOBS_SETTING ("output=mask max-blobs=16 min-area=2", 0, 50),
 };
 
 gsize
@@ -95,7 +98,7 @@ faults_cycle_format (ElemKind k, guint cycle)
   static const char *const filt[] = { "GRAY8", "I420", "RGBA", "GRAY16_LE" };
   static const char *const lin[] = { "GRAY8", "I420", "NV12", "GRAY16_LE" };
 
-  return k == EL_LIN ? lin[cycle % 4] : filt[cycle % 4];
+  return k == EL_LIN || k == EL_BLOBS ? lin[cycle % 4] : filt[cycle % 4];
 }
 
 void

@@ -8,6 +8,7 @@
 #include "device.h"
 #include "test-util.h"
 
+#include "blobs-harness.h"
 #include "reliability-harness.h"
 
 const gchar *
@@ -34,7 +35,7 @@ const gchar *
 kind_name (ElemKind k)
 {
   return k == EL_MORPH ? "cudamorph" : k == EL_MEDIAN ? "cudamedian" :
-      "cudalinspectrum";
+      k == EL_LIN ? "cudalinspectrum" : "cudablobs";
 }
 
 GstElement *
@@ -45,10 +46,14 @@ setting_element_new (const Setting * s, GstBus ** bus)
   if (s->kind == EL_LIN)
     return lin_element_new (test_backend (), &s->lin, bus);
 
-  if (s->kind == EL_MORPH)
+  if (s->kind == EL_MORPH) {
     e = morph_element_new (test_backend (), &s->morph);
-  else
+  } else if (s->kind == EL_MEDIAN) {
     e = median_element_new (test_backend (), &s->median);
+  } else {
+    e = test_element_new ("cudablobs", test_backend ());
+    test_element_set_args (e, s->blobs.args);
+  }
   *bus = gst_bus_new ();
   gst_element_set_bus (e, *bus);
   return e;
@@ -61,6 +66,9 @@ setting_describe (const Setting * s)
     return morph_params_describe (&s->morph);
   if (s->kind == EL_LIN)
     return lin_params_describe (&s->lin);
+  if (s->kind == EL_BLOBS)
+    return g_strdup_printf ("%s, frames of kind %d (%d)", s->blobs.args,
+        s->blobs.kind, s->blobs.param);
   return median_params_describe (&s->median);
 }
 
@@ -104,12 +112,67 @@ assert_no_error (GstBus * bus, const char *what)
       (GDestroyNotify) gst_message_unref);
 }
 
+/* The nick of enum property @name of @e */
+static const gchar *
+enum_nick (GstElement * e, const gchar * name)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GEnumClass *klass = G_PARAM_SPEC_ENUM (ps)->enum_class;
+  gint v;
+
+  g_object_get (e, name, &v, NULL);
+  return g_enum_get_value (klass, v)->value_nick;
+}
+
+/* cudablobs: a frame of the setting's kind, the threshold set to the
+ * frame's; the meta on the output, and the output (a mask, or the frame
+ * unchanged), against the reference */
+static void
+push_and_check_blobs (GstHarness * h, GstBus * bus, const Setting * s,
+    const GstVideoInfo * info, guint64 seed, int extra_stride,
+    const char *what)
+{
+  cm_depth depth = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? CM_DEPTH_16 :
+      CM_DEPTH_8;
+  guint t;
+  GstBuffer *in = blobs_make_input (info, s->blobs.kind, s->blobs.param,
+      seed, extra_stride, &t);
+  BlobsExpected want;
+  cm_blobs_desc d;
+  GstBuffer *out;
+  GstFlowReturn ret;
+
+  g_object_set (h->element, "threshold", t, NULL);
+  blobs_desc_from_element (h->element, depth, &d);
+  if (strcmp (enum_nick (h->element, "output"), "mask") == 0)
+    d.output = CM_BLOBS_OUTPUT_MASK;
+  blobs_expected_compute (&want, &d, in, info, NULL, 0);
+  ret = gst_harness_push (h, gst_buffer_ref (in));
+  assert_no_error (bus, what);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  out = gst_harness_pull (h);
+  fail_unless_equals_int (blobs_meta_count (out), 1);
+  fail_unless (blobs_structure_equal (blobs_meta_structure (out), TRUE,
+          &want, what), "%s: meta differs from the reference", what);
+  if (d.output == CM_BLOBS_OUTPUT_MASK)
+    fail_unless (blobs_check_image (in, info, out, info, &d, what),
+        "%s: mask differs from the reference", what);
+  else
+    fail_unless (morph_frames_equal (in, out, info, what),
+        "%s: passthrough frame changed", what);
+  blobs_expected_clear (&want);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
 void
 push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx)
 {
-  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  GstBuffer *in;
   GstBuffer *out;
   GstFlowReturn ret;
   GList *spectra;
@@ -119,6 +182,13 @@ push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
       GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), extra_stride,
       desc, seed);
 
+  g_free (desc);
+  if (s->kind == EL_BLOBS) {
+    push_and_check_blobs (h, bus, s, info, seed, extra_stride, what);
+    g_free (what);
+    return;
+  }
+  in = morph_make_input (info, seed, extra_stride);
   ret = gst_harness_push (h, gst_buffer_ref (in));
   spectra = drain_bus (bus, what);
   fail_unless_equals_int (ret, GST_FLOW_OK);
@@ -146,17 +216,17 @@ push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   g_free (what);
-  g_free (desc);
 }
 
 int
 n_formats (ElemKind k)
 {
-  return k == EL_LIN ? LIN_N_FORMATS : MORPH_N_FORMATS;
+  /* cudablobs takes what cudalinspectrum takes: grey and luma */
+  return k == EL_LIN || k == EL_BLOBS ? LIN_N_FORMATS : MORPH_N_FORMATS;
 }
 
 const char *
 format_name (ElemKind k, int i)
 {
-  return k == EL_LIN ? lin_format (i) : morph_format (i);
+  return k == EL_LIN || k == EL_BLOBS ? lin_format (i) : morph_format (i);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The reliability tests' harness (tests/check/test-bad-input.c,
  * test-faults-nodevice.c, tests/gpu/test-faults.c, test-concurrency.c):
- * one filter setting of any of the three elements, the element made from
- * it on the backend of CM_TEST_BACKEND (default cpu), and a frame pushed,
- * pulled and compared with the CPU reference (cudalinspectrum: its message
- * and its supremum or passthrough output). */
+ * one setting of cudamorph, cudamedian, cudalinspectrum or cudablobs, the
+ * element made from it on the backend of CM_TEST_BACKEND (default cpu),
+ * and a frame pushed, pulled and compared with the CPU reference
+ * (cudalinspectrum: its message and its supremum or passthrough output;
+ * cudablobs: the meta on its output and its mask or passthrough
+ * output). */
 #pragma once
 
 #include "test-suite.h"
@@ -18,8 +20,19 @@ typedef enum
 {
   EL_MORPH,
   EL_MEDIAN,
-  EL_LIN
+  EL_LIN,
+  EL_BLOBS
 } ElemKind;
+
+/* cudablobs: its properties (gst-launch syntax, output passthrough or
+ * mask) and its frames: @kind and @param of blobs-cases.h (blobs_fill ()),
+ * the threshold set to the frame's before each push */
+typedef struct
+{
+  const char *args;
+  int kind;
+  int param;
+} BlobsParams;
 
 /* One filter setting of one element. */
 typedef struct
@@ -28,6 +41,7 @@ typedef struct
   MorphParams morph;
   MedianParams median;
   LinParams lin;
+  BlobsParams blobs;
 } Setting;
 
 /* CM_TEST_BACKEND, default "cpu" */
@@ -54,14 +68,17 @@ gboolean check_filtered (const Setting * s, GstBuffer * inbuf,
     GstBuffer * outbuf, const GstVideoInfo * info, const char *what);
 
 /* Pops every message of @bus: fails on an ERROR, returns the
- * "cudalinspectrum" element messages in order (the rest is dropped). */
+ * "cudalinspectrum" element messages in order (the rest is dropped:
+ * cudablobs posts its messages from a thread of its own, so its tests
+ * here read the meta). */
 GList *drain_bus (GstBus * bus, const char *what);
 
 /* drain_bus (), its messages dropped */
 void assert_no_error (GstBus * bus, const char *what);
 
 /* Pushes one seeded frame of @info, pulls the output and checks it (and
- * for cudalinspectrum the message of this frame). */
+ * for cudalinspectrum the message of this frame, for cudablobs the meta
+ * on the output). */
 void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx);
@@ -70,10 +87,14 @@ void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
 int n_formats (ElemKind k);
 const char *format_name (ElemKind k, int i);
 
-#define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, { 3, 3, 50, \
-      CM_BORDER_REPLICATE, 0, TRUE }, { 41, 0, 180, 1, CM_MORPH_OPEN, \
-      "passthrough" } }
+#define BLOBS_PARAMS_NONE { NULL, 0, 0 }
+#define MEDIAN_PARAMS_DEFAULT { 3, 3, 50, CM_BORDER_REPLICATE, 0, TRUE }
+#define LIN_PARAMS_DEFAULT { 41, 0, 180, 1, CM_MORPH_OPEN, "passthrough" }
+#define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, \
+      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE }
 #define MEDIAN_SETTING(...) { EL_MEDIAN, MORPH_PARAMS_DEFAULT, \
-    { __VA_ARGS__ }, { 41, 0, 180, 1, CM_MORPH_OPEN, "passthrough" } }
-#define LIN_SETTING(...) { EL_LIN, MORPH_PARAMS_DEFAULT, { 3, 3, 50, \
-      CM_BORDER_REPLICATE, 0, TRUE }, { __VA_ARGS__ } }
+    { __VA_ARGS__ }, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE }
+#define LIN_SETTING(...) { EL_LIN, MORPH_PARAMS_DEFAULT, \
+      MEDIAN_PARAMS_DEFAULT, { __VA_ARGS__ }, BLOBS_PARAMS_NONE }
+#define BLOBS_SETTING(...) { EL_BLOBS, MORPH_PARAMS_DEFAULT, \
+      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, { __VA_ARGS__ } }
