@@ -14,9 +14,8 @@
 #include "element-harness.h"
 #include "frame-compare.h"
 #include "padded-frames.h"
+#include "temporal-harness.h"
 #include "test-suite.h"
-
-#include "temporal/temporal.h"
 
 /* One cudatemporal in a harness, and the inputs of its window (the test's
  * own history: oldest first, at most `frames`) */
@@ -64,82 +63,6 @@ run_reset (Run * r)
   g_ptr_array_set_size (r->win, 0);
 }
 
-/* Plane @p of the frames, as the filter of that plane sees them */
-static cm_image_packed
-plane_view (GstVideoFrame * f, guint p, gboolean rgb)
-{
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-  cm_depth depth = GST_VIDEO_FRAME_COMP_DEPTH (f, 0) > 8 ? CM_DEPTH_16 :
-      CM_DEPTH_8;
-  cm_image_packed v;
-
-  gst_video_format_info_component (f->info.finfo, p, comp);
-  v.data = GST_VIDEO_FRAME_PLANE_DATA (f, p);
-  v.pitch = (size_t) GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
-  v.width = GST_VIDEO_FRAME_COMP_WIDTH (f, comp[0]);
-  v.height = GST_VIDEO_FRAME_COMP_HEIGHT (f, comp[0]);
-  v.depth = depth;
-  v.channels = rgb ? 4 : GST_VIDEO_FRAME_COMP_PSTRIDE (f, comp[0]) /
-      cm_depth_bytes (depth);
-  return v;
-}
-
-/* TRUE when @out is what the window r->win gives: each plane by the
- * reference (chroma neutral for difference; RGB with its alpha byte the
- * current frame's); prints the first difference */
-static gboolean
-output_ok (Run * r, GstBuffer * outbuf, const char *what)
-{
-  guint n = r->win->len;
-  GstVideoFrame *in = g_new0 (GstVideoFrame, n);
-  cm_image_packed *views = g_new0 (cm_image_packed, n);
-  gboolean rgb = GST_VIDEO_INFO_IS_RGB (&r->info), ok = TRUE;
-  GstVideoFrame out;
-  guint i, p;
-
-  fail_unless (gst_video_frame_map (&out, &r->info, outbuf, GST_MAP_READ));
-  for (i = 0; i < n; i++)
-    fail_unless (gst_video_frame_map (&in[i], &r->info,
-            g_ptr_array_index (r->win, i), GST_MAP_READ));
-
-  for (p = 0; ok && p < GST_VIDEO_FRAME_N_PLANES (&out); p++) {
-    cm_temporal_desc d = r->d;
-    cm_image_packed got = plane_view (&out, p, rgb), exp = got;
-    gsize row = (gsize) got.width * got.channels * cm_depth_bytes (got.depth);
-    gchar *name = g_strdup_printf ("%s, plane %u", what, p);
-
-    exp.pitch = row;
-    exp.data = g_malloc (row * exp.height);
-    for (i = 0; i < n; i++)
-      views[i] = plane_view (&in[i], p, rgb);
-    d.channels = got.channels;
-    d.alpha = -1;
-    if (rgb)
-      d.alpha = 6 - (gint) (GST_VIDEO_INFO_COMP_POFFSET (&r->info, 0) +
-          GST_VIDEO_INFO_COMP_POFFSET (&r->info, 1) +
-          GST_VIDEO_INFO_COMP_POFFSET (&r->info, 2));
-    if (p > 0 && d.output == CM_TEMPORAL_DIFFERENCE) {
-      for (gint y = 0; y < exp.height; y++)
-        memset ((guint8 *) exp.data + y * row, 128, row);
-    } else {
-      if (p > 0)
-        d.output = CM_TEMPORAL_BACKGROUND;
-      fail_unless (cm_temporal_ref (&d, views, (int) n, &exp) == CM_OK);
-    }
-    ok = frame_bytes_equal (got.data, got.pitch, exp.data, exp.pitch, row,
-        exp.height, name);
-    g_free (exp.data);
-    g_free (name);
-  }
-
-  for (i = 0; i < n; i++)
-    gst_video_frame_unmap (&in[i]);
-  gst_video_frame_unmap (&out);
-  g_free (views);
-  g_free (in);
-  return ok;
-}
-
 static guint
 run_window (Run * r)
 {
@@ -167,7 +90,8 @@ run_push (Run * r, guint64 seed, int extra, gboolean discont,
   fail_unless_equals_int (gst_harness_push (r->h, in), GST_FLOW_OK);
   out = gst_harness_pull (r->h);
   fail_unless (out != NULL, "%s: no output", what);
-  fail_unless (output_ok (r, out, what), "%s: output differs (window %u, "
+  fail_unless (temporal_output_ok (&r->info, &r->d, r->win, out, what),
+      "%s: output differs (window %u, "
       "frames %d, percentile %g, %s)", what, r->win->len, r->d.frames,
       r->d.percentile, cm_temporal_output_name (r->d.output));
   fail_unless_equals_int (run_window (r), r->win->len);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Faults that need no GPU (GstHarness, CK_FORK=no), for the four
+/* Faults that need no GPU (GstHarness, CK_FORK=no), for the five
  * elements of tests/common/faults-harness.c:
  *
  *  - backend=cuda on a machine without a usable CUDA device (no driver, no

@@ -19,6 +19,7 @@ const Setting faults_settings[FAULTS_N_SETTINGS] = {
   /* uniform frames, half of the pixels foreground (blobs-cases.h's
    * BLOBS_RANDOM, 50 %): many blobs, the largest 16 reported */
   BLOBS_SETTING ("output=mask max-blobs=16 min-area=2", 0, 50),
+  TEMPORAL_SETTING (3, 50.0, CM_TEMPORAL_BACKGROUND),
 };
 
 gsize
@@ -114,6 +115,7 @@ faults_cycle_once (GstHarness * h, GstElement * e, GstBus * bus,
 
   fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
+  setting_history_reset (e);
   fail_unless (gst_element_set_state (e, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE, "cycle %u: %s does not start again", cycle,
       kind_name (s->kind));

@@ -8,9 +8,9 @@
 #include "reliability-harness.h"
 
 /* The settings both fault tests run: an opening by a disk, a median, a
- * line spectrum, blobs with a mask (one of each element but
- * cudatemporal, whose frames depend on the ones before). */
-#define FAULTS_N_SETTINGS 4
+ * line spectrum, blobs with a mask, a temporal median of 3 frames (one
+ * of each element). */
+#define FAULTS_N_SETTINGS 5
 extern const Setting faults_settings[FAULTS_N_SETTINGS];
 
 /* Bytes of the C heap in use (malloc'ed and not freed, mmapped blocks

@@ -35,7 +35,8 @@ const gchar *
 kind_name (ElemKind k)
 {
   return k == EL_MORPH ? "cudamorph" : k == EL_MEDIAN ? "cudamedian" :
-      k == EL_LIN ? "cudalinspectrum" : "cudablobs";
+      k == EL_LIN ? "cudalinspectrum" : k == EL_BLOBS ? "cudablobs" :
+      "cudatemporal";
 }
 
 GstElement *
@@ -50,9 +51,13 @@ setting_element_new (const Setting * s, GstBus ** bus)
     e = morph_element_new (test_backend (), &s->morph);
   } else if (s->kind == EL_MEDIAN) {
     e = median_element_new (test_backend (), &s->median);
-  } else {
+  } else if (s->kind == EL_BLOBS) {
     e = test_element_new ("cudablobs", test_backend ());
     test_element_set_args (e, s->blobs.args);
+  } else {
+    e = test_element_new ("cudatemporal", test_backend ());
+    g_object_set (e, "frames", s->temporal.frames, "percentile",
+        s->temporal.percentile, "output", (gint) s->temporal.output, NULL);
   }
   *bus = gst_bus_new ();
   gst_element_set_bus (e, *bus);
@@ -69,6 +74,10 @@ setting_describe (const Setting * s)
   if (s->kind == EL_BLOBS)
     return g_strdup_printf ("%s, frames of kind %d (%d)", s->blobs.args,
         s->blobs.kind, s->blobs.param);
+  if (s->kind == EL_TEMPORAL)
+    return g_strdup_printf ("frames=%u percentile=%g output=%s",
+        s->temporal.frames, s->temporal.percentile,
+        cm_temporal_output_name (s->temporal.output));
   return median_params_describe (&s->median);
 }
 
@@ -167,6 +176,76 @@ push_and_check_blobs (GstHarness * h, GstBus * bus, const Setting * s,
   gst_buffer_unref (in);
 }
 
+/* cudatemporal: the frames since its history began, kept on the element
+ * (a new window with new caps) */
+#define TEMPORAL_WINDOW_KEY "reliability-harness-window"
+
+typedef struct
+{
+  GstVideoInfo info;
+  GPtrArray *frames;            /* GstBuffer, oldest first */
+} TemporalWindow;
+
+static void
+temporal_window_free (gpointer data)
+{
+  TemporalWindow *w = data;
+
+  g_ptr_array_unref (w->frames);
+  g_free (w);
+}
+
+void
+setting_history_reset (GstElement * e)
+{
+  g_object_set_data (G_OBJECT (e), TEMPORAL_WINDOW_KEY, NULL);
+}
+
+/* cudatemporal: a random frame; the output against the reference over
+ * the frames since the history began, and the window property */
+static void
+push_and_check_temporal (GstHarness * h, GstBus * bus, const Setting * s,
+    const GstVideoInfo * info, guint64 seed, int extra_stride,
+    const char *what)
+{
+  TemporalWindow *w = g_object_get_data (G_OBJECT (h->element),
+      TEMPORAL_WINDOW_KEY);
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  cm_temporal_desc d;
+  GstBuffer *out;
+  GstFlowReturn ret;
+  guint window;
+
+  if (w == NULL || !gst_video_info_is_equal (&w->info, info)) {
+    w = g_new0 (TemporalWindow, 1);
+    w->info = *info;
+    w->frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_buffer_unref);
+    g_object_set_data_full (G_OBJECT (h->element), TEMPORAL_WINDOW_KEY, w,
+        temporal_window_free);
+  }
+  if (w->frames->len == s->temporal.frames)
+    g_ptr_array_remove_index (w->frames, 0);
+  g_ptr_array_add (w->frames, gst_buffer_ref (in));
+  memset (&d, 0, sizeof (d));
+  d.frames = (int) s->temporal.frames;
+  d.percentile = s->temporal.percentile;
+  d.output = s->temporal.output;
+
+  ret = gst_harness_push (h, gst_buffer_ref (in));
+  assert_no_error (bus, what);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  out = gst_harness_pull (h);
+  fail_unless (temporal_output_ok (info, &d, w->frames, out, what),
+      "%s: output differs from the reference over %u frames", what,
+      w->frames->len);
+  g_object_get (h->element, "window", &window, NULL);
+  fail_unless_equals_int (window, w->frames->len);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
 void
 push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
@@ -183,8 +262,11 @@ push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
       desc, seed);
 
   g_free (desc);
-  if (s->kind == EL_BLOBS) {
-    push_and_check_blobs (h, bus, s, info, seed, extra_stride, what);
+  if (s->kind == EL_BLOBS || s->kind == EL_TEMPORAL) {
+    if (s->kind == EL_BLOBS)
+      push_and_check_blobs (h, bus, s, info, seed, extra_stride, what);
+    else
+      push_and_check_temporal (h, bus, s, info, seed, extra_stride, what);
     g_free (what);
     return;
   }

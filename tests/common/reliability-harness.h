@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The reliability tests' harness (tests/check/test-bad-input.c,
  * test-faults-nodevice.c, tests/gpu/test-faults.c, test-concurrency.c):
- * one setting of cudamorph, cudamedian, cudalinspectrum or cudablobs, the
- * element made from it on the backend of CM_TEST_BACKEND (default cpu),
- * and a frame pushed, pulled and compared with the CPU reference
- * (cudalinspectrum: its message and its supremum or passthrough output;
- * cudablobs: the meta on its output and its mask or passthrough
- * output). */
+ * one setting of any of the five elements, the element made from it on
+ * the backend of CM_TEST_BACKEND (default cpu), and a frame pushed,
+ * pulled and compared with the CPU reference (cudalinspectrum: its
+ * message and its supremum or passthrough output; cudablobs: the meta on
+ * its output and its mask or passthrough output; cudatemporal: over the
+ * frames since its history began). */
 #pragma once
 
 #include "test-suite.h"
 
 #include "lin-harness.h"
 #include "median-harness.h"
+#include "temporal-harness.h"
 
 /* ---- elements and their reference --------------------------------------- */
 
@@ -21,7 +22,8 @@ typedef enum
   EL_MORPH,
   EL_MEDIAN,
   EL_LIN,
-  EL_BLOBS
+  EL_BLOBS,
+  EL_TEMPORAL
 } ElemKind;
 
 /* cudablobs: its properties (gst-launch syntax, output passthrough or
@@ -34,6 +36,14 @@ typedef struct
   int param;
 } BlobsParams;
 
+/* cudatemporal: its frames, percentile and output */
+typedef struct
+{
+  guint frames;
+  gdouble percentile;
+  cm_temporal_output output;
+} TemporalParams;
+
 /* One filter setting of one element. */
 typedef struct
 {
@@ -42,6 +52,7 @@ typedef struct
   MedianParams median;
   LinParams lin;
   BlobsParams blobs;
+  TemporalParams temporal;
 } Setting;
 
 /* CM_TEST_BACKEND, default "cpu" */
@@ -78,23 +89,36 @@ void assert_no_error (GstBus * bus, const char *what);
 
 /* Pushes one seeded frame of @info, pulls the output and checks it (and
  * for cudalinspectrum the message of this frame, for cudablobs the meta
- * on the output). */
+ * on the output). For cudatemporal the harness keeps the frames since
+ * the element's history began (new caps, or setting_history_reset ()). */
 void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx);
+
+/* The element's history begins anew (a restart): for cudatemporal the
+ * harness forgets its frames too. */
+void setting_history_reset (GstElement * e);
 
 /* The template formats of @k: how many, and the @i-th. */
 int n_formats (ElemKind k);
 const char *format_name (ElemKind k, int i);
 
 #define BLOBS_PARAMS_NONE { NULL, 0, 0 }
+#define TEMPORAL_PARAMS_NONE { 0, 0.0, CM_TEMPORAL_BACKGROUND }
 #define MEDIAN_PARAMS_DEFAULT { 3, 3, 50, CM_BORDER_REPLICATE, 0, TRUE }
 #define LIN_PARAMS_DEFAULT { 41, 0, 180, 1, CM_MORPH_OPEN, "passthrough" }
 #define MORPH_SETTING(...) { EL_MORPH, { __VA_ARGS__ }, \
-      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE }
+      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE, \
+      TEMPORAL_PARAMS_NONE }
 #define MEDIAN_SETTING(...) { EL_MEDIAN, MORPH_PARAMS_DEFAULT, \
-    { __VA_ARGS__ }, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE }
+    { __VA_ARGS__ }, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE, \
+    TEMPORAL_PARAMS_NONE }
 #define LIN_SETTING(...) { EL_LIN, MORPH_PARAMS_DEFAULT, \
-      MEDIAN_PARAMS_DEFAULT, { __VA_ARGS__ }, BLOBS_PARAMS_NONE }
+      MEDIAN_PARAMS_DEFAULT, { __VA_ARGS__ }, BLOBS_PARAMS_NONE, \
+      TEMPORAL_PARAMS_NONE }
 #define BLOBS_SETTING(...) { EL_BLOBS, MORPH_PARAMS_DEFAULT, \
-      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, { __VA_ARGS__ } }
+      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, { __VA_ARGS__ }, \
+      TEMPORAL_PARAMS_NONE }
+#define TEMPORAL_SETTING(...) { EL_TEMPORAL, MORPH_PARAMS_DEFAULT, \
+      MEDIAN_PARAMS_DEFAULT, LIN_PARAMS_DEFAULT, BLOBS_PARAMS_NONE, \
+      { __VA_ARGS__ } }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Device faults on the CUDA backend (GstHarness, CK_FORK=no), for the
- * four elements of tests/common/faults-harness.c. Exits 77 (meson: SKIP)
+ * five elements of tests/common/faults-harness.c. Exits 77 (meson: SKIP)
  * without a usable CUDA device.
  *
  *  - device out of memory: the test takes almost all device memory itself
