@@ -126,7 +126,7 @@ array_get (const GstStructure * s, const char *name, gboolean bytes,
     return FALSE;
   if (bytes) {
     GBytes *b;
-    gsize len;
+    gsize len = 0;
     gconstpointer data;
 
     if (!G_VALUE_HOLDS (v, G_TYPE_BYTES))
