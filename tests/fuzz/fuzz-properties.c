@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libFuzzer target: the property parsers of cudamorph, cudamedian and
- * cudalinspectrum (CPU backend), then a frame through each.
+/* libFuzzer target: the property parsers of cudamorph, cudamedian,
+ * cudalinspectrum, cudablobs and cudatemporal (CPU backend), then a frame
+ * through each.
  *
  * The input is a list of records (element, property, how, payload):
  * strings through gst_util_set_object_arg () (enum nicks, numbers, masks),
@@ -8,11 +9,12 @@
  * g_object_set_property (). Refusals warn (the warnings are swallowed
  * here). After every record the values read back must be valid: within
  * their GParamSpec, the mask a valid custom SE, the median sides odd, the
- * angles of cudalinspectrum each valid alone. After the records one
- * small frame of a random size goes through each element (GstHarness) and
- * must come out (GST_FLOW_OK, a buffer), except that cudalinspectrum
- * started with angles that are no valid set together refuses it with one
- * element error. Needs GST_PLUGIN_PATH (set by
+ * angles of cudalinspectrum each valid alone, cudablobs' connectivity 4
+ * or 8. After the records one small frame of a random size goes through
+ * each element (GstHarness) and must come out (GST_FLOW_OK, a buffer),
+ * except that cudalinspectrum started with angles that are no valid set
+ * together, and cudablobs started with a nonzero max-area below
+ * min-area, refuse it with one element error. Needs GST_PLUGIN_PATH (set by
  * the meson test; defaults to the build's gst/). */
 #include <math.h>
 #include <stdio.h>
@@ -31,14 +33,19 @@
       fprintf (stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
       abort (); } } while (0)
 
-static const char *const names[3] = { "cudamorph", "cudamedian",
-  "cudalinspectrum"
+enum
+{
+  EL_MORPH, EL_MEDIAN, EL_LIN, EL_BLOBS, EL_TEMPORAL, N_ELEMENTS
 };
 
-static GstHarness *harness[3];
-static GstElement *elements[3];
-static GParamSpec **props[3];
-static guint n_props[3];
+static const char *const names[N_ELEMENTS] = { "cudamorph", "cudamedian",
+  "cudalinspectrum", "cudablobs", "cudatemporal"
+};
+
+static GstHarness *harness[N_ELEMENTS];
+static GstElement *elements[N_ELEMENTS];
+static GParamSpec **props[N_ELEMENTS];
+static guint n_props[N_ELEMENTS];
 
 static void
 swallow (const gchar * domain, GLogLevelFlags level, const gchar * msg,
@@ -65,7 +72,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
     g_log_set_handler (domains[i], G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE,
         swallow, NULL);
 
-  for (int e = 0; e < 3; e++) {
+  for (int e = 0; e < N_ELEMENTS; e++) {
     GstElement *el = gst_element_factory_make (names[e], NULL);
 
     if (el == NULL) {
@@ -145,7 +152,7 @@ check_element (int e)
       CHECK (!isnan (g_value_get_double (&v)));
     g_value_unset (&v);
   }
-  if (e == 0) {
+  if (e == EL_MORPH) {
     gchar *mask;
     cm_se *se = NULL;
     gint connectivity;
@@ -158,12 +165,17 @@ check_element (int e)
     CHECK (min_area >= 1);
     cm_se_free (se);
     g_free (mask);
-  } else if (e == 1) {
+  } else if (e == EL_MEDIAN) {
     gint w, h;
 
     g_object_get (el, "width", &w, "height", &h, NULL);
     CHECK (w % 2 == 1 && h % 2 == 1);
-  } else {
+  } else if (e == EL_BLOBS) {
+    gint connectivity;
+
+    g_object_get (el, "connectivity", &connectivity, NULL);
+    CHECK (connectivity == 4 || connectivity == 8);
+  } else if (e == EL_LIN) {
     /* each angle alone is valid; the three together are judged at the
      * next frame, whatever the order they were set in */
     gdouble amin, amax, step;
@@ -201,7 +213,7 @@ set_from_string (GObject * obj, GParamSpec * ps, const char *str)
 static void
 set_one (const uint8_t ** d, size_t * n)
 {
-  int e = take (d, n) % 3;
+  int e = take (d, n) % N_ELEMENTS;
   GParamSpec *ps = props[e][take (d, n) % n_props[e]];
   unsigned how = take (d, n) % 4;
   GObject *obj = G_OBJECT (elements[e]);
@@ -249,7 +261,7 @@ set_one (const uint8_t ** d, size_t * n)
       else
         g_value_set_enum (&v, x);
     } else if (G_IS_PARAM_SPEC_UINT (ps)) {
-      uint32_t x;
+      uint32_t x = 0;         /* one byte or four: the rest zero */
 
       take_bytes (d, n, &x, how == 1 ? 4 : 1);
       g_value_set_uint (&v, x);
@@ -280,15 +292,28 @@ lin_angles_valid (GstElement * el)
   return cm_linspectrum_desc_check (&desc) == CM_OK;
 }
 
+/* Whether cudablobs' area limits are valid together (judged at the first
+ * frame: min-area 0 acts as 1, max-area 0 is no limit) */
+static gboolean
+blobs_areas_valid (GstElement * el)
+{
+  guint min_area, max_area;
+
+  g_object_get (el, "min-area", &min_area, "max-area", &max_area, NULL);
+  return max_area == 0 || max_area >= MAX (min_area, 1u);
+}
+
 /* Returns whether the frame was expected to be refused: cudalinspectrum
- * starting with an invalid set of orientations (an element error). */
+ * starting with an invalid set of orientations, cudablobs with invalid
+ * area limits (an element error). */
 static gboolean
 push_frame (int e, const uint8_t ** d, size_t * n)
 {
   static const char *const formats[] = { "GRAY8", "GRAY16_LE", "I420",
     "NV12", "RGBA"
   };
-  int nf = e == 2 ? 4 : 5;
+  /* the analysers take grey and YUV only */
+  int nf = e == EL_LIN || e == EL_BLOBS ? 4 : 5;
   const char *format = formats[take (d, n) % nf];
   int w = 1 + take (d, n) % 12, h = 1 + take (d, n) % 12;
   gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
@@ -302,7 +327,8 @@ push_frame (int e, const uint8_t ** d, size_t * n)
   g_free (caps);
   in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   gst_buffer_memset (in, 0, take (d, n), GST_VIDEO_INFO_SIZE (&info));
-  if (e == 2 && !lin_angles_valid (elements[e])) {
+  if ((e == EL_LIN && !lin_angles_valid (elements[e])) ||
+      (e == EL_BLOBS && !blobs_areas_valid (elements[e]))) {
     CHECK (gst_harness_push (harness[e], in) != GST_FLOW_OK);
     return TRUE;
   }
@@ -323,7 +349,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   GstBus *bus;
 
   /* fresh elements for every input: a crash replays from its input alone */
-  for (int e = 0; e < 3; e++) {
+  for (int e = 0; e < N_ELEMENTS; e++) {
     elements[e] = gst_object_ref_sink (gst_element_factory_make (names[e],
             NULL));
     gst_util_set_object_arg (G_OBJECT (elements[e]), "backend", "cpu");
@@ -334,7 +360,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   }
   for (int r = 0; r < 12 && n > 0; r++)
     set_one (&d, &n);
-  for (int e = 0; e < 3; e++) {
+  for (int e = 0; e < N_ELEMENTS; e++) {
     gboolean refused = push_frame (e, &d, &n);
     guint errors = 0;
 
