@@ -158,6 +158,13 @@ static const Setting settings[] = {
   LIN_SETTING (41, 0, 180, 15, CM_MORPH_OPEN, "passthrough"),
   LIN_SETTING (3, -10, 10, 0.5, CM_MORPH_CLOSE, "supremum"),
   LIN_SETTING (64, 0, 180, 45, CM_MORPH_OPEN, "supremum"),
+  /* uniform frames, 30 % and 70 % foreground (blobs-cases.h's
+   * BLOBS_RANDOM) */
+  BLOBS_SETTING ("connectivity=4 max-blobs=3", 0, 30),
+  BLOBS_SETTING ("output=mask min-area=2 max-area=40 exclude-border=true",
+      0, 70),
+  TEMPORAL_SETTING (1, 50.0, CM_TEMPORAL_BACKGROUND),
+  TEMPORAL_SETTING (4, 25.0, CM_TEMPORAL_DIFFERENCE),
 };
 
 /* One element of a setting in its harness, with a bus of its own */
@@ -241,8 +248,8 @@ GST_START_TEST (test_caps_changes)
 
   setting_run_start (&r, s);
   for (guint i = 0; i < G_N_ELEMENTS (seq); i++) {
-    morph_harness_set_caps (r.h, s->kind == EL_LIN ? seq[i].lin_format :
-        seq[i].format, seq[i].w, seq[i].h, &info);
+    morph_harness_set_caps (r.h, s->kind == EL_LIN || s->kind == EL_BLOBS ?
+        seq[i].lin_format : seq[i].format, seq[i].w, seq[i].h, &info);
     push_and_check (r.h, r.bus, s, &info, seed++, 0, "caps change");
     push_and_check (r.h, r.bus, s, &info, seed++, 5 * (i % 2) * 2,
         "caps change");
@@ -273,6 +280,8 @@ GST_START_TEST (test_flush)
             morph_make_input (&info, seed++, 0)), GST_FLOW_FLUSHING);
     fail_unless (gst_harness_push_event (r.h,
             gst_event_new_flush_stop (round % 2 == 0)));
+    /* cudatemporal's history begins anew at a flush */
+    setting_history_reset (r.e);
     gst_segment_init (&seg, GST_FORMAT_TIME);
     fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
     push_and_check (r.h, r.bus, s, &info, seed++, 0, "after flush");
@@ -282,6 +291,7 @@ GST_START_TEST (test_flush)
       fail_unless (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
       fail_unless (gst_harness_push_event (r.h,
               gst_event_new_flush_stop (TRUE)));
+      setting_history_reset (r.e);
       fail_unless (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
       push_and_check (r.h, r.bus, s, &info, seed++, 0, "flush after caps");
     }
@@ -398,8 +408,8 @@ GST_START_TEST (test_refused_caps)
     GstSegment seg;
     SettingRun r;
 
-    /* RGBA is fine for the two filters */
-    if (i == 3 && s->kind != EL_LIN) {
+    /* RGBA is fine for the filters and cudatemporal */
+    if (i == 3 && s->kind != EL_LIN && s->kind != EL_BLOBS) {
       gst_caps_unref (caps);
       continue;
     }
@@ -784,6 +794,50 @@ GST_START_TEST (test_linspectrum_properties)
 
 GST_END_TEST;
 
+static const LimitedProperty blobs_limits[] = {
+  {"threshold"}, {"connectivity"}, {"min-area"}, {"max-area"},
+  {"max-blobs"}, {"interval"}, {"output"}, {NULL}
+};
+
+GST_START_TEST (test_blobs_properties)
+{
+  GstElement *e = element_new_limits_checked ("cudablobs", blobs_limits);
+
+  /* 5, 6 and 7 lie in the range but are no connectivity */
+  g_object_set (e, "connectivity", 4, NULL);
+  for (gint c = 5; c <= 7; c++) {
+    EXPECT_WARNING ("connectivity", g_object_set (e, "connectivity", c,
+            NULL));
+    fail_unless_equals_int (get_int (e, "connectivity"), 4);
+  }
+  /* the area limits alone take any value (judged together at the next
+   * frame: test-cudablobs-properties) */
+  EXPECT_NO_WARNING (g_object_set (e, "min-area", 100u, "max-area", 10u,
+          NULL));
+
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static const LimitedProperty temporal_limits[] = {
+  {"frames"}, {"percentile"}, {"output"}, {NULL}
+};
+
+GST_START_TEST (test_temporal_properties)
+{
+  GstElement *e = element_new_limits_checked ("cudatemporal",
+      temporal_limits);
+
+  EXPECT_NO_WARNING (g_object_set (e, "percentile", 0.0, NULL));
+  EXPECT_NO_WARNING (g_object_set (e, "percentile", 100.0, NULL));
+  EXPECT_NO_WARNING (g_object_set (e, "frames", 255u, NULL));
+
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* GLib up to 2.74 lets through double values a hair outside a property's
  * range without a warning (its tolerance; newer GLib refuses them): the
  * element must read back a value inside the range and keep filtering.
@@ -828,6 +882,7 @@ GST_START_TEST (test_double_tolerance)
         GstBuffer *in = morph_make_input (&info, seed++, 0);
         GList *msgs;
 
+        setting_frame_pushed (s, r.e, &info, in);
         fail_unless_equals_int (gst_harness_push (r.h, in), GST_FLOW_OK);
         gst_buffer_unref (gst_harness_pull (r.h));
         msgs = drain_bus (r.bus, "double tolerance");
@@ -878,8 +933,16 @@ GST_START_TEST (test_refused_while_playing)
       EXPECT_WARNING ("length", g_object_set (r.e, "length", 0u, NULL));
       break;
     case EL_BLOBS:
+      /* the area limits together are judged at the next frame (a bus
+       * warning, the limits in use kept); one value alone at once */
+      EXPECT_WARNING ("connectivity", g_object_set (r.e, "connectivity", 6,
+              NULL));
+      EXPECT_WARNING ("interval", g_object_set (r.e, "interval", 0u, NULL));
+      break;
     case EL_TEMPORAL:
-      /* none among these settings: their own properties tests */
+      EXPECT_WARNING ("frames", g_object_set (r.e, "frames", 0u, NULL));
+      EXPECT_WARNING ("percentile", g_object_set (r.e, "percentile", NAN,
+              NULL));
       break;
   }
   push_and_check (r.h, r.bus, s, &info, seed++, 0, "after refusals");
@@ -894,6 +957,8 @@ static const TestSuiteEntry suite_tests[] = {
   TEST_SUITE_TEST (test_morph_properties),
   TEST_SUITE_TEST (test_median_properties),
   TEST_SUITE_TEST (test_linspectrum_properties),
+  TEST_SUITE_TEST (test_blobs_properties),
+  TEST_SUITE_TEST (test_temporal_properties),
   TEST_SUITE_LOOP (test_refused_while_playing, 0, G_N_ELEMENTS (settings)),
   TEST_SUITE_LOOP (test_double_tolerance, 0, G_N_ELEMENTS (settings)),
   TEST_SUITE_LOOP (test_small_frames, 0, G_N_ELEMENTS (settings)),

@@ -201,6 +201,36 @@ setting_history_reset (GstElement * e)
   g_object_set_data (G_OBJECT (e), TEMPORAL_WINDOW_KEY, NULL);
 }
 
+/* @in of @info into the window of @e (cudatemporal of @s): a new window
+ * with new caps, the oldest frame out when it is full */
+static TemporalWindow *
+temporal_window_add (const Setting * s, GstElement * e,
+    const GstVideoInfo * info, GstBuffer * in)
+{
+  TemporalWindow *w = g_object_get_data (G_OBJECT (e), TEMPORAL_WINDOW_KEY);
+
+  if (w == NULL || !gst_video_info_is_equal (&w->info, info)) {
+    w = g_new0 (TemporalWindow, 1);
+    w->info = *info;
+    w->frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
+        gst_buffer_unref);
+    g_object_set_data_full (G_OBJECT (e), TEMPORAL_WINDOW_KEY, w,
+        temporal_window_free);
+  }
+  if (w->frames->len == s->temporal.frames)
+    g_ptr_array_remove_index (w->frames, 0);
+  g_ptr_array_add (w->frames, gst_buffer_ref (in));
+  return w;
+}
+
+void
+setting_frame_pushed (const Setting * s, GstElement * e,
+    const GstVideoInfo * info, GstBuffer * in)
+{
+  if (s->kind == EL_TEMPORAL)
+    temporal_window_add (s, e, info, in);
+}
+
 /* cudatemporal: a random frame; the output against the reference over
  * the frames since the history began, and the window property */
 static void
@@ -208,25 +238,13 @@ push_and_check_temporal (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *what)
 {
-  TemporalWindow *w = g_object_get_data (G_OBJECT (h->element),
-      TEMPORAL_WINDOW_KEY);
   GstBuffer *in = morph_make_input (info, seed, extra_stride);
+  TemporalWindow *w = temporal_window_add (s, h->element, info, in);
   cm_temporal_desc d;
   GstBuffer *out;
   GstFlowReturn ret;
   guint window;
 
-  if (w == NULL || !gst_video_info_is_equal (&w->info, info)) {
-    w = g_new0 (TemporalWindow, 1);
-    w->info = *info;
-    w->frames = g_ptr_array_new_with_free_func ((GDestroyNotify)
-        gst_buffer_unref);
-    g_object_set_data_full (G_OBJECT (h->element), TEMPORAL_WINDOW_KEY, w,
-        temporal_window_free);
-  }
-  if (w->frames->len == s->temporal.frames)
-    g_ptr_array_remove_index (w->frames, 0);
-  g_ptr_array_add (w->frames, gst_buffer_ref (in));
   memset (&d, 0, sizeof (d));
   d.frames = (int) s->temporal.frames;
   d.percentile = s->temporal.percentile;

@@ -95,9 +95,14 @@ void push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
     const char *ctx);
 
-/* The element's history begins anew (a restart): for cudatemporal the
- * harness forgets its frames too. */
+/* The element's history begins anew (a restart, a flush): for
+ * cudatemporal the harness forgets its frames too. */
 void setting_history_reset (GstElement * e);
+
+/* @in (of @info) was pushed into @e (of @s) outside push_and_check ():
+ * for cudatemporal the harness' window takes it too. */
+void setting_frame_pushed (const Setting * s, GstElement * e,
+    const GstVideoInfo * info, GstBuffer * in);
 
 /* The template formats of @k: how many, and the @i-th. */
 int n_formats (ElemKind k);
