@@ -248,7 +248,7 @@ GST_START_TEST (test_caps_changes)
 
   setting_run_start (&r, s);
   for (guint i = 0; i < G_N_ELEMENTS (seq); i++) {
-    morph_harness_set_caps (r.h, s->kind == EL_LIN || s->kind == EL_BLOBS ?
+    morph_harness_set_caps (r.h, kind_grey_yuv_only (s->kind) ?
         seq[i].lin_format : seq[i].format, seq[i].w, seq[i].h, &info);
     push_and_check (r.h, r.bus, s, &info, seed++, 0, "caps change");
     push_and_check (r.h, r.bus, s, &info, seed++, 5 * (i % 2) * 2,
@@ -409,7 +409,7 @@ GST_START_TEST (test_refused_caps)
     SettingRun r;
 
     /* RGBA is fine for the filters and cudatemporal */
-    if (i == 3 && s->kind != EL_LIN && s->kind != EL_BLOBS) {
+    if (i == 3 && !kind_grey_yuv_only (s->kind)) {
       gst_caps_unref (caps);
       continue;
     }

@@ -99,7 +99,7 @@ faults_cycle_format (ElemKind k, guint cycle)
   static const char *const filt[] = { "GRAY8", "I420", "RGBA", "GRAY16_LE" };
   static const char *const lin[] = { "GRAY8", "I420", "NV12", "GRAY16_LE" };
 
-  return k == EL_LIN || k == EL_BLOBS ? lin[cycle % 4] : filt[cycle % 4];
+  return kind_grey_yuv_only (k) ? lin[cycle % 4] : filt[cycle % 4];
 }
 
 void

@@ -121,6 +121,18 @@ assert_no_error (GstBus * bus, const char *what)
       (GDestroyNotify) gst_message_unref);
 }
 
+/* @in pushed through @h (no error on @bus), its one output pulled */
+static GstBuffer *
+push_pull (GstHarness * h, GstBus * bus, GstBuffer * in, const char *what)
+{
+  GstFlowReturn ret = gst_harness_push (h, gst_buffer_ref (in));
+
+  assert_no_error (bus, what);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+  return gst_harness_pull (h);
+}
+
 /* The nick of enum property @name of @e */
 static const gchar *
 enum_nick (GstElement * e, const gchar * name)
@@ -150,18 +162,13 @@ push_and_check_blobs (GstHarness * h, GstBus * bus, const Setting * s,
   BlobsExpected want;
   cm_blobs_desc d;
   GstBuffer *out;
-  GstFlowReturn ret;
 
   g_object_set (h->element, "threshold", t, NULL);
   blobs_desc_from_element (h->element, depth, &d);
   if (strcmp (enum_nick (h->element, "output"), "mask") == 0)
     d.output = CM_BLOBS_OUTPUT_MASK;
   blobs_expected_compute (&want, &d, in, info, NULL, 0);
-  ret = gst_harness_push (h, gst_buffer_ref (in));
-  assert_no_error (bus, what);
-  fail_unless_equals_int (ret, GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
-  out = gst_harness_pull (h);
+  out = push_pull (h, bus, in, what);
   fail_unless_equals_int (blobs_meta_count (out), 1);
   fail_unless (blobs_structure_equal (blobs_meta_structure (out), TRUE,
           &want, what), "%s: meta differs from the reference", what);
@@ -242,7 +249,6 @@ push_and_check_temporal (GstHarness * h, GstBus * bus, const Setting * s,
   TemporalWindow *w = temporal_window_add (s, h->element, info, in);
   cm_temporal_desc d;
   GstBuffer *out;
-  GstFlowReturn ret;
   guint window;
 
   memset (&d, 0, sizeof (d));
@@ -250,11 +256,7 @@ push_and_check_temporal (GstHarness * h, GstBus * bus, const Setting * s,
   d.percentile = s->temporal.percentile;
   d.output = s->temporal.output;
 
-  ret = gst_harness_push (h, gst_buffer_ref (in));
-  assert_no_error (bus, what);
-  fail_unless_equals_int (ret, GST_FLOW_OK);
-  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
-  out = gst_harness_pull (h);
+  out = push_pull (h, bus, in, what);
   fail_unless (temporal_output_ok (info, &d, w->frames, out, what),
       "%s: output differs from the reference over %u frames", what,
       w->frames->len);
@@ -264,31 +266,18 @@ push_and_check_temporal (GstHarness * h, GstBus * bus, const Setting * s,
   gst_buffer_unref (in);
 }
 
-void
-push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
+/* cudamorph, cudamedian: the output; cudalinspectrum: its message of
+ * the frame and its output */
+static void
+push_and_check_frame (GstHarness * h, GstBus * bus, const Setting * s,
     const GstVideoInfo * info, guint64 seed, int extra_stride,
-    const char *ctx)
+    const char *what)
 {
-  GstBuffer *in;
+  GstBuffer *in = morph_make_input (info, seed, extra_stride);
   GstBuffer *out;
   GstFlowReturn ret;
   GList *spectra;
-  gchar *desc = setting_describe (s);
-  gchar *what = g_strdup_printf ("%s %s: %s %dx%d stride+%d, %s, seed %"
-      G_GUINT64_FORMAT, ctx, kind_name (s->kind), GST_VIDEO_INFO_NAME (info),
-      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), extra_stride,
-      desc, seed);
 
-  g_free (desc);
-  if (s->kind == EL_BLOBS || s->kind == EL_TEMPORAL) {
-    if (s->kind == EL_BLOBS)
-      push_and_check_blobs (h, bus, s, info, seed, extra_stride, what);
-    else
-      push_and_check_temporal (h, bus, s, info, seed, extra_stride, what);
-    g_free (what);
-    return;
-  }
-  in = morph_make_input (info, seed, extra_stride);
   ret = gst_harness_push (h, gst_buffer_ref (in));
   spectra = drain_bus (bus, what);
   fail_unless_equals_int (ret, GST_FLOW_OK);
@@ -315,18 +304,43 @@ push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
   g_list_free_full (spectra, (GDestroyNotify) gst_message_unref);
   gst_buffer_unref (out);
   gst_buffer_unref (in);
+}
+
+void
+push_and_check (GstHarness * h, GstBus * bus, const Setting * s,
+    const GstVideoInfo * info, guint64 seed, int extra_stride,
+    const char *ctx)
+{
+  gchar *desc = setting_describe (s);
+  gchar *what = g_strdup_printf ("%s %s: %s %dx%d stride+%d, %s, seed %"
+      G_GUINT64_FORMAT, ctx, kind_name (s->kind), GST_VIDEO_INFO_NAME (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), extra_stride,
+      desc, seed);
+
+  if (s->kind == EL_BLOBS)
+    push_and_check_blobs (h, bus, s, info, seed, extra_stride, what);
+  else if (s->kind == EL_TEMPORAL)
+    push_and_check_temporal (h, bus, s, info, seed, extra_stride, what);
+  else
+    push_and_check_frame (h, bus, s, info, seed, extra_stride, what);
   g_free (what);
+  g_free (desc);
+}
+
+gboolean
+kind_grey_yuv_only (ElemKind k)
+{
+  return k == EL_LIN || k == EL_BLOBS;
 }
 
 int
 n_formats (ElemKind k)
 {
-  /* cudablobs takes what cudalinspectrum takes: grey and luma */
-  return k == EL_LIN || k == EL_BLOBS ? LIN_N_FORMATS : MORPH_N_FORMATS;
+  return kind_grey_yuv_only (k) ? LIN_N_FORMATS : MORPH_N_FORMATS;
 }
 
 const char *
 format_name (ElemKind k, int i)
 {
-  return k == EL_LIN || k == EL_BLOBS ? lin_format (i) : morph_format (i);
+  return kind_grey_yuv_only (k) ? lin_format (i) : morph_format (i);
 }

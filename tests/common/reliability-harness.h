@@ -104,6 +104,10 @@ void setting_history_reset (GstElement * e);
 void setting_frame_pushed (const Setting * s, GstElement * e,
     const GstVideoInfo * info, GstBuffer * in);
 
+/* TRUE for the analysers that take grey and YUV only (cudalinspectrum,
+ * cudablobs: no RGB) */
+gboolean kind_grey_yuv_only (ElemKind k);
+
 /* The template formats of @k: how many, and the @i-th. */
 int n_formats (ElemKind k);
 const char *format_name (ElemKind k, int i);
