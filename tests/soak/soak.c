@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Soak: many frames through cudamedian ! cudamorph ! cudalinspectrum in
- * one chain (a GstHarness around the three, system memory), host RSS and
- * device memory in use sampled every --sample frames, one output checked
- * against the CPU reference at each sample, a table at the end.
+/* Soak: many frames through an inspection line, cudamedian ! cudamorph !
+ * cudalinspectrum ! cudablobs in one chain (a GstHarness around the
+ * four, system memory), host RSS and device memory in use sampled every
+ * --sample frames, one output and its blobs checked against the CPU
+ * reference at each sample, a table at the end.
  *
  *   soak [--frames N] [--sample N] [--width W] [--height H]
  *        [--format GRAY8|GRAY16_LE|I420|NV12] [--backend cuda|cpu|auto]
@@ -14,7 +15,11 @@
  * CUDA device (backend cuda); 1 otherwise. The chain: 3x3 median, opening
  * by a 5x5 rectangle, linear openings of 21 pixels every 15 degrees with
  * the spectrum message every frame (counted) and the frame passed
- * through. */
+ * through, then the blobs of the opened frame at 128 (the 64 largest on
+ * the buffer's meta, checked, and in a message every frame, counted: the
+ * element posts them from a thread of its own). The loop runs as a check
+ * test in this process (the blobs harness asserts as the element tests
+ * do). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -32,6 +37,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include "blobs-harness.h"
 #include "device.h"
 #include "median/median.h"
 #include "morph/morph.h"
@@ -120,9 +126,33 @@ random_frame (const GstVideoInfo * info, guint64 seed)
   return buf;
 }
 
-/* Pops the bus: counts spectrum messages, prints and counts errors. */
+/* The blobs meta of @out (the opened frame, passed through) is the
+ * reference's blobs of its luma under @blobs' settings */
+static gboolean
+check_blobs (GstElement * blobs, GstBuffer * out, const GstVideoInfo * info)
+{
+  const GstStructure *meta = blobs_meta_structure (out);
+  cm_blobs_desc d;
+  BlobsExpected e;
+  gboolean ok;
+
+  if (meta == NULL || blobs_meta_count (out) != 1) {
+    fprintf (stderr, "no blobs meta, or more than one\n");
+    return FALSE;
+  }
+  blobs_desc_from_element (blobs, GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ?
+      CM_DEPTH_16 : CM_DEPTH_8, &d);
+  blobs_expected_compute (&e, &d, out, info, NULL, 0);
+  ok = blobs_structure_equal (meta, TRUE, &e, "soak blobs meta");
+  blobs_expected_clear (&e);
+  return ok;
+}
+
+/* Pops the bus: counts the spectrum and blobs messages, prints and counts
+ * errors. */
 static void
-drain (GstBus * bus, guint64 * messages, guint * errors)
+drain (GstBus * bus, guint64 * messages, guint64 * blobs_messages,
+    guint * errors)
 {
   GstMessage *msg;
 
@@ -130,6 +160,9 @@ drain (GstBus * bus, guint64 * messages, guint * errors)
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
         gst_message_has_name (msg, "cudalinspectrum"))
       (*messages)++;
+    else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT &&
+        gst_message_has_name (msg, "cudablobs"))
+      (*blobs_messages)++;
     else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
       GError *err = NULL;
       gchar *dbg = NULL;
@@ -146,60 +179,47 @@ drain (GstBus * bus, guint64 * messages, guint * errors)
   }
 }
 
-int
-main (int argc, char **argv)
+/* The run's settings (the command line) */
+typedef struct
 {
-  guint64 frames = 100000, sample = 10000;
-  gint width = 1920, height = 1080;
-  gint64 slack = 16384;
-  const gchar *format = "GRAY8", *backend = "cuda";
-  GOptionEntry entries[] = {
-    {"frames", 'n', 0, G_OPTION_ARG_INT64, &frames, "frames to push", "N"},
-    {"sample", 's', 0, G_OPTION_ARG_INT64, &sample,
-        "sample memory and check a frame every N frames", "N"},
-    {"width", 0, 0, G_OPTION_ARG_INT, &width, "frame width", "W"},
-    {"height", 0, 0, G_OPTION_ARG_INT, &height, "frame height", "H"},
-    {"format", 0, 0, G_OPTION_ARG_STRING, &format, "GRAY8, GRAY16_LE, I420 "
-          "or NV12", "F"},
-    {"backend", 0, 0, G_OPTION_ARG_STRING, &backend, "cuda, cpu or auto",
-        "B"},
-    {"slack-kib", 0, 0, G_OPTION_ARG_INT64, &slack,
-        "allowed growth of host RSS and device memory, KiB", "K"},
-    {NULL}
-  };
-  GOptionContext *ctx = g_option_context_new ("- soak of the three elements");
-  GError *err = NULL;
+  guint64 frames, sample;
+  gint width, height;
+  gint64 slack;
+  const gchar *format, *backend;
+} SoakArgs;
+
+static SoakArgs args = { 100000, 10000, 1920, 1080, 16384, "GRAY8", "cuda" };
+
+static int soak_rc = 1;
+
+/* The soak; 0 when it passed */
+static int
+soak (const SoakArgs * a)
+{
+  const guint64 frames = a->frames, sample = a->sample;
+  const gint width = a->width, height = a->height;
+  const gint64 slack = a->slack;
+  const gchar *format = a->format, *backend = a->backend;
   GstBuffer *pool[4];
   GstVideoInfo info;
   GstHarness *h;
   GstBus *bus;
+  GstElement *blobs;
   gchar *launch, *caps;
-  guint64 messages = 0, checked = 0, bad = 0;
+  guint64 messages = 0, blobs_messages = 0, checked = 0, bad = 0;
   guint errors = 0;
   gsize rss0 = 0, rss1 = 0;
   gssize dev0 = -1, dev1 = -1;
   gint64 t0;
   int rc = 0;
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
-    fprintf (stderr, "%s\n", err->message);
-    return 2;
-  }
-  g_option_context_free (ctx);
-  if (sample == 0 || frames == 0)
-    return 2;
-  if (strcmp (backend, "cuda") == 0 && cm_device_count () <= 0) {
-    fprintf (stderr, "backend cuda but no usable CUDA device: skipped\n");
-    return 77;
-  }
-
   launch = g_strdup_printf ("cudamedian backend=%s size=3 ! "
       "cudamorph backend=%s operation=open shape=rect width=5 height=5 ! "
-      "cudalinspectrum backend=%s length=21 angle-step=15", backend, backend,
-      backend);
+      "cudalinspectrum backend=%s length=21 angle-step=15 ! "
+      "cudablobs name=blobs backend=%s threshold=128 max-blobs=64", backend,
+      backend, backend, backend);
   h = gst_harness_new_parse (launch);
+  blobs = gst_bin_get_by_name (GST_BIN (h->element), "blobs");
   bus = gst_bus_new ();
   gst_element_set_bus (h->element, bus);
   caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
@@ -233,7 +253,8 @@ main (int argc, char **argv)
       gsize rss = test_rss_kib ();
 
       checked++;
-      if (!check_frame (pool[f % 4], out, &info)) {
+      if (!check_frame (pool[f % 4], out, &info) ||
+          !check_blobs (blobs, out, &info)) {
         fprintf (stderr, "frame %" G_GUINT64_FORMAT ": differs from the "
             "reference\n", f);
         bad++;
@@ -250,13 +271,17 @@ main (int argc, char **argv)
       fflush (stdout);
     }
     gst_buffer_unref (out);
-    drain (bus, &messages, &errors);
+    drain (bus, &messages, &blobs_messages, &errors);
   }
-  drain (bus, &messages, &errors);
+  /* cudablobs posts before it passes a serialized event on */
+  gst_harness_push_event (h, gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+          gst_structure_new_empty ("soak-end")));
+  drain (bus, &messages, &blobs_messages, &errors);
 
-  printf ("spectrum messages: %" G_GUINT64_FORMAT ", element errors: %u, "
-      "frames checked: %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " wrong)\n",
-      messages, errors, checked, bad);
+  printf ("spectrum messages: %" G_GUINT64_FORMAT ", blobs messages: %"
+      G_GUINT64_FORMAT ", element errors: %u, frames checked: %"
+      G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " wrong)\n", messages,
+      blobs_messages, errors, checked, bad);
   printf ("host RSS: %" G_GSIZE_FORMAT " KiB after the first frame, %"
       G_GSIZE_FORMAT " KiB at the end (%+" G_GSSIZE_FORMAT " KiB)\n", rss0,
       rss1, (gssize) rss1 - (gssize) rss0);
@@ -264,7 +289,8 @@ main (int argc, char **argv)
     printf ("device memory in use: %" G_GSSIZE_FORMAT " KiB after the first "
         "frame, %" G_GSSIZE_FORMAT " KiB at the end (%+" G_GSSIZE_FORMAT
         " KiB)\n", dev0, dev1, dev1 - dev0);
-  if (bad || errors || (rc == 0 && messages < frames))
+  if (bad || errors || (rc == 0 && (messages < frames ||
+              blobs_messages < frames)))
     rc = 1;
   if ((gssize) rss1 - (gssize) rss0 > slack || (dev0 >= 0 &&
           dev1 - dev0 > slack)) {
@@ -276,10 +302,70 @@ main (int argc, char **argv)
 
   for (int i = 0; i < 4; i++)
     gst_buffer_unref (pool[i]);
+  gst_object_unref (blobs);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
   g_free (launch);
   g_free (caps);
   return rc;
+}
+
+GST_START_TEST (test_soak)
+{
+  soak_rc = soak (&args);
+}
+
+GST_END_TEST;
+
+int
+main (int argc, char **argv)
+{
+  GOptionEntry entries[] = {
+    {"frames", 'n', 0, G_OPTION_ARG_INT64, &args.frames, "frames to push",
+        "N"},
+    {"sample", 's', 0, G_OPTION_ARG_INT64, &args.sample,
+        "sample memory and check a frame every N frames", "N"},
+    {"width", 0, 0, G_OPTION_ARG_INT, &args.width, "frame width", "W"},
+    {"height", 0, 0, G_OPTION_ARG_INT, &args.height, "frame height", "H"},
+    {"format", 0, 0, G_OPTION_ARG_STRING, &args.format, "GRAY8, GRAY16_LE, "
+          "I420 or NV12", "F"},
+    {"backend", 0, 0, G_OPTION_ARG_STRING, &args.backend, "cuda, cpu or auto",
+        "B"},
+    {"slack-kib", 0, 0, G_OPTION_ARG_INT64, &args.slack,
+        "allowed growth of host RSS and device memory, KiB", "K"},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- soak of an inspection line");
+  GError *err = NULL;
+  Suite *suite;
+  TCase *tc;
+  SRunner *sr;
+  int failed;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    fprintf (stderr, "%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  if (args.sample == 0 || args.frames == 0)
+    return 2;
+  if (strcmp (args.backend, "cuda") == 0 && cm_device_count () <= 0) {
+    fprintf (stderr, "backend cuda but no usable CUDA device: skipped\n");
+    return 77;
+  }
+  /* one test in this process, no time limit */
+  suite = suite_create ("soak");
+  tc = tcase_create ("soak");
+  tcase_set_timeout (tc, 0);
+  tcase_add_test (tc, test_soak);
+  suite_add_tcase (suite, tc);
+  sr = srunner_create (suite);
+  srunner_set_fork_status (sr, CK_NOFORK);
+  srunner_run_all (sr, CK_SILENT);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : soak_rc;
 }
