@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The CUDA plan of the blobs (blobs.h), the device twin of blobs-ref.c.
  *
- * Per frame, all on the caller's stream, nothing allocated:
+ * Per frame, all on the caller's stream, nothing allocated, in one graph
+ * launch (the memset and the steps below captured once per result slot
+ * when the plan is made; a frame sets its images' addresses into the
+ * labelling's and the output's nodes):
  *  1. label_tiles: threshold, union-find inside 128 x tile_rows tiles in
  *     shared memory, the tile roots marked in a bitmap, each tile root's
  *     statistics (its record: blobs-stats.cuh), foreground counted
@@ -13,7 +16,8 @@
  *  4. rank_roots: each root's rank (its blob's place in the order: the
  *     roots of the segments before its own, added up by each block), its
  *     area and the index of its record kept by rank; the blobs counted;
- *  5. per blob: the filters, the area histogram of the selection;
+ *  5. per blob (steps 5 to 9: blobs-select.cuh): the filters, the area
+ *     histogram of the selection;
  *  6. one block: the passing blobs counted, the cut of max_blobs;
  *  7. per blob: blobs above and at the cut counted per block;
  *  8. one block: the reported blobs' places;
@@ -39,19 +43,7 @@
 #include "cm-cuda.h"
 #include "blobs-label.cuh"
 #include "blobs-tiles.cuh"
-
-#define BLOB_THREADS 1024       /* blobs of a per-blob block, one each     */
-#define SCAN_THREADS 1024       /* the one-block scans                     */
-#define AREA_BINS 4096          /* selection histogram: areas 0 ... 4094,
-                                 * and 4095 or more                        */
-#define TOP_BIN (AREA_BINS - 1)
-#define CAND_SHARED 4096        /* top-bin areas ranked in shared memory  */
-
-/* per blob block: passing, above the cut, at the cut, and the offsets */
-enum
-{
-  BLK_PASS, BLK_PASS_OFF, BLK_GT, BLK_EQ, BLK_EQ_OFF, BLK_SEL_OFF, BLK_ARRAYS
-};
+#include "blobs-select.cuh"
 
 /* The kernels whose instance the plan chooses (depth, connectivity,
  * the merge's finds, the output) */
@@ -111,337 +103,28 @@ struct cm_blobs_plan
   cm_blobs_results *res_dev[CM_BLOBS_MAX_RESULT_SLOTS]; /* device's      */
   cm_blobs_results arrays_dev[CM_BLOBS_MAX_RESULT_SLOTS];       /* the
                                  * arrays' device addresses               */
+  /* a frame's memset and launches, captured once per result slot when
+   * the plan is made: a frame is one graph launch. The labelling's and
+   * the output's nodes take each frame's images (the others' arguments
+   * are the plan's own); @at_src and @at_dst: the images they hold. */
+  cudaGraph_t graph[CM_BLOBS_MAX_RESULT_SLOTS];
+  cudaGraphExec_t exec[CM_BLOBS_MAX_RESULT_SLOTS];
+  cudaGraphNode_t label_node[CM_BLOBS_MAX_RESULT_SLOTS];
+  cudaGraphNode_t output_node[CM_BLOBS_MAX_RESULT_SLOTS];
+  cm_image at_src[CM_BLOBS_MAX_RESULT_SLOTS], at_dst[CM_BLOBS_MAX_RESULT_SLOTS];
 };
-
-/* The arguments of the per-blob kernels: blob i (its rank) has area
- * area[i] and its statistics in record record[i] of @rec */
-struct blob_args
-{
-  const uint32_t *area, *record;
-  const blob_record *rec;
-  const blobs_ctl *ctl;
-  uint32_t *blk;
-  uint32_t nblk;
-  uint64_t min_area, max_area;
-  int exclude_border;
-  int width, height;
-};
-
-static __device__ __forceinline__ bool
-passes (const blob_args &a, uint32_t i)
-{
-  const uint32_t area = a.area[i];
-
-  if (area < a.min_area || (a.max_area != 0 && area > a.max_area))
-    return false;
-  if (!a.exclude_border)
-    return true;
-  const blob_record &r = a.rec[a.record[i]];
-
-  return !(r.x0 == 0 || r.y0 == 0 || r.x1 == (uint32_t) a.width - 1 ||
-      r.y1 == (uint32_t) a.height - 1);
-}
-
-/* ---- one-block scans ----------------------------------------------------- */
-
-/* @in[0..m) scanned (exclusive) into @out (may be @in); the sum */
-static __device__ uint32_t
-scan_array (const uint32_t *in, uint32_t *out, uint32_t m, uint32_t *scratch)
-{
-  uint32_t carry = 0;
-
-  for (uint32_t b = 0; b < m; b += blockDim.x) {
-    const uint32_t i = b + threadIdx.x;
-    const uint32_t v = i < m ? in[i] : 0;
-    uint32_t total;
-    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
-
-    if (i < m)
-      out[i] = carry + ex;
-    carry += total;
-  }
-  return carry;
-}
-
-/* ---- 5: filters and the area histogram ----------------------------------- */
-
-/* The per-blob kernels: a grid of at most a few blocks per SM walks the
- * blob blocks b (BLOB_THREADS blobs each) of the frame's blobs */
-#define FOR_BLOB_BLOCKS(b, n) \
-  for (uint32_t b = blockIdx.x; b * BLOB_THREADS < (n); b += gridDim.x)
-
-static __device__ __forceinline__ void
-filter_block (const blob_args &a, uint32_t b, uint32_t n, bool select,
-    uint32_t *hist, uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl,
-    uint32_t *scratch)
-{
-  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
-  uint32_t total;
-  const bool ok = i < n && passes (a, i);
-
-  block_exclusive_scan (ok, &total, scratch);
-  if (threadIdx.x == 0)
-    a.blk[BLK_PASS * a.nblk + b] = total;
-  const unsigned counted = __ballot_sync (0xffffffffu, select && ok);
-
-  if (!select || !ok)
-    return;
-  const uint32_t area = a.area[i];
-  const uint32_t bin = area < TOP_BIN ? area : TOP_BIN;
-  const unsigned peers = __match_any_sync (counted, bin);
-
-  /* small areas are the common ones: one atomic per bin and warp */
-  if ((threadIdx.x & 31) == __ffs (peers) - 1)
-    atomicAdd (&hist[bin], __popc (peers));
-  if (bin == TOP_BIN) {
-    const uint32_t c = atomicAdd (&ctl->candidates, 1u);
-
-    if (c < cand_cap)
-      cand[c] = area;
-  }
-}
-
-/* The histogram is the block's own in shared memory, added into @hist
- * at the end: small blobs share a few bins, and where there are many
- * (4-connected noise) every warp's atomics on them in global memory
- * waited on each other. */
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-filter_blobs (blob_args a, bool select, uint32_t *hist, uint32_t *cand,
-    uint32_t cand_cap, blobs_ctl *ctl)
-{
-  __shared__ uint32_t scratch[32];
-  __shared__ uint32_t s_hist[AREA_BINS];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  const uint32_t n = a.ctl->roots;
-
-  if (blockIdx.x * BLOB_THREADS >= n)
-    return;                     /* no blob block for this one */
-  if (select) {
-    for (uint32_t k = threadIdx.x; k < AREA_BINS; k += BLOB_THREADS)
-      s_hist[k] = 0;
-    __syncthreads ();
-  }
-  FOR_BLOB_BLOCKS (b, n)
-      filter_block (a, b, n, select, s_hist, cand, cand_cap, ctl, scratch);
-  if (!select)
-    return;
-  __syncthreads ();
-  for (uint32_t k = threadIdx.x; k < AREA_BINS; k += BLOB_THREADS)
-    if (s_hist[k] != 0)
-      atomicAdd (&hist[k], s_hist[k]);
-}
-
-/* ---- 6: the passing blobs counted, the cut ------------------------------- */
-
-static __global__ void
-__launch_bounds__ (SCAN_THREADS)
-choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
-    const uint32_t *cand, uint32_t cand_cap, blobs_ctl *ctl)
-{
-  __shared__ uint32_t scratch[32];
-  __shared__ uint32_t cut_bin, greater;
-  __shared__ uint32_t top[CAND_SHARED];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  pdl_trigger ();               /* one block: the next may come early */
-  const uint32_t n = ctl->roots;
-  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
-  const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
-      a.blk + BLK_PASS_OFF * a.nblk, nb, scratch);
-  const int per = AREA_BINS / SCAN_THREADS;
-  uint32_t c[AREA_BINS / SCAN_THREADS], sum = 0, before, all;
-
-  if (threadIdx.x == 0) {
-    ctl->total = total;
-    ctl->cut = 0;
-    ctl->ties = 0;
-  }
-  if (max_blobs == 0 || total <= max_blobs)
-    return;
-  if (threadIdx.x == 0)
-    cut_bin = TOP_BIN;
-  /* bins from the top down: thread t has descending places per t ...
-   * per t + per - 1; the cut's bin is where the count from the top
-   * reaches max_blobs */
-  for (int j = 0; j < per; j++) {
-    c[j] = hist[TOP_BIN - (per * threadIdx.x + j)];
-    sum += c[j];
-  }
-  before = block_exclusive_scan (sum, &all, scratch);
-  for (int j = 0; j < per; j++) {
-    if (before < max_blobs && before + c[j] >= max_blobs) {
-      cut_bin = TOP_BIN - (per * threadIdx.x + j);
-      greater = before;
-    }
-    before += c[j];
-  }
-  __syncthreads ();
-  if (cut_bin < TOP_BIN) {
-    if (threadIdx.x == 0) {
-      ctl->cut = cut_bin;
-      ctl->ties = max_blobs - greater;
-    }
-    return;
-  }
-  /* in the top bin: the max_blobs-th largest of its exact areas (there
-   * are at most pixels / TOP_BIN of them), by counting */
-  const uint32_t m = ctl->candidates < cand_cap ? ctl->candidates :
-      cand_cap;
-  const uint32_t *v = cand;
-
-  if (m <= CAND_SHARED) {
-    for (uint32_t i = threadIdx.x; i < m; i += blockDim.x)
-      top[i] = cand[i];
-    __syncthreads ();
-    v = top;
-  }
-  for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) {
-    const uint32_t vi = v[i];
-    uint32_t gt = 0, ge = 0;
-
-    for (uint32_t j = 0; j < m; j++) {
-      gt += v[j] > vi;
-      ge += v[j] >= vi;
-    }
-    if (gt < max_blobs && ge >= max_blobs) {
-      ctl->cut = vi;
-      ctl->ties = max_blobs - gt;
-    }
-  }
-}
-
-/* ---- 7: above and at the cut, per block ---------------------------------- */
-
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-count_cut (blob_args a)
-{
-  __shared__ uint32_t scratch[32];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  const uint32_t n = a.ctl->roots, cut = a.ctl->cut;
-
-  FOR_BLOB_BLOCKS (b, n) {
-    const uint32_t i = b * BLOB_THREADS + threadIdx.x;
-    const bool ok = i < n && passes (a, i);
-    const uint32_t area = ok ? a.area[i] : 0;
-    uint32_t gt, eq;
-
-    block_exclusive_scan (ok && area > cut, &gt, scratch);
-    block_exclusive_scan (ok && area == cut, &eq, scratch);
-    if (threadIdx.x == 0) {
-      a.blk[BLK_GT * a.nblk + b] = gt;
-      a.blk[BLK_EQ * a.nblk + b] = eq;
-    }
-  }
-}
-
-/* ---- 8: the reported blobs' places --------------------------------------- */
-
-static __global__ void
-__launch_bounds__ (SCAN_THREADS)
-place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
-    int labels_output)
-{
-  __shared__ uint32_t scratch[32];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  pdl_trigger ();               /* one block: the next may come early */
-  const uint32_t n = ctl->roots, ties = ctl->ties;
-  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
-  uint32_t *eq = a.blk + BLK_EQ * a.nblk, *eq_off = a.blk + BLK_EQ_OFF *
-      a.nblk, *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
-  uint32_t carry = 0;
-
-  scan_array (eq, eq_off, nb, scratch);
-  __syncthreads ();
-  /* a block reports its blobs above the cut and those of its blobs at
-   * the cut that are among the first @ties */
-  for (uint32_t b = 0; b < nb; b += blockDim.x) {
-    const uint32_t i = b + threadIdx.x;
-    uint32_t v = 0, total;
-
-    if (i < nb) {
-      const uint32_t left = ties > eq_off[i] ? ties - eq_off[i] : 0;
-
-      v = a.blk[BLK_GT * a.nblk + i] + (left < eq[i] ? left : eq[i]);
-    }
-    const uint32_t ex = block_exclusive_scan (v, &total, scratch);
-
-    if (i < nb)
-      sel_off[i] = carry + ex;
-    carry += total;
-  }
-  if (threadIdx.x == 0) {
-    ctl->count = carry;
-    res->total = ctl->total;
-    res->count = carry;
-    res->foreground = ctl->foreground;
-    res->labels_saturated = labels_output && ctl->total > 65535u;
-  }
-}
-
-/* ---- 9: the results, the passing blobs' numbers ------------------------- */
-
-static __device__ __forceinline__ void
-write_block (const blob_args &a, uint32_t b, uint32_t n, uint32_t cut,
-    uint32_t ties, const cm_blobs_results &out, uint32_t *number,
-    uint32_t *scratch)
-{
-  const uint32_t i = b * BLOB_THREADS + threadIdx.x;
-  uint32_t total;
-  const bool ok = i < n && passes (a, i);
-  const uint32_t area = ok ? a.area[i] : 0;
-  const uint32_t pass_k = a.blk[BLK_PASS_OFF * a.nblk + b] +
-      block_exclusive_scan (ok, &total, scratch);
-  const uint32_t eq_k = a.blk[BLK_EQ_OFF * a.nblk + b] +
-      block_exclusive_scan (ok && area == cut, &total, scratch);
-  const bool sel = ok && (area > cut || (area == cut && eq_k < ties));
-  const uint32_t k = a.blk[BLK_SEL_OFF * a.nblk + b] +
-      block_exclusive_scan (sel, &total, scratch);
-
-  if (number != NULL && i < n)
-    number[i] = ok ? pass_k + 1 : 0;
-  if (!sel)
-    return;
-  const uint32_t c = a.record[i];
-  const blob_record r = a.rec[c];
-
-  out.x[k] = r.x0;
-  out.y[k] = r.y0;
-  out.width[k] = r.x1 - r.x0 + 1;
-  out.height[k] = r.y1 - r.y0 + 1;
-  out.area[k] = area;
-  out.cx[k] = __ddiv_rn (__ull2double_rn (r.sum_x), (double) area);
-  out.cy[k] = __ddiv_rn (__ull2double_rn (r.sum_y), (double) area);
-  out.min[k] = r.vmin;
-  out.max[k] = r.vmax;
-  out.mean[k] = __ddiv_rn (__ull2double_rn (r.sum_v), (double) area);
-}
-
-static __global__ void
-__launch_bounds__ (BLOB_THREADS)
-write_results (blob_args a, cm_blobs_results out, uint32_t *number)
-{
-  __shared__ uint32_t scratch[32];
-  pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  const uint32_t n = a.ctl->roots, cut = a.ctl->cut, ties = a.ctl->ties;
-  const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
-  const uint32_t *sel_off = a.blk + BLK_SEL_OFF * a.nblk;
-
-  /* without numbers to write, a blob block reporting none has nothing
-   * to do (with max_blobs, most of a frame of many blobs) */
-  FOR_BLOB_BLOCKS (b, n) {
-    const uint32_t end = b + 1 < nb ? sel_off[b + 1] : a.ctl->count;
-
-    if (number != NULL || end > sel_off[b])
-      write_block (a, b, n, cut, ties, out, number, scratch);
-  }
-}
 
 /* ---- the plan ------------------------------------------------------------ */
 
 static void
 plan_release (cm_blobs_plan *p)
 {
+  for (int i = 0; i < CM_BLOBS_MAX_RESULT_SLOTS; i++) {
+    if (p->exec[i] != NULL)
+      cudaGraphExecDestroy (p->exec[i]);
+    if (p->graph[i] != NULL)
+      cudaGraphDestroy (p->graph[i]);
+  }
   cudaFree (p->labels);
   cudaFree (p->bm);
   cudaFree (p->first);
@@ -535,6 +218,211 @@ plan_choose_kernels (cm_blobs_plan *p, bool merge_halving)
       p->output_max = 0;
       break;
   }
+}
+
+/* The labelling's launch configuration, and its arguments for @src */
+struct label_launch
+{
+  dim3 grid, block;
+  size_t shared;
+  const void *data;
+  size_t pitch;
+  int width, height;
+  uint32_t threshold;
+  bool invert;
+  void *args[12];
+};
+
+static void
+label_launch_init (label_launch *l, cm_blobs_plan *p, const cm_image *src)
+{
+  const int tr = p->tile_rows;
+
+  l->grid = dim3 ((p->width + TILE_W - 1) / TILE_W, (p->height + tr - 1) /
+      tr);
+  l->block = dim3 (32, tr);
+  l->shared = (size_t) TILE_SLOTS_WORDS * (TILE_W / 2) * tr *
+      sizeof (uint32_t);
+  l->data = src->data;
+  l->pitch = src->pitch;
+  l->width = p->width;
+  l->height = p->height;
+  l->threshold = p->threshold;
+  l->invert = p->desc.invert != 0;
+  /* label_tiles' parameters, in order */
+  void *args[12] = { &l->data, &l->pitch, &l->width, &l->height,
+    &l->threshold, &l->invert, &p->labels, &p->bm, &p->first, &p->wpr,
+    &p->st, &p->ctl
+  };
+  memcpy (l->args, args, sizeof (args));
+}
+
+/* The output's, for @dst */
+struct output_launch
+{
+  dim3 grid, block;
+  void *data;
+  size_t pitch;
+  int width, height;
+  const uint32_t *labels, *number;
+  uint32_t max;
+  void *args[7];
+};
+
+static void
+output_launch_init (output_launch *l, cm_blobs_plan *p, const cm_image *dst)
+{
+  l->grid = dim3 ((p->width + OUT_W - 1) / OUT_W, (p->height + OUT_ROWS - 1) /
+      OUT_ROWS);
+  l->block = dim3 (OUT_W, OUT_ROWS);
+  l->data = dst->data;
+  l->pitch = dst->pitch;
+  l->width = p->width;
+  l->height = p->height;
+  l->labels = p->labels;
+  l->number = p->number;
+  l->max = p->output_max;
+  /* write_output's parameters, in order */
+  void *args[7] = { &l->data, &l->pitch, &l->width, &l->height, &l->labels,
+    &l->number, &l->max
+  };
+  memcpy (l->args, args, sizeof (args));
+}
+
+/* The stream's last captured node */
+static cudaError_t
+captured_node (cudaStream_t s, cudaGraphNode_t *node)
+{
+  cudaStreamCaptureStatus status;
+  const cudaGraphNode_t *deps = NULL;
+  size_t n = 0;
+  cudaError_t e = cudaStreamGetCaptureInfo (s, &status, NULL, NULL, &deps,
+      NULL, &n);
+
+  if (e == cudaSuccess && (status != cudaStreamCaptureStatusActive || n != 1))
+    e = cudaErrorStreamCaptureInvalidated;
+  if (e == cudaSuccess)
+    *node = deps[0];
+  return e;
+}
+
+/* A frame's memset and steps into result slot @k, queued on @s (which
+ * is capturing: the labelling's and the output's nodes are kept) */
+static cudaError_t
+capture_steps (cm_blobs_plan *p, int k, const cm_image *src,
+    const cm_image *dst, cudaStream_t s)
+{
+  const bool select = p->desc.max_blobs != 0;
+  const int w = p->width, h = p->height, tr = p->tile_rows;
+  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
+  label_launch lab;
+  blob_args a;
+  cudaError_t e;
+
+  a.area = p->rank_area;
+  a.record = p->rank_record;
+  a.rec = p->st.rec;
+  a.ctl = p->ctl;
+  a.blk = p->blk;
+  a.nblk = p->nblk;
+  a.min_area = p->desc.min_area ? p->desc.min_area : 1;
+  a.max_area = p->desc.max_area;
+  a.exclude_border = p->desc.exclude_border;
+  a.width = w;
+  a.height = h;
+
+  e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
+  if (e != cudaSuccess)
+    return e;
+  /* steps as numbered above; @steps stops early (benchmarks) */
+  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
+
+  label_launch_init (&lab, p, src);
+  e = cudaLaunchKernel ((const void *) p->label, lab.grid, lab.block,
+      lab.args, lab.shared, s);
+  if (e == cudaSuccess)
+    e = captured_node (s, &p->label_node[k]);
+  if (e != cudaSuccess)
+    return e;
+  /* every step after the labelling may be launched while the one before
+   * it ends (cm-pdl.cuh): each waits for it before reading anything */
+  const int pdl = p->pdl;
+  cudaError_t first_error = cudaSuccess;
+  auto keep = [&first_error] (cudaError_t err) {
+    if (first_error == cudaSuccess)
+      first_error = err;
+  };
+
+  if (steps >= 2)
+    keep (pdl_launch_params (p->merge, tiles, dim3 (TILE_W + tr), 0, s, pdl,
+            p->labels, w, h, tr));
+  if (steps >= 3)
+    keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
+            dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
+            p->roots_bm, p->nwords, w, p->wpr, p->st, p->seg));
+  if (steps >= 4)
+    keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
+            0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
+            w, p->wpr, (const uint32_t *) p->seg, p->ctl,
+            (const uint32_t *) p->st.area, p->rank_area, p->rank_record));
+  if (steps >= 5)
+    keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
+            p->cand_cap, p->ctl));
+  if (steps >= 6)
+    keep (pdl_launch_params (choose_cut, dim3 (1), dim3 (SCAN_THREADS), 0,
+            s, pdl, a, p->desc.max_blobs, p->hist, p->cand, p->cand_cap,
+            p->ctl));
+  if (steps >= 7)
+    keep (pdl_launch_params (count_cut, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a));
+  if (steps >= 8)
+    keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
+            0, s, pdl, a, p->ctl, p->res_dev[k],
+            p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
+  if (steps >= 9)
+    keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
+            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev[k], p->number));
+  if (steps >= 10 && p->output != NULL) {
+    output_launch out;
+
+    output_launch_init (&out, p, dst);
+    keep (pdl_launch_params (p->output, out.grid, out.block, 0, s, pdl,
+            out.data, out.pitch, out.width, out.height, out.labels,
+            out.number, out.max));
+    if (first_error == cudaSuccess)
+      keep (captured_node (s, &p->output_node[k]));
+  }
+  return first_error;
+}
+
+/* Each result slot's graph, made once: its images are none until the
+ * first run sets the frame's */
+static cudaError_t
+plan_capture (cm_blobs_plan *p)
+{
+  const cm_image none = { };
+  cudaStream_t s;
+  cudaError_t e = cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking);
+
+  for (int k = 0; e == cudaSuccess && k < p->slots; k++) {
+    /* thread-local: other threads' work goes on while this one captures */
+    e = cudaStreamBeginCapture (s, cudaStreamCaptureModeThreadLocal);
+    if (e != cudaSuccess)
+      break;
+    const cudaError_t queued = capture_steps (p, k, &none, &none, s);
+
+    e = cudaStreamEndCapture (s, &p->graph[k]);
+    if (queued != cudaSuccess)
+      e = queued;
+    if (e == cudaSuccess)
+      e = cudaGraphInstantiate (&p->exec[k], p->graph[k], 0);
+    p->at_src[k] = none;
+    p->at_dst[k] = none;
+  }
+  if (s != NULL)
+    cudaStreamDestroy (s);
+  return e;
 }
 
 extern "C" cm_status
@@ -639,6 +527,8 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   p->slots = desc->result_slots > 1 ? desc->result_slots : 1;
   for (int i = 0; e == cudaSuccess && i < p->slots; i++)
     e = results_alloc (p, i);
+  if (e == cudaSuccess)
+    e = plan_capture (p);
   if (e != cudaSuccess) {
     plan_release (p);
     return cm_cuda_status (e);
@@ -676,13 +566,17 @@ cm_blobs_plan_use_slot (cm_blobs_plan *p, int slot)
   return CM_OK;
 }
 
+static bool
+same_image (const cm_image *a, const cm_image *b)
+{
+  return a->data == b->data && a->pitch == b->pitch;
+}
+
 extern "C" cm_status
 cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
     const cm_image *dst, void *stream)
 {
-  cudaStream_t s = (cudaStream_t) stream;
-  const bool select = p != NULL && p->desc.max_blobs != 0;
-  cudaError_t e;
+  cudaError_t e = cudaSuccess;
 
   if (p == NULL || !cm_image_aligned_ok (src) || src->width != p->width ||
       src->height != p->height || src->depth != p->depth)
@@ -693,77 +587,40 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
           cm_images_overlap (src, dst)))
     return CM_ERR_INVALID_ARG;
 
-  const int w = p->width, h = p->height, tr = p->tile_rows;
-  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
-  const dim3 rows ((w + OUT_W - 1) / OUT_W, (h + OUT_ROWS - 1) / OUT_ROWS);
-  const size_t label_shared = (size_t) TILE_SLOTS_WORDS * (TILE_W / 2) * tr *
-      sizeof (uint32_t);
-  blob_args a;
+  /* the frame's images into the slot's graph, where they changed (a
+   * graph launched before keeps the ones it was launched with) */
+  const int k = p->slot;
 
-  a.area = p->rank_area;
-  a.record = p->rank_record;
-  a.rec = p->st.rec;
-  a.ctl = p->ctl;
-  a.blk = p->blk;
-  a.nblk = p->nblk;
-  a.min_area = p->desc.min_area ? p->desc.min_area : 1;
-  a.max_area = p->desc.max_area;
-  a.exclude_border = p->desc.exclude_border;
-  a.width = w;
-  a.height = h;
+  if (!same_image (src, &p->at_src[k])) {
+    label_launch lab;
+    cudaKernelNodeParams kp = { };
 
-  e = cudaMemsetAsync (p->zeroed, 0, p->zeroed_bytes, s);
-  if (e != cudaSuccess)
-    return cm_cuda_status (e);
-  /* steps as numbered above; @steps stops early (benchmarks) */
-  const int steps = p->tuning.steps > 0 ? p->tuning.steps : 10;
+    label_launch_init (&lab, p, src);
+    kp.func = (void *) p->label;
+    kp.gridDim = lab.grid;
+    kp.blockDim = lab.block;
+    kp.sharedMemBytes = (unsigned) lab.shared;
+    kp.kernelParams = lab.args;
+    e = cudaGraphExecKernelNodeSetParams (p->exec[k], p->label_node[k], &kp);
+    if (e == cudaSuccess)
+      p->at_src[k] = *src;
+  }
+  if (e == cudaSuccess && p->output_node[k] != NULL &&
+      !same_image (dst, &p->at_dst[k])) {
+    output_launch out;
+    cudaKernelNodeParams kp = { };
 
-  p->label <<< tiles, dim3 (32, tr), label_shared, s >>> (src->data,
-      src->pitch, w, h, p->threshold, p->desc.invert != 0, p->labels, p->bm,
-      p->first, p->wpr, p->st, p->ctl);
-  /* every step after the labelling may be launched while the one before
-   * it ends (cm-pdl.cuh): each waits for it before reading anything */
-  const int pdl = p->pdl;
-  cudaError_t first_error = cudaGetLastError ();
-  auto keep = [&first_error] (cudaError_t err) {
-    if (first_error == cudaSuccess)
-      first_error = err;
-  };
-
-  if (steps >= 2)
-    keep (pdl_launch_params (p->merge, tiles, dim3 (TILE_W + tr), 0, s, pdl,
-            p->labels, w, h, tr));
-  if (steps >= 3)
-    keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
-            dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
-            p->roots_bm, p->nwords, w, p->wpr, p->st, p->seg));
-  if (steps >= 4)
-    keep (pdl_launch_params (rank_roots, dim3 (p->nseg), dim3 (SEG_THREADS),
-            0, s, pdl, p->labels, p->roots_bm, p->bm, p->first, p->nwords,
-            w, p->wpr, (const uint32_t *) p->seg, p->ctl,
-            (const uint32_t *) p->st.area, p->rank_area, p->rank_record));
-  if (steps >= 5)
-    keep (pdl_launch_params (filter_blobs, dim3 (p->blob_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, a, select, p->hist, p->cand,
-            p->cand_cap, p->ctl));
-  if (steps >= 6)
-    keep (pdl_launch_params (choose_cut, dim3 (1), dim3 (SCAN_THREADS), 0,
-            s, pdl, a, p->desc.max_blobs, p->hist, p->cand, p->cand_cap,
-            p->ctl));
-  if (steps >= 7)
-    keep (pdl_launch_params (count_cut, dim3 (p->blob_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, a));
-  if (steps >= 8)
-    keep (pdl_launch_params (place_reported, dim3 (1), dim3 (SCAN_THREADS),
-            0, s, pdl, a, p->ctl, p->res_dev[p->slot],
-            p->desc.output == CM_BLOBS_OUTPUT_LABELS ? 1 : 0));
-  if (steps >= 9)
-    keep (pdl_launch_params (write_results, dim3 (p->blob_grid),
-            dim3 (BLOB_THREADS), 0, s, pdl, a, p->arrays_dev[p->slot],
-            p->number));
-  if (steps >= 10 && p->output != NULL)
-    keep (pdl_launch_params (p->output, rows, dim3 (OUT_W, OUT_ROWS), 0, s,
-            pdl, dst->data, dst->pitch, w, h, (const uint32_t *) p->labels,
-            (const uint32_t *) p->number, p->output_max));
-  return cm_cuda_status (first_error);
+    output_launch_init (&out, p, dst);
+    kp.func = (void *) p->output;
+    kp.gridDim = out.grid;
+    kp.blockDim = out.block;
+    kp.kernelParams = out.args;
+    e = cudaGraphExecKernelNodeSetParams (p->exec[k], p->output_node[k],
+        &kp);
+    if (e == cudaSuccess)
+      p->at_dst[k] = *dst;
+  }
+  if (e == cudaSuccess)
+    e = cudaGraphLaunch (p->exec[k], (cudaStream_t) stream);
+  return cm_cuda_status (e);
 }
