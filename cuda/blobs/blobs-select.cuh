@@ -149,7 +149,6 @@ choose_cut (blob_args a, uint32_t max_blobs, const uint32_t *hist,
   __shared__ uint32_t cut_bin, greater;
   __shared__ uint32_t top[CAND_SHARED];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  pdl_trigger ();               /* one block: the next may come early */
   const uint32_t n = ctl->roots;
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
   const uint32_t total = scan_array (a.blk + BLK_PASS * a.nblk,
@@ -250,7 +249,6 @@ place_reported (blob_args a, blobs_ctl *ctl, cm_blobs_results *res,
 {
   __shared__ uint32_t scratch[32];
   pdl_wait ();                  /* launched early: cm-pdl.cuh */
-  pdl_trigger ();               /* one block: the next may come early */
   const uint32_t n = ctl->roots, ties = ctl->ties;
   const uint32_t nb = (n + BLOB_THREADS - 1) / BLOB_THREADS;
   uint32_t *eq = a.blk + BLK_EQ * a.nblk, *eq_off = a.blk + BLK_EQ_OFF *
