@@ -295,9 +295,12 @@ captured_node (cudaStream_t s, cudaGraphNode_t *node)
 {
   cudaStreamCaptureStatus status;
   const cudaGraphNode_t *deps = NULL;
+  const cudaGraphEdgeData *edges = NULL;        /* asked for: without it a
+                                                 * programmatic edge fails
+                                                 * the query */
   size_t n = 0;
   cudaError_t e = cudaStreamGetCaptureInfo (s, &status, NULL, NULL, &deps,
-      NULL, &n);
+      &edges, &n);
 
   if (e == cudaSuccess && (status != cudaStreamCaptureStatusActive || n != 1))
     e = cudaErrorStreamCaptureInvalidated;
