@@ -569,6 +569,22 @@ cm_blobs_plan_use_slot (cm_blobs_plan *p, int slot)
   return CM_OK;
 }
 
+/* A kernel node of @exec given new arguments (its kernel and launch
+ * configuration as captured) */
+static cudaError_t
+node_set (cudaGraphExec_t exec, cudaGraphNode_t node, const void *func,
+    dim3 grid, dim3 block, size_t shared, void **args)
+{
+  cudaKernelNodeParams kp = { };
+
+  kp.func = (void *) func;
+  kp.gridDim = grid;
+  kp.blockDim = block;
+  kp.sharedMemBytes = (unsigned) shared;
+  kp.kernelParams = args;
+  return cudaGraphExecKernelNodeSetParams (exec, node, &kp);
+}
+
 static bool
 same_image (const cm_image *a, const cm_image *b)
 {
@@ -596,30 +612,20 @@ cm_blobs_plan_run (cm_blobs_plan *p, const cm_image *src,
 
   if (!same_image (src, &p->at_src[k])) {
     label_launch lab;
-    cudaKernelNodeParams kp = { };
 
     label_launch_init (&lab, p, src);
-    kp.func = (void *) p->label;
-    kp.gridDim = lab.grid;
-    kp.blockDim = lab.block;
-    kp.sharedMemBytes = (unsigned) lab.shared;
-    kp.kernelParams = lab.args;
-    e = cudaGraphExecKernelNodeSetParams (p->exec[k], p->label_node[k], &kp);
+    e = node_set (p->exec[k], p->label_node[k], (const void *) p->label,
+        lab.grid, lab.block, lab.shared, lab.args);
     if (e == cudaSuccess)
       p->at_src[k] = *src;
   }
   if (e == cudaSuccess && p->output_node[k] != NULL &&
       !same_image (dst, &p->at_dst[k])) {
     output_launch out;
-    cudaKernelNodeParams kp = { };
 
     output_launch_init (&out, p, dst);
-    kp.func = (void *) p->output;
-    kp.gridDim = out.grid;
-    kp.blockDim = out.block;
-    kp.kernelParams = out.args;
-    e = cudaGraphExecKernelNodeSetParams (p->exec[k], p->output_node[k],
-        &kp);
+    e = node_set (p->exec[k], p->output_node[k], (const void *) p->output,
+        out.grid, out.block, 0, out.args);
     if (e == cudaSuccess)
       p->at_dst[k] = *dst;
   }
