@@ -317,7 +317,6 @@ capture_steps (cm_blobs_plan *p, int k, const cm_image *src,
 {
   const bool select = p->desc.max_blobs != 0;
   const int w = p->width, h = p->height, tr = p->tile_rows;
-  const dim3 tiles ((w + TILE_W - 1) / TILE_W, (h + tr - 1) / tr);
   label_launch lab;
   blob_args a;
   cudaError_t e;
@@ -357,8 +356,8 @@ capture_steps (cm_blobs_plan *p, int k, const cm_image *src,
   };
 
   if (steps >= 2)
-    keep (pdl_launch_params (p->merge, tiles, dim3 (TILE_W + tr), 0, s, pdl,
-            p->labels, w, h, tr));
+    keep (pdl_launch_params (p->merge, lab.grid, dim3 (TILE_W + tr), 0, s,
+            pdl, p->labels, w, h, tr));     /* a block a tile */
   if (steps >= 3)
     keep (pdl_launch_params (compress_roots, dim3 (p->nseg),
             dim3 (SEG_THREADS), 0, s, pdl, p->labels, p->bm, p->first,
@@ -399,13 +398,13 @@ capture_steps (cm_blobs_plan *p, int k, const cm_image *src,
   return first_error;
 }
 
-/* Each result slot's graph, made once: its images are none until the
- * first run sets the frame's */
+/* Each result slot's graph, made once: its images are none (at_src and
+ * at_dst zeroed with the plan) until the first run sets the frame's */
 static cudaError_t
 plan_capture (cm_blobs_plan *p)
 {
   const cm_image none = { };
-  cudaStream_t s;
+  cudaStream_t s = NULL;
   cudaError_t e = cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking);
 
   for (int k = 0; e == cudaSuccess && k < p->slots; k++) {
@@ -420,8 +419,6 @@ plan_capture (cm_blobs_plan *p)
       e = queued;
     if (e == cudaSuccess)
       e = cudaGraphInstantiate (&p->exec[k], p->graph[k], 0);
-    p->at_src[k] = none;
-    p->at_dst[k] = none;
   }
   if (s != NULL)
     cudaStreamDestroy (s);
