@@ -490,8 +490,9 @@ cm_blobs_plan_new_tuned (cm_blobs_plan **out, const cm_blobs_desc *desc,
   {
     int major = 0;
 
-    p->pdl = cm_device_attribute (cudaDevAttrComputeCapabilityMajor,
-        &major) == cudaSuccess && major >= 9;
+    p->pdl = !p->tuning.no_pdl && cm_device_attribute
+        (cudaDevAttrComputeCapabilityMajor, &major) == cudaSuccess &&
+        major >= 9;
   }
   p->capacity = cm_blobs_capacity (desc, width, height);
   p->records = (uint32_t) ((width + TILE_W - 1) / TILE_W) * (uint32_t)

@@ -126,6 +126,8 @@ typedef struct
   int merge_finds;              /* the merge's finds: 0 chosen by the
                                  * plan, 1 halving the paths, 2 reading
                                  * only                                   */
+  int no_pdl;                   /* plain launches instead of programmatic
+                                 * dependent ones (sm_90), as morph's     */
 } cm_blobs_tuning;
 
 cm_status cm_blobs_plan_new (cm_blobs_plan ** out, const cm_blobs_desc * desc,

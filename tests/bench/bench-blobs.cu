@@ -27,14 +27,24 @@
  *
  * --tunings: the element's defaults also under other tunings (tiles of
  * 4 or 16 rows; the merge's finds halving or reading only, whatever
- * the L2). --timing call: every column in call latency (events
+ * the L2; plain launches).
+ *
+ * --streams S: device throughput instead of one run's time, as S
+ * pipelines in one process load the device: S plans, each on its own
+ * stream and its own copy of the frame, 32 frames queued on each behind
+ * the gate; the interval from the gate's opening to the last stream's end
+ * divided by the S x 32 frames is the device time a frame costs among
+ * them (median of 5, after a warm-up), under the defaults and with plain
+ * launches, and with --steps step by step (each step's share of that
+ * cost: differences of runs that stop after it). --timing call does not
+ * apply. --timing call: every column in call latency (events
  * around each call on an idle stream, the host's launches included), as
  * NPP's label+compress column always is, for a like-for-like ratio with
  * it.
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
  *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR]
- *               [--timing gated|call] */
+ *               [--timing gated|call] [--streams S] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,18 +88,20 @@ struct variant
 /* the element's defaults first; then every blob with the labels; then
  * 4-connectivity; then the defaults under other tunings */
 static const variant variants[] = {
-  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
-  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0}},
-  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0}},
+  {"8-conn, max 256", 8, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
+  {"8-conn, all + labels", 8, 0, CM_BLOBS_OUTPUT_LABELS, {0, 0, 0, 0}},
+  {"4-conn, max 256", 4, 256, CM_BLOBS_OUTPUT_NONE, {0, 0, 0, 0}},
   {"8-conn, max 256, tiles of 4 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {4, 0, 0}},
+      {4, 0, 0, 0}},
   {"8-conn, max 256, tiles of 16 rows", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {16, 0, 0}},
+      {16, 0, 0, 0}},
   /* the merge's finds forced either way (the plan chooses by the L2) */
   {"8-conn, max 256, merge halving", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 1}},
+      {0, 0, 1, 0}},
   {"8-conn, max 256, merge reading only", 8, 256, CM_BLOBS_OUTPUT_NONE,
-      {0, 0, 2}},
+      {0, 0, 2, 0}},
+  {"8-conn, max 256, plain launches", 8, 256, CM_BLOBS_OUTPUT_NONE,
+      {0, 0, 0, 1}},
 };
 
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
@@ -151,12 +163,116 @@ static const char *step_names[] = {
 };
 #define NSTEPS ((int) (sizeof (step_names) / sizeof (step_names[0])))
 
+#define THROUGHPUT_FRAMES 32    /* queued on each stream a measurement   */
+
+/* --streams: the device time (us) a frame of @src costs when @nstreams
+ * plans of @d under @tu run it at once, each on its own stream and copy
+ * of the frame (module comment); < 0 when a plan is refused */
+static double
+throughput_us (bench_timer &t, const cm_blobs_desc &d,
+    const cm_blobs_tuning &tu, const cm_image &src, int nstreams)
+{
+  const int w = src.width, h = src.height;
+  std::vector<cm_blobs_plan *> plans (nstreams, nullptr);
+  std::vector<cudaStream_t> streams (nstreams);
+  std::vector<cudaEvent_t> done (nstreams);
+  std::vector<cm_image> srcs;
+  std::vector<float> ms;
+  bool ok = true;
+
+  for (int s = 0; s < nstreams; s++) {
+    ok = ok && cm_blobs_plan_new_tuned (&plans[s], &d, w, h, CM_DEPTH_8,
+        &tu) == CM_OK;
+    CK (cudaStreamCreateWithFlags (&streams[s], cudaStreamNonBlocking));
+    CK (cudaEventCreateWithFlags (&done[s], cudaEventDisableTiming));
+    srcs.push_back (bench_device_image (w, h, CM_DEPTH_8));
+    CK (cudaMemcpy2D (srcs[s].data, srcs[s].pitch, src.data, src.pitch,
+            (size_t) w, (size_t) h, cudaMemcpyDeviceToDevice));
+  }
+  for (int rep = 0; ok && rep < 6; rep++) {     /* the first: warm-up */
+    const int timeouts = *(volatile int *) t.gate_timeouts;
+    float e;
+
+    bench_gate_close (t);
+    CK (cudaEventRecord (t.start, t.stream));
+    for (int s = 0; s < nstreams; s++)
+      CK (cudaStreamWaitEvent (streams[s], t.start, 0));
+    for (int f = 0; ok && f < THROUGHPUT_FRAMES; f++)
+      for (int s = 0; ok && s < nstreams; s++)
+        ok = cm_blobs_plan_run (plans[s], &srcs[s], NULL, streams[s]) ==
+            CM_OK;
+    for (int s = 0; s < nstreams; s++) {
+      CK (cudaEventRecord (done[s], streams[s]));
+      CK (cudaStreamWaitEvent (t.stream, done[s], 0));
+    }
+    CK (cudaEventRecord (t.stop, t.stream));
+    bench_gate_open (t);
+    CK (cudaEventSynchronize (t.stop));
+    if (bench_gate_gave_up (t, timeouts)) {
+      fprintf (stderr, "timing gate gave up: no throughput figure\n");
+      ok = false;
+    }
+    CK (cudaEventElapsedTime (&e, t.start, t.stop));
+    if (rep > 0)
+      ms.push_back (e);
+  }
+  for (int s = 0; s < nstreams; s++) {
+    cm_blobs_plan_free (plans[s]);
+    CK (cudaStreamDestroy (streams[s]));
+    CK (cudaEventDestroy (done[s]));
+    cm_device_free (srcs[s].data);
+  }
+  if (!ok)
+    return -1;
+  std::sort (ms.begin (), ms.end ());
+  return 1e3 * ms[ms.size () / 2] / ((double) nstreams * THROUGHPUT_FRAMES);
+}
+
+/* --streams: the throughput rows of a frame (module comment) */
+static void
+throughput_rows (bench_timer &t, const std::string &name, const cm_image &src,
+    uint32_t thr, int nstreams, int steps)
+{
+  static const variant *const which[] = { &variants[0], &variants[7] };
+
+  for (const variant *v : which) {
+    cm_blobs_desc d;
+    double one, many;
+
+    memset (&d, 0, sizeof (d));
+    d.threshold = thr;
+    d.connectivity = v->conn;
+    d.min_area = 1;
+    d.max_blobs = v->max_blobs;
+    one = throughput_us (t, d, v->tuning, src, 1);
+    many = throughput_us (t, d, v->tuning, src, nstreams);
+    printf ("| %s | %dx%d | %s | %.1f | %.1f |", name.c_str (), src.width,
+        src.height, v->what, one, many);
+    if (steps) {
+      double prev = 0;
+
+      for (int k = 1; k < NSTEPS; k++) {      /* no output image here */
+        cm_blobs_tuning tu = v->tuning;
+        double us;
+
+        tu.steps = k;
+        us = throughput_us (t, d, tu, src, nstreams);
+        printf ("%s %s %.1f", k > 1 ? "," : "", step_names[k - 1],
+            us - prev);
+        prev = us;
+      }
+    }
+    printf (" |\n");
+    fflush (stdout);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
   std::vector<bench_photo> images;
   std::vector<std::pair<int, int>> sizes = { {3840, 2160}, {1920, 1080} };
-  int runs = 31, check = 0, steps = 0, tunings = 0, call = 0;
+  int runs = 31, check = 0, steps = 0, tunings = 0, call = 0, streams = 0;
   const char *dump = NULL;
   uint32_t threshold = 128;
   cudaDeviceProp prop;
@@ -187,10 +303,13 @@ main (int argc, char **argv)
     } else if (!strcmp (argv[i], "--timing") && i + 1 < argc) {
       if ((call = bench_parse_timing (argv[++i])) < 0)
         return 2;
+    } else if (!strcmp (argv[i], "--streams") && i + 1 < argc) {
+      if ((streams = atoi (argv[++i])) < 1 || streams > 64)
+        return 2;
     } else {
       fprintf (stderr, "usage: %s [--image a.pgm ...] [--size WxH] "
           "[--threshold T] [--runs N] [--check] [--steps] [--tunings] "
-          "[--dump DIR] [--timing gated|call]\n",
+          "[--dump DIR] [--timing gated|call] [--streams S]\n",
           argv[0]);
       return 2;
     }
@@ -221,11 +340,20 @@ main (int argc, char **argv)
       "thresholded at >= %u, noise at >= 128; statistics of every blob, "
       "results in pinned host memory\n\n", bench_timing_name (t), runs,
       threshold);
-  printf ("| image | size | variant | blobs (total) | ms | Gpx/s | NPP "
-      "label ms | NPP label+compress ms (call) |%s\n",
-      check ? " equals CPU |" : "");
-  printf ("| --- | --- | --- | --- | --- | --- | --- | --- |%s\n",
-      check ? " --- |" : "");
+  if (streams) {
+    printf ("device throughput: %d frames queued on each stream behind the "
+        "gate, the gate's opening to the last stream's end over the "
+        "frames, median of 5 after a warm-up\n\n", THROUGHPUT_FRAMES);
+    printf ("| image | size | variant | us a frame, 1 stream | us a frame, "
+        "%d streams%s |\n| --- | --- | --- | --- | --- |\n", streams,
+        steps ? " (and its steps)" : "");
+  } else {
+    printf ("| image | size | variant | blobs (total) | ms | Gpx/s | NPP "
+        "label ms | NPP label+compress ms (call) |%s\n",
+        check ? " equals CPU |" : "");
+    printf ("| --- | --- | --- | --- | --- | --- | --- | --- |%s\n",
+        check ? " --- |" : "");
+  }
 
   for (auto &sz : sizes)
     for (const bench_photo &img : images) {
@@ -249,6 +377,13 @@ main (int argc, char **argv)
       cm_image dst = bench_device_image (w, h, CM_DEPTH_16);
 
       bench_copy_image (src, hf, cudaMemcpyHostToDevice);
+      if (streams) {
+        throughput_rows (t, img.name, src, thr, streams, steps);
+        cm_device_free (src.data);
+        cm_device_free (dst.data);
+        test_image_free (&hf);
+        continue;
+      }
 
       /* NPP on the binary frame */
       double npp_ms = -1, npp_c_ms = -1, npp4_ms = -1, npp4_c_ms = -1;

@@ -43,11 +43,11 @@ static const struct
   cm_blobs_tuning tuning;
   int src_layout;
 } tunings[] = {
-  {{0, 0, 0}, 1},               /* the defaults */
-  {{16, 0, 2}, 0},              /* the tallest tiles, finds that read */
-  {{5, 0, 1}, 1},               /* uneven tiles, finds that halve */
-  {{1, 0, 2}, 1},               /* a row each */
-  {{0, 0, 0}, 0},               /* the defaults, aligned */
+  {{0, 0, 0, 0}, 1},            /* the defaults */
+  {{16, 0, 2, 0}, 0},           /* the tallest tiles, finds that read */
+  {{5, 0, 1, 0}, 1},            /* uneven tiles, finds that halve */
+  {{1, 0, 2, 1}, 1},            /* a row each, plain launches */
+  {{0, 0, 0, 0}, 0},            /* the defaults, aligned */
 };
 
 #define N_TUNINGS ((int) (sizeof (tunings) / sizeof (tunings[0])))
@@ -472,8 +472,8 @@ test_arguments (void)
 {
   cm_blobs_plan *plan = (cm_blobs_plan *) 1;
   cm_blobs_desc d = blobs_desc_of (0, 128);
-  cm_blobs_tuning bad = { 17, 0, 0 }, bad_steps = { 0, -1, 0 };
-  cm_blobs_tuning bad_finds = { 0, 0, 3 };
+  cm_blobs_tuning bad = { 17, 0, 0, 0 }, bad_steps = { 0, -1, 0, 0 };
+  cm_blobs_tuning bad_finds = { 0, 0, 3, 0 };
   cm_image a, b;
   int expected = 0, got = 0;
 
