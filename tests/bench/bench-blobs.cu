@@ -27,7 +27,10 @@
  *
  * --tunings: the element's defaults also under other tunings (tiles of
  * 4 or 16 rows; the merge's finds halving or reading only, whatever
- * the L2; plain launches).
+ * the L2; plain launches). --timing call: every column in call latency
+ * (events around each call on an idle stream, the host's launches
+ * included), as NPP's label+compress column always is, for a
+ * like-for-like ratio with it.
  *
  * --streams S: device throughput instead of one run's time, as S
  * pipelines in one process load the device: S plans, each on its own
@@ -35,12 +38,9 @@
  * the gate; the interval from the gate's opening to the last stream's end
  * divided by the S x 32 frames is the device time a frame costs among
  * them (median of 5, after a warm-up), under the defaults and with plain
- * launches, and with --steps step by step (each step's share of that
- * cost: differences of runs that stop after it). --timing call does not
- * apply. --timing call: every column in call latency (events
- * around each call on an idle stream, the host's launches included), as
- * NPP's label+compress column always is, for a like-for-like ratio with
- * it.
+ * launches (with --tunings also tiles of 4 and 16 rows), and with
+ * --steps step by step (each step's share of that cost: differences of
+ * runs that stop after it); --timing call does not apply to it.
  *
  *   bench-blobs [--image a.pgm ...] [--size WxH] [--threshold 128]
  *               [--runs 31] [--check] [--steps] [--tunings] [--dump DIR]
@@ -228,14 +228,19 @@ throughput_us (bench_timer &t, const cm_blobs_desc &d,
   return 1e3 * ms[ms.size () / 2] / ((double) nstreams * THROUGHPUT_FRAMES);
 }
 
-/* --streams: the throughput rows of a frame (module comment) */
+/* --streams: the throughput rows of a frame (module comment): the
+ * defaults and plain launches, and with @tunings the other tiles */
 static void
 throughput_rows (bench_timer &t, const std::string &name, const cm_image &src,
-    uint32_t thr, int nstreams, int steps)
+    uint32_t thr, int nstreams, int steps, int tunings)
 {
-  static const variant *const which[] = { &variants[0], &variants[7] };
+  static const variant *const which[] = { &variants[0], &variants[7],
+    &variants[3], &variants[4]
+  };
 
   for (const variant *v : which) {
+    if (!tunings && v == &variants[3])
+      break;
     cm_blobs_desc d;
     double one, many;
 
@@ -378,7 +383,7 @@ main (int argc, char **argv)
 
       bench_copy_image (src, hf, cudaMemcpyHostToDevice);
       if (streams) {
-        throughput_rows (t, img.name, src, thr, streams, steps);
+        throughput_rows (t, img.name, src, thr, streams, steps, tunings);
         cm_device_free (src.data);
         cm_device_free (dst.data);
         test_image_free (&hf);
