@@ -177,9 +177,11 @@ throughput_us (bench_timer &t, const cm_blobs_desc &d,
   std::vector<cudaStream_t> streams (nstreams);
   std::vector<cudaEvent_t> done (nstreams);
   std::vector<cm_image> srcs;
-  std::vector<float> ms;
+  cudaEvent_t go;
   bool ok = true;
+  double ms = -1;
 
+  CK (cudaEventCreateWithFlags (&go, cudaEventDisableTiming));
   for (int s = 0; s < nstreams; s++) {
     ok = ok && cm_blobs_plan_new_tuned (&plans[s], &d, w, h, CM_DEPTH_8,
         &tu) == CM_OK;
@@ -189,43 +191,31 @@ throughput_us (bench_timer &t, const cm_blobs_desc &d,
     CK (cudaMemcpy2D (srcs[s].data, srcs[s].pitch, src.data, src.pitch,
             (size_t) w, (size_t) h, cudaMemcpyDeviceToDevice));
   }
-  for (int rep = 0; ok && rep < 6; rep++) {     /* the first: warm-up */
-    const int timeouts = *(volatile int *) t.gate_timeouts;
-    float e;
+  /* one measurement: the streams start behind the timer's stream (so
+   * behind its gate) and it waits for their ends */
+  if (ok)
+    ms = time_median (t, 1, 5, [&] () {
+          bool run_ok = cudaEventRecord (go, t.stream) == cudaSuccess;
 
-    bench_gate_close (t);
-    CK (cudaEventRecord (t.start, t.stream));
-    for (int s = 0; s < nstreams; s++)
-      CK (cudaStreamWaitEvent (streams[s], t.start, 0));
-    for (int f = 0; ok && f < THROUGHPUT_FRAMES; f++)
-      for (int s = 0; ok && s < nstreams; s++)
-        ok = cm_blobs_plan_run (plans[s], &srcs[s], NULL, streams[s]) ==
-            CM_OK;
-    for (int s = 0; s < nstreams; s++) {
-      CK (cudaEventRecord (done[s], streams[s]));
-      CK (cudaStreamWaitEvent (t.stream, done[s], 0));
-    }
-    CK (cudaEventRecord (t.stop, t.stream));
-    bench_gate_open (t);
-    CK (cudaEventSynchronize (t.stop));
-    if (bench_gate_gave_up (t, timeouts)) {
-      fprintf (stderr, "timing gate gave up: no throughput figure\n");
-      ok = false;
-    }
-    CK (cudaEventElapsedTime (&e, t.start, t.stop));
-    if (rep > 0)
-      ms.push_back (e);
-  }
+          for (int s = 0; s < nstreams; s++)
+            CK (cudaStreamWaitEvent (streams[s], go, 0));
+          for (int f = 0; run_ok && f < THROUGHPUT_FRAMES; f++)
+            for (int s = 0; run_ok && s < nstreams; s++)
+              run_ok = cm_blobs_plan_run (plans[s], &srcs[s], NULL,
+                  streams[s]) == CM_OK;
+          for (int s = 0; s < nstreams; s++) {
+            CK (cudaEventRecord (done[s], streams[s]));
+            CK (cudaStreamWaitEvent (t.stream, done[s], 0));
+          }
+          return run_ok;}, NULL, 0);
   for (int s = 0; s < nstreams; s++) {
     cm_blobs_plan_free (plans[s]);
     CK (cudaStreamDestroy (streams[s]));
     CK (cudaEventDestroy (done[s]));
     cm_device_free (srcs[s].data);
   }
-  if (!ok)
-    return -1;
-  std::sort (ms.begin (), ms.end ());
-  return 1e3 * ms[ms.size () / 2] / ((double) nstreams * THROUGHPUT_FRAMES);
+  CK (cudaEventDestroy (go));
+  return ms < 0 ? -1 : 1e3 * ms / ((double) nstreams * THROUGHPUT_FRAMES);
 }
 
 /* --streams: the throughput rows of a frame (module comment): the
