@@ -18,7 +18,9 @@
 # read as it leaves), after a queue (the chain's host work and
 # cudablobs' on two threads, and cudablobs' wait one frame late), then on
 # every element, measured against the chain without cudablobs with
-# overlap=on on both filters.
+# overlap=on on both filters. The last two rows split what is left of
+# the queued one: without results (the host's work on them) and with no
+# blob (what cudablobs' device time and launches leave).
 #
 #   tests/bench/bench-blobs-chain.sh BUILD_DIR [N ...]
 #
@@ -44,7 +46,9 @@ names=("without cudablobs" "with cudablobs" "with cudablobs, no message"
   "with cudablobs, no meta" "with cudablobs, no results"
   "with cudablobs threshold=255 (no blob)" "queue, then cudablobs"
   "with cudablobs overlap=on" "with cudablobs overlap=on, no results"
-  "queue, then cudablobs overlap=on" "without cudablobs, overlap=on" "with cudablobs, overlap=on everywhere")
+  "queue, then cudablobs overlap=on" "without cudablobs, overlap=on" "with cudablobs, overlap=on everywhere"
+  "queue, then cudablobs overlap=on, no results"
+  "queue, then cudablobs overlap=on threshold=255 (no blob)")
 chains=("$base" "$base ! $blobs" "$base ! $blobs post-messages=false"
   "$base ! $blobs attach-meta=false"
   "$base ! $blobs post-messages=false attach-meta=false"
@@ -53,10 +57,12 @@ chains=("$base" "$base ! $blobs" "$base ! $blobs post-messages=false"
   "$base ! $blobs overlap=on"
   "$base ! $blobs overlap=on post-messages=false attach-meta=false"
   "$base ! queue max-size-buffers=4 ! $blobs overlap=on"
-  "$base_on" "$base_on ! $blobs overlap=on")
+  "$base_on" "$base_on ! $blobs overlap=on"
+  "$base ! queue max-size-buffers=4 ! $blobs overlap=on post-messages=false attach-meta=false"
+  "$base ! queue max-size-buffers=4 ! cudablobs threshold=255 overlap=on")
 # the row each is measured against: the overlapped chain without
 # cudablobs for the chain overlapped everywhere
-ref_of=(0 0 0 0 0 0 0 0 0 0 10 10)
+ref_of=(0 0 0 0 0 0 0 0 0 0 10 10 0 0)
 reps=${BENCH_REPS:-3}
 
 fps_of() { sed -nE 's/.*; ([0-9.]+) over the common window.*/\1/p' | tail -1; }
