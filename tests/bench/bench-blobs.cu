@@ -104,6 +104,21 @@ static const variant variants[] = {
       {0, 0, 0, 1}},
 };
 
+/* The plan's description of @v at threshold @thr */
+static cm_blobs_desc
+desc_of (const variant &v, uint32_t thr)
+{
+  cm_blobs_desc d;
+
+  memset (&d, 0, sizeof (d));
+  d.threshold = thr;
+  d.connectivity = v.conn;
+  d.min_area = 1;
+  d.max_blobs = v.max_blobs;
+  d.output = v.output;
+  return d;
+}
+
 /* DIR/<name>-<w>x<h>.pgm: the frame; <suffix>: "threshold T total N",
  * then the N areas in the order */
 static void
@@ -224,21 +239,17 @@ static void
 throughput_rows (bench_timer &t, const std::string &name, const cm_image &src,
     uint32_t thr, int nstreams, int steps, int tunings)
 {
+  /* the defaults, plain launches; then tiles of 4 and 16 rows */
   static const variant *const which[] = { &variants[0], &variants[7],
     &variants[3], &variants[4]
   };
+  const int n = tunings ? 4 : 2;
 
-  for (const variant *v : which) {
-    if (!tunings && v == &variants[3])
-      break;
-    cm_blobs_desc d;
+  for (int i = 0; i < n; i++) {
+    const variant *v = which[i];
+    const cm_blobs_desc d = desc_of (*v, thr);
     double one, many;
 
-    memset (&d, 0, sizeof (d));
-    d.threshold = thr;
-    d.connectivity = v->conn;
-    d.min_area = 1;
-    d.max_blobs = v->max_blobs;
     one = throughput_us (t, d, v->tuning, src, 1);
     many = throughput_us (t, d, v->tuning, src, nstreams);
     printf ("| %s | %dx%d | %s | %.1f | %.1f |", name.c_str (), src.width,
@@ -431,17 +442,11 @@ main (int argc, char **argv)
       for (const variant &v : variants) {
         if (!tunings && &v - variants >= 3)
           break;
-        cm_blobs_desc d;
+        const cm_blobs_desc d = desc_of (v, thr);
         cm_blobs_plan *plan = NULL;
         const char *eq = "";
         double ms;
 
-        memset (&d, 0, sizeof (d));
-        d.threshold = thr;
-        d.connectivity = v.conn;
-        d.min_area = 1;
-        d.max_blobs = v.max_blobs;
-        d.output = v.output;
         if (cm_blobs_plan_new_tuned (&plan, &d, w, h, CM_DEPTH_8,
                 &v.tuning) != CM_OK) {
           fprintf (stderr, "plan refused\n");
